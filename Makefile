@@ -1,0 +1,39 @@
+# Two commands set everything up on a fresh Debian machine with the Swift toolchain:
+#   make run    builds and starts the trove shell (an in-memory store)
+#   make test   runs every test
+PREFIX ?= /usr/local
+SWIFT  ?= swift
+APT_PACKAGES = libedit-dev
+
+.PHONY: run test build release install deps clean bench fuzz
+
+# Installs the C libraries the build links against, when they are missing.
+deps:
+	@if ! pkg-config --exists libedit 2>/dev/null; then \
+		echo "installing $(APT_PACKAGES)"; \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq $(APT_PACKAGES); \
+		else sudo apt-get update -qq && sudo apt-get install -y -qq $(APT_PACKAGES); fi; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+run: build
+	$(SWIFT) run trove $(ARGS)
+
+test: deps
+	$(SWIFT) test
+
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 .build/release/trove $(DESTDIR)$(PREFIX)/bin/trove
+	install -m 644 man/trove.1 $(DESTDIR)$(PREFIX)/share/man/man1/trove.1
+
+bench:
+	$(MAKE) -C Benchmarks run
+
+clean:
+	rm -rf .build

@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers, each knowing only the one below it:
+//   TroveStorage (pages, B+trees, transactions) <- Trove (objects, schema, query)
+//   <- TroveShell (argv, REPL, formatters) <- trove (main.swift only).
+let package = Package(
+    name: "Trove",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "TroveStorage", targets: ["TroveStorage"]),
+        .library(name: "Trove", targets: ["Trove"]),
+        .executable(name: "trove", targets: ["trove"]),
+    ],
+    dependencies: [
+        // AES-GCM page sealing and HKDF for encryption at rest.
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        // Lock-free reader slots in the lock file shared between processes (UnsafeAtomic over mmap'd memory).
+        .package(url: "https://github.com/apple/swift-atomics.git", from: "1.3.0"),
+    ],
+    targets: [
+        .target(
+            name: "TroveStorage",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Atomics", package: "swift-atomics"),
+            ]
+        ),
+        .target(name: "Trove", dependencies: ["TroveStorage"]),
+        .systemLibrary(
+            name: "CLibEdit",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
+        .target(name: "TroveShell", dependencies: ["Trove", "CLibEdit"]),
+        .executableTarget(name: "trove", dependencies: ["TroveShell"]),
+
+        .testTarget(name: "TroveStorageTests", dependencies: ["TroveStorage"]),
+        .testTarget(name: "TroveTests", dependencies: ["Trove"]),
+        .testTarget(name: "TroveShellTests", dependencies: ["TroveShell"]),
+        .testTarget(name: "TroveEndToEndTests", dependencies: ["trove"]),
+    ]
+)

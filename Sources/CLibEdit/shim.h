@@ -1,0 +1,54 @@
+// Swift cannot call C variadic functions, so the el_set/el_get/history calls the
+// shell needs are wrapped here in fixed-signature inline functions.
+#ifndef TROVE_CLIBEDIT_SHIM_H
+#define TROVE_CLIBEDIT_SHIM_H
+#include <histedit.h>
+#include <stdio.h>
+#include <locale.h>
+
+static inline int trove_el_set_prompt(EditLine *el, char *(*prompt)(EditLine *)) {
+    return el_set(el, EL_PROMPT, prompt);
+}
+static inline int trove_el_set_editor(EditLine *el, const char *mode) {
+    return el_set(el, EL_EDITOR, mode);
+}
+static inline int trove_el_set_history(EditLine *el, History *h) {
+    return el_set(el, EL_HIST, history, h);
+}
+static inline int trove_el_set_signal(EditLine *el, int on) {
+    return el_set(el, EL_SIGNAL, on);
+}
+static inline int trove_el_add_fn(EditLine *el, const char *name, const char *help,
+                                  unsigned char (*fn)(EditLine *, int)) {
+    return el_set(el, EL_ADDFN, name, help, fn);
+}
+static inline int trove_el_bind(EditLine *el, const char *key, const char *fn) {
+    return el_set(el, EL_BIND, key, fn, NULL);
+}
+static inline int trove_el_set_clientdata(EditLine *el, void *data) {
+    return el_set(el, EL_CLIENTDATA, data);
+}
+static inline void *trove_el_get_clientdata(EditLine *el) {
+    void *data = NULL;
+    el_get(el, EL_CLIENTDATA, &data);
+    return data;
+}
+static inline int trove_history_setsize(History *h, HistEvent *ev, int size) {
+    return history(h, ev, H_SETSIZE, size);
+}
+static inline int trove_history_setunique(History *h, HistEvent *ev, int unique) {
+    return history(h, ev, H_SETUNIQUE, unique);
+}
+static inline int trove_history_enter(History *h, HistEvent *ev, const char *line) {
+    return history(h, ev, H_ENTER, line);
+}
+static inline int trove_history_load(History *h, HistEvent *ev, const char *file) {
+    return history(h, ev, H_LOAD, file);
+}
+static inline int trove_history_save(History *h, HistEvent *ev, const char *file) {
+    return history(h, ev, H_SAVE, file);
+}
+static inline int trove_history_clear(History *h, HistEvent *ev) {
+    return history(h, ev, H_CLEAR);
+}
+#endif
