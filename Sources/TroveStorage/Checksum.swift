@@ -1,0 +1,68 @@
+/// XXH64 (Yann Collet's xxHash, 64-bit), the page checksum.
+///
+/// Chosen over CRC32C because it runs at memory speed in portable Swift with no CPU-specific
+/// instructions, and 64 bits make an accidental match on a torn page negligible.
+@usableFromInline
+enum Checksum {
+    @usableFromInline static let p1: UInt64 = 0x9E37_79B1_85EB_CA87
+    @usableFromInline static let p2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+    @usableFromInline static let p3: UInt64 = 0x1656_67B1_9E37_79F9
+    @usableFromInline static let p4: UInt64 = 0x85EB_CA77_C2B2_AE63
+    @usableFromInline static let p5: UInt64 = 0x27D4_EB2F_1656_67C5
+
+    @inline(__always) @usableFromInline
+    static func round(_ acc: UInt64, _ input: UInt64) -> UInt64 {
+        var acc = acc &+ input &* p2
+        acc = (acc << 31) | (acc >> 33)
+        return acc &* p1
+    }
+
+    @inline(__always) @usableFromInline
+    static func merge(_ acc: UInt64, _ val: UInt64) -> UInt64 {
+        let acc = acc ^ round(0, val)
+        return acc &* p1 &+ p4
+    }
+
+    /// The XXH64 of `count` bytes at `base`.
+    @inlinable
+    static func xxh64(_ base: UnsafeRawPointer, _ count: Int, seed: UInt64 = 0) -> UInt64 {
+        var p = 0
+        var h: UInt64
+        if count >= 32 {
+            var v1 = seed &+ p1 &+ p2, v2 = seed &+ p2, v3 = seed, v4 = seed &- p1
+            let limit = count - 32
+            while p <= limit {
+                v1 = round(v1, base.loadUnaligned(fromByteOffset: p, as: UInt64.self).littleEndian)
+                v2 = round(v2, base.loadUnaligned(fromByteOffset: p + 8, as: UInt64.self).littleEndian)
+                v3 = round(v3, base.loadUnaligned(fromByteOffset: p + 16, as: UInt64.self).littleEndian)
+                v4 = round(v4, base.loadUnaligned(fromByteOffset: p + 24, as: UInt64.self).littleEndian)
+                p += 32
+            }
+            h = ((v1 << 1) | (v1 >> 63)) &+ ((v2 << 7) | (v2 >> 57)) &+ ((v3 << 12) | (v3 >> 52)) &+ ((v4 << 18) | (v4 >> 46))
+            h = merge(h, v1); h = merge(h, v2); h = merge(h, v3); h = merge(h, v4)
+        } else {
+            h = seed &+ p5
+        }
+        h = h &+ UInt64(count)
+        while p + 8 <= count {
+            let k = round(0, base.loadUnaligned(fromByteOffset: p, as: UInt64.self).littleEndian)
+            h ^= k
+            h = ((h << 27) | (h >> 37)) &* p1 &+ p4
+            p += 8
+        }
+        if p + 4 <= count {
+            h ^= UInt64(base.loadUnaligned(fromByteOffset: p, as: UInt32.self).littleEndian) &* p1
+            h = ((h << 23) | (h >> 41)) &* p2 &+ p3
+            p += 4
+        }
+        while p < count {
+            h ^= UInt64(base.load(fromByteOffset: p, as: UInt8.self)) &* p5
+            h = ((h << 11) | (h >> 53)) &* p1
+            p += 1
+        }
+        h ^= h >> 33; h = h &* p2
+        h ^= h >> 29; h = h &* p3
+        h ^= h >> 32
+        return h
+    }
+}

@@ -1,0 +1,116 @@
+extension WriteTransaction {
+    // The commit protocol (one fdatasync per durable commit):
+    // 1. Every changed page is written to a page no live snapshot uses: copy-on-write, and a
+    //    freed page is reused only once no reader, nor the meta a crash falls back to, sees it.
+    // 2. Parents record their children's checksums, the catalog its trees' roots', the meta the
+    //    catalog's and the free list's: the meta's own checksum thus covers every new page.
+    // 3. The meta goes to the slot that does not hold the last durable state.
+    // 4. One fdatasync: pages and meta reach the disk together, in whatever order the disk likes.
+    // 5. Open checks the newest meta's new pages against those checksums; a torn commit fails
+    //    and the other slot, untouched by it, wins.
+
+    /// Makes the transaction's changes visible to new readers and, unless the store is
+    /// `.noSync`, durable. On error nothing changes.
+    public func commit() throws {
+        try checkLive()
+        defer { abort() }
+        let anyChange = !dirty.isEmpty || !early.isEmpty || !freed.isEmpty
+            || openTrees.values.contains(where: \.modified)
+        guard anyChange else { return }
+        committing = true
+
+        // Trees into the catalog, then the catalog, each sealed bottom-up.
+        for (name, t) in openTrees.sorted(by: { $0.key < $1.key }) where t.modified && !t.dropped {
+            if t.info.root != 0 && isOwn(t.info.root) { t.info.rootChecksum = try seal(tree: t.info.root) }
+            let value = t.info.bytes
+            try Array(name.utf8).withUnsafeBytes { k in try value.withUnsafeBytes { try put(catalog, raw: k, $0) } }
+        }
+        if catalog.info.root != 0 && isOwn(catalog.info.root) {
+            catalog.info.rootChecksum = try seal(tree: catalog.info.root)
+        }
+
+        // The free list, written last because everything above allocates and frees pages.
+        if meta.freeListPgno != 0 {
+            for i in 0..<UInt64(meta.freeListPages) { freed.append(meta.freeListPgno + i) }
+        }
+        freeList.addPending(txnid: txnid, pages: freed)
+        freed.removeAll()
+        // Allocating the run only shrinks the list, so the run stays large enough.
+        let listPages = (freeList.encodedSize + PageLayout.headerSize + PageLayout.trailerSize + pageSize - 1) / pageSize
+        let listPgno = allocateRun(listPages)
+        let listLength = listPages * pageSize
+        let listBuffer = UnsafeMutableRawPointer.allocate(byteCount: listLength, alignment: 16)
+        defer { listBuffer.deallocate() }
+        listBuffer.initializeMemory(as: UInt8.self, repeating: 0, count: listLength)
+        PageHeader.initialize(listBuffer, pgno: listPgno, txnid: txnid, type: .freeList, pages: listPages, pageSize: pageSize)
+        freeList.encode(into: listBuffer + PageLayout.headerSize)
+        let listChecksum = try seal(listBuffer, length: listLength, pgno: listPgno)
+
+        do {
+            try writeDirtyPages()
+            try storage.io.write(UnsafeRawBufferPointer(start: listBuffer, count: listLength), at: listPgno * UInt64(pageSize))
+            // Pages taken from the end and released again were never written: extend the file
+            // so that it holds every page the meta counts.
+            if try storage.io.size() < pageLimit * UInt64(pageSize) {
+                let zero = [UInt8](repeating: 0, count: pageSize)
+                try zero.withUnsafeBytes { try storage.io.write($0, at: (pageLimit - 1) * UInt64(pageSize)) }
+            }
+
+            var m = meta
+            m.txnid = txnid
+            m.pageCount = pageLimit
+            m.catalog = catalog.info
+            m.freeListPgno = listPgno
+            m.freeListPages = UInt32(listPages)
+            m.freeListChecksum = listChecksum
+            let synced = max(storage.lastSynced, meta.syncedThrough)
+            m.lastSyncedTxnid = synced
+            let durable = storage.options.durability == .durable
+            if durable { m.flags |= Meta.flagDurableCommit } else { m.flags &= ~Meta.flagDurableCommit }
+            // Keep the slot holding the last durable state; overwrite the other.
+            m.slot = meta.txnid <= synced ? meta.slot ^ 1 : meta.slot
+            try storage.writeMeta(m)
+            if durable { try storage.io.sync() }
+            storage.published(m, freeList: freeList)
+        } catch {
+            storage.poison("\(error)")
+            throw error
+        }
+    }
+
+    /// Seals the dirty pages of a subtree bottom-up and returns its root's checksum.
+    private func seal(tree pgno: UInt64) throws -> UInt64 {
+        if let e = early[pgno] { return e.checksum }
+        guard let p = dirty[pgno] else {
+            throw StorageError.corrupt(page: pgno, detail: "commit reached a page it does not own")
+        }
+        let view = try NodeView(p, pgno: pgno, pageSize: pageSize)
+        if !view.isLeaf {
+            let editor = NodeEditor(p: p, pageSize: pageSize)
+            for i in 0..<view.count {
+                let child = try view.child(i)
+                if isOwn(child) { editor.setChild(i, pgno: child, checksum: try seal(tree: child)) }
+            }
+        }
+        return try seal(p, length: pageSize, pgno: pgno)
+    }
+
+    /// Writes the sealed dirty pages in page order, contiguous ones in one call.
+    private func writeDirtyPages() throws {
+        let pages = dirty.keys.sorted()
+        let batch = 256
+        let staging = UnsafeMutableRawPointer.allocate(byteCount: batch * pageSize, alignment: 16)
+        defer { staging.deallocate() }
+        var i = 0
+        while i < pages.count {
+            let start = pages[i]
+            var n = 0
+            while i < pages.count, n < batch, pages[i] == start + UInt64(n) {
+                (staging + n * pageSize).copyMemory(from: dirty[pages[i]]!, byteCount: pageSize)
+                n += 1
+                i += 1
+            }
+            try storage.io.write(UnsafeRawBufferPointer(start: staging, count: n * pageSize), at: start * UInt64(pageSize))
+        }
+    }
+}

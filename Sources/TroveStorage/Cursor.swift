@@ -1,0 +1,213 @@
+import Foundation
+/// Walks a tree's keys in order: `seek`, `first`, `last`, `next`, `prev`, and range scans.
+///
+/// In a write transaction a cursor survives writes made through the transaction: it finds its
+/// place again by key (if its key was deleted, `next` moves to the key after it).
+public final class Cursor {
+    let txn: ReadTransaction
+    let tree: Tree
+    /// (page, index) from the root down to the leaf.
+    private var stack: [(pgno: UInt64, index: Int)] = []
+    private var generation: UInt64
+    private var savedKey: [UInt8] = []
+    /// The cursor sits on an entry.
+    public private(set) var isPositioned = false
+
+    init(transaction: ReadTransaction, tree: Tree) {
+        txn = transaction
+        self.tree = tree
+        generation = transaction.generation
+        stack.reserveCapacity(8)
+    }
+
+    // MARK: Positioning
+
+    /// Moves to the first key; false if the tree is empty.
+    @discardableResult
+    public func first() throws -> Bool {
+        try txn.beginOperation()
+        return try descend(edge: .first)
+    }
+
+    /// Moves to the last key; false if the tree is empty.
+    @discardableResult
+    public func last() throws -> Bool {
+        try txn.beginOperation()
+        return try descend(edge: .last)
+    }
+
+    /// Moves to the first key `>= key`; false if there is none.
+    @discardableResult
+    public func seek(_ key: some ContiguousBytes) throws -> Bool {
+        try txn.beginOperation()
+        return try key.withUnsafeBytes { try seek(raw: $0).found }
+    }
+
+    /// Moves to the next key; false (and unpositioned) at the end.
+    @discardableResult
+    public func next() throws -> Bool {
+        try txn.beginOperation()
+        guard isPositioned else { return false }
+        if generation != txn.generation {
+            let exact = try resync()
+            if !exact { return isPositioned }
+        }
+        return try step(forward: true)
+    }
+
+    /// Moves to the previous key; false (and unpositioned) at the start.
+    @discardableResult
+    public func prev() throws -> Bool {
+        try txn.beginOperation()
+        guard isPositioned else { return false }
+        if generation != txn.generation {
+            let exact = try resync()
+            if !exact && !isPositioned { return try descend(edge: .last) }
+        }
+        return try step(forward: false)
+    }
+
+    // MARK: Reading
+
+    /// The current key, copied.
+    public func key() throws -> [UInt8] { try withKey { Array($0) } }
+
+    /// The current value, copied.
+    public func value() throws -> [UInt8] { try withValue { Array($0) } }
+
+    /// Calls `body` with the current key; the buffer is valid only inside `body`.
+    public func withKey<R>(_ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        try ensureCurrent()
+        let top = stack[stack.count - 1]
+        return try body(try txn.node(top.pgno).key(top.index))
+    }
+
+    /// Calls `body` with the current value; the buffer is valid only inside `body`.
+    public func withValue<R>(_ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        try ensureCurrent()
+        let top = stack[stack.count - 1]
+        return try txn.withLeafValue(try txn.node(top.pgno), top.index, body)
+    }
+
+    /// Calls `body` with the current key and value; both valid only inside `body`.
+    public func withEntry<R>(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> R) throws -> R {
+        try ensureCurrent()
+        let top = stack[stack.count - 1]
+        let n = try txn.node(top.pgno)
+        let k = try n.key(top.index)
+        return try txn.withLeafValue(n, top.index) { try body(k, $0) }
+    }
+
+    // MARK: Internals
+
+    private enum Edge { case first, last }
+
+    private func ensureCurrent() throws {
+        try txn.checkLive()
+        guard isPositioned else { throw StorageError.invalidArgument("the cursor is not on an entry") }
+        if generation != txn.generation {
+            let exact = try resync()
+            guard exact, isPositioned else { throw StorageError.invalidArgument("the cursor's entry was deleted") }
+        }
+    }
+
+    /// Finds the saved key again after a write; true if it is still there.
+    private func resync() throws -> Bool {
+        let key = savedKey
+        return try key.withUnsafeBytes { try seek(raw: $0).exact }
+    }
+
+    private func remember() throws {
+        generation = txn.generation
+        if txn.isWriter, isPositioned {
+            let top = stack[stack.count - 1]
+            savedKey = Array(try txn.node(top.pgno).key(top.index))
+        }
+    }
+
+    func seek(raw key: UnsafeRawBufferPointer) throws -> (found: Bool, exact: Bool) {
+        stack.removeAll(keepingCapacity: true)
+        isPositioned = false
+        var pgno = tree.info.root
+        guard pgno != 0 else { try remember(); return (false, false) }
+        while true {
+            let n = try txn.node(pgno)
+            if n.isLeaf {
+                let (i, exact) = try n.lowerBound(key)
+                stack.append((pgno, i))
+                if i < n.count {
+                    isPositioned = true
+                    try remember()
+                    return (true, exact)
+                }
+                isPositioned = true
+                let moved = try step(forward: true, fromPastEnd: true)
+                return (moved, false)
+            }
+            let i = try n.childIndex(for: key)
+            stack.append((pgno, i))
+            if stack.count > 64 { throw StorageError.corrupt(page: pgno, detail: "tree deeper than 64 levels (a cycle?)") }
+            pgno = try n.child(i)
+        }
+    }
+
+    private func descend(edge: Edge) throws -> Bool {
+        stack.removeAll(keepingCapacity: true)
+        isPositioned = false
+        let root = tree.info.root
+        guard root != 0 else { try remember(); return false }
+        try descend(from: root, edge: edge)
+        let top = stack[stack.count - 1]
+        isPositioned = try txn.node(top.pgno).count > 0
+        try remember()
+        return isPositioned
+    }
+
+    private func descend(from start: UInt64, edge: Edge) throws {
+        var pgno = start
+        while true {
+            let n = try txn.node(pgno)
+            let i = edge == .first ? 0 : max(n.count - 1, 0)
+            stack.append((pgno, i))
+            if n.isLeaf { return }
+            if stack.count > 64 { throw StorageError.corrupt(page: pgno, detail: "tree deeper than 64 levels (a cycle?)") }
+            pgno = try n.child(i)
+        }
+    }
+
+    private func step(forward: Bool, fromPastEnd: Bool = false) throws -> Bool {
+        var level = stack.count - 1
+        let leaf = try txn.node(stack[level].pgno)
+        if forward {
+            let next = fromPastEnd ? stack[level].index : stack[level].index + 1
+            if next < leaf.count {
+                stack[level].index = next
+                try remember()
+                return true
+            }
+        } else if stack[level].index > 0 {
+            stack[level].index -= 1
+            try remember()
+            return true
+        }
+        // Climb to the first ancestor with a sibling in that direction, then descend its edge.
+        while level > 0 {
+            level -= 1
+            let n = try txn.node(stack[level].pgno)
+            let i = stack[level].index + (forward ? 1 : -1)
+            if i >= 0 && i < n.count {
+                stack[level].index = i
+                stack.removeSubrange((level + 1)...)
+                try descend(from: try n.child(i), edge: forward ? .first : .last)
+                let top = stack[stack.count - 1]
+                let count = try txn.node(top.pgno).count
+                if count == 0 { continue }
+                try remember()
+                return true
+            }
+        }
+        isPositioned = false
+        try remember()
+        return false
+    }
+}

@@ -1,0 +1,216 @@
+import Atomics
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The lock file beside a store (`PATH-lock`): shared memory for every process that opens it.
+///
+/// It holds the newest committed transaction id and a table of reader slots. A reader publishes
+/// the snapshot it reads in its slot; the writer never reuses a page that the oldest published
+/// snapshot can still see. Liveness comes from open-file-description (OFD) byte locks, which the
+/// kernel drops when a process dies: a slot whose lock byte is free belongs to nobody, so a
+/// crashed reader never pins pages for ever.
+///
+/// ```
+/// 0  magic u64     8  version u32, slots u32     16 current txnid (atomic)
+/// 64 + 64*i: slot i: txnid (atomic; 0 = idle) u64, pid u64, start time (ns) u64
+/// ```
+/// Lock bytes (beyond the end of the file, which fcntl allows): `initLock` (exclusive while the
+/// first opener resets the file, shared afterwards by every opener), `writerLock`, and one per slot.
+final class LockFile: @unchecked Sendable {
+    static let magic: UInt64 = 0x4B43_4C45_564F_5254 // "TROVELCK"
+    static let version: UInt32 = 1
+    static let headerSize = 64
+    static let slotSize = 64
+    static let initLock: Int64 = 1 << 32
+    static let writerLock: Int64 = (1 << 32) + 1
+    static let readerLockBase: Int64 = (1 << 32) + 16
+
+    let path: String
+    let fd: Int32
+    let slots: Int
+    let base: UnsafeMutableRawPointer
+    let length: Int
+    /// True when this opener found no other opener: it reset the table and must run recovery.
+    private(set) var isFirstOpener = false
+
+    private let poolLock = NSLock()
+    private var ownedFree: [Int] = []
+    private var owned: Set<Int> = []
+
+    /// Opens (creating if needed) the lock file at `path`; nil path means an anonymous one.
+    init(path: String?, slots: Int) throws {
+        self.slots = slots
+        self.path = path ?? "(memory)"
+        let fd: Int32
+        if let path {
+            fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        } else {
+            fd = anonymousFile("trove-lock")
+        }
+        if fd < 0 { throw StorageError.io(operation: "open lock file", path: self.path, errno: errno) }
+        self.fd = fd
+        length = LockFile.headerSize + slots * LockFile.slotSize
+
+        if try LockFile.lock(fd, LockFile.initLock, exclusive: true, wait: false) {
+            isFirstOpener = true
+            if ftruncate(fd, off_t(length)) != 0 {
+                let e = errno; close(fd)
+                throw StorageError.io(operation: "ftruncate", path: self.path, errno: e)
+            }
+        } else {
+            _ = try LockFile.lock(fd, LockFile.initLock, exclusive: false, wait: true)
+        }
+        var st = stat()
+        fstat(fd, &st)
+        guard let p = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), p != MAP_FAILED,
+              Int(st.st_size) >= length else {
+            let e = errno; close(fd)
+            throw StorageError.io(operation: "mmap lock file", path: self.path, errno: e)
+        }
+        base = p
+        if isFirstOpener {
+            memset(base, 0, length)
+            base.storeBytes(of: LockFile.magic, toByteOffset: 0, as: UInt64.self)
+            base.storeBytes(of: LockFile.version, toByteOffset: 8, as: UInt32.self)
+            base.storeBytes(of: UInt32(slots), toByteOffset: 12, as: UInt32.self)
+        } else {
+            guard base.load(fromByteOffset: 0, as: UInt64.self) == LockFile.magic,
+                  base.load(fromByteOffset: 12, as: UInt32.self) == UInt32(slots) else {
+                munmap(base, length); close(fd)
+                throw StorageError.invalidArgument("\(self.path) is not a Trove lock file of this version")
+            }
+        }
+    }
+
+    deinit {
+        munmap(base, length)
+        close(fd)   // releases every OFD lock this opener held
+    }
+
+    /// Lets other openers in once the first opener has finished recovery.
+    func finishInitialization() throws {
+        if isFirstOpener { _ = try LockFile.lock(fd, LockFile.initLock, exclusive: false, wait: true) }
+    }
+
+    private func atomic(at offset: Int) -> UnsafeAtomic<UInt64> {
+        UnsafeAtomic<UInt64>(at: (base + offset).assumingMemoryBound(to: UInt64.AtomicRepresentation.self))
+    }
+
+    /// The newest committed transaction: what a new reader sees.
+    var currentTxnid: UInt64 {
+        get { atomic(at: 16).load(ordering: .sequentiallyConsistent) }
+        set { atomic(at: 16).store(newValue, ordering: .sequentiallyConsistent) }
+    }
+
+    // MARK: Writer lock
+
+    func lockWriter() throws { _ = try LockFile.lock(fd, LockFile.writerLock, exclusive: true, wait: true) }
+    func unlockWriter() { LockFile.unlock(fd, LockFile.writerLock) }
+
+    // MARK: Reader slots
+
+    func slotTxnid(_ i: Int) -> UnsafeAtomic<UInt64> { atomic(at: LockFile.headerSize + i * LockFile.slotSize) }
+
+    /// A slot this opener owns, claimed from the table when its pool is empty.
+    func acquireSlot() throws -> Int {
+        poolLock.lock()
+        if let i = ownedFree.popLast() { poolLock.unlock(); return i }
+        poolLock.unlock()
+        for i in 0..<slots where !isOwned(i) {
+            guard try LockFile.lock(fd, LockFile.readerLockBase + Int64(i), exclusive: true, wait: false) else { continue }
+            let o = LockFile.headerSize + i * LockFile.slotSize
+            slotTxnid(i).store(0, ordering: .sequentiallyConsistent)
+            base.storeBytes(of: UInt64(getpid()), toByteOffset: o + 8, as: UInt64.self)
+            poolLock.lock(); owned.insert(i); poolLock.unlock()
+            return i
+        }
+        throw StorageError.readersFull(max: slots)
+    }
+
+    private func isOwned(_ i: Int) -> Bool {
+        poolLock.lock(); defer { poolLock.unlock() }
+        return owned.contains(i)
+    }
+
+    func publish(slot i: Int, txnid: UInt64) {
+        let o = LockFile.headerSize + i * LockFile.slotSize
+        base.storeBytes(of: LockFile.nowNanoseconds(), toByteOffset: o + 16, as: UInt64.self)
+        slotTxnid(i).store(txnid, ordering: .sequentiallyConsistent)
+    }
+
+    func releaseSlot(_ i: Int) {
+        slotTxnid(i).store(0, ordering: .sequentiallyConsistent)
+        poolLock.lock(); ownedFree.append(i); poolLock.unlock()
+    }
+
+    /// The oldest snapshot any live reader holds, and when it started; a dead reader's slot is
+    /// cleared on the way (its lock byte is free).
+    func oldestReader() -> (txnid: UInt64, startedNanoseconds: UInt64)? {
+        var oldest: (UInt64, UInt64)? = nil
+        for i in 0..<slots {
+            let t = slotTxnid(i).load(ordering: .sequentiallyConsistent)
+            if t == 0 { continue }
+            if let o = oldest, t >= o.0 { continue }
+            if !isSlotAlive(i) {
+                _ = slotTxnid(i).compareExchange(expected: t, desired: 0, ordering: .sequentiallyConsistent)
+                continue
+            }
+            oldest = (t, base.load(fromByteOffset: LockFile.headerSize + i * LockFile.slotSize + 16, as: UInt64.self))
+        }
+        return oldest
+    }
+
+    /// Whether a live opener holds slot `i`'s lock byte. F_OFD_GETLK never reports our own
+    /// locks as conflicts, so slots this opener claimed are answered from `owned`.
+    private func isSlotAlive(_ i: Int) -> Bool {
+        poolLock.lock()
+        let mine = owned.contains(i)
+        poolLock.unlock()
+        if mine { return true }
+        var fl = flock()
+        fl.l_type = Int16(F_WRLCK)
+        fl.l_whence = Int16(SEEK_SET)
+        fl.l_start = off_t(LockFile.readerLockBase + Int64(i))
+        fl.l_len = 1
+        if fcntl(fd, LockFile.F_OFD_GETLK, &fl) != 0 { return true }
+        return fl.l_type != Int16(F_UNLCK)
+    }
+
+    // MARK: fcntl
+
+    static let F_OFD_GETLK: Int32 = 36
+    static let F_OFD_SETLK: Int32 = 37
+    static let F_OFD_SETLKW: Int32 = 38
+
+    /// Takes a byte lock; returns false if `wait` is false and another description holds it.
+    static func lock(_ fd: Int32, _ offset: Int64, exclusive: Bool, wait: Bool) throws -> Bool {
+        var fl = flock()
+        fl.l_type = Int16(exclusive ? F_WRLCK : F_RDLCK)
+        fl.l_whence = Int16(SEEK_SET)
+        fl.l_start = off_t(offset)
+        fl.l_len = 1
+        while true {
+            if fcntl(fd, wait ? F_OFD_SETLKW : F_OFD_SETLK, &fl) == 0 { return true }
+            if errno == EINTR { continue }
+            if !wait && (errno == EAGAIN || errno == EACCES) { return false }
+            throw StorageError.io(operation: "fcntl lock", path: "lock file", errno: errno)
+        }
+    }
+
+    static func unlock(_ fd: Int32, _ offset: Int64) {
+        var fl = flock()
+        fl.l_type = Int16(F_UNLCK)
+        fl.l_whence = Int16(SEEK_SET)
+        fl.l_start = off_t(offset)
+        fl.l_len = 1
+        _ = fcntl(fd, F_OFD_SETLK, &fl)
+    }
+
+    static func nowNanoseconds() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+}

@@ -1,0 +1,133 @@
+/// What the catalog records for each named tree (and the meta records for the catalog itself).
+struct TreeInfo: Equatable {
+    var root: UInt64 = 0          // 0: empty tree
+    var rootChecksum: UInt64 = 0
+    var entries: UInt64 = 0
+    var depth: UInt32 = 0
+    var flags: UInt32 = 0
+    var pages: UInt64 = 0          // branch + leaf + overflow pages
+
+    static let encodedSize = 48
+
+    func encode(into p: UnsafeMutableRawPointer) {
+        p.storeBytes(of: root, toByteOffset: 0, as: UInt64.self)
+        p.storeBytes(of: rootChecksum, toByteOffset: 8, as: UInt64.self)
+        p.storeBytes(of: entries, toByteOffset: 16, as: UInt64.self)
+        p.storeBytes(of: depth, toByteOffset: 24, as: UInt32.self)
+        p.storeBytes(of: flags, toByteOffset: 28, as: UInt32.self)
+        p.storeBytes(of: pages, toByteOffset: 32, as: UInt64.self)
+        p.storeBytes(of: 0, toByteOffset: 40, as: UInt64.self)
+    }
+
+    init() {}
+
+    init(decoding p: UnsafeRawPointer) {
+        root = p.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
+        rootChecksum = p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        entries = p.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+        depth = p.loadUnaligned(fromByteOffset: 24, as: UInt32.self)
+        flags = p.loadUnaligned(fromByteOffset: 28, as: UInt32.self)
+        pages = p.loadUnaligned(fromByteOffset: 32, as: UInt64.self)
+    }
+
+    var bytes: [UInt8] {
+        var b = [UInt8](repeating: 0, count: TreeInfo.encodedSize)
+        b.withUnsafeMutableBytes { encode(into: $0.baseAddress!) }
+        return b
+    }
+}
+
+/// One of the two meta slots (pages 0 and 1): the root of everything, written last by a commit.
+///
+/// ```
+/// 0   magic "TROVEDB\0"        8   format u32, pageSize u32   16  flags u32 (1: encrypted)
+/// 24  txnid u64                32  pageCount u64 (pages in use, metas included)
+/// 40  lastSyncedTxnid u64      48  catalog TreeInfo (48)
+/// 96  freeList pgno u64, pages u32, pad u32, checksum u64     120 nonceEpoch u64
+/// 128 key salt (32)            160 key check: nonce 12, sealed 16, tag 16
+/// 504 checksum u64: XXH64 of bytes 0..<504
+/// ```
+/// Metas are never encrypted: they hold no user data, and open must read them before it has a key.
+struct Meta: Equatable {
+    static let magic: [UInt8] = Array("TROVEDB\0".utf8)
+    static let formatVersion: UInt32 = 1
+    static let size = 512
+    static let flagEncrypted: UInt32 = 1
+
+    var pageSize: UInt32 = 4096
+    var flags: UInt32 = 0
+    var txnid: UInt64 = 0
+    var pageCount: UInt64 = PageLayout.metaPages
+    var lastSyncedTxnid: UInt64 = 0
+    var catalog = TreeInfo()
+    var freeListPgno: UInt64 = 0
+    var freeListPages: UInt32 = 0
+    var freeListChecksum: UInt64 = 0
+    var nonceEpoch: UInt64 = 0
+    var keySalt = [UInt8](repeating: 0, count: 32)
+    var keyCheck = [UInt8](repeating: 0, count: 44)
+    /// Which slot (0 or 1) this meta was read from or written to; not stored.
+    var slot = 0
+
+    static let flagDurableCommit: UInt32 = 2
+    /// Every transaction up to this one is on stable storage, as far as this meta knows.
+    var syncedThrough: UInt64 { flags & Meta.flagDurableCommit != 0 ? txnid : lastSyncedTxnid }
+
+    var isEncrypted: Bool { flags & Meta.flagEncrypted != 0 }
+
+    init() {}
+
+    func encode(into p: UnsafeMutableRawPointer) {
+        p.initializeMemory(as: UInt8.self, repeating: 0, count: Meta.size)
+        for (i, b) in Meta.magic.enumerated() { p.storeBytes(of: b, toByteOffset: i, as: UInt8.self) }
+        p.storeBytes(of: Meta.formatVersion, toByteOffset: 8, as: UInt32.self)
+        p.storeBytes(of: pageSize, toByteOffset: 12, as: UInt32.self)
+        p.storeBytes(of: flags, toByteOffset: 16, as: UInt32.self)
+        p.storeBytes(of: txnid, toByteOffset: 24, as: UInt64.self)
+        p.storeBytes(of: pageCount, toByteOffset: 32, as: UInt64.self)
+        p.storeBytes(of: lastSyncedTxnid, toByteOffset: 40, as: UInt64.self)
+        catalog.encode(into: p + 48)
+        p.storeBytes(of: freeListPgno, toByteOffset: 96, as: UInt64.self)
+        p.storeBytes(of: freeListPages, toByteOffset: 104, as: UInt32.self)
+        p.storeBytes(of: freeListChecksum, toByteOffset: 112, as: UInt64.self)
+        p.storeBytes(of: nonceEpoch, toByteOffset: 120, as: UInt64.self)
+        for (i, b) in keySalt.enumerated() { p.storeBytes(of: b, toByteOffset: 128 + i, as: UInt8.self) }
+        for (i, b) in keyCheck.enumerated() { p.storeBytes(of: b, toByteOffset: 160 + i, as: UInt8.self) }
+        p.storeBytes(of: Checksum.xxh64(p, 504), toByteOffset: 504, as: UInt64.self)
+    }
+
+    enum DecodeResult {
+        case valid(Meta)
+        case blank          // all zeros: never written
+        case notTrove       // no magic
+        case unsupported(String)
+        case damaged        // magic but bad checksum (a torn meta write)
+    }
+
+    static func decode(_ p: UnsafeRawPointer) -> DecodeResult {
+        var allZero = true
+        for i in 0..<Meta.size where p.load(fromByteOffset: i, as: UInt8.self) != 0 { allZero = false; break }
+        if allZero { return .blank }
+        for (i, b) in Meta.magic.enumerated() where p.load(fromByteOffset: i, as: UInt8.self) != b { return .notTrove }
+        guard Checksum.xxh64(p, 504) == p.loadUnaligned(fromByteOffset: 504, as: UInt64.self) else { return .damaged }
+        let version = p.loadUnaligned(fromByteOffset: 8, as: UInt32.self)
+        guard version == Meta.formatVersion else { return .unsupported("format version \(version), this build reads \(Meta.formatVersion)") }
+        var m = Meta()
+        m.pageSize = p.loadUnaligned(fromByteOffset: 12, as: UInt32.self)
+        guard m.pageSize >= 4096, m.pageSize <= 65536, m.pageSize & (m.pageSize - 1) == 0 else {
+            return .unsupported("page size \(m.pageSize)")
+        }
+        m.flags = p.loadUnaligned(fromByteOffset: 16, as: UInt32.self)
+        m.txnid = p.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+        m.pageCount = p.loadUnaligned(fromByteOffset: 32, as: UInt64.self)
+        m.lastSyncedTxnid = p.loadUnaligned(fromByteOffset: 40, as: UInt64.self)
+        m.catalog = TreeInfo(decoding: p + 48)
+        m.freeListPgno = p.loadUnaligned(fromByteOffset: 96, as: UInt64.self)
+        m.freeListPages = p.loadUnaligned(fromByteOffset: 104, as: UInt32.self)
+        m.freeListChecksum = p.loadUnaligned(fromByteOffset: 112, as: UInt64.self)
+        m.nonceEpoch = p.loadUnaligned(fromByteOffset: 120, as: UInt64.self)
+        m.keySalt = (0..<32).map { p.load(fromByteOffset: 128 + $0, as: UInt8.self) }
+        m.keyCheck = (0..<44).map { p.load(fromByteOffset: 160 + $0, as: UInt8.self) }
+        return .valid(m)
+    }
+}

@@ -1,0 +1,293 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where a leaf entry's value lives.
+enum LeafValue {
+    case inline(UnsafeRawBufferPointer)
+    /// A run of overflow pages holding `length` bytes, whose trailer checksum is `checksum`.
+    case overflow(pgno: UInt64, checksum: UInt64, length: UInt64)
+}
+
+/// Compares two byte strings the way every tree orders keys: bytewise, shorter first on a tie.
+@inline(__always)
+func compareKeys(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+    let n = min(a.count, b.count)
+    if n > 0 {
+        let c = memcmp(a.baseAddress!, b.baseAddress!, n)
+        if c != 0 { return Int(c) }
+    }
+    return a.count - b.count
+}
+
+/// A read-only view of a branch or leaf page.
+///
+/// Every offset it follows is checked against the page bounds, so a damaged page makes it throw
+/// ``StorageError/corrupt(page:detail:)`` rather than read outside the page.
+///
+/// Entry formats (after the slot array):
+/// ```
+/// leaf:   klen u16 | vlen u32 (0xFFFF_FFFF = overflow) | key | value
+///         or, overflow: key | length u64 | pgno u64 | checksum u64
+/// branch: child u64 | checksum u64 | klen u16 | key     (entry 0's key is empty: the leftmost child)
+/// ```
+struct NodeView {
+    let p: UnsafeRawPointer
+    let pgno: UInt64
+    let count: Int
+    let isLeaf: Bool
+    let usableEnd: Int
+
+    static let overflowMarker: UInt32 = 0xFFFF_FFFF
+    static let leafFixed = 6
+    static let branchFixed = 18
+    static let overflowRefSize = 24
+
+    @inline(__always)
+    init(_ p: UnsafeRawPointer, pgno: UInt64, pageSize: Int) throws {
+        self.p = p
+        self.pgno = pgno
+        let h = PageHeader(p)
+        let type = h.type
+        usableEnd = pageSize - PageLayout.trailerSize
+        guard type == PageType.leaf.rawValue || type == PageType.branch.rawValue else {
+            throw StorageError.corrupt(page: pgno, detail: "expected a tree page, found page type \(type)")
+        }
+        isLeaf = type == PageType.leaf.rawValue
+        count = h.count
+        let upper = h.upper
+        guard h.pgno == pgno else {
+            throw StorageError.corrupt(page: pgno, detail: "page header names page \(h.pgno)")
+        }
+        guard PageLayout.headerSize + 2 * count <= upper, upper <= usableEnd else {
+            throw StorageError.corrupt(page: pgno, detail: "entry count \(count) does not fit the page")
+        }
+        if !isLeaf && count == 0 {
+            throw StorageError.corrupt(page: pgno, detail: "empty branch page")
+        }
+    }
+
+    @inline(__always)
+    func slot(_ i: Int) -> Int {
+        Int(p.loadUnaligned(fromByteOffset: PageLayout.headerSize + 2 * i, as: UInt16.self))
+    }
+
+    @inline(__always)
+    func corrupt(_ detail: String) -> StorageError { .corrupt(page: pgno, detail: detail) }
+
+    /// The key of entry `i` (empty for a branch's entry 0).
+    @inline(__always)
+    func key(_ i: Int) throws -> UnsafeRawBufferPointer {
+        let o = slot(i)
+        if isLeaf {
+            guard o + NodeView.leafFixed <= usableEnd else { throw corrupt("entry \(i) outside the page") }
+            let klen = Int(p.loadUnaligned(fromByteOffset: o, as: UInt16.self))
+            guard o + NodeView.leafFixed + klen <= usableEnd else { throw corrupt("key \(i) outside the page") }
+            return UnsafeRawBufferPointer(start: p + o + NodeView.leafFixed, count: klen)
+        } else {
+            guard o + NodeView.branchFixed <= usableEnd else { throw corrupt("entry \(i) outside the page") }
+            let klen = Int(p.loadUnaligned(fromByteOffset: o + 16, as: UInt16.self))
+            guard o + NodeView.branchFixed + klen <= usableEnd else { throw corrupt("key \(i) outside the page") }
+            return UnsafeRawBufferPointer(start: p + o + NodeView.branchFixed, count: klen)
+        }
+    }
+
+    @inline(__always)
+    func value(_ i: Int) throws -> LeafValue {
+        let o = slot(i)
+        guard o + NodeView.leafFixed <= usableEnd else { throw corrupt("entry \(i) outside the page") }
+        let klen = Int(p.loadUnaligned(fromByteOffset: o, as: UInt16.self))
+        let vlen = p.loadUnaligned(fromByteOffset: o + 2, as: UInt32.self)
+        let v = o + NodeView.leafFixed + klen
+        if vlen == NodeView.overflowMarker {
+            guard v + NodeView.overflowRefSize <= usableEnd else { throw corrupt("overflow reference \(i) outside the page") }
+            return .overflow(
+                pgno: p.loadUnaligned(fromByteOffset: v + 8, as: UInt64.self),
+                checksum: p.loadUnaligned(fromByteOffset: v + 16, as: UInt64.self),
+                length: p.loadUnaligned(fromByteOffset: v, as: UInt64.self))
+        }
+        guard v + Int(vlen) <= usableEnd else { throw corrupt("value \(i) outside the page") }
+        return .inline(UnsafeRawBufferPointer(start: p + v, count: Int(vlen)))
+    }
+
+    @inline(__always)
+    func child(_ i: Int) throws -> UInt64 {
+        let o = slot(i)
+        guard o + NodeView.branchFixed <= usableEnd else { throw corrupt("entry \(i) outside the page") }
+        return p.loadUnaligned(fromByteOffset: o, as: UInt64.self)
+    }
+
+    @inline(__always)
+    func childChecksum(_ i: Int) -> UInt64 {
+        p.loadUnaligned(fromByteOffset: slot(i) + 8, as: UInt64.self)
+    }
+
+    /// Binary search: the first index whose key is >= `key`, and whether it is equal.
+    @inline(__always)
+    func lowerBound(_ key: UnsafeRawBufferPointer) throws -> (index: Int, exact: Bool) {
+        var lo = isLeaf ? 0 : 1, hi = count
+        while lo < hi {
+            let mid = (lo &+ hi) >> 1
+            let c = compareKeys(try self.key(mid), key)
+            if c < 0 { lo = mid + 1 } else if c > 0 { hi = mid } else { return (mid, true) }
+        }
+        return (lo, false)
+    }
+
+    /// The child index of a branch to descend into for `key`.
+    @inline(__always)
+    func childIndex(for key: UnsafeRawBufferPointer) throws -> Int {
+        let (i, exact) = try lowerBound(key)
+        return exact ? i : i - 1
+    }
+
+    /// Size in bytes of entry `i`, excluding its slot.
+    func entrySize(_ i: Int) throws -> Int {
+        let o = slot(i)
+        if isLeaf {
+            let klen = Int(p.loadUnaligned(fromByteOffset: o, as: UInt16.self))
+            let vlen = p.loadUnaligned(fromByteOffset: o + 2, as: UInt32.self)
+            let size = NodeView.leafFixed + klen + (vlen == NodeView.overflowMarker ? NodeView.overflowRefSize : Int(vlen))
+            guard o + size <= usableEnd else { throw corrupt("entry \(i) outside the page") }
+            return size
+        }
+        let klen = Int(p.loadUnaligned(fromByteOffset: o + 16, as: UInt16.self))
+        guard o + NodeView.branchFixed + klen <= usableEnd else { throw corrupt("entry \(i) outside the page") }
+        return NodeView.branchFixed + klen
+    }
+
+    /// Checks every entry lies inside the page and keys ascend: done before a page is copied for
+    /// writing, so mutation code can trust the layout.
+    func validate() throws {
+        let upper = PageHeader(p).upper
+        var previous: UnsafeRawBufferPointer? = nil
+        for i in 0..<count {
+            let o = slot(i)
+            guard o >= upper else { throw corrupt("entry \(i) overlaps the slot array") }
+            _ = try entrySize(i)
+            let k = try key(i)
+            if let prev = previous, compareKeys(prev, k) >= 0 {
+                throw corrupt("keys out of order at entry \(i)")
+            }
+            if isLeaf || i > 0 { previous = k }
+        }
+    }
+
+    var usedBytes: Int { usableEnd - PageHeader(p).upper + 2 * count }
+}
+
+/// In-place edits of a dirty branch or leaf page. Callers check `fits` first.
+struct NodeEditor {
+    let p: UnsafeMutableRawPointer
+    let pageSize: Int
+
+    var count: Int { Int(p.loadUnaligned(fromByteOffset: 18, as: UInt16.self)) }
+    var upper: Int { Int(p.loadUnaligned(fromByteOffset: 20, as: UInt32.self)) }
+    var freeSpace: Int { upper - PageLayout.headerSize - 2 * count }
+
+    private func setCount(_ n: Int) { p.storeBytes(of: UInt16(n), toByteOffset: 18, as: UInt16.self) }
+    private func setUpper(_ u: Int) { p.storeBytes(of: UInt32(u), toByteOffset: 20, as: UInt32.self) }
+    private func slot(_ i: Int) -> Int { Int(p.loadUnaligned(fromByteOffset: PageLayout.headerSize + 2 * i, as: UInt16.self)) }
+    private func setSlot(_ i: Int, _ o: Int) { p.storeBytes(of: UInt16(o), toByteOffset: PageLayout.headerSize + 2 * i, as: UInt16.self) }
+
+    /// Inserts an already-encoded entry at index `i`. The caller ensures `size + 2 <= freeSpace`.
+    func insertRaw(at i: Int, size: Int, _ write: (UnsafeMutableRawPointer) -> Void) {
+        let n = count
+        let newUpper = upper - size
+        write(p + newUpper)
+        let slots = p + PageLayout.headerSize
+        if i < n { memmove(slots + 2 * (i + 1), slots + 2 * i, 2 * (n - i)) }
+        setSlot(i, newUpper)
+        setUpper(newUpper)
+        setCount(n + 1)
+    }
+
+    /// Removes entry `i` and closes the gap it leaves in the heap.
+    func remove(at i: Int, size: Int) {
+        let n = count
+        let o = slot(i)
+        let up = upper
+        if o > up { memmove(p + up + size, p + up, o - up) }
+        let slots = p + PageLayout.headerSize
+        if i < n - 1 { memmove(slots + 2 * i, slots + 2 * (i + 1), 2 * (n - 1 - i)) }
+        setCount(n - 1)
+        setUpper(up + size)
+        for j in 0..<(n - 1) {
+            let s = slot(j)
+            if s < o { setSlot(j, s + size) }
+        }
+    }
+
+    func setChild(_ i: Int, pgno: UInt64, checksum: UInt64) {
+        let o = slot(i)
+        p.storeBytes(of: pgno, toByteOffset: o, as: UInt64.self)
+        p.storeBytes(of: checksum, toByteOffset: o + 8, as: UInt64.self)
+    }
+
+    func setOverflowChecksum(_ i: Int, _ checksum: UInt64) {
+        let o = slot(i)
+        let klen = Int(p.loadUnaligned(fromByteOffset: o, as: UInt16.self))
+        p.storeBytes(of: checksum, toByteOffset: o + NodeView.leafFixed + klen + 16, as: UInt64.self)
+    }
+
+    /// Empties the page, keeping its identity and type.
+    func reset() {
+        setCount(0)
+        setUpper(pageSize - PageLayout.trailerSize)
+    }
+
+    /// Appends an encoded entry (copied from elsewhere) at the end.
+    func appendRaw(_ bytes: UnsafeRawBufferPointer) {
+        insertRaw(at: count, size: bytes.count) { dst in
+            dst.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        }
+    }
+
+    /// Appends a branch entry with an empty key (it becomes entry 0: the leftmost child).
+    func appendLeftmost(child: UInt64, checksum: UInt64) {
+        insertRaw(at: count, size: NodeView.branchFixed) { dst in
+            dst.storeBytes(of: child, toByteOffset: 0, as: UInt64.self)
+            dst.storeBytes(of: checksum, toByteOffset: 8, as: UInt64.self)
+            dst.storeBytes(of: 0, toByteOffset: 16, as: UInt16.self)
+        }
+    }
+
+    static func leafEntrySize(keyCount: Int, valueCount: Int, overflow: Bool) -> Int {
+        NodeView.leafFixed + keyCount + (overflow ? NodeView.overflowRefSize : valueCount)
+    }
+
+    func insertLeaf(at i: Int, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        let size = NodeView.leafFixed + key.count + value.count
+        insertRaw(at: i, size: size) { dst in
+            dst.storeBytes(of: UInt16(key.count), toByteOffset: 0, as: UInt16.self)
+            dst.storeBytes(of: UInt32(value.count), toByteOffset: 2, as: UInt32.self)
+            if key.count > 0 { (dst + 6).copyMemory(from: key.baseAddress!, byteCount: key.count) }
+            if value.count > 0 { (dst + 6 + key.count).copyMemory(from: value.baseAddress!, byteCount: value.count) }
+        }
+    }
+
+    func insertLeafOverflow(at i: Int, key: UnsafeRawBufferPointer, length: UInt64, pgno: UInt64, checksum: UInt64) {
+        let size = NodeView.leafFixed + key.count + NodeView.overflowRefSize
+        insertRaw(at: i, size: size) { dst in
+            dst.storeBytes(of: UInt16(key.count), toByteOffset: 0, as: UInt16.self)
+            dst.storeBytes(of: NodeView.overflowMarker, toByteOffset: 2, as: UInt32.self)
+            if key.count > 0 { (dst + 6).copyMemory(from: key.baseAddress!, byteCount: key.count) }
+            let v = dst + 6 + key.count
+            v.storeBytes(of: length, toByteOffset: 0, as: UInt64.self)
+            v.storeBytes(of: pgno, toByteOffset: 8, as: UInt64.self)
+            v.storeBytes(of: checksum, toByteOffset: 16, as: UInt64.self)
+        }
+    }
+
+    func insertBranch(at i: Int, key: UnsafeRawBufferPointer, child: UInt64, checksum: UInt64) {
+        let size = NodeView.branchFixed + key.count
+        insertRaw(at: i, size: size) { dst in
+            dst.storeBytes(of: child, toByteOffset: 0, as: UInt64.self)
+            dst.storeBytes(of: checksum, toByteOffset: 8, as: UInt64.self)
+            dst.storeBytes(of: UInt16(key.count), toByteOffset: 16, as: UInt16.self)
+            if key.count > 0 { (dst + 18).copyMemory(from: key.baseAddress!, byteCount: key.count) }
+        }
+    }
+}

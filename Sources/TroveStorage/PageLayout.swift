@@ -1,0 +1,60 @@
+/// The layout every page (or run of pages) shares.
+///
+/// ```
+/// 0   pgno     u64   the page's own number: catches misdirected writes
+/// 8   txnid    u64   the transaction that wrote it
+/// 16  type     u8    PageType
+/// 17  flags    u8
+/// 18  count    u16   entries (branch, leaf)
+/// 20  upper    u32   start of the entry heap (branch, leaf)
+/// 24  pages    u32   pages in this run (1 for branch and leaf)
+/// 28  reserved u32
+/// 32  body ...
+/// end-32 trailer: checksum u64 (XXH64 of everything before the trailer), or, when encrypted,
+///        nonce (12) and AES-GCM tag (16)
+/// ```
+/// Branch and leaf pages are slotted: a `u16` offset per entry after the header, sorted by key,
+/// and the entries packed at the end of the body, growing down. Removing an entry compacts the
+/// heap at once, so free space is always `upper - (header + 2 * count)`.
+enum PageLayout {
+    static let headerSize = 32
+    static let trailerSize = 32
+    static let metaPages: UInt64 = 2
+}
+
+enum PageType: UInt8 {
+    case branch = 1
+    case leaf = 2
+    case overflow = 3
+    case freeList = 4
+}
+
+/// A page's header fields, read and written in place.
+struct PageHeader {
+    let raw: UnsafeRawPointer
+
+    @inline(__always) init(_ raw: UnsafeRawPointer) { self.raw = raw }
+
+    @inline(__always) var pgno: UInt64 { raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self) }
+    @inline(__always) var txnid: UInt64 { raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self) }
+    @inline(__always) var type: UInt8 { raw.load(fromByteOffset: 16, as: UInt8.self) }
+    @inline(__always) var count: Int { Int(raw.loadUnaligned(fromByteOffset: 18, as: UInt16.self)) }
+    @inline(__always) var upper: Int { Int(raw.loadUnaligned(fromByteOffset: 20, as: UInt32.self)) }
+    @inline(__always) var pages: Int { Int(raw.loadUnaligned(fromByteOffset: 24, as: UInt32.self)) }
+
+    static func initialize(_ p: UnsafeMutableRawPointer, pgno: UInt64, txnid: UInt64, type: PageType, pages: Int, pageSize: Int) {
+        p.storeBytes(of: pgno, toByteOffset: 0, as: UInt64.self)
+        p.storeBytes(of: txnid, toByteOffset: 8, as: UInt64.self)
+        p.storeBytes(of: type.rawValue, toByteOffset: 16, as: UInt8.self)
+        p.storeBytes(of: 0, toByteOffset: 17, as: UInt8.self)
+        p.storeBytes(of: 0, toByteOffset: 18, as: UInt16.self)
+        p.storeBytes(of: UInt32(pageSize - PageLayout.trailerSize), toByteOffset: 20, as: UInt32.self)
+        p.storeBytes(of: UInt32(pages), toByteOffset: 24, as: UInt32.self)
+        p.storeBytes(of: 0, toByteOffset: 28, as: UInt32.self)
+    }
+
+    static func setIdentity(_ p: UnsafeMutableRawPointer, pgno: UInt64, txnid: UInt64) {
+        p.storeBytes(of: pgno, toByteOffset: 0, as: UInt64.self)
+        p.storeBytes(of: txnid, toByteOffset: 8, as: UInt64.self)
+    }
+}

@@ -1,0 +1,411 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A TroveStorage store: one file of fixed-size pages holding named B+trees of byte keys and
+/// values, with one writer and any number of readers across threads and processes.
+///
+/// ```swift
+/// let storage = try Storage(path: "app.trove")
+/// try storage.write { tx in
+///     let users = try tx.createTree(named: "users")
+///     try tx.put(users, Array("ada".utf8), Array("Ada Lovelace".utf8))
+/// }
+/// let name = try storage.read { tx in try tx.tree(named: "users").flatMap { try tx.get($0, Array("ada".utf8)) } }
+/// ```
+///
+/// The file is copy-on-write: a commit never overwrites a page that a snapshot can see, and a
+/// commit is one `fdatasync` (see `WriteTransaction.commit()`). A `Storage` is thread-safe;
+/// its transactions are used from one thread at a time.
+public final class Storage: @unchecked Sendable {
+    /// The longest key, in bytes.
+    public static let maxKeySize = 511
+
+    public let options: StorageOptions
+    let io: StorageIO
+    let lockFile: LockFile?
+    let cipher: PageCipher?
+    let pageSize: Int
+    /// Where the store lives, for messages.
+    public var path: String { io.name }
+
+    private let state = NSLock()
+    private var currentMapping: StorageMapping
+    private var latestMeta: Meta
+    private var cachedFreeList: (txnid: UInt64, list: FreeList)?
+    private var sessionEpoch: UInt32?
+    private var syncedThrough: UInt64 = 0
+    private var poisoned: String?
+    private let writerGate = DispatchSemaphore(value: 1)
+
+    /// Opens (creating if needed, unless read-only) the store at `path`. Its lock file is
+    /// `path-lock`; a read-only open that cannot create it reads without one (then it sees the
+    /// store as it was at open, and must not share the file with a writer).
+    public convenience init(path: String, options: StorageOptions = StorageOptions()) throws {
+        let exists = FileManager.default.fileExists(atPath: path)
+        if options.readOnly && !exists {
+            throw StorageError.io(operation: "open", path: path, errno: ENOENT)
+        }
+        let io = try FileStorageIO(path: path, writable: !options.readOnly, create: !options.readOnly)
+        let lockPath = path + "-lock"
+        var lock: LockFile? = nil
+        do {
+            lock = try LockFile(path: lockPath, slots: options.maxReaders)
+        } catch {
+            if !options.readOnly { throw error }
+        }
+        try self.init(io: io, lockFile: lock, options: options)
+    }
+
+    /// A store that lives in memory only, gone when the last reference goes.
+    public static func inMemory(options: StorageOptions = StorageOptions()) throws -> Storage {
+        var options = options
+        options.durability = .noSync
+        options.readOnly = false
+        let io = try FileStorageIO(anonymousName: "trove-memory")
+        return try Storage(io: io, lockFile: try LockFile(path: nil, slots: options.maxReaders), options: options)
+    }
+
+    /// Opens a store over any ``StorageIO`` (tests use this to inject faults and crashes).
+    public convenience init(io: StorageIO, options: StorageOptions = StorageOptions()) throws {
+        try self.init(io: io, lockFile: try LockFile(path: nil, slots: options.maxReaders), options: options)
+    }
+
+    init(io: StorageIO, lockFile: LockFile?, options: StorageOptions) throws {
+        self.io = io
+        self.lockFile = lockFile
+        self.options = options
+        guard options.pageSize >= 4096, options.pageSize <= 65536, options.pageSize & (options.pageSize - 1) == 0 else {
+            throw StorageError.invalidArgument("page size \(options.pageSize) is not a power of two in 4096...65536")
+        }
+        if let key = options.encryptionKey, key.count != 64 {
+            throw StorageError.invalidArgument("an encryption key is 64 bytes, not \(key.count)")
+        }
+        if try io.size() == 0 {
+            guard !options.readOnly else { throw StorageError.notATroveFile(path: io.name, detail: "the file is empty") }
+            try Storage.initialize(io: io, lockFile: lockFile, options: options)
+        }
+        let candidates = try Storage.readMetas(io: io)
+        guard let newest = candidates.first else { throw StorageError.corrupt(page: 0, detail: "no valid meta page") }
+        pageSize = Int(newest.pageSize)
+
+        // Encryption must match the file, and the key must open it.
+        if newest.isEncrypted {
+            guard let key = options.encryptionKey else {
+                throw StorageError.encryptionMismatch(detail: "\(io.name) is encrypted: an encryption key is needed")
+            }
+            let c = try PageCipher(userKey: key, salt: newest.keySalt)
+            try c.checkKey(newest.keyCheck)
+            cipher = c
+        } else {
+            if options.encryptionKey != nil {
+                throw StorageError.encryptionMismatch(detail: "\(io.name) is not encrypted, but an encryption key was given")
+            }
+            cipher = nil
+        }
+
+        let size = try io.size()
+        currentMapping = try io.map(length: Storage.mappingLength(for: size))
+        latestMeta = newest
+
+        let first = lockFile?.isFirstOpener ?? true
+        if first {
+            // Recovery: the newest meta whose tree passes its checksums wins (a torn commit
+            // falls back to the one before it).
+            var chosen: Meta? = nil
+            var lastError: Error? = nil
+            for m in candidates {
+                do {
+                    try Verifier(storage: self, meta: m, mapping: currentMapping, fileSize: size).checkCommit()
+                    chosen = m
+                    break
+                } catch {
+                    lastError = error
+                }
+            }
+            guard let chosen else { throw lastError ?? StorageError.corrupt(page: 0, detail: "no valid meta page") }
+            latestMeta = chosen
+            // Anything a crashed process left in the page cache becomes durable before we build on it.
+            if !options.readOnly { try io.sync() }
+            syncedThrough = chosen.txnid
+            lockFile?.currentTxnid = chosen.txnid
+        } else {
+            latestMeta = try loadMeta(txnid: lockFile!.currentTxnid) ?? newest
+        }
+        try lockFile?.finishInitialization()
+    }
+
+    static func mappingLength(for size: UInt64) -> UInt64 {
+        var length: UInt64 = 1 << 30
+        while length < size * 2 { length <<= 1 }
+        return length
+    }
+
+    /// Writes the first meta of a new store.
+    private static func initialize(io: StorageIO, lockFile: LockFile?, options: StorageOptions) throws {
+        try lockFile?.lockWriter()
+        defer { lockFile?.unlockWriter() }
+        guard try io.size() == 0 else { return }
+        var m = Meta()
+        m.pageSize = UInt32(options.pageSize)
+        m.txnid = 1
+        m.flags = Meta.flagDurableCommit
+        if let key = options.encryptionKey {
+            m.flags |= Meta.flagEncrypted
+            var rng = SystemRandomNumberGenerator()
+            m.keySalt = (0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            m.keyCheck = try PageCipher(userKey: key, salt: m.keySalt).makeKeyCheck()
+        }
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: options.pageSize * 2, alignment: 16)
+        defer { buffer.deallocate() }
+        buffer.initializeMemory(as: UInt8.self, repeating: 0, count: options.pageSize * 2)
+        m.encode(into: buffer)
+        try io.write(UnsafeRawBufferPointer(start: buffer, count: options.pageSize * 2), at: 0)
+        try io.sync()
+    }
+
+    /// Both meta slots, valid ones only, newest first. Explains a file that is not a store.
+    static func readMetas(io: StorageIO) throws -> [Meta] {
+        let size = try io.size()
+        var buffer = [UInt8](repeating: 0, count: Meta.size)
+        func read(_ offset: UInt64) throws -> Meta.DecodeResult {
+            guard offset + UInt64(Meta.size) <= size else { return .blank }
+            try buffer.withUnsafeMutableBytes { try io.read(into: $0, at: offset) }
+            return buffer.withUnsafeBytes { Meta.decode($0.baseAddress!) }
+        }
+        var metas: [Meta] = []
+        var sawTrove = false
+        var unsupported: String? = nil
+        let first = try read(0)
+        var pageSize: UInt64? = nil
+        switch first {
+        case .valid(var m): m.slot = 0; metas.append(m); pageSize = UInt64(m.pageSize); sawTrove = true
+        case .damaged: sawTrove = true
+        case .unsupported(let why): unsupported = why; sawTrove = true
+        case .notTrove, .blank: break
+        }
+        let offsets: [UInt64] = pageSize.map { [$0] } ?? [4096, 8192, 16384, 32768, 65536]
+        for offset in offsets {
+            switch try read(offset) {
+            case .valid(var m) where pageSize == nil || UInt64(m.pageSize) == offset:
+                m.slot = 1; metas.append(m); sawTrove = true
+            case .damaged, .valid: sawTrove = true
+            case .unsupported(let why): unsupported = unsupported ?? why; sawTrove = true
+            case .notTrove, .blank: continue
+            }
+            if !metas.isEmpty && metas.count == 2 { break }
+            if pageSize == nil && !metas.isEmpty { break }
+        }
+        if metas.isEmpty {
+            if let unsupported { throw StorageError.notATroveFile(path: io.name, detail: unsupported) }
+            if !sawTrove {
+                if case .blank = first { throw StorageError.notATroveFile(path: io.name, detail: "no header (the file is blank)") }
+                throw StorageError.notATroveFile(path: io.name, detail: "wrong magic number (not a Trove store)")
+            }
+            throw StorageError.corrupt(page: 0, detail: "both meta pages fail their checksums")
+        }
+        return metas.sorted { $0.txnid > $1.txnid }
+    }
+
+    // MARK: Mapping and metas
+
+    /// The current mapping, grown first if it does not cover `bytes`.
+    func mapping(covering bytes: UInt64) throws -> StorageMapping {
+        state.lock(); defer { state.unlock() }
+        if currentMapping.length >= bytes { return currentMapping }
+        currentMapping = try io.map(length: Storage.mappingLength(for: bytes))
+        return currentMapping
+    }
+
+    private var mapping: StorageMapping {
+        state.lock(); defer { state.unlock() }
+        return currentMapping
+    }
+
+    /// The meta of transaction `txnid`, read from whichever slot holds it, or nil if neither does
+    /// (a writer moved on meanwhile).
+    func loadMeta(txnid: UInt64) throws -> Meta? {
+        state.lock()
+        if latestMeta.txnid == txnid { defer { state.unlock() }; return latestMeta }
+        let map = currentMapping
+        state.unlock()
+        for slot in 0..<2 {
+            let offset = slot * pageSize
+            guard case .valid(var m) = Meta.decode(map.base + offset), m.txnid == txnid else { continue }
+            m.slot = slot
+            state.lock()
+            if m.txnid > latestMeta.txnid { latestMeta = m }
+            state.unlock()
+            return m
+        }
+        return nil
+    }
+
+    // MARK: Transactions
+
+    /// Starts a read transaction on the newest committed snapshot.
+    public func beginRead() throws -> ReadTransaction {
+        try checkUsable()
+        guard let lockFile else {
+            state.lock(); defer { state.unlock() }
+            return ReadTransaction(storage: self, meta: latestMeta, mapping: currentMapping, slot: nil, isWriter: false)
+        }
+        let slot = try lockFile.acquireSlot()
+        var attempts = 0
+        while true {
+            attempts += 1
+            let t = lockFile.currentTxnid
+            lockFile.publish(slot: slot, txnid: t)
+            // Re-check after publishing: had a writer moved on before it saw our slot, the
+            // pages of snapshot t might already be reused.
+            guard lockFile.currentTxnid == t else { continue }
+            guard let meta = try loadMeta(txnid: t) else {
+                if attempts > 1000 { lockFile.releaseSlot(slot); throw StorageError.corrupt(page: 0, detail: "meta for transaction \(t) not found") }
+                continue
+            }
+            let map = try mapping(covering: meta.pageCount * UInt64(pageSize))
+            return ReadTransaction(storage: self, meta: meta, mapping: map, slot: slot, isWriter: false)
+        }
+    }
+
+    /// Starts the write transaction, waiting for any other writer (thread or process) to finish.
+    public func beginWrite() throws -> WriteTransaction {
+        try checkUsable()
+        if options.readOnly { throw StorageError.readOnly }
+        writerGate.wait()
+        do {
+            try lockFile?.lockWriter()
+        } catch {
+            writerGate.signal()
+            throw error
+        }
+        do {
+            var base = try newestMeta()
+            if cipher != nil && sessionEpoch == nil { base = try bumpNonceEpoch(base) }
+            var freeList: FreeList
+            state.lock()
+            let cached = cachedFreeList
+            state.unlock()
+            if let cached, cached.txnid == base.txnid {
+                freeList = cached.list
+            } else {
+                freeList = try readFreeList(base)
+            }
+            state.lock()
+            let synced = max(syncedThrough, base.syncedThrough)
+            state.unlock()
+            var oldest = min(base.txnid, synced)
+            if let reader = lockFile?.oldestReader() { oldest = min(oldest, reader.txnid) }
+            freeList.reclaim(upTo: oldest)
+            let map = try mapping(covering: base.pageCount * UInt64(pageSize))
+            return WriteTransaction(storage: self, meta: base, mapping: map, freeList: freeList, nonceEpoch: sessionEpoch ?? 0)
+        } catch {
+            releaseWriter()
+            throw error
+        }
+    }
+
+    func releaseWriter() {
+        lockFile?.unlockWriter()
+        writerGate.signal()
+    }
+
+    private func newestMeta() throws -> Meta {
+        guard let lockFile else { state.lock(); defer { state.unlock() }; return latestMeta }
+        let t = lockFile.currentTxnid
+        guard let m = try loadMeta(txnid: t) else {
+            throw StorageError.corrupt(page: 0, detail: "the meta of the newest transaction \(t) is missing")
+        }
+        return m
+    }
+
+    private func readFreeList(_ meta: Meta) throws -> FreeList {
+        guard meta.freeListPgno != 0 else { return FreeList() }
+        let txn = ReadTransaction(storage: self, meta: meta, mapping: try mapping(covering: meta.pageCount * UInt64(pageSize)), slot: nil, isWriter: false)
+        let p = try txn.run(meta.freeListPgno, pages: Int(meta.freeListPages))
+        guard PageHeader(p).type == PageType.freeList.rawValue else {
+            throw StorageError.corrupt(page: meta.freeListPgno, detail: "expected the free list")
+        }
+        let length = Int(meta.freeListPages) * pageSize - PageLayout.headerSize - PageLayout.trailerSize
+        return try FreeList(decoding: p + PageLayout.headerSize, length: length, pageCount: meta.pageCount, pgno: meta.freeListPgno)
+    }
+
+    /// Writes a meta-only commit that reserves a new nonce epoch for this session, so nothing
+    /// it seals can reuse a nonce from a session that crashed.
+    private func bumpNonceEpoch(_ base: Meta) throws -> Meta {
+        var m = base
+        m.txnid = base.txnid + 1
+        m.nonceEpoch = base.nonceEpoch + 1
+        guard m.nonceEpoch < UInt64(UInt32.max) else { throw StorageError.invalidArgument("nonce epochs exhausted: compact the store into a new file") }
+        m.lastSyncedTxnid = base.syncedThrough
+        m.flags |= Meta.flagDurableCommit
+        m.slot = base.slot ^ 1
+        try writeMeta(m)
+        try io.sync()
+        published(m, freeList: nil)
+        sessionEpoch = UInt32(m.nonceEpoch)
+        return m
+    }
+
+    func writeMeta(_ m: Meta) throws {
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: Meta.size, alignment: 16)
+        defer { buffer.deallocate() }
+        m.encode(into: buffer)
+        try io.write(UnsafeRawBufferPointer(start: buffer, count: Meta.size), at: UInt64(m.slot * pageSize))
+    }
+
+    /// Makes a committed meta the one new readers see.
+    func published(_ m: Meta, freeList: FreeList?) {
+        state.lock()
+        latestMeta = m
+        if let freeList { cachedFreeList = (m.txnid, freeList) }
+        if m.flags & Meta.flagDurableCommit != 0 { syncedThrough = max(syncedThrough, m.txnid) }
+        state.unlock()
+        lockFile?.currentTxnid = m.txnid
+    }
+
+    var lastSynced: UInt64 {
+        state.lock(); defer { state.unlock() }
+        return syncedThrough
+    }
+
+    func poison(_ why: String) {
+        state.lock(); poisoned = why; state.unlock()
+    }
+
+    private func checkUsable() throws {
+        state.lock(); defer { state.unlock() }
+        if let poisoned { throw StorageError.io(operation: "an earlier commit failed (\(poisoned)); reopen the store", path: io.name, errno: EIO) }
+    }
+
+    /// Makes every commit so far durable (useful after `.noSync` commits).
+    public func sync() throws {
+        try io.sync()
+        state.lock()
+        syncedThrough = max(syncedThrough, latestMeta.txnid)
+        state.unlock()
+    }
+
+    // MARK: Convenience
+
+    /// Runs `body` in a read transaction and ends it.
+    public func read<R>(_ body: (ReadTransaction) throws -> R) throws -> R {
+        let tx = try beginRead()
+        defer { tx.end() }
+        return try body(tx)
+    }
+
+    /// Runs `body` in the write transaction and commits it; if `body` throws, nothing changes.
+    public func write<R>(_ body: (WriteTransaction) throws -> R) throws -> R {
+        let tx = try beginWrite()
+        do {
+            let r = try body(tx)
+            try tx.commit()
+            return r
+        } catch {
+            tx.abort()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,50 @@
+/// An error from the storage engine. Every case says what went wrong and, where it applies,
+/// where in the file (page number, byte offset) it was found.
+public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file is not a Trove store (wrong magic), or has a format this build can't read.
+    case notATroveFile(path: String, detail: String)
+    /// The file is damaged: a checksum failed, a structure is inconsistent, or it is truncated.
+    case corrupt(page: UInt64?, detail: String)
+    /// The encryption key does not open this store.
+    case wrongEncryptionKey
+    /// An encryption key was given for a plain store, or none for an encrypted one.
+    case encryptionMismatch(detail: String)
+    /// A write was attempted on a read-only store or in a read transaction.
+    case readOnly
+    /// The key is empty or longer than ``Storage/maxKeySize``.
+    case invalidKey(length: Int)
+    /// A named tree that does not exist.
+    case noSuchTree(String)
+    /// The transaction was already committed or aborted.
+    case transactionFinished
+    /// Every reader slot in the lock file is taken by a live reader.
+    case readersFull(max: Int)
+    /// An operating-system call failed.
+    case io(operation: String, path: String, errno: Int32)
+    /// A bad argument (an invalid option, a key of the wrong size, ...).
+    case invalidArgument(String)
+
+    public var description: String {
+        switch self {
+        case let .notATroveFile(path, detail): return "\(path) is not a Trove store: \(detail)"
+        case let .corrupt(page, detail):
+            if let page { return "database is corrupt at page \(page): \(detail)" }
+            return "database is corrupt: \(detail)"
+        case .wrongEncryptionKey: return "wrong encryption key"
+        case let .encryptionMismatch(detail): return detail
+        case .readOnly: return "the store is read-only"
+        case let .invalidKey(length): return "invalid key length \(length) (keys are 1...\(Storage.maxKeySize) bytes)"
+        case let .noSuchTree(name): return "no tree named '\(name)'"
+        case .transactionFinished: return "the transaction has already finished"
+        case let .readersFull(max): return "all \(max) reader slots are in use"
+        case let .io(operation, path, errno): return "\(operation) failed on \(path): \(String(cString: strerror(errno))) (errno \(errno))"
+        case let .invalidArgument(detail): return detail
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

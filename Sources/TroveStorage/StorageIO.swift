@@ -1,0 +1,143 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Every byte the engine reads from or writes to its data file goes through this protocol, so
+/// tests can substitute a file that injects faults, or forgets unsynced writes as a crash would.
+///
+/// Reads go through a ``StorageMapping`` (a memory view of the file, `mmap` for real files);
+/// writes go through `write(_:at:)` and reach stable storage only after `sync()`.
+public protocol StorageIO: AnyObject, Sendable {
+    /// A name for error messages (the path, for files).
+    var name: String { get }
+    /// The current size in bytes.
+    func size() throws -> UInt64
+    /// Reads exactly `buffer.count` bytes at `offset` (short reads past the end fill with zeros).
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws
+    /// Writes all of `bytes` at `offset`, growing the file as needed. Not durable until `sync()`.
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws
+    /// Makes every completed write durable.
+    func sync() throws
+    /// A read-only view of the first `length` bytes. `length` may exceed the current size
+    /// (room to grow), but only bytes below `size()` may be touched.
+    func map(length: UInt64) throws -> StorageMapping
+}
+
+/// A read-only memory view of a storage file. It stays valid while referenced, even after the
+/// storage has moved on to a larger mapping, so a transaction keeps the one it started with.
+public final class StorageMapping: @unchecked Sendable {
+    public let base: UnsafeRawPointer
+    public let length: UInt64
+    private let release: (@Sendable () -> Void)?
+
+    public init(base: UnsafeRawPointer, length: UInt64, release: (@Sendable () -> Void)?) {
+        self.base = base
+        self.length = length
+        self.release = release
+    }
+
+    deinit { release?() }
+}
+
+/// An unlinked temporary file: memory-backed (in /dev/shm when it exists), gone when closed.
+func anonymousFile(_ name: String) -> Int32 {
+    var dir = "/dev/shm"
+    var isDir: ObjCBool = false
+    if !FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) || !isDir.boolValue {
+        dir = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+    }
+    var template = Array("\(dir)/\(name)-XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    if fd >= 0 {
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+    }
+    return fd
+}
+
+/// A file on disk: `pread`/`pwrite`, `fdatasync`, `mmap`.
+public final class FileStorageIO: StorageIO, @unchecked Sendable {
+    public let name: String
+    let fd: Int32
+    let writable: Bool
+
+    /// Opens `path`, creating it if `create` is true.
+    public init(path: String, writable: Bool, create: Bool) throws {
+        name = path
+        self.writable = writable
+        var flags: Int32 = writable ? O_RDWR : O_RDONLY
+        if create && writable { flags |= O_CREAT }
+        flags |= O_CLOEXEC
+        let fd = open(path, flags, 0o644)
+        if fd < 0 { throw StorageError.io(operation: "open", path: path, errno: errno) }
+        self.fd = fd
+    }
+
+    /// An anonymous in-memory file (`memfd_create`): the same code path as a real file, with no path.
+    public init(anonymousName: String) throws {
+        name = anonymousName
+        writable = true
+        let fd = anonymousFile(anonymousName)
+        if fd < 0 { throw StorageError.io(operation: "memfd_create", path: anonymousName, errno: errno) }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    public func size() throws -> UInt64 {
+        var st = stat()
+        if fstat(fd, &st) != 0 { throw StorageError.io(operation: "fstat", path: name, errno: errno) }
+        return UInt64(st.st_size)
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws {
+        var done = 0
+        while done < buffer.count {
+            let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw StorageError.io(operation: "pread", path: name, errno: errno)
+            }
+            if n == 0 {
+                (buffer.baseAddress! + done).initializeMemory(as: UInt8.self, repeating: 0, count: buffer.count - done)
+                return
+            }
+            done += n
+        }
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw StorageError.io(operation: "pwrite", path: name, errno: errno)
+            }
+            done += n
+        }
+    }
+
+    public func sync() throws {
+        #if os(Linux)
+        let rc = fdatasync(fd)
+        #else
+        let rc = fsync(fd)
+        #endif
+        if rc != 0 { throw StorageError.io(operation: "fdatasync", path: name, errno: errno) }
+    }
+
+    public func map(length: UInt64) throws -> StorageMapping {
+        let len = Int(max(length, 4096))
+        guard let p = mmap(nil, len, PROT_READ, MAP_SHARED, fd, 0), p != MAP_FAILED else {
+            throw StorageError.io(operation: "mmap", path: name, errno: errno)
+        }
+        let address = UInt(bitPattern: p)
+        return StorageMapping(base: UnsafeRawPointer(p), length: UInt64(len)) {
+            munmap(UnsafeMutableRawPointer(bitPattern: address), len)
+        }
+    }
+}

@@ -1,0 +1,270 @@
+/// What ``Storage/verify()`` found.
+public struct VerifyReport: Sendable, CustomStringConvertible {
+    /// One named tree.
+    public struct TreeSummary: Sendable {
+        public var name: String
+        public var entries: Int
+        public var pages: Int
+        public var depth: Int
+    }
+    /// The snapshot verified.
+    public var transactionID: UInt64 = 0
+    public var pageCount: Int = 0
+    public var usedPages: Int = 0
+    public var freePages: Int = 0
+    public var trees: [TreeSummary] = []
+    /// Every inconsistency, each naming its page: empty when the store is sound.
+    public var problems: [String] = []
+
+    public var isValid: Bool { problems.isEmpty }
+
+    public var description: String {
+        var s = "transaction \(transactionID): \(pageCount) pages, \(usedPages) used, \(freePages) free, \(trees.count) trees"
+        for p in problems { s += "\n  problem: \(p)" }
+        return s
+    }
+}
+
+/// Walks a snapshot's pages from its meta, checking each against the checksum its parent
+/// recorded. Two uses: crash recovery (only pages newer than the last durable transaction,
+/// stopping at the first failure) and ``Storage/verify()`` (everything, collecting problems).
+final class Verifier {
+    let meta: Meta
+    let mapping: StorageMapping
+    let fileSize: UInt64
+    let pageSize: Int
+    let cipher: PageCipher?
+    /// Recovery mode: skip subtrees written at or before this transaction, throw at the first problem.
+    var prune: UInt64? = nil
+    var report = VerifyReport()
+    private var seen: [UInt64: UInt8] = [:]
+    private var buffers: [UnsafeMutableRawPointer] = []
+
+    init(storage: Storage, meta: Meta, mapping: StorageMapping, fileSize: UInt64) {
+        self.meta = meta
+        self.mapping = mapping
+        self.fileSize = fileSize
+        self.pageSize = Int(meta.pageSize)
+        self.cipher = storage.cipher
+    }
+
+    deinit { for b in buffers { b.deallocate() } }
+
+    /// Recovery: is this meta's commit complete on disk?
+    func checkCommit() throws {
+        prune = meta.lastSyncedTxnid
+        guard meta.pageCount >= PageLayout.metaPages, meta.pageCount * UInt64(pageSize) <= fileSize else {
+            throw StorageError.corrupt(page: nil, detail: "the file is truncated: transaction \(meta.txnid) needs \(meta.pageCount) pages, the file holds \(fileSize / UInt64(pageSize))")
+        }
+        try walkAll()
+    }
+
+    /// Full verification.
+    func verify() -> VerifyReport {
+        report.transactionID = meta.txnid
+        report.pageCount = Int(meta.pageCount)
+        if meta.pageCount * UInt64(pageSize) > fileSize {
+            report.problems.append("the file is truncated: \(meta.pageCount) pages expected, \(fileSize / UInt64(pageSize)) present")
+            return report
+        }
+        do { try walkAll() } catch { report.problems.append("\(error)") }
+        // Every page is a meta, referenced once, or free.
+        var free = 0
+        for pg in PageLayout.metaPages..<meta.pageCount {
+            switch seen[pg] ?? 0 {
+            case 0: report.problems.append("page \(pg) is leaked: neither used nor free")
+            case 1: report.usedPages += 1
+            case 2: free += 1
+            default: break
+            }
+        }
+        report.freePages = free
+        return report
+    }
+
+    private func problem(_ page: UInt64?, _ detail: String) throws {
+        let error = StorageError.corrupt(page: page, detail: detail)
+        if prune != nil { throw error }
+        report.problems.append(error.description)
+    }
+
+    private func mark(_ pgno: UInt64, pages: Int, as state: UInt8) throws {
+        guard prune == nil else { return }
+        for pg in pgno..<(pgno + UInt64(pages)) {
+            if let prior = seen[pg] {
+                try problem(pg, prior == 2 && state == 2 ? "page is listed free twice"
+                    : prior == 2 || state == 2 ? "page is both used and free" : "page is referenced twice")
+                if prior == 1 && state == 2 { continue }
+            }
+            seen[pg] = state
+        }
+    }
+
+    private func walkAll() throws {
+        if meta.catalog.root != 0 {
+            try walkTree(meta.catalog.root, checksum: meta.catalog.rootChecksum, depth: 0, isCatalog: true, low: nil, high: nil, name: "(catalog)")
+        }
+        if meta.freeListPgno != 0 {
+            if let p = try checkedRun(meta.freeListPgno, pages: Int(meta.freeListPages), checksum: meta.freeListChecksum, type: .freeList) {
+                try mark(meta.freeListPgno, pages: Int(meta.freeListPages), as: 1)
+                let length = Int(meta.freeListPages) * pageSize - PageLayout.headerSize - PageLayout.trailerSize
+                do {
+                    let list = try FreeList(decoding: p + PageLayout.headerSize, length: length, pageCount: meta.pageCount, pgno: meta.freeListPgno)
+                    for pg in list.allPages { try mark(pg, pages: 1, as: 2) }
+                } catch {
+                    try problem(meta.freeListPgno, "\(error)")
+                }
+            }
+        }
+    }
+
+    /// The run's bytes (decrypted if needed) if it passes its checksum, else nil (problem noted).
+    /// In recovery mode, also nil for runs older than the last durable transaction.
+    private func checkedRun(_ pgno: UInt64, pages: Int, checksum: UInt64, type: PageType) throws -> UnsafeRawPointer? {
+        guard pgno >= PageLayout.metaPages, pages >= 1, pgno + UInt64(pages) <= meta.pageCount else {
+            try problem(pgno, "reference to a run of \(pages) pages outside the store's \(meta.pageCount) pages")
+            return nil
+        }
+        let length = pages * pageSize
+        let raw = mapping.base + Int(pgno) * pageSize
+        var p = raw
+        if let cipher {
+            guard PageCipher.sealedChecksum(raw, length: length) == checksum else {
+                try problem(pgno, "checksum does not match its parent's record (a torn or stale write)")
+                return nil
+            }
+            let b = UnsafeMutableRawPointer.allocate(byteCount: length, alignment: 16)
+            buffers.append(b)
+            do { try cipher.open(raw, into: b, length: length, pgno: pgno) } catch {
+                try problem(pgno, "page fails to authenticate")
+                return nil
+            }
+            p = UnsafeRawPointer(b)
+        } else {
+            let stored = raw.loadUnaligned(fromByteOffset: length - PageLayout.trailerSize, as: UInt64.self)
+            let actual = Checksum.xxh64(raw, length - PageLayout.trailerSize)
+            guard actual == stored else {
+                try problem(pgno, "checksum mismatch (page content is damaged)")
+                return nil
+            }
+            guard stored == checksum else {
+                try problem(pgno, "checksum does not match its parent's record (a torn or stale write)")
+                return nil
+            }
+        }
+        let h = PageHeader(p)
+        guard h.pgno == pgno else { try problem(pgno, "page header names page \(h.pgno)"); return nil }
+        if type == .leaf || type == .branch {
+            guard h.type == PageType.leaf.rawValue || h.type == PageType.branch.rawValue else {
+                try problem(pgno, "expected a tree page, found type \(h.type)"); return nil
+            }
+        } else {
+            guard h.type == type.rawValue else { try problem(pgno, "expected page type \(type.rawValue), found \(h.type)"); return nil }
+            guard h.pages == pages else { try problem(pgno, "run length \(h.pages), expected \(pages)"); return nil }
+        }
+        if let prune, h.txnid <= prune { return nil }
+        return p
+    }
+
+    private func walkTree(_ pgno: UInt64, checksum: UInt64, depth: Int, isCatalog: Bool,
+                          low: [UInt8]?, high: [UInt8]?, name: String) throws {
+        guard depth < 64 else { try problem(pgno, "tree deeper than 64 levels (a cycle?)"); return }
+        guard let p = try checkedRun(pgno, pages: 1, checksum: checksum, type: .leaf) else {
+            if prune == nil { try mark(pgno, pages: 1, as: 1) }
+            return
+        }
+        try mark(pgno, pages: 1, as: 1)
+        let n: NodeView
+        do {
+            n = try NodeView(p, pgno: pgno, pageSize: pageSize)
+            try n.validate()
+        } catch {
+            try problem(pgno, "\(error)")
+            return
+        }
+        if prune == nil, n.count > 0 {
+            let firstKey = Array(try n.key(n.isLeaf ? 0 : min(1, n.count - 1)))
+            let lastKey = Array(try n.key(n.count - 1))
+            if let low, n.isLeaf || n.count > 1, compareBytes(firstKey, low) < 0 { try problem(pgno, "keys out of order: below the parent's separator") }
+            if let high, compareBytes(lastKey, high) >= 0 { try problem(pgno, "keys out of order: at or above the next separator") }
+        }
+        for i in 0..<n.count {
+            if n.isLeaf {
+                switch try n.value(i) {
+                case let .overflow(opg, ocs, length):
+                    let pages = (Int(length) + PageLayout.headerSize + PageLayout.trailerSize + pageSize - 1) / pageSize
+                    if try checkedRun(opg, pages: pages, checksum: ocs, type: .overflow) != nil || prune == nil {
+                        try mark(opg, pages: pages, as: 1)
+                    }
+                case .inline(let v):
+                    if isCatalog {
+                        guard v.count == TreeInfo.encodedSize else { try problem(pgno, "catalog entry \(i) has \(v.count) bytes"); continue }
+                        let info = TreeInfo(decoding: v.baseAddress!)
+                        let treeName = String(decoding: try n.key(i), as: UTF8.self)
+                        if prune == nil {
+                            report.trees.append(.init(name: treeName, entries: Int(info.entries), pages: Int(info.pages), depth: Int(info.depth)))
+                        }
+                        if info.root != 0 {
+                            try walkTree(info.root, checksum: info.rootChecksum, depth: 0, isCatalog: false, low: nil, high: nil, name: treeName)
+                        }
+                    }
+                }
+            } else {
+                let lo: [UInt8]? = i == 0 ? low : Array(try n.key(i))
+                let hi: [UInt8]? = i + 1 < n.count ? Array(try n.key(i + 1)) : high
+                try walkTree(try n.child(i), checksum: n.childChecksum(i), depth: depth + 1, isCatalog: isCatalog, low: lo, high: hi, name: name)
+            }
+        }
+    }
+
+    private func compareBytes(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        a.withUnsafeBytes { x in b.withUnsafeBytes { y in compareKeys(x, y) } }
+    }
+}
+
+/// Space accounting, to notice a long-lived reader pinning old pages.
+public struct StorageStats: Sendable {
+    /// Pages in the file (metas included).
+    public var pageCount: Int
+    /// Pages reusable now.
+    public var freePages: Int
+    /// Pages freed but still visible to some snapshot.
+    public var pendingPages: Int
+    /// Pages holding live data.
+    public var usedPages: Int { pageCount - freePages - pendingPages }
+    public var pageSize: Int
+    /// The newest committed transaction.
+    public var transactionID: UInt64
+    /// The oldest snapshot a live reader holds, and for how long (seconds), or nil if none.
+    public var oldestReader: (transactionID: UInt64, age: Double)?
+}
+
+extension Storage {
+    /// Walks every tree and the free list of the newest snapshot and reports any page referenced
+    /// twice, leaked, out of order or failing its checksum.
+    public func verify() throws -> VerifyReport {
+        let tx = try beginRead()
+        defer { tx.end() }
+        let v = Verifier(storage: self, meta: tx.meta, mapping: try mapping(covering: tx.meta.pageCount * UInt64(pageSize)), fileSize: try io.size())
+        return v.verify()
+    }
+
+    /// Page counts and the oldest reader.
+    public func stats() throws -> StorageStats {
+        let tx = try beginRead()
+        let meta = tx.meta
+        tx.end()
+        var list = FreeList()
+        if meta.freeListPgno != 0 {
+            let r = ReadTransaction(storage: self, meta: meta, mapping: try mapping(covering: meta.pageCount * UInt64(pageSize)), slot: nil, isWriter: false)
+            let p = try r.run(meta.freeListPgno, pages: Int(meta.freeListPages))
+            list = try FreeList(decoding: p + PageLayout.headerSize, length: Int(meta.freeListPages) * pageSize - 64, pageCount: meta.pageCount, pgno: meta.freeListPgno)
+        }
+        var oldest: (UInt64, Double)? = nil
+        if let r = lockFile?.oldestReader() {
+            oldest = (r.txnid, Double(LockFile.nowNanoseconds() &- r.startedNanoseconds) / 1e9)
+        }
+        return StorageStats(pageCount: Int(meta.pageCount), freePages: list.readyCount, pendingPages: list.pendingCount,
+                            pageSize: pageSize, transactionID: meta.txnid, oldestReader: oldest)
+    }
+}

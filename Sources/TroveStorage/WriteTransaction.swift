@@ -1,0 +1,495 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one write transaction of a store (across threads and processes): copy-on-write edits
+/// that become visible to new readers, all at once, at ``commit()``. ``abort()``, an error, or
+/// dropping the transaction leaves nothing behind.
+public final class WriteTransaction: ReadTransaction {
+    let txnid: UInt64
+    var freeList: FreeList
+    /// Committed pages this transaction stopped using: pending under `txnid` at commit.
+    var freed: [UInt64] = []
+    /// Runs written before commit (overflow values, spilled leaves): page number -> (pages, checksum).
+    var early: [UInt64: (pages: Int, checksum: UInt64)] = [:]
+    var dirtyBytes = 0
+    var nonceCounter: UInt32 = 0
+    let nonceEpoch: UInt32
+    var lockHeld = true
+    /// Set while commit seals pages: nothing may be spilled (it would seal them twice).
+    var committing = false
+    let scratch: UnsafeMutableRawPointer
+
+    init(storage: Storage, meta: Meta, mapping: StorageMapping, freeList: FreeList, nonceEpoch: UInt32) {
+        txnid = meta.txnid + 1
+        self.freeList = freeList
+        self.nonceEpoch = nonceEpoch
+        scratch = UnsafeMutableRawPointer.allocate(byteCount: Int(meta.pageSize), alignment: 16)
+        super.init(storage: storage, meta: meta, mapping: mapping, slot: nil, isWriter: true)
+    }
+
+    deinit {
+        scratch.deallocate()
+        discardDirty()
+        releaseWriter()
+    }
+
+    func discardDirty() {
+        for (_, p) in dirty { p.deallocate() }
+        dirty.removeAll()
+        dirtyBytes = 0
+    }
+
+    func releaseWriter() {
+        if lockHeld {
+            lockHeld = false
+            storage.releaseWriter()
+        }
+    }
+
+    /// Discards every change. Idempotent; also what happens if the transaction is dropped.
+    public func abort() {
+        if finished { return }
+        finished = true
+        discardDirty()
+        releaseResources()
+        releaseWriter()
+    }
+
+    public override func end() { abort() }
+
+    // MARK: Trees
+
+    /// The tree named `name`, created empty if it does not exist.
+    public func createTree(named name: String) throws -> Tree {
+        if let t = try tree(named: name) { return t }
+        guard !name.isEmpty, name.utf8.count <= Storage.maxKeySize else {
+            throw StorageError.invalidArgument("a tree name is 1...\(Storage.maxKeySize) bytes of UTF-8")
+        }
+        let t = Tree(name: name, info: TreeInfo())
+        t.modified = true
+        openTrees[name] = t
+        generation &+= 1
+        return t
+    }
+
+    /// Deletes the tree named `name` and all it holds; false if there was none.
+    @discardableResult
+    public func dropTree(named name: String) throws -> Bool {
+        guard let t = try tree(named: name) else { return false }
+        try freeSubtree(t.info.root)
+        t.info = TreeInfo()
+        t.dropped = true
+        t.modified = true
+        try Array(name.utf8).withUnsafeBytes { _ = try delete(catalog, raw: $0) }
+        generation &+= 1
+        return true
+    }
+
+    /// Removes every key of `tree`.
+    public func clear(_ tree: Tree) throws {
+        try beginOperation()
+        try freeSubtree(tree.info.root)
+        tree.info = TreeInfo()
+        tree.modified = true
+        generation &+= 1
+    }
+
+    // MARK: Writes
+
+    /// Stores `value` under `key`, replacing any value there.
+    public func put(_ tree: Tree, _ key: some ContiguousBytes, _ value: some ContiguousBytes) throws {
+        try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try put(tree, raw: k, v) } }
+    }
+
+    /// Removes `key`; false if it was not there.
+    @discardableResult
+    public func delete(_ tree: Tree, _ key: some ContiguousBytes) throws -> Bool {
+        try key.withUnsafeBytes { try delete(tree, raw: $0) }
+    }
+
+    /// Stores `value` under `key`, replacing any value there (the zero-copy form).
+    public func put(_ tree: Tree, raw key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws {
+        try beginOperation()
+        guard !tree.dropped else { throw StorageError.noSuchTree(tree.name) }
+        guard key.count >= 1, key.count <= Storage.maxKeySize else { throw StorageError.invalidKey(length: key.count) }
+        if !committing && dirtyBytes > storage.options.maxDirtyBytes { try spill() }
+        generation &+= 1
+        tree.modified = true
+
+        let inlineSize = NodeEditor.leafEntrySize(keyCount: key.count, valueCount: value.count, overflow: false)
+        var overflow: (pgno: UInt64, checksum: UInt64)? = nil
+        if inlineSize > maxInlineEntry {
+            overflow = try writeOverflow(value)
+            tree.info.pages += UInt64(overflowPages(length: UInt64(value.count)))
+        }
+        let entrySize = overflow == nil ? inlineSize
+            : NodeEditor.leafEntrySize(keyCount: key.count, valueCount: 0, overflow: true)
+        let write: (UnsafeMutableRawPointer) -> Void = { dst in
+            dst.storeBytes(of: UInt16(key.count), toByteOffset: 0, as: UInt16.self)
+            if key.count > 0 { (dst + 6).copyMemory(from: key.baseAddress!, byteCount: key.count) }
+            let v = dst + 6 + key.count
+            if let overflow {
+                dst.storeBytes(of: NodeView.overflowMarker, toByteOffset: 2, as: UInt32.self)
+                v.storeBytes(of: UInt64(value.count), toByteOffset: 0, as: UInt64.self)
+                v.storeBytes(of: overflow.pgno, toByteOffset: 8, as: UInt64.self)
+                v.storeBytes(of: overflow.checksum, toByteOffset: 16, as: UInt64.self)
+            } else {
+                dst.storeBytes(of: UInt32(value.count), toByteOffset: 2, as: UInt32.self)
+                if value.count > 0 { v.copyMemory(from: value.baseAddress!, byteCount: value.count) }
+            }
+        }
+
+        if tree.info.root == 0 {
+            let (pgno, p) = try allocatePage(.leaf)
+            NodeEditor(p: p, pageSize: pageSize).insertRaw(at: 0, size: entrySize, write)
+            tree.info.root = pgno
+            tree.info.depth = 1
+            tree.info.pages += 1
+            tree.info.entries = 1
+            return
+        }
+        let r = try insert(tree, pgno: tree.info.root, level: 1, key: key, entrySize: entrySize, write: write)
+        tree.info.root = r.pgno
+        if r.added { tree.info.entries += 1 }
+        if let split = r.split {
+            let (pgno, p) = try allocatePage(.branch)
+            let e = NodeEditor(p: p, pageSize: pageSize)
+            e.appendLeftmost(child: r.pgno, checksum: 0)
+            split.key.withUnsafeBytes { e.insertBranch(at: 1, key: $0, child: split.right, checksum: 0) }
+            tree.info.root = pgno
+            tree.info.depth += 1
+            tree.info.pages += 1
+        }
+    }
+
+    /// Removes `key` (the zero-copy form); false if it was not there.
+    public func delete(_ tree: Tree, raw key: UnsafeRawBufferPointer) throws -> Bool {
+        try beginOperation()
+        guard !tree.dropped, tree.info.root != 0 else { return false }
+        guard try lookup(tree, key, { _ in true }) != nil else { return false }
+        generation &+= 1
+        tree.modified = true
+        let r = try remove(tree, pgno: tree.info.root, key: key)
+        tree.info.root = r.pgno
+        tree.info.entries -= 1
+        // Shrink the root: a branch with one child hands over to it; an empty leaf empties the tree.
+        while tree.info.root != 0 {
+            let n = try node(tree.info.root)
+            if n.isLeaf {
+                if n.count == 0 {
+                    try freePage(tree.info.root, pages: 1)
+                    tree.info.pages -= 1
+                    tree.info.root = 0
+                    tree.info.depth = 0
+                }
+                break
+            }
+            guard n.count == 1 else { break }
+            let child = try n.child(0)
+            try freePage(tree.info.root, pages: 1)
+            tree.info.pages -= 1
+            tree.info.root = child
+            tree.info.depth -= 1
+        }
+        return true
+    }
+
+    // MARK: Tree edits
+
+    private var usable: Int { pageSize - PageLayout.headerSize - PageLayout.trailerSize }
+    /// The largest entry kept in a leaf; larger values go to overflow pages. A quarter page
+    /// keeps at least four entries per page, so any split leaves both halves valid.
+    var maxInlineEntry: Int { usable / 4 - 2 }
+    private var underflowBytes: Int { usable / 4 }
+
+    private struct InsertResult {
+        var pgno: UInt64
+        var split: (key: [UInt8], right: UInt64)?
+        var added: Bool
+    }
+
+    private func insert(_ tree: Tree, pgno: UInt64, level: Int, key: UnsafeRawBufferPointer, entrySize: Int,
+                        write: (UnsafeMutableRawPointer) -> Void) throws -> InsertResult {
+        if level > 64 { throw StorageError.corrupt(page: pgno, detail: "tree deeper than 64 levels (a cycle?)") }
+        let (np, p) = try touch(pgno)
+        let view = try NodeView(p, pgno: np, pageSize: pageSize)
+        let editor = NodeEditor(p: p, pageSize: pageSize)
+        if view.isLeaf {
+            var (i, exact) = try view.lowerBound(key)
+            if exact {
+                if case let .overflow(opg, _, length) = try view.value(i) {
+                    try freePage(opg, pages: overflowPages(length: length))
+                    tree.info.pages -= UInt64(overflowPages(length: length))
+                }
+                editor.remove(at: i, size: try view.entrySize(i))
+            }
+            if entrySize + 2 <= editor.freeSpace {
+                editor.insertRaw(at: i, size: entrySize, write)
+                return InsertResult(pgno: np, split: nil, added: !exact)
+            }
+            let newEntry = UnsafeMutableRawPointer.allocate(byteCount: entrySize, alignment: 8)
+            defer { newEntry.deallocate() }
+            write(newEntry)
+            if exact { i = min(i, editor.count) }
+            let split = try splitInsert(tree, pgno: np, page: p, at: i, entry: UnsafeRawBufferPointer(start: newEntry, count: entrySize))
+            return InsertResult(pgno: np, split: split, added: !exact)
+        }
+        let i = try view.childIndex(for: key)
+        let child = try view.child(i)
+        let r = try insert(tree, pgno: child, level: level + 1, key: key, entrySize: entrySize, write: write)
+        editor.setChild(i, pgno: r.pgno, checksum: 0)
+        guard let s = r.split else { return InsertResult(pgno: np, split: nil, added: r.added) }
+        let size = NodeView.branchFixed + s.key.count
+        if size + 2 <= editor.freeSpace {
+            s.key.withUnsafeBytes { editor.insertBranch(at: i + 1, key: $0, child: s.right, checksum: 0) }
+            return InsertResult(pgno: np, split: nil, added: r.added)
+        }
+        let entry = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
+        defer { entry.deallocate() }
+        entry.storeBytes(of: s.right, toByteOffset: 0, as: UInt64.self)
+        entry.storeBytes(of: UInt64(0), toByteOffset: 8, as: UInt64.self)
+        entry.storeBytes(of: UInt16(s.key.count), toByteOffset: 16, as: UInt16.self)
+        s.key.withUnsafeBytes { (entry + 18).copyMemory(from: $0.baseAddress!, byteCount: s.key.count) }
+        let split = try splitInsert(tree, pgno: np, page: p, at: i + 1, entry: UnsafeRawBufferPointer(start: entry, count: size))
+        return InsertResult(pgno: np, split: split, added: r.added)
+    }
+
+    /// Splits the full page `p` while inserting `entry` at index `at`; returns the separator key
+    /// and the new right sibling. Appending at the end (sequential keys) leaves the old page full
+    /// and starts the new one with the new entry alone, so bulk loads fill pages completely.
+    private func splitInsert(_ tree: Tree, pgno: UInt64, page p: UnsafeMutableRawPointer, at: Int,
+                             entry: UnsafeRawBufferPointer) throws -> (key: [UInt8], right: UInt64) {
+        scratch.copyMemory(from: p, byteCount: pageSize)
+        let old = try NodeView(scratch, pgno: pgno, pageSize: pageSize)
+        let n = old.count + 1
+        func raw(_ j: Int) throws -> UnsafeRawBufferPointer {
+            if j == at { return entry }
+            let k = j < at ? j : j - 1
+            return UnsafeRawBufferPointer(start: scratch + old.slot(k), count: try old.entrySize(k))
+        }
+        var splitAt: Int
+        if at == old.count {
+            splitAt = n - 1
+        } else {
+            var total = 0
+            for j in 0..<n { total += try raw(j).count + 2 }
+            var acc = 0
+            splitAt = 1
+            for j in 0..<n {
+                acc += try raw(j).count + 2
+                if acc >= total / 2 { splitAt = max(1, min(j + 1, n - 1)); break }
+            }
+        }
+        let left = NodeEditor(p: p, pageSize: pageSize)
+        left.reset()
+        for j in 0..<splitAt { left.appendRaw(try raw(j)) }
+        let (rightPgno, rp) = try allocatePage(old.isLeaf ? .leaf : .branch)
+        tree.info.pages += 1
+        let right = NodeEditor(p: rp, pageSize: pageSize)
+        let first = try raw(splitAt)
+        let sepKey: [UInt8]
+        if old.isLeaf {
+            let klen = Int(first.loadUnaligned(fromByteOffset: 0, as: UInt16.self))
+            sepKey = Array(UnsafeRawBufferPointer(rebasing: first[6..<(6 + klen)]))
+            right.appendRaw(first)
+        } else {
+            let klen = Int(first.loadUnaligned(fromByteOffset: 16, as: UInt16.self))
+            sepKey = Array(UnsafeRawBufferPointer(rebasing: first[18..<(18 + klen)]))
+            right.appendLeftmost(child: first.loadUnaligned(fromByteOffset: 0, as: UInt64.self), checksum: 0)
+        }
+        for j in (splitAt + 1)..<n { right.appendRaw(try raw(j)) }
+        return (sepKey, rightPgno)
+    }
+
+    private func remove(_ tree: Tree, pgno: UInt64, key: UnsafeRawBufferPointer) throws -> (pgno: UInt64, underflow: Bool) {
+        let (np, p) = try touch(pgno)
+        let view = try NodeView(p, pgno: np, pageSize: pageSize)
+        let editor = NodeEditor(p: p, pageSize: pageSize)
+        if view.isLeaf {
+            let (i, exact) = try view.lowerBound(key)
+            guard exact else { throw StorageError.corrupt(page: np, detail: "key vanished during delete") }
+            if case let .overflow(opg, _, length) = try view.value(i) {
+                let pages = overflowPages(length: length)
+                try freePage(opg, pages: pages)
+                tree.info.pages -= UInt64(pages)
+            }
+            editor.remove(at: i, size: try view.entrySize(i))
+            return (np, usable - editor.freeSpace < underflowBytes)
+        }
+        let i = try view.childIndex(for: key)
+        let r = try remove(tree, pgno: try view.child(i), key: key)
+        editor.setChild(i, pgno: r.pgno, checksum: 0)
+        if r.underflow { try rebalance(tree, parent: p, parentPgno: np, index: i) }
+        return (np, usable - editor.freeSpace < underflowBytes)
+    }
+
+    /// Merges the underfull child `index` of `parent` with a sibling when both fit in one page.
+    private func rebalance(_ tree: Tree, parent: UnsafeMutableRawPointer, parentPgno: UInt64, index: Int) throws {
+        let pv = try NodeView(parent, pgno: parentPgno, pageSize: pageSize)
+        guard pv.count >= 2 else { return }
+        let leftIndex = index > 0 ? index - 1 : index
+        let rightIndex = leftIndex + 1
+        let rightPgno = try pv.child(rightIndex)
+        let separator = Array(try pv.key(rightIndex))
+        let rightView = try node(rightPgno)
+        try rightView.validate()
+        let (leftPgno, lp) = try touch(try pv.child(leftIndex))
+        let left = NodeEditor(p: lp, pageSize: pageSize)
+        let leftUsed = usable - left.freeSpace
+        let extra = rightView.isLeaf ? 0 : separator.count
+        guard leftUsed + rightView.usedBytes + extra <= usable else {
+            NodeEditor(p: parent, pageSize: pageSize).setChild(leftIndex, pgno: leftPgno, checksum: 0)
+            return
+        }
+        // Copy the right page's entries (read from a private copy: touching may have moved pages).
+        scratch.copyMemory(from: rightView.p, byteCount: pageSize)
+        let rv = try NodeView(scratch, pgno: rightPgno, pageSize: pageSize)
+        for j in 0..<rv.count {
+            if j == 0 && !rv.isLeaf {
+                let child = try rv.child(0)
+                separator.withUnsafeBytes { left.insertBranch(at: left.count, key: $0, child: child, checksum: 0) }
+            } else {
+                left.appendRaw(UnsafeRawBufferPointer(start: scratch + rv.slot(j), count: try rv.entrySize(j)))
+            }
+        }
+        try freePage(rightPgno, pages: 1)
+        tree.info.pages -= 1
+        let pe = NodeEditor(p: parent, pageSize: pageSize)
+        pe.remove(at: rightIndex, size: try NodeView(parent, pgno: parentPgno, pageSize: pageSize).entrySize(rightIndex))
+        pe.setChild(leftIndex, pgno: leftPgno, checksum: 0)
+    }
+
+    /// Frees every page of the subtree at `pgno`.
+    func freeSubtree(_ pgno: UInt64, level: Int = 0) throws {
+        guard pgno != 0 else { return }
+        if level > 64 { throw StorageError.corrupt(page: pgno, detail: "tree deeper than 64 levels (a cycle?)") }
+        let n = try node(pgno)
+        for i in 0..<n.count {
+            if n.isLeaf {
+                if case let .overflow(opg, _, length) = try n.value(i) { try freePage(opg, pages: overflowPages(length: length)) }
+            } else {
+                try freeSubtree(try n.child(i), level: level + 1)
+            }
+        }
+        try freePage(pgno, pages: 1)
+    }
+
+    // MARK: Pages
+
+    /// True if `pgno` was allocated by this transaction (so it may be edited in place).
+    @inline(__always)
+    func isOwn(_ pgno: UInt64) -> Bool { dirty[pgno] != nil || early[pgno] != nil }
+
+    /// A writable copy of page `pgno`: the page itself if this transaction already owns it,
+    /// else a copy at a new page number (the old one is freed once no reader can see it).
+    func touch(_ pgno: UInt64) throws -> (UInt64, UnsafeMutableRawPointer) {
+        if let d = dirty[pgno] { return (pgno, d) }
+        if early[pgno] != nil {
+            // A spilled leaf: bring it back into memory at the same page number.
+            let source = try run(pgno, pages: 1)
+            early[pgno] = nil
+            let p = newDirtyBuffer(pgno)
+            p.copyMemory(from: source, byteCount: pageSize)
+            return (pgno, p)
+        }
+        let source = try node(pgno)
+        try source.validate()
+        let (np, p) = try allocatePage(nil)
+        p.copyMemory(from: source.p, byteCount: pageSize)
+        PageHeader.setIdentity(p, pgno: np, txnid: txnid)
+        freed.append(pgno)
+        return (np, p)
+    }
+
+    private func newDirtyBuffer(_ pgno: UInt64) -> UnsafeMutableRawPointer {
+        let p = UnsafeMutableRawPointer.allocate(byteCount: pageSize, alignment: 16)
+        dirty[pgno] = p
+        dirtyBytes += pageSize
+        return p
+    }
+
+    /// A new page (initialized when `type` is given), from the free list or the end of the file.
+    func allocatePage(_ type: PageType?) throws -> (UInt64, UnsafeMutableRawPointer) {
+        let pgno = allocateRun(1)
+        let p = newDirtyBuffer(pgno)
+        if let type { PageHeader.initialize(p, pgno: pgno, txnid: txnid, type: type, pages: 1, pageSize: pageSize) }
+        return (pgno, p)
+    }
+
+    func allocateRun(_ pages: Int) -> UInt64 {
+        if let pgno = freeList.allocate(pages) { return pgno }
+        let pgno = pageLimit
+        pageLimit += UInt64(pages)
+        return pgno
+    }
+
+    /// Releases a run: at once if this transaction made it, else when no reader can see it.
+    func freePage(_ pgno: UInt64, pages: Int) throws {
+        if let d = dirty.removeValue(forKey: pgno) {
+            d.deallocate()
+            dirtyBytes -= pageSize
+            freeList.release(pgno, count: pages)
+        } else if let e = early.removeValue(forKey: pgno) {
+            freeList.release(pgno, count: e.pages)
+        } else {
+            for i in 0..<UInt64(pages) { freed.append(pgno + i) }
+        }
+    }
+
+    /// Writes a value too large for a leaf to its own run of pages, at once (it never changes).
+    private func writeOverflow(_ value: UnsafeRawBufferPointer) throws -> (pgno: UInt64, checksum: UInt64) {
+        let pages = overflowPages(length: UInt64(value.count))
+        let pgno = allocateRun(pages)
+        let length = pages * pageSize
+        let p = UnsafeMutableRawPointer.allocate(byteCount: length, alignment: 16)
+        defer { p.deallocate() }
+        PageHeader.initialize(p, pgno: pgno, txnid: txnid, type: .overflow, pages: pages, pageSize: pageSize)
+        if value.count > 0 { (p + PageLayout.headerSize).copyMemory(from: value.baseAddress!, byteCount: value.count) }
+        let tail = PageLayout.headerSize + value.count
+        (p + tail).initializeMemory(as: UInt8.self, repeating: 0, count: length - tail)
+        let checksum = try seal(p, length: length, pgno: pgno)
+        try storage.io.write(UnsafeRawBufferPointer(start: p, count: length), at: pgno * UInt64(pageSize))
+        early[pgno] = (pages, checksum)
+        return (pgno, checksum)
+    }
+
+    /// Writes every dirty leaf out early so a huge transaction runs in bounded memory. Branches
+    /// stay in memory: commit fills in their children's checksums.
+    func spill() throws {
+        for (pgno, p) in dirty where PageHeader(p).type == PageType.leaf.rawValue {
+            try sealLeafOverflowChecksums(p, pgno: pgno)
+            let checksum = try seal(p, length: pageSize, pgno: pgno)
+            try storage.io.write(UnsafeRawBufferPointer(start: p, count: pageSize), at: pgno * UInt64(pageSize))
+            early[pgno] = (1, checksum)
+            dirty[pgno] = nil
+            p.deallocate()
+            dirtyBytes -= pageSize
+        }
+        // Decrypted copies of pages now rewritten on disk are stale.
+        for (_, p) in decrypted { p.deallocate() }
+        decrypted.removeAll()
+    }
+
+    func sealLeafOverflowChecksums(_ p: UnsafeMutableRawPointer, pgno: UInt64) throws {
+        // Overflow checksums are recorded when the value is written; nothing to fill in.
+    }
+
+    /// Computes the trailer of a run (checksum, or encryption) and returns the checksum its
+    /// parent records.
+    func seal(_ p: UnsafeMutableRawPointer, length: Int, pgno: UInt64) throws -> UInt64 {
+        if let cipher {
+            if nonceCounter == UInt32.max {
+                throw StorageError.invalidArgument("this session wrote 2^32 encrypted pages; reopen the store")
+            }
+            nonceCounter += 1
+            return try cipher.seal(p, length: length, pgno: pgno, epoch: nonceEpoch, counter: nonceCounter)
+        }
+        let c = Checksum.xxh64(p, length - PageLayout.trailerSize)
+        let t = p + length - PageLayout.trailerSize
+        t.initializeMemory(as: UInt8.self, repeating: 0, count: PageLayout.trailerSize)
+        t.storeBytes(of: c, toByteOffset: 0, as: UInt64.self)
+        return c
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+@testable import TroveStorage
+
+/// A fresh directory under the system temp dir, removed by `cleanup()`.
+struct TempDir {
+    let path: String
+    init() {
+        path = NSTemporaryDirectory() + "trove-tests-" + UUID().uuidString
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    func file(_ name: String) -> String { path + "/" + name }
+    func cleanup() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
+
+/// A deterministic generator, so a failing seed can be replayed.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Big-endian fixed-width key, so numeric order equals byte order.
+func key(_ i: Int) -> [UInt8] { withUnsafeBytes(of: UInt64(i).bigEndian) { Array($0) } }
+
+extension ReadTransaction {
+    /// Every key/value of a tree, in order.
+    func dump(_ name: String) throws -> [([UInt8], [UInt8])] {
+        guard let t = try tree(named: name) else { return [] }
+        let c = try cursor(t)
+        var out: [([UInt8], [UInt8])] = []
+        var ok = try c.first()
+        while ok {
+            out.append((try c.key(), try c.value()))
+            ok = try c.next()
+        }
+        return out
+    }
+}
