@@ -1,0 +1,95 @@
+import Foundation
+@testable import TroveStorage
+
+/// A disk that remembers which writes were synced, so a test can crash it: unsynced writes are
+/// then dropped, reordered or torn (sector by sector) at random, as a power cut would.
+final class SimulatedDisk: StorageIO, @unchecked Sendable {
+    static let capacity = 256 << 20
+    static let sector = 512
+    let name = "simulated"
+    private let lock = NSLock()
+    /// What reads see: every completed write.
+    private let image: UnsafeMutableRawPointer
+    private var length = 0
+    /// What survives a crash for sure.
+    private var durable: [UInt8]
+    /// Writes since the last sync, in order.
+    private var pending: [(offset: Int, bytes: [UInt8])] = []
+    /// After this many more writes or syncs, every call fails: the process is dead.
+    var failAfter: Int? = nil
+    private(set) var dead = false
+
+    init(durable: [UInt8] = []) {
+        image = mmap(nil, SimulatedDisk.capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)!
+        self.durable = durable
+        durable.withUnsafeBytes { if $0.count > 0 { image.copyMemory(from: $0.baseAddress!, byteCount: $0.count) } }
+        length = durable.count
+    }
+
+    deinit { munmap(image, SimulatedDisk.capacity) }
+
+    private func tick() throws {
+        if dead { throw StorageError.io(operation: "simulated crash", path: name, errno: EIO) }
+        if let n = failAfter {
+            if n <= 0 { dead = true; throw StorageError.io(operation: "simulated crash", path: name, errno: EIO) }
+            failAfter = n - 1
+        }
+    }
+
+    func size() throws -> UInt64 { lock.lock(); defer { lock.unlock() }; return UInt64(length) }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws {
+        lock.lock(); defer { lock.unlock() }
+        let o = Int(offset)
+        let n = max(0, min(buffer.count, length - o))
+        if n > 0 { buffer.baseAddress!.copyMemory(from: image + o, byteCount: n) }
+        if n < buffer.count { (buffer.baseAddress! + n).initializeMemory(as: UInt8.self, repeating: 0, count: buffer.count - n) }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+        lock.lock(); defer { lock.unlock() }
+        try tick()
+        let o = Int(offset)
+        guard o + bytes.count <= SimulatedDisk.capacity else { throw StorageError.io(operation: "write", path: name, errno: ENOSPC) }
+        (image + o).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        length = max(length, o + bytes.count)
+        pending.append((o, Array(bytes)))
+    }
+
+    func sync() throws {
+        lock.lock(); defer { lock.unlock() }
+        try tick()
+        for w in pending { apply(&durable, w.offset, w.bytes[...]) }
+        pending.removeAll()
+    }
+
+    func map(length: UInt64) throws -> StorageMapping {
+        StorageMapping(base: UnsafeRawPointer(image), length: UInt64(SimulatedDisk.capacity), release: nil)
+    }
+
+    /// The bytes a reboot would find: the durable image plus a random subset of the unsynced
+    /// writes, applied in random order, some of them only partly (torn at sector boundaries).
+    func crashImage(using rng: inout SplitMix64) -> [UInt8] {
+        lock.lock(); defer { lock.unlock() }
+        var out = durable
+        for w in pending.shuffled(using: &rng) {
+            switch rng.next() % 4 {
+            case 0: continue                       // dropped
+            case 1:                                 // torn: some sectors only
+                var s = 0
+                while s < w.bytes.count {
+                    let end = min(s + SimulatedDisk.sector, w.bytes.count)
+                    if rng.next() % 2 == 0 { apply(&out, w.offset + s, w.bytes[s..<end]) }
+                    s = end
+                }
+            default: apply(&out, w.offset, w.bytes[...])
+            }
+        }
+        return out
+    }
+
+    private func apply(_ out: inout [UInt8], _ offset: Int, _ bytes: ArraySlice<UInt8>) {
+        if out.count < offset + bytes.count { out.append(contentsOf: [UInt8](repeating: 0, count: offset + bytes.count - out.count)) }
+        out.replaceSubrange(offset..<(offset + bytes.count), with: bytes)
+    }
+}
