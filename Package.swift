@@ -35,7 +35,9 @@ let package = Package(
         .target(name: "TroveShell", dependencies: ["Trove", "CLibEdit"]),
         .executableTarget(name: "trove", dependencies: ["TroveShell"]),
 
-        .testTarget(name: "TroveStorageTests", dependencies: ["TroveStorage"]),
+        // A helper process for the multi-process and kill -9 tests of the storage engine.
+        .executableTarget(name: "StorageProbe", dependencies: ["TroveStorage"], path: "Tests/StorageProbe"),
+        .testTarget(name: "TroveStorageTests", dependencies: ["TroveStorage", "StorageProbe"]),
         .testTarget(name: "TroveTests", dependencies: ["Trove"]),
         .testTarget(name: "TroveShellTests", dependencies: ["TroveShell"]),
         .testTarget(name: "TroveEndToEndTests", dependencies: ["trove"]),

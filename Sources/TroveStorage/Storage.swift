@@ -39,6 +39,12 @@ public final class Storage: @unchecked Sendable {
     private var poisoned: String?
     private let writerGate = DispatchSemaphore(value: 1)
 
+    /// Set when opening found the newest commit incomplete on disk (a crash during its
+    /// fdatasync, or damage to the pages it wrote) and rolled back to the one before: the
+    /// transaction id that was discarded. A commit that returned is never rolled back by a
+    /// crash; damage can look the same, which is why this is reported.
+    public private(set) var rolledBackTransaction: UInt64?
+
     /// Opens (creating if needed, unless read-only) the store at `path`. Its lock file is
     /// `path-lock`; a read-only open that cannot create it reads without one (then it sees the
     /// store as it was at open, and must not share the file with a writer).
@@ -61,7 +67,8 @@ public final class Storage: @unchecked Sendable {
     /// A store that lives in memory only, gone when the last reference goes.
     public static func inMemory(options: StorageOptions = StorageOptions()) throws -> Storage {
         var options = options
-        options.durability = .noSync
+        // Syncing a memory file costs nothing, and durable commits let freed pages be reused at once.
+        options.durability = .durable
         options.readOnly = false
         let io = try FileStorageIO(anonymousName: "trove-memory")
         return try Storage(io: io, lockFile: try LockFile(path: nil, slots: options.maxReaders), options: options)
@@ -125,6 +132,7 @@ public final class Storage: @unchecked Sendable {
                 }
             }
             guard let chosen else { throw lastError ?? StorageError.corrupt(page: 0, detail: "no valid meta page") }
+            if chosen.txnid != newest.txnid { rolledBackTransaction = newest.txnid }
             latestMeta = chosen
             // Anything a crashed process left in the page cache becomes durable before we build on it.
             if !options.readOnly { try io.sync() }

@@ -1,0 +1,73 @@
+// A helper process for TroveStorage's multi-process tests. Not installed.
+//   StorageProbe count-writer PATH N      commit N transactions; print each acknowledged number
+//   StorageProbe transfer PATH N ACCOUNTS  N transactions moving money between accounts
+//   StorageProbe check-sum PATH N SUM      N read transactions, each checking the total
+import Foundation
+import TroveStorage
+
+func key(_ s: String) -> [UInt8] { Array(s.utf8) }
+func encode(_ v: Int64) -> [UInt8] { withUnsafeBytes(of: v.bigEndian) { Array($0) } }
+func decode(_ b: [UInt8]) -> Int64 { b.withUnsafeBytes { Int64(bigEndian: $0.loadUnaligned(as: Int64.self)) } }
+
+let args = CommandLine.arguments
+guard args.count >= 4 else {
+    FileHandle.standardError.write("usage: StorageProbe count-writer|transfer|check-sum PATH N [X]\n".data(using: .utf8)!)
+    exit(2)
+}
+let path = args[2]
+let n = Int(args[3])!
+
+do {
+    let storage = try Storage(path: path)
+    switch args[1] {
+    case "count-writer":
+        var start = try storage.read { tx in try tx.tree(named: "log").flatMap { try tx.get($0, key("n")) }.map(decode) ?? 0 }
+        for _ in 0..<n {
+            start += 1
+            let i = start
+            try storage.write { tx in
+                let t = try tx.createTree(named: "log")
+                // Several keys per transaction, so a partial one would show.
+                try tx.put(t, key("n"), encode(i))
+                try tx.put(t, key("rec-\(i)"), [UInt8](repeating: UInt8(truncatingIfNeeded: i), count: Int(i % 3000)))
+                try tx.put(t, key("sum"), encode(i * (i + 1) / 2))
+            }
+            FileHandle.standardOutput.write("\(i)\n".data(using: .utf8)!)
+        }
+    case "transfer":
+        let accounts = Int(args[4])!
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<n {
+            try storage.write { tx in
+                let t = try tx.createTree(named: "accounts")
+                let a = Int.random(in: 0..<accounts, using: &rng), b = Int.random(in: 0..<accounts, using: &rng)
+                let amount = Int64.random(in: 1...100, using: &rng)
+                let va = try tx.get(t, key("acct-\(a)")).map(decode) ?? 0
+                try tx.put(t, key("acct-\(a)"), encode(va - amount))
+                let vb = try tx.get(t, key("acct-\(b)")).map(decode) ?? 0
+                try tx.put(t, key("acct-\(b)"), encode(vb + amount))
+            }
+        }
+    case "check-sum":
+        let expected = Int64(args[4])!
+        for _ in 0..<n {
+            let total = try storage.read { tx -> Int64 in
+                guard let t = try tx.tree(named: "accounts") else { return 0 }
+                let c = try tx.cursor(t)
+                var sum: Int64 = 0
+                var ok = try c.first()
+                while ok { sum += decode(try c.value()); ok = try c.next() }
+                return sum
+            }
+            if total != expected {
+                FileHandle.standardError.write("sum \(total) != \(expected)\n".data(using: .utf8)!)
+                exit(1)
+            }
+        }
+    default:
+        exit(2)
+    }
+} catch {
+    FileHandle.standardError.write("error: \(error)\n".data(using: .utf8)!)
+    exit(1)
+}

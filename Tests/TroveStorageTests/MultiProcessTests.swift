@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+@testable import TroveStorage
+
+/// The built StorageProbe helper, next to the test bundle.
+func probePath() throws -> String {
+    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<4 {
+        let candidate = dir.appendingPathComponent("StorageProbe").path
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        dir = dir.deletingLastPathComponent()
+    }
+    for b in Bundle.allBundles {
+        let candidate = b.bundleURL.deletingLastPathComponent().appendingPathComponent("StorageProbe").path
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    throw StorageError.invalidArgument("StorageProbe not found near \(CommandLine.arguments[0])")
+}
+
+func runProbe(_ args: [String], stdout: Pipe? = nil) throws -> Process {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: try probePath())
+    p.arguments = args
+    if let stdout { p.standardOutput = stdout }
+    try p.run()
+    return p
+}
+
+@Suite(.serialized) struct MultiProcessTests {
+    @Test func killNineNeverLosesAnAcknowledgedCommitNorLeavesAPartialOne() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("kill.trove")
+        var rng = SplitMix64(seed: 42)
+        var lastAcked: Int64 = 0
+        for round in 0..<8 {
+            let pipe = Pipe()
+            let child = try runProbe(["count-writer", path, "1000000"], stdout: pipe)
+            // Read a random number of acknowledgements, then kill the writer mid-stream.
+            let wanted = 1 + Int(rng.next() % 150)
+            var got = 0
+            var buffer = Data()
+            let handle = pipe.fileHandleForReading
+            while got < wanted {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                buffer.append(chunk)
+                while let nl = buffer.firstIndex(of: 10) {
+                    let line = String(decoding: buffer[buffer.startIndex..<nl], as: UTF8.self)
+                    buffer.removeSubrange(buffer.startIndex...nl)
+                    if let v = Int64(line) { lastAcked = max(lastAcked, v); got += 1 }
+                }
+            }
+            kill(child.processIdentifier, SIGKILL)
+            child.waitUntilExit()
+            // Acknowledgements the child printed before dying count too.
+            buffer.append(handle.readDataToEndOfFile())
+            for line in String(decoding: buffer, as: UTF8.self).split(separator: "\n") {
+                if let v = Int64(line) { lastAcked = max(lastAcked, v) }
+            }
+
+            let s = try Storage(path: path)
+            try s.read { (tx) throws in
+                let t = try #require(try tx.tree(named: "log"))
+                let n = try #require(try tx.get(t, bytes("n"))).withUnsafeBytes { Int64(bigEndian: $0.loadUnaligned(as: Int64.self)) }
+                #expect(n >= lastAcked, "round \(round): acknowledged \(lastAcked), found \(n)")
+                let sum = try #require(try tx.get(t, bytes("sum"))).withUnsafeBytes { Int64(bigEndian: $0.loadUnaligned(as: Int64.self)) }
+                #expect(sum == n * (n + 1) / 2, "round \(round): a partial transaction")
+                #expect(try tx.get(t, bytes("rec-\(n)"))?.count == Int(n % 3000))
+                #expect(try tx.get(t, bytes("rec-\(n + 1)")) == nil)
+                #expect(t.count == Int(n) + 2)
+            }
+            let report = try s.verify()
+            #expect(report.isValid, "\(report)")
+        }
+    }
+
+    @Test func readersInOtherProcessesAlwaysSeeAConsistentSnapshot() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("bank.trove")
+        let accounts = 50
+        let s = try Storage(path: path)
+        try s.write { tx in
+            let t = try tx.createTree(named: "accounts")
+            for a in 0..<accounts { try tx.put(t, bytes("acct-\(a)"), withUnsafeBytes(of: Int64(1000).bigEndian) { Array($0) }) }
+        }
+        let total = String(accounts * 1000)
+        let writer = try runProbe(["transfer", path, "600", String(accounts)])
+        let readers = try (0..<3).map { _ in try runProbe(["check-sum", path, "300", total]) }
+        // This process reads too, while the others write.
+        var reads = 0
+        while writer.isRunning || reads < 50 {
+            let sum = try s.read { tx -> Int64 in
+                let c = try tx.cursor(try #require(try tx.tree(named: "accounts")))
+                var sum: Int64 = 0
+                var ok = try c.first()
+                while ok { sum += try c.value().withUnsafeBytes { Int64(bigEndian: $0.loadUnaligned(as: Int64.self)) }; ok = try c.next() }
+                return sum
+            }
+            #expect(sum == Int64(accounts * 1000))
+            reads += 1
+            if reads > 100_000 { break }
+        }
+        writer.waitUntilExit()
+        for r in readers { r.waitUntilExit() }
+        #expect(writer.terminationStatus == 0)
+        #expect(readers.allSatisfy { $0.terminationStatus == 0 })
+        #expect(try s.verify().isValid)
+    }
+
+    @Test func aDeadReadersSlotDoesNotPinPagesForever() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("pin.trove")
+        let s = try Storage(path: path)
+        try s.write { tx in try tx.put(try tx.createTree(named: "accounts"), bytes("acct-0"), withUnsafeBytes(of: Int64(5).bigEndian) { Array($0) }) }
+        // A reader process that hangs inside a read transaction, then is killed.
+        let reader = try runProbe(["check-sum", path, "100000000", "5"])
+        // Wait until its slot is visible.
+        var seen = false
+        for _ in 0..<2_000_000 {
+            if try s.stats().oldestReader != nil { seen = true; break }
+        }
+        #expect(seen)
+        kill(reader.processIdentifier, SIGKILL)
+        reader.waitUntilExit()
+        try s.write { tx in try tx.put(try #require(try tx.tree(named: "accounts")), bytes("x"), bytes("y")) }
+        #expect(try s.stats().oldestReader == nil)
+    }
+}
