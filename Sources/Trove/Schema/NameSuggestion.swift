@@ -9,6 +9,8 @@ enum NameSuggestion {
             var d = distance(lower, c)
             // "integer" for "int", "boolean" for "bool": a known name as a prefix is a good guess.
             if c.count >= 3 && lower.starts(with: c) { d = min(d, 1) }
+            // "index" for "indexed": a typed prefix of a known name too.
+            if lower.count >= 3 && c.starts(with: lower) { d = min(d, 1) }
             if best == nil || d < best!.distance { best = (candidate, d) }
         }
         guard let best else { return nil }

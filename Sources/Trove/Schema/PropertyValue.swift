@@ -25,7 +25,7 @@ public enum PropertyValue: Sendable, Hashable {
     /// decimals and UUIDs. `null` is ``null``; whether it is allowed is the caller's concern.
     public init(json: JSONValue, as type: PropertyType) throws(ConversionError) {
         func mismatch(_ expected: String) -> ConversionError {
-            ConversionError(description: "expected \(expected) for a \(type) value, found \(json.typeDescription)")
+            ConversionError(description: "expected \(expected), found \(json.typeDescription)")
         }
         if json == .null {
             self = .null
@@ -44,7 +44,7 @@ public enum PropertyValue: Sendable, Hashable {
                 }
                 self = .int(v)
             case .double(let d):
-                throw ConversionError(description: "expected an integer for a \(type) value, found \(d)")
+                throw ConversionError(description: "expected an integer, found \(d)")
             default:
                 throw mismatch("an integer")
             }
