@@ -1,0 +1,118 @@
+import Foundation
+
+/// The ISO 8601 form of dates in schema files, imports and output.
+///
+/// Reads `YYYY-MM-DDTHH:MM:SS`, optional fractional seconds (up to 9 digits), then `Z` or
+/// an offset `±HH:MM`. Writes UTC with `Z` and at most microseconds, trailing zeros removed.
+/// Written by hand because `ISO8601DateFormatter` keeps only milliseconds and needs one
+/// configuration per fraction style.
+enum ISO8601Timestamp {
+    static func parse(_ text: String) -> Date? {
+        let b = Array(text.utf8)
+        var i = 0
+        func number(_ digits: Int) -> Int? {
+            guard i + digits <= b.count else { return nil }
+            var v = 0
+            for k in i..<(i + digits) {
+                let d = b[k] &- UInt8(ascii: "0")
+                guard d < 10 else { return nil }
+                v = v * 10 + Int(d)
+            }
+            i += digits
+            return v
+        }
+        func expect(_ c: UInt8...) -> Bool {
+            guard i < b.count, c.contains(b[i]) else { return false }
+            i += 1
+            return true
+        }
+        guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
+              let day = number(2), expect(UInt8(ascii: "T"), UInt8(ascii: "t")),
+              let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2), expect(UInt8(ascii: ":")),
+              let second = number(2)
+        else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              hour < 24, minute < 60, second < 60
+        else { return nil }
+        var fraction = 0.0
+        if expect(UInt8(ascii: ".")) {
+            var digits = 0
+            var v = 0
+            while i < b.count, b[i] &- UInt8(ascii: "0") < 10 {
+                guard digits < 9 else { return nil }
+                v = v * 10 + Int(b[i] - UInt8(ascii: "0"))
+                digits += 1
+                i += 1
+            }
+            guard digits > 0 else { return nil }
+            fraction = Double(v) / pow(10, Double(digits))
+        }
+        var offset = 0
+        if expect(UInt8(ascii: "Z"), UInt8(ascii: "z")) {
+        } else if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
+            let sign = b[i] == UInt8(ascii: "-") ? -1 : 1
+            i += 1
+            guard let oh = number(2), expect(UInt8(ascii: ":")), let om = number(2), oh < 24, om < 60 else { return nil }
+            offset = sign * (oh * 3600 + om * 60)
+        } else {
+            return nil
+        }
+        guard i == b.count else { return nil }
+        let seconds = daysFromCivil(year: year, month: month, day: day) * 86400 + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    static func format(_ date: Date) -> String {
+        let t = date.timeIntervalSince1970
+        var seconds = Int(t.rounded(.down))
+        var micros = Int(((t - Double(seconds)) * 1_000_000).rounded())
+        if micros >= 1_000_000 {
+            seconds += 1
+            micros -= 1_000_000
+        }
+        let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
+        let secondOfDay = seconds - days * 86400
+        let (y, m, d) = civilFromDays(days)
+        func pad(_ v: Int, _ width: Int) -> String {
+            let s = String(v)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        var s = "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
+        if micros > 0 {
+            var f = pad(micros, 6)
+            while f.hasSuffix("0") { f.removeLast() }
+            s += "." + f
+        }
+        return s + "Z"
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days since 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}
