@@ -142,10 +142,11 @@ public struct JSONWriter: Sendable {
                 case 0x08: out.append(UInt8(ascii: "b"))
                 case 0x0C: out.append(UInt8(ascii: "f"))
                 default:
-                    let hex = Array("0123456789abcdef".utf8)
+                    // Only U+0000...U+001F get here: "\u00" then two lowercase hex digits.
+                    let low = c & 0xF
                     out.append(contentsOf: "u00".utf8)
-                    out.append(hex[Int(c >> 4)])
-                    out.append(hex[Int(c & 0xF)])
+                    out.append(UInt8(ascii: "0") + c >> 4)
+                    out.append(low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + low - 10)
                 }
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
