@@ -1,0 +1,140 @@
+import Foundation
+
+/// A stored object read from a ``Snapshot``, with its properties typed by the schema.
+///
+/// ```swift
+/// let ada = try snapshot.object("Person", primaryKey: 1)!
+/// let name = try ada.string("name")          // String?
+/// let dogs = try ada.list("dogs")            // [DynamicObject]
+/// let owners = try dogs[0].list("owners")    // linkingObjects, from the backlink index
+/// ```
+/// An object holds the values it had in its snapshot; reading its links needs the snapshot
+/// to be live. Unknown properties and type mismatches throw ``StoreError``.
+public final class DynamicObject: CustomStringConvertible {
+    public let snapshot: Snapshot
+    let model: ModelLayout
+    let key: UInt64
+    let record: [UInt8]
+
+    init(snapshot: Snapshot, model: ModelLayout, key: UInt64, record: [UInt8]) {
+        self.snapshot = snapshot
+        self.model = model
+        self.key = key
+        self.record = record
+    }
+
+    /// The model's name.
+    public var modelName: String { model.name }
+    /// A stable reference to this object within its store.
+    public var reference: ObjectReference { ObjectReference(model: model.name, key: key) }
+
+    /// The value of a stored property: scalars, `.reference` for links, `.list` for lists.
+    /// For a linkingObjects property, a list of references.
+    public func value(_ name: String) throws -> Value {
+        let p = try snapshot.property(model, name)
+        if p.isLinkingObjects {
+            guard let target = p.target, let origin = p.origin else { return .list([]) }
+            try snapshot.checkLive()
+            return .list(try snapshot.backlinks(to: model, key: key, from: origin).map { .reference(ObjectReference(model: target.name, key: $0)) })
+        }
+        return try record.withUnsafeBytes { try RecordView($0).value(of: p) }
+    }
+
+    public subscript(name: String) -> Value {
+        get throws { try value(name) }
+    }
+
+    /// The primary key's value, or nil for a model without one.
+    public var primaryKey: Value? {
+        get throws { try model.primaryKey.map { try value($0.name) } }
+    }
+
+    private func typed<T>(_ name: String, _ expected: String, _ extract: (Value) -> T?) throws -> T? {
+        let v = try value(name)
+        if case .null = v { return nil }
+        guard let t = extract(v) else {
+            throw StoreError.typeMismatch(property: name, expected: expected, found: v.kindDescription)
+        }
+        return t
+    }
+
+    public func string(_ name: String) throws -> String? { try typed(name, "a string") { if case .string(let s) = $0 { s } else { nil } } }
+    public func int(_ name: String) throws -> Int64? { try typed(name, "an integer") { if case .int(let i) = $0 { i } else { nil } } }
+    public func double(_ name: String) throws -> Double? {
+        try typed(name, "a double") { if case .double(let d) = $0 { d } else if case .float(let f) = $0 { Double(f) } else { nil } }
+    }
+    public func bool(_ name: String) throws -> Bool? { try typed(name, "a bool") { if case .bool(let b) = $0 { b } else { nil } } }
+    public func date(_ name: String) throws -> Date? { try typed(name, "a date") { if case .date(let d) = $0 { d } else { nil } } }
+    public func data(_ name: String) throws -> Data? { try typed(name, "data") { if case .data(let d) = $0 { d } else { nil } } }
+    public func uuid(_ name: String) throws -> UUID? { try typed(name, "a UUID") { if case .uuid(let u) = $0 { u } else { nil } } }
+    public func decimal(_ name: String) throws -> Decimal? { try typed(name, "a decimal") { if case .decimal(let d) = $0 { d } else { nil } } }
+
+    /// The object a to-one link points at, or nil.
+    public func object(_ name: String) throws -> DynamicObject? {
+        let p = try snapshot.property(model, name)
+        guard p.isLink else { throw StoreError.typeMismatch(property: name, expected: "a to-one link", found: p.schema.typeString) }
+        guard case .reference(let r) = try value(name), let target = p.target else { return nil }
+        try snapshot.checkLive()
+        return try snapshot.object(target, key: r.key)
+    }
+
+    /// The objects of a list of links or of a linkingObjects property, in order.
+    public func list(_ name: String) throws -> [DynamicObject] {
+        let p = try snapshot.property(model, name)
+        guard p.isLinkList || p.isLinkingObjects, let target = p.target else {
+            throw StoreError.typeMismatch(property: name, expected: "a list of objects", found: p.schema.typeString)
+        }
+        guard case .list(let items) = try value(name) else { return [] }
+        try snapshot.checkLive()
+        return try items.compactMap { item in
+            guard case .reference(let r) = item else { return nil }
+            return try snapshot.object(target, key: r.key)
+        }
+    }
+
+    /// The JSON form: every stored property in schema order, links as primary keys.
+    public func json() throws -> JSONObject {
+        try snapshot.checkLive()
+        var out = JSONObject()
+        try record.withUnsafeBytes { buffer in
+            let view = try RecordView(buffer)
+            for p in model.properties where p.isStored {
+                out[p.name] = try Coercion.toJSON(try view.value(of: p), property: p, snapshot: snapshot)
+            }
+        }
+        return out
+    }
+
+    public var description: String {
+        let body = (try? json()).map { JSONValue.object($0).jsonText } ?? "(unreadable)"
+        return "\(model.name) \(body)"
+    }
+}
+
+/// Objects of one model, fetched lazily from a snapshot.
+public struct Results: RandomAccessCollection {
+    public let snapshot: Snapshot
+    let model: ModelLayout
+    let keys: [UInt64]
+
+    init(snapshot: Snapshot, model: ModelLayout, keys: [UInt64]) {
+        self.snapshot = snapshot
+        self.model = model
+        self.keys = keys
+    }
+
+    public var modelName: String { model.name }
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { keys.count }
+
+    /// The object at `index`. Traps if it vanished, which cannot happen within one snapshot.
+    public subscript(index: Int) -> DynamicObject {
+        guard let o = try? snapshot.object(model, key: keys[index]) else {
+            fatalError("object \(model.name)#\(keys[index]) is not readable: its snapshot has ended")
+        }
+        return o
+    }
+
+    /// References to the objects, in order.
+    public var references: [ObjectReference] { keys.map { ObjectReference(model: model.name, key: $0) } }
+}

@@ -1,0 +1,167 @@
+import TroveStorage
+
+/// How one property is stored: its stable id (its slot in records), type and default.
+final class PropertyLayout: @unchecked Sendable {
+    let schema: PropertySchema
+    let id: Int
+    /// Position in the model's property list (schema order).
+    let position: Int
+    unowned(unsafe) var model: ModelLayout!
+    /// For links, lists of links and linkingObjects: the target model.
+    unowned(unsafe) var target: ModelLayout?
+    /// For linkingObjects: the origin property on `target`.
+    unowned(unsafe) var origin: PropertyLayout?
+    var isIndexed: Bool
+
+    var name: String { schema.name }
+    var type: PropertyType { schema.type }
+    var isOptional: Bool { schema.isOptional }
+    var isStored: Bool { schema.isStored }
+    var isLink: Bool { if case .link = schema.type { return true } else { return false } }
+    var isList: Bool { if case .list = schema.type { return true } else { return false } }
+    var isLinkList: Bool { if case .list(let e) = schema.type, case .link = e { return true } else { return false } }
+    var isLinkingObjects: Bool { schema.type.isLinkingObjects }
+    /// The element type of a list, else the type.
+    var elementType: PropertyType { if case .list(let e) = schema.type { return e } else { return schema.type } }
+    var indexTreeName: String { "i:\(model.id):\(id)" }
+
+    init(schema: PropertySchema, id: Int, position: Int, indexed: Bool) {
+        self.schema = schema
+        self.id = id
+        self.position = position
+        self.isIndexed = indexed
+    }
+
+    /// The value an insert that omits this property gets.
+    var defaultValue: Value {
+        if let d = schema.defaultValue { return Value(d) }
+        if isList { return .list([]) }
+        if isOptional || isLink { return .null }
+        switch schema.type {
+        case .bool: return .bool(false)
+        case .int, .int8, .int16, .int32, .int64: return .int(0)
+        case .float: return .float(0)
+        case .double: return .double(0)
+        case .string: return .string("")
+        case .date: return .date(.init(timeIntervalSince1970: 0))
+        case .data: return .data(.init())
+        case .decimal: return .decimal(0)
+        case .uuid: return .uuid(.init(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        default: return .null
+        }
+    }
+}
+
+/// How one model is stored: its id (tree names), properties by name and by id.
+final class ModelLayout: @unchecked Sendable {
+    let schema: ModelSchema
+    let id: Int
+    let properties: [PropertyLayout]
+    let byName: [String: PropertyLayout]
+    /// Stored properties indexed by id (nil where an id is unused).
+    let byID: [PropertyLayout?]
+    let primaryKey: PropertyLayout?
+
+    var name: String { schema.name }
+    var objectsTree: String { "o:\(id)" }
+    var primaryKeyTree: String { "p:\(id)" }
+
+    init(schema: ModelSchema, id: Int, propertyIDs: [String: Int]) {
+        self.schema = schema
+        self.id = id
+        var props: [PropertyLayout] = []
+        for (i, p) in schema.properties.enumerated() {
+            props.append(PropertyLayout(schema: p, id: propertyIDs[p.name] ?? -1, position: i,
+                                        indexed: p.isIndexed && p.name != schema.primaryKey))
+        }
+        properties = props
+        byName = Dictionary(uniqueKeysWithValues: props.map { ($0.name, $0) })
+        let maxID = props.map(\.id).max() ?? -1
+        var ids = [PropertyLayout?](repeating: nil, count: maxID + 1)
+        for p in props where p.id >= 0 { ids[p.id] = p }
+        byID = ids
+        let names = byName
+        primaryKey = schema.primaryKey.flatMap { names[$0] }
+        for p in props { p.model = self }
+    }
+
+    var storedProperties: [PropertyLayout] { properties.filter(\.isStored) }
+    var indexedProperties: [PropertyLayout] { properties.filter(\.isIndexed) }
+}
+
+/// The whole store's layout: every model with stable ids, persisted beside the schema so that
+/// records keep their meaning across schema changes.
+final class StoreLayout: @unchecked Sendable {
+    let schema: Schema
+    let models: [ModelLayout]
+    let byName: [String: ModelLayout]
+    let byID: [Int: ModelLayout]
+    /// Links pointing at each model: (source property), for link integrity on delete.
+    let incoming: [Int: [PropertyLayout]]
+    let nextModelID: Int
+
+    /// Builds the layout; `ids` gives known model ids and their property ids (new ones get fresh ids).
+    init(schema: Schema, ids: [String: (id: Int, properties: [String: Int])], nextModelID: Int) {
+        self.schema = schema
+        var next = nextModelID
+        var models: [ModelLayout] = []
+        for m in schema.models {
+            let known = ids[m.name]
+            let mid: Int
+            if let known { mid = known.id } else { mid = next; next += 1 }
+            var pids = known?.properties ?? [:]
+            var nextProp = (pids.values.max() ?? -1) + 1
+            for p in m.properties where p.isStored && pids[p.name] == nil {
+                pids[p.name] = nextProp
+                nextProp += 1
+            }
+            for p in m.properties where !p.isStored { pids[p.name] = nil }
+            models.append(ModelLayout(schema: m, id: mid, propertyIDs: pids))
+        }
+        self.nextModelID = next
+        self.models = models
+        byName = Dictionary(uniqueKeysWithValues: models.map { ($0.name, $0) })
+        byID = Dictionary(uniqueKeysWithValues: models.map { ($0.id, $0) })
+        var incoming: [Int: [PropertyLayout]] = [:]
+        for m in models {
+            for p in m.properties {
+                guard let targetName = p.schema.objectType, let target = byName[targetName] else { continue }
+                p.target = target
+                if p.isLink || p.isLinkList { incoming[target.id, default: []].append(p) }
+            }
+        }
+        for m in models {
+            for p in m.properties where p.isLinkingObjects {
+                if let origin = p.schema.originProperty { p.origin = p.target?.byName[origin] }
+            }
+        }
+        self.incoming = incoming
+    }
+
+    /// The ids as persisted: `{"Model": {"id": 1, "properties": {"name": 0}}}`.
+    var idsJSON: JSONValue {
+        var models = JSONObject()
+        for m in self.models {
+            var props = JSONObject()
+            for p in m.properties where p.id >= 0 { props[p.name] = .int(Int64(p.id)) }
+            models[m.name] = .object(JSONObject([("id", .int(Int64(m.id))), ("properties", .object(props))]))
+        }
+        return .object(JSONObject([("nextModelID", .int(Int64(nextModelID))), ("models", .object(models))]))
+    }
+
+    static func decodeIDs(_ json: JSONValue) -> (ids: [String: (id: Int, properties: [String: Int])], next: Int) {
+        guard case .object(let root) = json, case .object(let models)? = root["models"] else { return ([:], 1) }
+        var ids: [String: (Int, [String: Int])] = [:]
+        for (name, v) in models.pairs {
+            guard case .object(let m) = v, case .int(let id)? = m["id"] else { continue }
+            var props: [String: Int] = [:]
+            if case .object(let p)? = m["properties"] {
+                for (pn, pv) in p.pairs { if case .int(let pid) = pv { props[pn] = Int(pid) } }
+            }
+            ids[name] = (Int(id), props)
+        }
+        var next = (ids.values.map(\.0).max() ?? 0) + 1
+        if case .int(let n)? = root["nextModelID"] { next = max(next, Int(n)) }
+        return (ids, next)
+    }
+}

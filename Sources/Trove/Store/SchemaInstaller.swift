@@ -1,0 +1,206 @@
+import Foundation
+import TroveStorage
+
+/// Applies a configuration's schema at open: stores it in a new file, or compares it with the
+/// stored one and applies additive changes, a migration, or a wipe, each in one transaction.
+struct SchemaInstaller {
+    let store: Store
+    var configuration: StoreConfiguration { store.configuration }
+    var storage: Storage { store.storage }
+
+    func install() throws -> StoreLayout {
+        let stored = try readStored()
+        guard let stored else {
+            let schema = try configuration.schema ?? Schema(models: [])
+            let layout = StoreLayout(schema: schema, ids: [:], nextModelID: 1)
+            if configuration.readOnly || configuration.schema == nil { return layout }
+            try inTransaction(layout) { tx in try save(layout, tx) }
+            return layout
+        }
+        let old = StoreLayout(schema: stored.schema, ids: stored.ids, nextModelID: stored.next)
+        guard let new = configuration.schema, new != stored.schema else { return old }
+        let plan = new.migrationPlan(from: stored.schema)
+        switch plan.verdict {
+        case .unchanged, .automatic:
+            if configuration.readOnly { return old }
+            let layout = StoreLayout(schema: new, ids: stored.ids, nextModelID: stored.next)
+            try inTransaction(layout) { tx in
+                try applyAdditive(from: old, to: layout, tx)
+                try save(layout, tx)
+            }
+            return layout
+        case .migration:
+            if configuration.readOnly {
+                throw StoreError.migrationRequired("the store needs a migration to schema version \(new.schemaVersion), but it is open read-only")
+            }
+            let layout = StoreLayout(schema: new, ids: migratedIDs(old: old, new: new), nextModelID: stored.next)
+            try inTransaction(layout) { tx in
+                try migrate(from: old, to: layout, tx)
+                try save(layout, tx)
+            }
+            return layout
+        case .needsHigherVersion, .versionTooLow:
+            let message: String
+            do { try plan.check(); message = "migration needed" } catch { message = error.description }
+            guard configuration.deleteIfMigrationNeeded, !configuration.readOnly else {
+                throw StoreError.migrationRequired(message)
+            }
+            let layout = StoreLayout(schema: new, ids: [:], nextModelID: 1)
+            try inTransaction(layout) { tx in
+                for name in try tx.writeTx.treeNames() { try tx.writeTx.dropTree(named: name) }
+                try save(layout, tx)
+            }
+            return layout
+        }
+    }
+
+    private func readStored() throws -> (schema: Schema, ids: [String: (id: Int, properties: [String: Int])], next: Int)? {
+        do {
+            return try storage.read { tx in
+                guard let t = try tx.tree(named: Store.metaTree), let text = try tx.get(t, Array("schema".utf8)) else { return nil }
+                let schema: Schema
+                do { schema = try Schema(jsonData: text, fileName: "(stored schema)") } catch {
+                    throw StoreError.corruptRecord("the schema stored in the file is unreadable: \(error)")
+                }
+                let idsText = try tx.get(t, Array("ids".utf8)) ?? Array("{}".utf8)
+                let ids = StoreLayout.decodeIDs((try? JSONValue(parsing: idsText)) ?? .null)
+                return (schema, ids.ids, ids.next)
+            }
+        } catch let e as StorageError {
+            throw StoreError.storage(e.description)
+        }
+    }
+
+    private func inTransaction(_ layout: StoreLayout, _ body: (Transaction) throws -> Void) throws {
+        let wtx: WriteTransaction
+        do { wtx = try storage.beginWrite() } catch let e as StorageError { throw StoreError.storage(e.description) }
+        let tx = Transaction(store: store, transaction: wtx, layout: layout)
+        do {
+            try body(tx)
+            try wtx.commit()
+        } catch let e as StorageError {
+            wtx.abort()
+            throw StoreError.storage(e.description)
+        } catch {
+            wtx.abort()
+            throw error
+        }
+    }
+
+    private func save(_ layout: StoreLayout, _ tx: Transaction) throws {
+        let t = try tx.writableTree(Store.metaTree)
+        try tx.writeTx.put(t, Array("schema".utf8), Array(layout.schema.jsonText(style: .compact).utf8))
+        try tx.writeTx.put(t, Array("ids".utf8), Array(layout.idsJSON.jsonText.utf8))
+        try tx.writeTx.put(t, Array("format".utf8), withUnsafeBytes(of: Store.formatVersion) { Array($0) })
+    }
+
+    /// New indexes are built from the records; dropped ones are deleted. Records keep their
+    /// meaning (new properties read as their defaults).
+    private func applyAdditive(from old: StoreLayout, to new: StoreLayout, _ tx: Transaction) throws {
+        for m in new.models {
+            let before = old.byID[m.id]
+            for p in m.properties where p.isIndexed && !(before?.byName[p.name]?.isIndexed ?? false) {
+                try tx.writeTx.dropTree(named: p.indexTreeName)
+                tx.forgetTree(p.indexTreeName)
+                let t = try tx.writableTree(p.indexTreeName)
+                try tx.scan(m) { key, record in
+                    let v = try record.value(of: p)
+                    try tx.writeTx.put(t, IndexKey.encode(v, as: p.type) + withUnsafeBytes(of: key.bigEndian) { Array($0) }, [UInt8]())
+                    return true
+                }
+            }
+            for p in before?.properties ?? [] where p.isIndexed && !(m.byName[p.name]?.isIndexed ?? false) {
+                try tx.writeTx.dropTree(named: p.indexTreeName)
+                tx.forgetTree(p.indexTreeName)
+            }
+        }
+    }
+
+    /// Ids for the new schema: renamed models and properties keep theirs; a property whose type
+    /// changed gets a fresh one, so its old bytes are never read as the new type.
+    private func migratedIDs(old: StoreLayout, new: Schema) -> [String: (id: Int, properties: [String: Int])] {
+        var ids: [String: (Int, [String: Int])] = [:]
+        for m in new.models {
+            let oldName = m.previousName ?? m.name
+            guard let om = old.byName[oldName] ?? old.byName[m.name] else { continue }
+            var props: [String: Int] = [:]
+            for p in m.properties where p.isStored {
+                let oldProp = m.previousName(ofProperty: p.name).flatMap { om.byName[$0] } ?? om.byName[p.name]
+                if let op = oldProp, op.isStored, op.type.isStorageEquivalent(to: p.type) || op.type == p.type { props[p.name] = op.id }
+            }
+            ids[m.name] = (om.id, props)
+        }
+        return ids
+    }
+
+    /// Rewrites every object under the new layout, runs the migration closure, and rebuilds
+    /// every index and the backlinks.
+    private func migrate(from old: StoreLayout, to new: StoreLayout, _ tx: Transaction) throws {
+        var tables: [String: MigrationTable] = [:]
+        let oldSnapshot = Snapshot(store: store, transaction: tx.writeTx, layout: old)
+        for m in new.models {
+            let table = MigrationTable()
+            tables[m.name] = table
+            guard let om = old.byID[m.id] else { continue }
+            try oldSnapshot.scan(om) { key, record in
+                var oldValues: [String: Value] = [:]
+                for p in om.properties where p.isStored { oldValues[p.name] = try record.value(of: p) }
+                var newValues: [String: Value] = [:]
+                for p in m.properties where p.isStored {
+                    if let op = om.byID.indices.contains(p.id) ? om.byID[p.id] : nil {
+                        let v = try record.value(of: op)
+                        newValues[p.name] = (v.isNull && !p.isOptional && !p.isLink) ? p.defaultValue : v
+                    } else {
+                        newValues[p.name] = p.defaultValue
+                    }
+                }
+                table.rows.append((key, oldValues, MutableMigrationObject(values: newValues)))
+                return true
+            }
+        }
+        if let closure = configuration.migration {
+            try closure(Migration(oldSchema: old.schema, newSchema: new.schema, tables: tables))
+        }
+        // Start over: drop every data tree, then write each object back with fresh indexes.
+        for name in try tx.writeTx.treeNames() where name != Store.metaTree {
+            try tx.writeTx.dropTree(named: name)
+            tx.forgetTree(name)
+        }
+        var alive: [Int: Set<UInt64>] = [:]
+        for m in new.models { alive[m.id] = Set(tables[m.name]?.rows.map(\.key) ?? []) }
+        for m in new.models {
+            for row in tables[m.name]?.rows ?? [] {
+                var values = [Value](repeating: .null, count: m.byID.count)
+                for p in m.properties where p.isStored {
+                    var v = row.new.values[p.name] ?? p.defaultValue
+                    // Links into objects that no longer exist become null / leave their list.
+                    if let target = p.target {
+                        let live = alive[target.id] ?? []
+                        switch v {
+                        case .reference(let r): if !live.contains(r.key) { v = .null }
+                        case .list(let items) where p.isLinkList:
+                            v = .list(items.filter { if case .reference(let r) = $0 { live.contains(r.key) } else { false } })
+                        default: break
+                        }
+                        v = try relabel(v, target: target)
+                    } else if !v.isNull || !p.isOptional {
+                        v = try tx.resolve(v, for: p, depth: 0)
+                    }
+                    values[p.id] = v
+                }
+                if let pk = m.primaryKey, try tx.objectKey(m, primaryKey: values[pk.id]) != nil {
+                    throw StoreError.duplicatePrimaryKey(model: m.name, value: values[pk.id].description)
+                }
+                try tx.write(m, row.key, old: nil, new: values)
+            }
+        }
+    }
+
+    private func relabel(_ v: Value, target: ModelLayout) throws -> Value {
+        switch v {
+        case .reference(let r): return .reference(ObjectReference(model: target.name, key: r.key))
+        case .list(let items): return .list(try items.map { try relabel($0, target: target) })
+        default: return v
+        }
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import TroveStorage
+
+/// A consistent, read-only view of a store: every read in it sees the same commit, whatever
+/// writers do meanwhile. Objects fetched from a snapshot stay readable while it lives.
+///
+/// Use it from one thread at a time. To hand objects to another thread, hand their primary
+/// keys and fetch them again there (``Snapshot/objects(_:forPrimaryKeys:filter:sort:)``).
+public class Snapshot {
+    public let store: Store
+    let storageTx: TroveStorage.ReadTransaction
+    let layout: StoreLayout
+    private var trees: [String: Tree] = [:]
+    private var missingTrees: Set<String> = []
+    var isLive = true
+
+    init(store: Store, transaction: TroveStorage.ReadTransaction, layout: StoreLayout? = nil) {
+        self.store = store
+        self.storageTx = transaction
+        self.layout = layout ?? store.layout
+    }
+
+    /// The schema of the store.
+    public var schema: Schema { layout.schema }
+
+    /// The commit this snapshot reads.
+    public var version: UInt64 { storageTx.snapshotID }
+
+    /// Ends the snapshot (also done when it is released); objects read from it become unusable.
+    public func end() {
+        isLive = false
+        storageTx.end()
+    }
+
+    func checkLive() throws {
+        if !isLive { throw StoreError.invalidated }
+    }
+
+    // MARK: Layout lookups
+
+    func model(_ name: String) throws -> ModelLayout {
+        guard let m = layout.byName[name] else { throw StoreError.noSuchModel(name) }
+        return m
+    }
+
+    func property(_ m: ModelLayout, _ name: String) throws -> PropertyLayout {
+        guard let p = m.byName[name] else { throw StoreError.noSuchProperty(model: m.name, property: name) }
+        return p
+    }
+
+    func tree(_ name: String) throws -> Tree? {
+        if let t = trees[name] { return t }
+        if missingTrees.contains(name) { return nil }
+        guard let t = try storageTx.tree(named: name) else { missingTrees.insert(name); return nil }
+        trees[name] = t
+        return t
+    }
+
+    func forgetTree(_ name: String) {
+        trees[name] = nil
+        missingTrees.remove(name)
+    }
+
+    // MARK: Records
+
+    @inline(__always)
+    static func keyBytes(_ key: UInt64) -> UInt64 { key.bigEndian }
+
+    /// Calls `body` with the record of object `key`, or returns nil if there is none.
+    func withRecord<R>(_ m: ModelLayout, _ key: UInt64, _ body: (RecordView) throws -> R) throws -> R? {
+        guard let t = try tree(m.objectsTree) else { return nil }
+        var k = key.bigEndian
+        return try withUnsafeBytes(of: &k) { kb in
+            try storageTx.withValue(t, forKey: kb) { try body(try RecordView($0)) }
+        }
+    }
+
+    /// The object key of the object whose primary key is `value`.
+    func objectKey(_ m: ModelLayout, primaryKey value: Value) throws -> UInt64? {
+        guard let pk = m.primaryKey else { throw StoreError.noPrimaryKey(model: m.name) }
+        let coerced = try Coercion.scalar(value, for: pk)
+        guard let t = try tree(m.primaryKeyTree) else { return nil }
+        let k = IndexKey.encode(coerced, as: pk.type)
+        return try k.withUnsafeBytes { kb in
+            try storageTx.withValue(t, forKey: kb) { $0.count == 8 ? UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) : nil }
+        } ?? nil
+    }
+
+    /// Every object key of a model, in key (insertion) order.
+    func allKeys(_ m: ModelLayout) throws -> [UInt64] {
+        guard let t = try tree(m.objectsTree) else { return [] }
+        var keys: [UInt64] = []
+        keys.reserveCapacity(t.count)
+        let c = try storageTx.cursor(t)
+        var ok = try c.first()
+        while ok {
+            keys.append(try c.withKey { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) })
+            ok = try c.next()
+        }
+        return keys
+    }
+
+    /// Visits every object of a model with its record, in key order, until `body` returns false.
+    func scan(_ m: ModelLayout, _ body: (UInt64, RecordView) throws -> Bool) throws {
+        guard let t = try tree(m.objectsTree) else { return }
+        let c = try storageTx.cursor(t)
+        var ok = try c.first()
+        while ok {
+            let go = try c.withEntry { k, v in try body(UInt64(bigEndian: k.loadUnaligned(as: UInt64.self)), try RecordView(v)) }
+            if !go { return }
+            ok = try c.next()
+        }
+    }
+
+    /// The keys of the objects of `source` whose `property` links to object `key` (of `target`).
+    func backlinks(to target: ModelLayout, key: UInt64, from property: PropertyLayout) throws -> [UInt64] {
+        guard let t = try tree(Backlinks.treeName) else { return [] }
+        let prefix = Backlinks.prefix(targetModel: target.id, targetKey: key, sourceModel: property.model.id, sourceProperty: property.id)
+        var out: [UInt64] = []
+        let c = try storageTx.cursor(t)
+        var ok = try c.seek(prefix)
+        while ok {
+            let done = try c.withKey { k -> Bool in
+                guard k.count == Backlinks.keySize, k.starts(with: prefix) else { return true }
+                out.append(UInt64(bigEndian: k.loadUnaligned(fromByteOffset: 14, as: UInt64.self)))
+                return false
+            }
+            if done { break }
+            ok = try c.next()
+        }
+        return out
+    }
+
+    // MARK: Public reads
+
+    /// The object of `model` whose primary key is `primaryKey`, or nil.
+    public func object(_ model: String, primaryKey: Value) throws -> DynamicObject? {
+        try checkLive()
+        let m = try self.model(model)
+        guard let key = try objectKey(m, primaryKey: primaryKey) else { return nil }
+        return try object(m, key: key)
+    }
+
+    /// The object a reference names, or nil if it was deleted.
+    public func object(_ reference: ObjectReference) throws -> DynamicObject? {
+        try checkLive()
+        return try object(try model(reference.model), key: reference.key)
+    }
+
+    func object(_ m: ModelLayout, key: UInt64) throws -> DynamicObject? {
+        guard let record = try withRecord(m, key, { [UInt8](UnsafeRawBufferPointer(start: $0.base, count: $0.count)) }) else { return nil }
+        return DynamicObject(snapshot: self, model: m, key: key, record: record)
+    }
+
+    /// Every object of `model`, in insertion order, fetched lazily.
+    public func objects(_ model: String) throws -> Results {
+        try checkLive()
+        let m = try self.model(model)
+        return Results(snapshot: self, model: m, keys: try allKeys(m))
+    }
+
+    /// The number of objects of `model`.
+    public func count(_ model: String) throws -> Int {
+        try checkLive()
+        return try tree(try self.model(model).objectsTree)?.count ?? 0
+    }
+
+    /// The objects with these primary keys (missing ones skipped), optionally filtered by a
+    /// closure and sorted in memory: the fetch after a background write handed keys back.
+    public func objects(_ model: String, forPrimaryKeys keys: [Value],
+                        filter: ((DynamicObject) throws -> Bool)? = nil,
+                        sort: ((DynamicObject, DynamicObject) throws -> Bool)? = nil) throws -> [DynamicObject] {
+        try checkLive()
+        let m = try self.model(model)
+        var out: [DynamicObject] = []
+        out.reserveCapacity(keys.count)
+        for k in keys {
+            guard let key = try objectKey(m, primaryKey: k), let o = try object(m, key: key) else { continue }
+            if let filter, try !filter(o) { continue }
+            out.append(o)
+        }
+        if let sort { try out.sort(by: sort) }
+        return out
+    }
+
+    /// The primary keys of `objects`, to hand to another thread or a completion handler.
+    public static func primaryKeys(of objects: some Sequence<DynamicObject>) throws -> [Value] {
+        try objects.map { o in
+            guard let pk = try o.primaryKey else { throw StoreError.noPrimaryKey(model: o.modelName) }
+            return pk
+        }
+    }
+
+    /// Converts a JSON object (a shell or import record) to values typed by `model`'s schema:
+    /// dates from ISO 8601, data from base64, links from primary keys or nested objects.
+    public func values(fromJSON json: JSONObject, model: String) throws -> [String: Value] {
+        let m = try self.model(model)
+        var out: [String: Value] = [:]
+        for (name, v) in json.pairs {
+            let p = try property(m, name)
+            out[name] = try Coercion.fromJSON(v, for: p)
+        }
+        return out
+    }
+}
+
+/// The backlink index: one entry per (target, source property, source) link, so
+/// linkingObjects and link integrity never scan. Key (big-endian): target model u16, target
+/// key u64, source model u16, source property u16, source key u64; value: u32 count (a list
+/// may hold the same object more than once).
+enum Backlinks {
+    static let treeName = "b"
+    static let keySize = 22
+
+    static func prefix(targetModel: Int, targetKey: UInt64, sourceModel: Int? = nil, sourceProperty: Int? = nil) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(keySize)
+        withUnsafeBytes(of: UInt16(targetModel).bigEndian) { out.append(contentsOf: $0) }
+        withUnsafeBytes(of: targetKey.bigEndian) { out.append(contentsOf: $0) }
+        if let sourceModel { withUnsafeBytes(of: UInt16(sourceModel).bigEndian) { out.append(contentsOf: $0) } }
+        if let sourceProperty { withUnsafeBytes(of: UInt16(sourceProperty).bigEndian) { out.append(contentsOf: $0) } }
+        return out
+    }
+
+    static func key(targetModel: Int, targetKey: UInt64, sourceModel: Int, sourceProperty: Int, sourceKey: UInt64) -> [UInt8] {
+        var out = prefix(targetModel: targetModel, targetKey: targetKey, sourceModel: sourceModel, sourceProperty: sourceProperty)
+        withUnsafeBytes(of: sourceKey.bigEndian) { out.append(contentsOf: $0) }
+        return out
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    func starts(with prefix: [UInt8]) -> Bool {
+        guard count >= prefix.count else { return false }
+        for i in 0..<prefix.count where self[i] != prefix[i] { return false }
+        return true
+    }
+}

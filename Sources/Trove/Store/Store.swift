@@ -1,0 +1,213 @@
+import Foundation
+import TroveStorage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An object database: models from a schema, objects with primary keys, indexes, links, lists
+/// and inverse relationships, ACID writes and snapshot reads.
+///
+/// ```swift
+/// let store = try Store(configuration: .init(path: "app.trove", schema: schema))
+/// try store.write { tx in
+///     try tx.insert("Person", ["id": 1, "name": "Ada"])
+/// }
+/// let name = try store.read { try $0.object("Person", primaryKey: 1)?.string("name") }
+/// ```
+///
+/// A `Store` is safe to share between threads. Writes are serialized (across processes too);
+/// reads never wait for them. A write nested in another on the same thread joins it.
+public final class Store: @unchecked Sendable {
+    public let configuration: StoreConfiguration
+    let storage: Storage
+    private(set) var layout: StoreLayout
+    /// The schema the store was opened with (or found in the file).
+    public var schema: Schema { layout.schema }
+
+    private let state = NSLock()
+    private var activeWrite: (thread: pthread_t, tx: Transaction)?
+    private var observers: [UUID: @Sendable (StoreCommit) -> Void] = [:]
+    let backgroundQueue = DispatchQueue(label: "trove.store.background", qos: .userInitiated, attributes: .concurrent)
+
+    static let metaTree = "_trove"
+    static let formatVersion: Int64 = 1
+
+    /// Opens (or creates) a store and applies the configuration's schema, migrating if needed.
+    public init(configuration: StoreConfiguration) throws {
+        self.configuration = configuration
+        var options = StorageOptions()
+        options.readOnly = configuration.readOnly
+        options.encryptionKey = configuration.encryptionKey
+        options.durability = configuration.durability == .durable ? .durable : .noSync
+        do {
+            if let path = configuration.path {
+                storage = try Storage(path: path, options: options)
+            } else {
+                storage = try MemoryStores.shared.storage(identifier: configuration.inMemoryIdentifier, options: options)
+            }
+        } catch let e as StorageError {
+            throw StoreError.storage(e.description)
+        }
+        layout = StoreLayout(schema: try! Schema(models: []), ids: [:], nextModelID: 1)
+        layout = try SchemaInstaller(store: self).install()
+    }
+
+    /// Opens the store at `path` with `schema` (or the schema stored in it).
+    public convenience init(path: String, schema: Schema? = nil) throws {
+        try self.init(configuration: StoreConfiguration(path: path, schema: schema))
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` on a snapshot of the newest commit.
+    public func read<R>(_ body: (Snapshot) throws -> R) throws -> R {
+        let s = try beginRead()
+        defer { s.end() }
+        return try body(s)
+    }
+
+    /// Starts a snapshot; end it with ``Snapshot/end()`` when done (a live snapshot keeps the
+    /// pages it sees from being reused).
+    public func beginRead() throws -> Snapshot {
+        do {
+            return Snapshot(store: self, transaction: try storage.beginRead())
+        } catch let e as StorageError {
+            throw StoreError.storage(e.description)
+        }
+    }
+
+    /// Runs `body` in a write transaction and commits it, returning what `body` returns (for
+    /// example the primary keys it wrote). If `body` throws, nothing is written. A `write`
+    /// nested inside another on the same thread runs in the enclosing transaction.
+    @discardableResult
+    public func write<R>(_ body: (Transaction) throws -> R) throws -> R {
+        if configuration.readOnly { throw StoreError.readOnly }
+        state.lock()
+        if let active = activeWrite, pthread_equal(active.thread, pthread_self()) != 0 {
+            let tx = active.tx
+            state.unlock()
+            return try body(tx)
+        }
+        state.unlock()
+
+        let tx: Transaction
+        do {
+            tx = Transaction(store: self, transaction: try storage.beginWrite())
+        } catch let e as StorageError {
+            throw StoreError.storage(e.description)
+        }
+        state.lock(); activeWrite = (pthread_self(), tx); state.unlock()
+        defer { state.lock(); activeWrite = nil; state.unlock() }
+        do {
+            let result = try body(tx)
+            let changes = tx.changes.filter { !$0.value.isEmpty }
+            do {
+                try tx.writeTx.commit()
+            } catch let e as StorageError {
+                throw StoreError.storage(e.description)
+            }
+            tx.isLive = false
+            if !changes.isEmpty { notify(StoreCommit(version: tx.writeTx.snapshotID + 1, changes: changes)) }
+            return result
+        } catch {
+            tx.isLive = false
+            tx.writeTx.abort()
+            throw error
+        }
+    }
+
+    /// Runs `body` in a write transaction on a background queue, then calls `completion` on
+    /// `queue` with its result or error. Objects don't cross threads: return primary keys and
+    /// fetch them in the completion with ``Snapshot/objects(_:forPrimaryKeys:filter:sort:)``.
+    public func write<R: Sendable>(_ body: @escaping @Sendable (Transaction) throws -> R,
+                                   queue: DispatchQueue = .main,
+                                   completion: @escaping @Sendable (Result<R, Error>) -> Void) {
+        backgroundQueue.async {
+            let result = Result { try self.write(body) }
+            queue.async { completion(result) }
+        }
+    }
+
+    /// Runs `body` on a snapshot on a background queue, then calls `completion` on `queue`.
+    public func read<R: Sendable>(_ body: @escaping @Sendable (Snapshot) throws -> R,
+                                  queue: DispatchQueue = .main,
+                                  completion: @escaping @Sendable (Result<R, Error>) -> Void) {
+        backgroundQueue.async {
+            let result = Result { try self.read(body) }
+            queue.async { completion(result) }
+        }
+    }
+
+    /// Runs `body` in a write transaction off the caller's thread (writes may wait for the
+    /// file lock, so they don't run on the cooperative pool).
+    @discardableResult
+    public func write<R: Sendable>(_ body: @escaping @Sendable (Transaction) throws -> R) async throws -> R {
+        try await withCheckedThrowingContinuation { continuation in
+            backgroundQueue.async { continuation.resume(with: Result { try self.write(body) }) }
+        }
+    }
+
+    /// Runs `body` on a snapshot off the caller's thread.
+    public func read<R: Sendable>(_ body: @escaping @Sendable (Snapshot) throws -> R) async throws -> R {
+        try await withCheckedThrowingContinuation { continuation in
+            backgroundQueue.async { continuation.resume(with: Result { try self.read(body) }) }
+        }
+    }
+
+    // MARK: Observation
+
+    /// Calls `observer` after every commit made through this `Store`, on the committing thread.
+    /// Returns a token; pass it to ``removeObserver(_:)``.
+    @discardableResult
+    public func addObserver(_ observer: @escaping @Sendable (StoreCommit) -> Void) -> UUID {
+        let id = UUID()
+        state.lock(); observers[id] = observer; state.unlock()
+        return id
+    }
+
+    public func removeObserver(_ id: UUID) {
+        state.lock(); observers[id] = nil; state.unlock()
+    }
+
+    private func notify(_ commit: StoreCommit) {
+        state.lock()
+        let list = Array(observers.values)
+        state.unlock()
+        for o in list { o(commit) }
+    }
+
+    // MARK: Maintenance
+
+    /// Checks every page of the file (see `Storage.verify()`); returns the problems found.
+    public func verify() throws -> [String] {
+        do { return try storage.verify().problems } catch let e as StorageError { throw StoreError.storage(e.description) }
+    }
+
+    /// The path of the file, or nil in memory.
+    public var path: String? { configuration.path }
+}
+
+/// One commit's changes, by model name.
+public struct StoreCommit: Sendable {
+    public let version: UInt64
+    public let changes: [String: ModelChanges]
+}
+
+/// In-memory stores by identifier: the same identifier in one process is the same store while
+/// any `Store` holds it.
+final class MemoryStores: @unchecked Sendable {
+    static let shared = MemoryStores()
+    private let lock = NSLock()
+    private var stores: [String: WeakStorage] = [:]
+
+    final class WeakStorage { weak var storage: Storage?; init(_ s: Storage) { storage = s } }
+
+    func storage(identifier: String?, options: StorageOptions) throws -> Storage {
+        guard let identifier else { return try Storage.inMemory(options: options) }
+        lock.lock(); defer { lock.unlock() }
+        if let s = stores[identifier]?.storage { return s }
+        let s = try Storage.inMemory(options: options)
+        stores[identifier] = WeakStorage(s)
+        return s
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// How to open a ``Store``: what Realm's `Realm.Configuration` holds.
+///
+/// ```swift
+/// var config = StoreConfiguration(path: "app.trove")
+/// config.schema = try Schema(contentsOf: URL(fileURLWithPath: "Schemas/People.json"))
+/// let store = try Store(configuration: config)
+/// ```
+public struct StoreConfiguration: Sendable {
+    /// The file, or nil for an in-memory store.
+    public var path: String?
+    /// For an in-memory store: stores opened with the same identifier in one process share
+    /// their data (while one is open). Nil: a private in-memory store.
+    public var inMemoryIdentifier: String?
+    /// A 64-byte key to encrypt the file with AES-256-GCM.
+    public var encryptionKey: [UInt8]?
+    /// Open read-only: writes throw and the file is never modified.
+    public var readOnly = false
+    /// The schema to apply; nil opens with the schema stored in the file.
+    public var schema: Schema?
+    /// Called inside the migration transaction when the stored schema version is lower than
+    /// ``schema``'s and the change needs it.
+    public var migration: (@Sendable (Migration) throws -> Void)?
+    /// Wipe the store instead of failing when the schema needs a migration that is not
+    /// allowed (Realm's `deleteRealmIfMigrationNeeded`).
+    public var deleteIfMigrationNeeded = false
+    /// `.durable` (default): a commit returns once on disk; `.noSync` for bulk loads.
+    public var durability: TroveDurability = .durable
+
+    public init(path: String? = nil, schema: Schema? = nil) {
+        self.path = path
+        self.schema = schema
+    }
+
+    /// An in-memory store shared by every configuration with this identifier.
+    public static func inMemory(identifier: String? = nil, schema: Schema? = nil) -> StoreConfiguration {
+        var c = StoreConfiguration(path: nil, schema: schema)
+        c.inMemoryIdentifier = identifier
+        return c
+    }
+}
+
+/// When a commit reaches the disk.
+public enum TroveDurability: Sendable {
+    case durable
+    case noSync
+}

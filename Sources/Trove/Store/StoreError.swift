@@ -1,0 +1,44 @@
+/// An error from the object store. Each message names the model, property or value at fault.
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    case noSuchModel(String)
+    case noSuchProperty(model: String, property: String)
+    case typeMismatch(property: String, expected: String, found: String)
+    case missingPrimaryKey(model: String)
+    case duplicatePrimaryKey(model: String, value: String)
+    case objectNotFound(model: String, primaryKey: String)
+    case noPrimaryKey(model: String)
+    case readOnlyProperty(model: String, property: String)
+    case nullNotAllowed(model: String, property: String)
+    case linkTargetNotFound(property: String, model: String, primaryKey: String)
+    case schemaMismatch(String)
+    case migrationRequired(String)
+    case noSchema(String)
+    case readOnly
+    case invalidated
+    case corruptRecord(String)
+    case storage(String)
+    case invalidArgument(String)
+
+    public var description: String {
+        switch self {
+        case .noSuchModel(let m): "no model named '\(m)'"
+        case let .noSuchProperty(m, p): "model '\(m)' has no property '\(p)'"
+        case let .typeMismatch(p, e, f): "property '\(p)' expects \(e), not \(f)"
+        case .missingPrimaryKey(let m): "an object of '\(m)' needs its primary key"
+        case let .duplicatePrimaryKey(m, v): "'\(m)' already has an object with primary key \(v)"
+        case let .objectNotFound(m, k): "'\(m)' has no object with primary key \(k)"
+        case .noPrimaryKey(let m): "model '\(m)' has no primary key"
+        case let .readOnlyProperty(m, p): "'\(m).\(p)' is computed (linkingObjects) and cannot be set"
+        case let .nullNotAllowed(m, p): "'\(m).\(p)' cannot be null"
+        case let .linkTargetNotFound(p, m, k): "property '\(p)' links to '\(m)' with primary key \(k), which does not exist"
+        case .schemaMismatch(let s): s
+        case .migrationRequired(let s): s
+        case .noSchema(let s): s
+        case .readOnly: "the store is read-only"
+        case .invalidated: "the transaction has ended; fetch the object again by primary key"
+        case .corruptRecord(let s): "damaged object record: \(s)"
+        case .storage(let s): s
+        case .invalidArgument(let s): s
+        }
+    }
+}

@@ -1,0 +1,261 @@
+import Foundation
+import Testing
+@testable import Trove
+
+@Suite struct StoreObjectTests {
+    @Test func insertedObjectsReadBackWithTheirTypes() throws {
+        let store = try memoryStore("People.json")
+        try store.write { tx in
+            try tx.insert("Person", ["id": 1, "name": "Ada", "age": 36, "nicknames": ["Countess", "Enchantress"],
+                                     "birthdate": .date(Date(timeIntervalSince1970: -4_679_251_200))])
+        }
+        try store.read { (s) throws in
+            let ada = try #require(try s.object("Person", primaryKey: 1))
+            #expect(try ada.string("name") == "Ada")
+            #expect(try ada.int("age") == 36)
+            #expect(try ada["nicknames"] == ["Countess", "Enchantress"])
+            #expect(try ada.date("birthdate") == Date(timeIntervalSince1970: -4_679_251_200))
+            #expect(try ada.object("bestFriend") == nil)
+            #expect(try s.count("Person") == 1)
+        }
+    }
+
+    @Test func unknownPropertiesAndTypeMismatchesThrowClearly() throws {
+        let store = try memoryStore("People.json")
+        #expect(throws: StoreError.noSuchProperty(model: "Person", property: "nmae")) {
+            try store.write { tx in try tx.insert("Person", ["id": 1, "nmae": "x"]) }
+        }
+        #expect(throws: StoreError.typeMismatch(property: "name", expected: "string", found: "an integer")) {
+            try store.write { tx in try tx.insert("Person", ["id": 1, "name": 5]) }
+        }
+        #expect(throws: StoreError.noSuchModel("Cat")) { try store.write { tx in try tx.insert("Cat", [:]) } }
+        try store.write { tx in try tx.insert("Person", ["id": 1, "name": "A"]) }
+        try store.read { (s) throws in
+            let p = try #require(try s.object("Person", primaryKey: 1))
+            #expect(throws: StoreError.typeMismatch(property: "name", expected: "an integer", found: "a string")) { _ = try p.int("name") }
+        }
+        #expect(try store.read { try $0.count("Person") } == 1)
+    }
+
+    @Test func duplicatePrimaryKeysAreRefusedAndTheFailedWriteChangesNothing() throws {
+        let store = try memoryStore("People.json")
+        try store.write { tx in try tx.insert("Person", ["id": 1, "name": "A"]) }
+        #expect(throws: StoreError.duplicatePrimaryKey(model: "Person", value: "1")) {
+            try store.write { tx in
+                try tx.insert("Person", ["id": 2, "name": "B"])
+                try tx.insert("Person", ["id": 1, "name": "again"])
+            }
+        }
+        #expect(try store.read { try $0.count("Person") } == 1)
+    }
+
+    @Test func deletingAnObjectNullsLinksAndLeavesLists() throws {
+        let store = try memoryStore("People.json")
+        try store.write { tx in
+            let rex = try tx.insert("Dog", ["name": "Rex"])
+            let fido = try tx.insert("Dog", ["name": "Fido"])
+            try tx.insert("Person", ["id": 1, "name": "Ann", "dogs": [.reference(rex.reference), .reference(fido.reference), .reference(rex.reference)]])
+            try tx.insert("Person", ["id": 2, "name": "Bob", "bestFriend": 1, "dogs": [.reference(rex.reference)]])
+        }
+        try store.read { (s) throws in
+            let rex = try #require(try s.objects("Dog").first { try $0.string("name") == "Rex" })
+            #expect(Set(try rex.list("owners").map { try $0.string("name") }) == ["Ann", "Bob"])
+        }
+        try store.write { tx in
+            #expect(try tx.delete("Person", primaryKey: 1))
+            let rex = try #require(try tx.objects("Dog").first { try $0.string("name") == "Rex" })
+            try tx.delete(rex.reference)
+        }
+        try store.read { (s) throws in
+            let bob = try #require(try s.object("Person", primaryKey: 2))
+            #expect(try bob.object("bestFriend") == nil)
+            #expect(try bob.list("dogs").isEmpty)
+            #expect(try s.objects("Dog").map { try $0.string("name") } == ["Fido"])
+            #expect(try s.objects("Dog")[0].list("owners").isEmpty)
+        }
+        #expect(try store.verify().isEmpty)
+    }
+
+    @Test func upsertWritesOnlyTheGivenPropertiesAndReportsChanges() throws {
+        let store = try memoryStore("People.json")
+        try store.write { tx in try tx.insert("Person", ["id": 1, "name": "Ada", "age": 36]) }
+        let result = try store.write { tx in try tx.upsert("Person", ["id": 1, "age": 37, "name": "Ada"]) }
+        #expect(!result.created)
+        #expect(result.changedProperties == ["age"])
+        let created = try store.write { tx in try tx.upsert("Person", ["id": 2, "name": "Bo"]).created }
+        #expect(created)
+        try store.read { (s) throws in
+            let ada = try #require(try s.object("Person", primaryKey: 1))
+            #expect(try ada.int("age") == 37)
+            #expect(try ada.string("name") == "Ada")
+        }
+    }
+
+    @Test func partialUpdateByPrimaryKeyAndGetOrCreate() throws {
+        let store = try memoryStore("User.json")
+        try store.write { tx in
+            let u = try tx.getOrCreate("User", primaryKey: "A")
+            #expect(try u.string("uid") == "A")
+            try tx.update("User", primaryKey: "A", ["name": "Name A"])
+            let again = try tx.getOrCreate("User", primaryKey: "A")
+            #expect(try again.string("name") == "Name A")
+        }
+        #expect(throws: StoreError.objectNotFound(model: "User", primaryKey: "\"Z\"")) {
+            try store.write { tx in try tx.update("User", primaryKey: "Z", ["name": "x"]) }
+        }
+    }
+
+    @Test func nestedWritesJoinTheEnclosingTransaction() throws {
+        let store = try memoryStore("People.json")
+        struct Boom: Error {}
+        #expect(throws: Boom.self) {
+            try store.write { tx in
+                try tx.insert("Person", ["id": 1, "name": "outer"])
+                try store.write { inner in
+                    #expect(inner === tx)
+                    try inner.insert("Person", ["id": 2, "name": "inner"])
+                }
+                throw Boom()
+            }
+        }
+        #expect(try store.read { try $0.count("Person") } == 0)
+        try store.write { tx in
+            try store.write { inner in try inner.insert("Person", ["id": 3, "name": "n"]) }
+            #expect(try tx.count("Person") == 1)
+        }
+        #expect(try store.read { try $0.count("Person") } == 1)
+    }
+
+    @Test func everyTypeRoundTripsIncludingExtremes() throws {
+        let store = try memoryStore("AllTypes.json")
+        let bigString = String(repeating: "é☃︎🚀", count: 500_000)
+        let bigData = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let early = Date(timeIntervalSince1970: -2_000_000_000.123456)
+        try store.write { tx in
+            try tx.insert("AllTypes", [
+                "id": .int(Int64.max), "intValue": .int(Int64.min), "int8Value": -128, "int16Value": 32767,
+                "int32Value": .int(Int64(Int32.min)), "floatValue": .float(.infinity), "doubleValue": .double(.nan),
+                "stringValue": .string(bigString), "dateValue": .date(early), "dataValue": .data(bigData),
+                "decimalValue": .decimal(Decimal(string: "-123456789.000000001")!), "uuidValue": .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!),
+                "optDouble": .double(-.infinity), "optString": "", "intList": [1, 2, .int(Int64.min)], "optIntList": [1, nil, 3],
+                "stringList": ["", "x"], "dateList": [.date(early)],
+            ])
+            try tx.insert("AllTypes", ["id": .int(Int64.min), "links": [.int(Int64.max), .int(Int64.max)], "link": .int(Int64.max)])
+        }
+        try store.read { (s) throws in
+            let o = try #require(try s.object("AllTypes", primaryKey: .int(Int64.max)))
+            #expect(try o.int("intValue") == Int64.min)
+            #expect(try o.int("int8Value") == -128)
+            #expect(try o["floatValue"] == .float(.infinity))
+            #expect(try o.double("doubleValue")?.isNaN == true)
+            #expect(try o.double("optDouble") == -.infinity)
+            #expect(try o.string("stringValue") == bigString)
+            #expect(try o.data("dataValue") == bigData)
+            #expect(try o.date("dateValue") == early)
+            #expect(try o.decimal("decimalValue") == Decimal(string: "-123456789.000000001"))
+            #expect(try o.string("optString") == "")
+            #expect(try o["optInt"] == .null)
+            #expect(try o["optIntList"] == [1, nil, 3])
+            #expect(try o["intList"] == [1, 2, .int(Int64.min)])
+            #expect(try o.bool("boolValue") == true)   // default
+            let other = try #require(try s.object("AllTypes", primaryKey: .int(Int64.min)))
+            #expect(try other.list("links").count == 2)
+            #expect(try o.list("linkedFrom").count == 1)
+        }
+        #expect(throws: StoreError.self) { try store.write { tx in try tx.insert("AllTypes", ["id": 5, "int8Value": 128]) } }
+    }
+
+    @Test func backgroundWriteCompletesOnTheGivenQueueWithPrimaryKeys() async throws {
+        let store = try memoryStore("User.json")
+        let queue = DispatchQueue(label: "caller")
+        let marker = DispatchSpecificKey<Int>()
+        queue.setSpecific(key: marker, value: 7)
+        let keys: [Value] = try await withCheckedThrowingContinuation { continuation in
+            store.write({ tx in
+                var keys: [Value] = []
+                for id in ["A", "B", "C"] {
+                    try tx.insert("User", ["uid": .string(id), "name": .string("Name \(id)")])
+                    keys.append(.string(id))
+                }
+                return keys
+            }, queue: queue) { result in
+                #expect(DispatchQueue.getSpecific(key: marker) == 7)
+                continuation.resume(with: result)
+            }
+        }
+        let names = try await store.read { s in try s.objects("User", forPrimaryKeys: keys, sort: { try $0.string("uid")! > $1.string("uid")! }).map { try $0.string("name") } }
+        #expect(names == ["Name C", "Name B", "Name A"])
+    }
+
+    @Test func asyncWriteAndReadRunOffTheCaller() async throws {
+        let store = try memoryStore("User.json")
+        try await store.write { tx in try tx.insert("User", ["uid": "x", "name": "X"]) ; return () }
+        let count = try await store.read { try $0.count("User") }
+        #expect(count == 1)
+        await #expect(throws: StoreError.self) {
+            try await store.write { tx in try tx.insert("User", ["name": "no key"]); return () }
+        }
+    }
+
+    @Test func inMemoryStoresWithTheSameIdentifierShareData() throws {
+        let schema = try loadSchema("User.json")
+        let a = try Store(configuration: .inMemory(identifier: "shared-\(UUID())", schema: schema))
+        let b = try Store(configuration: .inMemory(identifier: a.configuration.inMemoryIdentifier, schema: schema))
+        try a.write { tx in try tx.insert("User", ["uid": "1", "name": "n"]) }
+        #expect(try b.read { try $0.count("User") } == 1)
+        let c = try Store(configuration: .inMemory(schema: schema))
+        #expect(try c.read { try $0.count("User") } == 0)
+    }
+
+    @Test func aStoreReopensWithoutASchemaFileAndKnowsItsSchema() throws {
+        let dir = StoreTempDir()
+        defer { dir.cleanup() }
+        let schema = try loadSchema("People.json")
+        do {
+            let store = try Store(path: dir.file("p.trove"), schema: schema)
+            try store.write { tx in try tx.insert("Person", ["id": 1, "name": "Ada"]) }
+        }
+        let store = try Store(path: dir.file("p.trove"))
+        #expect(store.schema == schema)
+        #expect(try store.read { try $0.object("Person", primaryKey: 1)?.string("name") } == "Ada")
+    }
+
+    @Test func readOnlyStoresRefuseWritesAndWrongKeysFail() throws {
+        let dir = StoreTempDir()
+        defer { dir.cleanup() }
+        let key = [UInt8](repeating: 3, count: 64)
+        var config = StoreConfiguration(path: dir.file("e.trove"), schema: try loadSchema("User.json"))
+        config.encryptionKey = key
+        do { _ = try Store(configuration: config) }
+        var wrong = config
+        wrong.encryptionKey = [UInt8](repeating: 4, count: 64)
+        #expect(throws: StoreError.storage("wrong encryption key")) { _ = try Store(configuration: wrong) }
+        var ro = config
+        ro.readOnly = true
+        let store = try Store(configuration: ro)
+        #expect(throws: StoreError.readOnly) { try store.write { tx in try tx.insert("User", ["uid": "x"]) } }
+    }
+
+    @Test func concurrentReadersSeeWholeCommits() async throws {
+        let store = try memoryStore("User.json")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for i in 0..<200 {
+                    try store.write { tx in
+                        try tx.insert("User", ["uid": .string("a\(i)"), "name": "x"])
+                        try tx.insert("User", ["uid": .string("b\(i)"), "name": "y"])
+                    }
+                }
+            }
+            for _ in 0..<2 {
+                group.addTask {
+                    for _ in 0..<200 {
+                        let n = try store.read { try $0.count("User") }
+                        #expect(n % 2 == 0)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+}
