@@ -47,11 +47,11 @@ public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, without the position: `expected a value after '==', found ')'`.
     public var message: String
     /// Where it went wrong.
-    public var location: SourceLocation
+    public var location: QuerySourceLocation
     /// The statement, echoed by `description` when known.
     public var statement: String?
 
-    public init(_ kind: Kind, _ message: String, at location: SourceLocation, in statement: String? = nil) {
+    public init(_ kind: Kind, _ message: String, at location: QuerySourceLocation, in statement: String? = nil) {
         self.kind = kind
         self.message = message
         self.location = location
@@ -75,7 +75,7 @@ public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The line holding `location`, cut to a window around it for long lines, and the
     /// whitespace that puts a caret under the location (tabs are kept so that it lines up).
-    private static func excerpt(of statement: String, at location: SourceLocation) -> (line: String, caretPrefix: String)? {
+    private static func excerpt(of statement: String, at location: QuerySourceLocation) -> (line: String, caretPrefix: String)? {
         let lines = statement.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
         guard location.line >= 1, location.line <= lines.count else { return nil }
         var scalars = Array(lines[location.line - 1])

@@ -62,9 +62,9 @@ public struct QueryExpression: Sendable, Hashable, CustomStringConvertible {
 
     public var kind: Kind
     /// Where the expression stands in the statement.
-    public var range: SourceRange
+    public var range: QuerySourceRange
 
-    public init(_ kind: Kind, range: SourceRange = SourceRange(at: .start)) {
+    public init(_ kind: Kind, range: QuerySourceRange = QuerySourceRange(at: .start)) {
         self.kind = kind
         self.range = range
     }

@@ -6,9 +6,9 @@
 public struct QueryIdentifier: Sendable, Hashable, CustomStringConvertible {
     /// The name, without the `#` or `$` that may prefix it in the text.
     public var name: String
-    public var range: SourceRange
+    public var range: QuerySourceRange
 
-    public init(_ name: String, range: SourceRange = SourceRange(at: .start)) {
+    public init(_ name: String, range: QuerySourceRange = QuerySourceRange(at: .start)) {
         self.name = name
         self.range = range
     }

@@ -24,10 +24,10 @@ public struct QueryKeyPath: Sendable, Hashable, CustomStringConvertible {
     public var names: [String] { components.map(\.name) }
 
     /// The span of the path in the text.
-    public var range: SourceRange {
+    public var range: QuerySourceRange {
         let first = variable ?? components.first
         let last = components.last ?? variable
-        guard let first, let last else { return SourceRange(at: .start) }
+        guard let first, let last else { return QuerySourceRange(at: .start) }
         return first.range.union(last.range)
     }
 }

@@ -27,10 +27,10 @@ public struct QueryLexer: Sendable {
     }
 
     /// The position of the next byte to read.
-    public var location: SourceLocation { SourceLocation(offset: index, line: line, column: column) }
+    public var location: QuerySourceLocation { QuerySourceLocation(offset: index, line: line, column: column) }
 
     /// The source text of `range`.
-    public func text(of range: SourceRange) -> String {
+    public func text(of range: QuerySourceRange) -> String {
         let offsets = range.utf8Offsets.clamped(to: 0..<bytes.count)
         return String(decoding: bytes[offsets], as: UTF8.self)
     }
@@ -48,7 +48,7 @@ public struct QueryLexer: Sendable {
     public mutating func next() throws(QueryError) -> QueryToken {
         skipWhitespace()
         let start = location
-        guard index < bytes.count else { return QueryToken(kind: .end, range: SourceRange(at: start)) }
+        guard index < bytes.count else { return QueryToken(kind: .end, range: QuerySourceRange(at: start)) }
         let byte = bytes[index]
         let kind: QueryToken.Kind
         switch byte {
@@ -115,7 +115,7 @@ public struct QueryLexer: Sendable {
                 throw error(.unexpectedCharacter, "unexpected character '\(Self.printable(scalar))'", at: start)
             }
         }
-        return QueryToken(kind: kind, range: SourceRange(start: start, end: location))
+        return QueryToken(kind: kind, range: QuerySourceRange(start: start, end: location))
     }
 
     // MARK: Bytes
@@ -201,7 +201,7 @@ public struct QueryLexer: Sendable {
 
     // MARK: Literals
 
-    private mutating func lexNumber(start: SourceLocation, negative: Bool) throws(QueryError) -> QueryToken.Kind {
+    private mutating func lexNumber(start: QuerySourceLocation, negative: Bool) throws(QueryError) -> QueryToken.Kind {
         let digitsStart = index
         if bytes[index] == UInt8(ascii: "0"), index + 1 < bytes.count, bytes[index + 1] | 0x20 == UInt8(ascii: "x") {
             advance(); advance()
@@ -275,17 +275,17 @@ public struct QueryLexer: Sendable {
     }
 
     /// `12abc` is one malformed number, not a number followed by a name.
-    private mutating func rejectTrailingLetters(_ start: SourceLocation) throws(QueryError) {
+    private mutating func rejectTrailingLetters(_ start: QuerySourceLocation) throws(QueryError) {
         guard scanIdentifier() else { return }
         let text = String(decoding: bytes[start.offset..<index], as: UTF8.self)
         throw numberError("malformed number '\(Self.truncated(text))'", start)
     }
 
-    private func numberError(_ message: String, _ start: SourceLocation) -> QueryError {
+    private func numberError(_ message: String, _ start: QuerySourceLocation) -> QueryError {
         error(.invalidNumber, message, at: start)
     }
 
-    private mutating func lexString(start: SourceLocation) throws(QueryError) -> String {
+    private mutating func lexString(start: QuerySourceLocation) throws(QueryError) -> String {
         let quote = bytes[index]
         advance()
         let contentStart = index
@@ -337,7 +337,7 @@ public struct QueryLexer: Sendable {
     }
 
     /// Reads the `XXXX` of `\uXXXX`, and the low half of a surrogate pair written as two escapes.
-    private mutating func lexUnicodeEscape(_ escapeStart: SourceLocation) throws(QueryError) -> Unicode.Scalar {
+    private mutating func lexUnicodeEscape(_ escapeStart: QuerySourceLocation) throws(QueryError) -> Unicode.Scalar {
         let high = try lexHex4(escapeStart)
         if (0xDC00...0xDFFF).contains(high) {
             throw error(.invalidEscape, "unpaired low surrogate in '\\u' escape", at: escapeStart)
@@ -355,7 +355,7 @@ public struct QueryLexer: Sendable {
         return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
     }
 
-    private mutating func lexHex4(_ escapeStart: SourceLocation) throws(QueryError) -> UInt32 {
+    private mutating func lexHex4(_ escapeStart: QuerySourceLocation) throws(QueryError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard index < bytes.count, let digit = Self.hexValue(bytes[index]) else {
@@ -367,13 +367,13 @@ public struct QueryLexer: Sendable {
         return value
     }
 
-    private func unterminated(_ start: SourceLocation) -> QueryError {
+    private func unterminated(_ start: QuerySourceLocation) -> QueryError {
         error(.unterminatedString, "unterminated string literal", at: start)
     }
 
     // MARK: Other tokens
 
-    private mutating func lexDollar(start: SourceLocation) throws(QueryError) -> QueryToken.Kind {
+    private mutating func lexDollar(start: QuerySourceLocation) throws(QueryError) -> QueryToken.Kind {
         advance()
         if index < bytes.count, isDigit(bytes[index]) {
             var value = 0
@@ -392,7 +392,7 @@ public struct QueryLexer: Sendable {
         return .variable
     }
 
-    private mutating func lexAggregate(start: SourceLocation) throws(QueryError) -> QueryToken.Kind {
+    private mutating func lexAggregate(start: QuerySourceLocation) throws(QueryError) -> QueryToken.Kind {
         advance()
         let nameStart = index
         guard scanIdentifier() else { throw error(.invalidAggregate, "expected a collection operator name after '@'", at: start) }
@@ -408,7 +408,7 @@ public struct QueryLexer: Sendable {
         )
     }
 
-    private mutating func lexModifier(start: SourceLocation) throws(QueryError) -> QueryToken.Kind {
+    private mutating func lexModifier(start: QuerySourceLocation) throws(QueryError) -> QueryToken.Kind {
         advance()
         var options: StringComparisonOptions = []
         while index < bytes.count, bytes[index] != UInt8(ascii: "]") {
@@ -428,7 +428,7 @@ public struct QueryLexer: Sendable {
 
     // MARK: Errors
 
-    private func error(_ kind: QueryError.Kind, _ message: String, at location: SourceLocation) -> QueryError {
+    private func error(_ kind: QueryError.Kind, _ message: String, at location: QuerySourceLocation) -> QueryError {
         QueryError(kind, message, at: location, in: text)
     }
 

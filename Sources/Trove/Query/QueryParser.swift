@@ -63,7 +63,7 @@ public struct QueryParser: Sendable {
     public var text: String { lexer.text }
 
     /// Where the next token starts.
-    public var location: SourceLocation { token.range.start }
+    public var location: QuerySourceLocation { token.range.start }
 
     /// Whether every token has been consumed.
     public var isAtEnd: Bool { token.kind == .end }
@@ -145,7 +145,7 @@ public struct QueryParser: Sendable {
     }
 
     /// Enters one level of nesting, refusing to go deeper than `maximumDepth`.
-    private mutating func enter(at location: SourceLocation) throws(QueryError) {
+    private mutating func enter(at location: QuerySourceLocation) throws(QueryError) {
         depth += 1
         guard depth <= Self.maximumDepth else {
             throw QueryError(.nestingTooDeep, "nesting is deeper than \(Self.maximumDepth) levels", at: location, in: text)
@@ -155,9 +155,9 @@ public struct QueryParser: Sendable {
     // MARK: Errors
 
     /// "expected X after 'Y', found Z", at the current token.
-    private func unexpected(_ expectation: String) -> QueryError {
+    private func unexpected(_ expectation: String, namingPrevious: Bool = true) -> QueryError {
         var message = "expected \(expectation)"
-        if let previous, previous.kind != .end {
+        if namingPrevious, let previous, previous.kind != .end {
             message += " after '\(QueryLexer.truncated(lexer.text(of: previous.range)))'"
         }
         message += ", found \(describe(token))"
@@ -172,7 +172,7 @@ public struct QueryParser: Sendable {
         }
     }
 
-    private func error(_ kind: QueryError.Kind, _ message: String, at location: SourceLocation) -> QueryError {
+    private func error(_ kind: QueryError.Kind, _ message: String, at location: QuerySourceLocation) -> QueryError {
         QueryError(kind, message, at: location, in: text)
     }
 
@@ -211,7 +211,7 @@ public struct QueryParser: Sendable {
         try enter(at: start)
         defer { depth -= 1 }
         let operand = try parseUnary()
-        return QueryPredicate(.not(operand), range: SourceRange(start: start, end: operand.range.end))
+        return QueryPredicate(.not(operand), range: QuerySourceRange(start: start, end: operand.range.end))
     }
 
     private mutating func parsePrimary() throws(QueryError) -> QueryPredicate {
@@ -222,7 +222,10 @@ public struct QueryParser: Sendable {
             try enter(at: open)
             defer { depth -= 1 }
             let inner = try parseOr()
-            try expect(.rightParen, "')' to close the '(' at \(open)")
+            guard token.kind == .rightParen else {
+                throw unexpected("')' to close the '(' at \(open)", namingPrevious: false)
+            }
+            try advance()
             return inner
         case .keyword(.truePredicate), .keyword(.falsePredicate):
             let predicate = QueryPredicate(.constant(token.keyword == .truePredicate), range: token.range)
@@ -238,7 +241,7 @@ public struct QueryParser: Sendable {
 
     private func startsExpression(_ token: QueryToken) -> Bool {
         switch token.kind {
-        case .identifier, .integer, .double, .string, .parameter, .variable, .leftBrace: true
+        case .identifier, .integer, .double, .string, .parameter, .variable, .leftBrace, .aggregate: true
         case .keyword(let keyword):
             keyword.isContextual || [.true, .false, .yes, .no, .nil, .null, .subquery].contains(keyword)
         default: false
@@ -277,7 +280,7 @@ public struct QueryParser: Sendable {
     }
 
     private mutating func parseComparisonRest(
-        quantifier: Quantifier?, left: QueryExpression, start: SourceLocation
+        quantifier: Quantifier?, left: QueryExpression, start: QuerySourceLocation
     ) throws(QueryError) -> QueryPredicate {
         let op: ComparisonOperator
         switch token.kind {
@@ -315,11 +318,11 @@ public struct QueryParser: Sendable {
         let right = try parseExpression(expecting: "a value")
         let comparison = QueryPredicate.Comparison(
             quantifier: quantifier, left, op, options: options, right, operatorRange: operatorRange)
-        return QueryPredicate(.comparison(comparison), range: SourceRange(start: start, end: right.range.end))
+        return QueryPredicate(.comparison(comparison), range: QuerySourceRange(start: start, end: right.range.end))
     }
 
     private mutating func parseBetween(
-        quantifier: Quantifier?, value: QueryExpression, start: SourceLocation
+        quantifier: Quantifier?, value: QueryExpression, start: QuerySourceLocation
     ) throws(QueryError) -> QueryPredicate {
         try advance()
         if case .modifier = token.kind {
@@ -331,7 +334,7 @@ public struct QueryParser: Sendable {
         let upper = try parseBound(expecting: "an upper bound")
         try expect(.rightBrace, "'}' after the upper bound")
         let between = QueryPredicate.Between(quantifier: quantifier, value, lower: lower, upper: upper)
-        return QueryPredicate(.between(between), range: SourceRange(start: start, end: previous?.range.end ?? upper.range.end))
+        return QueryPredicate(.between(between), range: QuerySourceRange(start: start, end: previous?.range.end ?? upper.range.end))
     }
 
     private mutating func parseBound(expecting expectation: String) throws(QueryError) -> QueryExpression {
@@ -411,7 +414,7 @@ public struct QueryParser: Sendable {
                 }
                 let aggregate = QueryExpression.Aggregate(collection: path, function: function, property: property)
                 let end = property?.range.end ?? functionRange.end
-                return QueryExpression(.aggregate(aggregate), range: SourceRange(start: path.range.start, end: end))
+                return QueryExpression(.aggregate(aggregate), range: QuerySourceRange(start: path.range.start, end: end))
             default:
                 throw unexpected("a property name")
             }
@@ -429,8 +432,8 @@ public struct QueryParser: Sendable {
             case .identifier, .keyword:
                 path.components.append(identifier(token))
                 try advance()
-            case .aggregate:
-                throw error(.invalidAggregate, "collection operators do not nest", at: token.range.start)
+            case .aggregate(let function):
+                throw error(.invalidAggregate, "\(function) cannot appear here", at: token.range.start)
             default:
                 throw unexpected("a property name")
             }
@@ -477,7 +480,7 @@ public struct QueryParser: Sendable {
             } while try consume(.comma)
         }
         try expect(.rightBrace, "',' or '}'")
-        return QueryExpression(.literal(.list(elements)), range: SourceRange(start: start, end: previous?.range.end ?? start))
+        return QueryExpression(.literal(.list(elements)), range: QuerySourceRange(start: start, end: previous?.range.end ?? start))
     }
 
     private mutating func parseSubquery() throws(QueryError) -> QueryExpression {
@@ -505,7 +508,7 @@ public struct QueryParser: Sendable {
         let end = token.range.end
         try advance()
         let subquery = QueryExpression.Subquery(collection: collection, variable: variable, predicate: predicate)
-        return QueryExpression(.subqueryCount(subquery), range: SourceRange(start: start, end: end))
+        return QueryExpression(.subqueryCount(subquery), range: QuerySourceRange(start: start, end: end))
     }
 
     // MARK: Clauses

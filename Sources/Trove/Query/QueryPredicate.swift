@@ -29,12 +29,12 @@ public struct QueryPredicate: Sendable, Hashable, CustomStringConvertible {
         public var options: StringComparisonOptions
         public var right: QueryExpression
         /// Where the operator (and its modifier) stands, for errors about the operator.
-        public var operatorRange: SourceRange
+        public var operatorRange: QuerySourceRange
 
         public init(
             quantifier: Quantifier? = nil, _ left: QueryExpression, _ op: ComparisonOperator,
             options: StringComparisonOptions = [], _ right: QueryExpression,
-            operatorRange: SourceRange = SourceRange(at: .start)
+            operatorRange: QuerySourceRange = QuerySourceRange(at: .start)
         ) {
             self.quantifier = quantifier
             self.left = left
@@ -75,9 +75,9 @@ public struct QueryPredicate: Sendable, Hashable, CustomStringConvertible {
     public var kind: Kind
     /// Where the predicate stands in the statement (for a comparison, from its quantifier or
     /// left side to its right side).
-    public var range: SourceRange
+    public var range: QuerySourceRange
 
-    public init(_ kind: Kind, range: SourceRange = SourceRange(at: .start)) {
+    public init(_ kind: Kind, range: QuerySourceRange = QuerySourceRange(at: .start)) {
         self.kind = kind
         self.range = range
     }

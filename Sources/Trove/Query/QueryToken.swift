@@ -49,9 +49,9 @@ public struct QueryToken: Sendable, Hashable {
     }
 
     public var kind: Kind
-    public var range: SourceRange
+    public var range: QuerySourceRange
 
-    public init(kind: Kind, range: SourceRange) {
+    public init(kind: Kind, range: QuerySourceRange) {
         self.kind = kind
         self.range = range
     }

@@ -16,7 +16,7 @@ public struct RegularExpressionPattern: Sendable {
     /// `location` (where the pattern stands in `statement`).
     public init(
         _ pattern: String, options: StringComparisonOptions = [],
-        at location: SourceLocation = .start, in statement: String? = nil
+        at location: QuerySourceLocation = .start, in statement: String? = nil
     ) throws(QueryError) {
         self.pattern = pattern
         self.options = options
@@ -62,7 +62,7 @@ public final class RegularExpressionCache: Sendable {
     /// The compiled `pattern`, compiling it on first use.
     public func pattern(
         _ pattern: String, options: StringComparisonOptions = [],
-        at location: SourceLocation = .start, in statement: String? = nil
+        at location: QuerySourceLocation = .start, in statement: String? = nil
     ) throws(QueryError) -> RegularExpressionPattern {
         let key = Key(pattern: pattern, options: options)
         if let cached = lock.withLock({ patterns[key] }) { return cached }

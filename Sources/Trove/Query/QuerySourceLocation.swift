@@ -3,7 +3,7 @@
 /// The offset addresses bytes (UTF-8 code units) so that it can slice the source without
 /// decoding it again; line and column are for people. Columns count Unicode scalars, which
 /// is what a caret under an echoed line needs for everything but wide (CJK) glyphs.
-public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct QuerySourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The UTF-8 offset from the start of the text.
     public var offset: Int
     /// The 1-based line. A statement spans several lines only while a quote or bracket is open.
@@ -18,32 +18,32 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
     }
 
     /// The start of a text.
-    public static let start = SourceLocation(offset: 0, line: 1, column: 1)
+    public static let start = QuerySourceLocation(offset: 0, line: 1, column: 1)
 
-    public static func < (a: SourceLocation, b: SourceLocation) -> Bool { a.offset < b.offset }
+    public static func < (a: QuerySourceLocation, b: QuerySourceLocation) -> Bool { a.offset < b.offset }
 
     public var description: String { line == 1 ? "column \(column)" : "line \(line), column \(column)" }
 }
 
 /// A half-open span of a statement's text: `start` is the first character, `end` is just past
 /// the last one.
-public struct SourceRange: Sendable, Hashable, CustomStringConvertible {
-    public var start: SourceLocation
-    public var end: SourceLocation
+public struct QuerySourceRange: Sendable, Hashable, CustomStringConvertible {
+    public var start: QuerySourceLocation
+    public var end: QuerySourceLocation
 
-    public init(start: SourceLocation, end: SourceLocation) {
+    public init(start: QuerySourceLocation, end: QuerySourceLocation) {
         self.start = start
         self.end = end
     }
 
     /// An empty range at `location`.
-    public init(at location: SourceLocation) {
+    public init(at location: QuerySourceLocation) {
         self.init(start: location, end: location)
     }
 
     /// The smallest range that covers both `self` and `other`.
-    public func union(_ other: SourceRange) -> SourceRange {
-        SourceRange(start: min(start, other.start), end: max(end, other.end))
+    public func union(_ other: QuerySourceRange) -> QuerySourceRange {
+        QuerySourceRange(start: min(start, other.start), end: max(end, other.end))
     }
 
     /// The UTF-8 offsets of the range, for slicing the source text.
