@@ -1,18 +1,19 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// libFuzzer targets for Trove. Kept out of the root package because every target here is
-// built with `-sanitize=fuzzer,address`, which would break ordinary builds. Add a target per
-// fuzzed entry point; each one depends on the root package's products.
+// libFuzzer targets for Trove, kept out of the root package because they are built with
+// `-sanitize=fuzzer,address` (see README.md). Each fuzzed entry point is an executable target
+// whose main.swift hands control to libFuzzer through CFuzzerDriver.
 let package = Package(
     name: "TroveFuzz",
     dependencies: [
         .package(name: "Trove", path: ".."),
     ],
     targets: [
+        .target(name: "CFuzzerDriver"),
         .executableTarget(
             name: "FuzzQueryParser",
-            dependencies: [.product(name: "Trove", package: "Trove")]
+            dependencies: ["CFuzzerDriver", .product(name: "Trove", package: "Trove")]
         ),
     ]
 )
