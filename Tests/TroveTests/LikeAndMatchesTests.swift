@@ -32,6 +32,9 @@ struct LikeAndMatchesTests {
         #expect(StringComparison.like("x😀y", "x?y"))
         #expect(!StringComparison.like("x😀😀y", "x?y"))
         #expect(StringComparison.like("日本語", "*本*"))
+        #expect(StringComparison.like("a\r\n", "a?"))
+        #expect(StringComparison.like("a\r\nb", "a*b"))
+        #expect(!StringComparison.like("a\r\n", "a\r?"))
     }
 
     @Test func compiledPatternsAreReusable() {

@@ -28,7 +28,8 @@ public struct LikePattern: Sendable {
         characterSegments = folded.split(separator: "*", omittingEmptySubsequences: false).map { part in
             part.map { $0 == "?" ? nil : $0 }
         }
-        if folded.utf8.allSatisfy({ $0 < 0x80 }) {
+        // Bytes stand for characters only in ASCII without CR: CR LF is one character.
+        if folded.utf8.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
             byteSegments = folded.utf8.split(separator: UInt8(ascii: "*"), omittingEmptySubsequences: false).map { part in
                 part.map { $0 == UInt8(ascii: "?") ? nil : $0 }
             }
@@ -42,7 +43,7 @@ public struct LikePattern: Sendable {
         var folded = StringFolding.fold(string, options: options)
         if let byteSegments {
             let result: Bool? = folded.withUTF8 { bytes in
-                StringFolding.isASCII(bytes) ? Self.match(bytes, byteSegments) : nil
+                StringFolding.isASCII(bytes) && !bytes.contains(0x0D) ? Self.match(bytes, byteSegments) : nil
             }
             if let result { return result }
         }
