@@ -1,7 +1,8 @@
 /// A query statement: `MODEL [where PREDICATE] [SORT(...)] [DISTINCT(...)] [LIMIT(N)]`.
 ///
 /// The results are the objects of `model` that satisfy `predicate`, sorted, then reduced to
-/// the first of each distinct combination, then limited, in that order whatever the text.
+/// the first of each distinct combination, then limited. The parser accepts the clauses only
+/// in that order, at most once each, so the text never suggests another.
 public struct Query: Sendable, Hashable, CustomStringConvertible {
     /// The model queried (case-sensitive).
     public var model: QueryIdentifier

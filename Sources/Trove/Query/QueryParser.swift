@@ -396,7 +396,7 @@ public struct QueryParser: Sendable {
                 try advance()
             case .aggregate(let function):
                 guard allowAggregate else {
-                    throw error(.invalidAggregate, "collection operators do not nest", at: token.range.start)
+                    throw error(.invalidAggregate, "\(function) cannot appear here", at: token.range.start)
                 }
                 let functionRange = token.range
                 try advance()
