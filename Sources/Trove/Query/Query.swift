@@ -1,0 +1,41 @@
+/// A query statement: `MODEL [where PREDICATE] [SORT(...)] [DISTINCT(...)] [LIMIT(N)]`.
+///
+/// The results are the objects of `model` that satisfy `predicate`, sorted, then reduced to
+/// the first of each distinct combination, then limited. The parser accepts the clauses only
+/// in that order, at most once each, so the text never suggests another.
+public struct Query: Sendable, Hashable, CustomStringConvertible {
+    /// The model queried (case-sensitive).
+    public var model: QueryIdentifier
+    /// The condition, or nil for every object.
+    public var predicate: QueryPredicate?
+    /// The sort keys, most significant first; empty for no particular order.
+    public var sort: [QuerySortDescriptor]
+    /// The key paths whose combination of values must be distinct; empty for no `DISTINCT`.
+    public var distinct: [QueryKeyPath]
+    /// The maximum number of results, or nil.
+    public var limit: Int?
+
+    public init(
+        model: QueryIdentifier, predicate: QueryPredicate? = nil, sort: [QuerySortDescriptor] = [],
+        distinct: [QueryKeyPath] = [], limit: Int? = nil
+    ) {
+        self.model = model
+        self.predicate = predicate
+        self.sort = sort
+        self.distinct = distinct
+        self.limit = limit
+    }
+}
+
+/// One key of a `SORT(...)` clause.
+public struct QuerySortDescriptor: Sendable, Hashable, CustomStringConvertible {
+    public var keyPath: QueryKeyPath
+    /// `ASC`/`ASCENDING` (the default) or `DESC`/`DESCENDING`. Null sorts before every value
+    /// when ascending, after when descending.
+    public var ascending: Bool
+
+    public init(_ keyPath: QueryKeyPath, ascending: Bool = true) {
+        self.keyPath = keyPath
+        self.ascending = ascending
+    }
+}

@@ -1,0 +1,109 @@
+/// A value in a predicate: a key path, a literal, a parameter, an aggregate or a subquery
+/// count.
+///
+/// Equality and hashing ignore source ranges, so that `QueryParser.parsePredicate(p.description)
+/// == p` holds.
+public struct QueryExpression: Sendable, Hashable, CustomStringConvertible {
+    public indirect enum Kind: Sendable, Hashable {
+        /// `name`, `owner.name`, `$x.name`.
+        case keyPath(QueryKeyPath)
+        case literal(Literal)
+        /// `$0`, `$1`, ...: replaced by the value bound at that index, never read as query text.
+        case parameter(Int)
+        /// `list.@count`, `list.@sum`, `links.@avg.price`, ...
+        case aggregate(Aggregate)
+        /// `SUBQUERY(list, $x, predicate).@count`.
+        case subqueryCount(Subquery)
+    }
+
+    /// A literal value as written. Typing (a string read as a date, an int compared with a
+    /// double) happens when binding against the schema.
+    public enum Literal: Sendable, Hashable {
+        case int(Int64)
+        case double(Double)
+        case string(String)
+        /// `true`, `false`, `TRUE`, `FALSE`, `YES`, `NO`.
+        case bool(Bool)
+        /// `nil` or `NULL`.
+        case null
+        /// `{a, b, ...}`: literals and parameters only.
+        case list([QueryExpression])
+    }
+
+    /// A collection operator applied to a key path.
+    public struct Aggregate: Sendable, Hashable {
+        /// The list (or string, for `@size`) the operator reads.
+        public var collection: QueryKeyPath
+        public var function: AggregateFunction
+        /// The property of linked objects to aggregate (`price` in `items.@sum.price`), or nil
+        /// for a list of primitives.
+        public var property: QueryKeyPath?
+
+        public init(collection: QueryKeyPath, function: AggregateFunction, property: QueryKeyPath? = nil) {
+            self.collection = collection
+            self.function = function
+            self.property = property
+        }
+    }
+
+    /// `SUBQUERY(collection, $variable, predicate)`, whose value is the count of the elements of
+    /// `collection` that satisfy `predicate`, with `$variable` standing for each element.
+    public struct Subquery: Sendable, Hashable {
+        public var collection: QueryKeyPath
+        public var variable: QueryIdentifier
+        public var predicate: QueryPredicate
+
+        public init(collection: QueryKeyPath, variable: QueryIdentifier, predicate: QueryPredicate) {
+            self.collection = collection
+            self.variable = variable
+            self.predicate = predicate
+        }
+    }
+
+    public var kind: Kind
+    /// Where the expression stands in the statement.
+    public var range: QuerySourceRange
+
+    public init(_ kind: Kind, range: QuerySourceRange = QuerySourceRange(at: .start)) {
+        self.kind = kind
+        self.range = range
+    }
+
+    public static func == (a: QueryExpression, b: QueryExpression) -> Bool { a.kind == b.kind }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
+
+    /// The key path, when the expression is one.
+    public var keyPath: QueryKeyPath? {
+        if case .keyPath(let path) = kind { path } else { nil }
+    }
+
+    /// The literal, when the expression is one.
+    public var literal: Literal? {
+        if case .literal(let literal) = kind { literal } else { nil }
+    }
+
+    /// Whether the expression is a value known without reading any object (a literal or a
+    /// parameter, or a list of them).
+    public var isConstant: Bool {
+        switch kind {
+        case .literal, .parameter: true
+        case .keyPath, .aggregate, .subqueryCount: false
+        }
+    }
+}
+
+extension QueryExpression {
+    /// A key path expression from its dotted text, for building queries in code.
+    public static func keyPath(_ dotted: String) -> QueryExpression {
+        QueryExpression(.keyPath(QueryKeyPath(dotted)))
+    }
+
+    public static func int(_ value: Int64) -> QueryExpression { QueryExpression(.literal(.int(value))) }
+    public static func double(_ value: Double) -> QueryExpression { QueryExpression(.literal(.double(value))) }
+    public static func string(_ value: String) -> QueryExpression { QueryExpression(.literal(.string(value))) }
+    public static func bool(_ value: Bool) -> QueryExpression { QueryExpression(.literal(.bool(value))) }
+    public static let null = QueryExpression(.literal(.null))
+    public static func list(_ elements: [QueryExpression]) -> QueryExpression { QueryExpression(.literal(.list(elements))) }
+    public static func parameter(_ index: Int) -> QueryExpression { QueryExpression(.parameter(index)) }
+}

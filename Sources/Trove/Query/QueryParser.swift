@@ -1,0 +1,564 @@
+/// Reads query text into a `Query` or a `QueryPredicate`.
+///
+/// A recursive-descent parser over `QueryLexer` tokens, one token of lookahead. Precedence, from
+/// loosest to tightest: `OR`/`||`, `AND`/`&&`, `NOT`/`!`, then comparisons and parentheses.
+/// Every failure is a `QueryError` naming what was expected and where; hostile input cannot
+/// exhaust the stack, because nesting is limited to `maximumDepth` and statements to
+/// `maximumLength` bytes.
+///
+/// The static functions parse a whole text. The instance API reads a statement piece by piece,
+/// for the shell's own statements (`update MODEL where PREDICATE set ...`):
+///
+/// ```swift
+/// var parser = try QueryParser(text)
+/// let predicate = try parser.parsePredicate()
+/// guard try parser.consumeWord("set") else { ... }
+/// ```
+public struct QueryParser: Sendable {
+    /// The longest statement accepted, in UTF-8 bytes.
+    public static let maximumLength = 1 << 20
+    /// How deeply parentheses, `NOT`s and `SUBQUERY`s may nest.
+    public static let maximumDepth = 100
+
+    private var lexer: QueryLexer
+    /// The lookahead: the next token not yet consumed.
+    private var token: QueryToken
+    /// The last token consumed, named in messages ("after '=='").
+    private var previous: QueryToken?
+    private var depth = 0
+    /// The variables of the enclosing subqueries, innermost last.
+    private var variables: [String] = []
+
+    /// Prepares to parse `text`; throws if it is too long or its first token is malformed.
+    public init(_ text: String) throws(QueryError) {
+        let length = text.utf8.count
+        guard length <= Self.maximumLength else {
+            throw QueryError(
+                .statementTooLong, "statement is \(length) bytes long; the limit is \(Self.maximumLength)", at: .start)
+        }
+        lexer = QueryLexer(text)
+        token = try lexer.next()
+    }
+
+    /// Parses `text` as a whole query statement:
+    /// `MODEL [where PREDICATE] [SORT(...)] [DISTINCT(...)] [LIMIT(N)]`.
+    public static func parseQuery(_ text: String) throws(QueryError) -> Query {
+        var parser = try QueryParser(text)
+        let query = try parser.parseQuery()
+        try parser.expectEnd()
+        return query
+    }
+
+    /// Parses `text` as a whole predicate.
+    public static func parsePredicate(_ text: String) throws(QueryError) -> QueryPredicate {
+        var parser = try QueryParser(text)
+        let predicate = try parser.parsePredicate()
+        try parser.expectEnd(expecting: "AND, OR or the end of the statement")
+        return predicate
+    }
+
+    // MARK: Incremental API
+
+    /// The text being parsed.
+    public var text: String { lexer.text }
+
+    /// Where the next token starts.
+    public var location: QuerySourceLocation { token.range.start }
+
+    /// Whether every token has been consumed.
+    public var isAtEnd: Bool { token.kind == .end }
+
+    /// Consumes the next token if it is the word `word` (ASCII case-insensitive), as a keyword
+    /// or a name. For statement words the query language does not reserve, such as `set`.
+    public mutating func consumeWord(_ word: String) throws(QueryError) -> Bool {
+        switch token.kind {
+        case .identifier, .keyword:
+            guard lexer.text(of: token.range).lowercased() == word.lowercased() else { return false }
+            try advance()
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Throws unless every token has been consumed.
+    public func expectEnd() throws(QueryError) {
+        try expectEnd(expecting: "the end of the statement")
+    }
+
+    /// Parses a query statement and stops before the first token that cannot continue it.
+    public mutating func parseQuery() throws(QueryError) -> Query {
+        let model: QueryIdentifier
+        switch token.kind {
+        case .identifier, .keyword:
+            model = identifier(token)
+            try advance()
+        default:
+            throw unexpected("a model name")
+        }
+        var predicate: QueryPredicate?
+        if token.keyword == .where {
+            try advance()
+            predicate = try parsePredicate()
+        }
+        var query = Query(model: model, predicate: predicate)
+        try parseClauses(into: &query, expectation: predicate == nil
+            ? "'where', SORT, DISTINCT, LIMIT or the end of the statement"
+            : "AND, OR, SORT, DISTINCT, LIMIT or the end of the statement")
+        return query
+    }
+
+    /// Parses a predicate and stops before the first token that cannot continue it.
+    public mutating func parsePredicate() throws(QueryError) -> QueryPredicate {
+        try parseOr()
+    }
+
+    /// Parses one value: a key path, literal, parameter, aggregate or subquery count.
+    public mutating func parseExpression() throws(QueryError) -> QueryExpression {
+        try parseExpression(expecting: "a value")
+    }
+
+    // MARK: Tokens
+
+    private mutating func advance() throws(QueryError) {
+        previous = token
+        token = try lexer.next()
+    }
+
+    private mutating func consume(_ kind: QueryToken.Kind) throws(QueryError) -> Bool {
+        guard token.kind == kind else { return false }
+        try advance()
+        return true
+    }
+
+    private mutating func expect(_ kind: QueryToken.Kind, _ expectation: @autoclosure () -> String) throws(QueryError) {
+        guard token.kind == kind else { throw unexpected(expectation()) }
+        try advance()
+    }
+
+    private func identifier(_ token: QueryToken) -> QueryIdentifier {
+        QueryIdentifier(lexer.name(of: token), range: token.range)
+    }
+
+    private func expectEnd(expecting expectation: String) throws(QueryError) {
+        guard token.kind == .end else { throw unexpected(expectation) }
+    }
+
+    /// Enters one level of nesting, refusing to go deeper than `maximumDepth`.
+    private mutating func enter(at location: QuerySourceLocation) throws(QueryError) {
+        depth += 1
+        guard depth <= Self.maximumDepth else {
+            throw QueryError(.nestingTooDeep, "nesting is deeper than \(Self.maximumDepth) levels", at: location, in: text)
+        }
+    }
+
+    // MARK: Errors
+
+    /// "expected X after 'Y', found Z", at the current token.
+    private func unexpected(_ expectation: String, namingPrevious: Bool = true) -> QueryError {
+        var message = "expected \(expectation)"
+        if namingPrevious, let previous, previous.kind != .end {
+            message += " after '\(QueryLexer.truncated(lexer.text(of: previous.range)))'"
+        }
+        message += ", found \(describe(token))"
+        return QueryError(token.kind == .end ? .unexpectedEnd : .unexpectedToken, message, at: token.range.start, in: text)
+    }
+
+    private func describe(_ token: QueryToken) -> String {
+        switch token.kind {
+        case .end: "the end of the statement"
+        case .string: "a string literal"
+        default: "'\(QueryLexer.truncated(lexer.text(of: token.range)))'"
+        }
+    }
+
+    private func error(_ kind: QueryError.Kind, _ message: String, at location: QuerySourceLocation) -> QueryError {
+        QueryError(kind, message, at: location, in: text)
+    }
+
+    // MARK: Predicates
+
+    private mutating func parseOr() throws(QueryError) -> QueryPredicate {
+        let first = try parseAnd()
+        guard isOr(token) else { return first }
+        var operands = [first]
+        while isOr(token) {
+            try advance()
+            operands.append(try parseAnd())
+        }
+        return QueryPredicate(.or(operands), range: first.range.union(operands[operands.count - 1].range))
+    }
+
+    private mutating func parseAnd() throws(QueryError) -> QueryPredicate {
+        let first = try parseUnary()
+        guard isAnd(token) else { return first }
+        var operands = [first]
+        while isAnd(token) {
+            try advance()
+            operands.append(try parseUnary())
+        }
+        return QueryPredicate(.and(operands), range: first.range.union(operands[operands.count - 1].range))
+    }
+
+    private func isOr(_ token: QueryToken) -> Bool { token.kind == .bars || token.keyword == .or }
+
+    private func isAnd(_ token: QueryToken) -> Bool { token.kind == .ampersands || token.keyword == .and }
+
+    private mutating func parseUnary() throws(QueryError) -> QueryPredicate {
+        guard token.kind == .bang || token.keyword == .not else { return try parsePrimary() }
+        let start = token.range.start
+        try advance()
+        try enter(at: start)
+        defer { depth -= 1 }
+        let operand = try parseUnary()
+        return QueryPredicate(.not(operand), range: QuerySourceRange(start: start, end: operand.range.end))
+    }
+
+    private mutating func parsePrimary() throws(QueryError) -> QueryPredicate {
+        switch token.kind {
+        case .leftParen:
+            let open = token.range.start
+            try advance()
+            try enter(at: open)
+            defer { depth -= 1 }
+            let inner = try parseOr()
+            guard token.kind == .rightParen else {
+                throw unexpected("')' to close the '(' at \(open)", namingPrevious: false)
+            }
+            try advance()
+            return inner
+        case .keyword(.truePredicate), .keyword(.falsePredicate):
+            let predicate = QueryPredicate(.constant(token.keyword == .truePredicate), range: token.range)
+            try advance()
+            return predicate
+        case .keyword(.any), .keyword(.some), .keyword(.all), .keyword(.noneOf):
+            return try parseComparison()
+        default:
+            guard startsExpression(token) else { throw unexpected("a predicate") }
+            return try parseComparison()
+        }
+    }
+
+    private func startsExpression(_ token: QueryToken) -> Bool {
+        switch token.kind {
+        case .identifier, .integer, .double, .string, .parameter, .variable, .leftBrace, .aggregate: true
+        case .keyword(let keyword):
+            keyword.isContextual || [.true, .false, .yes, .no, .nil, .null, .subquery].contains(keyword)
+        default: false
+        }
+    }
+
+    private mutating func parseComparison() throws(QueryError) -> QueryPredicate {
+        let start = token.range.start
+        var quantifier: Quantifier?
+        switch token.keyword {
+        case .any?, .some?: quantifier = .any
+        case .all?: quantifier = .all
+        case .noneOf?: quantifier = .noneOf
+        default: break
+        }
+        if let quantifier {
+            try advance()
+            let left = try parseExpression(expecting: "a key path")
+            guard left.keyPath != nil else {
+                throw error(.invalidQuantifier, "\(quantifier) applies to a key path, not to \(Self.noun(left))", at: start)
+            }
+            return try parseComparisonRest(quantifier: quantifier, left: left, start: start)
+        }
+        let left = try parseExpression(expecting: "a predicate")
+        return try parseComparisonRest(quantifier: nil, left: left, start: start)
+    }
+
+    private static func noun(_ expression: QueryExpression) -> String {
+        switch expression.kind {
+        case .keyPath: "a key path"
+        case .literal: "a literal"
+        case .parameter: "a parameter"
+        case .aggregate: "an aggregate"
+        case .subqueryCount: "a subquery"
+        }
+    }
+
+    private mutating func parseComparisonRest(
+        quantifier: Quantifier?, left: QueryExpression, start: QuerySourceLocation
+    ) throws(QueryError) -> QueryPredicate {
+        let op: ComparisonOperator
+        switch token.kind {
+        case .equal: op = .equal
+        case .notEqual: op = .notEqual
+        case .less: op = .lessThan
+        case .lessOrEqual: op = .lessThanOrEqual
+        case .greater: op = .greaterThan
+        case .greaterOrEqual: op = .greaterThanOrEqual
+        case .keyword(.beginsWith): op = .beginsWith
+        case .keyword(.endsWith): op = .endsWith
+        case .keyword(.contains): op = .contains
+        case .keyword(.like): op = .like
+        case .keyword(.matches): op = .matches
+        case .keyword(.in): op = .in
+        case .keyword(.between):
+            return try parseBetween(quantifier: quantifier, value: left, start: start)
+        default:
+            throw unexpected("a comparison operator")
+        }
+        var operatorRange = token.range
+        try advance()
+        var options: StringComparisonOptions = []
+        if case .modifier(let modifier) = token.kind {
+            guard op.acceptsStringOptions else {
+                throw error(
+                    .invalidModifier,
+                    "'\(op)' takes no [c] or [d] modifier (strings order by Unicode scalar values)",
+                    at: token.range.start)
+            }
+            options = modifier
+            operatorRange = operatorRange.union(token.range)
+            try advance()
+        }
+        let right = try parseExpression(expecting: "a value")
+        let comparison = QueryPredicate.Comparison(
+            quantifier: quantifier, left, op, options: options, right, operatorRange: operatorRange)
+        return QueryPredicate(.comparison(comparison), range: QuerySourceRange(start: start, end: right.range.end))
+    }
+
+    private mutating func parseBetween(
+        quantifier: Quantifier?, value: QueryExpression, start: QuerySourceLocation
+    ) throws(QueryError) -> QueryPredicate {
+        try advance()
+        if case .modifier = token.kind {
+            throw error(.invalidModifier, "'BETWEEN' takes no [c] or [d] modifier", at: token.range.start)
+        }
+        try expect(.leftBrace, "'{' (BETWEEN takes {lower, upper})")
+        let lower = try parseBound(expecting: "a lower bound")
+        try expect(.comma, "',' and an upper bound")
+        let upper = try parseBound(expecting: "an upper bound")
+        try expect(.rightBrace, "'}' after the upper bound")
+        let between = QueryPredicate.Between(quantifier: quantifier, value, lower: lower, upper: upper)
+        return QueryPredicate(.between(between), range: QuerySourceRange(start: start, end: previous?.range.end ?? upper.range.end))
+    }
+
+    private mutating func parseBound(expecting expectation: String) throws(QueryError) -> QueryExpression {
+        guard token.kind != .leftBrace else { throw unexpected(expectation) }
+        return try parseExpression(expecting: expectation)
+    }
+
+    // MARK: Expressions
+
+    private mutating func parseExpression(expecting expectation: String) throws(QueryError) -> QueryExpression {
+        let current = token
+        let literal: QueryExpression.Literal
+        switch current.kind {
+        case .integer(let value): literal = .int(value)
+        case .double(let value): literal = .double(value)
+        case .string(let value): literal = .string(value)
+        case .keyword(.true), .keyword(.yes): literal = .bool(true)
+        case .keyword(.false), .keyword(.no): literal = .bool(false)
+        case .keyword(.nil), .keyword(.null): literal = .null
+        case .parameter(let index):
+            try advance()
+            return QueryExpression(.parameter(index), range: current.range)
+        case .leftBrace:
+            return try parseList()
+        case .variable:
+            let variable = identifier(current)
+            guard variables.contains(variable.name) else {
+                throw error(.unknownVariable, "unknown variable '$\(variable.name)'; variables are declared by SUBQUERY", at: current.range.start)
+            }
+            try advance()
+            return try parseKeyPathTail(variable: variable, components: [], allowAggregate: true)
+        case .identifier:
+            try advance()
+            return try parseKeyPathTail(variable: nil, components: [identifier(current)], allowAggregate: true)
+        case .keyword(let keyword) where keyword.isContextual:
+            try advance()
+            return try parseKeyPathTail(variable: nil, components: [identifier(current)], allowAggregate: true)
+        case .keyword(.subquery):
+            return try parseSubquery()
+        case .aggregate(let function):
+            throw error(.invalidAggregate, "\(function) must follow a key path (list.\(function))", at: current.range.start)
+        default:
+            throw unexpected(expectation)
+        }
+        try advance()
+        return QueryExpression(.literal(literal), range: current.range)
+    }
+
+    /// Reads `.name`s (and at most one `.@aggregate[.property]`) after the first component.
+    private mutating func parseKeyPathTail(
+        variable: QueryIdentifier?, components: [QueryIdentifier], allowAggregate: Bool
+    ) throws(QueryError) -> QueryExpression {
+        var path = QueryKeyPath(variable: variable, components: components)
+        while token.kind == .dot {
+            try advance()
+            switch token.kind {
+            case .identifier, .keyword:
+                path.components.append(identifier(token))
+                try advance()
+            case .aggregate(let function):
+                guard allowAggregate else {
+                    throw error(.invalidAggregate, "\(function) cannot appear here", at: token.range.start)
+                }
+                let functionRange = token.range
+                try advance()
+                var property: QueryKeyPath?
+                if token.kind == .dot {
+                    guard function.takesProperty else {
+                        throw error(.invalidAggregate, "\(function) takes no property", at: token.range.start)
+                    }
+                    try advance()
+                    switch token.kind {
+                    case .identifier, .keyword: break
+                    default: throw unexpected("a property name")
+                    }
+                    property = try parsePlainKeyPathRest(first: token)
+                }
+                let aggregate = QueryExpression.Aggregate(collection: path, function: function, property: property)
+                let end = property?.range.end ?? functionRange.end
+                return QueryExpression(.aggregate(aggregate), range: QuerySourceRange(start: path.range.start, end: end))
+            default:
+                throw unexpected("a property name")
+            }
+        }
+        return QueryExpression(.keyPath(path), range: path.range)
+    }
+
+    /// Reads `first(.name)*`, with `first` the current token (a name), no aggregates.
+    private mutating func parsePlainKeyPathRest(first: QueryToken) throws(QueryError) -> QueryKeyPath {
+        var path = QueryKeyPath(components: [identifier(first)])
+        try advance()
+        while token.kind == .dot {
+            try advance()
+            switch token.kind {
+            case .identifier, .keyword:
+                path.components.append(identifier(token))
+                try advance()
+            case .aggregate(let function):
+                throw error(.invalidAggregate, "\(function) cannot appear here", at: token.range.start)
+            default:
+                throw unexpected("a property name")
+            }
+        }
+        return path
+    }
+
+    /// A key path for `SORT`, `DISTINCT` or a subquery's collection: names only, optionally from
+    /// a variable.
+    private mutating func parseKeyPath(expecting expectation: String, allowVariable: Bool) throws(QueryError) -> QueryKeyPath {
+        switch token.kind {
+        case .identifier:
+            return try parsePlainKeyPathRest(first: token)
+        case .keyword(let keyword) where keyword.isContextual:
+            return try parsePlainKeyPathRest(first: token)
+        case .variable where allowVariable:
+            let variable = identifier(token)
+            guard variables.contains(variable.name) else {
+                throw error(.unknownVariable, "unknown variable '$\(variable.name)'; variables are declared by SUBQUERY", at: token.range.start)
+            }
+            try advance()
+            let tail = try parseKeyPathTail(variable: variable, components: [], allowAggregate: false)
+            return tail.keyPath ?? QueryKeyPath(variable: variable, components: [])
+        default:
+            throw unexpected(expectation)
+        }
+    }
+
+    private mutating func parseList() throws(QueryError) -> QueryExpression {
+        let start = token.range.start
+        try advance()
+        var elements: [QueryExpression] = []
+        if token.kind != .rightBrace {
+            repeat {
+                // Checked before descending, so that `{{{{...` cannot recurse.
+                guard token.kind != .leftBrace else {
+                    throw error(.unexpectedToken, "list literals do not nest", at: token.range.start)
+                }
+                let element = try parseExpression(expecting: "a value")
+                guard element.isConstant else {
+                    throw error(.unexpectedToken, "a list literal holds only literals and parameters", at: element.range.start)
+                }
+                elements.append(element)
+            } while try consume(.comma)
+        }
+        try expect(.rightBrace, "',' or '}'")
+        return QueryExpression(.literal(.list(elements)), range: QuerySourceRange(start: start, end: previous?.range.end ?? start))
+    }
+
+    private mutating func parseSubquery() throws(QueryError) -> QueryExpression {
+        let start = token.range.start
+        try advance()
+        try expect(.leftParen, "'(' after SUBQUERY")
+        let collection = try parseKeyPath(expecting: "the key path of a list", allowVariable: true)
+        try expect(.comma, "',' and a variable")
+        guard case .variable = token.kind else { throw unexpected("a variable such as $x") }
+        let variable = identifier(token)
+        guard !variables.contains(variable.name) else {
+            throw error(.unknownVariable, "variable '$\(variable.name)' is already declared by an enclosing SUBQUERY", at: token.range.start)
+        }
+        try advance()
+        try expect(.comma, "',' and a predicate")
+        try enter(at: start)
+        defer { depth -= 1 }
+        variables.append(variable.name)
+        let predicate = try parseOr()
+        variables.removeLast()
+        try expect(.rightParen, "')' to close SUBQUERY")
+        guard token.kind == .dot else { throw unexpected("'.@count' (a SUBQUERY is counted)") }
+        try advance()
+        guard case .aggregate(.count) = token.kind else { throw unexpected("'@count' (a SUBQUERY is counted)") }
+        let end = token.range.end
+        try advance()
+        let subquery = QueryExpression.Subquery(collection: collection, variable: variable, predicate: predicate)
+        return QueryExpression(.subqueryCount(subquery), range: QuerySourceRange(start: start, end: end))
+    }
+
+    // MARK: Clauses
+
+    private mutating func parseClauses(into query: inout Query, expectation: String) throws(QueryError) {
+        var stage = 0
+        while true {
+            let rank: Int
+            switch token.keyword {
+            case .sort?: rank = 1
+            case .distinct?: rank = 2
+            case .limit?: rank = 3
+            default: return try expectEnd(expecting: expectation)
+            }
+            let word = lexer.text(of: token.range).uppercased()
+            guard rank > stage else {
+                throw error(
+                    .unexpectedToken,
+                    "\(word) cannot come here: SORT, DISTINCT and LIMIT appear at most once each, in that order",
+                    at: token.range.start)
+            }
+            stage = rank
+            try advance()
+            try expect(.leftParen, "'(' after \(word)")
+            switch rank {
+            case 1:
+                repeat {
+                    let keyPath = try parseKeyPath(expecting: "a key path to sort by", allowVariable: false)
+                    var ascending = true
+                    switch token.keyword {
+                    case .asc?, .ascending?: try advance()
+                    case .desc?, .descending?: ascending = false; try advance()
+                    default: break
+                    }
+                    query.sort.append(QuerySortDescriptor(keyPath, ascending: ascending))
+                } while try consume(.comma)
+                try expect(.rightParen, "ASC, DESC, ',' or ')'")
+            case 2:
+                repeat {
+                    query.distinct.append(try parseKeyPath(expecting: "a key path", allowVariable: false))
+                } while try consume(.comma)
+                try expect(.rightParen, "',' or ')'")
+            default:
+                guard case .integer(let value) = token.kind, value >= 0, value <= Int64(Int.max) else {
+                    throw error(.invalidLimit, "LIMIT takes a non-negative integer", at: token.range.start)
+                }
+                query.limit = Int(value)
+                try advance()
+                try expect(.rightParen, "')'")
+            }
+        }
+    }
+}

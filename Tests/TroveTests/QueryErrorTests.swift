@@ -1,0 +1,194 @@
+import Testing
+@testable import Trove
+
+@Suite("Query errors")
+struct QueryErrorTests {
+    @Test func messageNamesWhatWasExpectedAndEchoesTheStatementWithACaret() throws {
+        let error = try #require(QueryTest.predicateError("age > 3 && == 4"))
+        #expect(error.kind == .unexpectedToken)
+        #expect(error.column == 12)
+        #expect(error.description == """
+            expected a predicate after '&&', found '==' at column 12
+              age > 3 && == 4
+                         ^
+            """)
+    }
+
+    @Test func missingValueAfterAnOperator() throws {
+        let error = try #require(QueryTest.predicateError("age == )"))
+        #expect(error.message == "expected a value after '==', found ')'")
+        #expect(error.column == 8)
+    }
+
+    @Test func endOfStatementIsItsOwnKind() throws {
+        let error = try #require(QueryTest.predicateError("age == "))
+        #expect(error.kind == .unexpectedEnd)
+        #expect(error.message == "expected a value after '==', found the end of the statement")
+        #expect(error.column == 8)
+        #expect(QueryTest.predicateError("(a == 1")?.kind == .unexpectedEnd)
+        #expect(QueryTest.predicateError("")?.message == "expected a predicate, found the end of the statement")
+    }
+
+    @Test func caretLinesUpWithTabsAndNonASCII() throws {
+        let error = try #require(QueryTest.predicateError("\tnom == 'é' ¤"))
+        #expect(error.column == 13)
+        #expect(error.description.hasSuffix("\n  \tnom == 'é' ¤\n  \t           ^"))
+    }
+
+    @Test func multilineStatementsEchoTheOffendingLine() throws {
+        let error = try #require(QueryTest.predicateError("name == 'a\nb' AND\n  age >"))
+        #expect(error.location.line == 3)
+        #expect(error.description == """
+            expected a value after '>', found the end of the statement at line 3, column 8
+                age >
+                     ^
+            """)
+    }
+
+    @Test func longLinesAreEchoedAroundTheColumn() throws {
+        let text = String(repeating: "a == 1 AND ", count: 40) + "?"
+        let error = try #require(QueryTest.predicateError(text))
+        let lines = error.description.split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[1].hasPrefix("  ..."))
+        #expect(lines[1].count < 140)
+        let caret = try #require(Array(lines[2]).firstIndex(of: "^"))
+        #expect(Array(lines[1])[caret] == "?")
+    }
+
+    @Test func missingOperator() throws {
+        let error = try #require(QueryTest.predicateError("isActive"))
+        #expect(error.message == "expected a comparison operator after 'isActive', found the end of the statement")
+        #expect(QueryTest.predicateError("name 'x'")?.column == 6)
+    }
+
+    @Test func trailingTokensAfterAPredicate() throws {
+        let error = try #require(QueryTest.predicateError("a == 1 b"))
+        #expect(error.message == "expected AND, OR or the end of the statement after '1', found 'b'")
+        #expect(error.column == 8)
+        #expect(QueryTest.predicateError("a == 1)")?.column == 7)
+    }
+
+    @Test func unclosedParenthesisNamesWhereItOpened() throws {
+        let error = try #require(QueryTest.predicateError("(a == 1 OR (b == 2) c"))
+        #expect(error.message == "expected ')' to close the '(' at column 1, found 'c'")
+    }
+
+    @Test func modifiersOnOrderingOperatorsAreErrors() throws {
+        let error = try #require(QueryTest.predicateError("name <[c] 'x'"))
+        #expect(error.kind == .invalidModifier)
+        #expect(error.column == 7)
+        #expect(QueryTest.predicateError("age BETWEEN[c] {1, 2}")?.kind == .invalidModifier)
+    }
+
+    @Test func quantifierNeedsAKeyPath() throws {
+        let error = try #require(QueryTest.predicateError("ANY 5 == x"))
+        #expect(error.kind == .invalidQuantifier)
+        #expect(error.column == 1)
+        #expect(QueryTest.predicateError("ALL dogs.@count == 1")?.kind == .invalidQuantifier)
+        #expect(QueryTest.predicateError("ANY")?.kind == .unexpectedEnd)
+    }
+
+    @Test func aggregateMisuse() throws {
+        #expect(QueryTest.predicateError("@count > 1")?.kind == .invalidAggregate)
+        let property = try #require(QueryTest.predicateError("dogs.@count.name > 1"))
+        #expect(property.kind == .invalidAggregate)
+        #expect(property.column == 12)
+        #expect(QueryTest.predicateError("a.@sum.b.@sum > 1")?.kind == .invalidAggregate)
+        #expect(QueryTest.predicateError("a.@sum. > 1")?.kind == .unexpectedToken)
+    }
+
+    @Test func variablesMustBeDeclaredOnce() throws {
+        let unknown = try #require(QueryTest.predicateError("$x.age > 1"))
+        #expect(unknown.kind == .unknownVariable)
+        #expect(unknown.column == 1)
+        #expect(QueryTest.predicateError("SUBQUERY(a, $x, $y > 1).@count > 1")?.kind == .unknownVariable)
+        #expect(QueryTest.predicateError("SUBQUERY(a, $x, SUBQUERY($x.b, $x, $x > 1).@count > 1).@count > 1")?.kind == .unknownVariable)
+        #expect(QueryTest.predicateError("SUBQUERY(a, $x, $x > 1).@count > 1 AND $x > 1")?.kind == .unknownVariable)
+    }
+
+    @Test func subqueryMustBeCounted() throws {
+        #expect(QueryTest.predicateError("SUBQUERY(a, $x, $x > 1) > 1")?.kind == .unexpectedToken)
+        #expect(QueryTest.predicateError("SUBQUERY(a, $x, $x > 1).@sum > 1")?.kind == .unexpectedToken)
+        #expect(QueryTest.predicateError("SUBQUERY(a, $0, $0 > 1).@count > 1")?.kind == .unexpectedToken)
+    }
+
+    @Test func listLiteralsHoldValuesOnly() throws {
+        #expect(QueryTest.predicateError("a IN {b}")?.kind == .unexpectedToken)
+        #expect(QueryTest.predicateError("a IN {{1}}")?.kind == .unexpectedToken)
+        #expect(QueryTest.predicateError("a IN {1,}")?.kind == .unexpectedToken)
+        #expect(QueryTest.predicateError("a IN {1 2}")?.message == "expected ',' or '}' after '1', found '2'")
+        #expect(QueryTest.predicateError("a BETWEEN {1}")?.kind == .unexpectedToken)
+        #expect(QueryTest.predicateError("a BETWEEN 1, 2")?.kind == .unexpectedToken)
+        #expect(QueryTest.predicateError("a BETWEEN {{1}, 2}")?.kind == .unexpectedToken)
+    }
+
+    @Test func queryStatementErrors() throws {
+        #expect(QueryTest.queryError("")?.message == "expected a model name, found the end of the statement")
+        let missingWhere = try #require(QueryTest.queryError("Person age > 3"))
+        #expect(missingWhere.message == "expected 'where', SORT, DISTINCT, LIMIT or the end of the statement after 'Person', found 'age'")
+        #expect(missingWhere.column == 8)
+        #expect(QueryTest.queryError("Person where")?.kind == .unexpectedEnd)
+        #expect(QueryTest.queryError("Person SORT age")?.kind == .unexpectedToken)
+        #expect(QueryTest.queryError("Person SORT()")?.kind == .unexpectedToken)
+        #expect(QueryTest.queryError("Person SORT(a.@count)")?.kind == .invalidAggregate)
+        #expect(QueryTest.queryError("Person SORT(a UP)")?.message == "expected ASC, DESC, ',' or ')' after 'a', found 'UP'")
+    }
+
+    @Test func clausesComeOnceInOrder() throws {
+        let error = try #require(QueryTest.queryError("Person LIMIT(1) SORT(a)"))
+        #expect(error.kind == .unexpectedToken)
+        #expect(error.column == 17)
+        #expect(QueryTest.queryError("Person SORT(a) SORT(b)")?.kind == .unexpectedToken)
+        #expect(QueryTest.queryError("Person DISTINCT(a) SORT(b)")?.kind == .unexpectedToken)
+    }
+
+    @Test func limitTakesANonNegativeInteger() throws {
+        #expect(QueryTest.queryError("Person LIMIT(-1)")?.kind == .invalidLimit)
+        #expect(QueryTest.queryError("Person LIMIT(1.5)")?.kind == .invalidLimit)
+        #expect(QueryTest.queryError("Person LIMIT($0)")?.kind == .invalidLimit)
+        #expect(QueryTest.queryError("Person LIMIT(x)")?.column == 14)
+    }
+
+    @Test func lexicalErrorsSurfaceThroughTheParser() throws {
+        let error = try #require(QueryTest.queryError("Person where name == 'abc"))
+        #expect(error.kind == .unterminatedString)
+        #expect(error.column == 22)
+        #expect(error.description.hasSuffix("\n  Person where name == 'abc\n                       ^"))
+    }
+
+    @Test func nestingBeyondTheLimitThrows() throws {
+        let depth = QueryParser.maximumDepth
+        let fine = String(repeating: "(", count: depth) + "a == 1" + String(repeating: ")", count: depth)
+        #expect(QueryTest.predicateError(fine) == nil)
+        let deep = String(repeating: "(", count: depth + 1) + "a == 1" + String(repeating: ")", count: depth + 1)
+        let error = try #require(QueryTest.predicateError(deep))
+        #expect(error.kind == .nestingTooDeep)
+        #expect(error.column == depth + 1)
+        #expect(QueryTest.predicateError(String(repeating: "NOT ", count: depth + 1) + "a == 1")?.kind == .nestingTooDeep)
+        #expect(QueryTest.predicateError(String(repeating: "!", count: 100_000) + "a == 1")?.kind == .nestingTooDeep)
+        #expect(QueryTest.predicateError(String(repeating: "(", count: 100_000))?.kind == .nestingTooDeep)
+    }
+
+    @Test func nestedSubqueriesCountTowardTheLimit() throws {
+        var text = "$v0 > 1"
+        for level in 1...(QueryParser.maximumDepth + 1) {
+            let outer = level == QueryParser.maximumDepth + 1 ? "list" : "$v\(level).list"
+            text = "SUBQUERY(\(outer), $v\(level - 1), \(text)).@count > 0"
+        }
+        #expect(QueryTest.predicateError(text)?.kind == .nestingTooDeep)
+    }
+
+    @Test func longFlatChainsAreFine() throws {
+        let text = (0..<20_000).map { "a == \($0)" }.joined(separator: " AND ")
+        let predicate = try QueryParser.parsePredicate(text)
+        #expect(predicate.conjuncts.count == 20_000)
+        #expect(try QueryParser.parsePredicate(predicate.description) == predicate)
+    }
+
+    @Test func statementsBeyondTheLengthLimitThrow() throws {
+        let text = "a IN {" + String(repeating: "1,", count: QueryParser.maximumLength / 2) + "1}"
+        let error = try #require(QueryTest.predicateError(text))
+        #expect(error.kind == .statementTooLong)
+    }
+}
