@@ -9,11 +9,14 @@ public final class ExecutionContext {
     public let arguments: [String]
     private let emitter: (JSONObject) -> Void
     private let progressBar: ProgressBar?
+    private let standardInput: () -> [UInt8]
 
-    public init(arguments: [String], emit: @escaping (JSONObject) -> Void = { _ in }, progress: ProgressBar? = nil) {
+    public init(arguments: [String], emit: @escaping (JSONObject) -> Void = { _ in }, progress: ProgressBar? = nil,
+                standardInput: (() -> [UInt8])? = nil) {
         self.arguments = arguments
         self.emitter = emit
         self.progressBar = progress
+        self.standardInput = standardInput ?? { (try? FileInput.readAll(nil)) ?? [] }
     }
 
     /// True once the user pressed Ctrl-C; long statements poll it and stop early
@@ -29,10 +32,14 @@ public final class ExecutionContext {
         progressBar?.update(completed: completed, total: total)
     }
 
+    /// Erases the progress bar; the shell also does this after the statement.
+    public func finishProgress() { progressBar?.finish() }
+
     /// The contents of FILE for `import`; `-` reads standard input to its end.
     public func readFile(_ path: String) throws -> [UInt8] {
+        if path == "-" { return standardInput() }
         do {
-            return try FileInput.readAll(path == "-" ? nil : path)
+            return try FileInput.readAll(path)
         } catch {
             throw StatementError("cannot read '\(path)': \(error.message)")
         }

@@ -29,6 +29,18 @@ protocol LineSource: AnyObject {
     func readLine() -> String?
 }
 
+extension LineSource {
+    /// Everything left, lines joined with `\n` (for `import MODEL -`).
+    func readRemaining() -> [UInt8] {
+        var bytes: [UInt8] = []
+        while let line = readLine() {
+            bytes.append(contentsOf: line.utf8)
+            bytes.append(0x0A)
+        }
+        return bytes
+    }
+}
+
 extension LineReader: LineSource {}
 
 /// Lines of an in-memory text (`-c COMMAND`, tests).

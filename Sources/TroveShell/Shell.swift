@@ -22,7 +22,7 @@ public enum Shell {
 
     /// `main` with its surroundings passed in, for tests.
     static func run(arguments: [String], stdout: OutputSink, stderr: OutputSink, terminal: Terminal,
-                    standardInput: @autoclosure () -> LineSource, openBackend: BackendOpener) -> Int32 {
+                    standardInput: LineSource, openBackend: BackendOpener) -> Int32 {
         let options: CommandLineOptions
         do {
             options = try CommandLineParser.parse(arguments)
@@ -65,7 +65,8 @@ public enum Shell {
             return 1
         }
 
-        let session = ShellSession(backend: backend, stdout: stdout, stderr: stderr, terminal: terminal, options: options)
+        let session = ShellSession(backend: backend, stdout: stdout, stderr: stderr, terminal: terminal, options: options,
+                                   standardInput: standardInput)
         if !options.scripts.isEmpty {
             for script in options.scripts {
                 let ok: Bool
@@ -75,7 +76,7 @@ public enum Shell {
                 case .file(let path):
                     let source: LineSource
                     do {
-                        source = path == "-" ? standardInput() : try LineReader(path: path)
+                        source = path == "-" ? standardInput : try LineReader(path: path)
                     } catch {
                         stderr.write("trove: cannot read '\(path)': \(error.message)\n")
                         return 2
@@ -91,7 +92,7 @@ public enum Shell {
             // Errors at the prompt were seen and shrugged off; only `.exit N` sets a status.
             return session.exitStatus ?? 0
         } else {
-            session.run(standardInput(), origin: .standardInput, stopOnError: options.bail)
+            session.run(standardInput, origin: .standardInput, stopOnError: options.bail)
         }
         session.close()
         stdout.flush()

@@ -56,8 +56,8 @@ struct ShellCompleter {
             return Completion(start: wordStart, candidates: Self.files(matching: fullWord))
         }
         // Inside a statement: key paths start after an operator or bracket as well.
-        var keyStart = wordStart
-        while keyStart < bytes.count, !StatementScanner.isKeyPathByte(bytes[keyStart]) { keyStart += 1 }
+        var keyStart = bytes.count
+        while keyStart > wordStart, StatementScanner.isKeyPathByte(bytes[keyStart - 1]) { keyStart -= 1 }
         let word = String(decoding: bytes[keyStart...], as: UTF8.self)
         let modelName = isKeyword ? tokens[1] : first
         let all = models()

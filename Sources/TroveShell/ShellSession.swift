@@ -26,8 +26,12 @@ final class ShellSession {
     /// Whether the innermost running input stops at its first error (for `.read`).
     private var stopOnError = false
 
+    /// Standard input, shared by piped statements, `-f -`, `.read -` and `import MODEL -`.
+    let standardInput: LineSource
+
     init(backend: ShellBackend, stdout: OutputSink, stderr: OutputSink, terminal: Terminal,
-         options: CommandLineOptions) {
+         options: CommandLineOptions, standardInput: LineSource) {
+        self.standardInput = standardInput
         self.backend = backend
         self.stdout = stdout
         self.stderr = stderr
@@ -123,7 +127,9 @@ final class ShellSession {
             try export(set, to: file?.text)
         default:
             let progress = statement.keyword == "import" ? "importing" : nil
-            let result = try backend.execute(statement, context: makeContext(progressLabel: progress))
+            let context = makeContext(progressLabel: progress)
+            defer { context.finishProgress() }
+            let result = try backend.execute(statement, context: context)
             if case .written(let summary) = result, settings.mode.isMachineReadable, backend.isInTransaction {
                 // The contract prints a write's line once it has committed.
                 pendingSummaries.append(summary)
@@ -138,7 +144,7 @@ final class ShellSession {
         return ExecutionContext(arguments: arguments, emit: { [stdout] object in
             stdout.write(JSONText.string(object) + "\n")
             stdout.flush()
-        }, progress: bar)
+        }, progress: bar, standardInput: { [standardInput] in standardInput.readRemaining() })
     }
 
     private func print(_ result: ShellResult) {
@@ -267,7 +273,7 @@ final class ShellSession {
             guard readDepth < 16 else { throw StatementError(".read nests too deeply (a file reads itself?)") }
             let source: LineSource
             do {
-                source = file == "-" ? LineReader() : try LineReader(path: file)
+                source = file == "-" ? standardInput : try LineReader(path: file)
             } catch {
                 throw StatementError("cannot read '\(file)': \(error.message)")
             }
@@ -288,8 +294,7 @@ final class ShellSession {
                    timer: \(onOff(timer))
                     bail: \(onOff(bail))
                 readonly: \(onOff(readOnly))
-                    args: \(arguments.isEmpty ? "(none)" : arguments.map { JSONText.string(.string($0)) }.joined(separator: " "))
-
+                    args: \(arguments.isEmpty ? "(none)" : arguments.map { JSONText.string(.string($0)) }.joined(separator: " "))\n
                 """)
         }
     }

@@ -297,7 +297,7 @@ private struct Recognizer {
                 if chunks.count == 2 {
                     let direction = s.text(chunks[1]).uppercased()
                     guard direction == "ASC" || direction == "DESC" || direction == "ASCENDING" || direction == "DESCENDING" else {
-                        throw error("expected ASC or DESC, found '\(s.text(chunks[1]))'", at: chunks[1].lowerBound)
+                        throw error("expected ASC or DESC", at: chunks[1].lowerBound)
                     }
                     ascending = direction.hasPrefix("ASC")
                 }
@@ -391,7 +391,11 @@ private struct Recognizer {
         }
         var t = s
         t.position = offset
-        t.skipChunk()
+        if StatementScanner.isKeyPathByte(s.bytes[offset]) {
+            while let b = t.current, StatementScanner.isKeyPathByte(b) { t.position += 1 }
+        } else {
+            t.skipChunk()
+        }
         var text = s.text(offset..<max(t.position, offset + 1))
         if text.count > 20 { text = String(text.prefix(20)) + "…" }
         return StatementError(message + ", found '\(text)'", at: offset)
