@@ -58,6 +58,10 @@ static inline int trove_history_clear(History *h, HistEvent *ev) {
 static inline int trove_el_set_addfn_tab(EditLine *el) {
     return el_set(el, EL_BIND, "^I", "trove-complete", NULL);
 }
+// A custom character reader, so that Ctrl-C can end a blocked read without a race.
+static inline int trove_el_set_getcfn(EditLine *el, int (*fn)(EditLine *, wchar_t *)) {
+    return el_wset(el, EL_GETCFN, fn);  // el_set would mark the reader as narrow (bytes)
+}
 static inline int trove_el_source(EditLine *el) {
     return el_source(el, NULL);
 }

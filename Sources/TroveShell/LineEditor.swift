@@ -64,6 +64,10 @@ final class LineEditor {
             return Unmanaged<LineEditor>.fromOpaque(data).takeUnretainedValue().completeWord()
         }
         trove_el_set_addfn_tab(editLine)
+        trove_el_set_getcfn(editLine) { el, character in
+            guard let el, let character, let data = trove_el_get_clientdata(el) else { return -1 }
+            return Unmanaged<LineEditor>.fromOpaque(data).takeUnretainedValue().readCharacter(into: character)
+        }
         trove_el_source(editLine)
     }
 
@@ -81,6 +85,7 @@ final class LineEditor {
         free(prompt)
         prompt = strdup(text)
         Interrupt.clear()
+        Interrupt.drainWakeUps()
         var count: Int32 = 0
         guard let line = el_gets(editLine, &count), count > 0 else {
             if Interrupt.isRequested {
@@ -92,6 +97,44 @@ final class LineEditor {
         var text = String(cString: line)
         if text.hasSuffix("\n") { text.removeLast() }
         return .line(text)
+    }
+
+    /// libedit's character reader: waits on the terminal and on Ctrl-C's self-pipe at once,
+    /// so Ctrl-C always ends the read (returning -1 makes `el_gets` give up the line).
+    /// Decodes UTF-8, as libedit's own reader does in a UTF-8 locale.
+    private func readCharacter(into character: UnsafeMutablePointer<wchar_t>) -> Int32 {
+        let fd = fileno(input)
+        var bytes: [UInt8] = []
+        var needed = 1
+        while bytes.count < needed {
+            if Interrupt.isRequested { return -1 }
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: Interrupt.wakeUpReadEnd, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, Interrupt.wakeUpReadEnd >= 0 ? 2 : 1, -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return -1
+            }
+            if fds[1].revents != 0 { Interrupt.drainWakeUps() }
+            if Interrupt.isRequested { return -1 }
+            guard fds[0].revents != 0 else { continue }
+            var byte: UInt8 = 0
+            let n = read(fd, &byte, 1)
+            if n == 0 { return 0 }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return -1
+            }
+            // A broken sequence is dropped rather than allowed to swallow the next character.
+            if !bytes.isEmpty, byte & 0xC0 != 0x80 { bytes = [] }
+            if bytes.isEmpty {
+                needed = byte < 0x80 ? 1 : byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+            }
+            bytes.append(byte)
+        }
+        let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first ?? "\u{FFFD}"
+        character.pointee = wchar_t(bitPattern: scalar.value)
+        return 1
     }
 
     /// Adds an entry (a whole statement, even of several lines) and saves the file, so a
