@@ -76,6 +76,7 @@ import Testing
         t.send(".pri\t")
         t.send("completed\r")
         try t.expect("\ncompleted\r\n")
+        try t.expectPrompt()
         t.send("\u{04}")
         #expect(try t.waitForExit() == 0)
     }
@@ -105,6 +106,7 @@ import Testing
         try second.expectPrompt()
         second.send("\u{10}\r")  // Ctrl-P: the previous entry
         try second.expect("\nfrom-history\r\n")
+        try second.expectPrompt()
         second.send("\u{04}")
         #expect(try second.waitForExit() == 0)
     }
