@@ -33,13 +33,3 @@ struct CSVFormatter: ResultFormatter {
         return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
     }
 }
-
-extension String {
-    /// Every occurrence of `target` replaced (Foundation-free).
-    func replacingAll(_ target: Character, with replacement: String) -> String {
-        var result = ""
-        result.reserveCapacity(utf8.count)
-        for c in self { if c == target { result += replacement } else { result.append(c) } }
-        return result
-    }
-}

@@ -28,10 +28,3 @@ public struct CommandLineOptions: Sendable, Equatable {
     /// True when the database is a transient in-memory store.
     public var isInMemory: Bool { database == nil || database == ":memory:" }
 }
-
-/// A command line the shell cannot run; it exits with status 2.
-public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}

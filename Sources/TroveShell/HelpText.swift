@@ -83,10 +83,3 @@ enum HelpText {
         return text
     }
 }
-
-extension String {
-    /// The string padded with spaces to `width` characters (never truncated).
-    func padding(to width: Int) -> String {
-        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
-    }
-}

@@ -58,9 +58,9 @@ final class InteractiveShell {
             case .line(let text):
                 var items: [StatementSplitter.Item] = []
                 // A recalled history entry may hold several lines.
-                for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                    entry.append(String(line))
-                    items += splitter.feed(line: String(line), number: entry.count)
+                for line in text.lines {
+                    entry.append(line)
+                    items += splitter.feed(line: line, number: entry.count)
                 }
                 if !splitter.isIncomplete {
                     let statement = entry.joined(separator: "\n")

@@ -71,8 +71,8 @@ final class ShellSession {
 
     private func unfinishedReason(_ statement: SplitStatement) -> String? {
         var splitter = StatementSplitter()
-        for (i, line) in statement.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            _ = splitter.feed(line: String(line), number: statement.line + i)
+        for (i, line) in statement.text.lines.enumerated() {
+            _ = splitter.feed(line: line, number: statement.line + i)
         }
         return splitter.unfinishedReason
     }
@@ -223,7 +223,7 @@ final class ShellSession {
     }
 
     private func caret(_ statement: SplitStatement, line: Int, column: Int) -> String {
-        let lines = statement.text.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = statement.text.lines
         let index = line - statement.line
         guard index >= 0, index < lines.count else { return "" }
         let prefixColumns = index == 0 ? statement.column - 1 : 0

@@ -6,8 +6,8 @@ import Testing
     func split(_ text: String) -> [String] {
         var splitter = StatementSplitter()
         var out: [String] = []
-        for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            for item in splitter.feed(line: String(line), number: i + 1) {
+        for (i, line) in text.lines.enumerated() {
+            for item in splitter.feed(line: line, number: i + 1) {
                 switch item {
                 case .statement(let s): out.append(s.text.trimmingSpaces)
                 case .dotCommand(let text, _): out.append("dot:" + text)
@@ -24,6 +24,10 @@ import Testing
 
     @Test func semicolonsSeparateStatementsOnALine() {
         #expect(split("count A; count B ;count C;") == ["count A", "count B", "count C"])
+    }
+
+    @Test func windowsLineEndingsSplitLikeUnixOnes() {
+        #expect(split("count A\r\ninsert A {\r\n}\r\n") == ["count A", "insert A {\n}"])
     }
 
     @Test func blankLinesAndEmptyStatementsAreSkipped() {
