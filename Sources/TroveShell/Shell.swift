@@ -6,6 +6,8 @@ import CLibEdit
 /// Entry point of the `trove` command-line shell.
 public enum Shell {
     /// Opens the store the command line names; the shell's only way to reach a store.
+    /// Throwing `UsageError` (an unreadable database file, a schema file that is not a
+    /// schema) exits with status 2; any other error with status 1.
     public typealias BackendOpener = (BackendConfiguration) throws -> ShellBackend
 
     /// Runs the shell with the given arguments (without the program name) and returns the
@@ -60,6 +62,9 @@ public enum Shell {
         let backend: ShellBackend
         do {
             backend = try openBackend(configuration)
+        } catch let error as UsageError {
+            stderr.write("trove: \(error.message)\n")
+            return 2
         } catch {
             stderr.write("error: \(error)\n")
             return 1

@@ -101,6 +101,14 @@ import Trove
         #expect(err.text == "error: the schema needs a migration\n")
     }
 
+    @Test func backendRefusingTheCommandLineExitsTwo() {
+        let out = StringOutput(), err = StringOutput()
+        let status = Shell.run(arguments: ["db"], stdout: out, stderr: err, terminal: Self.pipes, standardInput: TextLines(""),
+                               openBackend: { _ in throw UsageError("schema.json: models[0].name: missing") })
+        #expect(status == 2)
+        #expect(err.text == "trove: schema.json: models[0].name: missing\n")
+    }
+
     // MARK: Commands
 
     @Test func commandsRunInOrderWithoutReadingStandardInput() {
