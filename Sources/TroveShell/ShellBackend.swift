@@ -1,5 +1,3 @@
-import Trove
-
 /// What the shell needs from a store, and all it knows of one.
 ///
 /// The shell parses the command line, splits and recognizes statements, prints results and
@@ -10,8 +8,10 @@ public protocol ShellBackend: AnyObject {
     /// The store's models in schema order, for `.models`, `.schema` and tab completion.
     func models() throws -> [ModelDescription]
 
-    /// Runs one statement other than `begin`/`commit`/`rollback`. A write outside an
-    /// explicit transaction must be atomic and committed before this returns.
+    /// Runs one statement other than `begin`/`commit`/`rollback` (which have their own
+    /// methods) and `export` (which arrives as its `.query`; the shell writes the file).
+    /// A write outside an explicit transaction must be atomic and committed before this
+    /// returns.
     func execute(_ statement: ShellStatement, context: ExecutionContext) throws -> ShellResult
 
     /// Starts an explicit transaction around the following statements.
