@@ -10,6 +10,7 @@ public final class ExecutionContext {
     private let emitter: (JSONObject) -> Void
     private let progressBar: ProgressBar?
     private let standardInput: () -> [UInt8]
+    private let standardInputStream: (() -> (buffered: [UInt8], fd: Int32?))?
 
     public init(arguments: [String], emit: @escaping (JSONObject) -> Void = { _ in }, progress: ProgressBar? = nil,
                 standardInput: (() -> [UInt8])? = nil) {
@@ -17,11 +18,33 @@ public final class ExecutionContext {
         self.emitter = emit
         self.progressBar = progress
         self.standardInput = standardInput ?? { (try? FileInput.readAll(nil)) ?? [] }
+        self.standardInputStream = standardInput == nil ? { ([], STDIN_FILENO) } : nil
+    }
+
+    /// A context whose standard input streams (the shell's own).
+    init(arguments: [String], emit: @escaping (JSONObject) -> Void, progress: ProgressBar?,
+         standardInputStream: @escaping () -> (buffered: [UInt8], fd: Int32?)) {
+        self.arguments = arguments
+        self.emitter = emit
+        self.progressBar = progress
+        self.standardInput = {
+            let (buffered, fd) = standardInputStream()
+            guard fd != nil else { return buffered }
+            return buffered + ((try? FileInput.readAll(nil)) ?? [])
+        }
+        self.standardInputStream = standardInputStream
     }
 
     /// True once the user pressed Ctrl-C; long statements poll it and stop early
     /// (throwing, so that a write rolls back).
     public var isCancelled: Bool { Interrupt.isRequested }
+
+    /// Prints a result as the statement's own result would be, at once (the first results
+    /// of `watch`, before its events).
+    public func show(_ result: ShellResult) { printer(result) }
+
+    /// Set by the shell: how `show` prints.
+    var printer: (ShellResult) -> Void = { _ in }
 
     /// Prints one object at once, as a JSON line, whatever the mode: `watch` events.
     public func emit(_ object: JSONObject) { emitter(object) }
@@ -34,6 +57,16 @@ public final class ExecutionContext {
 
     /// Erases the progress bar; the shell also does this after the statement.
     public func finishProgress() { progressBar?.finish() }
+
+    /// FILE for `import`, opened to be read in chunks; `-` is standard input.
+    public func openInput(_ path: String) throws -> StatementInput {
+        guard path == "-" else { return try StatementInput.open(path: path) }
+        if let standardInputStream {
+            let (buffered, fd) = standardInputStream()
+            return StatementInput(name: "-", prefix: buffered, fd: fd, ownsDescriptor: false)
+        }
+        return StatementInput(name: "-", prefix: standardInput(), fd: nil, ownsDescriptor: false)
+    }
 
     /// The contents of FILE for `import`; `-` reads standard input to its end.
     public func readFile(_ path: String) throws -> [UInt8] {

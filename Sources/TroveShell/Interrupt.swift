@@ -35,6 +35,16 @@ public enum Interrupt {
     /// Sets the flag, as the signal handler does; for tests and for cancelling from code.
     public static func request() { interruptFlag.store(true, ordering: .relaxed) }
 
+    /// Runs `body` with Ctrl-C caught (so that it can stop a `watch` cleanly, and the
+    /// statements after it still run), then puts back how SIGINT was handled before.
+    static func catching<R>(_ body: () throws -> R) rethrows -> R {
+        var previous = sigaction()
+        sigaction(SIGINT, nil, &previous)
+        installHandler()
+        defer { sigaction(SIGINT, &previous, nil) }
+        return try body()
+    }
+
     /// Catches SIGINT for the rest of the process. Without SA_RESTART, so that a blocked
     /// read returns EINTR and the line editor gives control back.
     static func installHandler() {

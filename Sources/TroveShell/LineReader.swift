@@ -27,6 +27,15 @@ final class LineReader {
 
     deinit { if ownsDescriptor { close(fd) } }
 
+    func takeRemainingInput() -> (buffered: [UInt8], fd: Int32?) {
+        let rest = Array(buffer[start...])
+        buffer = []
+        start = 0
+        let wasAtEnd = atEnd
+        atEnd = true
+        return (rest, wasAtEnd ? nil : fd)
+    }
+
     /// The next line without its line ending (`\n` or `\r\n`), or nil at end of input.
     func readLine() -> String? {
         while true {

@@ -1,6 +1,9 @@
 /// Lines of input without their line endings.
 protocol LineSource: AnyObject {
     func readLine() -> String?
+    /// Hands over the rest of the input as raw bytes (for `import MODEL -`): what is
+    /// buffered already, then the descriptor to read on, if any.
+    func takeRemainingInput() -> (buffered: [UInt8], fd: Int32?)
 }
 
 extension LineSource {
@@ -16,6 +19,10 @@ extension LineSource {
 }
 
 extension LineReader: LineSource {}
+
+extension TextLines {
+    func takeRemainingInput() -> (buffered: [UInt8], fd: Int32?) { (readRemaining(), nil) }
+}
 
 /// Lines of an in-memory text (`-c COMMAND`, tests).
 final class TextLines: LineSource {

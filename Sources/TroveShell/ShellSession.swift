@@ -141,10 +141,15 @@ final class ShellSession {
 
     private func makeContext(progressLabel: String?) -> ExecutionContext {
         let bar = progressLabel.map { ProgressBar(label: $0, enabled: terminal.stderrIsTerminal) }
-        return ExecutionContext(arguments: arguments, emit: { [stdout] object in
+        let context = ExecutionContext(arguments: arguments, emit: { [stdout] object in
             stdout.write(JSONText.string(object) + "\n")
             stdout.flush()
-        }, progress: bar, standardInput: { [standardInput] in standardInput.readRemaining() })
+        }, progress: bar, standardInputStream: { [standardInput] in standardInput.takeRemainingInput() })
+        context.printer = { [weak self] result in
+            self?.print(result)
+            self?.stdout.flush()
+        }
+        return context
     }
 
     private func print(_ result: ShellResult) {

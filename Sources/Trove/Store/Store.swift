@@ -116,6 +116,48 @@ public final class Store: @unchecked Sendable {
         }
     }
 
+    /// Starts a write transaction that stays open across calls, for callers that cannot wrap
+    /// their writes in one closure (the shell's `begin` ... `commit`). End it with
+    /// ``Transaction/commit()`` or ``Transaction/rollback()``; until then ``write(_:)`` on
+    /// this thread joins it, and other writers (threads and processes) wait.
+    public func beginWrite() throws -> Transaction {
+        if configuration.readOnly { throw StoreError.readOnly }
+        state.lock()
+        if let active = activeWrite, pthread_equal(active.thread, pthread_self()) != 0 {
+            state.unlock()
+            throw StoreError.invalidArgument("a write transaction is already open on this thread")
+        }
+        state.unlock()
+        let tx: Transaction
+        do {
+            tx = Transaction(store: self, transaction: try storage.beginWrite())
+        } catch let e as StorageError {
+            throw StoreError.storage(e.description)
+        }
+        tx.isExplicit = true
+        state.lock(); activeWrite = (pthread_self(), tx); state.unlock()
+        return tx
+    }
+
+    /// Commits or aborts a transaction from ``beginWrite()``.
+    func finish(_ tx: Transaction, commit: Bool) throws {
+        guard tx.isExplicit else {
+            throw StoreError.invalidArgument("only a transaction from beginWrite() is committed by hand; write(_:) commits its own")
+        }
+        try tx.checkLive()
+        state.lock(); if activeWrite?.tx === tx { activeWrite = nil }; state.unlock()
+        tx.isLive = false
+        guard commit else { return tx.writeTx.abort() }
+        let changes = tx.changes.filter { !$0.value.isEmpty }
+        do {
+            try tx.writeTx.commit()
+        } catch let e as StorageError {
+            tx.writeTx.abort()
+            throw StoreError.storage(e.description)
+        }
+        if !changes.isEmpty { notify(StoreCommit(version: tx.writeTx.snapshotID + 1, changes: changes)) }
+    }
+
     /// Runs `body` in a write transaction on a background queue, then calls `completion` on
     /// `queue` with its result or error. Objects don't cross threads: return primary keys and
     /// fetch them in the completion with ``Snapshot/objects(_:forPrimaryKeys:filter:sort:)``.

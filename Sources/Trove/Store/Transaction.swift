@@ -28,6 +28,9 @@ public final class Transaction: Snapshot {
     public private(set) var changes: [String: ModelChanges] = [:]
     private var nextKeys: [Int: UInt64] = [:]
 
+    /// Whether it came from ``Store/beginWrite()`` and is committed by hand.
+    var isExplicit = false
+
     init(store: Store, transaction: TroveStorage.WriteTransaction, layout: StoreLayout? = nil) {
         writeTx = transaction
         super.init(store: store, transaction: transaction, layout: layout)
@@ -42,6 +45,13 @@ public final class Transaction: Snapshot {
     }
 
     // MARK: Public writes
+
+    /// Commits a transaction from ``Store/beginWrite()``: everything it wrote applies at once.
+    public func commit() throws { try store.finish(self, commit: true) }
+
+    /// Discards a transaction from ``Store/beginWrite()``: nothing it wrote applies.
+    public func rollback() throws { try store.finish(self, commit: false) }
+
 
     /// Inserts a new object. Omitted properties get their defaults; a primary key that exists
     /// already is an error (use ``upsert(_:_:)`` to update instead).

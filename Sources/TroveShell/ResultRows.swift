@@ -1,0 +1,21 @@
+import Trove
+
+/// Query results as the rows the shell prints.
+enum ResultRows {
+    /// The stored properties of `model`, in schema order: the columns of its objects.
+    static func columns(of model: ModelSchema) -> [String] {
+        model.properties.filter(\.isStored).map(\.name)
+    }
+
+    /// Every object of `results` as JSON, stopping early at Ctrl-C.
+    static func make(_ results: Results, context: ExecutionContext) throws -> ResultSet {
+        guard let model = results.snapshot.schema[results.modelName] else { return ResultSet(columns: [], rows: []) }
+        var rows: [JSONObject] = []
+        rows.reserveCapacity(results.count)
+        for (i, object) in results.enumerated() {
+            if i % 1024 == 0, context.isCancelled { throw StatementError("interrupted") }
+            rows.append(try object.json())
+        }
+        return ResultSet(columns: columns(of: model), rows: rows)
+    }
+}

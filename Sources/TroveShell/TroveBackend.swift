@@ -1,0 +1,258 @@
+import Trove
+
+/// The shell's backend over a Trove `Store`: every statement of the shell language.
+///
+/// Statements run on the calling thread. A write outside `begin` ... `commit` is its own
+/// transaction (`Store.write`); inside one, every statement joins the open transaction and
+/// reads see its writes. A write statement that fails inside a transaction may have
+/// applied part of itself, so the transaction is then marked failed: later statements are
+/// refused and `commit` rolls it back, as psql does.
+public final class TroveBackend: ShellBackend {
+    let store: Store
+    /// The transaction of `begin` ... `commit`, while one is open.
+    private(set) var explicitTransaction: Transaction?
+    /// Why the open transaction can only be rolled back, once a write in it failed.
+    private var transactionFailure: String?
+
+    init(store: Store) {
+        self.store = store
+    }
+
+    /// Opens the store the command line names. An unreadable or foreign database file and a
+    /// bad schema file are usage errors (exit status 2); a refused migration is not.
+    public static func open(_ configuration: BackendConfiguration) throws -> TroveBackend {
+        var storeConfiguration = configuration.databasePath.map { StoreConfiguration(path: $0) } ?? .inMemory()
+        storeConfiguration.readOnly = configuration.readOnly
+        storeConfiguration.deleteIfMigrationNeeded = configuration.resetOnMigration
+        if let (path, text) = configuration.schema {
+            do {
+                storeConfiguration.schema = try Schema(jsonData: Array(text.utf8), fileName: path)
+            } catch {
+                throw UsageError("bad schema: \(error.description)")
+            }
+        }
+        do {
+            return TroveBackend(store: try Store(configuration: storeConfiguration))
+        } catch let error as StoreError {
+            let path = configuration.databasePath ?? ":memory:"
+            switch error {
+            case .storage(let detail):
+                throw UsageError("cannot open '\(path)': \(Self.describeOpenFailure(detail))")
+            case .migrationRequired(let detail):
+                throw StatementError("cannot open '\(path)' with this schema: \(detail)"
+                    + " (raise schemaVersion, or pass --reset-on-migration to wipe the store)")
+            default:
+                throw StatementError("cannot open '\(path)': \(error.description)")
+            }
+        }
+    }
+
+    /// Storage messages name the path and errno; say it the way people read it.
+    private static func describeOpenFailure(_ detail: String) -> String {
+        if detail.hasPrefix("open failed on "), let paren = detail.range(of: " (errno") {
+            let text = detail[..<paren.lowerBound]
+            if let colon = text.range(of: ": ", options: .backwards) { return String(text[colon.upperBound...]) }
+        }
+        return detail
+    }
+
+    // MARK: ShellBackend
+
+    public func models() throws -> [ModelDescription] {
+        store.schema.models.map(ModelDescription.init)
+    }
+
+    public var isInTransaction: Bool { explicitTransaction != nil }
+
+    public func begin() throws {
+        guard explicitTransaction == nil else { throw StatementError("a transaction is already open; 'commit' or 'rollback' it first") }
+        if store.configuration.readOnly { throw StatementError("cannot begin a transaction: the database is open read-only (--readonly)") }
+        explicitTransaction = try store.beginWrite()
+        transactionFailure = nil
+    }
+
+    public func commit() throws {
+        guard let tx = explicitTransaction else { throw StatementError("no transaction is open ('begin' starts one)") }
+        explicitTransaction = nil
+        if let failure = transactionFailure {
+            transactionFailure = nil
+            try tx.rollback()
+            throw StatementError("the transaction was rolled back, not committed: a statement in it failed (\(failure))")
+        }
+        try tx.commit()
+    }
+
+    public func rollback() throws {
+        guard let tx = explicitTransaction else { throw StatementError("no transaction is open ('begin' starts one)") }
+        explicitTransaction = nil
+        transactionFailure = nil
+        try tx.rollback()
+    }
+
+    public func execute(_ statement: ShellStatement, context: ExecutionContext) throws -> ShellResult {
+        if let failure = transactionFailure {
+            throw StatementError("the transaction failed (\(failure)); statements are refused until 'rollback'")
+        }
+        do {
+            return try run(statement, context: context)
+        } catch let error as StatementError {
+            throw error
+        } catch let error as WriteFailure {
+            if explicitTransaction != nil { transactionFailure = error.underlying.message }
+            throw error.underlying
+        } catch let error as QueryError {
+            throw StatementError(error.message, at: error.location.offset)
+        } catch let error as StoreError {
+            throw StatementError(error.description)
+        }
+    }
+
+    private func run(_ statement: ShellStatement, context: ExecutionContext) throws -> ShellResult {
+        let arguments = ParameterValues(context.arguments)
+        switch statement {
+        case .query(let spec), .export(let spec, _):
+            return try read { snapshot in
+                let results = try StoreQuery(spec, arguments: arguments).run(in: snapshot, context: context)
+                return .objects(try ResultRows.make(results, context: context))
+            }
+        case .count(let model, let predicate):
+            return try read { snapshot in
+                let name = try modelSchema(model).name
+                guard let predicate else { return .count(try snapshot.count(name)) }
+                return .count(try StoreQuery.matching(name, predicate, arguments: arguments, in: snapshot).count)
+            }
+        case .get(let model, let keys):
+            return try read { snapshot in
+                let m = try modelSchema(model)
+                let objects = try keys.map { key in
+                    try snapshot.object(m.name, primaryKey: try LiteralValue.primaryKey(key, of: m, arguments: arguments, in: snapshot))
+                }
+                return .lookup(columns: ResultRows.columns(of: m), objects: try objects.map { try $0?.json() })
+            }
+        case .insert(let model, let json), .upsert(let model, let json):
+            let isInsert = statement.keyword == "insert"
+            let m = try modelSchema(model)
+            let records = try JSONRecords.parse(json)
+            return try write { tx in
+                var inserted = 0, updated = 0
+                for (index, record) in records.enumerated() {
+                    try WriteFailure.naming(record: index, of: records.count, at: record.offset) {
+                        let values = try tx.values(fromJSON: record.object, model: m.name)
+                        if isInsert {
+                            try tx.insert(m.name, values)
+                            inserted += 1
+                        } else if try tx.upsert(m.name, values).created {
+                            inserted += 1
+                        } else {
+                            updated += 1
+                        }
+                    }
+                }
+                return .written(isInsert ? WriteSummary(inserted: inserted) : WriteSummary(inserted: inserted, updated: updated))
+            }
+        case .update(let model, let target, let assignments):
+            let m = try modelSchema(model)
+            return try write { tx in
+                let values = try LiteralValue.assignments(assignments, of: m, arguments: arguments, in: tx)
+                switch target {
+                case .keys(let keys):
+                    var updated = 0
+                    for key in keys {
+                        let pk = try LiteralValue.primaryKey(key, of: m, arguments: arguments, in: tx)
+                        guard try tx.object(m.name, primaryKey: pk) != nil else {
+                            throw StatementError("'\(m.name)' has no object with primary key \(pk)", at: key.offset)
+                        }
+                        try WriteFailure.wrap { try tx.update(m.name, primaryKey: pk, values) }
+                        updated += 1
+                    }
+                    return .written(WriteSummary(updated: updated))
+                case .predicate(let predicate):
+                    let n = try StoreQuery.update(m.name, where: predicate, arguments: arguments, set: values, in: tx)
+                    return .written(WriteSummary(updated: n))
+                }
+            }
+        case .delete(let model, let target):
+            let m = try modelSchema(model)
+            return try write { tx in
+                switch target {
+                case .keys(let keys):
+                    var deleted = 0
+                    for key in keys {
+                        let pk = try LiteralValue.primaryKey(key, of: m, arguments: arguments, in: tx)
+                        if try WriteFailure.wrap({ try tx.delete(m.name, primaryKey: pk) }) { deleted += 1 }
+                    }
+                    return .written(WriteSummary(deleted: deleted))
+                case .predicate(let predicate):
+                    return .written(WriteSummary(deleted: try StoreQuery.delete(m.name, where: predicate, arguments: arguments, in: tx)))
+                }
+            }
+        case .importFile(let model, let file):
+            let m = try modelSchema(model)
+            let input = try context.openInput(file.text)
+            return try write { tx in
+                .written(WriteSummary(inserted: try StoreImport(model: m.name, input: input, context: context).run(in: tx)))
+            }
+        case .explain(let spec):
+            return try read { snapshot in .plan(try StoreQuery(spec, arguments: arguments).explain(in: snapshot)) }
+        case .watch(let spec):
+            guard explicitTransaction == nil else {
+                throw StatementError("'watch' cannot run inside a transaction: it waits for commits ('commit' or 'rollback' first)")
+            }
+            _ = try modelSchema(spec.model)
+            try QueryWatcher(store: store, query: StoreQuery(spec, arguments: arguments), context: context).run()
+            return .none
+        case .begin, .commit, .rollback:
+            throw StatementError("'\(statement.keyword)' is handled by the shell")
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The model a statement names, or an error pointing at the name.
+    func modelSchema(_ name: SourceFragment) throws -> ModelSchema {
+        if let m = store.schema[name.text] { return m }
+        var message = "no model named '\(name.text)'"
+        let names = store.schema.models.map(\.name)
+        if let similar = names.first(where: { $0.lowercased() == name.text.lowercased() }) {
+            message += "; did you mean '\(similar)'?"
+        } else if names.isEmpty {
+            message += " (the store has no models: open it with --schema FILE)"
+        } else {
+            message += " (models: \(names.joined(separator: ", ")))"
+        }
+        throw StatementError(message, at: name.offset)
+    }
+
+    /// Runs `body` on the open transaction (so it sees its writes) or a fresh snapshot.
+    private func read<R>(_ body: (Snapshot) throws -> R) throws -> R {
+        if let tx = explicitTransaction { return try body(tx) }
+        return try store.read(body)
+    }
+
+    /// Runs `body` in the open transaction, or in one of its own that commits before this
+    /// returns. Errors from writing itself (not from checking the statement first) leave the
+    /// open transaction failed.
+    private func write<R>(_ body: (Transaction) throws -> R) throws -> R {
+        guard let tx = explicitTransaction else { return try store.write(body) }
+        do {
+            return try body(tx)
+        } catch let error as WriteFailure {
+            throw error
+        } catch let error as StatementError {
+            throw error  // refused before anything was written
+        } catch let error as QueryError {
+            throw error
+        } catch {
+            throw WriteFailure(underlying: StatementError(String(describing: error)))
+        }
+    }
+}
+
+extension ModelDescription {
+    init(_ model: ModelSchema) {
+        self.init(name: model.name, primaryKey: model.primaryKey, properties: model.properties.map { p in
+            PropertyDescription(name: p.name, type: p.typeString, objectType: p.objectType, linkProperty: p.originProperty,
+                                isIndexed: model.isIndexed(p))
+        })
+    }
+}

@@ -1,0 +1,34 @@
+import Trove
+
+/// An error raised while a statement was writing: part of the statement may already be in
+/// its transaction. Outside `begin` ... `commit` the statement's own transaction rolls it all
+/// back; inside one, the backend marks the open transaction as failed.
+struct WriteFailure: Error {
+    var underlying: StatementError
+
+    /// Runs a write; whatever it throws becomes a `WriteFailure`.
+    static func wrap<R>(_ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let failure as WriteFailure {
+            throw failure
+        } catch let error as StatementError {
+            throw WriteFailure(underlying: error)
+        } catch let error as QueryError {
+            throw WriteFailure(underlying: StatementError(error.message, at: error.location.offset))
+        } catch {
+            throw WriteFailure(underlying: StatementError(String(describing: error)))
+        }
+    }
+
+    /// Runs the write of one record of several, naming it in the error ("record 3: ...").
+    static func naming<R>(record index: Int, of count: Int, at offset: Int?, _ body: () throws -> R) throws -> R {
+        do {
+            return try wrap(body)
+        } catch let failure as WriteFailure {
+            guard count > 1 else { throw failure }
+            throw WriteFailure(underlying: StatementError("record \(index + 1): \(failure.underlying.message)",
+                                                          at: failure.underlying.offset ?? offset))
+        }
+    }
+}
