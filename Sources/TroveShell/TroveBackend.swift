@@ -162,7 +162,7 @@ public final class TroveBackend: ShellBackend {
                         guard try tx.object(m.name, primaryKey: pk) != nil else {
                             throw StatementError("'\(m.name)' has no object with primary key \(pk)", at: key.offset)
                         }
-                        try WriteFailure.wrap { try tx.update(m.name, primaryKey: pk, values) }
+                        _ = try WriteFailure.wrap { try tx.update(m.name, primaryKey: pk, values) }
                         updated += 1
                     }
                     return .written(WriteSummary(updated: updated))
