@@ -118,3 +118,48 @@ import Testing
         #expect(try t.waitForExit() == 3)
     }
 }
+
+/// Completion of names from the store's schema, on a real terminal.
+@Suite struct SchemaCompletionTests {
+    let w: Workspace
+    init() throws { w = try Workspace() }
+
+    func start() throws -> PseudoTerminal {
+        #expect(try w.run(["db", "-s", Workspace.schema("People"), #"insert Person {"id": 7, "name": "Ann", "age": 31}"#]).status == 0)
+        return try PseudoTerminal(arguments: [w.path("db")], environment: [
+            "TERM": "xterm", "HOME": w.directory.path, "TROVE_HISTORY": "", "LANG": "C.UTF-8",
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+        ])
+    }
+
+    @Test func tabCompletesAModelName() throws {
+        let t = try start()
+        try t.expectPrompt()
+        // `count Pers` only completes to `count Person `; the statement it ran is the proof.
+        t.send(".mode csv\r")
+        try t.expectPrompt()
+        t.send("count Pers\t")
+        t.send("\r")
+        try t.expect("\n1\r\n")
+        try t.expectPrompt()
+        t.send("\u{04}")
+        #expect(try t.waitForExit() == 0)
+    }
+
+    @Test func tabCompletesAPropertyName() throws {
+        let t = try start()
+        try t.expectPrompt()
+        t.send(".mode csv\r")
+        try t.expectPrompt()
+        // `nickn` only completes to `nicknames`.
+        t.send("update Person 7 set nickn\t")
+        t.send(" = {'annie'}\r")
+        try t.expect("{\"updated\": 1}\r\n")
+        try t.expectPrompt()
+        t.send("get Person 7\r")
+        try t.expect("[\"\"annie\"\"]")
+        try t.expectPrompt()
+        t.send("\u{04}")
+        #expect(try t.waitForExit() == 0)
+    }
+}

@@ -58,10 +58,12 @@ enum TroveBinary {
     }
 
     /// Runs the binary with pipes for its standard streams.
-    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws -> Outcome {
+    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:],
+                    directory: URL? = nil, executable: String = path) throws -> Outcome {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment
         env["COLUMNS"] = nil
         for (k, v) in environment { env[k] = v }

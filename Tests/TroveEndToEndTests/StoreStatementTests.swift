@@ -1,0 +1,316 @@
+import Foundation
+import Testing
+
+/// Every statement of the shell against a real file store made from `Schemas/*.json`, run
+/// through the built binary as a script would.
+@Suite struct StoreStatementTests {
+    let w: Workspace
+    init() throws { w = try Workspace() }
+
+    static let ann = #"{"id": 1, "name": "Ann", "birthdate": "1990-05-01T00:00:00Z", "age": 31, "nicknames": ["annie"]}"#
+    static let bob = #"{"id": 2, "name": "Bob"}"#
+
+    /// A People store with Ann and Bob.
+    func people() throws {
+        let r = try w.run(["db", "-s", Workspace.schema("People"), "insert Person [\(Self.ann), \(Self.bob)]"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == "{\"inserted\": 2}\n")
+    }
+
+    @Test func insertThenQueryPrintsEveryStoredPropertyInSchemaOrder() throws {
+        try people()
+        let r = try w.run(["db", "Person"])
+        #expect(r.status == 0)
+        #expect(r.out == """
+            {"id": 1, "name": "Ann", "birthdate": "1990-05-01T00:00:00Z", "age": 31, "dogs": [], "nicknames": ["annie"], "bestFriend": null}
+            {"id": 2, "name": "Bob", "birthdate": null, "age": null, "dogs": [], "nicknames": [], "bestFriend": null}
+
+            """)
+    }
+
+    @Test func everyOutputMode() throws {
+        try people()
+        #expect(try w.run(["db", "--json", "Person"]).out.hasPrefix("[\n  {\"id\": 1, \"name\": \"Ann\""))
+        let csv = try w.run(["db", "--csv", "Person"])
+        #expect(csv.out == """
+            id,name,birthdate,age,dogs,nicknames,bestFriend
+            1,Ann,1990-05-01T00:00:00Z,31,[],"[""annie""]",
+            2,Bob,,,[],[],
+
+            """)
+        let table = try w.run(["db", "--table", "Person"])
+        #expect(table.out.contains("│ id │ name │") && table.out.hasSuffix("(2 rows)\n"))
+        let line = try w.run(["db", "--line", "get Person 2"])
+        #expect(line.out.contains("name = Bob"))
+        for mode in ["--json", "--jsonl", "--csv"] {
+            #expect(try w.run(["db", mode, "count Person"]).out == "2\n")
+            #expect(try w.run(["db", mode, "delete Person 99"]).out == "{\"deleted\": 0}\n")
+        }
+        #expect(try w.run(["db", "--table", "delete Person 99"]).out == "0 objects deleted\n")
+    }
+
+    @Test func getTypesKeysByThePrimaryKeyAndTakesArguments() throws {
+        try people()
+        let r = try w.run(["db", "--json", "--arg", "2", "get Person 1 $0 3"])
+        #expect(r.status == 0)
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [Any])
+        #expect(array.count == 3)
+        #expect((array[1] as? [String: Any])?["name"] as? String == "Bob")
+        #expect(array[2] is NSNull)
+        #expect(try w.run(["db", "--json", "get Person 42"]).out == "null\n")
+        let wrong = try w.run(["db", "get Person 'one'"])
+        #expect(wrong.status == 1)
+        #expect(wrong.err.hasPrefix("error: column 12: "))
+
+        // A uuid key may be written bare.
+        let id = "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"
+        #expect(try w.run(["tasks", "-s", Workspace.schema("Tasks"), "insert Project {\"id\": \"\(id)\", \"name\": \"P\"}"]).status == 0)
+        #expect(try w.run(["tasks", "get Project \(id)"]).out.contains("\"name\": \"P\""))
+        #expect(try w.run(["tasks", "get Project '\(id)'"]).out.contains("\"name\": \"P\""))
+    }
+
+    @Test func insertOfAnExistingKeyFailsAndAppliesNothing() throws {
+        try people()
+        let r = try w.run(["db", #"insert Person [{"id": 3, "name": "Cy"}, {"id": 1, "name": "Again"}]"#])
+        #expect(r.status == 1)
+        #expect(r.err == "error: column 15: record 2: 'Person' already has an object with primary key 1\n")
+        #expect(try w.run(["db", "count Person"]).out == "2\n")
+    }
+
+    @Test func upsertCreatesOrUpdatesOnlyTheGivenProperties() throws {
+        try people()
+        let r = try w.run(["db", #"upsert Person [{"id": 1, "age": 32}, {"id": 3, "name": "Cy"}]"#])
+        #expect(r.out == "{\"inserted\": 1, \"updated\": 1}\n")
+        let ann = try w.run(["db", "get Person 1"]).out
+        #expect(ann.contains("\"name\": \"Ann\"") && ann.contains("\"age\": 32"))
+    }
+
+    @Test func updateByKeySetsLiteralsTypedByTheProperty() throws {
+        try people()
+        let r = try w.run(["db", "--arg", "2001-02-03T04:05:06Z", "update Person 2 set age = 40, birthdate = $0, nicknames = [\"b\"], bestFriend = 1"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == "{\"updated\": 1}\n")
+        #expect(try w.run(["db", "get Person 2"]).out
+            == "{\"id\": 2, \"name\": \"Bob\", \"birthdate\": \"2001-02-03T04:05:06Z\", \"age\": 40, \"dogs\": [], \"nicknames\": [\"b\"], \"bestFriend\": 1}\n")
+        #expect(try w.run(["db", "update Person 2 set age = nil"]).status == 0)
+
+        let mismatch = try w.run(["db", "update Person 2 set age = 'old'"])
+        #expect(mismatch.status == 1)
+        #expect(mismatch.err.hasPrefix("error: column 27: property 'age' expects int"))
+        let missing = try w.run(["db", "update Person 9 set age = 1"])
+        #expect(missing.err == "error: column 15: 'Person' has no object with primary key 9\n")
+        let unknown = try w.run(["db", "update Person 2 set agee = 1"])
+        #expect(unknown.err == "error: column 21: model 'Person' has no property 'agee'\n")
+        let noArg = try w.run(["db", "update Person 2 set age = $1"])
+        #expect(noArg.err == "error: column 27: $1 has no value: no --arg was given\n")
+    }
+
+    @Test func deleteByKey() throws {
+        try people()
+        #expect(try w.run(["db", "delete Person 1 2 7"]).out == "{\"deleted\": 2}\n")
+        #expect(try w.run(["db", "count Person"]).out == "0\n")
+    }
+
+    @Test func nestedObjectsForLinksAreUpserted() throws {
+        try people()
+        let r = try w.run(["db", #"insert Person {"id": 5, "name": "Eve", "bestFriend": {"id": 1, "age": 50}, "dogs": [{"name": "Rex"}]}"#])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(try w.run(["db", "get Person 1"]).out.contains("\"age\": 50"))
+        #expect(try w.run(["db", "--csv", "Dog"]).out == "name,age\nRex,0\n")
+    }
+
+    @Test func importStreamsJSONLinesFromAPipeline() throws {
+        #expect(try w.run(["users", "-s", Workspace.schema("User")]).status == 0)
+        var lines = ""
+        for i in 0..<2000 {
+            lines += #"{"uid": "u\#(i)", "name": "User \#(i)", "signedUpAt": "2024-05-01T12:00:00Z", "age": \#(i % 90)}"# + "\n"
+        }
+        let r = try w.run(["users", "-c", "import User -"], stdin: lines)
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == "{\"inserted\": 2000}\n")
+        #expect(try w.run(["users", "count User"]).out == "2000\n")
+        #expect(try w.run(["users", "--csv", "get User 'u1999'"]).out.contains("u1999,User 1999,,19,false"))
+    }
+
+    @Test func importOfAJSONArrayFile() throws {
+        #expect(try w.run(["users", "-s", Workspace.schema("User")]).status == 0)
+        try w.write("users.json", """
+            [
+              {"uid": "a", "name": "Ann", "signedUpAt": "2024-05-01T12:00:00Z", "avatar": "aGVsbG8=", "roles": ["admin"]},
+              {"uid": "b", "name": "Bob", "signedUpAt": "2024-05-02T12:00:00.250Z"}
+            ]
+            """)
+        let r = try w.run(["users", "import User users.json", "get User 'b'"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.hasPrefix("{\"inserted\": 2}\n"))
+        #expect(r.out.contains("\"signedUpAt\": \"2024-05-02T12:00:00.25"))
+    }
+
+    @Test func importWithOneBadRecordImportsNothingAndNamesIt() throws {
+        #expect(try w.run(["users", "-s", Workspace.schema("User")]).status == 0)
+        try w.write("bad.jsonl", """
+            {"uid": "a", "name": "Ann", "signedUpAt": "2024-05-01T12:00:00Z"}
+            {"uid": "b", "name": "Bob", "signedUpAt": "2024-05-01T12:00:00Z"}
+            {"uid": "c", "name": "Cy", "signedUpAt": "last tuesday"}
+            {"uid": "d", "name": "Di", "signedUpAt": "2024-05-01T12:00:00Z"}
+
+            """)
+        let r = try w.run(["users", "import User bad.jsonl"])
+        #expect(r.status == 1)
+        #expect(r.out.isEmpty)
+        #expect(r.err.hasPrefix("error: import from 'bad.jsonl' failed: record 3: property 'signedUpAt' expects date"))
+        #expect(r.err.contains("last tuesday") && r.err.hasSuffix("nothing was imported\n"))
+        #expect(try w.run(["users", "count User"]).out == "0\n")
+
+        try w.write("broken.json", "[{\"uid\": \"a\", \"name\": \"A\", \"signedUpAt\": \"2024-05-01T12:00:00Z\"},\n {\"uid\": \"b\" \"name\": 1}]")
+        let broken = try w.run(["users", "import User broken.json"])
+        #expect(broken.status == 1)
+        #expect(broken.err.contains("record 2, line 2, column 14: expected ',' or '}'"))
+
+        try w.write("dup.jsonl", "{\"uid\": \"a\", \"name\": \"A\", \"signedUpAt\": \"2024-05-01T12:00:00Z\"}\n{\"uid\": \"a\", \"name\": \"A\", \"signedUpAt\": \"2024-05-01T12:00:00Z\"}\n")
+        let dup = try w.run(["users", "import User dup.jsonl"])
+        #expect(dup.err.contains("record 2: 'User' already has an object with primary key \"a\""))
+        #expect(try w.run(["users", "count User"]).out == "0\n")
+    }
+
+    @Test func exportWritesJSONCSVAndJSONLines() throws {
+        try people()
+        let r = try w.run(["db", "export Person out.json", "export Person out.csv", "export Person out.jsonl", "export Person"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.split(separator: "\n").count == 2)
+        let array = try JSONSerialization.jsonObject(with: try w.bytes("out.json")) as? [[String: Any]]
+        #expect(array?.map { $0["name"] as? String } == ["Ann", "Bob"])
+        #expect(try w.read("out.csv").hasPrefix("id,name,birthdate,age,dogs,nicknames,bestFriend\n1,Ann,"))
+        #expect(try Workspace.jsonLines(try w.read("out.jsonl")).count == 2)
+        // Round trip through import.
+        #expect(try w.run(["copy", "-s", Workspace.schema("People"), "import Person out.json", "count Person"]).out == "{\"inserted\": 2}\n2\n")
+    }
+
+    @Test func queryOutputFeedsAPipeline() throws {
+        try people()
+        let r = try w.bash("""
+            trove db 'Person' | trove copy -s \(Workspace.schema("People")) -c 'import Person -'
+            trove copy 'count Person'
+            trove db --csv 'Person' | cut -d, -f2
+            """)
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == "{\"inserted\": 2}\n2\nname\nAnn\nBob\n")
+    }
+
+    @Test func transactionsCommitTogetherOrNotAtAll() throws {
+        try people()
+        let rolledBack = try w.run(["db"], stdin: """
+            begin
+            insert Person {"id": 3, "name": "Cy"}
+            count Person
+            rollback
+            count Person
+
+            """)
+        #expect(rolledBack.status == 0)
+        #expect(rolledBack.out == "3\n2\n")
+        let committed = try w.run(["db", "begin", #"insert Person {"id": 3, "name": "Cy"}"#, "delete Person 1", "commit", "count Person"])
+        #expect(committed.out == "{\"inserted\": 1}\n{\"deleted\": 1}\n2\n")
+        // Left open at exit: rolled back, with a warning.
+        let open = try w.run(["db", "begin", "delete Person 2"])
+        #expect(open.status == 0)
+        #expect(open.err == "warning: the open transaction was rolled back\n")
+        #expect(try w.run(["db", "count Person"]).out == "2\n")
+    }
+
+    @Test func aFailedWriteInATransactionRollsItBack() throws {
+        try people()
+        let r = try w.run(["db"], stdin: """
+            begin
+            insert Person {"id": 3, "name": "Cy"}
+            insert Person [{"id": 4, "name": "Di"}, {"id": 1, "name": "Dup"}]
+            count Person
+            commit
+            count Person
+
+            """)
+        #expect(r.status == 1)
+        #expect(r.out == "2\n")
+        #expect(r.err.contains("line 4: the transaction failed"))
+        #expect(r.err.contains("line 5: the transaction was rolled back, not committed"))
+    }
+
+    @Test func stopsAtTheFirstErrorWithStatusOne() throws {
+        try people()
+        let r = try w.run(["db", "-c", "count Person", "-c", "count Nobody", "-c", "delete Person 1"])
+        #expect(r.status == 1)
+        #expect(r.out == "2\n")
+        #expect(r.err == "error: column 7: no model named 'Nobody' (models: Person, Dog)\n")
+        #expect(try w.run(["db", "count Person"]).out == "2\n")
+    }
+
+    @Test func readonlyRefusesWritesAndLeavesTheFileByteForByte() throws {
+        try people()
+        let before = try w.bytes("db")
+        let r = try w.run(["--readonly", "db", "-c", "count Person", "-c", "delete Person 1"])
+        #expect(r.status == 1)
+        #expect(r.out == "2\n")
+        #expect(r.err == "error: cannot delete: the database is open read-only (--readonly)\n")
+        for statement in ["begin", #"insert Person {"id": 9, "name": "X"}"#, "update Person 1 set age = 1", "import Person -"] {
+            #expect(try w.run(["db", "--readonly", statement]).status == 1)
+        }
+        #expect(try w.run(["db", "--readonly", "-s", Workspace.schema("People"), "Person", "get Person 1", ".schema"]).status == 0)
+        #expect(try w.bytes("db") == before)
+        let missing = try w.run(["--readonly", "nothing.trove", "count Person"])
+        #expect(missing.status == 2)
+        #expect(missing.err == "trove: cannot open 'nothing.trove': No such file or directory\n")
+        #expect(!FileManager.default.fileExists(atPath: w.path("nothing.trove")))
+    }
+
+    @Test func badSchemaFileExitsTwoNamingFilePathAndProblem() throws {
+        try w.write("bad.json", #"{"models": [{"name": "A", "properties": {"x": "int"}}, {"name": "B", "properties": {"owner": "Persn"}}]}"#)
+        let r = try w.run(["db", "-s", "bad.json", "count A"])
+        #expect(r.status == 2)
+        #expect(r.err.hasPrefix("trove: bad schema: bad.json: models[1].properties.owner: unknown type 'Persn'"))
+        #expect(!FileManager.default.fileExists(atPath: w.path("db")))
+        let unreadable = try w.run(["db", "--schema", "missing.json"])
+        #expect(unreadable.status == 2)
+        #expect(unreadable.err == "trove: cannot read schema 'missing.json': No such file or directory\n")
+    }
+
+    @Test func aFileThatIsNotAStoreExitsTwo() throws {
+        try w.write("notes.txt", "these are not the bytes you are looking for\n")
+        let r = try w.run(["notes.txt", "count Person"])
+        #expect(r.status == 2)
+        #expect(r.err.hasPrefix("trove: cannot open 'notes.txt': "))
+        #expect(r.err.contains("not a Trove store"))
+        #expect(try w.read("notes.txt") == "these are not the bytes you are looking for\n")
+    }
+
+    @Test func resetOnMigrationWipesInsteadOfFailing() throws {
+        try people()
+        // `age` changes type without a higher schemaVersion: a migration that is not allowed.
+        let changed = try String(contentsOfFile: Workspace.schema("People"), encoding: .utf8)
+            .replacingOccurrences(of: "\"age\":        \"int?\"", with: "\"age\":        \"string?\"")
+        try w.write("changed.json", changed)
+        let refused = try w.run(["db", "-s", "changed.json", "count Person"])
+        #expect(refused.status == 1)
+        #expect(refused.err.hasPrefix("error: cannot open 'db' with this schema: "))
+        #expect(try w.run(["db", "count Person"]).out == "2\n")
+        let reset = try w.run(["db", "-s", "changed.json", "--reset-on-migration", "count Person"])
+        #expect(reset.status == 0, "\(reset.err)")
+        #expect(reset.out == "0\n")
+    }
+
+    @Test func modelsAndSchemaComeFromTheStore() throws {
+        try people()
+        #expect(try w.run(["db", ".models"]).out == "Person\nDog\n")
+        let schema = try w.run(["db", ".schema Dog"]).out
+        #expect(schema.contains("\"age\": \"int\""))
+        #expect(schema.contains("\"owners\": {\"type\": \"linkingObjects\", \"objectType\": \"Person\", \"property\": \"dogs\"}"))
+        #expect(try w.run(["db", ".schema Cat"]).status == 1)
+    }
+
+    @Test func inMemoryStoreWithASchema() throws {
+        let r = try w.run([":memory:", "-s", Workspace.schema("People"), #"insert Person {"id": 1, "name": "A"}"#, "count Person"])
+        #expect(r.out == "{\"inserted\": 1}\n1\n")
+        let none = try w.run(["-c", "count Person"])
+        #expect(none.status == 1)
+        #expect(none.err.contains("no model named 'Person' (the store has no models: open it with --schema FILE)"))
+    }
+}

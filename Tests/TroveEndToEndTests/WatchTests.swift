@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `watch` end to end: one process watches, another writes, and the change arrives as a
+/// JSON line on the watcher's standard output, a pipe.
+@Suite struct WatchTests {
+    let w: Workspace
+    init() throws { w = try Workspace() }
+
+    /// Reads a child's standard output line by line, blocking until each is complete.
+    final class Lines {
+        let handle: FileHandle
+        private var buffer = Data()
+        init(_ handle: FileHandle) { self.handle = handle }
+
+        func next() -> String? {
+            while true {
+                if let newline = buffer.firstIndex(of: 0x0A) {
+                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                    buffer = Data(buffer[(newline + 1)...])
+                    return line
+                }
+                let chunk = handle.availableData
+                if chunk.isEmpty { return nil }
+                buffer.append(chunk)
+            }
+        }
+    }
+
+    @Test func changesFromAnotherProcessArriveAsJSONLinesUntilInterrupted() throws {
+        let setup = try w.run(["db", "-s", Workspace.schema("People"), #"insert Person [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bob"}]"#])
+        #expect(setup.status == 0, "\(setup.err)")
+
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: TroveBinary.path)
+        watcher.arguments = ["db", "watch Person"]
+        watcher.currentDirectoryURL = w.directory
+        let output = Pipe(), errors = Pipe()
+        watcher.standardOutput = output
+        watcher.standardError = errors
+        watcher.standardInput = FileHandle.nullDevice
+        try watcher.run()
+        let lines = Lines(output.fileHandleForReading)
+
+        // The first results, as the query prints them; the watch is registered before them.
+        let first = try #require(lines.next())
+        let second = try #require(lines.next())
+        #expect(first.hasPrefix("{\"id\": 1, \"name\": \"Ann\""))
+        #expect(second.hasPrefix("{\"id\": 2, \"name\": \"Bob\""))
+
+        let insert = try w.run(["db", "-c", #"insert Person {"id": 3, "name": "Cy"}"#])
+        #expect(insert.status == 0)
+        let event = try #require(lines.next())
+        #expect(event == #"{"op": "insert", "index": 2, "object": {"id": 3, "name": "Cy", "birthdate": null, "age": null, "dogs": [], "nicknames": [], "bestFriend": null}}"#)
+
+        #expect(try w.run(["db", "update Person 1 set age = 30"]).status == 0)
+        let update = try #require(lines.next())
+        #expect(update.hasPrefix(#"{"op": "update", "index": 0, "object": {"id": 1, "name": "Ann", "birthdate": null, "age": 30"#))
+
+        #expect(try w.run(["db", "delete Person 2"]).status == 0)
+        #expect(try #require(lines.next()).hasPrefix(#"{"op": "delete", "index": 1, "object": {"id": 2"#))
+
+        kill(watcher.processIdentifier, SIGINT)
+        watcher.waitUntilExit()
+        #expect(watcher.terminationReason == .exit)
+        #expect(watcher.terminationStatus == 0)
+        #expect(lines.next() == nil)
+        #expect(errors.fileHandleForReading.readDataToEndOfFile().isEmpty)
+    }
+
+    @Test func eventsAreJSONLinesInEveryMode() throws {
+        #expect(try w.run(["db", "-s", Workspace.schema("People")]).status == 0)
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: TroveBinary.path)
+        watcher.arguments = ["db", "--csv", "watch Dog"]
+        watcher.currentDirectoryURL = w.directory
+        let output = Pipe()
+        watcher.standardOutput = output
+        watcher.standardInput = FileHandle.nullDevice
+        try watcher.run()
+        let lines = Lines(output.fileHandleForReading)
+        // No dogs yet: the first result is the CSV header alone.
+        #expect(lines.next() == "name,age")
+        #expect(try w.run(["db", #"insert Dog {"name": "Rex"}"#]).status == 0)
+        #expect(lines.next() == #"{"op": "insert", "index": 0, "object": {"name": "Rex", "age": 0}}"#)
+        kill(watcher.processIdentifier, SIGINT)
+        watcher.waitUntilExit()
+        #expect(watcher.terminationStatus == 0)
+    }
+}
