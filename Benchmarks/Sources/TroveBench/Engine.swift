@@ -4,7 +4,7 @@ protocol Engine: AnyObject {
     /// The name in the results table.
     static var name: String { get }
     /// Creates an empty store inside `directory` (which exists and is empty).
-    init(directory: String) throws
+    init(directory: String, settings: EngineSettings) throws
     /// Inserts the pairs `indices` of `data` in one durable transaction.
     func insert(_ data: Dataset, _ indices: Range<Int>) throws
     /// Looks up every key in one read transaction, folding each value's bytes into a checksum.
@@ -18,6 +18,12 @@ protocol Engine: AnyObject {
     func fileSize() throws -> UInt64
     /// Closes the store.
     func close()
+}
+
+/// Non-default knobs for experiments; each adapter reads only its own.
+struct EngineSettings {
+    /// `StorageOptions.maxDirtyBytes` for Trove, when not the default.
+    var troveMaxDirtyBytes: Int?
 }
 
 struct EngineError: Error, CustomStringConvertible {

@@ -8,7 +8,7 @@ final class LMDBEngine: Engine {
     private var env: OpaquePointer?
     private var dbi = MDB_dbi()
 
-    init(directory: String) throws {
+    init(directory: String, settings: EngineSettings) throws {
         self.directory = directory
         try LMDBEngine.check(mdb_env_create(&env), "mdb_env_create")
         try LMDBEngine.check(mdb_env_set_mapsize(env, 16 << 30), "mdb_env_set_mapsize")

@@ -12,7 +12,7 @@ final class SQLiteEngine: Engine {
     private var scanStatement: OpaquePointer?
     private var deleteStatement: OpaquePointer?
 
-    init(directory: String) throws {
+    init(directory: String, settings: EngineSettings) throws {
         path = directory + "/bench.sqlite"
         try check(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil), "open")
         try execute("PRAGMA journal_mode=WAL")

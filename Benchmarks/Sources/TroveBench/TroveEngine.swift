@@ -2,16 +2,18 @@ import Foundation
 import TroveStorage
 
 /// TroveStorage with default options: `.durable` commits (one fdatasync each), 4 KiB pages.
+/// `EngineSettings.troveMaxDirtyBytes` overrides the dirty-page budget, for experiments.
 final class TroveEngine: Engine {
     static let name = "Trove"
     private let path: String
     private var storage: Storage?
     private let treeName = "kv"
 
-    init(directory: String) throws {
+    init(directory: String, settings: EngineSettings) throws {
         path = directory + "/bench.trove"
         var options = StorageOptions()
         options.durability = .durable
+        if let bytes = settings.troveMaxDirtyBytes { options.maxDirtyBytes = bytes }
         let storage = try Storage(path: path, options: options)
         try storage.write { tx in _ = try tx.createTree(named: treeName) }
         self.storage = storage

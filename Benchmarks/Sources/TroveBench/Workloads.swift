@@ -49,9 +49,9 @@ struct Workloads {
     }
 
     /// Runs every phase against a fresh store of `engine` in `directory`.
-    func run<E: Engine>(_ engine: E.Type, data: Dataset, readKeys: [Int], scanStarts: [Int],
+    func run<E: Engine>(_ engine: E.Type, settings: EngineSettings, data: Dataset, readKeys: [Int], scanStarts: [Int],
                         directory: String, log: (String) -> Void) throws -> Result {
-        let store = try E(directory: directory)
+        let store = try E(directory: directory, settings: settings)
         defer { store.close() }
         var times: [Double] = []
         var sizes: [Double] = []
@@ -59,14 +59,15 @@ struct Workloads {
 
         func timed<R>(_ what: String, _ body: () throws -> R) rethrows -> R {
             let cpuStart = Workloads.cpuSeconds()
-            let start = ContinuousClock.now
+            let start = Workloads.monotonicSeconds()
             let r = try body()
-            let elapsed = ContinuousClock.now - start
+            let end = Workloads.monotonicSeconds()
             let cpu = Workloads.cpuSeconds() - cpuStart
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-            times.append(seconds)
+            times.append(end - start)
             result.cpuTimes.append(cpu)
-            log("\(E.name): \(what) in \(Table.formatTime(seconds)) (CPU \(Table.formatTime(cpu)))")
+            // The CLOCK_MONOTONIC interval lets `perf report --time` cut a `perf record -k monotonic` profile to one phase.
+            log("\(E.name): \(what) in \(Table.formatTime(end - start)) (CPU \(Table.formatTime(cpu))) "
+                + String(format: "[monotonic %.6f,%.6f]", start, end))
             return r
         }
         func recordSize() throws { sizes.append(Double(try store.fileSize())) }
@@ -99,6 +100,12 @@ struct Workloads {
 
         result.values = times + sizes
         return result
+    }
+
+    static func monotonicSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) * 1e-9
     }
 
     /// User plus system CPU time of this process so far.
