@@ -47,7 +47,7 @@ public class ReadTransaction {
     var openTrees: [String: Tree] = [:]
     var catalog: Tree
     /// Dirty pages of a write transaction, by page number (empty for readers).
-    var dirty: [UInt64: UnsafeMutableRawPointer] = [:]
+    var dirty = PageTable(capacity: 1)
     /// Decrypted pages (encrypted stores only), dropped between operations once it grows.
     var decrypted: [UInt64: UnsafeMutableRawPointer] = [:]
     /// Bumped by every write, so cursors know to re-seek.
@@ -67,6 +67,7 @@ public class ReadTransaction {
 
     deinit {
         releaseResources()
+        dirty.deallocate()
     }
 
     func releaseResources() {
