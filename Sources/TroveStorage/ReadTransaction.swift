@@ -12,6 +12,8 @@ public final class Tree {
     var modified = false
     var dropped = false
     let isCatalog: Bool
+    /// The largest key, kept while appending (empty: unknown).
+    var appendKey: [UInt8] = []
 
     init(name: String, info: TreeInfo, isCatalog: Bool = false) {
         self.name = name

@@ -103,6 +103,23 @@ public final class WriteTransaction: ReadTransaction {
         try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try put(tree, raw: k, v) } }
     }
 
+    /// Adds `key`, which must be greater than every key in the tree: the bulk-load path. A page
+    /// that fills up is left full and the next key starts a new one, so sorted loads produce
+    /// full pages (half-full with random inserts). Throws if `key` is not the largest.
+    public func append(_ tree: Tree, _ key: some ContiguousBytes, _ value: some ContiguousBytes) throws {
+        try key.withUnsafeBytes { k in
+            try beginOperation()
+            if tree.appendKey.isEmpty && tree.info.entries > 0 {
+                let c = Cursor(transaction: self, tree: tree)
+                if try c.last() { tree.appendKey = try c.key() }
+            }
+            let ascending = tree.appendKey.isEmpty || tree.appendKey.withUnsafeBytes { compareKeys(k, $0) > 0 }
+            guard ascending else { throw StorageError.invalidArgument("append: the key is not greater than the tree's last key") }
+            try value.withUnsafeBytes { v in try put(tree, raw: k, v) }
+            tree.appendKey.replaceSubrange(0..., with: k)
+        }
+    }
+
     /// Removes `key`; false if it was not there.
     @discardableResult
     public func delete(_ tree: Tree, _ key: some ContiguousBytes) throws -> Bool {
@@ -117,6 +134,7 @@ public final class WriteTransaction: ReadTransaction {
         if !committing && dirtyBytes > storage.options.maxDirtyBytes { try spill() }
         generation &+= 1
         tree.modified = true
+        tree.appendKey.removeAll(keepingCapacity: true)
 
         let inlineSize = NodeEditor.leafEntrySize(keyCount: key.count, valueCount: value.count, overflow: false)
         var overflow: (pgno: UInt64, checksum: UInt64)? = nil
@@ -188,6 +206,7 @@ public final class WriteTransaction: ReadTransaction {
         }
         generation &+= 1
         tree.modified = true
+        tree.appendKey.removeAll(keepingCapacity: true)
         let r = try remove(tree, pgno: tree.info.root, path: path, level: 0)
         tree.info.root = r.pgno
         tree.info.entries -= 1

@@ -207,3 +207,20 @@ import Testing
         #expect(report.isValid, "\(report)")
     }
 }
+
+@Suite struct AppendTests {
+    @Test func appendingSortedKeysFillsPagesAndRefusesOutOfOrderKeys() throws {
+        let s = try Storage.inMemory()
+        let (appended, random) = try s.write { tx -> (Int, Int) in
+            let a = try tx.createTree(named: "a"), r = try tx.createTree(named: "r")
+            for i in 0..<20_000 { try tx.append(a, key(i), [UInt8](repeating: 5, count: 100)) }
+            var rng = SplitMix64(seed: 8)
+            for i in (0..<20_000).shuffled(using: &rng) { try tx.put(r, key(i), [UInt8](repeating: 5, count: 100)) }
+            #expect(throws: StorageError.self) { try tx.append(a, key(5), [UInt8]()) }
+            return (a.pageCount, r.pageCount)
+        }
+        #expect(appended * 10 < random * 7)
+        #expect(try s.read { try $0.dump("a") }.map(\.0) == (0..<20_000).map(key))
+        #expect(try s.verify().isValid)
+    }
+}
