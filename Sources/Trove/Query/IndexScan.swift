@@ -165,7 +165,11 @@ struct IndexScan {
 
     /// The spellings of a string an index may hold for it: as written, NFC and NFD.
     private static func variants(_ s: String) -> [String] {
-        Array(Set([s, s.precomposedStringWithCanonicalMapping, s.decomposedStringWithCanonicalMapping]))
+        // Deduplicated by bytes: a `Set<String>` would merge them, as `==` is canonical equivalence.
+        var seen = Set<[UInt8]>()
+        return [s, s.precomposedStringWithCanonicalMapping, s.decomposedStringWithCanonicalMapping].filter {
+            seen.insert(Array($0.utf8)).inserted
+        }
     }
 
     /// The encoded bound for an ordering comparison; integer properties round a fractional

@@ -425,7 +425,7 @@ struct QueryBinder {
             return .bool(b)
         case .string(let s):
             if kind == .string { return .string(s) }
-            guard !kind.isNumeric, let value = Self.parse(s, as: kind) else {
+            guard kind == .decimal || !kind.isNumeric, let value = Self.parse(s, as: kind) else {
                 throw mismatch("a string" + Self.formatHint(kind))
             }
             return value
