@@ -1,44 +1,70 @@
 import Trove
 
-/// A query statement run against a snapshot.
-///
-/// Until the query engine lands this build runs queries without a predicate or clauses
-/// only; the rest fails with a clear message.
+/// A query statement run against a snapshot by the store's query engine, with errors mapped
+/// back to where they stand in the statement.
 struct StoreQuery {
     let spec: QuerySpec
     let arguments: ParameterValues
+    let text: QueryText
 
     init(_ spec: QuerySpec, arguments: ParameterValues) {
         self.spec = spec
         self.arguments = arguments
+        text = QueryText(spec)
     }
 
     var modelName: String { spec.model.text }
 
     func run(in snapshot: Snapshot, context: ExecutionContext) throws -> Results {
-        if let predicate = spec.predicate { throw Self.unavailable(at: predicate.offset) }
-        if !spec.modifiers.isEmpty { throw Self.unavailable(at: spec.model.offset) }
-        return try snapshot.objects(modelName)
+        try Self.mapping(text) { try snapshot.query(text.text, arguments: arguments.values) }
     }
 
     func explain(in snapshot: Snapshot) throws -> JSONObject {
-        throw Self.unavailable(at: spec.model.offset)
+        let plan = try Self.mapping(text) { try snapshot.explain(text.text, arguments: arguments.values) }
+        return JSONObject([
+            ("model", .string(plan.model)),
+            ("access", .string(Self.describe(plan.access))),
+            ("indexes", .array(plan.indexes.map(JSONValue.string))),
+            ("steps", .array(plan.steps.map(JSONValue.string))),
+            ("estimatedRows", .int(Int64(plan.estimatedRows))),
+            ("examinedRows", .int(Int64(plan.examinedRows))),
+            ("returnedRows", .int(Int64(plan.actualRows))),
+        ])
+    }
+
+    /// `scan`, `index name`, `primary key id`, `union(index a, index b)`, `none`.
+    private static func describe(_ access: QueryPlan.Access) -> String {
+        switch access {
+        case .scan: "scan"
+        case .primaryKey(let property): "primary key \(property)"
+        case .index(let property): "index \(property)"
+        case .union(let parts): "union(" + parts.map(describe).joined(separator: ", ") + ")"
+        case .none: "none"
+        }
     }
 
     static func matching(_ model: String, _ predicate: SourceFragment, arguments: ParameterValues, in snapshot: Snapshot) throws -> Results {
-        throw unavailable(at: predicate.offset)
+        let text = QueryText(predicate: predicate)
+        return try mapping(text) { try snapshot.objects(model, where: text.text, arguments: arguments.values) }
     }
 
     static func update(_ model: String, where predicate: SourceFragment, arguments: ParameterValues, set values: [String: Value],
                        in tx: Transaction) throws -> Int {
-        throw unavailable(at: predicate.offset)
+        let text = QueryText(predicate: predicate)
+        return try mapping(text) { try tx.update(model, where: text.text, arguments: arguments.values, set: values) }
     }
 
     static func delete(_ model: String, where predicate: SourceFragment, arguments: ParameterValues, in tx: Transaction) throws -> Int {
-        throw unavailable(at: predicate.offset)
+        let text = QueryText(predicate: predicate)
+        return try mapping(text) { try tx.delete(model, where: text.text, arguments: arguments.values) }
     }
 
-    private static func unavailable(at offset: Int) -> StatementError {
-        StatementError("this build of trove has no query engine yet: only 'MODEL' without 'where' or clauses runs", at: offset)
+    /// Runs `body`; a `QueryError` in it is reported at its place in the statement.
+    private static func mapping<R>(_ text: QueryText, _ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let error as QueryError {
+            throw StatementError(error.message, at: text.statementOffset(error.location.offset))
+        }
     }
 }
