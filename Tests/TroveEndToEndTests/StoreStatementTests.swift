@@ -313,4 +313,34 @@ import Testing
         #expect(none.status == 1)
         #expect(none.err.contains("no model named 'Person' (the store has no models: open it with --schema FILE)"))
     }
+
+    @Test func queriesWithPredicatesClausesAndParameters() throws {
+        try people()
+        #expect(try w.run(["db", #"insert Person [{"id": 3, "name": "Cy", "age": 25}, {"id": 4, "name": "Di", "age": 31}]"#]).status == 0)
+        let sorted = try w.run(["db", "--csv", "Person where age != nil SORT(age DESC, name ASC) LIMIT(2)"])
+        #expect(sorted.out.split(separator: "\n").map { $0.split(separator: ",")[1] } == ["name", "Ann", "Di"])
+        let distinct = try w.run(["db", "--csv", "Person where age > 0 SORT(age) DISTINCT(age)"])
+        #expect(distinct.out.split(separator: "\n").count == 3)
+        #expect(try w.run(["db", "--arg", "30", "count Person where age > $0"]).out == "2\n")
+        #expect(try w.run(["db", "--arg", "a", "count Person where name BEGINSWITH[c] $0"]).out == "1\n")
+        #expect(try w.run(["db", "update Person where age == 31 set age = 32"]).out == "{\"updated\": 2}\n")
+        #expect(try w.run(["db", "delete Person where age == nil"]).out == "{\"deleted\": 1}\n")
+        #expect(try w.run(["db", "count Person"]).out == "3\n")
+        let plan = try w.run(["db", "explain Person where id == 3"])
+        #expect(plan.status == 0)
+        #expect(plan.out.hasPrefix("{\"model\": \"Person\", \"access\": ") && plan.out.hasSuffix("\"returnedRows\": 1}\n"))
+    }
+
+    @Test func queryErrorsNameTheirColumn() throws {
+        try people()
+        let typo = try w.run(["db", "Person where agee > 3"])
+        #expect(typo.status == 1)
+        #expect(typo.err == "error: column 14: 'Person' has no property 'agee'; did you mean 'age'?\n")
+        let sort = try w.run(["db", "Person where age > 3 SORT(nme)"])
+        #expect(sort.err == "error: column 27: 'Person' has no property 'nme'; did you mean 'name'?\n")
+        let where_ = try w.run(["db", "count Person where name > 3"])
+        #expect(where_.err.hasPrefix("error: column 27: "))
+        let update = try w.run(["db", "update Person where age >> 1 set age = 2"])
+        #expect(update.err.hasPrefix("error: column 26: "))
+    }
 }

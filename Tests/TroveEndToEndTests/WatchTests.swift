@@ -90,4 +90,27 @@ import Glibc
         watcher.waitUntilExit()
         #expect(watcher.terminationStatus == 0)
     }
+
+    @Test func aSortedWatchReportsMoves() throws {
+        let setup = try w.run(["db", "-s", Workspace.schema("People"), #"insert Person [{"id": 1, "name": "Ann", "age": 1}, {"id": 2, "name": "Bob", "age": 2}]"#])
+        #expect(setup.status == 0)
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: TroveBinary.path)
+        watcher.arguments = ["db", "--csv", "watch Person SORT(age)"]
+        watcher.currentDirectoryURL = w.directory
+        let output = Pipe()
+        watcher.standardOutput = output
+        watcher.standardInput = FileHandle.nullDevice
+        try watcher.run()
+        let lines = Lines(output.fileHandleForReading)
+        #expect(lines.next() == "id,name,birthdate,age,dogs,nicknames,bestFriend")
+        #expect(lines.next()?.hasPrefix("1,Ann") == true)
+        #expect(lines.next()?.hasPrefix("2,Bob") == true)
+        #expect(try w.run(["db", "update Person 1 set age = 3"]).status == 0)
+        #expect(lines.next() == #"{"op": "move", "from": 1, "to": 0}"#)
+        #expect(lines.next()?.hasPrefix(#"{"op": "update", "index": 1, "object": {"id": 1"#) == true)
+        kill(watcher.processIdentifier, SIGINT)
+        watcher.waitUntilExit()
+        #expect(watcher.terminationStatus == 0)
+    }
 }
