@@ -1,9 +1,8 @@
 import Trove
 
-/// Serializes `JSONValue`s for output: `{"key": value, ...}` with a space after `:` and
-/// `,` (the contract's `{"inserted": N}` style), non-ASCII text as UTF-8.
-///
-/// Kept in this one file so it can be swapped for Trove's `JSONWriter` once that exists.
+/// Lays out `JSONValue`s for output: `{"key": value, ...}` with a space after `:` and `,`
+/// (the contract's `{"inserted": N}` style, which `JSONWriter`'s compact and pretty styles
+/// do not have); scalars are Trove's `JSONWriter` text.
 enum JSONText {
     static func string(_ value: JSONValue) -> String {
         var out = ""
@@ -46,33 +45,14 @@ enum JSONText {
         out += "}"
     }
 
-    /// JSON has no NaN or infinity: they print as `null`. Integral doubles keep a `.0` so
-    /// that readers see a floating-point value.
+    /// Numbers and strings are written by Trove's `JSONWriter`, so the shell prints exactly
+    /// what the store's JSON reads back: JSON has no NaN or infinity, so they print as
+    /// `null`; integral doubles keep a `.0` so that readers see a floating-point value.
     static func number(_ d: Double) -> String {
-        guard d.isFinite else { return "null" }
-        return d.description
+        JSONValue.double(d).jsonText
     }
 
     static func writeString(_ s: String, into out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+        out += JSONValue.string(s).jsonText
     }
 }
