@@ -35,6 +35,8 @@ final class QueryWatcher {
         }
         defer { withExtendedLifetime(observation) {} }
         try Interrupt.catching {
+            // A Ctrl-C pressed at the prompt earlier may have left a byte in the self-pipe.
+            Interrupt.drainWakeUps()
             var previous = try evaluate()
             context.show(.objects(ResultSet(columns: columns, rows: previous.map(\.object))))
             while !context.isCancelled {
@@ -46,6 +48,7 @@ final class QueryWatcher {
                     throw StatementError("watch: poll failed: \(SystemError(errno: errno).message)")
                 }
                 if context.isCancelled { break }
+                if polled[1].revents & Int16(POLLIN) != 0 { Interrupt.drainWakeUps() }
                 guard polled[0].revents & Int16(POLLIN) != 0 else { continue }
                 var drain = [UInt8](repeating: 0, count: 256)
                 while drain.withUnsafeMutableBytes({ read(fds[0], $0.baseAddress, $0.count) }) > 0 {}

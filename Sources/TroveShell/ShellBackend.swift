@@ -1,3 +1,5 @@
+import Trove
+
 /// What the shell needs from a store, and all it knows of one.
 ///
 /// The shell parses the command line, splits and recognizes statements, prints results and
@@ -20,4 +22,21 @@ public protocol ShellBackend: AnyObject {
     func rollback() throws
     /// Whether an explicit transaction is open (write summaries wait for its commit).
     var isInTransaction: Bool { get }
+
+    /// Streams the objects of `export`'s query: `columns` once, before any row, then `row`
+    /// for each object in order, so that an export of any size needs no more memory than
+    /// one object. The default runs the query with `execute` and hands over its rows.
+    func export(_ query: QuerySpec, context: ExecutionContext, columns: ([String]) throws -> Void,
+                row: (JSONObject) throws -> Void) throws
+}
+
+extension ShellBackend {
+    public func export(_ query: QuerySpec, context: ExecutionContext, columns: ([String]) throws -> Void,
+                       row: (JSONObject) throws -> Void) throws {
+        guard case .objects(let set) = try execute(.query(query), context: context) else {
+            throw StatementError("export: the query returned no objects")
+        }
+        try columns(set.effectiveColumns)
+        for object in set.rows { try row(object) }
+    }
 }

@@ -122,9 +122,7 @@ final class ShellSession {
             try backend.rollback()
             pendingSummaries = []
         case .export(let spec, let file):
-            let result = try backend.execute(.query(spec), context: makeContext(progressLabel: nil))
-            guard case .objects(let set) = result else { throw StatementError("export: the query returned no objects") }
-            try export(set, to: file?.text)
+            try export(spec, to: file?.text)
         default:
             let progress = statement.keyword == "import" ? "importing" : nil
             let context = makeContext(progressLabel: progress)
@@ -158,40 +156,47 @@ final class ShellSession {
         settings.makeFormatter().format(result, to: stdout)
     }
 
-    /// Writes exported objects: JSON lines to standard output (no FILE or `-`), or to FILE
-    /// as a JSON array (`.json`), CSV (`.csv`) or JSON lines (anything else).
-    private func export(_ set: ResultSet, to file: String?) throws {
-        guard let file, file != "-" else {
-            JSONLinesFormatter().format(.objects(set), to: stdout)
-            return
-        }
-        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        if fd < 0 { throw StatementError("cannot write '\(file)': \(SystemError(errno: errno).message)") }
-        defer { Glibc.close(fd) }
-        let out = FileOutput(fd: fd)
-        let bar = ProgressBar(label: "exporting", enabled: terminal.stderrIsTerminal)
+    /// Streams exported objects: JSON lines to standard output (no FILE or `-`), or to FILE
+    /// as a JSON array (`.json`), CSV (`.csv`) or JSON lines (anything else). FILE is only
+    /// created once the query has run without error.
+    private func export(_ spec: QuerySpec, to file: String?) throws {
+        enum Format { case jsonLines, jsonArray, csv }
+        let toFile = file != nil && file != "-"
+        let format: Format = !toFile ? .jsonLines : file!.hasSuffix(".json") ? .jsonArray : file!.hasSuffix(".csv") ? .csv : .jsonLines
+        var out: OutputSink = stdout
+        var fd: Int32 = -1
+        defer { if fd >= 0 { Glibc.close(fd) } }
+        let bar = ProgressBar(label: "exporting", enabled: toFile && terminal.stderrIsTerminal)
         defer { bar.finish() }
-        let formatter: ResultFormatter = file.hasSuffix(".json") ? JSONFormatter() as ResultFormatter
-            : file.hasSuffix(".csv") ? CSVFormatter(showHeaders: true) as ResultFormatter : JSONLinesFormatter()
-        // In chunks, so the bar moves and Ctrl-C can stop a long export.
-        let chunk = 1000
+        var columns: [String] = []
         var written = 0
-        if formatter is JSONFormatter || formatter is CSVFormatter {
-            formatter.format(.objects(set), to: out)
-            written = set.rows.count
-        } else {
-            while written < set.rows.count {
-                if Interrupt.isRequested { throw StatementError("export interrupted") }
-                let end = min(written + chunk, set.rows.count)
-                formatter.format(.objects(ResultSet(columns: set.columns, rows: Array(set.rows[written..<end]))), to: out)
-                written = end
-                bar.update(completed: written, total: set.rows.count)
+        try backend.export(spec, context: makeContext(progressLabel: nil), columns: { names in
+            columns = names
+            if let file, toFile {
+                fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+                if fd < 0 { throw StatementError("cannot write '\(file)': \(SystemError(errno: errno).message)") }
+                out = FileOutput(fd: fd)
             }
-        }
+            if format == .csv { out.write(columns.map(CSVFormatter.field).joined(separator: ",") + "\n") }
+        }, row: { object in
+            switch format {
+            case .jsonLines: out.write(JSONText.string(object) + "\n")
+            case .jsonArray: out.write((written == 0 ? "[\n  " : ",\n  ") + JSONText.string(object))
+            case .csv: out.write(columns.map { CSVFormatter.field(CellText.plain(object[$0], null: "")) }.joined(separator: ",") + "\n")
+            }
+            written += 1
+            if written % 1024 == 0 {
+                if Interrupt.isRequested { throw StatementError("export interrupted") }
+                bar.update(completed: written, total: nil)
+            }
+        })
+        if format == .jsonArray { out.write(written == 0 ? "[]\n" : "\n]\n") }
         out.flush()
-        if out.failed { throw StatementError("cannot write '\(file)': \(SystemError(errno: errno).message)") }
-        if !settings.mode.isMachineReadable {
-            stdout.write("\(written) \(written == 1 ? "object" : "objects") exported to \(file)\n")
+        if let output = out as? FileOutput, output.failed {
+            throw StatementError("cannot write '\(file ?? "-")': \(SystemError(errno: errno).message)")
+        }
+        if toFile, !settings.mode.isMachineReadable {
+            stdout.write("\(written) \(written == 1 ? "object" : "objects") exported to \(file!)\n")
         }
     }
 

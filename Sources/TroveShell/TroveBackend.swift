@@ -206,6 +206,25 @@ public final class TroveBackend: ShellBackend {
         }
     }
 
+    public func export(_ query: QuerySpec, context: ExecutionContext, columns: ([String]) throws -> Void,
+                       row: (JSONObject) throws -> Void) throws {
+        do {
+            try read { snapshot in
+                let model = try modelSchema(query.model)
+                let results = try StoreQuery(query, arguments: ParameterValues(context.arguments)).run(in: snapshot, context: context)
+                try columns(ResultRows.columns(of: model))
+                for (i, object) in results.enumerated() {
+                    if i % 1024 == 0, context.isCancelled { throw StatementError("export interrupted") }
+                    try row(try object.json())
+                }
+            }
+        } catch let error as QueryError {
+            throw StatementError(error.message, at: error.location.offset)
+        } catch let error as StoreError {
+            throw StatementError(error.description)
+        }
+    }
+
     // MARK: Helpers
 
     /// The model a statement names, or an error pointing at the name.

@@ -1,0 +1,66 @@
+import Testing
+import Trove
+@testable import TroveShell
+
+/// `watch`'s diff: the events, applied in order to the old results, give the new ones.
+@Suite struct ResultDiffTests {
+    static func entries(_ keys: [UInt64], version: Int64 = 0) -> [ResultDiff.Entry] {
+        keys.map { ResultDiff.Entry(reference: ObjectReference(model: "M", key: $0), object: ["k": .int(Int64($0)), "v": .int(version)]) }
+    }
+
+    /// Applies events to keys, as a consumer of `watch` would.
+    static func replay(_ events: [JSONObject], on old: [ResultDiff.Entry]) -> [JSONObject] {
+        var list = old.map(\.object)
+        for event in events {
+            switch event["op"] {
+            case "delete": if case .int(let i)? = event["index"] { list.remove(at: Int(i)) }
+            case "insert": if case .int(let i)? = event["index"], case .object(let o)? = event["object"] { list.insert(o, at: Int(i)) }
+            case "move":
+                if case .int(let from)? = event["from"], case .int(let to)? = event["to"] {
+                    list.insert(list.remove(at: Int(from)), at: Int(to))
+                }
+            case "update": if case .int(let i)? = event["index"], case .object(let o)? = event["object"] { list[Int(i)] = o }
+            default: Issue.record("unknown event \(event)")
+            }
+        }
+        return list
+    }
+
+    @Test func eventsReplayToTheNewResults() {
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<500 {
+            let old = Self.entries(Array((0..<UInt64.random(in: 0...8, using: &generator)).shuffled(using: &generator)))
+            var newKeys = Array(Set((0..<UInt64.random(in: 0...8, using: &generator)).map { _ in UInt64.random(in: 0...10, using: &generator) }))
+            newKeys.shuffle(using: &generator)
+            let changed = Set(newKeys.filter { _ in Bool.random(using: &generator) })
+            let new = newKeys.map { key in Self.entries([key], version: changed.contains(key) ? 1 : 0)[0] }
+            let events = ResultDiff.events(from: old, to: new)
+            #expect(Self.replay(events, on: old) == new.map(\.object), "round \(round)")
+        }
+    }
+
+    @Test func noChangeNoEvents() {
+        let same = Self.entries([3, 1, 2])
+        #expect(ResultDiff.events(from: same, to: same).isEmpty)
+    }
+
+    @Test func aMoveIsOneEvent() {
+        let events = ResultDiff.events(from: Self.entries([1, 2, 3]), to: Self.entries([3, 1, 2]))
+        #expect(events == [["op": "move", "from": 2, "to": 0]])
+    }
+}
+
+@Suite struct QueryTextTests {
+    @Test func offsetsMapBackToTheStatement() {
+        // "  Person   where age > 3   SORT( name DESC)"
+        let spec = QuerySpec(model: SourceFragment("Person", offset: 2), predicate: SourceFragment("age > 3", offset: 17),
+                             modifiers: [.sort([SortKey(keyPath: SourceFragment("name", offset: 33), ascending: false)])])
+        let text = QueryText(spec)
+        #expect(text.text == "Person where age > 3 SORT(name DESC)")
+        #expect(text.statementOffset(0) == 2)
+        #expect(text.statementOffset(13) == 17)  // `age`
+        #expect(text.statementOffset(19) == 23)  // `3`
+        #expect(text.statementOffset(26) == 33)  // `name`
+        #expect(text.statementOffset(36) == 37)  // the end
+    }
+}
