@@ -162,4 +162,23 @@ import Testing
         t.send("\u{04}")
         #expect(try t.waitForExit() == 0)
     }
+
+    @Test func controlCEndsAWatchAndKeepsTheShell() throws {
+        let t = try start()
+        try t.expectPrompt()
+        t.send(".mode jsonl\r")
+        try t.expectPrompt()
+        t.send("watch Person\r")
+        try t.expect("{\"id\": 7, \"name\": \"Ann\"")
+        try t.expect("\r\n")
+        #expect(try w.run(["db", #"insert Person {"id": 8, "name": "Bo"}"#]).status == 0)
+        try t.expect(#"{"op": "insert", "index": 1, "object": {"id": 8, "name": "Bo""#)
+        t.send("\u{03}")
+        try t.expectPrompt()
+        t.send("count Person\r")
+        try t.expect("\n2\r\n")
+        try t.expectPrompt()
+        t.send("\u{04}")
+        #expect(try t.waitForExit() == 0)
+    }
 }
