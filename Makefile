@@ -35,5 +35,10 @@ install: release
 bench:
 	$(MAKE) -C Benchmarks run
 
+# libFuzzer targets (see Fuzz/README.md); run one with e.g.
+#   Fuzz/.build/debug/FuzzStorageOpen -max_total_time=60 /tmp/corpus Fuzz/Corpus/StorageOpen
+fuzz: deps
+	$(SWIFT) build -c debug -Xswiftc -sanitize=fuzzer,address --package-path Fuzz
+
 clean:
 	rm -rf .build

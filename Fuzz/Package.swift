@@ -15,5 +15,9 @@ let package = Package(
             name: "FuzzQueryParser",
             dependencies: ["CFuzzerDriver", .product(name: "Trove", package: "Trove")]
         ),
+        .executableTarget(
+            name: "FuzzStorageOpen",
+            dependencies: ["CFuzzerDriver", .product(name: "TroveStorage", package: "Trove")]
+        ),
     ]
 )

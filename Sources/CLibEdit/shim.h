@@ -5,6 +5,10 @@
 #include <histedit.h>
 #include <stdio.h>
 #include <locale.h>
+#include <langinfo.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
 
 static inline int trove_el_set_prompt(EditLine *el, char *(*prompt)(EditLine *)) {
     return el_set(el, EL_PROMPT, prompt);
@@ -50,5 +54,29 @@ static inline int trove_history_save(History *h, HistEvent *ev, const char *file
 }
 static inline int trove_history_clear(History *h, HistEvent *ev) {
     return history(h, ev, H_CLEAR);
+}
+static inline int trove_el_set_addfn_tab(EditLine *el) {
+    return el_set(el, EL_BIND, "^I", "trove-complete", NULL);
+}
+// A custom character reader, so that Ctrl-C can end a blocked read without a race.
+static inline int trove_el_set_getcfn(EditLine *el, int (*fn)(EditLine *, wchar_t *)) {
+    return el_wset(el, EL_GETCFN, fn);  // el_set would mark the reader as narrow (bytes)
+}
+static inline int trove_el_source(EditLine *el) {
+    return el_source(el, NULL);
+}
+
+// ioctl is variadic too; the shell needs the terminal's width for tables.
+static inline int trove_terminal_columns(int fd) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+    return 0;
+}
+
+// Whether the locale (after setlocale(LC_ALL, "")) encodes text as UTF-8.
+static inline int trove_locale_is_utf8(void) {
+    const char *codeset = nl_langinfo(CODESET);
+    return codeset != NULL && (codeset[0] == 'U' || codeset[0] == 'u') &&
+           (codeset[1] == 'T' || codeset[1] == 't') && (codeset[2] == 'F' || codeset[2] == 'f');
 }
 #endif

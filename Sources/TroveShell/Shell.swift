@@ -1,13 +1,107 @@
-import Trove
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLibEdit
 
 /// Entry point of the `trove` command-line shell.
 public enum Shell {
-    /// Runs the shell with the given arguments (without the program name) and returns the exit status.
-    public static func main(arguments: [String]) -> Int32 {
-        if arguments.contains("--version") {
-            print("trove \(TroveInfo.version)")
+    /// Opens the store the command line names; the shell's only way to reach a store.
+    /// Throwing `UsageError` (an unreadable database file, a schema file that is not a
+    /// schema) exits with status 2; any other error with status 1.
+    public typealias BackendOpener = (BackendConfiguration) throws -> ShellBackend
+
+    /// Runs the shell with the given arguments (without the program name) and returns the
+    /// exit status: 0 success, 1 a statement failed, 2 bad usage.
+    public static func main(arguments: [String], openBackend: BackendOpener = { _ in UnavailableBackend() }) -> Int32 {
+        // The user's locale, so libedit edits UTF-8 and tables may draw boxes.
+        setlocale(LC_ALL, "")
+        let stdout = FileOutput(fd: STDOUT_FILENO)
+        let stderr = FileOutput(fd: STDERR_FILENO, capacity: 0)
+        defer { stdout.flush() }
+        return run(arguments: arguments, stdout: stdout, stderr: stderr, terminal: .current(),
+                   standardInput: LineReader(), openBackend: openBackend)
+    }
+
+    /// `main` with its surroundings passed in, for tests.
+    static func run(arguments: [String], stdout: OutputSink, stderr: OutputSink, terminal: Terminal,
+                    standardInput: LineSource, openBackend: BackendOpener) -> Int32 {
+        let options: CommandLineOptions
+        do {
+            options = try CommandLineParser.parse(arguments)
+        } catch {
+            stderr.write("trove: \(error.message)\nTry 'trove --help' for more information.\n")
+            return 2
+        }
+        if options.showHelp {
+            stdout.write(HelpText.usage)
             return 0
         }
-        return 0
+        if options.showVersion {
+            stdout.write(HelpText.version)
+            return 0
+        }
+        // Unreadable inputs are usage errors, found before anything is opened.
+        for case .file(let path) in options.scripts where path != "-" {
+            do { try FileInput.checkReadable(path) } catch {
+                stderr.write("trove: cannot read '\(path)': \(error.message)\n")
+                return 2
+            }
+        }
+        var schema: (path: String, text: String)?
+        if let path = options.schemaFile {
+            do {
+                schema = (path, String(decoding: try FileInput.readAll(path == "-" ? nil : path), as: UTF8.self))
+            } catch {
+                stderr.write("trove: cannot read schema '\(path)': \(error.message)\n")
+                return 2
+            }
+        }
+        let configuration = BackendConfiguration(databasePath: options.isInMemory ? nil : options.database,
+                                                 schema: schema, readOnly: options.readOnly,
+                                                 resetOnMigration: options.resetOnMigration)
+        let backend: ShellBackend
+        do {
+            backend = try openBackend(configuration)
+        } catch let error as UsageError {
+            stderr.write("trove: \(error.message)\n")
+            return 2
+        } catch {
+            stderr.write("error: \(error)\n")
+            return 1
+        }
+
+        let session = ShellSession(backend: backend, stdout: stdout, stderr: stderr, terminal: terminal, options: options,
+                                   standardInput: standardInput)
+        if !options.scripts.isEmpty {
+            for script in options.scripts {
+                let ok: Bool
+                switch script {
+                case .command(let text):
+                    ok = session.run(TextLines(text), origin: .command, stopOnError: true)
+                case .file(let path):
+                    let source: LineSource
+                    do {
+                        source = path == "-" ? standardInput : try LineReader(path: path)
+                    } catch {
+                        stderr.write("trove: cannot read '\(path)': \(error.message)\n")
+                        return 2
+                    }
+                    ok = session.run(source, origin: path == "-" ? .standardInput : .file(path), stopOnError: true)
+                }
+                if !ok { break }
+            }
+        } else if terminal.stdinIsTerminal {
+            InteractiveShell(session: session).run()
+            session.close()
+            stdout.flush()
+            // Errors at the prompt were seen and shrugged off; only `.exit N` sets a status.
+            return session.exitStatus ?? 0
+        } else {
+            session.run(standardInput, origin: .standardInput, stopOnError: options.bail)
+        }
+        session.close()
+        stdout.flush()
+        if let status = session.exitStatus, !session.hadError || status != 0 { return status }
+        return session.hadError ? 1 : 0
     }
 }

@@ -17,13 +17,23 @@ struct FreeList {
 
     /// Makes the pages freed by transactions `<= txnid` reusable.
     mutating func reclaim(upTo txnid: UInt64) {
-        var moved = false
+        var incoming: [UInt64] = []
         while let first = pending.first, first.txnid <= txnid {
-            ready.append(contentsOf: first.pages)
+            incoming.append(contentsOf: first.pages)
             pending.removeFirst()
-            moved = true
         }
-        if moved { ready.sort(by: >) }
+        guard !incoming.isEmpty else { return }
+        // Merge rather than re-sort: the reclaimed batch is usually small, the list large.
+        incoming.sort(by: >)
+        var merged: [UInt64] = []
+        merged.reserveCapacity(ready.count + incoming.count)
+        var i = 0, j = 0
+        while i < ready.count && j < incoming.count {
+            if ready[i] > incoming[j] { merged.append(ready[i]); i += 1 } else { merged.append(incoming[j]); j += 1 }
+        }
+        merged.append(contentsOf: ready[i...])
+        merged.append(contentsOf: incoming[j...])
+        ready = merged
     }
 
     /// Takes `n` contiguous free pages, or nil if there is no such run.

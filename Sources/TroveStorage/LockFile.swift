@@ -104,6 +104,13 @@ final class LockFile: @unchecked Sendable {
         set { atomic(at: 16).store(newValue, ordering: .sequentiallyConsistent) }
     }
 
+    /// Tells watchers in other processes that a commit was published: a `pwrite` of the txnid
+    /// (changes through the mapping raise no inotify event; a write through the file does).
+    func announce(_ txnid: UInt64) {
+        var t = txnid
+        _ = pwrite(fd, &t, 8, 40)
+    }
+
     // MARK: Writer lock
 
     func lockWriter() throws { _ = try LockFile.lock(fd, LockFile.writerLock, exclusive: true, wait: true) }

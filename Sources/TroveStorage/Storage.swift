@@ -38,6 +38,7 @@ public final class Storage: @unchecked Sendable {
     private var syncedThrough: UInt64 = 0
     private var poisoned: String?
     private let writerGate = DispatchSemaphore(value: 1)
+    private var commitObservers: [ObjectIdentifier: @Sendable (UInt64) -> Void] = [:]
 
     /// Set when opening found the newest commit incomplete on disk (a crash during its
     /// fdatasync, or damage to the pages it wrote) and rolled back to the one before: the
@@ -369,8 +370,26 @@ public final class Storage: @unchecked Sendable {
         latestMeta = m
         if let freeList { cachedFreeList = (m.txnid, freeList) }
         if m.flags & Meta.flagDurableCommit != 0 { syncedThrough = max(syncedThrough, m.txnid) }
+        let observers = Array(commitObservers.values)
         state.unlock()
         lockFile?.currentTxnid = m.txnid
+        lockFile?.announce(m.txnid)
+        for o in observers { o(m.txnid) }
+    }
+
+    /// The newest committed transaction id, as any process last published it.
+    public var latestTransactionID: UInt64 {
+        if let lockFile { return lockFile.currentTxnid }
+        state.lock(); defer { state.unlock() }
+        return latestMeta.txnid
+    }
+
+    func addCommitObserver(_ id: ObjectIdentifier, _ body: @escaping @Sendable (UInt64) -> Void) {
+        state.lock(); commitObservers[id] = body; state.unlock()
+    }
+
+    func removeCommitObserver(_ id: ObjectIdentifier) {
+        state.lock(); commitObservers[id] = nil; state.unlock()
     }
 
     var lastSynced: UInt64 {

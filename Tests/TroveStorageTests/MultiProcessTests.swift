@@ -129,3 +129,49 @@ func runProbe(_ args: [String], stdout: Pipe? = nil) throws -> Process {
         #expect(try s.stats().oldestReader == nil)
     }
 }
+
+@Suite struct CommitObserverTests {
+    @Test func commitsFromAnotherProcessAreObservedWithoutPolling() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("watch.trove")
+        let s = try Storage(path: path)
+        let seen = DispatchSemaphore(value: 0)
+        let latest = LatestBox()
+        let observer = s.observeCommits { txnid in
+            latest.set(txnid)
+            seen.signal()
+        }
+        defer { observer.cancel() }
+        let child = try runProbe(["count-writer", path, "3"])
+        child.waitUntilExit()
+        #expect(child.terminationStatus == 0)
+        // The observer has been (or is being) told; wait for the last commit's id.
+        let target = s.latestTransactionID
+        while latest.get() < target {
+            guard seen.wait(timeout: .now() + 30) == .success else {
+                Issue.record("no notification of transaction \(target) within 30 s")
+                break
+            }
+        }
+        #expect(latest.get() == target)
+    }
+
+    @Test func commitsThroughTheSameStorageAreReportedAtOnce() throws {
+        let s = try Storage.inMemory()
+        let latest = LatestBox()
+        let observer = s.observeCommits { latest.set($0) }
+        try s.write { tx in try tx.put(try tx.createTree(named: "t"), bytes("k"), bytes("v")) }
+        #expect(latest.get() == s.latestTransactionID)
+        observer.cancel()
+        try s.write { tx in try tx.put(try tx.createTree(named: "t"), bytes("k"), bytes("w")) }
+        #expect(latest.get() < s.latestTransactionID)
+    }
+}
+
+final class LatestBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: UInt64 = 0
+    func set(_ v: UInt64) { lock.lock(); value = max(value, v); lock.unlock() }
+    func get() -> UInt64 { lock.lock(); defer { lock.unlock() }; return value }
+}

@@ -169,6 +169,17 @@ public final class Store: @unchecked Sendable {
         state.lock(); observers[id] = nil; state.unlock()
     }
 
+    /// Calls `handler` with the new version after every commit to this store's file, made by
+    /// any process or `Store`: the signal that live results should re-evaluate. Commits through
+    /// this `Store` also reach ``addObserver(_:)`` with their exact changes. Keep the returned
+    /// observation alive; cancel it or let it go to stop.
+    public func observeCommits(_ handler: @escaping @Sendable (_ version: UInt64) -> Void) -> CommitObservation {
+        storage.observeCommits(handler)
+    }
+
+    /// The newest committed version of the file, whoever committed it.
+    public var latestVersion: UInt64 { storage.latestTransactionID }
+
     private func notify(_ commit: StoreCommit) {
         state.lock()
         let list = Array(observers.values)
@@ -186,6 +197,9 @@ public final class Store: @unchecked Sendable {
     /// The path of the file, or nil in memory.
     public var path: String? { configuration.path }
 }
+
+/// A running observation of commits; see ``Store/observeCommits(_:)``.
+public typealias CommitObservation = CommitObserver
 
 /// One commit's changes, by model name.
 public struct StoreCommit: Sendable {

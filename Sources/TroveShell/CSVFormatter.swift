@@ -1,0 +1,35 @@
+import Trove
+
+/// `csv` mode: a header line, then one record per object, quoted as RFC 4180 says (a field
+/// with a comma, quote, CR or LF is enclosed in quotes, quotes doubled). Records end with
+/// LF, as Unix tools expect. Null is an empty field; arrays and objects are JSON text.
+/// A count is a bare integer and a write summary a JSON line, as in the JSON modes.
+struct CSVFormatter: ResultFormatter {
+    var showHeaders = true
+
+    func format(_ result: ShellResult, to out: OutputSink) {
+        switch result {
+        case .objects(let set):
+            writeTable(columns: set.effectiveColumns, rows: set.rows, to: out)
+        case .lookup(let columns, let objects):
+            let rows = objects.compactMap { $0 }
+            writeTable(columns: ResultSet(columns: columns, rows: rows).effectiveColumns, rows: rows, to: out)
+        case .count(let n): out.write("\(n)\n")
+        case .written(let summary): out.write(JSONText.string(summary.object) + "\n")
+        case .plan(let plan): writeTable(columns: plan.keys, rows: [plan], to: out)
+        case .none: break
+        }
+    }
+
+    private func writeTable(columns: [String], rows: [JSONObject], to out: OutputSink) {
+        if showHeaders { out.write(columns.map(Self.field).joined(separator: ",") + "\n") }
+        for row in rows {
+            out.write(columns.map { Self.field(CellText.plain(row[$0], null: "")) }.joined(separator: ",") + "\n")
+        }
+    }
+
+    static func field(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return text }
+        return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
+    }
+}

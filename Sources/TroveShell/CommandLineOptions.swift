@@ -1,0 +1,30 @@
+/// What the command line asked for: `trove [OPTIONS] [DATABASE] [COMMAND ...]`.
+public struct CommandLineOptions: Sendable, Equatable {
+    /// Something to run before exiting, in command-line order.
+    public enum Script: Sendable, Equatable {
+        /// A `-c COMMAND` or a trailing COMMAND argument.
+        case command(String)
+        /// `-f FILE`; `-` is standard input.
+        case file(String)
+    }
+
+    /// The store's file, `:memory:`, or nil for a transient in-memory store.
+    public var database: String?
+    /// `-c`, `-f` and trailing commands in order; empty means standard input or the REPL.
+    public var scripts: [Script] = []
+    public var schemaFile: String?
+    public var readOnly = false
+    public var resetOnMigration = false
+    /// nil: `table` when standard output is a terminal, `jsonl` otherwise.
+    public var outputMode: OutputMode?
+    public var bail = false
+    /// `--arg` values, bound to `$0`, `$1`, ...
+    public var arguments: [String] = []
+    public var showHelp = false
+    public var showVersion = false
+
+    public init() {}
+
+    /// True when the database is a transient in-memory store.
+    public var isInMemory: Bool { database == nil || database == ":memory:" }
+}

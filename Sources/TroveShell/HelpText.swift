@@ -1,0 +1,85 @@
+import Trove
+
+/// The texts of `--help`, `--version` and `.help`. Every line fits an 80-column terminal.
+enum HelpText {
+    static var version: String { "trove \(TroveInfo.version)\n" }
+
+    static let usage = """
+        Usage: trove [OPTIONS] [DATABASE] [COMMAND ...]
+
+        The command-line shell of the Trove object database. DATABASE is a file,
+        created if missing; without it (or with :memory:) the store is in memory.
+        Each COMMAND runs in order, then trove exits. Without commands, trove reads
+        statements from standard input, or starts an interactive shell on a terminal.
+
+        Options (anywhere on the command line, up to a lone --):
+          -c, --command COMMAND  run COMMAND (repeatable), then exit
+          -f, --file FILE        run the statements in FILE (- is standard input)
+          -s, --schema FILE      apply the JSON schema FILE when opening
+              --readonly         open read-only: any write is an error
+              --reset-on-migration
+                                 wipe the store when its schema cannot be migrated
+              --json             output: one JSON array per query
+              --jsonl            output: one JSON object per line (when piped)
+              --csv              output: CSV with a header line
+              --table            output: a table for people (on a terminal)
+              --line             output: one "name = value" line per property
+              --bail             stop at the first failing statement
+              --arg VALUE        bind VALUE to $0, $1, ... in order (repeatable)
+          -h, --help             show this help and exit
+              --version          show the version and exit
+
+        Statements (one per line; ; separates several; type .help in the shell):
+          MODEL [where PREDICATE] [SORT(..)] [DISTINCT(..)] [LIMIT(N)]
+          count MODEL [where PREDICATE]       get MODEL PK [PK ...]
+          insert MODEL JSON                   upsert MODEL JSON
+          update MODEL PK|where PREDICATE set PROP = VALUE [, ...]
+          delete MODEL PK [PK ...]            delete MODEL where PREDICATE
+          import MODEL FILE                   export MODEL [where PREDICATE] [FILE]
+          explain QUERY    watch QUERY        begin | commit | rollback
+
+        Exit status: 0 success, 1 a statement failed, 2 bad usage.
+        See trove(1) for the full manual.
+
+        """
+
+    static let dotCommands: [(usage: String, help: String)] = [
+        (".bail on|off", "stop at the first error (scripts only)"),
+        (".exit [CODE]", "leave the shell with status CODE (default 0)"),
+        (".headers on|off", "show the header line in csv and table modes"),
+        (".help", "show this help"),
+        (".mode [MODE]", "set or show the output mode: json jsonl csv table line"),
+        (".models", "list the models (also .tables)"),
+        (".print TEXT", "print TEXT"),
+        (".quit", "leave the shell"),
+        (".read FILE", "run the statements in FILE"),
+        (".schema [MODEL]", "show the schema of every model, or of MODEL"),
+        (".show", "show the current settings"),
+        (".timer on|off", "print each statement's run time on standard error"),
+    ]
+
+    static var shellHelp: String {
+        var text = "Dot-commands:\n"
+        for command in dotCommands {
+            text += "  " + command.usage.padding(to: 18) + command.help + "\n"
+        }
+        text += """
+
+            Statements (keywords in any case; a statement ends at the end of the line
+            unless a quote or bracket is open; ; separates statements; -- comments):
+              MODEL [where PREDICATE] [SORT(KEYPATH [ASC|DESC], ...)]
+                    [DISTINCT(KEYPATH, ...)] [LIMIT(N)]
+              count MODEL [where PREDICATE]
+              get MODEL PK [PK ...]
+              insert MODEL JSON          upsert MODEL JSON
+              update MODEL PK set PROP = VALUE [, PROP = VALUE ...]
+              update MODEL where PREDICATE set PROP = VALUE [, ...]
+              delete MODEL PK [PK ...]   delete MODEL where PREDICATE
+              import MODEL FILE          export MODEL [where PREDICATE] [FILE]
+              explain QUERY              watch QUERY
+              begin | commit | rollback
+
+            """
+        return text
+    }
+}

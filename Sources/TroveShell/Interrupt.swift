@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+private let interruptFlag = Atomic<Bool>(false)
+/// The write end of the self-pipe the handler wakes readers through (-1 before install).
+private let wakeUpWriteEnd = Atomic<Int32>(-1)
+
+/// Ctrl-C in the interactive shell: it cancels the input line or the running statement
+/// instead of ending the process.
+///
+/// The SIGINT handler only sets a flag (all a signal handler may safely do); the line
+/// editor sees its read interrupted, and a running statement polls `isRequested` through
+/// `ExecutionContext.isCancelled`.
+public enum Interrupt {
+    /// Whether Ctrl-C was pressed since the last `clear()`.
+    public static var isRequested: Bool { interruptFlag.load(ordering: .relaxed) }
+
+    /// Forgets an earlier Ctrl-C (before reading a line or running a statement).
+    public static func clear() { interruptFlag.store(false, ordering: .relaxed) }
+
+    /// Readable once Ctrl-C was pressed (a self-pipe): a reader polls it along with its
+    /// input, so a signal arriving just before a blocking read is not missed. -1 before
+    /// the handler is installed.
+    nonisolated(unsafe) static private(set) var wakeUpReadEnd: Int32 = -1
+
+    /// Empties the self-pipe after an interrupt was handled.
+    static func drainWakeUps() {
+        guard wakeUpReadEnd >= 0 else { return }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while buffer.withUnsafeMutableBytes({ read(wakeUpReadEnd, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
+    /// Sets the flag, as the signal handler does; for tests and for cancelling from code.
+    public static func request() { interruptFlag.store(true, ordering: .relaxed) }
+
+    /// Catches SIGINT for the rest of the process. Without SA_RESTART, so that a blocked
+    /// read returns EINTR and the line editor gives control back.
+    static func installHandler() {
+        if wakeUpWriteEnd.load(ordering: .relaxed) < 0 {
+            var fds: [Int32] = [-1, -1]
+            if pipe(&fds) == 0 {
+                for fd in fds {
+                    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                }
+                wakeUpReadEnd = fds[0]
+                wakeUpWriteEnd.store(fds[1], ordering: .relaxed)
+            }
+        }
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
+            interruptFlag.store(true, ordering: .relaxed)
+            let fd = wakeUpWriteEnd.load(ordering: .relaxed)
+            if fd >= 0 {
+                var byte: UInt8 = 1
+                _ = write(fd, &byte, 1)
+            }
+        }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0
+        sigaction(SIGINT, &action, nil)
+        // A launcher may have left SIGINT blocked (exec keeps the mask); the REPL needs it.
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        sigaddset(&mask, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &mask, nil)
+    }
+}

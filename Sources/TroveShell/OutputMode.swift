@@ -1,0 +1,16 @@
+/// How results are printed (`--json`, `.mode csv`, ...).
+public enum OutputMode: String, Sendable, CaseIterable {
+    /// One JSON array per query; `get` of one key prints an object or `null`.
+    case json
+    /// One JSON object per line.
+    case jsonl
+    /// A header line, then RFC 4180 records.
+    case csv
+    /// A box table for people; its look may change between versions.
+    case table
+    /// `name = value` per line, a blank line between records (sqlite3's `.mode line`).
+    case line
+
+    /// Whether output is meant for programs, where counts and write summaries are bare JSON.
+    var isMachineReadable: Bool { self == .json || self == .jsonl || self == .csv }
+}

@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Tab completion for the REPL: statement keywords and model names at the start,
+/// dot-commands and their arguments, model names after a keyword, property names (and,
+/// after a `.`, the properties of the linked model) inside a statement, file names where
+/// a statement or dot-command takes a file.
+struct ShellCompleter {
+    /// The models to complete, asked at each Tab so new models show up.
+    var models: () -> [ModelDescription]
+
+    static let clauseWords = ["where", "set", "SORT(", "DISTINCT(", "LIMIT(", "AND", "OR", "NOT",
+                              "ASC", "DESC", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES",
+                              "IN", "BETWEEN", "ANY", "SOME", "ALL", "NONE", "SUBQUERY(",
+                              "TRUEPREDICATE", "FALSEPREDICATE", "nil", "true", "false"]
+
+    func complete(line: String, cursor: Int) -> Completion {
+        let bytes = Array(line.utf8.prefix(cursor))
+        // The statement being typed starts after the last `;` outside quotes.
+        var statementStart = 0
+        var quote: UInt8?
+        for (i, b) in bytes.enumerated() {
+            if let q = quote { if b == q { quote = nil } } else if b == 0x22 || b == 0x27 { quote = b } else if b == 0x3B { statementStart = i + 1 }
+        }
+        var wordStart = bytes.count
+        let isFileByte = { (b: UInt8) in !StatementScanner.isSpace(b) && b != 0x3B && b != 0x22 && b != 0x27 }
+        while wordStart > statementStart, isFileByte(bytes[wordStart - 1]) { wordStart -= 1 }
+        let before = String(decoding: bytes[statementStart..<wordStart], as: UTF8.self)
+        let tokens = before.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        let fullWord = String(decoding: bytes[wordStart...], as: UTF8.self)
+
+        if tokens.isEmpty {
+            if fullWord.hasPrefix(".") { return Completion(start: wordStart, candidates: Self.match(fullWord, DotCommand.names)) }
+            let names = StatementRecognizer.keywords + models().map(\.name)
+            return Completion(start: wordStart, candidates: Self.match(fullWord, names))
+        }
+        let first = tokens[0]
+        if first.hasPrefix(".") {
+            guard tokens.count == 1 else { return Completion(start: wordStart, candidates: []) }
+            switch first {
+            case ".schema": return Completion(start: wordStart, candidates: Self.match(fullWord, models().map(\.name)))
+            case ".mode": return Completion(start: wordStart, candidates: Self.match(fullWord, OutputMode.allCases.map(\.rawValue)))
+            case ".headers", ".timer", ".bail": return Completion(start: wordStart, candidates: Self.match(fullWord, ["on", "off"]))
+            case ".read": return Completion(start: wordStart, candidates: Self.files(matching: fullWord))
+            default: return Completion(start: wordStart, candidates: [])
+            }
+        }
+        let keyword = first.lowercased()
+        let isKeyword = StatementRecognizer.keywords.contains(keyword)
+        if isKeyword, tokens.count == 1 {
+            if ["begin", "commit", "rollback"].contains(keyword) { return Completion(start: wordStart, candidates: []) }
+            return Completion(start: wordStart, candidates: Self.match(fullWord, models().map(\.name)))
+        }
+        if isKeyword, (keyword == "import" && tokens.count == 2) || (keyword == "export" && tokens.count >= 2 && !fullWord.isEmpty && fullWord.contains("/")) {
+            return Completion(start: wordStart, candidates: Self.files(matching: fullWord))
+        }
+        // Inside a statement: key paths start after an operator or bracket as well.
+        var keyStart = bytes.count
+        while keyStart > wordStart, StatementScanner.isKeyPathByte(bytes[keyStart - 1]) { keyStart -= 1 }
+        let word = String(decoding: bytes[keyStart...], as: UTF8.self)
+        let modelName = isKeyword ? tokens[1] : first
+        let all = models()
+        guard var model = all.first(where: { $0.name == modelName }) else {
+            return Completion(start: keyStart, candidates: Self.match(word, Self.clauseWords))
+        }
+        var path = word.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let last = path.removeLast()
+        for component in path {
+            guard let property = model.properties.first(where: { $0.name == component }),
+                  let target = property.objectType, let next = all.first(where: { $0.name == target }) else {
+                return Completion(start: keyStart, candidates: [])
+            }
+            model = next
+        }
+        let prefix = path.map { $0 + "." }.joined()
+        var candidates = Self.match(last, model.properties.map(\.name)).map { prefix + $0 }
+        if path.isEmpty, !last.isEmpty { candidates += Self.match(last, Self.clauseWords) }
+        return Completion(start: keyStart, candidates: candidates)
+    }
+
+    /// Words starting with `prefix`: case-sensitive matches, else case-insensitive ones
+    /// (keywords are case-insensitive, and `per` should still find `Person`).
+    static func match(_ prefix: String, _ words: [String]) -> [String] {
+        let exact = words.filter { $0.hasPrefix(prefix) }
+        let chosen = exact.isEmpty ? words.filter { $0.lowercased().hasPrefix(prefix.lowercased()) } : exact
+        var seen: Set<String> = []
+        return chosen.filter { seen.insert($0).inserted }.sorted()
+    }
+
+    /// Entries of the directory named by `partial` whose names continue it; directories
+    /// end in `/`. Hidden files only when asked for with a leading dot.
+    static func files(matching partial: String) -> [String] {
+        let slash = partial.lastIndex(of: "/")
+        let directory = slash.map { String(partial[...$0]) } ?? ""
+        let namePrefix = slash.map { String(partial[partial.index(after: $0)...]) } ?? partial
+        guard let dir = opendir(directory.isEmpty ? "." : directory) else { return [] }
+        defer { closedir(dir) }
+        var result: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard name != ".", name != "..", name.hasPrefix(namePrefix),
+                  !name.hasPrefix(".") || namePrefix.hasPrefix(".") else { continue }
+            var st = stat()
+            let isDirectory = stat(directory + name, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+            result.append(directory + name + (isDirectory ? "/" : ""))
+        }
+        return result.sorted()
+    }
+}

@@ -1,0 +1,318 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Trove
+
+/// Runs statements and dot-commands against a backend and prints their results: the
+/// execution driver shared by `-c`, `-f`, piped input and the REPL.
+final class ShellSession {
+    let backend: ShellBackend
+    let stdout: OutputSink
+    let stderr: OutputSink
+    let terminal: Terminal
+    let arguments: [String]
+    let readOnly: Bool
+    var settings: FormatterSettings
+    var timer = false
+    /// `--bail` or `.bail on`: piped input stops at the first error too.
+    var bail: Bool
+    /// Set by `.quit`/`.exit`: every input loop stops.
+    private(set) var exitStatus: Int32?
+    /// Whether any statement failed (exit status 1 at the end).
+    private(set) var hadError = false
+    /// Write summaries of an explicit transaction, printed once it commits.
+    private var pendingSummaries: [WriteSummary] = []
+    private var readDepth = 0
+    /// Whether the innermost running input stops at its first error (for `.read`).
+    private var stopOnError = false
+
+    /// Standard input, shared by piped statements, `-f -`, `.read -` and `import MODEL -`.
+    let standardInput: LineSource
+
+    init(backend: ShellBackend, stdout: OutputSink, stderr: OutputSink, terminal: Terminal,
+         options: CommandLineOptions, standardInput: LineSource) {
+        self.standardInput = standardInput
+        self.backend = backend
+        self.stdout = stdout
+        self.stderr = stderr
+        self.terminal = terminal
+        self.arguments = options.arguments
+        self.readOnly = options.readOnly
+        self.bail = options.bail
+        settings = FormatterSettings(mode: options.outputMode ?? (terminal.stdoutIsTerminal ? .table : .jsonl),
+                                     unicodeBoxes: terminal.isUTF8)
+    }
+
+    // MARK: Input loops
+
+    /// Runs every statement of `source`. Returns false when it stopped at an error
+    /// (`stopOnError`) or at `.quit`; errors are printed as they happen.
+    @discardableResult
+    func run(_ source: LineSource, origin: InputOrigin, stopOnError: Bool) -> Bool {
+        let outerStop = self.stopOnError
+        self.stopOnError = stopOnError
+        defer { self.stopOnError = outerStop }
+        var splitter = StatementSplitter()
+        var number = 0
+        while exitStatus == nil, let line = source.readLine() {
+            number += 1
+            for item in splitter.feed(line: line, number: number) {
+                let ok = execute(item, origin: origin)
+                if exitStatus != nil || (!ok && (stopOnError || bail)) { return false }
+            }
+        }
+        if exitStatus == nil, let unfinished = splitter.finish() {
+            report(StatementError("unterminated statement: " + (unfinishedReason(unfinished) ?? "input ended")),
+                   statement: unfinished, origin: origin)
+            return false
+        }
+        return exitStatus == nil
+    }
+
+    private func unfinishedReason(_ statement: SplitStatement) -> String? {
+        var splitter = StatementSplitter()
+        for (i, line) in statement.text.lines.enumerated() {
+            _ = splitter.feed(line: line, number: statement.line + i)
+        }
+        return splitter.unfinishedReason
+    }
+
+    /// Runs one item from the splitter; returns whether it succeeded.
+    func execute(_ item: StatementSplitter.Item, origin: InputOrigin) -> Bool {
+        switch item {
+        case .statement(let statement): return execute(statement, origin: origin)
+        case .dotCommand(let text, let line): return executeDotCommand(text, line: line, origin: origin)
+        }
+    }
+
+    // MARK: Statements
+
+    func execute(_ split: SplitStatement, origin: InputOrigin) -> Bool {
+        Interrupt.clear()
+        let start = ProgressBar.monotonicNanoseconds()
+        defer {
+            if timer { reportTime(since: start) }
+            stdout.flush()
+        }
+        do {
+            let statement = try StatementRecognizer.recognize(split.text)
+            if readOnly, statement.isWrite {
+                throw StatementError("cannot \(statement.keyword): the database is open read-only (--readonly)")
+            }
+            try run(statement)
+            return true
+        } catch let error as StatementError {
+            report(error, statement: split, origin: origin)
+        } catch {
+            report(StatementError(String(describing: error)), statement: split, origin: origin)
+        }
+        return false
+    }
+
+    private func run(_ statement: ShellStatement) throws {
+        switch statement {
+        case .begin:
+            try backend.begin()
+        case .commit:
+            try backend.commit()
+            let summaries = pendingSummaries
+            pendingSummaries = []
+            for summary in summaries { print(.written(summary)) }
+        case .rollback:
+            try backend.rollback()
+            pendingSummaries = []
+        case .export(let spec, let file):
+            let result = try backend.execute(.query(spec), context: makeContext(progressLabel: nil))
+            guard case .objects(let set) = result else { throw StatementError("export: the query returned no objects") }
+            try export(set, to: file?.text)
+        default:
+            let progress = statement.keyword == "import" ? "importing" : nil
+            let context = makeContext(progressLabel: progress)
+            defer { context.finishProgress() }
+            let result = try backend.execute(statement, context: context)
+            if case .written(let summary) = result, settings.mode.isMachineReadable, backend.isInTransaction {
+                // The contract prints a write's line once it has committed.
+                pendingSummaries.append(summary)
+            } else {
+                print(result)
+            }
+        }
+    }
+
+    private func makeContext(progressLabel: String?) -> ExecutionContext {
+        let bar = progressLabel.map { ProgressBar(label: $0, enabled: terminal.stderrIsTerminal) }
+        return ExecutionContext(arguments: arguments, emit: { [stdout] object in
+            stdout.write(JSONText.string(object) + "\n")
+            stdout.flush()
+        }, progress: bar, standardInput: { [standardInput] in standardInput.readRemaining() })
+    }
+
+    private func print(_ result: ShellResult) {
+        var settings = self.settings
+        if settings.mode == .table { settings.terminalWidth = terminal.width() }
+        settings.makeFormatter().format(result, to: stdout)
+    }
+
+    /// Writes exported objects: JSON lines to standard output (no FILE or `-`), or to FILE
+    /// as a JSON array (`.json`), CSV (`.csv`) or JSON lines (anything else).
+    private func export(_ set: ResultSet, to file: String?) throws {
+        guard let file, file != "-" else {
+            JSONLinesFormatter().format(.objects(set), to: stdout)
+            return
+        }
+        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        if fd < 0 { throw StatementError("cannot write '\(file)': \(SystemError(errno: errno).message)") }
+        defer { Glibc.close(fd) }
+        let out = FileOutput(fd: fd)
+        let bar = ProgressBar(label: "exporting", enabled: terminal.stderrIsTerminal)
+        defer { bar.finish() }
+        let formatter: ResultFormatter = file.hasSuffix(".json") ? JSONFormatter() as ResultFormatter
+            : file.hasSuffix(".csv") ? CSVFormatter(showHeaders: true) as ResultFormatter : JSONLinesFormatter()
+        // In chunks, so the bar moves and Ctrl-C can stop a long export.
+        let chunk = 1000
+        var written = 0
+        if formatter is JSONFormatter || formatter is CSVFormatter {
+            formatter.format(.objects(set), to: out)
+            written = set.rows.count
+        } else {
+            while written < set.rows.count {
+                if Interrupt.isRequested { throw StatementError("export interrupted") }
+                let end = min(written + chunk, set.rows.count)
+                formatter.format(.objects(ResultSet(columns: set.columns, rows: Array(set.rows[written..<end]))), to: out)
+                written = end
+                bar.update(completed: written, total: set.rows.count)
+            }
+        }
+        out.flush()
+        if out.failed { throw StatementError("cannot write '\(file)': \(SystemError(errno: errno).message)") }
+        if !settings.mode.isMachineReadable {
+            stdout.write("\(written) \(written == 1 ? "object" : "objects") exported to \(file)\n")
+        }
+    }
+
+    private func reportTime(since start: UInt64) {
+        let elapsed = Double(ProgressBar.monotonicNanoseconds() - start) / 1_000_000
+        let rounded = (elapsed * 1000).rounded() / 1000
+        stdout.flush()
+        stderr.write("Time: \(rounded) ms\n")
+        stderr.flush()
+    }
+
+    // MARK: Errors
+
+    /// Prints `error: POSITION: message` on standard error; in the REPL also the
+    /// statement's line with a caret under the position.
+    func report(_ error: StatementError, statement: SplitStatement?, origin: InputOrigin) {
+        hadError = true
+        stdout.flush()
+        var text = "error: "
+        if let statement {
+            if let offset = error.offset {
+                let position = statement.position(ofOffset: offset)
+                text += origin.describe(line: position.line, column: position.column)
+                text += error.message + "\n"
+                if origin == .interactive { text += caret(statement, line: position.line, column: position.column) }
+            } else {
+                text += origin.describe(line: statement.line, column: nil) + error.message + "\n"
+            }
+        } else {
+            text += error.message + "\n"
+        }
+        stderr.write(text)
+        stderr.flush()
+    }
+
+    private func caret(_ statement: SplitStatement, line: Int, column: Int) -> String {
+        let lines = statement.text.lines
+        let index = line - statement.line
+        guard index >= 0, index < lines.count else { return "" }
+        let prefixColumns = index == 0 ? statement.column - 1 : 0
+        let source = String(repeating: " ", count: prefixColumns) + lines[index]
+        let before = DisplayWidth.of(String(source.prefix(column - 1)))
+        return "  " + source + "\n  " + String(repeating: " ", count: before) + "^\n"
+    }
+
+    // MARK: Dot-commands
+
+    func executeDotCommand(_ text: String, line: Int, origin: InputOrigin) -> Bool {
+        let statement = SplitStatement(text: text, line: line)
+        do {
+            try run(try DotCommand.parse(text), origin: origin)
+            stdout.flush()
+            return true
+        } catch is AlreadyReported {
+            return false
+        } catch let error as StatementError {
+            report(error, statement: statement, origin: origin)
+        } catch {
+            report(StatementError(String(describing: error)), statement: statement, origin: origin)
+        }
+        return false
+    }
+
+    /// A `.read` file stopped at an error it has printed already.
+    private struct AlreadyReported: Error {}
+
+    private func run(_ command: DotCommand, origin: InputOrigin) throws {
+        switch command {
+        case .help:
+            stdout.write(HelpText.shellHelp)
+        case .models:
+            for model in try backend.models() { stdout.write(model.name + "\n") }
+        case .schema(let name):
+            let models = try backend.models()
+            let chosen = name.map { n in models.filter { $0.name == n } } ?? models
+            if let name, chosen.isEmpty { throw StatementError("no model named '\(name)'") }
+            for model in chosen { stdout.write(SchemaText.json(model) + "\n") }
+        case .mode(let mode):
+            if let mode { settings.mode = mode } else { stdout.write(settings.mode.rawValue + "\n") }
+        case .headers(let on): settings.showHeaders = on
+        case .timer(let on): timer = on
+        case .bail(let on): bail = on
+        case .read(let file):
+            guard readDepth < 16 else { throw StatementError(".read nests too deeply (a file reads itself?)") }
+            let source: LineSource
+            do {
+                source = file == "-" ? standardInput : try LineReader(path: file)
+            } catch {
+                throw StatementError("cannot read '\(file)': \(error.message)")
+            }
+            readDepth += 1
+            defer { readDepth -= 1 }
+            if !run(source, origin: file == "-" ? .standardInput : .file(file), stopOnError: stopOnError),
+               exitStatus == nil {
+                throw AlreadyReported()
+            }
+        case .quit: exitStatus = 0
+        case .exit(let status): exitStatus = status
+        case .print(let text): stdout.write(text + "\n")
+        case .show:
+            let onOff = { (b: Bool) in b ? "on" : "off" }
+            stdout.write("""
+                    mode: \(settings.mode.rawValue)
+                 headers: \(onOff(settings.showHeaders))
+                   timer: \(onOff(timer))
+                    bail: \(onOff(bail))
+                readonly: \(onOff(readOnly))
+                    args: \(arguments.isEmpty ? "(none)" : arguments.map { JSONText.string(.string($0)) }.joined(separator: " "))\n
+                """)
+        }
+    }
+
+    // MARK: End
+
+    /// Rolls back a transaction left open (as sqlite3 and psql do), saying so.
+    func close() {
+        stdout.flush()
+        if backend.isInTransaction {
+            do {
+                try backend.rollback()
+                stderr.write("warning: the open transaction was rolled back\n")
+            } catch {
+                stderr.write("error: rolling back the open transaction: \(error)\n")
+                hadError = true
+            }
+            stderr.flush()
+        }
+    }
+}

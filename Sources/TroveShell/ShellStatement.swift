@@ -1,0 +1,117 @@
+/// One statement of the shell language, recognized but not interpreted.
+///
+/// Every piece the store must interpret (model names, predicates, JSON, keys, values) is a
+/// `SourceFragment`, so a backend can hand predicate text to `QueryParser` and report
+/// errors at `fragment.offset + positionInFragment`.
+public enum ShellStatement: Sendable, Equatable {
+    /// `MODEL [where PREDICATE] [SORT(...)] [DISTINCT(...)] [LIMIT(N)]`
+    case query(QuerySpec)
+    /// `count MODEL [where PREDICATE]`
+    case count(model: SourceFragment, predicate: SourceFragment?)
+    /// `get MODEL PK [PK ...]`; each key is a raw literal (`42`, `'ann'`, `$0`, a bare UUID).
+    case get(model: SourceFragment, keys: [SourceFragment])
+    /// `insert MODEL JSON`: the JSON text is an object or an array of objects.
+    case insert(model: SourceFragment, json: SourceFragment)
+    /// `upsert MODEL JSON`
+    case upsert(model: SourceFragment, json: SourceFragment)
+    /// `update MODEL PK set ...` or `update MODEL where PREDICATE set ...`
+    case update(model: SourceFragment, target: WriteTarget, assignments: [Assignment])
+    /// `delete MODEL PK [PK ...]` or `delete MODEL where PREDICATE`
+    case delete(model: SourceFragment, target: WriteTarget)
+    /// `import MODEL FILE`; `-` is standard input (see `ExecutionContext.readFile`).
+    case importFile(model: SourceFragment, file: SourceFragment)
+    /// `export MODEL [where PREDICATE] [FILE]`; no file (or `-`) is standard output.
+    case export(QuerySpec, file: SourceFragment?)
+    /// `explain QUERY`
+    case explain(QuerySpec)
+    /// `watch QUERY`: streams change events through `ExecutionContext.emit` until cancelled.
+    case watch(QuerySpec)
+    case begin
+    case commit
+    case rollback
+
+    /// Whether the statement changes the store (refused under `--readonly`).
+    public var isWrite: Bool {
+        switch self {
+        case .insert, .upsert, .update, .delete, .importFile: true
+        default: false
+        }
+    }
+
+    /// The statement's leading keyword, as used in messages (`"insert"`, `"query"`, ...).
+    public var keyword: String {
+        switch self {
+        case .query: "query"
+        case .count: "count"
+        case .get: "get"
+        case .insert: "insert"
+        case .upsert: "upsert"
+        case .update: "update"
+        case .delete: "delete"
+        case .importFile: "import"
+        case .export: "export"
+        case .explain: "explain"
+        case .watch: "watch"
+        case .begin: "begin"
+        case .commit: "commit"
+        case .rollback: "rollback"
+        }
+    }
+}
+
+/// The query part shared by plain queries, `export`, `explain` and `watch`.
+public struct QuerySpec: Sendable, Equatable {
+    public var model: SourceFragment
+    /// The text after `where`, up to the first `SORT(`/`DISTINCT(`/`LIMIT(` outside quotes
+    /// and brackets; nil without `where`.
+    public var predicate: SourceFragment?
+    /// `SORT`, `DISTINCT` and `LIMIT` clauses in the order written.
+    public var modifiers: [QueryModifier]
+
+    public init(model: SourceFragment, predicate: SourceFragment? = nil, modifiers: [QueryModifier] = []) {
+        self.model = model
+        self.predicate = predicate
+        self.modifiers = modifiers
+    }
+}
+
+/// A clause after the predicate, as Realm's query language writes them.
+public enum QueryModifier: Sendable, Equatable {
+    /// `SORT(keyPath [ASC|DESC], ...)`
+    case sort([SortKey])
+    /// `DISTINCT(keyPath, ...)`
+    case distinct([SourceFragment])
+    /// `LIMIT(N)`
+    case limit(Int)
+}
+
+/// One key of a `SORT(...)` clause.
+public struct SortKey: Sendable, Equatable {
+    public var keyPath: SourceFragment
+    public var ascending: Bool
+
+    public init(keyPath: SourceFragment, ascending: Bool) {
+        self.keyPath = keyPath
+        self.ascending = ascending
+    }
+}
+
+/// Which objects an `update` or `delete` applies to.
+public enum WriteTarget: Sendable, Equatable {
+    /// Primary keys as raw literals.
+    case keys([SourceFragment])
+    /// The text after `where`.
+    case predicate(SourceFragment)
+}
+
+/// `PROP = VALUE` in an `update ... set` list; the value is a raw literal (number, quoted
+/// string, `true`, `nil`, `$0`, a JSON array or object).
+public struct Assignment: Sendable, Equatable {
+    public var property: SourceFragment
+    public var value: SourceFragment
+
+    public init(property: SourceFragment, value: SourceFragment) {
+        self.property = property
+        self.value = value
+    }
+}

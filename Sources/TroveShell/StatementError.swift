@@ -1,0 +1,15 @@
+/// A statement the shell or the store could not run, with where it went wrong.
+///
+/// Backends throw it too: an `offset` (UTF-8 bytes from the statement's start, e.g.
+/// `fragment.offset + n`) makes the shell print the line and column; nil prints no position.
+public struct StatementError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public var offset: Int?
+
+    public init(_ message: String, at offset: Int? = nil) {
+        self.message = message
+        self.offset = offset
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,403 @@
+/// Recognizes the statement kinds of the shell language (see the contract) and cuts them
+/// into raw pieces; predicates, JSON and literals stay text for the store's parsers.
+///
+/// Keywords are case-insensitive; model and property names are case-sensitive.
+public enum StatementRecognizer {
+    /// The words that start a statement other than a plain query; also offered by completion.
+    public static let keywords = [
+        "count", "get", "insert", "upsert", "update", "delete", "import", "export",
+        "explain", "watch", "begin", "commit", "rollback",
+    ]
+
+    /// Recognizes one complete statement (as produced by `StatementSplitter`).
+    public static func recognize(_ text: String) throws(StatementError) -> ShellStatement {
+        var r = Recognizer(text)
+        return try r.statement()
+    }
+}
+
+private struct Recognizer {
+    var s: StatementScanner
+
+    init(_ text: String) { s = StatementScanner(text) }
+
+    // MARK: Statements
+
+    mutating func statement() throws(StatementError) -> ShellStatement {
+        s.skipSpace()
+        guard let word = s.peekWord() else {
+            if s.isAtEnd { throw StatementError("empty statement", at: 0) }
+            throw error("expected a model name or a statement keyword", at: s.position)
+        }
+        let keyword = s.text(word).lowercased()
+        if StatementRecognizer.keywords.contains(keyword), !namesModelQuery(after: word) {
+            s.position = word.upperBound
+            return try keywordStatement(keyword)
+        }
+        return .query(try querySpec())
+    }
+
+    /// `count where x > 1` queries a model named `count`: a keyword followed by the end,
+    /// `where` or a clause cannot start its own statement form (except transactions).
+    func namesModelQuery(after word: Range<Int>) -> Bool {
+        let keyword = s.text(word).lowercased()
+        if ["begin", "commit", "rollback"].contains(keyword) { return false }
+        var t = s
+        t.position = word.upperBound
+        t.skipSpace()
+        if t.isAtEnd { return true }
+        if t.peekKeyword("where") { return true }
+        return modifierKeyword(at: t) != nil
+    }
+
+    mutating func keywordStatement(_ keyword: String) throws(StatementError) -> ShellStatement {
+        switch keyword {
+        case "begin", "commit", "rollback":
+            s.skipSpace()
+            if s.peekKeyword("transaction") { s.position = s.peekWord()!.upperBound }
+            try expectEnd(after: "'\(keyword)'")
+            return keyword == "begin" ? .begin : keyword == "commit" ? .commit : .rollback
+        case "count":
+            let model = try modelName(after: "count")
+            s.skipSpace()
+            if s.isAtEnd { return .count(model: model, predicate: nil) }
+            guard s.peekKeyword("where") else {
+                throw error("expected 'where' or the end of the statement", at: s.position)
+            }
+            return .count(model: model, predicate: try wherePredicate(upTo: s.bytes.count))
+        case "get":
+            let model = try modelName(after: "get")
+            let keys = try keyList(upToSet: false, after: "get \(model.text)")
+            return .get(model: model, keys: keys)
+        case "insert", "upsert":
+            let model = try modelName(after: keyword)
+            s.skipSpace()
+            guard let b = s.current, b == 0x7B || b == 0x5B else {
+                throw error("expected a JSON object or array after '\(keyword) \(model.text)'", at: s.position)
+            }
+            let json = s.fragment(s.trimmed(s.position..<s.bytes.count))
+            return keyword == "insert" ? .insert(model: model, json: json) : .upsert(model: model, json: json)
+        case "update":
+            return try update()
+        case "delete":
+            let model = try modelName(after: "delete")
+            s.skipSpace()
+            if s.peekKeyword("where") {
+                return .delete(model: model, target: .predicate(try wherePredicate(upTo: s.bytes.count)))
+            }
+            return .delete(model: model, target: .keys(try keyList(upToSet: false, after: "delete \(model.text)")))
+        case "import":
+            let model = try modelName(after: "import")
+            s.skipSpace()
+            if s.isAtEnd { throw error("expected a file name (or '-' for standard input)", at: s.position) }
+            let file = fileName(s.position..<s.bytes.count)
+            s.position = s.bytes.count
+            return .importFile(model: model, file: file)
+        case "export":
+            return try export()
+        case "explain", "watch":
+            s.skipSpace()
+            if s.isAtEnd { throw error("expected a query after '\(keyword)'", at: s.position) }
+            let spec = try querySpec()
+            return keyword == "explain" ? .explain(spec) : .watch(spec)
+        default:
+            throw error("unknown statement '\(keyword)'", at: 0)
+        }
+    }
+
+    mutating func update() throws(StatementError) -> ShellStatement {
+        let model = try modelName(after: "update")
+        s.skipSpace()
+        guard let setRange = lastTopLevelSet(from: s.position) else {
+            throw error("expected 'set PROPERTY = VALUE' in update", at: s.bytes.count)
+        }
+        let target: WriteTarget
+        if s.peekKeyword("where") {
+            target = .predicate(try wherePredicate(upTo: setRange.lowerBound))
+        } else {
+            let keys = try keyList(in: s.position..<setRange.lowerBound, after: "update \(model.text)")
+            target = .keys(keys)
+        }
+        let listStart = setRange.upperBound
+        var assignments: [Assignment] = []
+        for part in s.splitTopLevel(listStart..<s.bytes.count) {
+            assignments.append(try assignment(s.trimmed(part), near: part.lowerBound))
+        }
+        return .update(model: model, target: target, assignments: assignments)
+    }
+
+    func assignment(_ range: Range<Int>, near: Int) throws(StatementError) -> Assignment {
+        var t = s
+        t.position = range.lowerBound
+        guard let name = t.peekWord(), name.upperBound <= range.upperBound else {
+            throw error("expected 'PROPERTY = VALUE'", at: range.isEmpty ? near : range.lowerBound)
+        }
+        t.position = name.upperBound
+        t.skipSpace()
+        guard t.position < range.upperBound, t.current == 0x3D,
+              t.position + 1 >= range.upperBound || t.bytes[t.position + 1] != 0x3D else {
+            throw error("expected '=' after '\(s.text(name))'", at: t.position)
+        }
+        t.position += 1
+        let value = t.trimmed(t.position..<range.upperBound)
+        if value.isEmpty { throw error("expected a value after '\(s.text(name)) ='", at: value.lowerBound) }
+        return Assignment(property: s.fragment(name), value: s.fragment(value))
+    }
+
+    /// The last `set` word outside quotes and brackets; the last one, so that a property
+    /// named `set` may still appear in the predicate.
+    func lastTopLevelSet(from start: Int) -> Range<Int>? {
+        s.chunks(in: start..<s.bytes.count).last { StatementScanner.equalsIgnoringCase(s.bytes[$0], "set") }
+    }
+
+    mutating func export() throws(StatementError) -> ShellStatement {
+        let model = try modelName(after: "export")
+        s.skipSpace()
+        if s.isAtEnd { return .export(QuerySpec(model: model), file: nil) }
+        var file: SourceFragment?
+        var predicate: SourceFragment?
+        var end = s.bytes.count
+        if s.peekKeyword("where") {
+            let whereEnd = s.peekWord()!.upperBound
+            let modifierStart = firstModifier(from: whereEnd) ?? s.bytes.count
+            if modifierStart == s.bytes.count {
+                // No clauses follow, so a file name can only be the predicate's last word:
+                // it is one when the word before it completes an operand.
+                let chunks = s.chunks(in: whereEnd..<s.bytes.count)
+                if chunks.count >= 2, !expectsOperand(chunks[chunks.count - 2]),
+                   let first = s.bytes[chunks.last!].first, first != 0x28, first != 0x7B {
+                    file = fileName(chunks.last!)
+                    end = chunks.last!.lowerBound
+                }
+            }
+            predicate = try wherePredicate(upTo: min(end, modifierStart))
+        } else if modifierKeyword(at: s) == nil {
+            let chunks = s.chunks(in: s.position..<s.bytes.count)
+            if chunks.count == 1 {
+                return .export(QuerySpec(model: model), file: fileName(chunks[0]))
+            }
+            throw error("expected 'where', a clause or a file name", at: s.position)
+        }
+        var modifiers: [QueryModifier] = []
+        while true {
+            s.skipSpace()
+            if s.isAtEnd || s.position >= end { break }
+            if modifierKeyword(at: s) != nil {
+                modifiers.append(try modifier())
+                continue
+            }
+            let rest = s.chunks(in: s.position..<s.bytes.count)
+            guard rest.count == 1, file == nil else {
+                throw error("expected SORT(...), DISTINCT(...), LIMIT(...) or a file name", at: s.position)
+            }
+            file = fileName(rest[0])
+            break
+        }
+        return .export(QuerySpec(model: model, predicate: predicate, modifiers: modifiers), file: file)
+    }
+
+    /// Whether the predicate chunk is an operator or keyword that still needs an operand.
+    func expectsOperand(_ chunk: Range<Int>) -> Bool {
+        guard let last = s.bytes[chunk].last else { return true }
+        if [0x3D, 0x3C, 0x3E, 0x21, 0x26, 0x7C].contains(last) { return true }  // = < > ! & |
+        var word = s.text(chunk).lowercased()
+        if word.hasSuffix("]"), let open = word.lastIndex(of: "[") { word = String(word[..<open]) }
+        return ["where", "and", "or", "not", "between", "in", "beginswith", "endswith", "contains",
+                "like", "matches", "any", "some", "all", "none"].contains(word)
+    }
+
+    // MARK: Queries
+
+    mutating func querySpec() throws(StatementError) -> QuerySpec {
+        let model = try modelName(after: nil)
+        var spec = QuerySpec(model: model)
+        s.skipSpace()
+        if s.peekKeyword("where") {
+            let whereEnd = s.peekWord()!.upperBound
+            spec.predicate = try wherePredicate(upTo: firstModifier(from: whereEnd) ?? s.bytes.count)
+        }
+        while true {
+            s.skipSpace()
+            if s.isAtEnd { break }
+            guard modifierKeyword(at: s) != nil else {
+                let expected = spec.predicate == nil && spec.modifiers.isEmpty
+                    ? "expected 'where', SORT(...), DISTINCT(...), LIMIT(...) or the end of the statement"
+                    : "expected SORT(...), DISTINCT(...), LIMIT(...) or the end of the statement"
+                throw error(expected, at: s.position)
+            }
+            spec.modifiers.append(try modifier())
+        }
+        return spec
+    }
+
+    /// `SORT`, `DISTINCT` or `LIMIT` at the scanner's cursor when an opening parenthesis
+    /// follows: a property may be called `limit`, but it is never followed by `(`.
+    func modifierKeyword(at scanner: StatementScanner) -> String? {
+        guard let word = scanner.peekWord() else { return nil }
+        let name = scanner.text(word).uppercased()
+        guard ["SORT", "DISTINCT", "LIMIT"].contains(name) else { return nil }
+        var t = scanner
+        t.position = word.upperBound
+        t.skipSpace()
+        return t.current == 0x28 ? name : nil
+    }
+
+    /// Offset of the first clause keyword outside quotes and brackets at or after `start`.
+    func firstModifier(from start: Int) -> Int? {
+        var t = s
+        t.position = start
+        while let b = t.current {
+            switch b {
+            case 0x22, 0x27: _ = t.skipQuoted()
+            case 0x28, 0x5B, 0x7B: _ = t.skipGroup()
+            default:
+                if StatementScanner.isWordStart(b), t.position == 0 || !StatementScanner.isKeyPathByte(t.bytes[t.position - 1]) {
+                    if modifierKeyword(at: t) != nil { return t.position }
+                    t.position = t.peekWord()!.upperBound
+                } else {
+                    t.position += 1
+                }
+            }
+        }
+        return nil
+    }
+
+    mutating func modifier() throws(StatementError) -> QueryModifier {
+        let word = s.peekWord()!
+        let name = s.text(word).uppercased()
+        s.position = word.upperBound
+        s.skipSpace()
+        let open = s.position
+        guard s.skipGroup() else { throw error("'(' is never closed", at: open) }
+        let inner = (open + 1)..<(s.position - 1)
+        let parts = s.splitTopLevel(inner).map { s.trimmed($0) }
+        switch name {
+        case "LIMIT":
+            guard parts.count == 1, !parts[0].isEmpty,
+                  s.bytes[parts[0]].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                  let n = Int(s.text(parts[0])) else {
+                throw error("LIMIT takes one non-negative integer", at: inner.lowerBound)
+            }
+            return .limit(n)
+        case "DISTINCT":
+            var paths: [SourceFragment] = []
+            for part in parts {
+                paths.append(try keyPath(part, in: "DISTINCT"))
+            }
+            return .distinct(paths)
+        default:
+            var keys: [SortKey] = []
+            for part in parts {
+                let chunks = s.chunks(in: part)
+                guard chunks.count == 1 || chunks.count == 2 else {
+                    throw error("expected 'KEYPATH [ASC|DESC]' in SORT", at: part.isEmpty ? inner.lowerBound : part.lowerBound)
+                }
+                let path = try keyPath(chunks[0], in: "SORT")
+                var ascending = true
+                if chunks.count == 2 {
+                    let direction = s.text(chunks[1]).uppercased()
+                    guard direction == "ASC" || direction == "DESC" || direction == "ASCENDING" || direction == "DESCENDING" else {
+                        throw error("expected ASC or DESC", at: chunks[1].lowerBound)
+                    }
+                    ascending = direction.hasPrefix("ASC")
+                }
+                keys.append(SortKey(keyPath: path, ascending: ascending))
+            }
+            return .sort(keys)
+        }
+    }
+
+    func keyPath(_ range: Range<Int>, in clause: String) throws(StatementError) -> SourceFragment {
+        guard !range.isEmpty, let first = s.bytes[range].first, StatementScanner.isWordStart(first) || first == 0x40,
+              s.bytes[range].allSatisfy(StatementScanner.isKeyPathByte) else {
+            throw error("expected a key path in \(clause)(...)", at: range.lowerBound)
+        }
+        return s.fragment(range)
+    }
+
+    // MARK: Pieces
+
+    mutating func modelName(after keyword: String?) throws(StatementError) -> SourceFragment {
+        s.skipSpace()
+        guard let word = s.peekWord() else {
+            let context = keyword.map { " after '\($0)'" } ?? ""
+            throw error("expected a model name\(context)", at: s.position)
+        }
+        s.position = word.upperBound
+        if let b = s.current, !StatementScanner.isSpace(b) {
+            throw error("unexpected '\(String(decoding: [b], as: UTF8.self))' after model name '\(s.text(word))'", at: s.position)
+        }
+        return s.fragment(word)
+    }
+
+    /// Consumes `where PREDICATE` up to `end`; the predicate must not be empty.
+    mutating func wherePredicate(upTo end: Int) throws(StatementError) -> SourceFragment {
+        let word = s.peekWord()!
+        s.position = word.upperBound
+        let range = s.trimmed(s.position..<end)
+        if range.isEmpty { throw error("expected a predicate after 'where'", at: s.trimmed(word.upperBound..<s.bytes.count).lowerBound) }
+        s.position = end
+        return s.fragment(range)
+    }
+
+    mutating func keyList(upToSet: Bool, after context: String) throws(StatementError) -> [SourceFragment] {
+        let keys = try keyList(in: s.position..<s.bytes.count, after: context)
+        s.position = s.bytes.count
+        return keys
+    }
+
+    func keyList(in range: Range<Int>, after context: String) throws(StatementError) -> [SourceFragment] {
+        let chunks = s.chunks(in: range)
+        if chunks.isEmpty { throw error("expected a primary key after '\(context)'", at: s.trimmed(range).lowerBound) }
+        for chunk in chunks {
+            if let first = s.bytes[chunk].first, first == 0x22 || first == 0x27 {
+                var t = s
+                t.position = chunk.lowerBound
+                if !t.skipQuoted() || t.position != chunk.upperBound {
+                    throw error("unterminated or malformed string", at: chunk.lowerBound)
+                }
+            }
+        }
+        return chunks.map { s.fragment($0) }
+    }
+
+    /// A file argument: the quotes of a quoted name are removed (backslash escapes apply).
+    func fileName(_ range: Range<Int>) -> SourceFragment {
+        let r = s.trimmed(range)
+        let raw = s.bytes[r]
+        guard let q = raw.first, q == 0x22 || q == 0x27, raw.count >= 2, raw.last == q else {
+            return s.fragment(r)
+        }
+        var out: [UInt8] = []
+        var i = r.lowerBound + 1
+        while i < r.upperBound - 1 {
+            if s.bytes[i] == 0x5C, i + 1 < r.upperBound - 1 { i += 1 }
+            out.append(s.bytes[i])
+            i += 1
+        }
+        return SourceFragment(String(decoding: out, as: UTF8.self), offset: r.lowerBound)
+    }
+
+    mutating func expectEnd(after context: String) throws(StatementError) {
+        s.skipSpace()
+        if !s.isAtEnd { throw error("unexpected text after \(context)", at: s.position) }
+    }
+
+    /// An error at `offset`; "expected ..." messages also say what was found there.
+    func error(_ message: String, at offset: Int) -> StatementError {
+        guard message.hasPrefix("expected") else { return StatementError(message, at: offset) }
+        guard offset < s.bytes.count else {
+            return StatementError(message + ", found the end of the statement", at: offset)
+        }
+        var t = s
+        t.position = offset
+        if StatementScanner.isKeyPathByte(s.bytes[offset]) {
+            while let b = t.current, StatementScanner.isKeyPathByte(b) { t.position += 1 }
+        } else {
+            t.skipChunk()
+        }
+        var text = s.text(offset..<max(t.position, offset + 1))
+        if text.count > 20 { text = String(text.prefix(20)) + "…" }
+        return StatementError(message + ", found '\(text)'", at: offset)
+    }
+}

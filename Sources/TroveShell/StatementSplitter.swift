@@ -1,0 +1,149 @@
+/// Cuts input lines into complete statements and dot-commands.
+///
+/// Rules (the contract's, plus comments):
+/// - a statement ends at the end of a line unless a quote, `(`, `[` or `{` is still open;
+///   then the next line continues it (the REPL shows the continuation prompt);
+/// - `;` outside quotes and brackets separates statements on one line;
+/// - `--` outside quotes starts a comment that runs to the end of the line (as in SQL);
+/// - a line whose first non-blank character is `.` is a dot-command, but only where a new
+///   statement could start (inside an unfinished statement it is just text);
+/// - a first line starting with `#!` is ignored, so scripts can be executable.
+public struct StatementSplitter: Sendable {
+    /// What the splitter hands out, in input order.
+    public enum Item: Sendable, Equatable {
+        case statement(SplitStatement)
+        case dotCommand(text: String, line: Int)
+    }
+
+    private var buffer: [UInt8] = []
+    private var startLine = 1
+    private var startColumn = 1
+    private var quote: (byte: UInt8, line: Int, column: Int)?
+    private var escaped = false
+    private var open: [(byte: UInt8, line: Int, column: Int)] = []
+
+    public init() {}
+
+    /// True while a statement is unfinished: a quote or bracket is open.
+    public var isIncomplete: Bool { quote != nil || !open.isEmpty }
+
+    /// Why the pending statement is unfinished, e.g. `'(' opened at line 2, column 8 is never closed`.
+    public var unfinishedReason: String? {
+        if let q = quote {
+            return "the string opened at line \(q.line), column \(q.column) is never closed"
+        }
+        if let b = open.last {
+            return "'\(String(UnicodeScalar(b.byte)))' opened at line \(b.line), column \(b.column) is never closed"
+        }
+        return nil
+    }
+
+    /// Drops an unfinished statement (Ctrl-C in the REPL).
+    public mutating func reset() {
+        buffer = []
+        quote = nil
+        escaped = false
+        open = []
+    }
+
+    /// Feeds one line (without its newline) numbered `number` (1-based) in its source.
+    public mutating func feed(line: String, number: Int) -> [Item] {
+        if !isIncomplete, buffer.allSatisfy(StatementScanner.isSpace) {
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            if trimmed.hasPrefix(".") {
+                buffer = []
+                return [.dotCommand(text: String(trimmed), line: number)]
+            }
+            if number == 1, line.hasPrefix("#!") { return [] }
+        }
+        var items: [Item] = []
+        if buffer.isEmpty {
+            startLine = number
+            startColumn = 1
+        }
+        var column = 0  // in characters, for messages and error positions
+        let bytes = Array(line.utf8)
+        var i = 0
+        scan: while i < bytes.count {
+            let b = bytes[i]
+            if b & 0xC0 != 0x80 { column += 1 }
+            if let q = quote {
+                if escaped { escaped = false } else if b == 0x5C { escaped = true } else if b == q.byte { quote = nil }
+                buffer.append(b)
+                i += 1
+                continue
+            }
+            switch b {
+            case 0x22, 0x27:
+                quote = (b, number, column)
+            case 0x28, 0x5B, 0x7B:
+                open.append((b, number, column))
+            case 0x29, 0x5D, 0x7D:
+                let opener: UInt8 = b == 0x29 ? 0x28 : b - 2
+                if let k = open.lastIndex(where: { $0.byte == opener }) { open.removeSubrange(k...) }
+            case 0x2D where i + 1 < bytes.count && bytes[i + 1] == 0x2D:
+                break scan
+            case 0x3B where open.isEmpty:
+                emit(into: &items)
+                startLine = number
+                startColumn = column + 1
+                i += 1
+                continue
+            default:
+                break
+            }
+            buffer.append(b)
+            i += 1
+        }
+        if isIncomplete {
+            buffer.append(0x0A)
+        } else {
+            emit(into: &items)
+        }
+        return items
+    }
+
+    /// Ends the input: returns the unfinished statement, if any, and resets.
+    public mutating func finish() -> SplitStatement? {
+        defer { reset() }
+        guard isIncomplete else { return nil }
+        return SplitStatement(text: String(decoding: buffer, as: UTF8.self), line: startLine, column: startColumn)
+    }
+
+    private mutating func emit(into items: inout [Item]) {
+        if !buffer.allSatisfy(StatementScanner.isSpace) {
+            items.append(.statement(SplitStatement(text: String(decoding: buffer, as: UTF8.self),
+                                                   line: startLine, column: startColumn)))
+        }
+        buffer = []
+    }
+}
+
+/// A complete statement and where it starts in its source, so errors can name line and column.
+public struct SplitStatement: Sendable, Equatable {
+    public var text: String
+    /// 1-based line of the statement's first character in its source.
+    public var line: Int
+    /// 1-based column (in characters) of the statement's first character.
+    public var column: Int
+
+    public init(text: String, line: Int = 1, column: Int = 1) {
+        self.text = text
+        self.line = line
+        self.column = column
+    }
+
+    /// The source line and column (1-based, in characters) of a UTF-8 offset in `text`.
+    public func position(ofOffset offset: Int) -> (line: Int, column: Int) {
+        let bytes = Array(text.utf8)
+        let end = min(max(offset, 0), bytes.count)
+        var line = self.line
+        var lineStart = 0
+        for i in 0..<end where bytes[i] == 0x0A {
+            line += 1
+            lineStart = i + 1
+        }
+        let characters = String(decoding: bytes[lineStart..<end], as: UTF8.self).count
+        return (line, line == self.line ? column + characters : characters + 1)
+    }
+}

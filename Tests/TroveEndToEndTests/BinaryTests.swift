@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// The built `trove` binary, run as a script or a pipeline would.
+@Suite struct BinaryTests {
+    @Test func versionPrintsTheVersion() throws {
+        let r = try TroveBinary.run(["--version"])
+        #expect(r.status == 0)
+        #expect(r.out.hasPrefix("trove "))
+        #expect(r.err.isEmpty)
+    }
+
+    @Test func helpFitsEightyColumnsAndExitsZero() throws {
+        let r = try TroveBinary.run(["--help"])
+        #expect(r.status == 0)
+        #expect(r.out.hasPrefix("Usage: trove [OPTIONS] [DATABASE] [COMMAND ...]"))
+        #expect(r.out.split(separator: "\n").allSatisfy { $0.count <= 80 })
+    }
+
+    @Test func badOptionExitsTwoAndNamesIt() throws {
+        let r = try TroveBinary.run(["--frob"])
+        #expect(r.status == 2)
+        #expect(r.err.hasPrefix("trove: unknown option '--frob'"))
+        #expect(r.out.isEmpty)
+    }
+
+    @Test func missingOptionArgumentExitsTwo() throws {
+        let r = try TroveBinary.run(["-c"])
+        #expect(r.status == 2)
+        #expect(r.err.hasPrefix("trove: option '-c' needs an argument"))
+    }
+
+    @Test func unreadableFileExitsTwo() throws {
+        let r = try TroveBinary.run(["-f", "/nonexistent/script.trove"])
+        #expect(r.status == 2)
+        #expect(r.err.contains("cannot read '/nonexistent/script.trove'"))
+    }
+
+    @Test func dotCommandsWorkWithoutAStore() throws {
+        let r = try TroveBinary.run(["-c", ".print hello", "-c", ".mode csv", "-c", ".mode", "-c", ".models"])
+        #expect(r.status == 0)
+        #expect(r.out == "hello\ncsv\n")
+        #expect(try TroveBinary.run(["-c", ".help"]).out.contains(".timer on|off"))
+    }
+
+    @Test func modeOptionsAndThePipedDefault() throws {
+        #expect(try TroveBinary.run(["-c", ".mode"]).out == "jsonl\n")
+        #expect(try TroveBinary.run(["--line", "-c", ".mode"]).out == "line\n")
+        #expect(try TroveBinary.run([":memory:", ".mode", "--json"]).out == "json\n")
+    }
+
+    @Test func statementsFromStandardInputRunLineByLine() throws {
+        let r = try TroveBinary.run([], stdin: ".print one\n.mode table\n.mode\n")
+        #expect(r.status == 0)
+        #expect(r.out == "one\ntable\n")
+    }
+
+    @Test func statementNeedingTheStoreFailsWithStatusOne() throws {
+        let r = try TroveBinary.run(["-c", "count Person", "-c", ".print not reached"])
+        #expect(r.status == 1)
+        #expect(r.err == "error: cannot run 'count': this build of trove has no object store yet\n")
+        #expect(r.out.isEmpty)
+    }
+
+    @Test func parseErrorNamesTheColumn() throws {
+        let r = try TroveBinary.run(["-c", "get Person"])
+        #expect(r.status == 1)
+        #expect(r.err == "error: column 11: expected a primary key after 'get Person', found the end of the statement\n")
+    }
+
+    @Test func scriptFileErrorsNameTheLine() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("trove-e2e-\(UUID().uuidString).trove")
+        try "#!/usr/bin/env trove -f\n.print first\nPerson where\n".write(to: url, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let r = try TroveBinary.run(["-f", url.path])
+        #expect(r.status == 1)
+        #expect(r.out == "first\n")
+        #expect(r.err == "error: \(url.path):3:13: expected a predicate after 'where', found the end of the statement\n")
+    }
+
+    @Test func exitDotCommandSetsTheStatus() throws {
+        #expect(try TroveBinary.run([], stdin: ".exit 4\n").status == 4)
+    }
+}

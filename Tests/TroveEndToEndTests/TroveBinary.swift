@@ -1,0 +1,86 @@
+import Foundation
+
+/// Finds the built `trove` executable and runs it.
+///
+/// SwiftPM puts executables next to the test bundle in the build products directory, so
+/// the binary is looked for beside the running test executable (argv[0] and
+/// /proc/self/exe, which differ when a runner wraps the bundle), then in the package's
+/// `.build*` directories; `TROVE_BINARY` overrides it all.
+enum TroveBinary {
+    static let path: String = locate()
+
+    private static func locate() -> String {
+        let fm = FileManager.default
+        if let explicit = ProcessInfo.processInfo.environment["TROVE_BINARY"], fm.isExecutableFile(atPath: explicit) {
+            return explicit
+        }
+        var directories: [URL] = []
+        for start in [CommandLine.arguments.first.map { URL(fileURLWithPath: $0) },
+                      (try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe")).map { URL(fileURLWithPath: $0) },
+                      Bundle.main.executableURL].compactMap({ $0 }) {
+            // Walk up: the executable may sit inside `X.xctest/Contents/MacOS` or similar.
+            var dir = start.deletingLastPathComponent()
+            for _ in 0..<4 {
+                directories.append(dir)
+                dir = dir.deletingLastPathComponent()
+            }
+        }
+        for dir in directories {
+            let candidate = dir.appendingPathComponent("trove").path
+            if fm.isExecutableFile(atPath: candidate), !isDirectory(candidate) { return candidate }
+        }
+        // Last resort: the newest `trove` under the package's build directories.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let builds = ((try? fm.contentsOfDirectory(atPath: root.path)) ?? []).filter { $0.hasPrefix(".build") }
+        var best: (path: String, date: Date)?
+        for build in builds {
+            for configuration in ["debug", "release"] {
+                let candidate = root.appendingPathComponent(build).appendingPathComponent(configuration).appendingPathComponent("trove").path
+                if fm.isExecutableFile(atPath: candidate),
+                   let date = (try? fm.attributesOfItem(atPath: candidate))?[.modificationDate] as? Date,
+                   best == nil || date > best!.date {
+                    best = (candidate, date)
+                }
+            }
+        }
+        return best?.path ?? "trove"
+    }
+
+    private static func isDirectory(_ path: String) -> Bool {
+        var isDir: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
+    }
+
+    struct Outcome {
+        var status: Int32
+        var out: String
+        var err: String
+    }
+
+    /// Runs the binary with pipes for its standard streams.
+    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["COLUMNS"] = nil
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        // Read both pipes while the process runs, so a full pipe cannot block it.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data(), errData = Data()
+        DispatchQueue.global().async(group: group) { outData = output.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errData = errors.fileHandleForReading.readDataToEndOfFile() }
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+        group.wait()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
+                       err: String(decoding: errData, as: UTF8.self))
+    }
+}

@@ -1,0 +1,201 @@
+import Testing
+import Trove
+@testable import TroveShell
+
+@Suite struct FormatterTests {
+    static let people = ResultSet(columns: ["id", "name", "tags", "owner"], rows: [
+        JSONObject([("id", .int(1)), ("name", .string("Ann")), ("tags", .array([.string("a"), .string("b")])), ("owner", .null)]),
+        JSONObject([("id", .int(22)), ("name", .string("Bob, \"B\"")), ("tags", .array([])), ("owner", .int(1))]),
+    ])
+
+    func render(_ result: ShellResult, _ formatter: ResultFormatter) -> String {
+        let out = StringOutput()
+        formatter.format(result, to: out)
+        return out.text
+    }
+
+    // MARK: json
+
+    @Test func jsonPrintsOneArrayPerQuery() {
+        #expect(render(.objects(Self.people), JSONFormatter()) == """
+            [
+              {"id": 1, "name": "Ann", "tags": ["a", "b"], "owner": null},
+              {"id": 22, "name": "Bob, \\"B\\"", "tags": [], "owner": 1}
+            ]
+
+            """)
+    }
+
+    @Test func jsonPrintsAnEmptyArrayForNoObjects() {
+        #expect(render(.objects(ResultSet(columns: ["id"], rows: [])), JSONFormatter()) == "[]\n")
+    }
+
+    @Test func jsonGetOfOneKeyPrintsTheObjectOrNull() {
+        #expect(render(.lookup(columns: [], objects: [JSONObject([("id", .int(1))])]), JSONFormatter()) == "{\"id\": 1}\n")
+        #expect(render(.lookup(columns: [], objects: [nil]), JSONFormatter()) == "null\n")
+    }
+
+    @Test func jsonGetOfSeveralKeysPrintsAnArrayWithNullForMissing() {
+        #expect(render(.lookup(columns: [], objects: [JSONObject([("id", .int(1))]), nil]), JSONFormatter()) == "[\n  {\"id\": 1},\n  null\n]\n")
+    }
+
+    @Test(arguments: [OutputMode.json, .jsonl, .csv])
+    func machineModesPrintBareCountsAndWriteSummaries(mode: OutputMode) {
+        let formatter = FormatterSettings(mode: mode).makeFormatter()
+        #expect(render(.count(42), formatter) == "42\n")
+        #expect(render(.written(WriteSummary(inserted: 3)), formatter) == "{\"inserted\": 3}\n")
+        #expect(render(.written(WriteSummary(updated: 0)), formatter) == "{\"updated\": 0}\n")
+        #expect(render(.written(WriteSummary(deleted: 2)), formatter) == "{\"deleted\": 2}\n")
+        #expect(render(.written(WriteSummary(inserted: 1, updated: 2)), formatter) == "{\"inserted\": 1, \"updated\": 2}\n")
+        #expect(render(.none, formatter) == "")
+    }
+
+    // MARK: jsonl
+
+    @Test func jsonlPrintsOneObjectPerLine() {
+        #expect(render(.objects(Self.people), JSONLinesFormatter()) == """
+            {"id": 1, "name": "Ann", "tags": ["a", "b"], "owner": null}
+            {"id": 22, "name": "Bob, \\"B\\"", "tags": [], "owner": 1}
+
+            """)
+        #expect(render(.objects(ResultSet(columns: [], rows: [])), JSONLinesFormatter()) == "")
+    }
+
+    @Test func jsonlGetPrintsALinePerKey() {
+        #expect(render(.lookup(columns: [], objects: [nil, JSONObject([("id", .int(1))])]), JSONLinesFormatter()) == "null\n{\"id\": 1}\n")
+    }
+
+    // MARK: csv
+
+    @Test func csvHasAHeaderAndQuotesAsRFC4180() {
+        #expect(render(.objects(Self.people), CSVFormatter()) == """
+            id,name,tags,owner
+            1,Ann,"[""a"", ""b""]",
+            22,"Bob, ""B""\",[],1
+
+            """)
+    }
+
+    @Test func csvQuotesLineBreaksAndLeavesPlainTextAlone() {
+        let set = ResultSet(columns: ["a", "b", "c"], rows: [JSONObject([("a", .string("x\ny")), ("b", .string("plain text")), ("c", .bool(true))])])
+        #expect(render(.objects(set), CSVFormatter()) == "a,b,c\n\"x\ny\",plain text,true\n")
+    }
+
+    @Test func csvWithoutHeaders() {
+        #expect(render(.objects(ResultSet(columns: ["a"], rows: [JSONObject([("a", .double(1.5))])])), CSVFormatter(showHeaders: false)) == "1.5\n")
+    }
+
+    @Test func csvHeaderComesEvenWithoutRows() {
+        #expect(render(.objects(ResultSet(columns: ["a", "b"], rows: [])), CSVFormatter()) == "a,b\n")
+    }
+
+    // MARK: line
+
+    @Test func lineModeAlignsNamesAndSeparatesRecords() {
+        #expect(render(.objects(Self.people), LineFormatter()) == """
+               id = 1
+             name = Ann
+             tags = ["a", "b"]
+            owner = null
+
+               id = 22
+             name = Bob, "B"
+             tags = []
+            owner = 1
+
+            """)
+    }
+
+    @Test func lineModeCountAndSummary() {
+        #expect(render(.count(3), LineFormatter()) == "count = 3\n")
+        #expect(render(.written(WriteSummary(inserted: 2)), LineFormatter()) == "inserted = 2\n")
+    }
+
+    // MARK: table
+
+    @Test func tableDrawsABoxWithNumbersRightAligned() {
+        #expect(render(.objects(Self.people), TableFormatter(width: nil, unicode: true)) == """
+            ┌────┬──────────┬────────────┬───────┐
+            │ id │ name     │ tags       │ owner │
+            ├────┼──────────┼────────────┼───────┤
+            │  1 │ Ann      │ ["a", "b"] │  null │
+            │ 22 │ Bob, "B" │ []         │     1 │
+            └────┴──────────┴────────────┴───────┘
+            (2 rows)
+
+            """)
+    }
+
+    @Test func tableInASCII() {
+        let set = ResultSet(columns: ["a"], rows: [JSONObject([("a", .string("x"))])])
+        #expect(render(.objects(set), TableFormatter(width: nil, unicode: false)) == "+---+\n| a |\n+---+\n| x |\n+---+\n(1 row)\n")
+    }
+
+    @Test func tableCutsWideValuesToFitTheTerminal() {
+        let long = String(repeating: "x", count: 100)
+        let set = ResultSet(columns: ["id", "text"], rows: [JSONObject([("id", .int(1)), ("text", .string(long))])])
+        let text = render(.objects(set), TableFormatter(width: 30, unicode: true))
+        let lines = text.split(separator: "\n")
+        #expect(lines.dropLast().allSatisfy { DisplayWidth.of(String($0)) == 30 })
+        #expect(lines[3] == "│  1 │ \(String(repeating: "x", count: 20))… │")
+    }
+
+    @Test func tableCountsWideCharactersAsTwoColumns() {
+        let set = ResultSet(columns: ["name"], rows: [JSONObject([("name", .string("日本"))]), JSONObject([("name", .string("é"))])])
+        #expect(render(.objects(set), TableFormatter(width: nil, unicode: false)) == """
+            +------+
+            | name |
+            +------+
+            | 日本 |
+            | é    |
+            +------+
+            (2 rows)
+
+            """)
+    }
+
+    @Test func tableShowsControlCharactersEscaped() {
+        let set = ResultSet(columns: ["a"], rows: [JSONObject([("a", .string("x\ny"))])])
+        #expect(render(.objects(set), TableFormatter(width: nil, unicode: false)).contains("| x\\ny |"))
+    }
+
+    @Test func tableWriteSummaryReadsAsASentence() {
+        #expect(render(.written(WriteSummary(inserted: 1)), TableFormatter()) == "1 object inserted\n")
+        #expect(render(.written(WriteSummary(inserted: 2, updated: 1)), TableFormatter()) == "2 objects inserted, 1 updated\n")
+    }
+
+    @Test func tableLookupSaysHowManyKeysWereNotFound() {
+        let text = render(.lookup(columns: ["id"], objects: [JSONObject([("id", .int(1))]), nil]), TableFormatter(width: nil, unicode: false))
+        #expect(text.hasSuffix("(1 row, 1 not found)\n"))
+    }
+
+    @Test func columnsFallBackToKeysInOrderOfAppearance() {
+        let set = ResultSet(columns: [], rows: [JSONObject([("b", .int(1))]), JSONObject([("a", .int(2)), ("b", .int(3))])])
+        #expect(render(.objects(set), CSVFormatter()) == "b,a\n1,\n3,2\n")
+    }
+
+    @Test func fittingCapsTheWidestColumnsFirst() {
+        #expect(TableFormatter.fit([2, 50, 40], into: 200) == [2, 50, 40])
+        let fitted = TableFormatter.fit([2, 50, 40], into: 60)
+        #expect(fitted.reduce(0, +) + 10 == 60)
+        #expect(fitted[0] == 2)
+    }
+
+    // MARK: JSON text
+
+    @Test func jsonTextEscapesWhatJSONRequires() {
+        #expect(JSONText.string(.string("a\"b\\c\n\t\u{01}é😀")) == #""a\"b\\c\n\t\u0001é😀""#)
+        #expect(JSONText.string(.double(.nan)) == "null")
+        #expect(JSONText.string(.double(2.5)) == "2.5")
+        #expect(JSONText.string(.int(-9_223_372_036_854_775_808)) == "-9223372036854775808")
+        #expect(JSONText.string(.object(JSONObject())) == "{}")
+        #expect(JSONText.string(.bool(false)) == "false")
+    }
+
+    @Test func displayWidthTruncatesWithAnEllipsis() {
+        #expect(DisplayWidth.truncate("abcdef", to: 4) == "abc…")
+        #expect(DisplayWidth.truncate("abc", to: 3) == "abc")
+        #expect(DisplayWidth.truncate("日本語", to: 4) == "日…")
+        #expect(DisplayWidth.of("e\u{301}") == 1)
+    }
+}

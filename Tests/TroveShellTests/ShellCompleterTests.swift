@@ -1,0 +1,62 @@
+import Testing
+@testable import TroveShell
+
+@Suite struct ShellCompleterTests {
+    let completer = ShellCompleter(models: { (try? EchoBackend().models()) ?? [] })
+
+    func complete(_ line: String) -> [String] {
+        completer.complete(line: line, cursor: line.utf8.count).candidates
+    }
+
+    @Test func dotCommandsCompleteAtLineStart() {
+        #expect(complete(".sc") == [".schema"])
+        #expect(complete(".mo") == [".mode", ".models"])
+    }
+
+    @Test func firstWordCompletesKeywordsAndModels() {
+        #expect(complete("co") == ["commit", "count"])
+        #expect(complete("Pe") == ["Person"])
+        #expect(complete("per") == ["Person"])
+    }
+
+    @Test func modelNamesFollowStatementKeywords() {
+        #expect(complete("count D") == ["Dog"])
+        #expect(complete("get ") == ["Dog", "Person"])
+        #expect(complete("begin ") == [])
+    }
+
+    @Test func propertiesCompleteInsideAStatement() {
+        #expect(complete("Person where na") == ["name"])
+        #expect(complete("count Person where (a") == ["age", "ALL", "AND", "ANY", "ASC"])
+        #expect(complete("Person where age > 3 SORT(na") == ["name"])
+    }
+
+    @Test func keyPathsFollowLinks() {
+        #expect(complete("Person where bestFriend.na") == ["bestFriend.name"])
+        #expect(complete("Person where dogs.") == ["dogs.name", "dogs.owners"])
+        #expect(complete("Person where dogs.owners.a") == ["dogs.owners.age"])
+        #expect(complete("Person where age.x") == [])
+    }
+
+    @Test func dotCommandArgumentsComplete() {
+        #expect(complete(".mode j") == ["json", "jsonl"])
+        #expect(complete(".schema P") == ["Person"])
+        #expect(complete(".timer o") == ["off", "on"])
+    }
+
+    @Test func completionStartsAfterTheLastSemicolon() {
+        let c = completer.complete(line: "count Person; cou", cursor: 17)
+        #expect(c.candidates == ["count"])
+        #expect(c.start == 14)
+    }
+
+    @Test func fileNamesCompleteForRead() {
+        let c = complete(".read /us")
+        #expect(c == ["/usr/"])
+    }
+
+    @Test func commonPrefixOfCandidates() {
+        #expect(Completion.commonPrefix(["json", "jsonl"]) == "json")
+        #expect(Completion.commonPrefix(["a", "b"]) == "")
+    }
+}

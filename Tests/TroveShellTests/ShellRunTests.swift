@@ -1,0 +1,405 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import Trove
+@testable import TroveShell
+
+/// The whole shell, from argv to exit status, with the test double as its store.
+@Suite struct ShellRunTests {
+    struct Outcome {
+        var status: Int32
+        var out: String
+        var err: String
+    }
+
+    static let pipes = Terminal(stdinIsTerminal: false, stdoutIsTerminal: false, stderrIsTerminal: false, isUTF8: true)
+
+    @discardableResult
+    func run(_ arguments: [String], stdin: String = "", terminal: Terminal = pipes,
+             backend: EchoBackend = EchoBackend()) -> Outcome {
+        let out = StringOutput(), err = StringOutput()
+        let status = Shell.run(arguments: arguments, stdout: out, stderr: err, terminal: terminal,
+                               standardInput: TextLines(stdin), openBackend: { configuration in
+                                   backend.configuration = configuration
+                                   return backend
+                               })
+        return Outcome(status: status, out: out.text, err: err.text)
+    }
+
+    func temporaryFile(_ contents: String, suffix: String = ".trove") -> String {
+        var template = Array("/tmp/trove-shell-test-XXXXXX\(suffix)".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
+        precondition(fd >= 0)
+        _ = Array(contents.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    // MARK: Options and exit status
+
+    @Test func versionPrintsTheVersionAndExitsZero() {
+        let r = run(["--version"])
+        #expect(r.status == 0)
+        #expect(r.out == "trove \(TroveInfo.version)\n")
+    }
+
+    @Test func helpFitsAnEightyColumnTerminal() {
+        let r = run(["-h"])
+        #expect(r.status == 0)
+        #expect(r.out.hasPrefix("Usage: trove [OPTIONS] [DATABASE] [COMMAND ...]"))
+        for line in r.out.split(separator: "\n") { #expect(DisplayWidth.of(String(line)) <= 80, "\(line)") }
+        for line in HelpText.shellHelp.split(separator: "\n") { #expect(DisplayWidth.of(String(line)) <= 80, "\(line)") }
+    }
+
+    @Test func unknownOptionExitsTwoAndNamesIt() {
+        let r = run(["--frob"])
+        #expect(r.status == 2)
+        #expect(r.err.hasPrefix("trove: unknown option '--frob'\n"))
+        #expect(r.out.isEmpty)
+    }
+
+    @Test func missingArgumentExitsTwo() {
+        let r = run(["db", "-c"])
+        #expect(r.status == 2)
+        #expect(r.err.hasPrefix("trove: option '-c' needs an argument\n"))
+    }
+
+    @Test func unreadableScriptFileExitsTwoBeforeAnythingRuns() {
+        let backend = EchoBackend()
+        let r = run(["-c", "count Person", "-f", "/nonexistent/x.trove"], backend: backend)
+        #expect(r.status == 2)
+        #expect(r.err == "trove: cannot read '/nonexistent/x.trove': No such file or directory\n")
+        #expect(backend.executed.isEmpty)
+    }
+
+    @Test func unreadableSchemaExitsTwo() {
+        let r = run(["--schema", "/nonexistent/schema.json"])
+        #expect(r.status == 2)
+        #expect(r.err.contains("cannot read schema '/nonexistent/schema.json'"))
+    }
+
+    @Test func configurationCarriesDatabaseSchemaAndFlags() {
+        let schema = temporaryFile("{\"models\": []}", suffix: ".json")
+        let backend = EchoBackend()
+        run(["store.trove", "-s", schema, "--readonly", "--reset-on-migration", "-c", ".quit"], backend: backend)
+        #expect(backend.configuration?.databasePath == "store.trove")
+        #expect(backend.configuration?.schema?.text == "{\"models\": []}")
+        #expect(backend.configuration?.readOnly == true)
+        #expect(backend.configuration?.resetOnMigration == true)
+        let memory = EchoBackend()
+        run([":memory:", "-c", ".quit"], backend: memory)
+        #expect(memory.configuration?.databasePath == nil)
+    }
+
+    @Test func backendThatCannotOpenExitsOne() {
+        struct Refused: Error, CustomStringConvertible { var description: String { "the schema needs a migration" } }
+        let out = StringOutput(), err = StringOutput()
+        let status = Shell.run(arguments: ["db"], stdout: out, stderr: err, terminal: Self.pipes,
+                               standardInput: TextLines(""), openBackend: { _ in throw Refused() })
+        #expect(status == 1)
+        #expect(err.text == "error: the schema needs a migration\n")
+    }
+
+    @Test func backendRefusingTheCommandLineExitsTwo() {
+        let out = StringOutput(), err = StringOutput()
+        let status = Shell.run(arguments: ["db"], stdout: out, stderr: err, terminal: Self.pipes, standardInput: TextLines(""),
+                               openBackend: { _ in throw UsageError("schema.json: models[0].name: missing") })
+        #expect(status == 2)
+        #expect(err.text == "trove: schema.json: models[0].name: missing\n")
+    }
+
+    // MARK: Commands
+
+    @Test func commandsRunInOrderWithoutReadingStandardInput() {
+        let backend = EchoBackend()
+        let r = run(["db", "count Person", "-c", "get Person 1"], stdin: "count Dog\n", backend: backend)
+        #expect(r.status == 0)
+        #expect(r.out == "2\n{\"id\": 1, \"name\": \"Ann\", \"age\": 31}\n")
+        #expect(backend.executed.count == 2)
+    }
+
+    @Test func firstFailingCommandStopsTheRunWithStatusOne() {
+        let backend = EchoBackend()
+        let r = run(["-c", "count Person", "-c", "count Cat", "-c", "count Dog"], backend: backend)
+        #expect(r.status == 1)
+        #expect(r.out == "2\n")
+        #expect(r.err == "error: column 7: no model named 'Cat'\n")
+        #expect(backend.executed.count == 2)
+    }
+
+    @Test func parseErrorNamesTheColumnAndNothingRuns() {
+        let backend = EchoBackend()
+        let r = run(["-c", "get Person"], backend: backend)
+        #expect(r.status == 1)
+        #expect(r.err == "error: column 11: expected a primary key after 'get Person', found the end of the statement\n")
+        #expect(backend.executed.isEmpty)
+    }
+
+    @Test func backendErrorOffsetsPointIntoThePredicate() {
+        let r = run(["-c", "Person where age > 1 AND boom == 2"])
+        #expect(r.err == "error: column 26: unknown property 'boom'\n")
+    }
+
+    @Test func errorsInAMultiLineCommandNameLineAndColumn() {
+        let r = run(["-c", "count Person\nPerson where (age > 1 AND\n  boom == 2)"])
+        #expect(r.err == "error: line 3, column 3: unknown property 'boom'\n")
+    }
+
+    @Test func severalStatementsInOneCommand() {
+        let r = run(["-c", "count Person; count Dog"])
+        #expect(r.out == "2\n2\n")
+    }
+
+    @Test func fileErrorsNameFileLineAndColumn() {
+        let path = temporaryFile("count Person\n\n  get Person\n")
+        let r = run(["-f", path])
+        #expect(r.status == 1)
+        #expect(r.out == "2\n")
+        #expect(r.err == "error: \(path):3:13: expected a primary key after 'get Person', found the end of the statement\n")
+    }
+
+    @Test func fileFromStandardInput() {
+        let r = run(["-f", "-"], stdin: "count Person\n")
+        #expect(r.status == 0)
+        #expect(r.out == "2\n")
+    }
+
+    @Test func unterminatedStatementAtEndOfInputFails() {
+        let r = run(["-c", "insert Person {\"id\": 3,"])
+        #expect(r.status == 1)
+        #expect(r.err == "error: unterminated statement: '{' opened at line 1, column 15 is never closed\n")
+    }
+
+    // MARK: Standard input
+
+    @Test func standardInputKeepsGoingAfterAnErrorButExitsOne() {
+        let r = run([], stdin: "count Cat\ncount Person\n")
+        #expect(r.status == 1)
+        #expect(r.out == "2\n")
+        #expect(r.err == "error: line 1, column 7: no model named 'Cat'\n")
+    }
+
+    @Test func bailStopsStandardInputAtTheFirstError() {
+        let r = run(["--bail"], stdin: "count Cat\ncount Person\n")
+        #expect(r.status == 1)
+        #expect(r.out == "")
+    }
+
+    @Test func bailDotCommandTurnsStoppingOn() {
+        let r = run([], stdin: ".bail on\ncount Cat\ncount Person\n")
+        #expect(r.status == 1)
+        #expect(r.out == "")
+    }
+
+    @Test func continuationLinesOfPipedInputFormOneStatement() {
+        let backend = EchoBackend()
+        let r = run([], stdin: "insert Person [\n  {\"id\": 5},\n  {\"id\": 6}\n]\n", backend: backend)
+        #expect(r.out == "{\"inserted\": 2}\n")
+        #expect(backend.executed.count == 1)
+    }
+
+    // MARK: Modes
+
+    @Test func defaultModeIsJSONLinesWhenPiped() {
+        #expect(run(["-c", "Person"]).out == "{\"id\": 1, \"name\": \"Ann\", \"age\": 31}\n{\"id\": 2, \"name\": \"Bob\", \"age\": null}\n")
+    }
+
+    @Test func defaultModeIsTableOnATerminal() {
+        let terminal = Terminal(stdinIsTerminal: false, stdoutIsTerminal: true, stderrIsTerminal: true, isUTF8: false)
+        let r = run(["-c", "Person"], terminal: terminal)
+        #expect(r.out.hasPrefix("+----+------+------+\n| id | name |  age |\n"))
+        #expect(r.out.hasSuffix("(2 rows)\n"))
+    }
+
+    @Test func modeOptionsChooseTheFormat() {
+        #expect(run(["--csv", "-c", "Person"]).out == "id,name,age\n1,Ann,31\n2,Bob,\n")
+        #expect(run(["--json", "-c", "get Person 2"]).out == "{\"id\": 2, \"name\": \"Bob\", \"age\": null}\n")
+        #expect(run(["--json", "-c", "get Person 9"]).out == "null\n")
+        #expect(run(["--line", "-c", "count Person"]).out == "count = 2\n")
+    }
+
+    @Test func modeDotCommandSwitchesAndReports() {
+        let r = run([], stdin: ".mode\n.mode csv\n.mode\n.headers off\nPerson\n")
+        #expect(r.out == "jsonl\ncsv\n1,Ann,31\n2,Bob,\n")
+        #expect(r.status == 0)
+    }
+
+    @Test func unknownModeIsAnError() {
+        let r = run(["-c", ".mode xml"])
+        #expect(r.status == 1)
+        #expect(r.err == "error: unknown mode 'xml'; modes: json, jsonl, csv, table, line\n")
+    }
+
+    // MARK: Writes and transactions
+
+    @Test func writesPrintOneSummaryLine() {
+        let r = run(["-c", "insert Person {\"id\": 3}", "-c", "update Person 1 2 set age = 3", "-c", "delete Person where age > 1"])
+        #expect(r.out == "{\"inserted\": 1}\n{\"updated\": 2}\n{\"deleted\": 2}\n")
+    }
+
+    @Test func writesInATransactionPrintOnceItCommits() {
+        let backend = EchoBackend()
+        let r = run([], stdin: "begin\ninsert Person {\"id\": 3}\ncount Person\ndelete Person 1\ncommit\n", backend: backend)
+        #expect(r.out == "2\n{\"inserted\": 1}\n{\"deleted\": 1}\n")
+        #expect(backend.transactionLog == ["begin", "commit"])
+    }
+
+    @Test func rolledBackWritesPrintNothing() {
+        let r = run([], stdin: "begin\ninsert Person {\"id\": 3}\nrollback\n")
+        #expect(r.out == "")
+        #expect(r.status == 0)
+    }
+
+    @Test func openTransactionIsRolledBackAtExit() {
+        let backend = EchoBackend()
+        let r = run(["-c", "begin", "-c", "insert Person {}"], backend: backend)
+        #expect(backend.transactionLog == ["begin", "rollback"])
+        #expect(r.err == "warning: the open transaction was rolled back\n")
+        #expect(r.out == "")
+        #expect(r.status == 0)
+    }
+
+    @Test func readOnlyRefusesWritesWithoutAskingTheStore() {
+        let backend = EchoBackend()
+        let r = run(["--readonly", "-c", "count Person", "-c", "delete Person 1"], backend: backend)
+        #expect(r.status == 1)
+        #expect(r.err == "error: cannot delete: the database is open read-only (--readonly)\n")
+        #expect(backend.executed.count == 1)
+    }
+
+    // MARK: Statements with files and streams
+
+    @Test func argumentsReachTheBackend() {
+        let backend = EchoBackend()
+        run(["--arg", "30", "-c", "Person where age > $0", "--arg", "x y"], backend: backend)
+        #expect(backend.seenArguments == [["30", "x y"]])
+    }
+
+    @Test func importReadsTheFileThroughTheContext() {
+        let path = temporaryFile("{\"id\": 7}\n{\"id\": 8}\n", suffix: ".jsonl")
+        #expect(run(["-c", "import Person \(path)"]).out == "{\"inserted\": 2}\n")
+        #expect(run(["-c", "import Person -"], stdin: "{\"id\": 7}\n").out == "{\"inserted\": 1}\n")
+    }
+
+    @Test func importOfAMissingFileFails() {
+        let r = run(["-c", "import Person /nonexistent.jsonl"])
+        #expect(r.status == 1)
+        #expect(r.err == "error: cannot read '/nonexistent.jsonl': No such file or directory\n")
+    }
+
+    @Test func exportWritesTheFileInTheFormatOfItsName() throws {
+        let jsonl = temporaryFile("", suffix: ".jsonl")
+        let csv = temporaryFile("", suffix: ".csv")
+        let r = run(["-c", "export Person where age > 1 \(jsonl)", "-c", "export Person \(csv)"])
+        #expect(r.status == 0)
+        #expect(r.out == "")
+        #expect(String(decoding: try FileInput.readAll(jsonl), as: UTF8.self) == "{\"id\": 1, \"name\": \"Ann\", \"age\": 31}\n{\"id\": 2, \"name\": \"Bob\", \"age\": null}\n")
+        #expect(String(decoding: try FileInput.readAll(csv), as: UTF8.self) == "id,name,age\n1,Ann,31\n2,Bob,\n")
+    }
+
+    @Test func exportWithoutFileWritesJSONLinesToStandardOutput() {
+        #expect(run(["--csv", "-c", "export Person"]).out.hasPrefix("{\"id\": 1"))
+    }
+
+    @Test func watchStreamsEventsAsJSONLines() {
+        #expect(run(["--table", "-c", "watch Person"]).out == "{\"event\": \"insert\", \"id\": 3}\n{\"event\": \"delete\", \"id\": 1}\n")
+    }
+
+    @Test func explainPrintsThePlan() {
+        #expect(run(["-c", "explain Person where age > 1"]).out == "{\"model\": \"Person\", \"scan\": true}\n")
+    }
+
+    // MARK: Dot-commands
+
+    @Test func modelsListsModelNames() {
+        #expect(run(["-c", ".models"]).out == "Person\nDog\n")
+        #expect(run(["-c", ".tables"]).out == "Person\nDog\n")
+    }
+
+    @Test func schemaPrintsModelsAsASchemaFileWrites() {
+        #expect(run(["-c", ".schema Dog"]).out == """
+            {
+              "name": "Dog",
+              "properties": {
+                "name": "string",
+                "owners": {"type": "linkingObjects", "objectType": "Person", "property": "dogs"}
+              }
+            }
+
+            """)
+        #expect(run(["-c", ".schema Person"]).out.contains("\"name\": {\"type\": \"string\", \"indexed\": true}"))
+        let missing = run(["-c", ".schema Cat"])
+        #expect(missing.status == 1)
+        #expect(missing.err == "error: no model named 'Cat'\n")
+    }
+
+    @Test func readRunsAFileAndStopsAtItsFirstErrorInScripts() {
+        let path = temporaryFile("count Person\ncount Cat\ncount Dog\n")
+        let r = run(["-c", ".read \(path)", "-c", "count Person"])
+        #expect(r.status == 1)
+        #expect(r.out == "2\n")
+        #expect(r.err == "error: \(path):2:7: no model named 'Cat'\n")
+    }
+
+    @Test func readOfAMissingFileFails() {
+        let r = run(["-c", ".read /nonexistent.trove"])
+        #expect(r.status == 1)
+        #expect(r.err == "error: cannot read '/nonexistent.trove': No such file or directory\n")
+    }
+
+    @Test func readThatReadsItselfStops() {
+        let path = temporaryFile("")
+        Array(".read \(path)\n".utf8).withUnsafeBytes { bytes in
+            let fd = open(path, O_WRONLY | O_TRUNC)
+            write(fd, bytes.baseAddress, bytes.count)
+            close(fd)
+        }
+        let r = run(["-c", ".read \(path)"])
+        #expect(r.status == 1)
+        #expect(r.err.contains(".read nests too deeply"))
+    }
+
+    @Test func quitStopsEverythingWithStatusZero() {
+        let backend = EchoBackend()
+        let r = run(["-c", "count Person", "-c", ".quit", "-c", "count Dog"], backend: backend)
+        #expect(r.status == 0)
+        #expect(backend.executed.count == 1)
+    }
+
+    @Test func exitSetsTheStatus() {
+        #expect(run([], stdin: ".exit 3\ncount Person\n").status == 3)
+        #expect(run([], stdin: "count Cat\n.exit\n").status == 1)
+    }
+
+    @Test func unknownDotCommandIsAnError() {
+        let r = run(["-c", ".frob"])
+        #expect(r.status == 1)
+        #expect(r.err == "error: unknown command '.frob'; .help lists the commands\n")
+    }
+
+    @Test func dotCommandArgumentsAreChecked() {
+        #expect(run(["-c", ".timer maybe"]).err == "error: usage: .timer on|off\n")
+        #expect(run(["-c", ".models x"]).err == "error: .models takes no arguments\n")
+    }
+
+    @Test func printAndHelpWriteToStandardOutput() {
+        #expect(run(["-c", ".print hello   'big world'"]).out == "hello big world\n")
+        #expect(run(["-c", ".help"]).out.contains(".schema [MODEL]"))
+    }
+
+    @Test func timerReportsOnStandardError() {
+        let r = run(["-c", ".timer on", "-c", "count Person"])
+        #expect(r.out == "2\n")
+        #expect(r.err.hasPrefix("Time: "))
+        #expect(r.err.hasSuffix(" ms\n"))
+    }
+
+    @Test func unavailableBackendFailsStatementsClearly() {
+        let out = StringOutput(), err = StringOutput()
+        let status = Shell.run(arguments: ["-c", "count Person"], stdout: out, stderr: err, terminal: Self.pipes,
+                               standardInput: TextLines(""), openBackend: { _ in UnavailableBackend() })
+        #expect(status == 1)
+        #expect(err.text == "error: cannot run 'count': this build of trove has no object store yet\n")
+    }
+}

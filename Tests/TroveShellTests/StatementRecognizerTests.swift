@@ -1,0 +1,161 @@
+import Testing
+@testable import TroveShell
+
+@Suite struct StatementRecognizerTests {
+    func recognize(_ text: String) throws -> ShellStatement {
+        try StatementRecognizer.recognize(text)
+    }
+
+    func failure(_ text: String) -> StatementError? {
+        do {
+            _ = try StatementRecognizer.recognize(text)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    func f(_ text: String, _ offset: Int) -> SourceFragment { SourceFragment(text, offset: offset) }
+
+    @Test func bareModelIsAQuery() throws {
+        #expect(try recognize("Person") == .query(QuerySpec(model: f("Person", 0))))
+        #expect(try recognize("  Person  ") == .query(QuerySpec(model: f("Person", 2))))
+    }
+
+    @Test func queryKeepsThePredicateTextAndItsOffset() throws {
+        let s = try recognize("Person where age > 30 AND name BEGINSWITH[c] 'a'")
+        #expect(s == .query(QuerySpec(model: f("Person", 0), predicate: f("age > 30 AND name BEGINSWITH[c] 'a'", 13))))
+    }
+
+    @Test func keywordsAreCaseInsensitive() throws {
+        #expect(try recognize("COUNT Person WHERE a == 1") == .count(model: f("Person", 6), predicate: f("a == 1", 19)))
+        #expect(try recognize("Get Person 1") == .get(model: f("Person", 4), keys: [f("1", 11)]))
+        #expect(try recognize("BEGIN") == .begin)
+        #expect(try recognize("Commit") == .commit)
+        #expect(try recognize("rollback transaction") == .rollback)
+    }
+
+    @Test func sortDistinctAndLimitAreSplitOffThePredicate() throws {
+        let s = try recognize("Person where age > 3 SORT(age DESC, name) DISTINCT(name, owner.name) LIMIT(10)")
+        let expected = QuerySpec(model: f("Person", 0), predicate: f("age > 3", 13), modifiers: [
+            .sort([SortKey(keyPath: f("age", 26), ascending: false), SortKey(keyPath: f("name", 36), ascending: true)]),
+            .distinct([f("name", 51), f("owner.name", 57)]),
+            .limit(10),
+        ])
+        #expect(s == .query(expected))
+    }
+
+    @Test func clausesWithoutWhere() throws {
+        #expect(try recognize("Person limit(5)") == .query(QuerySpec(model: f("Person", 0), modifiers: [.limit(5)])))
+        #expect(try recognize("Person SORT (age ASC)") == .query(QuerySpec(model: f("Person", 0), modifiers: [
+            .sort([SortKey(keyPath: f("age", 13), ascending: true)]),
+        ])))
+    }
+
+    @Test func clauseWordsInsideStringsOrAsPropertiesStayInThePredicate() throws {
+        let s = try recognize("Person where name == 'LIMIT(3)' AND limit > 2 AND sort == 1")
+        #expect(s == .query(QuerySpec(model: f("Person", 0), predicate: f("name == 'LIMIT(3)' AND limit > 2 AND sort == 1", 13))))
+    }
+
+    @Test func subqueryParenthesesStayInThePredicate() throws {
+        let s = try recognize("Person where SUBQUERY(dogs, $d, $d.age > 2).@count > 0 LIMIT(1)")
+        #expect(s == .query(QuerySpec(model: f("Person", 0), predicate: f("SUBQUERY(dogs, $d, $d.age > 2).@count > 0", 13), modifiers: [.limit(1)])))
+    }
+
+    @Test func countWithoutPredicate() throws {
+        #expect(try recognize("count Person") == .count(model: f("Person", 6), predicate: nil))
+    }
+
+    @Test func getTakesSeveralKeysOfAnyLiteralForm() throws {
+        let s = try recognize(#"get Person 1 'ann lee' "x" $0 3f2a-11"#)
+        #expect(s == .get(model: f("Person", 4), keys: [f("1", 11), f("'ann lee'", 13), f(#""x""#, 23), f("$0", 27), f("3f2a-11", 30)]))
+    }
+
+    @Test func insertAndUpsertKeepTheJSONText() throws {
+        #expect(try recognize(#"insert Person {"id": 1}"#) == .insert(model: f("Person", 7), json: f(#"{"id": 1}"#, 14)))
+        #expect(try recognize("upsert Person [{\"id\": 1},\n {\"id\": 2}]  ") == .upsert(model: f("Person", 7), json: f("[{\"id\": 1},\n {\"id\": 2}]", 14)))
+    }
+
+    @Test func updateByKeys() throws {
+        let s = try recognize("update Person 1 2 set name = 'x', age = $0")
+        #expect(s == .update(model: f("Person", 7), target: .keys([f("1", 14), f("2", 16)]), assignments: [
+            Assignment(property: f("name", 22), value: f("'x'", 29)),
+            Assignment(property: f("age", 34), value: f("$0", 40)),
+        ]))
+    }
+
+    @Test func updateByPredicateWithCommasInValues() throws {
+        let s = try recognize("UPDATE Person WHERE age < 3 SET tags = [\"a\", \"b\"], name = 'a, b'")
+        #expect(s == .update(model: f("Person", 7), target: .predicate(f("age < 3", 20)), assignments: [
+            Assignment(property: f("tags", 32), value: f(#"["a", "b"]"#, 39)),
+            Assignment(property: f("name", 51), value: f("'a, b'", 58)),
+        ]))
+    }
+
+    @Test func updateUsesTheLastSetSoAPropertyMayBeCalledSet() throws {
+        let s = try recognize("update P where set == 1 set x = 2")
+        #expect(s == .update(model: f("P", 7), target: .predicate(f("set == 1", 15)), assignments: [
+            Assignment(property: f("x", 28), value: f("2", 32)),
+        ]))
+    }
+
+    @Test func deleteByKeysOrPredicate() throws {
+        #expect(try recognize("delete Person 1 2") == .delete(model: f("Person", 7), target: .keys([f("1", 14), f("2", 16)])))
+        #expect(try recognize("delete Person where age > 1") == .delete(model: f("Person", 7), target: .predicate(f("age > 1", 20))))
+    }
+
+    @Test func importTakesAFileNameQuotedOrNot() throws {
+        #expect(try recognize("import Person people.jsonl") == .importFile(model: f("Person", 7), file: f("people.jsonl", 14)))
+        #expect(try recognize("import Person -") == .importFile(model: f("Person", 7), file: f("-", 14)))
+        #expect(try recognize("import Person 'my people.json'") == .importFile(model: f("Person", 7), file: f("my people.json", 14)))
+    }
+
+    @Test func exportWithAndWithoutFile() throws {
+        #expect(try recognize("export Person") == .export(QuerySpec(model: f("Person", 7)), file: nil))
+        #expect(try recognize("export Person out.jsonl") == .export(QuerySpec(model: f("Person", 7)), file: f("out.jsonl", 14)))
+        #expect(try recognize("export Person where age > 3") == .export(QuerySpec(model: f("Person", 7), predicate: f("age > 3", 20)), file: nil))
+        #expect(try recognize("export Person where age > 3 out.json") == .export(QuerySpec(model: f("Person", 7), predicate: f("age > 3", 20)), file: f("out.json", 28)))
+        #expect(try recognize("export Person where name == 'x'") == .export(QuerySpec(model: f("Person", 7), predicate: f("name == 'x'", 20)), file: nil))
+        #expect(try recognize("export Person where name CONTAINS[c] 'x' 'a b.csv'") == .export(QuerySpec(model: f("Person", 7), predicate: f("name CONTAINS[c] 'x'", 20)), file: f("a b.csv", 41)))
+        #expect(try recognize("export Person where a > 1 LIMIT(2) o.json") == .export(QuerySpec(model: f("Person", 7), predicate: f("a > 1", 20), modifiers: [.limit(2)]), file: f("o.json", 35)))
+    }
+
+    @Test func explainAndWatchWrapAQuery() throws {
+        #expect(try recognize("explain Person where age > 1") == .explain(QuerySpec(model: f("Person", 8), predicate: f("age > 1", 21))))
+        #expect(try recognize("watch Person LIMIT(3)") == .watch(QuerySpec(model: f("Person", 6), modifiers: [.limit(3)])))
+    }
+
+    @Test func modelNamedLikeAKeywordIsQueriedWhenNothingElseFits() throws {
+        #expect(try recognize("count") == .query(QuerySpec(model: f("count", 0))))
+        #expect(try recognize("get where x == 1") == .query(QuerySpec(model: f("get", 0), predicate: f("x == 1", 10))))
+    }
+
+    @Test func writesAreMarked() throws {
+        #expect(try recognize("insert A {}").isWrite)
+        #expect(try recognize("delete A 1").isWrite)
+        #expect(try recognize("import A f").isWrite)
+        #expect(try !recognize("A").isWrite)
+        #expect(try !recognize("export A f").isWrite)
+    }
+
+    @Test func errorsNameWhatWasExpectedAndWhere() {
+        #expect(failure("get Person") == StatementError("expected a primary key after 'get Person', found the end of the statement", at: 10))
+        #expect(failure("count") == nil)
+        #expect(failure("count 42") == StatementError("expected a model name after 'count', found '42'", at: 6))
+        #expect(failure("Person whre x") == StatementError("expected 'where', SORT(...), DISTINCT(...), LIMIT(...) or the end of the statement, found 'whre'", at: 7))
+        #expect(failure("Person where") == StatementError("expected a predicate after 'where', found the end of the statement", at: 12))
+        #expect(failure("Person where   LIMIT(1)") == StatementError("expected a predicate after 'where', found 'LIMIT'", at: 15))
+        #expect(failure("Person LIMIT(x)") == StatementError("LIMIT takes one non-negative integer", at: 13))
+        #expect(failure("Person SORT(age UP)") == StatementError("expected ASC or DESC, found 'UP'", at: 16))
+        #expect(failure("Person LIMIT(1) junk") == StatementError("expected SORT(...), DISTINCT(...), LIMIT(...) or the end of the statement, found 'junk'", at: 16))
+        #expect(failure("insert Person id=1") == StatementError("expected a JSON object or array after 'insert Person', found 'id'", at: 14))
+        #expect(failure("update Person 1") == StatementError("expected 'set PROPERTY = VALUE' in update, found the end of the statement", at: 15))
+        #expect(failure("update Person 1 set x == 2") == StatementError("expected '=' after 'x', found '=='", at: 22))
+        #expect(failure("update Person 1 set x =") == StatementError("expected a value after 'x =', found the end of the statement", at: 23))
+        #expect(failure("begin now") == StatementError("unexpected text after 'begin'", at: 6))
+        #expect(failure("42") == StatementError("expected a model name or a statement keyword, found '42'", at: 0))
+        #expect(failure("Person, x") == StatementError("unexpected ',' after model name 'Person'", at: 6))
+        #expect(failure("import Person") == StatementError("expected a file name (or '-' for standard input), found the end of the statement", at: 13))
+        #expect(failure("get Person 'open") == StatementError("unterminated or malformed string", at: 11))
+    }
+}
