@@ -255,3 +255,27 @@ private func expectedSections(_ store: Store) throws -> [ResultsSection<Detached
         return out
     }
 }
+
+@Suite struct ResultsControllerOtherWriterTests {
+    @Test func aCommitByAnotherStoreOnTheSameFileIsDeliveredAsExactChanges() async throws {
+        let dir = StoreTempDir()
+        defer { dir.cleanup() }
+        let schema = try schemaFromJSON(itemsSchemaJSON)
+        let store = try Store(path: dir.file("live.trove"), schema: schema)
+        try seed(store)
+        let other = try Store(path: dir.file("live.trove"), schema: schema)
+        let c = controller(store, queue: DispatchQueue(label: "test"))
+        let batches = Inbox(c.changes)
+        try c.performFetch()
+        let before = c.sections
+        try commit(other) { tx in
+            try tx.update("Owner", primaryKey: 1, ["name": "Zed"])
+            try tx.update("Item", primaryKey: 4, ["label": "D"])
+            try tx.delete("Item", primaryKey: 3)
+        }
+        let batch = try #require(await batches.next())
+        #expect(layout(batch.sections) == ["null: 4", "\"Bob\": 1", "\"Zed\": 2"])
+        #expect(apply(batch.objectChanges, batch.sectionChanges, to: before) == batch.sections)
+        #expect(batch.objectChanges.contains { if case .update(let e, _, _) = $0 { e["label"] == "D" } else { false } })
+    }
+}

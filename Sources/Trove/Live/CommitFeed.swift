@@ -18,27 +18,38 @@ struct CommitNotice: Sendable {
     }
 }
 
-/// A subscription to a store's commits, turned into ``CommitNotice``s; cancelled on release.
+/// A subscription to every commit to a store's file, turned into ``CommitNotice``s:
+/// commits through the `Store` come with their changes (``Store/addObserver(_:)``), others
+/// (another `Store` on the file, another process) as a bare version
+/// (``Store/observeCommits(_:)``). Cancelled on release.
 final class CommitFeed: @unchecked Sendable {
     private let store: Store
     private let lock = NSLock()
     private var token: UUID?
+    private var observation: CommitObservation?
 
-    /// Calls `handler` on the committing thread after each commit; keep handlers short and
-    /// hand the work to a queue.
+    /// Calls `handler` on the committing thread (or the store's watcher thread) after each
+    /// commit; keep handlers short and hand the work to a queue.
     init(store: Store, _ handler: @escaping @Sendable (CommitNotice) -> Void) {
         self.store = store
         token = store.addObserver { commit in
             handler(CommitNotice(version: commit.version, changes: commit.changes))
         }
+        observation = store.observeCommits { [store] version in
+            // A commit through this Store is announced again, with its changes, right after.
+            if store.isWritingOnCurrentThread { return }
+            handler(CommitNotice(version: version, changes: nil))
+        }
     }
 
     func cancel() {
         lock.lock()
-        let t = token
+        let t = token, o = observation
         token = nil
+        observation = nil
         lock.unlock()
         if let t { store.removeObserver(t) }
+        o?.cancel()
     }
 
     deinit { cancel() }
