@@ -2,7 +2,8 @@ import Foundation
 
 /// Decodes a `Decodable` value from a stored object, reading only the properties the type
 /// asks for: a nested struct from the object a link points to, an array from a list (of
-/// values or of linked objects, or a linkingObjects property).
+/// values or of linked objects, or a linkingObjects property). Also decodes from plain
+/// property values (``Value/object(_:)``), as the in-memory repository keeps them.
 enum ObjectDecoder {
     /// How deep links are followed; a type graph with a cycle (a publisher's characters and
     /// each character's publisher) stops here with an error instead of recursing forever.
@@ -10,6 +11,10 @@ enum ObjectDecoder {
 
     static func decode<T: Decodable>(_ type: T.Type, from object: DynamicObject) throws -> T {
         try T(from: NodeDecoder(node: .object(object), snapshot: object.snapshot, codingPath: []))
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from properties: [String: Value]) throws -> T {
+        try T(from: NodeDecoder(node: .value(.object(properties)), snapshot: nil, codingPath: []))
     }
 
     /// The leaf types a ``Value`` converts to directly; nil when `T` is not one of them.
@@ -67,7 +72,8 @@ enum DecodingNode {
 
 struct NodeDecoder: Decoder {
     let node: DecodingNode
-    let snapshot: Snapshot
+    /// Nil for plain values, which hold no references.
+    let snapshot: Snapshot?
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -82,12 +88,14 @@ struct NodeDecoder: Decoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         switch node {
         case .object(let o):
-            return KeyedDecodingContainer(KeyedObjectDecoder(object: o, decoder: self))
+            return KeyedDecodingContainer(KeyedObjectDecoder(source: .object(o), decoder: self))
+        case .value(.object(let properties)):
+            return KeyedDecodingContainer(KeyedObjectDecoder(source: .values(properties), decoder: self))
         case .value(.reference(let r)):
-            guard let o = try snapshot.object(r) else {
-                throw DecodingError.valueNotFound(Key.self, .init(codingPath: codingPath, debugDescription: "\(r) was deleted"))
+            guard let o = try snapshot?.object(r) else {
+                throw DecodingError.valueNotFound(Key.self, .init(codingPath: codingPath, debugDescription: "\(r) is not readable"))
             }
-            return KeyedDecodingContainer(KeyedObjectDecoder(object: o, decoder: self))
+            return KeyedDecodingContainer(KeyedObjectDecoder(source: .object(o), decoder: self))
         case .value(let v):
             throw DecodingError.typeMismatch([String: Any].self, .init(codingPath: codingPath, debugDescription: "expected an object, found \(v.kindDescription)"))
         }
@@ -103,19 +111,53 @@ struct NodeDecoder: Decoder {
     func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleValueDecoder(decoder: self) }
 }
 
+/// Where a keyed container reads properties.
+enum PropertySource {
+    case object(DynamicObject)
+    case values([String: Value])
+
+    var names: [String] {
+        switch self {
+        case .object(let o): o.model.properties.map(\.name)
+        case .values(let v): Array(v.keys)
+        }
+    }
+
+    func has(_ name: String) -> Bool {
+        switch self {
+        case .object(let o): o.model.byName[name] != nil
+        case .values(let v): v[name] != nil
+        }
+    }
+
+    func value(_ name: String) throws -> Value {
+        switch self {
+        case .object(let o): try o.value(name)
+        case .values(let v): v[name] ?? .null
+        }
+    }
+
+    var label: String {
+        switch self {
+        case .object(let o): "model \(o.modelName)"
+        case .values: "the stored values"
+        }
+    }
+}
+
 struct KeyedObjectDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let object: DynamicObject
+    let source: PropertySource
     let decoder: NodeDecoder
     var codingPath: [any CodingKey] { decoder.codingPath }
 
-    var allKeys: [Key] { object.model.properties.compactMap { Key(stringValue: $0.name) } }
-    func contains(_ key: Key) -> Bool { object.model.byName[key.stringValue] != nil }
+    var allKeys: [Key] { source.names.compactMap { Key(stringValue: $0) } }
+    func contains(_ key: Key) -> Bool { source.has(key.stringValue) }
 
     private func value(_ key: Key) throws -> Value {
         guard contains(key) else {
-            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "model \(object.modelName) has no property '\(key.stringValue)'"))
+            throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "\(source.label) has no property '\(key.stringValue)'"))
         }
-        return try object.value(key.stringValue)
+        return try source.value(key.stringValue)
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try value(key).isNull }
