@@ -88,6 +88,9 @@ extension WriteTransaction {
         if !view.isLeaf {
             let editor = NodeEditor(p: p, pageSize: pageSize)
             for i in 0..<view.count {
+                // Children this transaction touched had their checksum zeroed; skip the rest
+                // without a table lookup.
+                guard view.childChecksum(i) == 0 else { continue }
                 let child = try view.child(i)
                 if isOwn(child) { editor.setChild(i, pgno: child, checksum: try seal(tree: child)) }
             }
@@ -97,7 +100,7 @@ extension WriteTransaction {
 
     /// Writes the sealed dirty pages in page order, contiguous ones in one call.
     private func writeDirtyPages() throws {
-        let pages = dirty.keys.sorted()
+        let pages = dirty.pageNumbers.sorted()
         let batch = 256
         let staging = UnsafeMutableRawPointer.allocate(byteCount: batch * pageSize, alignment: 16)
         defer { staging.deallocate() }

@@ -12,11 +12,16 @@ public final class Cursor {
     private var savedKey: [UInt8] = []
     /// The cursor sits on an entry.
     public private(set) var isPositioned = false
+    /// The current leaf, kept between calls where its memory is stable (plain stores, read
+    /// transactions), so that stepping within a leaf touches no page table and no checks.
+    private var leaf: NodeView?
+    private let cachesLeaf: Bool
 
     init(transaction: ReadTransaction, tree: Tree) {
         txn = transaction
         self.tree = tree
         generation = transaction.generation
+        cachesLeaf = !transaction.isWriter && transaction.cipher == nil
         stack.reserveCapacity(8)
     }
 
@@ -46,6 +51,13 @@ public final class Cursor {
     /// Moves to the next key; false (and unpositioned) at the end.
     @discardableResult
     public func next() throws -> Bool {
+        if let leaf, !txn.finished {
+            let i = stack[stack.count - 1].index + 1
+            if i < leaf.count {
+                stack[stack.count - 1].index = i
+                return true
+            }
+        }
         try txn.beginOperation()
         guard isPositioned else { return false }
         if generation != txn.generation {
@@ -77,6 +89,7 @@ public final class Cursor {
 
     /// Calls `body` with the current key; the buffer is valid only inside `body`.
     public func withKey<R>(_ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        if let leaf, !txn.finished { return try body(try leaf.key(stack[stack.count - 1].index)) }
         try ensureCurrent()
         let top = stack[stack.count - 1]
         return try body(try txn.node(top.pgno).key(top.index))
@@ -84,6 +97,7 @@ public final class Cursor {
 
     /// Calls `body` with the current value; the buffer is valid only inside `body`.
     public func withValue<R>(_ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        if let leaf, !txn.finished { return try txn.withLeafValue(leaf, stack[stack.count - 1].index, body) }
         try ensureCurrent()
         let top = stack[stack.count - 1]
         return try txn.withLeafValue(try txn.node(top.pgno), top.index, body)
@@ -91,6 +105,11 @@ public final class Cursor {
 
     /// Calls `body` with the current key and value; both valid only inside `body`.
     public func withEntry<R>(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> R) throws -> R {
+        if let leaf, !txn.finished {
+            let i = stack[stack.count - 1].index
+            let k = try leaf.key(i)
+            return try txn.withLeafValue(leaf, i) { try body(k, $0) }
+        }
         try ensureCurrent()
         let top = stack[stack.count - 1]
         let n = try txn.node(top.pgno)
@@ -119,6 +138,9 @@ public final class Cursor {
 
     private func remember() throws {
         generation = txn.generation
+        if cachesLeaf {
+            leaf = isPositioned ? try txn.node(stack[stack.count - 1].pgno) : nil
+        }
         if txn.isWriter, isPositioned {
             let top = stack[stack.count - 1]
             savedKey = Array(try txn.node(top.pgno).key(top.index))
@@ -128,6 +150,7 @@ public final class Cursor {
     func seek(raw key: UnsafeRawBufferPointer) throws -> (found: Bool, exact: Bool) {
         stack.removeAll(keepingCapacity: true)
         isPositioned = false
+        leaf = nil
         var pgno = tree.info.root
         guard pgno != 0 else { try remember(); return (false, false) }
         while true {
@@ -154,6 +177,7 @@ public final class Cursor {
     private func descend(edge: Edge) throws -> Bool {
         stack.removeAll(keepingCapacity: true)
         isPositioned = false
+        leaf = nil
         let root = tree.info.root
         guard root != 0 else { try remember(); return false }
         try descend(from: root, edge: edge)

@@ -12,6 +12,8 @@ public final class Tree {
     var modified = false
     var dropped = false
     let isCatalog: Bool
+    /// The largest key, kept while appending (empty: unknown).
+    var appendKey: [UInt8] = []
 
     init(name: String, info: TreeInfo, isCatalog: Bool = false) {
         self.name = name
@@ -47,7 +49,7 @@ public class ReadTransaction {
     var openTrees: [String: Tree] = [:]
     var catalog: Tree
     /// Dirty pages of a write transaction, by page number (empty for readers).
-    var dirty: [UInt64: UnsafeMutableRawPointer] = [:]
+    var dirty = PageTable(capacity: 1)
     /// Decrypted pages (encrypted stores only), dropped between operations once it grows.
     var decrypted: [UInt64: UnsafeMutableRawPointer] = [:]
     /// Bumped by every write, so cursors know to re-seek.
@@ -67,6 +69,7 @@ public class ReadTransaction {
 
     deinit {
         releaseResources()
+        dirty.deallocate()
     }
 
     func releaseResources() {

@@ -22,7 +22,7 @@ public struct StorageOptions: Sendable {
     public var maxReaders: Int = 254
     /// Dirty pages a write transaction keeps in memory before it writes leaves out early, so that
     /// a huge transaction runs in bounded memory.
-    public var maxDirtyBytes: Int = 64 << 20
+    public var maxDirtyBytes: Int = 256 << 20
     /// Verify each page's checksum whenever it is read, not only in ``Storage/verify()`` and
     /// crash recovery. Costs a hash per page visit.
     public var verifyChecksumsOnRead: Bool = false

@@ -36,7 +36,7 @@ public final class WriteTransaction: ReadTransaction {
     }
 
     func discardDirty() {
-        for (_, p) in dirty { p.deallocate() }
+        dirty.forEach { _, p in p.deallocate() }
         dirty.removeAll()
         dirtyBytes = 0
     }
@@ -103,6 +103,23 @@ public final class WriteTransaction: ReadTransaction {
         try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try put(tree, raw: k, v) } }
     }
 
+    /// Adds `key`, which must be greater than every key in the tree: the bulk-load path. A page
+    /// that fills up is left full and the next key starts a new one, so sorted loads produce
+    /// full pages (half-full with random inserts). Throws if `key` is not the largest.
+    public func append(_ tree: Tree, _ key: some ContiguousBytes, _ value: some ContiguousBytes) throws {
+        try key.withUnsafeBytes { k in
+            try beginOperation()
+            if tree.appendKey.isEmpty && tree.info.entries > 0 {
+                let c = Cursor(transaction: self, tree: tree)
+                if try c.last() { tree.appendKey = try c.key() }
+            }
+            let ascending = tree.appendKey.isEmpty || tree.appendKey.withUnsafeBytes { compareKeys(k, $0) > 0 }
+            guard ascending else { throw StorageError.invalidArgument("append: the key is not greater than the tree's last key") }
+            try value.withUnsafeBytes { v in try put(tree, raw: k, v) }
+            tree.appendKey.replaceSubrange(0..., with: k)
+        }
+    }
+
     /// Removes `key`; false if it was not there.
     @discardableResult
     public func delete(_ tree: Tree, _ key: some ContiguousBytes) throws -> Bool {
@@ -117,6 +134,7 @@ public final class WriteTransaction: ReadTransaction {
         if !committing && dirtyBytes > storage.options.maxDirtyBytes { try spill() }
         generation &+= 1
         tree.modified = true
+        tree.appendKey.removeAll(keepingCapacity: true)
 
         let inlineSize = NodeEditor.leafEntrySize(keyCount: key.count, valueCount: value.count, overflow: false)
         var overflow: (pgno: UInt64, checksum: UInt64)? = nil
@@ -168,10 +186,28 @@ public final class WriteTransaction: ReadTransaction {
     public func delete(_ tree: Tree, raw key: UnsafeRawBufferPointer) throws -> Bool {
         try beginOperation()
         guard !tree.dropped, tree.info.root != 0 else { return false }
-        guard try lookup(tree, key, { _ in true }) != nil else { return false }
+        // One read-only descent finds the key and the child index at each level; the edit
+        // then follows that path without searching again (and copies nothing if absent).
+        var path: [Int] = []
+        path.reserveCapacity(Int(tree.info.depth))
+        var pgno = tree.info.root
+        while true {
+            let n = try node(pgno)
+            if n.isLeaf {
+                let (i, exact) = try n.lowerBound(key)
+                guard exact else { return false }
+                path.append(i)
+                break
+            }
+            if path.count > 64 { throw StorageError.corrupt(page: pgno, detail: "tree deeper than 64 levels (a cycle?)") }
+            let i = try n.childIndex(for: key)
+            path.append(i)
+            pgno = try n.child(i)
+        }
         generation &+= 1
         tree.modified = true
-        let r = try remove(tree, pgno: tree.info.root, key: key)
+        tree.appendKey.removeAll(keepingCapacity: true)
+        let r = try remove(tree, pgno: tree.info.root, path: path, level: 0)
         tree.info.root = r.pgno
         tree.info.entries -= 1
         // Shrink the root: a branch with one child hands over to it; an empty leaf empties the tree.
@@ -297,19 +333,21 @@ public final class WriteTransaction: ReadTransaction {
         } else {
             let klen = Int(first.loadUnaligned(fromByteOffset: 16, as: UInt16.self))
             sepKey = Array(UnsafeRawBufferPointer(rebasing: first[18..<(18 + klen)]))
-            right.appendLeftmost(child: first.loadUnaligned(fromByteOffset: 0, as: UInt64.self), checksum: 0)
+            // Keep the child's recorded checksum: zero would mark it as touched by this transaction.
+            right.appendLeftmost(child: first.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
+                                 checksum: first.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
         }
         for j in (splitAt + 1)..<n { right.appendRaw(try raw(j)) }
         return (sepKey, rightPgno)
     }
 
-    private func remove(_ tree: Tree, pgno: UInt64, key: UnsafeRawBufferPointer) throws -> (pgno: UInt64, underflow: Bool) {
+    private func remove(_ tree: Tree, pgno: UInt64, path: [Int], level: Int) throws -> (pgno: UInt64, underflow: Bool) {
         let (np, p) = try touch(pgno)
         let view = try NodeView(p, pgno: np, pageSize: pageSize)
         let editor = NodeEditor(p: p, pageSize: pageSize)
+        let i = path[level]
+        guard i < view.count else { throw StorageError.corrupt(page: np, detail: "entry \(i) vanished during delete") }
         if view.isLeaf {
-            let (i, exact) = try view.lowerBound(key)
-            guard exact else { throw StorageError.corrupt(page: np, detail: "key vanished during delete") }
             if case let .overflow(opg, _, length) = try view.value(i) {
                 let pages = overflowPages(length: length)
                 try freePage(opg, pages: pages)
@@ -318,8 +356,8 @@ public final class WriteTransaction: ReadTransaction {
             editor.remove(at: i, size: try view.entrySize(i))
             return (np, usable - editor.freeSpace < underflowBytes)
         }
-        let i = try view.childIndex(for: key)
-        let r = try remove(tree, pgno: try view.child(i), key: key)
+        guard level + 1 < path.count else { throw StorageError.corrupt(page: np, detail: "tree is deeper than during the search") }
+        let r = try remove(tree, pgno: try view.child(i), path: path, level: level + 1)
         editor.setChild(i, pgno: r.pgno, checksum: 0)
         if r.underflow { try rebalance(tree, parent: p, parentPgno: np, index: i) }
         return (np, usable - editor.freeSpace < underflowBytes)
@@ -349,7 +387,8 @@ public final class WriteTransaction: ReadTransaction {
         for j in 0..<rv.count {
             if j == 0 && !rv.isLeaf {
                 let child = try rv.child(0)
-                separator.withUnsafeBytes { left.insertBranch(at: left.count, key: $0, child: child, checksum: 0) }
+                let checksum = rv.childChecksum(0)
+                separator.withUnsafeBytes { left.insertBranch(at: left.count, key: $0, child: child, checksum: checksum) }
             } else {
                 left.appendRaw(UnsafeRawBufferPointer(start: scratch + rv.slot(j), count: try rv.entrySize(j)))
             }
@@ -380,13 +419,13 @@ public final class WriteTransaction: ReadTransaction {
 
     /// True if `pgno` was allocated by this transaction (so it may be edited in place).
     @inline(__always)
-    func isOwn(_ pgno: UInt64) -> Bool { dirty[pgno] != nil || early[pgno] != nil }
+    func isOwn(_ pgno: UInt64) -> Bool { dirty[pgno] != nil || (!early.isEmpty && early[pgno] != nil) }
 
     /// A writable copy of page `pgno`: the page itself if this transaction already owns it,
     /// else a copy at a new page number (the old one is freed once no reader can see it).
     func touch(_ pgno: UInt64) throws -> (UInt64, UnsafeMutableRawPointer) {
         if let d = dirty[pgno] { return (pgno, d) }
-        if early[pgno] != nil {
+        if !early.isEmpty, early[pgno] != nil {
             // A spilled leaf: bring it back into memory at the same page number.
             let source = try run(pgno, pages: 1)
             early[pgno] = nil
@@ -395,9 +434,15 @@ public final class WriteTransaction: ReadTransaction {
             return (pgno, p)
         }
         let source = try node(pgno)
-        try source.validate()
         let (np, p) = try allocatePage(nil)
         p.copyMemory(from: source.p, byteCount: pageSize)
+        // Validate the private copy (already in cache), so edits can trust its layout.
+        do {
+            try NodeView(p, pgno: pgno, pageSize: pageSize).validate()
+        } catch {
+            try freePage(np, pages: 1)
+            throw error
+        }
         PageHeader.setIdentity(p, pgno: np, txnid: txnid)
         freed.append(pgno)
         return (np, p)
@@ -405,7 +450,7 @@ public final class WriteTransaction: ReadTransaction {
 
     private func newDirtyBuffer(_ pgno: UInt64) -> UnsafeMutableRawPointer {
         let p = UnsafeMutableRawPointer.allocate(byteCount: pageSize, alignment: 16)
-        dirty[pgno] = p
+        dirty.insert(pgno, p)
         dirtyBytes += pageSize
         return p
     }
@@ -427,7 +472,7 @@ public final class WriteTransaction: ReadTransaction {
 
     /// Releases a run: at once if this transaction made it, else when no reader can see it.
     func freePage(_ pgno: UInt64, pages: Int) throws {
-        if let d = dirty.removeValue(forKey: pgno) {
+        if let d = dirty.remove(pgno) {
             d.deallocate()
             dirtyBytes -= pageSize
             freeList.release(pgno, count: pages)
@@ -458,22 +503,22 @@ public final class WriteTransaction: ReadTransaction {
     /// Writes every dirty leaf out early so a huge transaction runs in bounded memory. Branches
     /// stay in memory: commit fills in their children's checksums.
     func spill() throws {
-        for (pgno, p) in dirty where PageHeader(p).type == PageType.leaf.rawValue {
-            try sealLeafOverflowChecksums(p, pgno: pgno)
+        var leaves: [(UInt64, UnsafeMutableRawPointer)] = []
+        dirty.forEach { pgno, p in if PageHeader(p).type == PageType.leaf.rawValue { leaves.append((pgno, p)) } }
+        // The older half (lower page numbers, in allocation order from the file's end) goes
+        // out; recently touched leaves, likely to be touched again, stay.
+        leaves.sort { $0.0 < $1.0 }
+        for (pgno, p) in leaves.prefix(max(1, leaves.count / 2)) {
             let checksum = try seal(p, length: pageSize, pgno: pgno)
             try storage.io.write(UnsafeRawBufferPointer(start: p, count: pageSize), at: pgno * UInt64(pageSize))
             early[pgno] = (1, checksum)
-            dirty[pgno] = nil
+            dirty.remove(pgno)
             p.deallocate()
             dirtyBytes -= pageSize
         }
         // Decrypted copies of pages now rewritten on disk are stale.
         for (_, p) in decrypted { p.deallocate() }
         decrypted.removeAll()
-    }
-
-    func sealLeafOverflowChecksums(_ p: UnsafeMutableRawPointer, pgno: UInt64) throws {
-        // Overflow checksums are recorded when the value is written; nothing to fill in.
     }
 
     /// Computes the trailer of a run (checksum, or encryption) and returns the checksum its

@@ -41,6 +41,16 @@ public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
         case statementTooLong
         /// A `MATCHES` pattern that is not a valid ICU regular expression.
         case invalidRegularExpression
+        /// A model the schema does not define.
+        case unknownModel
+        /// A key path component the model does not define, or one that cannot continue the path.
+        case unknownProperty
+        /// Operands whose types cannot be compared, or a value that is not of the property's type.
+        case typeMismatch
+        /// An operator that does not apply to its operands' type (`<` on a bool, `CONTAINS` on an int).
+        case invalidOperator
+        /// A key path used where its shape does not fit: sorting by a list, a subquery on a scalar.
+        case invalidKeyPath
     }
 
     public var kind: Kind

@@ -1,0 +1,2 @@
+// LMDB's C API (liblmdb-dev).
+#include <lmdb.h>

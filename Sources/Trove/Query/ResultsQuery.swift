@@ -1,0 +1,103 @@
+extension Snapshot {
+    /// The objects of `model` that satisfy `predicate`, in insertion order.
+    ///
+    /// ```swift
+    /// let adults = try snapshot.objects("Person", where: "age >= $0 AND name BEGINSWITH[c] $1", 18, "a")
+    /// ```
+    /// `$0`, `$1`, ... are bound to `arguments` as values (never read as query text); a
+    /// `.string` argument meeting a date, number, data, decimal or UUID property is read as
+    /// that type's literal. Errors are ``QueryError``s that point into `predicate`.
+    public func objects(_ model: String, where predicate: String, _ arguments: Value...) throws -> Results {
+        try objects(model, where: predicate, arguments: arguments)
+    }
+
+    /// The objects of `model` that satisfy `predicate`, with `$0`, `$1`, ... bound to `arguments`.
+    public func objects(_ model: String, where predicate: String, arguments: [Value]) throws -> Results {
+        try checkLive()
+        let m = try self.model(model)
+        let parsed = try QueryParser.parsePredicate(predicate)
+        let bound = try QueryBinder(layout: layout, arguments: arguments, statement: predicate).bind(parsed, to: m)
+        return try QueryExecutor(snapshot: self)
+            .run(model: m, predicate: bound, predicateText: parsed.description, sort: [], distinct: [], limit: nil).results
+    }
+
+    /// A full query statement: `Model [where P] [SORT(k ASC|DESC, ...)] [DISTINCT(k, ...)] [LIMIT(n)]`.
+    ///
+    /// ```swift
+    /// let top = try snapshot.query("Person where age > $0 SORT(age DESC, name) LIMIT(10)", arguments: [30])
+    /// ```
+    public func query(_ text: String, arguments: [Value] = []) throws -> Results {
+        try QueryExecutor(snapshot: self).run(text, arguments: arguments).results
+    }
+
+    /// The plan `query` would use, with estimated and actual row counts (runs the query).
+    public func explain(_ text: String, arguments: [Value] = []) throws -> QueryPlan {
+        try QueryExecutor(snapshot: self).run(text, arguments: arguments).plan
+    }
+}
+
+extension Results {
+    /// The objects that also satisfy `predicate`, in the same order.
+    public func filter(_ predicate: String, _ arguments: Value...) throws -> Results {
+        try refined(predicate: predicate, arguments: arguments)
+    }
+
+    /// The objects sorted by one key path (which may go through to-one links). Null sorts
+    /// first ascending, last descending.
+    public func sorted(by keyPath: String, ascending: Bool = true) throws -> Results {
+        try sorted(by: [(keyPath: keyPath, ascending: ascending)])
+    }
+
+    /// The objects sorted by several key paths, most significant first.
+    public func sorted(by descriptors: [(keyPath: String, ascending: Bool)]) throws -> Results {
+        try snapshot.checkLive()
+        let binder = QueryBinder(layout: snapshot.layout, arguments: [], statement: nil)
+        let sort = try descriptors.map { descriptor in
+            (try binder.orderingKeyPath(try Self.keyPath(descriptor.keyPath), model: model, clause: "SORT", allowsLinks: false),
+             descriptor.ascending)
+        }
+        return with(keys: try QueryExecutor(snapshot: snapshot)
+            .refine(model: model, keys: keys, predicate: nil, sort: sort, distinct: [], limit: nil))
+    }
+
+    /// The first object of each distinct combination of values of `keyPaths` (null is a value).
+    public func distinct(by keyPaths: [String]) throws -> Results {
+        try snapshot.checkLive()
+        let binder = QueryBinder(layout: snapshot.layout, arguments: [], statement: nil)
+        let distinct = try keyPaths.map {
+            try binder.orderingKeyPath(try Self.keyPath($0), model: model, clause: "DISTINCT", allowsLinks: true)
+        }
+        return with(keys: try QueryExecutor(snapshot: snapshot)
+            .refine(model: model, keys: keys, predicate: nil, sort: [], distinct: distinct, limit: nil))
+    }
+
+    /// The first `limit` objects.
+    public func prefix(limit: Int) -> Results {
+        with(keys: Array(keys.prefix(Swift.max(0, limit))))
+    }
+
+    func with(keys: [UInt64]) -> Results {
+        Results(snapshot: snapshot, model: model, keys: keys)
+    }
+
+    private func refined(predicate: String, arguments: [Value]) throws -> Results {
+        try snapshot.checkLive()
+        let parsed = try QueryParser.parsePredicate(predicate)
+        let bound = try QueryBinder(layout: snapshot.layout, arguments: arguments, statement: predicate).bind(parsed, to: model)
+        return with(keys: try QueryExecutor(snapshot: snapshot)
+            .refine(model: model, keys: keys, predicate: bound, sort: [], distinct: [], limit: nil))
+    }
+
+    /// A key path from its text, checked by the query parser.
+    static func keyPath(_ text: String) throws -> QueryKeyPath {
+        var parser = try QueryParser(text)
+        let expression = try parser.parseExpression()
+        guard let path = expression.keyPath, path.variable == nil else {
+            throw QueryError(.invalidKeyPath, "expected a key path such as 'owner.name'", at: expression.range.start, in: text)
+        }
+        guard parser.isAtEnd else {
+            throw QueryError(.unexpectedToken, "expected the end of the key path", at: parser.location, in: text)
+        }
+        return path
+    }
+}

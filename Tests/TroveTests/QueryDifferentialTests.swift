@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import Trove
+
+/// The key property of the query engine: for thousands of random predicates over random data
+/// (links, lists, inverse relationships, many nulls, Unicode strings), the planner and the
+/// compiled evaluator return exactly what a plain reference evaluator finds by decoding every
+/// object. Run against a store without indexes, one with indexes, and the indexed store with
+/// the planner told to use every index it can.
+@Suite struct QueryDifferentialTests {
+    struct Engine {
+        let store: Store
+        let prefersIndexes: Bool
+        let label: String
+    }
+
+    static func engines(seed: UInt64) throws -> [Engine] {
+        let plain = try QueryFixtures.store(indexed: false, seed: seed)
+        let indexed = try QueryFixtures.store(indexed: true, seed: seed)
+        return [Engine(store: plain, prefersIndexes: false, label: "no indexes"),
+                Engine(store: indexed, prefersIndexes: false, label: "indexes"),
+                Engine(store: indexed, prefersIndexes: true, label: "every index")]
+    }
+
+    @Test(arguments: [UInt64(11), 12])
+    func randomPredicatesAgreeWithTheReferenceEvaluator(seed: UInt64) throws {
+        let engines = try Self.engines(seed: seed)
+        let reference = try engines[0].store.read { try ReferenceStore($0) }
+        let snapshots = try engines.map { try $0.store.beginRead() }
+        defer { snapshots.forEach { $0.end() } }
+        var failures = 0, selective = 0, indexPlans = 0
+        let everyone = reference.order["Person"]!.count
+        let rounds = 1500
+        for round in 0..<rounds {
+            var generator = QueryPredicateGenerator(seed: seed &* 1_000_003 &+ UInt64(round))
+            let predicate = generator.predicate()
+            let text = "Person where \(predicate.ast())"
+            let expected = try reference.filter("Person", predicate)
+            if !expected.isEmpty && expected.count < everyone { selective += 1 }
+            for (engine, snapshot) in zip(engines, snapshots) {
+                let got: [UInt64]
+                do {
+                    let (results, plan) = try QueryExecutor(snapshot: snapshot, prefersIndexes: engine.prefersIndexes)
+                        .run(text, arguments: generator.arguments)
+                    got = results.keys
+                    if engine.prefersIndexes && !plan.indexes.isEmpty { indexPlans += 1 }
+                } catch {
+                    Issue.record("\(engine.label): \(text) \(generator.arguments) threw \(error)")
+                    failures += 1
+                    continue
+                }
+                if got != expected {
+                    Issue.record("\(engine.label): \(text) \(generator.arguments)\n  got \(got)\n  expected \(expected)")
+                    failures += 1
+                }
+            }
+            if failures > 10 { break }
+        }
+        // The test is only as good as its predicates: most must select some objects but not
+        // all, and many must run on indexes.
+        #expect(selective > rounds / 3)
+        #expect(indexPlans > rounds / 10)
+    }
+
+    @Test(arguments: [UInt64(21), 22])
+    func randomStatementsSortDistinctAndLimitLikeTheReference(seed: UInt64) throws {
+        let engines = try Self.engines(seed: seed)
+        let reference = try engines[0].store.read { try ReferenceStore($0) }
+        let snapshots = try engines.map { try $0.store.beginRead() }
+        defer { snapshots.forEach { $0.end() } }
+        var failures = 0
+        for round in 0..<400 {
+            var generator = QueryPredicateGenerator(seed: seed &* 7_000_003 &+ UInt64(round))
+            let predicate = generator.predicate(depth: 1)
+            let (sort, distinct, limit) = generator.clauses()
+            let text = QueryPredicateGenerator.statement("Person", predicate, sort: sort, distinct: distinct, limit: limit)
+            let expected = try reference.query("Person", predicate, sort: sort, distinct: distinct, limit: limit)
+            for (engine, snapshot) in zip(engines, snapshots) {
+                let got = try QueryExecutor(snapshot: snapshot, prefersIndexes: engine.prefersIndexes)
+                    .run(text, arguments: generator.arguments).results.keys
+                if got != expected {
+                    Issue.record("\(engine.label): \(text) \(generator.arguments)\n  got \(got)\n  expected \(expected)")
+                    failures += 1
+                }
+            }
+            if failures > 10 { break }
+        }
+    }
+
+    @Test func printedPredicatesParseBackToTheSameTree() throws {
+        for round in 0..<500 {
+            var generator = QueryPredicateGenerator(seed: UInt64(round))
+            let ast = generator.predicate().ast()
+            #expect(try QueryParser.parsePredicate(ast.description) == ast)
+        }
+    }
+}

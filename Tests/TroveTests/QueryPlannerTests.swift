@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import Trove
+
+/// `explain` shows the access path the planner chose (primary key, index, union of lookups,
+/// scan) with estimated, examined and returned rows; every plan returns what a scan returns.
+@Suite struct QueryPlannerTests {
+    static func plan(_ statement: String, store: Store) throws -> QueryPlan {
+        try store.read { try $0.explain(statement) }
+    }
+
+    @Test func equalityOnThePrimaryKeyIsALookup() throws {
+        let plan = try Self.plan("Person where id == 2", store: try QueryFixtures.smallStore())
+        #expect(plan.access == .primaryKey(property: "id"))
+        #expect(plan.estimatedRows == 1)
+        #expect(plan.actualRows == 1)
+        #expect(plan.description.contains("SEARCH Person USING PRIMARY KEY id (id == 2)"))
+        let many = try Self.plan("Person where id IN {1, 2, 999}", store: try QueryFixtures.store(indexed: true))
+        #expect(many.access == .primaryKey(property: "id"))
+        #expect(many.estimatedRows == 3)
+        #expect(many.actualRows == 2)
+    }
+
+    @Test func theMostSelectiveIndexOfAConjunctionIsUsed() throws {
+        let store = try QueryFixtures.smallStore()
+        let plan = try Self.plan("Person where age > 30 AND name == 'Bob' AND nick == nil", store: store)
+        #expect(plan.access == .index(property: "name"))
+        #expect(plan.examinedRows == 1)
+        #expect(plan.description.contains("SEARCH Person USING INDEX name"))
+        #expect(plan.description.contains("FILTER"))
+    }
+
+    @Test func aDisjunctionOfIndexedTermsIsAUnion() throws {
+        let store = try QueryFixtures.store(indexed: true, seed: 5)
+        let statement = "Person where name == 'Bob' OR id == 3 OR (age == 7 AND nick != nil)"
+        let plan = try Self.plan(statement, store: store)
+        #expect(plan.access == .union([.index(property: "name"), .primaryKey(property: "id"), .index(property: "age")]))
+        #expect(plan.indexes == ["name", "id", "age"])
+        #expect(plan.description.contains("UNION OF 3 LOOKUPS"))
+        let viaScan = try QueryFixtures.store(indexed: false, seed: 5).read { try $0.query(statement).ids }
+        #expect(try store.read { try $0.query(statement).ids } == viaScan)
+        #expect(plan.actualRows == viaScan.count)
+    }
+
+    @Test func unindexedOrUnselectivePredicatesScan() throws {
+        let store = try QueryFixtures.smallStore()
+        #expect(try Self.plan("Person where nick CONTAINS 'a'", store: store).isScan)
+        #expect(try Self.plan("Person where name == 'Bob' OR nick == 'ada'", store: store).isScan)
+        #expect(try Self.plan("Person where age == 36", store: try QueryFixtures.smallStore(indexed: false)).isScan)
+        let all = try Self.plan("Person", store: store)
+        #expect(all.isScan)
+        #expect(all.estimatedRows == 4)
+    }
+
+    @Test func anAlwaysFalsePredicateReadsNothing() throws {
+        let plan = try Self.plan("Person where age > 3 AND FALSEPREDICATE", store: try QueryFixtures.smallStore())
+        #expect(plan.access == .none)
+        #expect(plan.examinedRows == 0)
+        #expect(plan.actualRows == 0)
+    }
+
+    @Test func limitWithoutSortStopsEarly() throws {
+        let plan = try Self.plan("Person where active == false LIMIT(1)", store: try QueryFixtures.smallStore(indexed: false))
+        #expect(plan.examinedRows == 2)
+        #expect(plan.actualRows == 1)
+        #expect(plan.description.contains("LIMIT 1 (stops early)"))
+        let sorted = try Self.plan("Person SORT(age DESC) LIMIT(2)", store: try QueryFixtures.smallStore())
+        #expect(sorted.description.contains("SORT age DESC (top 2)"))
+    }
+
+    @Test(arguments: [
+        "Person where age == 5", "Person where name BEGINSWITH 'Ro'", "Person where level IN {2, -4}",
+        "Person where age BETWEEN {10, 12} AND active == true", "Person where age < 3", "Person where age > 56.5",
+        "Person where born == '1970-01-02T00:00:00.5Z'", "Person where token == 'E621E1F8-C36C-495A-93FC-0C247A3E6E5F' AND age < 10",
+        "Person where nick == 'école' OR name == 'école'", "Person where name == $0",
+    ])
+    func selectiveIndexedPredicatesUseTheirIndexAndAgreeWithAScan(statement: String) throws {
+        let long = String(repeating: "L", count: 450) + "1"
+        let indexed = try QueryFixtures.store(indexed: true, seed: 5)
+        let plain = try QueryFixtures.store(indexed: false, seed: 5)
+        let plan = try indexed.read { try $0.explain(statement, arguments: [.string(long)]) }
+        #expect(!plan.indexes.isEmpty, "\(plan)")
+        let viaIndex = try indexed.read { try $0.query(statement, arguments: [.string(long)]).ids }
+        let viaScan = try plain.read { try $0.query(statement, arguments: [.string(long)]).ids }
+        #expect(viaIndex == viaScan)
+        #expect(plan.actualRows == viaScan.count)
+    }
+
+    @Test func estimatesCountIndexEntriesOverTheRange() throws {
+        let store = try QueryFixtures.store(indexed: true, seed: 5)
+        let plan = try store.read { try $0.explain("Person where level == 2") }
+        let matching = try store.read { try $0.objects("Person", where: "level == 2").count }
+        #expect(plan.estimatedRows == matching)
+        #expect(plan.examinedRows == matching)
+    }
+}
