@@ -128,6 +128,18 @@ private func addUsers<R: Repository>(_ repo: R, _ names: [String]) throws -> [Us
 }
 
 @Suite struct TroveRepositoryTests {
+    @Test func queryLanguagePredicatesUseTheStore() throws {
+        let repo = TroveRepository(store: try memoryStore("User.json"))
+        try addUsers(repo, ["Ann", "Bob", "Cid"])
+        #expect(try repo.fetch(User.self, where: "isVerified == true AND name != $0", "Ann").map(\.name) == ["Cid"])
+        // Fetched this way, entities are tracked like any other.
+        let cid = try #require(try repo.fetch(User.self, where: "name == 'Cid'").first)
+        try repo.beginWrite()
+        cid.age = 40
+        try repo.endWrite()
+        #expect(try repo.fetch(User.self, where: "age == 40").map(\.uid) == ["u2"])
+    }
+
     @Test func aFailedSaveWritesNothingAndKeepsTheChangesPending() throws {
         let repo = TroveRepository(store: try memoryStore("User.json"))
         try addUsers(repo, ["Ann"])

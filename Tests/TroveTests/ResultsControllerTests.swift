@@ -175,7 +175,10 @@ private func controller(_ store: Store, queue: DispatchQueue, filter: ResultsCon
     @Test func changesAreExactOverThousandsOfRandomCommits() async throws {
         let store = try itemsStore()
         var rng = StoreModelTests.SplitMix(state: 0x7120_5eed)
-        let c = controller(store, queue: DispatchQueue(label: "test"), filter: { try $0.string("label") != "hidden" })
+        // The predicate, the filter closure, the sort and the section key path all decide.
+        let c = ResultsController(store: store, request: ResultsRequest("Item", where: "rank < $0", [7], sortedBy: byRank),
+                                  sectionKeyPath: "owner.name", queue: DispatchQueue(label: "test"),
+                                  filter: { try $0.string("label") != "hidden" })
         let delegate = RecordingDelegate<DetachedObject>()
         c.delegate = delegate
         try c.performFetch()
@@ -238,10 +241,10 @@ private func controller(_ store: Store, queue: DispatchQueue, filter: ResultsCon
     }
 }
 
-/// The oracle: items (not hidden) grouped by owner name, nulls first, by rank then id.
+/// The oracle: items (not hidden, rank below 7) grouped by owner name, nulls first, by rank then id.
 private func expectedSections(_ store: Store) throws -> [ResultsSection<DetachedObject>] {
     try store.read { s in
-        let items = try s.objects("Item").filter { try $0.string("label") != "hidden" }
+        let items = try s.objects("Item").filter { try $0.string("label") != "hidden" && $0.int("rank")! < 7 }
         let keyed = try items.map { (key: try $0.object("owner")?.string("name"), rank: try $0.int("rank")!, id: try $0.int("id")!, object: try DetachedObject($0)) }
         let sorted = keyed.sorted { a, b in
             if a.key != b.key { return a.key == nil || (b.key != nil && a.key! < b.key!) }
@@ -253,6 +256,43 @@ private func expectedSections(_ store: Store) throws -> [ResultsSection<Detached
             if out.last?.key == key { out[out.count - 1].elements.append(k.object) } else { out.append(ResultsSection(key: key, elements: [k.object])) }
         }
         return out
+    }
+}
+
+@Suite struct ResultsControllerPredicateTests {
+    @Test func aPredicateOnALinkedObjectIsReevaluatedWhenTheLinkedObjectChanges() async throws {
+        let store = try itemsStore()
+        try seed(store)
+        let c = ResultsController(store: store, request: ResultsRequest("Item", where: "owner.name BEGINSWITH $0", ["B"], sortedBy: byRank),
+                                  queue: DispatchQueue(label: "test"))
+        let batches = Inbox(c.changes)
+        try c.performFetch()
+        #expect(layout(c.sections) == ["null: 3 1"])
+        let before = c.sections
+        try commit(store) { tx in
+            try tx.update("Owner", primaryKey: 1, ["name": "Bea"])
+            try tx.update("Owner", primaryKey: 2, ["name": "Al"])
+        }
+        let batch = try #require(await batches.next())
+        #expect(layout(batch.sections) == ["null: 2"])
+        #expect(apply(batch.objectChanges, batch.sectionChanges, to: before) == batch.sections)
+        #expect(batch.objectChanges.map(\.newIndexPath) == [nil, nil, ResultsIndexPath(item: 0, section: 0)])
+    }
+
+    @Test func aSortDescendingOnTheSectionKeyPathOrdersTheSections() throws {
+        let store = try itemsStore()
+        try seed(store)
+        let c = ResultsController(store: store, request: ResultsRequest("Item", sortedBy: [
+            QuerySortDescriptor(QueryKeyPath("owner.name"), ascending: false), QuerySortDescriptor(QueryKeyPath("rank")),
+        ]), sectionKeyPath: "owner.name", queue: DispatchQueue(label: "test"))
+        try c.performFetch()
+        #expect(layout(c.sections) == ["\"Bob\": 3 1", "\"Ann\": 2", "null: 4"])
+    }
+
+    @Test func aBadPredicateFailsTheFetchWithTheQueryError() throws {
+        let store = try itemsStore()
+        let c = ResultsController(store: store, request: ResultsRequest("Item", where: "rank >"), queue: DispatchQueue(label: "test"))
+        #expect(throws: QueryError.self) { try c.performFetch() }
     }
 }
 

@@ -134,6 +134,20 @@ func comicsContainer() throws -> Container { Container(store: try memoryStore("C
         #expect(results[0].publisher?.name == "DC")
     }
 
+    @Test func typedQueriesSelectAndSortThroughLinks() throws {
+        let container = try comicsContainer()
+        try container.write { tx in
+            try tx.add(ironMan)
+            try tx.add(Character(identifier: 2, name: "Hulk", realName: nil, publisher: marvel))
+            try tx.add(Character(identifier: 3, name: "Batman", realName: nil, publisher: Publisher(identifier: 2, name: "DC")))
+        }
+        let results = try container.values(Character.self, matching: .publisherName("Marvel"))
+        #expect(results.map(\.name) == ["Hulk", "Iron Man"])
+        try container.write { tx in try tx.add(Character(identifier: 4, name: "Thor", realName: nil, publisher: marvel)) }
+        #expect(results.count == 3)
+        #expect(results[2].name == "Thor")
+    }
+
     @Test func arraysReadLinkingObjectsAndAreLeftOutOfWrites() throws {
         let container = try comicsContainer()
         try container.write { tx in
