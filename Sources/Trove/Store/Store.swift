@@ -222,6 +222,13 @@ public final class Store: @unchecked Sendable {
     /// The newest committed version of the file, whoever committed it.
     public var latestVersion: UInt64 { storage.latestTransactionID }
 
+    /// Whether the calling thread is inside a write of this `Store`: commit observers use it
+    /// to leave a commit to ``addObserver(_:)``, which reports it with its changes.
+    var isWritingOnCurrentThread: Bool {
+        state.lock(); defer { state.unlock() }
+        return activeWrite.map { pthread_equal($0.thread, pthread_self()) != 0 } ?? false
+    }
+
     private func notify(_ commit: StoreCommit) {
         state.lock()
         let list = Array(observers.values)

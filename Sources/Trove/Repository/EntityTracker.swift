@@ -1,0 +1,92 @@
+/// The unit of work both repositories share: which entities they handed out, under which
+/// identity in their storage, and what was last saved of each, so that a save writes exactly
+/// the entities added, changed or removed since.
+final class EntityTracker<ID: Hashable> {
+    struct Entry {
+        weak var entity: AnyObject?
+        let model: String
+        var id: ID?
+        var saved: Value?
+        /// When it was tracked: new entities are saved in the order they were added.
+        let order: Int
+        let encode: () throws -> Value?
+    }
+
+    /// What a save must write.
+    struct Pending {
+        var inserts: [(entry: ObjectIdentifier, model: String, values: Value)] = []
+        var updates: [(entry: ObjectIdentifier, model: String, id: ID, values: Value)] = []
+        var deletes: [(model: String, id: ID)] = []
+    }
+
+    private var entries: [ObjectIdentifier: Entry] = [:]
+    /// Puts encoded values (model, value) in the form the storage saves them, so that they
+    /// compare exactly with what was saved.
+    private let shape: (String, Value) throws -> Value
+
+    init(shape: @escaping (String, Value) throws -> Value = { $1 }) {
+        self.shape = shape
+    }
+    private var removed: [(model: String, id: ID)] = []
+    private var tracked = 0
+    private(set) var inWrite = false
+
+    func beginWrite() throws {
+        if inWrite { throw RepositoryError.alreadyInWrite }
+        inWrite = true
+    }
+
+    func requireWrite() throws {
+        if !inWrite { throw RepositoryError.notInWrite }
+    }
+
+    /// Ends the write, whether or not the save succeeded.
+    func endWrite() throws {
+        try requireWrite()
+        inWrite = false
+    }
+
+    /// Follows `entity`, stored as `id` with `saved` values (nil for a new one).
+    func track<T: EntityType>(_ entity: T, id: ID?, saved: Value?) {
+        tracked += 1
+        entries[ObjectIdentifier(entity)] = Entry(entity: entity, model: T.modelName, id: id, saved: saved, order: tracked) { [weak entity] in
+            try entity.map { try ValueEncoder.encode($0) }
+        }
+    }
+
+    func remove<T: EntityType>(_ entity: T) throws {
+        guard let entry = entries.removeValue(forKey: ObjectIdentifier(entity)) else {
+            throw RepositoryError.unknownEntity(T.modelName)
+        }
+        if let id = entry.id { removed.append((entry.model, id)) }
+    }
+
+    /// The changes to save; entities that were released are forgotten (their unsaved
+    /// changes with them, as with any value nobody holds).
+    func pending() throws -> Pending {
+        var out = Pending()
+        for (key, entry) in entries.sorted(by: { $0.value.order < $1.value.order }) {
+            guard entry.entity != nil, let encoded = try entry.encode() else { entries[key] = nil; continue }
+            let current = try shape(entry.model, encoded)
+            if let id = entry.id {
+                if current != entry.saved { out.updates.append((key, entry.model, id, current)) }
+            } else {
+                out.inserts.append((key, entry.model, current))
+            }
+        }
+        let deletedIDs = Set(removed.map(\.id))
+        out.updates.removeAll { deletedIDs.contains($0.id) }
+        out.deletes = removed
+        return out
+    }
+
+    /// Records a successful save of `pending`, with the ids the inserts got.
+    func saved(_ pending: Pending, insertedIDs: [ObjectIdentifier: ID]) {
+        for i in pending.inserts {
+            entries[i.entry]?.id = insertedIDs[i.entry]
+            entries[i.entry]?.saved = i.values
+        }
+        for u in pending.updates { entries[u.entry]?.saved = u.values }
+        removed = []
+    }
+}

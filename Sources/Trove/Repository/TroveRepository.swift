@@ -1,0 +1,75 @@
+/// A ``Repository`` over a Trove ``Store``: entities are objects of the model named by
+/// ``EntityType/className``, and a save is one write transaction.
+///
+/// Like the stores it stands for (a Core Data context, a Realm), a repository is used from
+/// one thread at a time.
+public final class TroveRepository: Repository {
+    public let store: Store
+    private let tracker: EntityTracker<ObjectReference>
+
+    public init(store: Store) {
+        self.store = store
+        tracker = EntityTracker { [store] model, value in
+            // An unknown model is left for the save to refuse by name.
+            guard case .object(let properties) = value, let m = store.layout.byName[model] else { return value }
+            return .object(ValueMapping.shape(properties, model: m))
+        }
+    }
+
+    public func fetch<T: EntityType>(_ type: T.Type, predicate: ((T) throws -> Bool)?) throws -> [T] {
+        try store.read { s in try entities(T.self, in: s.objects(T.modelName), predicate: predicate) }
+    }
+
+    /// The saved entities of `type` matching a predicate in the query language, using indexes.
+    public func fetch<T: EntityType>(_ type: T.Type, where predicate: String, _ arguments: Value...) throws -> [T] {
+        try store.read { s in try entities(T.self, in: s.objects(T.modelName, where: predicate, arguments: arguments), predicate: nil) }
+    }
+
+    private func entities<T: EntityType>(_ type: T.Type, in results: Results, predicate: ((T) throws -> Bool)?) throws -> [T] {
+        var out: [T] = []
+        for object in results {
+            let entity = try ObjectDecoder.decode(T.self, from: object)
+            if let predicate, try !predicate(entity) { continue }
+            tracker.track(entity, id: object.reference, saved: .object(try ValueMapping.properties(of: entity, model: object.model)))
+            out.append(entity)
+        }
+        return out
+    }
+
+    public func beginWrite() throws { try tracker.beginWrite() }
+
+    public func endWrite() throws {
+        try tracker.requireWrite()
+        defer { try? tracker.endWrite() }
+        let pending = try tracker.pending()
+        let inserted = try store.write { tx -> [ObjectIdentifier: ObjectReference] in
+            for d in pending.deletes { try tx.delete(d.id) }
+            for u in pending.updates {
+                try tx.update(u.id, Self.properties(u.values))
+            }
+            var ids: [ObjectIdentifier: ObjectReference] = [:]
+            for i in pending.inserts {
+                ids[i.entry] = try tx.insert(i.model, Self.properties(i.values)).reference
+            }
+            return ids
+        }
+        tracker.saved(pending, insertedIDs: inserted)
+    }
+
+    private static func properties(_ v: Value) -> [String: Value] {
+        if case .object(let d) = v { return d }
+        return [:]
+    }
+
+    public func addEntity<T: EntityType>(_ type: T.Type) throws -> T {
+        try tracker.requireWrite()
+        let entity = T()
+        tracker.track(entity, id: nil, saved: nil)
+        return entity
+    }
+
+    public func removeEntity(_ entity: some EntityType) throws {
+        try tracker.requireWrite()
+        try tracker.remove(entity)
+    }
+}

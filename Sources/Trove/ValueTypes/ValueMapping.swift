@@ -1,0 +1,36 @@
+/// Turns a ``Persistable`` value into the property values of its model, shaped for the
+/// store: computed (linkingObjects) properties dropped, nested objects shaped by their own
+/// model, and unset optional properties, links and lists written as null or empty so that a
+/// whole-value write replaces what was stored.
+enum ValueMapping {
+    static func properties(of value: some Persistable, model: ModelLayout) throws -> [String: Value] {
+        guard case .object(let dict) = try ValueEncoder.encode(value) else {
+            throw StoreError.invalidArgument("\(type(of: value)) must encode as a keyed container to be stored as \(model.name)")
+        }
+        return shape(dict, model: model)
+    }
+
+    static func shape(_ dict: [String: Value], model: ModelLayout) -> [String: Value] {
+        var out: [String: Value] = [:]
+        for (name, v) in dict {
+            // Unknown names stay, for the store to refuse with a clear error.
+            guard let p = model.byName[name] else { out[name] = v; continue }
+            if p.isLinkingObjects { continue }
+            switch v {
+            case .object(let nested) where p.isLink:
+                out[name] = p.target.map { .object(shape(nested, model: $0)) } ?? v
+            case .list(let items) where p.isLinkList:
+                out[name] = .list(items.map { item in
+                    if case .object(let nested) = item, let target = p.target { return .object(shape(nested, model: target)) }
+                    return item
+                })
+            default:
+                out[name] = v
+            }
+        }
+        for p in model.properties where p.isStored && out[p.name] == nil {
+            if p.isList { out[p.name] = .list([]) } else if p.isOptional { out[p.name] = .null }
+        }
+        return out
+    }
+}

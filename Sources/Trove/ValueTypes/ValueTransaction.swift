@@ -1,0 +1,60 @@
+/// The writes of a ``Container``, in terms of ``Persistable`` values; one commit.
+public struct ValueTransaction {
+    /// The underlying transaction, for anything values cannot express.
+    public let transaction: Transaction
+
+    init(_ transaction: Transaction) { self.transaction = transaction }
+
+    /// Stores `value` and the values it links to. With `update: false` an existing primary
+    /// key is an error; with `update: true` the stored object is replaced by `value`
+    /// (optional properties it leaves nil become null). Linked values are upserted either way.
+    public func add<T: Persistable>(_ value: T, update: Bool = false) throws {
+        let m = try transaction.model(T.modelName)
+        let properties = try ValueMapping.properties(of: value, model: m)
+        if update { try transaction.upsert(m.name, properties) } else { try transaction.insert(m.name, properties) }
+    }
+
+    /// Stores each value, as ``add(_:update:)``.
+    public func add<S: Sequence>(_ values: S, update: Bool = false) throws where S.Element: Persistable {
+        for v in values { try add(v, update: update) }
+    }
+
+    /// Sets only the given properties of the stored value whose primary key is among them:
+    /// `tx.update(Character.self, [.identifier(1455), .realName("Anthony Edward Stark")])`.
+    /// Throws ``StoreError/objectNotFound(model:primaryKey:)`` if there is no such value.
+    @discardableResult
+    public func update<T: Persistable>(_ type: T.Type, _ values: [T.PropertyValue]) throws -> [String] {
+        let m = try transaction.model(T.modelName)
+        guard let pk = m.primaryKey else { throw StoreError.noPrimaryKey(model: m.name) }
+        var properties: [String: Value] = [:]
+        for v in values {
+            let (name, value) = v.propertyValuePair
+            properties[name] = value
+        }
+        guard let key = properties.removeValue(forKey: pk.name) else { throw StoreError.missingPrimaryKey(model: m.name) }
+        return try transaction.update(m.name, primaryKey: key, properties)
+    }
+
+    /// Deletes the stored value with `value`'s primary key; false if there was none.
+    @discardableResult
+    public func delete<T: Persistable>(_ value: T) throws -> Bool {
+        let m = try transaction.model(T.modelName)
+        guard let pk = m.primaryKey else { throw StoreError.noPrimaryKey(model: m.name) }
+        guard case .object(let dict) = try ValueEncoder.encode(value), let key = dict[pk.name] else {
+            throw StoreError.missingPrimaryKey(model: m.name)
+        }
+        return try transaction.delete(m.name, primaryKey: key)
+    }
+
+    /// Deletes the stored value with this primary key; false if there was none.
+    @discardableResult
+    public func delete<T: Persistable>(_ type: T.Type, primaryKey: Value) throws -> Bool {
+        try transaction.delete(T.modelName, primaryKey: primaryKey)
+    }
+
+    /// Deletes every stored value of the type; returns how many.
+    @discardableResult
+    public func deleteAll<T: Persistable>(_ type: T.Type) throws -> Int {
+        try transaction.deleteAll(T.modelName)
+    }
+}
