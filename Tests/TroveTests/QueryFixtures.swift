@@ -58,19 +58,7 @@ enum QueryFixtures {
     ]
     static let blobs: [Data] = [Data(), Data([0]), Data([1, 2, 3]), Data([0xFF, 0])]
 
-    struct Random: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-        mutating func chance(_ percent: Int) -> Bool { int(100) < percent }
-        mutating func pick<T>(_ items: [T]) -> T { items[int(items.count)] }
-    }
+    typealias Random = SplitMix64
 
     /// Fills a store with `people` people, dogs and vets, the same for the same seed.
     static func populate(_ store: Store, seed: UInt64, people: Int = 120, dogs: Int = 60) throws {

@@ -5,17 +5,7 @@ import Testing
 /// generated strings (deterministic, so a failure reproduces).
 @Suite("String matchers against references")
 struct StringReferenceTests {
-    /// SplitMix64: a tiny deterministic generator.
-    private struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    private typealias Generator = SplitMix64
 
     private static func randomString(_ alphabet: [String], maxLength: Int, using generator: inout Generator) -> String {
         let length = Int.random(in: 0...maxLength, using: &generator)

@@ -89,4 +89,24 @@ final class EntityTracker<ID: Hashable> {
         for u in pending.updates { entries[u.entry]?.saved = u.values }
         removed = []
     }
+
+    /// A new entity of `type`, saved at the next `endWrite()`.
+    func addEntity<T: EntityType>(_ type: T.Type) throws -> T {
+        try requireWrite()
+        let entity = T()
+        track(entity, id: nil, saved: nil)
+        return entity
+    }
+
+    /// Marks `entity` for deletion at the next `endWrite()`.
+    func removeEntity(_ entity: some EntityType) throws {
+        try requireWrite()
+        try remove(entity)
+    }
+}
+
+/// The properties of an encoded entity.
+func entityProperties(_ v: Value) -> [String: Value] {
+    if case .object(let d) = v { return d }
+    return [:]
 }

@@ -29,30 +29,17 @@ public final class InMemoryRepository: Repository {
         let pending = try tracker.pending()
         // Nothing here can fail halfway, so applying in place is all or nothing.
         for d in pending.deletes { rows[d.model]?[d.id] = nil }
-        for u in pending.updates { rows[u.model, default: [:]][u.id] = Self.properties(u.values) }
+        for u in pending.updates { rows[u.model, default: [:]][u.id] = entityProperties(u.values) }
         var ids: [ObjectIdentifier: Int] = [:]
         for i in pending.inserts {
             ids[i.entry] = nextID
-            rows[i.model, default: [:]][nextID] = Self.properties(i.values)
+            rows[i.model, default: [:]][nextID] = entityProperties(i.values)
             nextID += 1
         }
         tracker.saved(pending, insertedIDs: ids)
     }
 
-    private static func properties(_ v: Value) -> [String: Value] {
-        if case .object(let d) = v { return d }
-        return [:]
-    }
+    public func addEntity<T: EntityType>(_ type: T.Type) throws -> T { try tracker.addEntity(type) }
 
-    public func addEntity<T: EntityType>(_ type: T.Type) throws -> T {
-        try tracker.requireWrite()
-        let entity = T()
-        tracker.track(entity, id: nil, saved: nil)
-        return entity
-    }
-
-    public func removeEntity(_ entity: some EntityType) throws {
-        try tracker.requireWrite()
-        try tracker.remove(entity)
-    }
+    public func removeEntity(_ entity: some EntityType) throws { try tracker.removeEntity(entity) }
 }

@@ -45,31 +45,18 @@ public final class TroveRepository: Repository {
         let inserted = try store.write { tx -> [ObjectIdentifier: ObjectReference] in
             for d in pending.deletes { try tx.delete(d.id) }
             for u in pending.updates {
-                try tx.update(u.id, Self.properties(u.values))
+                try tx.update(u.id, entityProperties(u.values))
             }
             var ids: [ObjectIdentifier: ObjectReference] = [:]
             for i in pending.inserts {
-                ids[i.entry] = try tx.insert(i.model, Self.properties(i.values)).reference
+                ids[i.entry] = try tx.insert(i.model, entityProperties(i.values)).reference
             }
             return ids
         }
         tracker.saved(pending, insertedIDs: inserted)
     }
 
-    private static func properties(_ v: Value) -> [String: Value] {
-        if case .object(let d) = v { return d }
-        return [:]
-    }
+    public func addEntity<T: EntityType>(_ type: T.Type) throws -> T { try tracker.addEntity(type) }
 
-    public func addEntity<T: EntityType>(_ type: T.Type) throws -> T {
-        try tracker.requireWrite()
-        let entity = T()
-        tracker.track(entity, id: nil, saved: nil)
-        return entity
-    }
-
-    public func removeEntity(_ entity: some EntityType) throws {
-        try tracker.requireWrite()
-        try tracker.remove(entity)
-    }
+    public func removeEntity(_ entity: some EntityType) throws { try tracker.removeEntity(entity) }
 }

@@ -90,13 +90,7 @@ public final class Store: @unchecked Sendable {
         }
         state.unlock()
 
-        let tx: Transaction
-        do {
-            tx = Transaction(store: self, transaction: try storage.beginWrite())
-        } catch let e as StorageError {
-            throw StoreError.storage(e.description)
-        }
-        state.lock(); activeWrite = (pthread_self(), tx); state.unlock()
+        let tx = try startWriteTransaction()
         defer { state.lock(); activeWrite = nil; state.unlock() }
         do {
             let result = try body(tx)
@@ -128,13 +122,20 @@ public final class Store: @unchecked Sendable {
             throw StoreError.invalidArgument("a write transaction is already open on this thread")
         }
         state.unlock()
+        let tx = try startWriteTransaction()
+        tx.isExplicit = true
+        return tx
+    }
+
+    /// Waits for the file's write lock, then registers the transaction as this thread's, so
+    /// that nested writes join it.
+    private func startWriteTransaction() throws -> Transaction {
         let tx: Transaction
         do {
             tx = Transaction(store: self, transaction: try storage.beginWrite())
         } catch let e as StorageError {
             throw StoreError.storage(e.description)
         }
-        tx.isExplicit = true
         state.lock(); activeWrite = (pthread_self(), tx); state.unlock()
         return tx
     }
