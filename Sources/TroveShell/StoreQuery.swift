@@ -39,6 +39,7 @@ struct StoreQuery {
         case .primaryKey(let property): "primary key \(property)"
         case .index(let property): "index \(property)"
         case .union(let parts): "union(" + parts.map(describe).joined(separator: ", ") + ")"
+        case .backlinks(let link): "backlinks of \(link)"
         case .none: "none"
         }
     }

@@ -52,6 +52,25 @@ import Testing
         #expect(all.estimatedRows == 4)
     }
 
+    @Test func aComparisonThroughAToOneLinkStartsFromTheLinkedObjects() throws {
+        // 120 people, 60 dogs, 8 vets: few vets match, and the backlink index leads to their dogs.
+        let store = try QueryFixtures.store(indexed: true, seed: 11)
+        let statement = "Dog where vet.name == 'vet3'"
+        let plan = try Self.plan(statement, store: store)
+        #expect(plan.access == .backlinks(link: "vet"))
+        #expect(plan.description.contains("SEARCH Dog USING BACKLINKS OF vet"))
+        let viaScan = try QueryFixtures.store(indexed: false, seed: 11).read { s in
+            try s.objects("Dog").filter { try $0.object("vet")?.string("name") == "vet3" }.map { try $0.int("id")! }
+        }
+        #expect(try store.read { try $0.query(statement).map { try $0.int("id")! } } == viaScan)
+        #expect(plan.examinedRows == viaScan.count)
+        // A comparison that is true on null must not skip objects whose link is null.
+        let nullable = try Self.plan("Dog where vet.name != 'vet3'", store: store)
+        #expect(nullable.access != .backlinks(link: "vet"))
+        let missing = try Self.plan("Dog where vet.name == nil", store: store)
+        #expect(missing.access != .backlinks(link: "vet"))
+    }
+
     @Test func anAlwaysFalsePredicateReadsNothing() throws {
         let plan = try Self.plan("Person where age > 3 AND FALSEPREDICATE", store: try QueryFixtures.smallStore())
         #expect(plan.access == .none)

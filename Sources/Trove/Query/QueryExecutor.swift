@@ -48,9 +48,13 @@ struct QueryExecutor {
                     if let test, try !test(record, key) { return true }
                     return try ordering.accept(record, key)
                 }
-            case .indexes(let scans):
+            case .indexes, .linked:
                 var candidates = Set<UInt64>()
-                for scan in scans { try scan.collect(in: snapshot, into: &candidates) }
+                if case .indexes(let scans) = access {
+                    for scan in scans { try scan.collect(in: snapshot, into: &candidates) }
+                } else if case .linked(let scan) = access {
+                    try scan.collect(in: snapshot, into: &candidates)
+                }
                 let tree = try evaluator.reader.tree(model)
                 // Key order, as a scan would produce: results without SORT keep insertion order.
                 for key in candidates.sorted() {

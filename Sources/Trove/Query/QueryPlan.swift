@@ -22,6 +22,9 @@ public struct QueryPlan: Sendable, CustomStringConvertible {
         case union([Access])
         /// The predicate is always false: nothing is read.
         case none
+        /// The matching objects of a linked model are found first, then the objects whose
+        /// to-one `link` points at them, through the backlink index.
+        case backlinks(link: String)
     }
 
     /// The model queried.
@@ -41,7 +44,7 @@ public struct QueryPlan: Sendable, CustomStringConvertible {
     public var indexes: [String] {
         func names(_ access: Access) -> [String] {
             switch access {
-            case .scan, .none: []
+            case .scan, .none, .backlinks: []
             case .primaryKey(let p), .index(let p): [p]
             case .union(let parts): parts.flatMap(names)
             }

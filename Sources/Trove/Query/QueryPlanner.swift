@@ -12,6 +12,8 @@ struct QueryPlanner {
         case scan
         /// The union of index scans (one for a plain index lookup).
         case indexes([IndexScan])
+        /// The objects linking to the matching objects of a linked model.
+        case linked(LinkedScan)
     }
 
     let snapshot: Snapshot
@@ -35,19 +37,23 @@ struct QueryPlanner {
         guard let best = try bestAccess(predicate, cap: cap), best.estimate < cap || prefersIndexes else {
             return (.scan, total)
         }
-        return (.indexes(best.scans), best.estimate)
+        return (best.access, best.estimate)
     }
 
     /// The cheapest index access that yields every object satisfying `predicate`, if it is
     /// expected to produce fewer than `cap` objects.
-    private func bestAccess(_ predicate: BoundPredicate, cap: Int) throws -> (scans: [IndexScan], estimate: Int)? {
+    private func bestAccess(_ predicate: BoundPredicate, cap: Int) throws -> (access: AccessPath, estimate: Int)? {
         switch predicate {
         case .path(let comparison):
-            guard let scan = IndexScan(comparison, model: model) else { return nil }
+            guard let scan = IndexScan(comparison, model: model) else {
+                guard let (linked, estimate) = try LinkedScan.plan(comparison, model: model, snapshot: snapshot,
+                                                                    cap: cap, prefersIndexes: prefersIndexes) else { return nil }
+                return (.linked(linked), estimate)
+            }
             let estimate = scan.isPrimaryKey && scan.isExact ? scan.ranges.count : try scan.count(in: snapshot, cap: cap)
-            return estimate < cap || prefersIndexes ? ([scan], estimate) : nil
+            return estimate < cap || prefersIndexes ? (.indexes([scan]), estimate) : nil
         case .and(let operands):
-            var best: (scans: [IndexScan], estimate: Int)?
+            var best: (access: AccessPath, estimate: Int)?
             for operand in operands {
                 let limit = best.map { min(cap, $0.estimate) } ?? cap
                 if let candidate = try bestAccess(operand, cap: limit), best == nil || candidate.estimate < best!.estimate {
@@ -59,12 +65,13 @@ struct QueryPlanner {
             var scans: [IndexScan] = []
             var total = 0
             for operand in operands {
-                guard let part = try bestAccess(operand, cap: prefersIndexes ? cap : cap - total) else { return nil }
-                scans += part.scans
+                guard let part = try bestAccess(operand, cap: prefersIndexes ? cap : cap - total),
+                      case .indexes(let partScans) = part.access else { return nil }
+                scans += partScans
                 total += part.estimate
                 if total >= cap && !prefersIndexes { return nil }
             }
-            return (scans, total)
+            return (.indexes(scans), total)
         default:
             return nil
         }
@@ -85,6 +92,11 @@ struct QueryPlanner {
             }
             if parts.count == 1 { return (parts[0].0, [parts[0].1]) }
             return (.union(parts.map(\.0)), ["UNION OF \(parts.count) LOOKUPS"] + parts.map { "  " + $0.1 })
+        case .linked(let scan):
+            let target = scan.link.target?.name ?? "?"
+            return (.backlinks(link: scan.link.name),
+                    ["SEARCH \(target) FOR \(scan.summary) (\(scan.targets.count) found)",
+                     "SEARCH \(model.name) USING BACKLINKS OF \(scan.link.name)"])
         }
     }
 }
