@@ -106,9 +106,11 @@ import Testing
         try ModelTests.run(seed: UInt64(seed) + 100, operations: 800, storage: try Storage.inMemory(options: o))
     }
 
-    @Test func hugeTransactionsSpillLeavesAndStayCorrect() throws {
+    @Test(arguments: [false, true])
+    func hugeTransactionsSpillLeavesAndStayCorrect(encrypted: Bool) throws {
         var o = StorageOptions()
         o.maxDirtyBytes = 64 * 4096
+        if encrypted { o.encryptionKey = (0..<64).map { UInt8(255 - $0) } }
         let s = try Storage.inMemory(options: o)
         try ModelTests.run(seed: 77, operations: 3000, storage: s)
         try s.write { tx in
