@@ -119,8 +119,15 @@ do {
     defer { try? FileManager.default.removeItem(atPath: root) }
     if let scale {
         try ScaleRun(users: scale, directory: root, durable: durable).run()
-        exit(0)
+    } else {
+        try runComparison(in: root)
     }
+} catch {
+    fail("\(error)", status: 1)
+}
+
+/// The three engines on every workload, then the tables (and the shell comparison if asked).
+@MainActor func runComparison(in root: String) throws {
     for line in machineLines(dataDirectory: root) { print(line) }
     print("durability: \(durable ? "durable commits (Trove .durable, SQLite synchronous=FULL, WAL)" : "no-sync commits (Trove .noSync, SQLite synchronous=OFF, WAL)")")
     print("peak RSS: \(Measure.canResetPeak ? "VmHWM per phase, reset at each phase's start (clear_refs 5)" : "VmHWM cannot be reset here: process-wide peak")")
@@ -227,6 +234,4 @@ do {
         print("")
         try ShellBench(trove: shellBinary, data: data, n: n, directory: root, durable: durable).run()
     }
-} catch {
-    fail("\(error)", status: 1)
 }
