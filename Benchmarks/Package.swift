@@ -1,13 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Peer comparison of TroveStorage against LMDB and SQLite on redb's benchmark workloads.
+// Peer comparisons: TroveStorage against LMDB and SQLite on redb's benchmark workloads
+// (TroveBench), and the Trove object layer against SQLite's C API and GRDB (ObjectBench).
 // Its own package so the root build and `make test` never compile or link the peers.
 let package = Package(
     name: "TroveBenchmarks",
     platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "Trove", path: ".."),
+        // ObjectBench's third peer: Codable records over SQLite, the idiomatic Swift way.
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(name: "CLMDB", providers: [.apt(["liblmdb-dev"])]),
@@ -17,6 +20,14 @@ let package = Package(
             dependencies: [
                 .product(name: "TroveStorage", package: "Trove"),
                 "CLMDB",
+                "CSQLite",
+            ]
+        ),
+        .executableTarget(
+            name: "ObjectBench",
+            dependencies: [
+                .product(name: "Trove", package: "Trove"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 "CSQLite",
             ]
         ),

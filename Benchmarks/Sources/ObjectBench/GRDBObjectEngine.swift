@@ -1,0 +1,127 @@
+import Foundation
+import GRDB
+
+/// GRDB's Codable records: a `DatabasePool` (WAL), `synchronous=FULL` when durable, the same
+/// 1 GiB page cache and schema as the C API peer, and the query interface an app would write.
+final class GRDBObjectEngine: ObjectEngine {
+    static let name = "GRDB"
+
+    struct Team: Codable, FetchableRecord, PersistableRecord {
+        static let databaseTableName = "team"
+        var id: String
+        var name: String
+    }
+
+    struct User: Codable, FetchableRecord, PersistableRecord {
+        static let databaseTableName = "user"
+        static let team = belongsTo(Team.self, using: ForeignKey(["teamId"]))
+        var uid: String
+        var name: String
+        var age: Int64
+        var score: Double
+        var signedUpAt: Date
+        var email: String?
+        var teamId: String?
+    }
+
+    private let path: String
+    private var pool: DatabasePool?
+
+    init(directory: String, durable: Bool) throws {
+        path = directory + "/bench.sqlite"
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous=\(durable ? "FULL" : "OFF")")
+            try db.execute(sql: "PRAGMA cache_size=-1048576")
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+        // The pool's writer switches itself to WAL with `synchronous=NORMAL` after
+        // prepareDatabase ran (commits then reach the disk only at checkpoints); set it again on
+        // the writer so that every commit is flushed, as in the other engines.
+        let synchronous = try pool!.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous=\(durable ? "FULL" : "OFF")")
+            return try Int.fetchOne(db, sql: "PRAGMA synchronous")
+        }
+        guard synchronous == (durable ? 2 : 0) else { throw BenchError("GRDB: synchronous is \(synchronous ?? -1)") }
+        try pool!.write { db in try db.execute(sql: sqliteSchema) }
+    }
+
+    private var p: DatabasePool { pool! }
+
+    func insertTeams(_ data: ObjectDataset) throws {
+        try p.write { db in
+            for i in 0..<ObjectDataset.teamCount { try Team(id: data.teamIDs[i], name: data.teamNames[i]).insert(db) }
+        }
+    }
+
+    func insertUsers(_ data: ObjectDataset, _ range: Range<Int>) throws {
+        try p.write { db in
+            for i in range {
+                let u = data.users[i]
+                try User(uid: u.uid, name: u.name, age: u.age, score: u.score,
+                         signedUpAt: Date(timeIntervalSinceReferenceDate: u.signedUpAt), email: u.email,
+                         teamId: data.teamIDs[u.team]).insert(db)
+            }
+        }
+    }
+
+    func lookup(_ data: ObjectDataset, _ indices: [Int]) throws -> UInt64 {
+        try p.read { db in
+            var sum: UInt64 = 0
+            for i in indices {
+                guard let u = try User.fetchOne(db, key: data.users[i].uid) else { throw BenchError("GRDB: user \(i) not found") }
+                foldUser(&sum, name: u.name, age: u.age, score: u.score)
+            }
+            return sum
+        }
+    }
+
+    func countByName(_ names: [String]) throws -> Int {
+        try p.read { db in
+            try names.reduce(0) { $0 + (try User.filter(Column("name") == $1).fetchCount(db)) }
+        }
+    }
+
+    func countCompound(ageFrom lo: Int64, ageBelow hi: Int64, scoreAbove minScore: Double) throws -> Int {
+        try p.read { db in
+            try User.filter(Column("age") >= lo && Column("age") < hi && Column("score") > minScore).fetchCount(db)
+        }
+    }
+
+    func countNameContains(_ needle: String) throws -> Int {
+        try p.read { db in try User.filter(Column("name").like("%\(needle)%")).fetchCount(db) }
+    }
+
+    func countByTeamName(_ teamNames: [String]) throws -> Int {
+        try p.read { db in
+            try teamNames.reduce(0) { $0 + (try User.joining(required: User.team.filter(Column("name") == $1)).fetchCount(db)) }
+        }
+    }
+
+    func topByScore(_ k: Int) throws -> [String] {
+        try p.read { db in try User.order(Column("score").desc).limit(k).fetchAll(db).map(\.uid) }
+    }
+
+    func updateScores(_ data: ObjectDataset, _ indices: [Int], _ newScore: (Int) -> Double) throws {
+        try p.write { db in
+            for i in indices {
+                guard var u = try User.fetchOne(db, key: data.users[i].uid) else { throw BenchError("GRDB: user \(i) not found") }
+                try u.updateChanges(db) { $0.score = newScore(i) }
+            }
+        }
+    }
+
+    func delete(_ data: ObjectDataset, _ indices: [Int]) throws -> Int {
+        try p.write { db in
+            var n = 0
+            for i in indices where try User.deleteOne(db, key: data.users[i].uid) { n += 1 }
+            return n
+        }
+    }
+
+    func count() throws -> Int { try p.read { db in try User.fetchCount(db) } }
+
+    func fileSize() throws -> UInt64 { try FileSize.of([path, path + "-wal"]) }
+
+    func close() { pool = nil }
+}

@@ -1,0 +1,40 @@
+/// One object store under test. Each call is one transaction (a write transaction that commits
+/// with the run's durability, or one read transaction), so adapters decide nothing about batching.
+///
+/// Every engine stores the same model: `Team(id: String PK, name: String)` and
+/// `User(uid: String PK, name: String indexed, age: Int, score: Double, signedUpAt: Date,
+/// email: String?, team: Team?)`, with an index (or Trove's backlink index) on the link.
+protocol ObjectEngine: AnyObject {
+    static var name: String { get }
+    init(directory: String, durable: Bool) throws
+    /// Inserts all teams in one transaction (setup, not timed).
+    func insertTeams(_ data: ObjectDataset) throws
+    /// Inserts users `range` in one transaction.
+    func insertUsers(_ data: ObjectDataset, _ range: Range<Int>) throws
+    /// Looks up each user by primary key in one read transaction, reading name, age and score.
+    func lookup(_ data: ObjectDataset, _ indices: [Int]) throws -> UInt64
+    /// Counts users whose name equals each of `names` (the indexed property); returns the total.
+    func countByName(_ names: [String]) throws -> Int
+    /// Counts `age >= lo AND age < hi AND score > minScore` (no index applies: a scan).
+    func countCompound(ageFrom lo: Int64, ageBelow hi: Int64, scoreAbove minScore: Double) throws -> Int
+    /// Counts users whose name contains `needle`, ASCII case-insensitively.
+    func countNameContains(_ needle: String) throws -> Int
+    /// Counts users whose team's name equals each of `teamNames`: a key path through the link.
+    func countByTeamName(_ teamNames: [String]) throws -> Int
+    /// The uids of the `k` users with the highest scores, best first.
+    func topByScore(_ k: Int) throws -> [String]
+    /// Sets `score` of each user (by primary key) to `newScore(i)`, in one transaction.
+    func updateScores(_ data: ObjectDataset, _ indices: [Int], _ newScore: (Int) -> Double) throws
+    /// Deletes each user by primary key in one transaction; returns how many were deleted.
+    func delete(_ data: ObjectDataset, _ indices: [Int]) throws -> Int
+    /// The user count.
+    func count() throws -> Int
+    /// Bytes of the store's data files.
+    func fileSize() throws -> UInt64
+    func close()
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import Trove
+
+/// Trove's object layer through its public API, as an app would use it: `[String: Value]`
+/// dictionaries in, `DynamicObject` accessors and query strings out.
+final class TroveObjectEngine: ObjectEngine {
+    static let name = "Trove"
+    let path: String
+    private var store: Store?
+
+    static let schemaJSON = """
+        {
+          "schemaVersion": 1,
+          "models": [
+            { "name": "Team", "primaryKey": "id",
+              "properties": { "id": "string", "name": "string" } },
+            { "name": "User", "primaryKey": "uid",
+              "properties": {
+                "uid": "string",
+                "name": { "type": "string", "indexed": true },
+                "age": "int",
+                "score": "double",
+                "signedUpAt": "date",
+                "email": "string?",
+                "team": "Team?"
+              } }
+          ]
+        }
+        """
+
+    init(directory: String, durable: Bool) throws {
+        path = directory + "/bench.trove"
+        var configuration = StoreConfiguration(path: path, schema: try Schema(jsonData: Array(Self.schemaJSON.utf8)))
+        configuration.durability = durable ? .durable : .noSync
+        store = try Store(configuration: configuration)
+    }
+
+    private var s: Store { store! }
+
+    func insertTeams(_ data: ObjectDataset) throws {
+        try s.write { tx in
+            for i in 0..<ObjectDataset.teamCount {
+                try tx.insert("Team", ["id": .string(data.teamIDs[i]), "name": .string(data.teamNames[i])])
+            }
+        }
+    }
+
+    static func values(_ u: ObjectDataset.User, _ data: ObjectDataset?) -> [String: Value] {
+        [
+            "uid": .string(u.uid), "name": .string(u.name), "age": .int(u.age), "score": .double(u.score),
+            "signedUpAt": .date(Date(timeIntervalSinceReferenceDate: u.signedUpAt)),
+            "email": u.email.map(Value.string) ?? .null, "team": data.map { .string($0.teamIDs[u.team]) } ?? .null,
+        ]
+    }
+
+    func insertUsers(_ data: ObjectDataset, _ range: Range<Int>) throws {
+        try s.write { tx in
+            for i in range { try tx.insert("User", Self.values(data.users[i], data)) }
+        }
+    }
+
+    /// Inserts users 0..<count generated on the fly (for runs too large to hold as a data set).
+    func insertGenerated(_ count: Int, seed: UInt64, teamIDs: [String]) throws {
+        try s.write { tx in
+            for i in 0..<count {
+                let u = ObjectDataset.user(i, seed: seed)
+                var values = Self.values(u, nil)
+                values["team"] = .string(teamIDs[u.team])
+                try tx.insert("User", values)
+            }
+        }
+    }
+
+    func lookup(_ data: ObjectDataset, _ indices: [Int]) throws -> UInt64 {
+        try s.read { snapshot in
+            var sum: UInt64 = 0
+            for i in indices {
+                guard let o = try snapshot.object("User", primaryKey: .string(data.users[i].uid)) else {
+                    throw BenchError("Trove: user \(i) not found")
+                }
+                foldUser(&sum, name: try o.string("name") ?? "", age: try o.int("age") ?? 0, score: try o.double("score") ?? 0)
+            }
+            return sum
+        }
+    }
+
+    func countByName(_ names: [String]) throws -> Int {
+        try s.read { snapshot in
+            try names.reduce(0) { $0 + (try snapshot.objects("User", where: "name == $0", .string($1)).count) }
+        }
+    }
+
+    func countCompound(ageFrom lo: Int64, ageBelow hi: Int64, scoreAbove minScore: Double) throws -> Int {
+        try s.read { snapshot in
+            try snapshot.objects("User", where: "age >= $0 AND age < $1 AND score > $2", .int(lo), .int(hi), .double(minScore)).count
+        }
+    }
+
+    func countNameContains(_ needle: String) throws -> Int {
+        try s.read { snapshot in
+            try snapshot.objects("User", where: "name CONTAINS[c] $0", .string(needle)).count
+        }
+    }
+
+    func countByTeamName(_ teamNames: [String]) throws -> Int {
+        try s.read { snapshot in
+            try teamNames.reduce(0) { $0 + (try snapshot.objects("User", where: "team.name == $0", .string($1)).count) }
+        }
+    }
+
+    func topByScore(_ k: Int) throws -> [String] {
+        try s.read { snapshot in
+            let results = try snapshot.query("User SORT(score DESC) LIMIT(\(k))")
+            return try results.map { try $0.string("uid") ?? "" }
+        }
+    }
+
+    func updateScores(_ data: ObjectDataset, _ indices: [Int], _ newScore: (Int) -> Double) throws {
+        try s.write { tx in
+            for i in indices { try tx.update("User", primaryKey: .string(data.users[i].uid), ["score": .double(newScore(i))]) }
+        }
+    }
+
+    func delete(_ data: ObjectDataset, _ indices: [Int]) throws -> Int {
+        try s.write { tx in
+            var n = 0
+            for i in indices where try tx.delete("User", primaryKey: .string(data.users[i].uid)) { n += 1 }
+            return n
+        }
+    }
+
+    func count() throws -> Int {
+        try s.read { try $0.count("User") }
+    }
+
+    func fileSize() throws -> UInt64 { try FileSize.of([path]) }
+
+    func close() { store = nil }
+
+    /// Explains a query, for the log (which access path the planner chose).
+    func explain(_ text: String) throws -> String {
+        try s.read { try $0.explain(text).description }
+    }
+}
+
+enum FileSize {
+    /// The summed sizes of the files that exist among `paths`.
+    static func of(_ paths: [String]) throws -> UInt64 {
+        var total: UInt64 = 0
+        for path in paths where FileManager.default.fileExists(atPath: path) {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            total += (attributes[.size] as? NSNumber)?.uint64Value ?? 0
+        }
+        return total
+    }
+}

@@ -1,0 +1,237 @@
+import Foundation
+
+let usage = """
+    usage: ObjectBench [N] [--quick] [--engines trove,sqlite,grdb] [--dir PATH] [--nosync]
+                       [--shell TROVE_BINARY] [--scale M]
+      N          users in the bulk insert (default 1,000,000); --quick means N = 100,000
+      --engines  which engines to run, in that order (default: trove,sqlite,grdb)
+      --dir      parent of the temporary store directory (default /tmp)
+      --nosync   commits that don't wait for the disk (Trove .noSync, SQLite synchronous=OFF)
+      --shell    also compare the `trove` shell binary with the sqlite3 CLI (import, one-shot count)
+      --scale M  instead of the comparison: Trove alone, M users inserted in one transaction,
+                 then a scan; reports peak RSS against the file size
+    """
+
+func fail(_ message: String, status: Int32 = 2) -> Never {
+    FileHandle.standardError.write(Data("ObjectBench: \(message)\n".utf8))
+    exit(status)
+}
+
+func log(_ line: String) { FileHandle.standardError.write(Data("  \(line)\n".utf8)) }
+
+let allEngines: [String: any ObjectEngine.Type] = [
+    "trove": TroveObjectEngine.self, "sqlite": SQLiteObjectEngine.self, "grdb": GRDBObjectEngine.self,
+]
+var n = 1_000_000
+var engineNames = ["trove", "sqlite", "grdb"]
+var parent = "/tmp"
+var durable = true
+var shellBinary: String?
+var scale: Int?
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--quick": n = 100_000
+    case "--engines": engineNames = (arguments.popFirst() ?? "").lowercased().split(separator: ",").map(String.init)
+    case "--dir": parent = arguments.popFirst() ?? parent
+    case "--nosync": durable = false
+    case "--shell": shellBinary = arguments.popFirst()
+    case "--scale":
+        guard let text = arguments.popFirst(), let value = Int(text.replacingOccurrences(of: "_", with: "")), value > 0 else { fail(usage) }
+        scale = value
+    case "-h", "--help": print(usage); exit(0)
+    default:
+        guard let value = Int(argument.replacingOccurrences(of: "_", with: "")), value >= 1_000 else { fail(usage) }
+        n = value
+    }
+}
+guard !engineNames.isEmpty, engineNames.allSatisfy({ allEngines[$0] != nil }) else { fail("unknown engine in \(engineNames)\n\(usage)") }
+
+/// The workloads, in the order they run on each engine (each on the state the previous left).
+enum Phase: Int, CaseIterable {
+    case bulkInsert, singleInserts, lookups, equality, compound, contains, linkPath, top, update, delete
+
+    func label(n: Int, ops: Int) -> String {
+        switch self {
+        case .bulkInsert: "insert \(n.grouped) objects, 1 txn"
+        case .singleInserts: "insert 1,000 objects, 1 txn each"
+        case .lookups: "\(n.grouped) primary-key lookups, 3 properties read"
+        case .equality: "10,000 indexed equality queries (name == x)"
+        case .compound: "compound predicate, scans all (age, age, score)"
+        case .contains: "name CONTAINS[c] 'ari', scans all"
+        case .linkPath: "10 link key-path queries (team.name == x)"
+        case .top: "top 100 by score (SORT(score DESC) LIMIT(100))"
+        case .update: "update score of \(ops.grouped) objects by key, 1 txn"
+        case .delete: "delete \(ops.grouped) objects by key, 1 txn"
+        }
+    }
+}
+
+/// What one engine returned, compared between engines.
+struct Checks: Equatable {
+    var lookup: UInt64 = 0
+    var equality = 0, compound = 0, contains = 0, linkPath = 0
+    var top: [String] = []
+    var deleted = 0, finalCount = 0
+}
+
+struct EngineRun {
+    var samples: [Sample] = []
+    var sizeAfterInsert: UInt64 = 0
+    var sizeAfterDelete: UInt64 = 0
+    var baselineKiB = 0
+    var checks = Checks()
+}
+
+func machineLines(dataDirectory: String) -> [String] {
+    func firstValue(_ file: String, _ key: String) -> String? {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix(key) {
+            if let colon = line.firstIndex(of: ":") { return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces) }
+        }
+        return nil
+    }
+    var uts = utsname()
+    uname(&uts)
+    let kernel = withUnsafeBytes(of: &uts.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    let memKiB = firstValue("/proc/meminfo", "MemTotal").flatMap { Double($0.split(separator: " ")[0]) } ?? 0
+    let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+    return [
+        "date:    \(ISO8601DateFormatter().string(from: Date()))",
+        "command: \(CommandLine.arguments.joined(separator: " "))",
+        "machine: \(ProcessInfo.processInfo.activeProcessorCount) cores (nproc), \(firstValue("/proc/cpuinfo", "model name") ?? "?"), "
+            + "\(String(format: "%.1f", memKiB / 1_048_576)) GiB RAM, Linux \(kernel), load average at start \(load)",
+        "data:    \(dataDirectory)",
+        "peers:   SQLite \(SQLiteObjectEngine.version) (C API and GRDB 7.10.0 both link the system library)",
+    ]
+}
+
+func makeTemporaryDirectory(in parent: String) throws -> String {
+    var template = Array("\(parent)/trove-objbench-XXXXXX".utf8CString)
+    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+        throw BenchError("cannot create a temporary directory in \(parent)")
+    }
+    return String(cString: made)
+}
+
+do {
+    let root = try makeTemporaryDirectory(in: parent)
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    if let scale {
+        try ScaleRun(users: scale, directory: root, durable: durable).run()
+    } else {
+        try runComparison(in: root)
+    }
+} catch {
+    fail("\(error)", status: 1)
+}
+
+/// The three engines on every workload, then the tables (and the shell comparison if asked).
+@MainActor func runComparison(in root: String) throws {
+    for line in machineLines(dataDirectory: root) { print(line) }
+    print("durability: \(durable ? "durable commits (Trove .durable, SQLite synchronous=FULL, WAL)" : "no-sync commits (Trove .noSync, SQLite synchronous=OFF, WAL)")")
+    print("peak RSS: \(Measure.canResetPeak ? "VmHWM per phase, reset at each phase's start (clear_refs 5)" : "VmHWM cannot be reset here: process-wide peak")")
+    print("")
+
+    let ops = max(1, n / 10)
+    let total = n + 1_000
+    log("generating \(total.grouped) users")
+    let data = ObjectDataset(count: total, seed: 7)
+    var rng = SplitMix64(seed: 11)
+    let lookupKeys = (0..<n).map { _ in Int.random(in: 0..<total, using: &rng) }
+    let equalityNames = (0..<10_000).map { _ in data.users[Int.random(in: 0..<total, using: &rng)].name }
+    let teamNames = (0..<10).map { _ in data.teamNames[Int.random(in: 0..<ObjectDataset.teamCount, using: &rng)] }
+    var permutation = Array(0..<total)
+    permutation.shuffle(using: &rng)
+    let updateKeys = Array(permutation[0..<ops])
+    let deleteKeys = Array(permutation[ops..<(2 * ops)])
+    let newScore: (Int) -> Double = { Double($0 % 1000) + 0.5 }
+
+    var runs: [(name: String, run: EngineRun)] = []
+    for name in engineNames {
+        let type = allEngines[name]!
+        let directory = "\(root)/\(type.name)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        log("\(type.name)")
+        var run = EngineRun()
+        run.baselineKiB = Measure.status("VmRSS")
+        let engine = try type.init(directory: directory, durable: durable)
+        try engine.insertTeams(data)
+        func phase<R>(_ p: Phase, _ body: () throws -> R) throws -> R {
+            let (r, sample) = try Measure.run("\(type.name) \(p.label(n: n, ops: ops))", log: log, body)
+            run.samples.append(sample)
+            return r
+        }
+        try phase(.bulkInsert) { try engine.insertUsers(data, 0..<n) }
+        run.sizeAfterInsert = try engine.fileSize()
+        try phase(.singleInserts) { for i in n..<total { try engine.insertUsers(data, i..<(i + 1)) } }
+        run.checks.lookup = try phase(.lookups) { try engine.lookup(data, lookupKeys) }
+        run.checks.equality = try phase(.equality) { try engine.countByName(equalityNames) }
+        run.checks.compound = try phase(.compound) { try engine.countCompound(ageFrom: 30, ageBelow: 40, scoreAbove: 50) }
+        run.checks.contains = try phase(.contains) { try engine.countNameContains("ari") }
+        run.checks.linkPath = try phase(.linkPath) { try engine.countByTeamName(teamNames) }
+        run.checks.top = try phase(.top) { try engine.topByScore(100) }
+        try phase(.update) { try engine.updateScores(data, updateKeys, newScore) }
+        run.checks.deleted = try phase(.delete) { try engine.delete(data, deleteKeys) }
+        run.sizeAfterDelete = try engine.fileSize()
+        run.checks.finalCount = try engine.count()
+        if let trove = engine as? TroveObjectEngine {
+            for query in ["User where name == '\(equalityNames[0])'", "User where age >= 30 AND age < 40 AND score > 50.0",
+                          "User where team.name == '\(teamNames[0])'", "User SORT(score DESC) LIMIT(100)"] {
+                log("explain \(query):\n" + (try trove.explain(query)).split(separator: "\n").map { "      " + $0 }.joined(separator: "\n"))
+            }
+        }
+        engine.close()
+        runs.append((type.name, run))
+    }
+
+    // Every engine must have computed the same answers.
+    for other in runs.dropFirst() where other.run.checks != runs[0].run.checks {
+        throw BenchError("\(other.name) disagrees with \(runs[0].name):\n  \(other.run.checks)\n  \(runs[0].run.checks)")
+    }
+    guard runs[0].run.checks.deleted == ops, runs[0].run.checks.finalCount == total - ops else {
+        throw BenchError("unexpected counts: \(runs[0].run.checks.deleted) deleted, \(runs[0].run.checks.finalCount) left")
+    }
+
+    let peers = runs.filter { $0.name != "Trove" }
+    let trove = runs.first { $0.name == "Trove" }
+    func table(_ title: String, _ value: (Sample) -> Double, _ format: (Double) -> String, ratios: Bool = true) {
+        print(title)
+        print("")
+        var header = ["workload"] + runs.map(\.name)
+        if ratios, trove != nil { header += peers.map { "Trove/\($0.name)" } }
+        var rows: [[String]] = []
+        for p in Phase.allCases {
+            var row = [p.label(n: n, ops: ops)]
+            for r in runs { row.append(format(value(r.run.samples[p.rawValue]))) }
+            if ratios, let trove {
+                for peer in peers {
+                    row.append(String(format: "%.2fx", value(trove.run.samples[p.rawValue]) / value(peer.run.samples[p.rawValue])))
+                }
+            }
+            rows.append(row)
+        }
+        print(renderTable(header, rows))
+        print("")
+    }
+    table("Wall time:", \.wall, formatTime)
+    print("Ratios are Trove's time divided by the peer's: below 1.00x Trove is faster, above 1.00x slower. Lower is better.")
+    print("")
+    table("CPU time of the process (user + system); leaves out waiting for fsync and for other processes:", \.cpu, formatTime)
+    table("Peak RSS during each phase (VmHWM, reset at the phase's start; includes the ~\(formatMiB(runs[0].run.baselineKiB)) of test data and runtime):",
+          { Double($0.peakKiB) }, { formatMiB(Int($0)) })
+    let sizes = [("file size after the bulk insert", \EngineRun.sizeAfterInsert), ("file size after the deletes", \EngineRun.sizeAfterDelete)]
+    print(renderTable(["", ] + runs.map(\.name), sizes.map { label, key in
+        [label] + runs.map { String(format: "%.1f MiB", Double($0.run[keyPath: key]) / 1_048_576) }
+    }))
+    print("")
+    let c = runs[0].run.checks
+    print("checks: all engines agree: lookup checksum \(c.lookup), \(c.equality.grouped) equality matches, \(c.compound.grouped) compound, "
+        + "\(c.contains.grouped) CONTAINS, \(c.linkPath.grouped) via the link, the same top 100, \(c.deleted.grouped) deleted, \(c.finalCount.grouped) left")
+
+    if let shellBinary {
+        print("")
+        try ShellBench(trove: shellBinary, data: data, n: n, directory: root, durable: durable).run()
+    }
+}
