@@ -165,6 +165,8 @@ struct IndexScan {
 
     /// The spellings of a string an index may hold for it: as written, NFC and NFD.
     private static func variants(_ s: String) -> [String] {
+        // ASCII has one spelling; normalizing it costs more than the whole lookup.
+        if s.utf8.allSatisfy({ $0 < 0x80 }) { return [s] }
         // Deduplicated by bytes: a `Set<String>` would merge them, as `==` is canonical equivalence.
         var seen = Set<[UInt8]>()
         return [s, s.precomposedStringWithCanonicalMapping, s.decomposedStringWithCanonicalMapping].filter {

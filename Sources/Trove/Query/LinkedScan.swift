@@ -36,7 +36,7 @@ final class LinkedScan {
         planner.prefersIndexes = prefersIndexes
         let (access, _) = try planner.accessPath(for: .path(tail))
         if case .scan = access, !prefersIndexes, targetTotal * QueryPlanner.scanCostRatio > sourceTotal { return nil }
-        let executor = QueryExecutor(snapshot: snapshot, prefersIndexes: prefersIndexes)
+        let executor = QueryExecutor(snapshot: snapshot, prefersIndexes: prefersIndexes, describesPlan: false)
         let targets = try executor.run(model: target, predicate: .path(tail), predicateText: nil,
                                        sort: [], distinct: [], limit: nil).results.keys
         let perTarget = max(1, sourceTotal / max(1, targetTotal))

@@ -4,10 +4,13 @@ struct QueryExecutor {
     let snapshot: Snapshot
     /// Use any index that applies (for tests of the index paths).
     var prefersIndexes = false
+    /// Build the plan's text (for `explain`); plain queries skip it.
+    var describesPlan: Bool
 
-    init(snapshot: Snapshot, prefersIndexes: Bool = false) {
+    init(snapshot: Snapshot, prefersIndexes: Bool = false, describesPlan: Bool = true) {
         self.snapshot = snapshot
         self.prefersIndexes = prefersIndexes
+        self.describesPlan = describesPlan
     }
 
     /// Runs `text` (`Model [where P] [SORT(...)] [DISTINCT(...)] [LIMIT(n)]`).
@@ -23,12 +26,12 @@ struct QueryExecutor {
         let distinct = try query.distinct.map {
             try binder.orderingKeyPath($0, model: model, clause: "DISTINCT", allowsLinks: true)
         }
-        return try run(model: model, predicate: predicate, predicateText: query.predicate?.description,
+        return try run(model: model, predicate: predicate, predicateText: query.predicate?.description as String?,
                        sort: sort, distinct: distinct, limit: query.limit)
     }
 
     /// Runs a bound query over every object of `model`.
-    func run(model: ModelLayout, predicate: BoundPredicate?, predicateText: String?,
+    func run(model: ModelLayout, predicate: BoundPredicate?, predicateText: @autoclosure () -> String?,
              sort: [(BoundKeyPath, Bool)], distinct: [BoundKeyPath], limit: Int?) throws -> (results: Results, plan: QueryPlan) {
         let evaluator = PredicateEvaluator(snapshot: snapshot)
         let test = try predicate.map(evaluator.compile)
@@ -69,8 +72,13 @@ struct QueryExecutor {
         }
         let keys = ordering.finish()
 
+        guard describesPlan else {
+            let plan = QueryPlan(model: model.name, access: .scan, steps: [], estimatedRows: estimate,
+                                 examinedRows: examined, actualRows: keys.count)
+            return (Results(snapshot: snapshot, model: model, keys: keys), plan)
+        }
         var (planAccess, steps) = QueryPlanner.describe(access, model: model)
-        if let predicateText, predicate != nil { steps.append("FILTER \(predicateText)") }
+        if let predicateText = predicateText(), predicate != nil { steps.append("FILTER \(predicateText)") }
         if !sort.isEmpty {
             let keys = sort.map { "\($0.0.text) \($0.1 ? "ASC" : "DESC")" }.joined(separator: ", ")
             steps.append("SORT \(keys)" + (distinct.isEmpty ? limit.map { " (top \($0))" } ?? "" : ""))

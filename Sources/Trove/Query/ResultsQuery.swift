@@ -17,7 +17,7 @@ extension Snapshot {
         let m = try self.model(model)
         let parsed = try QueryParser.parsePredicate(predicate)
         let bound = try QueryBinder(layout: layout, arguments: arguments, statement: predicate).bind(parsed, to: m)
-        return try QueryExecutor(snapshot: self)
+        return try QueryExecutor(snapshot: self, describesPlan: false)
             .run(model: m, predicate: bound, predicateText: parsed.description, sort: [], distinct: [], limit: nil).results
     }
 
@@ -27,7 +27,7 @@ extension Snapshot {
     /// let top = try snapshot.query("Person where age > $0 SORT(age DESC, name) LIMIT(10)", arguments: [30])
     /// ```
     public func query(_ text: String, arguments: [Value] = []) throws -> Results {
-        try QueryExecutor(snapshot: self).run(text, arguments: arguments).results
+        try QueryExecutor(snapshot: self, describesPlan: false).run(text, arguments: arguments).results
     }
 
     /// The plan `query` would use, with estimated and actual row counts (runs the query).
