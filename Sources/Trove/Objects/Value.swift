@@ -5,7 +5,10 @@ import Foundation
 /// Literals work where a value is expected: `["name": "Ada", "age": 36, "tags": ["a", "b"]]`.
 /// A link is written as the target's primary key (`"owner": "ada"`), as a
 /// ``reference(_:)`` to a stored object, or as a nested ``object(_:)`` that is upserted.
-public indirect enum Value: Sendable, Hashable {
+///
+/// Not `indirect`: lists and objects already keep their elements out of line, and an indirect
+/// enum would put every string, date or number in a heap box of its own.
+public enum Value: Sendable, Hashable {
     case null
     case bool(Bool)
     case int(Int64)
