@@ -329,6 +329,7 @@ public final class Transaction: Snapshot {
     private func maintainBacklinks(_ m: ModelLayout, _ key: UInt64, old: [Value]?, new: [Value]) throws {
         for p in m.properties where (p.isLink || p.isLinkList) {
             guard let target = p.target else { continue }
+            if let old, old[p.id] == new[p.id] { continue }
             let before = Transaction.counts(old?[p.id]), after = Transaction.counts(new[p.id])
             if before == after { continue }
             let t = try writableTree(Backlinks.treeName)
