@@ -30,20 +30,25 @@ import Glibc
         }
     }
 
-    @Test func changesFromAnotherProcessArriveAsJSONLinesUntilInterrupted() throws {
-        let setup = try w.run(["db", "-s", Workspace.schema("People"), #"insert Person [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bob"}]"#])
-        #expect(setup.status == 0, "\(setup.err)")
-
+    /// Starts `trove ARGS` in the workspace with its output read line by line.
+    func startWatcher(_ arguments: [String]) throws -> (Process, Lines, Pipe) {
         let watcher = Process()
         watcher.executableURL = URL(fileURLWithPath: TroveBinary.path)
-        watcher.arguments = ["db", "watch Person"]
+        watcher.arguments = arguments
         watcher.currentDirectoryURL = w.directory
         let output = Pipe(), errors = Pipe()
         watcher.standardOutput = output
         watcher.standardError = errors
         watcher.standardInput = FileHandle.nullDevice
         try watcher.run()
-        let lines = Lines(output.fileHandleForReading)
+        return (watcher, Lines(output.fileHandleForReading), errors)
+    }
+
+    @Test func changesFromAnotherProcessArriveAsJSONLinesUntilInterrupted() throws {
+        let setup = try w.run(["db", "-s", Workspace.schema("People"), #"insert Person [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bob"}]"#])
+        #expect(setup.status == 0, "\(setup.err)")
+
+        let (watcher, lines, errors) = try startWatcher(["db", "watch Person"])
 
         // The first results, as the query prints them; the watch is registered before them.
         let first = try #require(lines.next())
@@ -73,15 +78,7 @@ import Glibc
 
     @Test func eventsAreJSONLinesInEveryMode() throws {
         #expect(try w.run(["db", "-s", Workspace.schema("People")]).status == 0)
-        let watcher = Process()
-        watcher.executableURL = URL(fileURLWithPath: TroveBinary.path)
-        watcher.arguments = ["db", "--csv", "watch Dog"]
-        watcher.currentDirectoryURL = w.directory
-        let output = Pipe()
-        watcher.standardOutput = output
-        watcher.standardInput = FileHandle.nullDevice
-        try watcher.run()
-        let lines = Lines(output.fileHandleForReading)
+        let (watcher, lines, _) = try startWatcher(["db", "--csv", "watch Dog"])
         // No dogs yet: the first result is the CSV header alone.
         #expect(lines.next() == "name,age")
         #expect(try w.run(["db", #"insert Dog {"name": "Rex"}"#]).status == 0)
@@ -94,15 +91,7 @@ import Glibc
     @Test func aSortedWatchReportsMoves() throws {
         let setup = try w.run(["db", "-s", Workspace.schema("People"), #"insert Person [{"id": 1, "name": "Ann", "age": 1}, {"id": 2, "name": "Bob", "age": 2}]"#])
         #expect(setup.status == 0)
-        let watcher = Process()
-        watcher.executableURL = URL(fileURLWithPath: TroveBinary.path)
-        watcher.arguments = ["db", "--csv", "watch Person SORT(age)"]
-        watcher.currentDirectoryURL = w.directory
-        let output = Pipe()
-        watcher.standardOutput = output
-        watcher.standardInput = FileHandle.nullDevice
-        try watcher.run()
-        let lines = Lines(output.fileHandleForReading)
+        let (watcher, lines, _) = try startWatcher(["db", "--csv", "watch Person SORT(age)"])
         #expect(lines.next() == "id,name,birthdate,age,dogs,nicknames,bestFriend")
         #expect(lines.next()?.hasPrefix("1,Ann") == true)
         #expect(lines.next()?.hasPrefix("2,Bob") == true)
