@@ -113,3 +113,16 @@ import Testing
         #expect(plan.examinedRows == matching)
     }
 }
+
+@Suite struct ParsedQueryCacheTests {
+    @Test func cachedStatementsParseAlikeAcrossEvictionAndErrorsAreNeverCached() throws {
+        let cache = ParsedQueryCache(capacity: 2)
+        let a = try cache.query("Person where age > 3")
+        #expect(try cache.query("Person where age > 3") == a)
+        _ = try cache.query("Dog")
+        _ = try cache.query("Vet")
+        #expect(try cache.query("Person where age > 3") == a)
+        #expect(throws: QueryError.self) { _ = try cache.query("Person where") }
+        #expect(throws: QueryError.self) { _ = try cache.query("Person where") }
+    }
+}

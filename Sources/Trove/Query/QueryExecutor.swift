@@ -16,7 +16,7 @@ struct QueryExecutor {
     /// Runs `text` (`Model [where P] [SORT(...)] [DISTINCT(...)] [LIMIT(n)]`).
     func run(_ text: String, arguments: [Value]) throws -> (results: Results, plan: QueryPlan) {
         try snapshot.checkLive()
-        let query = try QueryParser.parseQuery(text)
+        let query = try ParsedQueryCache.shared.query(text)
         let binder = QueryBinder(layout: snapshot.layout, arguments: arguments, statement: text)
         let model = try binder.model(query.model)
         let predicate = try query.predicate.map { try binder.bind($0, to: model) }
