@@ -239,9 +239,13 @@ public final class Storage: @unchecked Sendable {
         if latestMeta.txnid == txnid { defer { state.unlock() }; return latestMeta }
         let map = currentMapping
         state.unlock()
+        // A writer may be overwriting the slot right now (it holds the meta two commits back):
+        // copy it out first, so the checksum covers exactly the bytes decoded.
+        let copy = UnsafeMutableRawPointer.allocate(byteCount: Meta.size, alignment: 16)
+        defer { copy.deallocate() }
         for slot in 0..<2 {
-            let offset = slot * pageSize
-            guard case .valid(var m) = Meta.decode(map.base + offset), m.txnid == txnid else { continue }
+            copy.copyMemory(from: map.base + slot * pageSize, byteCount: Meta.size)
+            guard case .valid(var m) = Meta.decode(copy), m.txnid == txnid else { continue }
             m.slot = slot
             state.lock()
             if m.txnid > latestMeta.txnid { latestMeta = m }

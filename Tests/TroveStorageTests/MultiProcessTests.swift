@@ -175,3 +175,56 @@ final class LatestBox: @unchecked Sendable {
     func set(_ v: UInt64) { lock.lock(); value = max(value, v); lock.unlock() }
     func get() -> UInt64 { lock.lock(); defer { lock.unlock() }; return value }
 }
+
+@Suite struct SharedFileTests {
+    /// Two `Storage` instances on one file behave like two processes: the reader instance reads
+    /// every meta from the shared mapping while the writer overwrites the slot two commits back.
+    @Test func readersOfASecondInstanceNeverMixTwoCommits() async throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("shared.trove")
+        let writer = try Storage(path: path)
+        let accounts = 64
+        try writer.write { tx in
+            let t = try tx.createTree(named: "a")
+            for i in 0..<accounts { try tx.put(t, key(i), withUnsafeBytes(of: Int64(100)) { Array($0) }) }
+        }
+        let reader = try Storage(path: path)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                var rng = SplitMix64(seed: 21)
+                for _ in 0..<1500 {
+                    try writer.write { tx in
+                        let t = try #require(try tx.tree(named: "a"))
+                        // Grow the tree now and then, so newer commits reference newer pages.
+                        try tx.put(t, key(1000 + Int(rng.next() % 5000)), [UInt8](repeating: 0, count: 200))
+                        let a = key(Int(rng.next() % UInt64(accounts))), b = key(Int(rng.next() % UInt64(accounts)))
+                        let va = try tx.get(t, a)!.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) }
+                        try tx.put(t, a, withUnsafeBytes(of: va - 1) { Array($0) })
+                        let vb = try tx.get(t, b)!.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) }
+                        try tx.put(t, b, withUnsafeBytes(of: vb + 1) { Array($0) })
+                    }
+                }
+            }
+            for _ in 0..<2 {
+                group.addTask {
+                    for _ in 0..<1500 {
+                        let total = try reader.read { tx -> Int64 in
+                            let c = try tx.cursor(try #require(try tx.tree(named: "a")))
+                            var sum: Int64 = 0
+                            var ok = try c.first()
+                            while ok {
+                                let v = try c.value()
+                                if v.count == 8 { sum += v.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) } }
+                                ok = try c.next()
+                            }
+                            return sum
+                        }
+                        #expect(total == Int64(accounts * 100))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+}
