@@ -179,30 +179,30 @@ public struct QueryParser: Sendable {
     // MARK: Predicates
 
     private mutating func parseOr() throws(QueryError) -> QueryPredicate {
-        let first = try parseAnd()
-        guard isOr(token) else { return first }
-        var operands = [first]
-        while isOr(token) {
-            try advance()
-            operands.append(try parseAnd())
-        }
-        return QueryPredicate(.or(operands), range: first.range.union(operands[operands.count - 1].range))
+        try parseChain(isOperator: Self.isOr, operand: { (p: inout QueryParser) throws(QueryError) in try p.parseAnd() }, make: QueryPredicate.Kind.or)
     }
 
     private mutating func parseAnd() throws(QueryError) -> QueryPredicate {
-        let first = try parseUnary()
-        guard isAnd(token) else { return first }
-        var operands = [first]
-        while isAnd(token) {
-            try advance()
-            operands.append(try parseUnary())
-        }
-        return QueryPredicate(.and(operands), range: first.range.union(operands[operands.count - 1].range))
+        try parseChain(isOperator: Self.isAnd, operand: { (p: inout QueryParser) throws(QueryError) in try p.parseUnary() }, make: QueryPredicate.Kind.and)
     }
 
-    private func isOr(_ token: QueryToken) -> Bool { token.kind == .bars || token.keyword == .or }
+    /// `operand (OP operand)*` as one flat list, so a long chain cannot overflow the stack.
+    private mutating func parseChain(isOperator: (QueryToken) -> Bool,
+                                     operand: (inout QueryParser) throws(QueryError) -> QueryPredicate,
+                                     make: ([QueryPredicate]) -> QueryPredicate.Kind) throws(QueryError) -> QueryPredicate {
+        let first = try operand(&self)
+        guard isOperator(token) else { return first }
+        var operands = [first]
+        while isOperator(token) {
+            try advance()
+            operands.append(try operand(&self))
+        }
+        return QueryPredicate(make(operands), range: first.range.union(operands[operands.count - 1].range))
+    }
 
-    private func isAnd(_ token: QueryToken) -> Bool { token.kind == .ampersands || token.keyword == .and }
+    private static func isOr(_ token: QueryToken) -> Bool { token.kind == .bars || token.keyword == .or }
+
+    private static func isAnd(_ token: QueryToken) -> Bool { token.kind == .ampersands || token.keyword == .and }
 
     private mutating func parseUnary() throws(QueryError) -> QueryPredicate {
         guard token.kind == .bang || token.keyword == .not else { return try parsePrimary() }
