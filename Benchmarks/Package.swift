@@ -15,9 +15,12 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CLMDB", providers: [.apt(["liblmdb-dev"])]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // What both benchmarks share: the seeded generator, errors, file sizes, SQLite calls.
+        .target(name: "BenchSupport", dependencies: ["CSQLite"]),
         .executableTarget(
             name: "TroveBench",
             dependencies: [
+                "BenchSupport",
                 .product(name: "TroveStorage", package: "Trove"),
                 "CLMDB",
                 "CSQLite",
@@ -26,6 +29,7 @@ let package = Package(
         .executableTarget(
             name: "ObjectBench",
             dependencies: [
+                "BenchSupport",
                 .product(name: "Trove", package: "Trove"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 "CSQLite",

@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// What one phase cost: wall and CPU time, and memory read from /proc/self/status.

@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// The seeded `User`/`Team` data every engine loads, generated once per run so that all engines
@@ -70,20 +71,6 @@ extension String {
     }
 }
 
-/// A small, fast, seedable generator (SplitMix64), so runs and engines are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Folds a looked-up user's three properties into a checksum identical across engines.
 @inline(__always)

@@ -1,3 +1,4 @@
+import BenchSupport
 /// One object store under test. Each call is one transaction (a write transaction that commits
 /// with the run's durability, or one read transaction), so adapters decide nothing about batching.
 ///
@@ -34,7 +35,3 @@ protocol ObjectEngine: AnyObject {
     func close()
 }
 
-struct BenchError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

@@ -1,3 +1,4 @@
+import BenchSupport
 import CSQLite
 import Foundation
 
@@ -32,15 +33,9 @@ final class SQLiteObjectEngine: ObjectEngine {
         try execute(sqliteSchema)
     }
 
-    private func check(_ rc: Int32, _ what: String) throws {
-        guard rc == SQLITE_OK || rc == SQLITE_DONE || rc == SQLITE_ROW else {
-            throw BenchError("SQLite \(what): \(String(cString: sqlite3_errmsg(db)))")
-        }
-    }
+    private func check(_ rc: Int32, _ what: String) throws { try SQLiteCalls.check(db, rc, what) }
 
-    private func execute(_ sql: String) throws {
-        try check(sqlite3_exec(db, sql, nil, nil, nil), sql)
-    }
+    private func execute(_ sql: String) throws { try SQLiteCalls.execute(db, sql) }
 
     /// The prepared statement for `sql`, prepared on first use and reset after each use.
     private func statement(_ sql: String) throws -> OpaquePointer {
@@ -78,15 +73,7 @@ final class SQLiteObjectEngine: ObjectEngine {
     }
 
     private func transaction<R>(_ begin: String, _ body: () throws -> R) throws -> R {
-        try execute(begin)
-        do {
-            let r = try body()
-            try execute("COMMIT")
-            return r
-        } catch {
-            _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
-            throw error
-        }
+        try SQLiteCalls.transaction(db, begin, body)
     }
 
     func insertTeams(_ data: ObjectDataset) throws {

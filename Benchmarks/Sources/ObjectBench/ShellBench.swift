@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// The `trove` shell against the `sqlite3` CLI, each as a separate process, as a user would

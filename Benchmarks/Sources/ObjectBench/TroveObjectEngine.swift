@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import Trove
 
@@ -143,14 +144,3 @@ final class TroveObjectEngine: ObjectEngine {
     }
 }
 
-enum FileSize {
-    /// The summed sizes of the files that exist among `paths`.
-    static func of(_ paths: [String]) throws -> UInt64 {
-        var total: UInt64 = 0
-        for path in paths where FileManager.default.fileExists(atPath: path) {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            total += (attributes[.size] as? NSNumber)?.uint64Value ?? 0
-        }
-        return total
-    }
-}

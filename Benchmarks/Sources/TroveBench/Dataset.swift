@@ -1,3 +1,4 @@
+import BenchSupport
 /// The keys and values every engine writes and reads: generated once from a fixed seed, so all
 /// engines see the same bytes in the same order. Stored flat to keep generation and lookup out
 /// of the timings.
@@ -52,20 +53,8 @@ final class Dataset {
     }
 }
 
-/// A small, fast, seedable generator (SplitMix64), so runs and engines are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
+    /// Fills `buffer` with random bytes.
     mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) {
         var o = 0
         while o < buffer.count {

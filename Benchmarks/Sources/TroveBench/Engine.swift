@@ -1,3 +1,4 @@
+import BenchSupport
 /// One storage engine under test. Each workload call is one whole transaction (or, for reads,
 /// one read transaction), so the adapters decide nothing about batching.
 protocol Engine: AnyObject {
@@ -26,7 +27,3 @@ struct EngineSettings {
     var troveMaxDirtyBytes: Int?
 }
 
-struct EngineError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

@@ -1,3 +1,4 @@
+import BenchSupport
 import CLMDB
 
 /// LMDB through its C API with default flags: every commit is synced (no MDB_NOSYNC), one
@@ -20,7 +21,7 @@ final class LMDBEngine: Engine {
     }
 
     private static func check(_ rc: Int32, _ call: String) throws {
-        if rc != MDB_SUCCESS { throw EngineError("\(call): \(String(cString: mdb_strerror(rc)))") }
+        if rc != MDB_SUCCESS { throw BenchError("\(call): \(String(cString: mdb_strerror(rc)))") }
     }
 
     private static func val(_ bytes: UnsafeRawBufferPointer) -> MDB_val {

@@ -1,3 +1,4 @@
+import BenchSupport
 import CLMDB
 import CSQLite
 import Foundation

@@ -1,3 +1,4 @@
+import BenchSupport
 import CSQLite
 
 /// SQLite through its C API: a `WITHOUT ROWID` key-value table, prepared statements,
@@ -25,15 +26,9 @@ final class SQLiteEngine: Engine {
         deleteStatement = try prepare("DELETE FROM kv WHERE k = ?1")
     }
 
-    private func check(_ rc: Int32, _ what: String) throws {
-        guard rc == SQLITE_OK || rc == SQLITE_DONE || rc == SQLITE_ROW else {
-            throw EngineError("SQLite \(what): \(String(cString: sqlite3_errmsg(db)))")
-        }
-    }
+    private func check(_ rc: Int32, _ what: String) throws { try SQLiteCalls.check(db, rc, what) }
 
-    private func execute(_ sql: String) throws {
-        try check(sqlite3_exec(db, sql, nil, nil, nil), sql)
-    }
+    private func execute(_ sql: String) throws { try SQLiteCalls.execute(db, sql) }
 
     private func prepare(_ sql: String) throws -> OpaquePointer? {
         var statement: OpaquePointer?
@@ -46,17 +41,8 @@ final class SQLiteEngine: Engine {
         try check(sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), nil), "bind")
     }
 
-    /// Runs `body` between BEGIN and COMMIT; rolls back on error.
     private func transaction<R>(_ begin: String, _ body: () throws -> R) throws -> R {
-        try execute(begin)
-        do {
-            let r = try body()
-            try execute("COMMIT")
-            return r
-        } catch {
-            _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
-            throw error
-        }
+        try SQLiteCalls.transaction(db, begin, body)
     }
 
     func insert(_ data: Dataset, _ indices: Range<Int>) throws {
@@ -77,7 +63,7 @@ final class SQLiteEngine: Engine {
                 try bind(selectStatement, 1, data.key(i))
                 guard sqlite3_step(selectStatement) == SQLITE_ROW else {
                     sqlite3_reset(selectStatement)
-                    throw EngineError("SQLite: key \(i) not found")
+                    throw BenchError("SQLite: key \(i) not found")
                 }
                 let value = UnsafeRawBufferPointer(start: sqlite3_column_blob(selectStatement, 0),
                                                    count: Int(sqlite3_column_bytes(selectStatement, 0)))

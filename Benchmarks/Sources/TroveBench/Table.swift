@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// Prints the results as a Markdown table: one row per phase, one column per engine, then the

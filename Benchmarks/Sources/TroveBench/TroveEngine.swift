@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 import TroveStorage
 
@@ -21,7 +22,7 @@ final class TroveEngine: Engine {
 
     private var store: Storage {
         get throws {
-            guard let storage else { throw EngineError("the Trove store is closed") }
+            guard let storage else { throw BenchError("the Trove store is closed") }
             return storage
         }
     }
@@ -35,14 +36,14 @@ final class TroveEngine: Engine {
 
     func read(_ data: Dataset, keys: [Int]) throws -> UInt64 {
         try store.read { tx in
-            guard let tree = try tx.tree(named: treeName) else { throw EngineError("no tree") }
+            guard let tree = try tx.tree(named: treeName) else { throw BenchError("no tree") }
             var sum: UInt64 = 0
             for i in keys {
                 let found = try tx.withValue(tree, forKey: data.key(i)) { value -> Bool in
                     Dataset.fold(value, into: &sum)
                     return true
                 }
-                guard found == true else { throw EngineError("Trove: key \(i) not found") }
+                guard found == true else { throw BenchError("Trove: key \(i) not found") }
             }
             return sum
         }
@@ -50,7 +51,7 @@ final class TroveEngine: Engine {
 
     func scan(_ data: Dataset, starts: [Int], length: Int) throws -> (checksum: UInt64, entries: Int) {
         try store.read { tx in
-            guard let tree = try tx.tree(named: treeName) else { throw EngineError("no tree") }
+            guard let tree = try tx.tree(named: treeName) else { throw BenchError("no tree") }
             var sum: UInt64 = 0
             var entries = 0
             let cursor = try tx.cursor(tree)

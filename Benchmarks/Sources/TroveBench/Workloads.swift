@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 /// The workloads of redb's `lmdb_benchmark`, sized by `n`, run in order against one store.
@@ -95,7 +96,7 @@ struct Workloads {
         result.scanEntries = scan.entries
 
         let removed = try timed("removals") { try store.remove(data, 0..<removals) }
-        guard removed == removals else { throw EngineError("\(E.name) removed \(removed) of \(removals) keys") }
+        guard removed == removals else { throw BenchError("\(E.name) removed \(removed) of \(removals) keys") }
         try recordSize()
 
         result.values = times + sizes

@@ -1,3 +1,4 @@
+import BenchSupport
 import Foundation
 
 let usage = """
@@ -54,7 +55,7 @@ do {
     let workloads = Workloads(n: n)
     var template = Array("\(parent)/trove-bench-XXXXXX".utf8CString)
     guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-        throw EngineError("cannot create a temporary directory in \(parent)")
+        throw BenchError("cannot create a temporary directory in \(parent)")
     }
     let root = String(cString: made)
     defer { try? FileManager.default.removeItem(atPath: root) }
@@ -82,14 +83,14 @@ do {
             let result = try workloads.run(engine, settings: settings, data: data, readKeys: readKeys,
                                            scanStarts: scanStarts, directory: directory, log: log)
             guard result.readChecksum == expected else {
-                throw EngineError("\(engine.name) read wrong values (checksum \(result.readChecksum), expected \(expected))")
+                throw BenchError("\(engine.name) read wrong values (checksum \(result.readChecksum), expected \(expected))")
             }
             results[e].append(result)
         }
     }
     let scanChecks = results.flatMap { $0.map { ($0.scanChecksum, $0.scanEntries) } }
     if let first = scanChecks.first, scanChecks.contains(where: { $0 != first }) {
-        throw EngineError("range scans disagree between engines: \(scanChecks)")
+        throw BenchError("range scans disagree between engines: \(scanChecks)")
     }
 
     func column(_ e: Int, _ values: (Workloads.Result) -> [Double], _ reduce: ([Double]) -> Double) -> (name: String, values: [Double]) {

@@ -1,8 +1,8 @@
 import Foundation
 
-enum FileSize {
+public enum FileSize {
     /// The summed sizes of the files that exist among `paths`.
-    static func of(_ paths: [String]) throws -> UInt64 {
+    public static func of(_ paths: [String]) throws -> UInt64 {
         var total: UInt64 = 0
         for path in paths where FileManager.default.fileExists(atPath: path) {
             let attributes = try FileManager.default.attributesOfItem(atPath: path)
