@@ -1,4 +1,3 @@
-import BenchSupport
 import Foundation
 
 /// What one phase cost: wall and CPU time, and memory read from /proc/self/status.

@@ -1,4 +1,3 @@
-import BenchSupport
 /// One object store under test. Each call is one transaction (a write transaction that commits
 /// with the run's durability, or one read transaction), so adapters decide nothing about batching.
 ///

@@ -1,4 +1,3 @@
-import BenchSupport
 /// One storage engine under test. Each workload call is one whole transaction (or, for reads,
 /// one read transaction), so the adapters decide nothing about batching.
 protocol Engine: AnyObject {

@@ -1,4 +1,3 @@
-import BenchSupport
 import CLMDB
 import CSQLite
 import Foundation

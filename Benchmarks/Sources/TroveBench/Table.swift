@@ -1,4 +1,3 @@
-import BenchSupport
 import Foundation
 
 /// Prints the results as a Markdown table: one row per phase, one column per engine, then the
