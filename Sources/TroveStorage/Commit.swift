@@ -8,6 +8,10 @@ extension WriteTransaction {
     // 4. One fdatasync: pages and meta reach the disk together, in whatever order the disk likes.
     // 5. Open checks the newest meta's new pages against those checksums; a torn commit fails
     //    and the other slot, untouched by it, wins.
+    // 6. Only a machine crash can tear a commit: within one boot the page cache holds every
+    //    write a process made, even one killed mid-commit, and the meta is written last. So
+    //    the lock file records the last commit known whole with the boot id, and an open in
+    //    the same boot that finds that commit newest skips step 5 (`LockFile.CompleteCommit`).
 
     /// Makes the transaction's changes visible to new readers and, unless the store is
     /// `.noSync`, durable. On error nothing changes.

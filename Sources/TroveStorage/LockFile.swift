@@ -14,8 +14,12 @@ import Glibc
 ///
 /// ```
 /// 0  magic u64     8  version u32, slots u32     16 current txnid (atomic)
+/// 24 complete txnid u64     32 its commit digest u64     40 announcement u64
+/// 48 boot id of the processes that wrote the complete txnid (16 bytes)
 /// 64 + 64*i: slot i: txnid (atomic; 0 = idle) u64, pid u64, start time (ns) u64
 /// ```
+/// The complete-commit record survives the reset by a first opener: it lets an open skip
+/// recovery's checks when the newest commit was written whole since the machine booted.
 /// Lock bytes (beyond the end of the file, which fcntl allows): `initLock` (exclusive while the
 /// first opener resets the file, shared afterwards by every opener), `writerLock`, and one per slot.
 final class LockFile: @unchecked Sendable {
@@ -34,6 +38,8 @@ final class LockFile: @unchecked Sendable {
     let length: Int
     /// True when this opener found no other opener: it reset the table and must run recovery.
     private(set) var isFirstOpener = false
+    /// The complete-commit record as the first opener found it, before the reset.
+    private(set) var inheritedCompleteCommit: CompleteCommit?
 
     private let poolLock = NSLock()
     private var ownedFree: [Int] = []
@@ -71,6 +77,12 @@ final class LockFile: @unchecked Sendable {
         }
         base = p
         if isFirstOpener {
+            if base.load(fromByteOffset: 0, as: UInt64.self) == LockFile.magic {
+                inheritedCompleteCommit = CompleteCommit(
+                    txnid: base.load(fromByteOffset: 24, as: UInt64.self),
+                    digest: base.load(fromByteOffset: 32, as: UInt64.self),
+                    bootID: (base.load(fromByteOffset: 48, as: UInt64.self), base.load(fromByteOffset: 56, as: UInt64.self)))
+            }
             memset(base, 0, length)
             base.storeBytes(of: LockFile.magic, toByteOffset: 0, as: UInt64.self)
             base.storeBytes(of: LockFile.version, toByteOffset: 8, as: UInt32.self)
@@ -102,6 +114,29 @@ final class LockFile: @unchecked Sendable {
     var currentTxnid: UInt64 {
         get { atomic(at: 16).load(ordering: .sequentiallyConsistent) }
         set { atomic(at: 16).store(newValue, ordering: .sequentiallyConsistent) }
+    }
+
+    /// A commit known to be whole in the page cache: every page of it and its meta were written
+    /// (a writer finished it, or an opener verified it) while the machine ran `bootID`.
+    struct CompleteCommit: Equatable {
+        var txnid: UInt64
+        var digest: UInt64
+        var bootID: (UInt64, UInt64)
+
+        static func == (a: CompleteCommit, b: CompleteCommit) -> Bool {
+            a.txnid == b.txnid && a.digest == b.digest && a.bootID == b.bootID
+        }
+    }
+
+    /// Records that the commit `txnid` with `digest` is whole. Only one writer, or a first opener
+    /// with no other opener, calls this, so the three fields need no atomicity between them.
+    func recordCompleteCommit(txnid: UInt64, digest: UInt64) {
+        guard let boot = BootID.current else { return }
+        base.storeBytes(of: 0, toByteOffset: 24, as: UInt64.self)
+        base.storeBytes(of: digest, toByteOffset: 32, as: UInt64.self)
+        base.storeBytes(of: boot.0, toByteOffset: 48, as: UInt64.self)
+        base.storeBytes(of: boot.1, toByteOffset: 56, as: UInt64.self)
+        base.storeBytes(of: txnid, toByteOffset: 24, as: UInt64.self)
     }
 
     /// Tells watchers in other processes that a commit was published: a `pwrite` of the txnid

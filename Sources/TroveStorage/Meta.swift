@@ -96,6 +96,16 @@ struct Meta: Equatable {
         p.storeBytes(of: Checksum.xxh64(p, 504), toByteOffset: 504, as: UInt64.self)
     }
 
+    /// The checksum this meta has on disk: it covers every page of its commit (see `Commit.swift`),
+    /// so it names the commit's whole content.
+    var digest: UInt64 {
+        withUnsafeTemporaryAllocation(byteCount: Meta.size, alignment: 16) { b in
+            b.initializeMemory(as: UInt8.self, repeating: 0)
+            encode(into: b.baseAddress!)
+            return b.baseAddress!.loadUnaligned(fromByteOffset: 504, as: UInt64.self)
+        }
+    }
+
     enum DecodeResult {
         case valid(Meta)
         case blank          // all zeros: never written

@@ -46,6 +46,11 @@ public final class Storage: @unchecked Sendable {
     /// crash; damage can look the same, which is why this is reported.
     public private(set) var rolledBackTransaction: UInt64?
 
+    /// What the open checked of the newest commit (tests read it).
+    enum OpenCheck { case none, verifiedNewestCommit, skippedCompleteCommit }
+    /// Set by the first opener: recovery either checked the newest commit's pages or knew them whole.
+    private(set) var openCheck = OpenCheck.none
+
     /// Opens (creating if needed, unless read-only) the store at `path`. Its lock file is
     /// `path-lock`; a read-only open that cannot create it reads without one (then it sees the
     /// store as it was at open, and must not share the file with a writer).
@@ -121,18 +126,27 @@ public final class Storage: @unchecked Sendable {
         if first {
             // Recovery: the newest meta whose tree passes its checksums wins (a torn commit
             // falls back to the one before it).
+            // A commit written whole since the machine booted cannot be torn: skip the checks.
             var chosen: Meta? = nil
             var lastError: Error? = nil
-            for m in candidates {
-                do {
-                    try Verifier(storage: self, meta: m, mapping: currentMapping, fileSize: size).checkCommit()
-                    chosen = m
-                    break
-                } catch {
-                    lastError = error
+            if let known = lockFile?.inheritedCompleteCommit, let boot = BootID.current, known.bootID == boot,
+               known.txnid == newest.txnid, known.digest == newest.digest {
+                chosen = newest
+                openCheck = .skippedCompleteCommit
+            } else {
+                openCheck = .verifiedNewestCommit
+                for m in candidates {
+                    do {
+                        try Verifier(storage: self, meta: m, mapping: currentMapping, fileSize: size).checkCommit()
+                        chosen = m
+                        break
+                    } catch {
+                        lastError = error
+                    }
                 }
             }
             guard let chosen else { throw lastError ?? StorageError.corrupt(page: 0, detail: "no valid meta page") }
+            lockFile?.recordCompleteCommit(txnid: chosen.txnid, digest: chosen.digest)
             if chosen.txnid != newest.txnid { rolledBackTransaction = newest.txnid }
             latestMeta = chosen
             // Anything a crashed process left in the page cache becomes durable before we build on it.
@@ -376,6 +390,7 @@ public final class Storage: @unchecked Sendable {
         if m.flags & Meta.flagDurableCommit != 0 { syncedThrough = max(syncedThrough, m.txnid) }
         let observers = Array(commitObservers.values)
         state.unlock()
+        lockFile?.recordCompleteCommit(txnid: m.txnid, digest: m.digest)
         lockFile?.currentTxnid = m.txnid
         lockFile?.announce(m.txnid)
         for o in observers { o(m.txnid) }

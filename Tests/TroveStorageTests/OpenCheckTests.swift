@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+@testable import TroveStorage
+
+/// Opening a store checks its newest commit's pages unless the lock file vouches that the
+/// commit was written whole in this boot (see step 6 of the commit protocol in `Commit.swift`).
+@Suite struct OpenCheckTests {
+    private func commitOne(_ path: String, _ i: Int) throws {
+        let s = try Storage(path: path)
+        let w = try s.beginWrite()
+        let t = try w.tree(named: "t") ?? w.createTree(named: "t")
+        try w.put(t, key(i), bytes("value \(i)"))
+        try w.commit()
+    }
+
+    @Test func reopeningInTheSameBootSkipsTheChecksOfACommitAWriterFinished() throws {
+        let dir = TempDir(); defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        try commitOne(path, 1)
+        let s = try Storage(path: path)
+        #expect(s.openCheck == (BootID.current == nil ? .verifiedNewestCommit : .skippedCompleteCommit))
+        #expect(try s.beginRead().dump("t").map(\.1) == [bytes("value 1")])
+    }
+
+    @Test func aLockFileFromAnotherBootMakesTheOpenCheckTheNewestCommitOnce() throws {
+        guard BootID.current != nil else { return }
+        let dir = TempDir(); defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        try commitOne(path, 1)
+        try overwriteLockFileBootID(path + "-lock")
+        do {
+            let s = try Storage(path: path)
+            #expect(s.openCheck == .verifiedNewestCommit)
+        }
+        // The check recorded the commit as whole for this boot.
+        let s = try Storage(path: path)
+        #expect(s.openCheck == .skippedCompleteCommit)
+    }
+
+    @Test func aNewerCommitThanTheLockFileRecordsIsChecked() throws {
+        guard BootID.current != nil else { return }
+        let dir = TempDir(); defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        try commitOne(path, 1)
+        let lock = try Data(contentsOf: URL(fileURLWithPath: path + "-lock"))
+        try commitOne(path, 2)
+        // As if the writer of commit 2 died between writing its meta and recording it.
+        try lock.write(to: URL(fileURLWithPath: path + "-lock"))
+        let s = try Storage(path: path)
+        #expect(s.openCheck == .verifiedNewestCommit)
+        #expect(try s.beginRead().dump("t").count == 2)
+    }
+
+    @Test func aDamagedNewestCommitIsStillRolledBackWhenTheLockFileIsGone() throws {
+        let dir = TempDir(); defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        try commitOne(path, 1)
+        try commitOne(path, 2)
+        // Damage the leaf commit 2 wrote: the page whose header carries the newest txnid.
+        let (newest, pageSize) = try { let s = try Storage(path: path); return (s.latestTransactionID, s.pageSize) }()
+        try FileManager.default.removeItem(atPath: path + "-lock")
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        var damaged = false
+        for pg in 2..<(data.count / pageSize) {
+            let txnid = data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: pg * pageSize + 8, as: UInt64.self) }
+            let type = data[pg * pageSize + 16]
+            if txnid == newest, type == PageType.leaf.rawValue {
+                try handle.seek(toOffset: UInt64(pg * pageSize + 100))
+                handle.write(Data([data[pg * pageSize + 100] ^ 0xFF]))
+                damaged = true
+            }
+        }
+        try handle.close()
+        #expect(damaged)
+        let s = try Storage(path: path)
+        #expect(s.openCheck == .verifiedNewestCommit)
+        #expect(s.rolledBackTransaction == newest)
+    }
+
+    @Test func bootIDsParseFromTheKernelsUUIDText() {
+        let id = BootID.parse("a0b9a254-476e-4d4c-959f-2bd7249f4c0c\n")
+        #expect(id?.0 == 0xa0b9_a254_476e_4d4c && id?.1 == 0x959f_2bd7_249f_4c0c)
+        #expect(BootID.parse("not a uuid") == nil)
+    }
+
+    private func overwriteLockFileBootID(_ lockPath: String) throws {
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: lockPath))
+        try handle.seek(toOffset: 48)
+        handle.write(Data(repeating: 0x5A, count: 16))
+        try handle.close()
+    }
+}
