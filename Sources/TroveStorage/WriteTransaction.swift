@@ -128,6 +128,26 @@ public final class WriteTransaction: ReadTransaction {
 
     /// Stores `value` under `key`, replacing any value there (the zero-copy form).
     public func put(_ tree: Tree, raw key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws {
+        _ = try put(tree, raw: key, value, replace: true)
+    }
+
+    /// Stores `value` under `key` unless the key is there already; returns false (and leaves
+    /// the value there as it was) if it is. One descent does the check and the insert, where
+    /// a lookup followed by ``put(_:_:_:)`` would descend twice: for unique keys.
+    @discardableResult
+    public func putIfAbsent(_ tree: Tree, _ key: some ContiguousBytes, _ value: some ContiguousBytes) throws -> Bool {
+        try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try putIfAbsent(tree, raw: k, v) } }
+    }
+
+    /// ``putIfAbsent(_:_:_:)``, the zero-copy form.
+    @discardableResult
+    public func putIfAbsent(_ tree: Tree, raw key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool {
+        try put(tree, raw: key, value, replace: false)
+    }
+
+    /// Inserts or replaces; with `replace` false an existing key is left alone and the result
+    /// is false.
+    private func put(_ tree: Tree, raw key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, replace: Bool) throws -> Bool {
         try beginOperation()
         guard !tree.dropped else { throw StorageError.noSuchTree(tree.name) }
         guard key.count >= 1, key.count <= Storage.maxKeySize else { throw StorageError.invalidKey(length: key.count) }
@@ -166,9 +186,9 @@ public final class WriteTransaction: ReadTransaction {
             tree.info.depth = 1
             tree.info.pages += 1
             tree.info.entries = 1
-            return
+            return true
         }
-        let r = try insert(tree, pgno: tree.info.root, level: 1, key: key, entrySize: entrySize, write: write)
+        let r = try insert(tree, pgno: tree.info.root, level: 1, key: key, entrySize: entrySize, replace: replace, write: write)
         tree.info.root = r.pgno
         if r.added { tree.info.entries += 1 }
         if let split = r.split {
@@ -180,6 +200,13 @@ public final class WriteTransaction: ReadTransaction {
             tree.info.depth += 1
             tree.info.pages += 1
         }
+        if r.present, let overflow {
+            // The value written ahead for the entry that was not made.
+            let pages = overflowPages(length: UInt64(value.count))
+            try freePage(overflow.pgno, pages: pages)
+            tree.info.pages -= UInt64(pages)
+        }
+        return !r.present
     }
 
     /// Removes `key` (the zero-copy form); false if it was not there.
@@ -244,16 +271,19 @@ public final class WriteTransaction: ReadTransaction {
         var pgno: UInt64
         var split: (key: [UInt8], right: UInt64)?
         var added: Bool
+        /// The key was there and `replace` was false: nothing changed below.
+        var present = false
     }
 
     private func insert(_ tree: Tree, pgno: UInt64, level: Int, key: UnsafeRawBufferPointer, entrySize: Int,
-                        write: (UnsafeMutableRawPointer) -> Void) throws -> InsertResult {
+                        replace: Bool, write: (UnsafeMutableRawPointer) -> Void) throws -> InsertResult {
         if level > 64 { throw StorageError.corrupt(page: pgno, detail: "tree deeper than 64 levels (a cycle?)") }
         let (np, p) = try touch(pgno)
         let view = try NodeView(p, pgno: np, pageSize: pageSize)
         let editor = NodeEditor(p: p, pageSize: pageSize)
         if view.isLeaf {
             var (i, exact) = try view.lowerBound(key)
+            if exact && !replace { return InsertResult(pgno: np, split: nil, added: false, present: true) }
             if exact {
                 if case let .overflow(opg, _, length) = try view.value(i) {
                     try freePage(opg, pages: overflowPages(length: length))
@@ -274,9 +304,9 @@ public final class WriteTransaction: ReadTransaction {
         }
         let i = try view.childIndex(for: key)
         let child = try view.child(i)
-        let r = try insert(tree, pgno: child, level: level + 1, key: key, entrySize: entrySize, write: write)
+        let r = try insert(tree, pgno: child, level: level + 1, key: key, entrySize: entrySize, replace: replace, write: write)
         editor.setChild(i, pgno: r.pgno, checksum: 0)
-        guard let s = r.split else { return InsertResult(pgno: np, split: nil, added: r.added) }
+        guard let s = r.split else { return InsertResult(pgno: np, split: nil, added: r.added, present: r.present) }
         let size = NodeView.branchFixed + s.key.count
         if size + 2 <= editor.freeSpace {
             s.key.withUnsafeBytes { editor.insertBranch(at: i + 1, key: $0, child: s.right, checksum: 0) }
