@@ -46,7 +46,8 @@ public class ReadTransaction {
     let isWriter: Bool
     var readerSlot: Int?
     var finished = false
-    var openTrees: [String: Tree] = [:]
+    /// Sized for the handful of trees an object write opens, so that it never grows.
+    var openTrees = [String: Tree](minimumCapacity: 8)
     /// Catalog entries known without a lookup (a writer's, from the previous commit).
     var knownTrees: [String: TreeInfo] = [:]
     var catalog: Tree

@@ -211,26 +211,19 @@ public final class WriteTransaction: ReadTransaction {
 
     /// Removes `key` (the zero-copy form); false if it was not there.
     public func delete(_ tree: Tree, raw key: UnsafeRawBufferPointer) throws -> Bool {
+        try delete(tree, raw: key, reading: { _ in })
+    }
+
+    /// Removes `key`, first calling `body` with the value it held (valid only inside `body`,
+    /// which must not use the transaction); false, without calling `body`, if it was not
+    /// there. Reading and removing take one search.
+    public func delete(_ tree: Tree, raw key: UnsafeRawBufferPointer, reading body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
         try beginOperation()
         guard !tree.dropped, tree.info.root != 0 else { return false }
         // One read-only descent finds the key and the child index at each level; the edit
         // then follows that path without searching again (and copies nothing if absent).
-        var path: [Int] = []
-        path.reserveCapacity(Int(tree.info.depth))
-        var pgno = tree.info.root
-        while true {
-            let n = try node(pgno)
-            if n.isLeaf {
-                let (i, exact) = try n.lowerBound(key)
-                guard exact else { return false }
-                path.append(i)
-                break
-            }
-            if path.count > 64 { throw StorageError.corrupt(page: pgno, detail: "tree deeper than 64 levels (a cycle?)") }
-            let i = try n.childIndex(for: key)
-            path.append(i)
-            pgno = try n.child(i)
-        }
+        guard let (path, leaf, i) = try searchPath(tree, key) else { return false }
+        try withExtendedLifetime(mapping) { try withLeafValue(leaf, i, body) }
         generation &+= 1
         tree.modified = true
         tree.appendKey.removeAll(keepingCapacity: true)
@@ -257,6 +250,80 @@ public final class WriteTransaction: ReadTransaction {
             tree.info.depth -= 1
         }
         return true
+    }
+
+    /// Reads the value under `key` and replaces it with what `body` returns, with one search:
+    /// a value of the same size is overwritten in place, another size is stored as by
+    /// ``put(_:raw:_:)``. `body` sees the old value (valid only inside it), must not write to
+    /// this transaction, and returns nil to leave the value as it was (nothing is copied then).
+    /// Returns false, without calling `body`, if the key is absent.
+    @discardableResult
+    public func replace(_ tree: Tree, raw key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> [UInt8]?) throws -> Bool {
+        try beginOperation()
+        guard !tree.dropped, tree.info.root != 0 else { return false }
+        guard let (path, leaf, i) = try searchPath(tree, key) else { return false }
+        var inlineSize = -1
+        if case .inline(let v) = try leaf.value(i) { inlineSize = v.count }
+        // Reads in `body` may remap the file or drop decrypted pages: keep the old value's
+        // mapping alive, and hand encrypted stores a copy.
+        let new: [UInt8]? = try withExtendedLifetime(mapping) {
+            if cipher != nil {
+                let copy = try withLeafValue(leaf, i) { [UInt8]($0) }
+                return try copy.withUnsafeBytes { try body($0) }
+            }
+            return try withLeafValue(leaf, i, body)
+        }
+        guard let new else { return true }
+        guard new.count == inlineSize else {
+            try new.withUnsafeBytes { try put(tree, raw: key, $0) }
+            return true
+        }
+        if !committing && dirtyBytes > storage.options.maxDirtyBytes { try spill() }
+        generation &+= 1
+        tree.modified = true
+        tree.info.root = try overwrite(pgno: tree.info.root, path: path, level: 0, with: new)
+        return true
+    }
+
+    /// The child index at each level down to `key`'s leaf entry, the leaf and the entry's
+    /// index; nil if the key is absent.
+    private func searchPath(_ tree: Tree, _ key: UnsafeRawBufferPointer) throws -> (path: [Int], leaf: NodeView, index: Int)? {
+        var path: [Int] = []
+        path.reserveCapacity(Int(tree.info.depth))
+        var pgno = tree.info.root
+        while true {
+            let n = try node(pgno)
+            if n.isLeaf {
+                let (i, exact) = try n.lowerBound(key)
+                guard exact else { return nil }
+                path.append(i)
+                return (path, n, i)
+            }
+            if path.count > 64 { throw StorageError.corrupt(page: pgno, detail: "tree deeper than 64 levels (a cycle?)") }
+            let i = try n.childIndex(for: key)
+            path.append(i)
+            pgno = try n.child(i)
+        }
+    }
+
+    /// Copies `bytes` over the inline value at the end of `path` (the same size), touching the
+    /// pages on the way; returns the subtree's new root.
+    private func overwrite(pgno: UInt64, path: [Int], level: Int, with bytes: [UInt8]) throws -> UInt64 {
+        let (np, p) = try touch(pgno)
+        let view = try NodeView(p, pgno: np, pageSize: pageSize)
+        let i = path[level]
+        guard i < view.count else { throw StorageError.corrupt(page: np, detail: "entry \(i) vanished during replace") }
+        if view.isLeaf {
+            guard case .inline(let v) = try view.value(i), v.count == bytes.count else {
+                throw StorageError.corrupt(page: np, detail: "entry \(i) changed during replace")
+            }
+            if v.count > 0 { bytes.withUnsafeBytes { UnsafeMutableRawPointer(mutating: v.baseAddress!).copyMemory(from: $0.baseAddress!, byteCount: v.count) } }
+            return np
+        }
+        guard level + 1 < path.count else { throw StorageError.corrupt(page: np, detail: "tree is deeper than during the search") }
+        let child = try overwrite(pgno: try view.child(i), path: path, level: level + 1, with: bytes)
+        NodeEditor(p: p, pageSize: pageSize).setChild(i, pgno: child, checksum: 0)
+        return np
     }
 
     // MARK: Tree edits
