@@ -346,4 +346,31 @@ private final class ChangeRecorder: @unchecked Sendable {
             }
         }
     }
+
+    @Test func recordsInOverflowPagesAndEncryptedStoresUpdateAndDeleteAlike() throws {
+        let dir = StoreTempDir()
+        defer { dir.cleanup() }
+        var config = StoreConfiguration(path: dir.file("e.trove"), schema: try loadSchema("AllTypes.json"))
+        config.encryptionKey = [UInt8](repeating: 7, count: 64)
+        for store in [try memoryStore("AllTypes.json"), try Store(configuration: config)] {
+            let big = String(repeating: "b", count: 5_000)
+            try store.write { tx in
+                for i in 0..<50 { try tx.insert("AllTypes", ["id": .int(Int64(i)), "stringValue": .string(i == 3 ? big : "s\(i)"), "link": i > 0 ? .int(Int64(i - 1)) : .null]) }
+            }
+            try store.write { (tx) throws in
+                #expect(try tx.update("AllTypes", primaryKey: 3, ["intValue": 1]) == ["intValue"])
+                #expect(try tx.update("AllTypes", primaryKey: 4, ["intValue": 2, "stringValue": .string(big)]) == ["intValue", "stringValue"])
+                #expect(try tx.update("AllTypes", primaryKey: 5, ["optString": "x"]) == ["optString"])
+                #expect(try tx.delete("AllTypes", primaryKey: 6))
+            }
+            try store.read { (s) throws in
+                #expect(try s.object("AllTypes", primaryKey: 3)?.string("stringValue") == big)
+                #expect(try s.object("AllTypes", primaryKey: 3)?.int("intValue") == 1)
+                #expect(try s.object("AllTypes", primaryKey: 4)?.string("stringValue") == big)
+                #expect(try s.object("AllTypes", primaryKey: 7)?.object("link") == nil)
+                #expect(try s.count("AllTypes") == 49)
+            }
+            try expectDerivedTreesMatchRecords(store)
+        }
+    }
 }

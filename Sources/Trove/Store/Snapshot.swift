@@ -86,7 +86,8 @@ public class Snapshot {
     }
 
     private func resolveSlot(_ name: String, _ slot: Int) throws -> Tree? {
-        let t = try tree(name)
+        // The storage transaction keeps its open trees: no need for `trees` as well.
+        let t = try storageTx.tree(named: name)
         if slots.isEmpty { slots = Array(repeating: .unknown, count: layout.treeSlotCount) }
         if slot < slots.count, layout.treeSlotCount == slots.count {
             slots[slot] = t.map { .present($0) } ?? .missing(name)

@@ -243,9 +243,7 @@ public final class Transaction: Snapshot {
     public func delete(_ object: ObjectReference) throws -> Bool {
         try checkLive()
         let m = try model(object.model)
-        guard try withRecord(m, object.key, { _ in true }) != nil else { return false }
-        try deleteObject(m, object.key)
-        return true
+        return try deleteObject(m, object.key)
     }
 
     /// Deletes every object of `model`; returns how many.
@@ -386,6 +384,9 @@ public final class Transaction: Snapshot {
     /// name order. Only changed properties are encoded, indexed and relinked: the other slots
     /// of the record are copied as they are.
     func updateObject(_ m: ModelLayout, _ key: UInt64, _ given: [String: Value], depth: Int = 0) throws -> [String] {
+        if !given.values.contains(where: Transaction.mayWrite) {
+            return try updateInPlace(m, key, given, depth: depth)
+        }
         // A copy: resolving a nested object writes, which may move the stored record.
         guard let oldRecord = try withRecord(m, key, { [UInt8](UnsafeRawBufferPointer(start: $0.base, count: $0.count)) }) else {
             throw StoreError.objectNotFound(model: m.name, primaryKey: "#\(key)")
@@ -432,6 +433,64 @@ public final class Transaction: Snapshot {
         return changed
     }
 
+    /// Whether resolving `v` may write (a nested object is inserted or updated).
+    private static func mayWrite(_ v: Value) -> Bool {
+        switch v {
+        case .object: true
+        case .list(let items): items.contains { if case .object = $0 { true } else { false } }
+        default: false
+        }
+    }
+
+    /// ``updateObject(_:_:_:depth:)`` when resolving the given values only reads: the record
+    /// is read, compared and rewritten with one search of the objects tree (in place when
+    /// its size stays), then the changed properties' index entries and backlinks follow.
+    private func updateInPlace(_ m: ModelLayout, _ key: UInt64, _ given: [String: Value], depth: Int) throws -> [String] {
+        var changed: [String] = []
+        var updates: [RecordCodec.SlotUpdate] = []
+        let found = try objectsTree(m).map { t in
+            try withUnsafeBytes(of: key.bigEndian) { kb in
+                try writeTx.replace(t, raw: kb) { buffer -> [UInt8]? in
+                    let old = try RecordView(buffer)
+                    func visit(_ name: String, _ v: Value) throws {
+                        let p = try property(m, name)
+                        let resolved = try resolve(v, for: p, depth: depth)
+                        let before = try old.value(of: p)
+                        if p === m.primaryKey {
+                            if resolved != before { throw StoreError.invalidArgument("the primary key of \(m.name) cannot be changed (\(before) to \(resolved))") }
+                            return
+                        }
+                        if !same(resolved, before) {
+                            updates.append(RecordCodec.SlotUpdate(property: p, old: before, new: resolved))
+                            changed.append(name)
+                        }
+                    }
+                    if given.count == 1 {
+                        for (name, v) in given { try visit(name, v) }
+                    } else {
+                        for (name, v) in given.sorted(by: { $0.key < $1.key }) { try visit(name, v) }
+                    }
+                    return updates.isEmpty ? nil : try RecordCodec.encode(updating: old, with: updates, layout: m)
+                }
+            }
+        } ?? false
+        guard found else { throw StoreError.objectNotFound(model: m.name, primaryKey: "#\(key)") }
+        guard !updates.isEmpty else { return changed }
+        var mask = PropertyMask()
+        for u in updates {
+            let p = u.property
+            mask.insert(p.id)
+            if p.isIndexed {
+                let t = try writableTree(p.indexTreeName, slot: p.indexTreeSlot)
+                try IndexKey.withEncoded(u.old, as: p.type, suffix: key) { _ = try writeTx.delete(t, raw: $0) }
+                try IndexKey.withEncoded(u.new, as: p.type, suffix: key) { try writeTx.put(t, raw: $0, UnsafeRawBufferPointer(start: nil, count: 0)) }
+            }
+            if p.isLinkOrLinkList { try updateBacklinks(p, key, old: u.old, new: u.new) }
+        }
+        log(m) { $0.recordModified(key, mask) }
+        return changed
+    }
+
     private func same(_ a: Value, _ b: Value) -> Bool {
         if case .double(let x) = a, case .double(let y) = b { return x.bitPattern == y.bitPattern || x == y }
         if case .float(let x) = a, case .float(let y) = b { return x.bitPattern == y.bitPattern || x == y }
@@ -440,9 +499,16 @@ public final class Transaction: Snapshot {
 
     /// Deletes object `key`: links to it first, then its index entries, backlinks and record.
     /// Only the properties that own entries elsewhere (primary key, indexed, links) are decoded.
-    func deleteObject(_ m: ModelLayout, _ key: UInt64) throws {
-        // A copy: nulling the links to it below writes other records, maybe on its page.
-        guard let record = try withRecord(m, key, { [UInt8](UnsafeRawBufferPointer(start: $0.base, count: $0.count)) }) else { return }
+    @discardableResult
+    func deleteObject(_ m: ModelLayout, _ key: UInt64) throws -> Bool {
+        // The record goes first, read as it is removed (one search); its index entries and
+        // backlinks follow, after the links pointing at it.
+        guard let objects = try objectsTree(m) else { return false }
+        var removed: [UInt8]?
+        _ = try withUnsafeBytes(of: key.bigEndian) { kb in
+            try writeTx.delete(objects, raw: kb, reading: { removed = [UInt8]($0) })
+        }
+        guard let record = removed else { return false }
         // Incoming links first: null them or drop the object from lists.
         for source in layout.incoming[m.id] ?? [] {
             for sourceKey in try backlinks(to: m, key: key, from: source) {
@@ -473,9 +539,8 @@ public final class Transaction: Snapshot {
                 try IndexKey.withEncoded(try old.value(of: p), as: p.type, suffix: key) { _ = try writeTx.delete(t, raw: $0) }
             }
         }
-        let t = try writableTree(m.objectsTree, slot: m.objectsTreeSlot)
-        _ = try withUnsafeBytes(of: key.bigEndian) { try writeTx.delete(t, raw: $0) }
         log(m) { $0.recordDelete(key) }
+        return true
     }
 
     /// Writes a record and keeps the primary-key index, secondary indexes and backlinks in step.
