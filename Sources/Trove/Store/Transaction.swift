@@ -266,7 +266,7 @@ public final class Transaction: Snapshot {
         }
     }
 
-    /// The key the next insert into `m` gets; ``allocateKey(_:)`` takes it.
+    /// The key the next insert into `m` gets (an insert takes it by advancing `nextKeys`).
     private func peekKey(_ m: ModelLayout) throws -> UInt64 {
         if m.id < nextKeys.count, nextKeys[m.id] != 0 { return nextKeys[m.id] }
         var next: UInt64 = 1
@@ -277,12 +277,6 @@ public final class Transaction: Snapshot {
         if m.id >= nextKeys.count { nextKeys.append(contentsOf: repeatElement(0, count: m.id + 1 - nextKeys.count)) }
         nextKeys[m.id] = next
         return next
-    }
-
-    func allocateKey(_ m: ModelLayout) throws -> UInt64 {
-        let k = try peekKey(m)
-        nextKeys[m.id] = k + 1
-        return k
     }
 
     /// Checks and converts a given value for property `p`, resolving links to object keys.
