@@ -231,6 +231,10 @@ private final class ChangeRecorder: @unchecked Sendable {
 
     @Test func aDeletedObjectLeavesNoIndexOrBacklinkEntriesAndItsKeyIsFreeAgain() throws {
         let store = try memoryStore("People.json")
+        // Before any Person exists (no primary-key tree yet), and on a model without one.
+        #expect(try store.write { tx in try tx.delete("Person", primaryKey: 1) } == false)
+        #expect(throws: StoreError.noPrimaryKey(model: "Dog")) { try store.write { tx in try tx.delete("Dog", primaryKey: 1) } }
+        #expect(throws: StoreError.self) { try store.write { tx in try tx.delete("Person", primaryKey: "not an int") } }
         try store.write { tx in
             try tx.insert("Person", ["id": 1, "name": "A"])
             try tx.insert("Person", ["id": 2, "name": "B", "bestFriend": 1])

@@ -233,8 +233,19 @@ public final class Transaction: Snapshot {
     public func delete(_ model: String, primaryKey: Value) throws -> Bool {
         try checkLive()
         let m = try self.model(model)
-        guard let key = try objectKey(m, primaryKey: primaryKey) else { return false }
-        try deleteObject(m, key)
+        guard let pk = m.primaryKey else { throw StoreError.noPrimaryKey(model: m.name) }
+        let coerced = try Coercion.scalar(primaryKey, for: pk)
+        guard let t = try primaryKeyTree(m) else { return false }
+        // The primary-key entry goes first, read as it is removed: it names the object, and
+        // finding it once serves the lookup and the removal.
+        var key: UInt64?
+        _ = try IndexKey.withEncoded(coerced, as: pk.type) { kb in
+            try writeTx.delete(t, raw: kb, reading: { v in
+                if v.count == 8 { key = UInt64(bigEndian: v.loadUnaligned(as: UInt64.self)) }
+            })
+        }
+        guard let key else { return false }
+        try deleteObject(m, key, primaryKeyRemoved: true)
         return true
     }
 
@@ -491,10 +502,11 @@ public final class Transaction: Snapshot {
         return a == b
     }
 
-    /// Deletes object `key`: links to it first, then its index entries, backlinks and record.
-    /// Only the properties that own entries elsewhere (primary key, indexed, links) are decoded.
+    /// Deletes object `key`: its record, the links to it, then its index entries and backlinks
+    /// (the primary-key entry unless the caller removed it already). Only the properties that
+    /// own entries elsewhere (primary key, indexed, links) are decoded.
     @discardableResult
-    func deleteObject(_ m: ModelLayout, _ key: UInt64) throws -> Bool {
+    func deleteObject(_ m: ModelLayout, _ key: UInt64, primaryKeyRemoved: Bool = false) throws -> Bool {
         // The record goes first, read as it is removed (one search); its index entries and
         // backlinks follow, after the links pointing at it.
         guard let objects = try objectsTree(m) else { return false }
@@ -524,7 +536,7 @@ public final class Transaction: Snapshot {
             for p in m.linkProperties {
                 try updateBacklinks(p, key, old: try old.value(of: p), new: nil)
             }
-            if let pk = m.primaryKey {
+            if let pk = m.primaryKey, !primaryKeyRemoved {
                 let t = try writableTree(m.primaryKeyTree, slot: m.primaryKeyTreeSlot)
                 try IndexKey.withEncoded(try old.value(of: pk), as: pk.type) { _ = try writeTx.delete(t, raw: $0) }
             }
