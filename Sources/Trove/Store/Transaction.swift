@@ -400,25 +400,7 @@ public final class Transaction: Snapshot {
         var updates: [RecordCodec.SlotUpdate] = []
         try oldRecord.withUnsafeBytes { buffer in
             let old = try RecordView(buffer)
-            func visit(_ name: String, _ v: Value) throws {
-                let p = try property(m, name)
-                let resolved = try resolve(v, for: p, depth: depth)
-                let before = try old.value(of: p)
-                if p === m.primaryKey {
-                    if resolved != before { throw StoreError.invalidArgument("the primary key of \(m.name) cannot be changed (\(before) to \(resolved))") }
-                    return
-                }
-                if !same(resolved, before) {
-                    updates.append(RecordCodec.SlotUpdate(property: p, old: before, new: resolved))
-                    changed.append(name)
-                }
-            }
-            // Name order, as the changed names are reported (and nested writes happen).
-            if given.count == 1 {
-                for (name, v) in given { try visit(name, v) }
-            } else {
-                for (name, v) in given.sorted(by: { $0.key < $1.key }) { try visit(name, v) }
-            }
+            try compare(m, old, given, depth: depth, &updates, &changed)
             guard !updates.isEmpty else { return }
             let record = try RecordCodec.encode(updating: old, with: updates, layout: m)
             var mask = PropertyMask()
@@ -436,6 +418,31 @@ public final class Transaction: Snapshot {
             log(m) { $0.recordModified(key, mask) }
         }
         return changed
+    }
+
+    /// Resolves the given values and compares them with the record's: the slots to rewrite
+    /// and the names that changed, in name order (as they are reported, and as nested writes
+    /// happen). A parameter rather than captured state, which would be boxed on the heap.
+    private func compare(_ m: ModelLayout, _ old: RecordView, _ given: [String: Value], depth: Int,
+                         _ updates: inout [RecordCodec.SlotUpdate], _ changed: inout [String]) throws {
+        func visit(_ name: String, _ v: Value, _ updates: inout [RecordCodec.SlotUpdate], _ changed: inout [String]) throws {
+            let p = try property(m, name)
+            let resolved = try resolve(v, for: p, depth: depth)
+            let before = try old.value(of: p)
+            if p === m.primaryKey {
+                if resolved != before { throw StoreError.invalidArgument("the primary key of \(m.name) cannot be changed (\(before) to \(resolved))") }
+                return
+            }
+            if !same(resolved, before) {
+                updates.append(RecordCodec.SlotUpdate(property: p, old: before, new: resolved))
+                changed.append(name)
+            }
+        }
+        if given.count == 1 {
+            for (name, v) in given { try visit(name, v, &updates, &changed) }
+        } else {
+            for (name, v) in given.sorted(by: { $0.key < $1.key }) { try visit(name, v, &updates, &changed) }
+        }
     }
 
     /// Whether resolving `v` may write (a nested object is inserted or updated).
@@ -457,24 +464,7 @@ public final class Transaction: Snapshot {
             try withUnsafeBytes(of: key.bigEndian) { kb in
                 try writeTx.replace(t, raw: kb) { buffer -> [UInt8]? in
                     let old = try RecordView(buffer)
-                    func visit(_ name: String, _ v: Value) throws {
-                        let p = try property(m, name)
-                        let resolved = try resolve(v, for: p, depth: depth)
-                        let before = try old.value(of: p)
-                        if p === m.primaryKey {
-                            if resolved != before { throw StoreError.invalidArgument("the primary key of \(m.name) cannot be changed (\(before) to \(resolved))") }
-                            return
-                        }
-                        if !same(resolved, before) {
-                            updates.append(RecordCodec.SlotUpdate(property: p, old: before, new: resolved))
-                            changed.append(name)
-                        }
-                    }
-                    if given.count == 1 {
-                        for (name, v) in given { try visit(name, v) }
-                    } else {
-                        for (name, v) in given.sorted(by: { $0.key < $1.key }) { try visit(name, v) }
-                    }
+                    try compare(m, old, given, depth: depth, &updates, &changed)
                     return updates.isEmpty ? nil : try RecordCodec.encode(updating: old, with: updates, layout: m)
                 }
             }
