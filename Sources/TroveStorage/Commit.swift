@@ -75,6 +75,10 @@ extension WriteTransaction {
             m.slot = meta.txnid <= synced ? meta.slot ^ 1 : meta.slot
             try storage.writeMeta(m)
             if durable { try storage.io.sync() }
+            // Every tree opened here now reads as its info says; the others as before.
+            var trees = knownTrees
+            for (name, t) in openTrees { trees[name] = t.dropped ? nil : t.info }
+            storage.cacheCatalog(m, trees: trees)
             storage.published(m, freeList: freeList)
         } catch {
             storage.poison("\(error)")

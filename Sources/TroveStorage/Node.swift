@@ -171,19 +171,36 @@ struct NodeView {
     }
 
     /// Checks every entry lies inside the page and keys ascend: done before a page is copied for
-    /// writing, so mutation code can trust the layout.
+    /// writing, so mutation code can trust the layout. One pass over the slots with the bounds
+    /// of `entrySize` and `key` inlined: every page a write touches pays it (a sixth of a small
+    /// commit's instructions when it called them per entry).
     func validate() throws {
         let upper = PageHeader(p).upper
-        var previous: UnsafeRawBufferPointer? = nil
+        let end = usableEnd
+        let leaf = isLeaf
+        var previous = 0, previousLength = -1
         for i in 0..<count {
             let o = slot(i)
             guard o >= upper else { throw corrupt("entry \(i) overlaps the slot array") }
-            _ = try entrySize(i)
-            let k = try key(i)
-            if let prev = previous, compareKeys(prev, k) >= 0 {
+            let keyStart: Int, keyLength: Int, size: Int
+            if leaf {
+                guard o + NodeView.leafFixed <= end else { throw corrupt("entry \(i) outside the page") }
+                keyLength = Int(p.loadUnaligned(fromByteOffset: o, as: UInt16.self))
+                let vlen = p.loadUnaligned(fromByteOffset: o + 2, as: UInt32.self)
+                size = NodeView.leafFixed + keyLength + (vlen == NodeView.overflowMarker ? NodeView.overflowRefSize : Int(vlen))
+                keyStart = o + NodeView.leafFixed
+            } else {
+                guard o + NodeView.branchFixed <= end else { throw corrupt("entry \(i) outside the page") }
+                keyLength = Int(p.loadUnaligned(fromByteOffset: o + 16, as: UInt16.self))
+                size = NodeView.branchFixed + keyLength
+                keyStart = o + NodeView.branchFixed
+            }
+            guard o + size <= end else { throw corrupt("entry \(i) outside the page") }
+            if previousLength >= 0, compareKeys(UnsafeRawBufferPointer(start: p + previous, count: previousLength),
+                                                UnsafeRawBufferPointer(start: p + keyStart, count: keyLength)) >= 0 {
                 throw corrupt("keys out of order at entry \(i)")
             }
-            if isLeaf || i > 0 { previous = k }
+            if leaf || i > 0 { previous = keyStart; previousLength = keyLength }
         }
     }
 

@@ -46,7 +46,10 @@ public class ReadTransaction {
     let isWriter: Bool
     var readerSlot: Int?
     var finished = false
-    var openTrees: [String: Tree] = [:]
+    /// Sized for the handful of trees an object write opens, so that it never grows.
+    var openTrees = [String: Tree](minimumCapacity: 8)
+    /// Catalog entries known without a lookup (a writer's, from the previous commit).
+    var knownTrees: [String: TreeInfo] = [:]
     var catalog: Tree
     /// Dirty pages of a write transaction, by page number (empty for readers).
     var dirty = PageTable(capacity: 1)
@@ -170,6 +173,11 @@ public class ReadTransaction {
     public func tree(named name: String) throws -> Tree? {
         try beginOperation()
         if let t = openTrees[name] { return t.dropped ? nil : t }
+        if let info = knownTrees[name] {
+            let t = Tree(name: name, info: info)
+            openTrees[name] = t
+            return t
+        }
         let key = Array(name.utf8)
         guard let raw = try key.withUnsafeBytes({ try lookup(catalog, $0) { Array($0) } }) else { return nil }
         guard raw.count == TreeInfo.encodedSize else {

@@ -34,6 +34,11 @@ public final class Storage: @unchecked Sendable {
     private var currentMapping: StorageMapping
     private var latestMeta: Meta
     private var cachedFreeList: (txnid: UInt64, list: FreeList)?
+    /// Catalog entries as the last commit through this object left them, so that the next
+    /// write transaction opens its trees without a catalog descent each. Valid only for the
+    /// snapshot with that txnid and catalog root (another process's commit, or a compaction,
+    /// makes it stale).
+    private var cachedCatalog: (txnid: UInt64, catalog: TreeInfo, trees: [String: TreeInfo])?
     private var sessionEpoch: UInt32?
     private var syncedThrough: UInt64 = 0
     private var poisoned: String?
@@ -326,7 +331,11 @@ public final class Storage: @unchecked Sendable {
             if let reader = lockFile?.oldestReader() { oldest = min(oldest, reader.txnid) }
             freeList.reclaim(upTo: oldest)
             let map = try mapping(covering: base.pageCount * UInt64(pageSize))
-            return WriteTransaction(storage: self, meta: base, mapping: map, freeList: freeList, nonceEpoch: sessionEpoch ?? 0)
+            let tx = WriteTransaction(storage: self, meta: base, mapping: map, freeList: freeList, nonceEpoch: sessionEpoch ?? 0)
+            state.lock()
+            if let c = cachedCatalog, c.txnid == base.txnid, c.catalog == base.catalog { tx.knownTrees = c.trees }
+            state.unlock()
+            return tx
         } catch {
             releaseWriter()
             throw error
@@ -383,6 +392,13 @@ public final class Storage: @unchecked Sendable {
     }
 
     /// Makes a committed meta the one new readers see.
+    /// Records the catalog entries commit `m` left (see `cachedCatalog`).
+    func cacheCatalog(_ m: Meta, trees: [String: TreeInfo]) {
+        state.lock()
+        cachedCatalog = (m.txnid, m.catalog, trees)
+        state.unlock()
+    }
+
     func published(_ m: Meta, freeList: FreeList?) {
         state.lock()
         latestMeta = m

@@ -128,6 +128,26 @@ public final class WriteTransaction: ReadTransaction {
 
     /// Stores `value` under `key`, replacing any value there (the zero-copy form).
     public func put(_ tree: Tree, raw key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws {
+        _ = try put(tree, raw: key, value, replace: true)
+    }
+
+    /// Stores `value` under `key` unless the key is there already; returns false (and leaves
+    /// the value there as it was) if it is. One descent does the check and the insert, where
+    /// a lookup followed by ``put(_:_:_:)`` would descend twice: for unique keys.
+    @discardableResult
+    public func putIfAbsent(_ tree: Tree, _ key: some ContiguousBytes, _ value: some ContiguousBytes) throws -> Bool {
+        try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try putIfAbsent(tree, raw: k, v) } }
+    }
+
+    /// ``putIfAbsent(_:_:_:)``, the zero-copy form.
+    @discardableResult
+    public func putIfAbsent(_ tree: Tree, raw key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool {
+        try put(tree, raw: key, value, replace: false)
+    }
+
+    /// Inserts or replaces; with `replace` false an existing key is left alone and the result
+    /// is false.
+    private func put(_ tree: Tree, raw key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, replace: Bool) throws -> Bool {
         try beginOperation()
         guard !tree.dropped else { throw StorageError.noSuchTree(tree.name) }
         guard key.count >= 1, key.count <= Storage.maxKeySize else { throw StorageError.invalidKey(length: key.count) }
@@ -166,9 +186,9 @@ public final class WriteTransaction: ReadTransaction {
             tree.info.depth = 1
             tree.info.pages += 1
             tree.info.entries = 1
-            return
+            return true
         }
-        let r = try insert(tree, pgno: tree.info.root, level: 1, key: key, entrySize: entrySize, write: write)
+        let r = try insert(tree, pgno: tree.info.root, level: 1, key: key, entrySize: entrySize, replace: replace, write: write)
         tree.info.root = r.pgno
         if r.added { tree.info.entries += 1 }
         if let split = r.split {
@@ -180,30 +200,30 @@ public final class WriteTransaction: ReadTransaction {
             tree.info.depth += 1
             tree.info.pages += 1
         }
+        if r.present, let overflow {
+            // The value written ahead for the entry that was not made.
+            let pages = overflowPages(length: UInt64(value.count))
+            try freePage(overflow.pgno, pages: pages)
+            tree.info.pages -= UInt64(pages)
+        }
+        return !r.present
     }
 
     /// Removes `key` (the zero-copy form); false if it was not there.
     public func delete(_ tree: Tree, raw key: UnsafeRawBufferPointer) throws -> Bool {
+        try delete(tree, raw: key, reading: { _ in })
+    }
+
+    /// Removes `key`, first calling `body` with the value it held (valid only inside `body`,
+    /// which must not use the transaction); false, without calling `body`, if it was not
+    /// there. Reading and removing take one search.
+    public func delete(_ tree: Tree, raw key: UnsafeRawBufferPointer, reading body: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
         try beginOperation()
         guard !tree.dropped, tree.info.root != 0 else { return false }
         // One read-only descent finds the key and the child index at each level; the edit
         // then follows that path without searching again (and copies nothing if absent).
-        var path: [Int] = []
-        path.reserveCapacity(Int(tree.info.depth))
-        var pgno = tree.info.root
-        while true {
-            let n = try node(pgno)
-            if n.isLeaf {
-                let (i, exact) = try n.lowerBound(key)
-                guard exact else { return false }
-                path.append(i)
-                break
-            }
-            if path.count > 64 { throw StorageError.corrupt(page: pgno, detail: "tree deeper than 64 levels (a cycle?)") }
-            let i = try n.childIndex(for: key)
-            path.append(i)
-            pgno = try n.child(i)
-        }
+        guard let (path, leaf, i) = try searchPath(tree, key) else { return false }
+        try withExtendedLifetime(mapping) { try withLeafValue(leaf, i, body) }
         generation &+= 1
         tree.modified = true
         tree.appendKey.removeAll(keepingCapacity: true)
@@ -232,6 +252,80 @@ public final class WriteTransaction: ReadTransaction {
         return true
     }
 
+    /// Reads the value under `key` and replaces it with what `body` returns, with one search:
+    /// a value of the same size is overwritten in place, another size is stored as by
+    /// ``put(_:raw:_:)``. `body` sees the old value (valid only inside it), must not write to
+    /// this transaction, and returns nil to leave the value as it was (nothing is copied then).
+    /// Returns false, without calling `body`, if the key is absent.
+    @discardableResult
+    public func replace(_ tree: Tree, raw key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> [UInt8]?) throws -> Bool {
+        try beginOperation()
+        guard !tree.dropped, tree.info.root != 0 else { return false }
+        guard let (path, leaf, i) = try searchPath(tree, key) else { return false }
+        var inlineSize = -1
+        if case .inline(let v) = try leaf.value(i) { inlineSize = v.count }
+        // Reads in `body` may remap the file or drop decrypted pages: keep the old value's
+        // mapping alive, and hand encrypted stores a copy.
+        let new: [UInt8]? = try withExtendedLifetime(mapping) {
+            if cipher != nil {
+                let copy = try withLeafValue(leaf, i) { [UInt8]($0) }
+                return try copy.withUnsafeBytes { try body($0) }
+            }
+            return try withLeafValue(leaf, i, body)
+        }
+        guard let new else { return true }
+        guard new.count == inlineSize else {
+            try new.withUnsafeBytes { try put(tree, raw: key, $0) }
+            return true
+        }
+        if !committing && dirtyBytes > storage.options.maxDirtyBytes { try spill() }
+        generation &+= 1
+        tree.modified = true
+        tree.info.root = try overwrite(pgno: tree.info.root, path: path, level: 0, with: new)
+        return true
+    }
+
+    /// The child index at each level down to `key`'s leaf entry, the leaf and the entry's
+    /// index; nil if the key is absent.
+    private func searchPath(_ tree: Tree, _ key: UnsafeRawBufferPointer) throws -> (path: [Int], leaf: NodeView, index: Int)? {
+        var path: [Int] = []
+        path.reserveCapacity(Int(tree.info.depth))
+        var pgno = tree.info.root
+        while true {
+            let n = try node(pgno)
+            if n.isLeaf {
+                let (i, exact) = try n.lowerBound(key)
+                guard exact else { return nil }
+                path.append(i)
+                return (path, n, i)
+            }
+            if path.count > 64 { throw StorageError.corrupt(page: pgno, detail: "tree deeper than 64 levels (a cycle?)") }
+            let i = try n.childIndex(for: key)
+            path.append(i)
+            pgno = try n.child(i)
+        }
+    }
+
+    /// Copies `bytes` over the inline value at the end of `path` (the same size), touching the
+    /// pages on the way; returns the subtree's new root.
+    private func overwrite(pgno: UInt64, path: [Int], level: Int, with bytes: [UInt8]) throws -> UInt64 {
+        let (np, p) = try touch(pgno)
+        let view = try NodeView(p, pgno: np, pageSize: pageSize)
+        let i = path[level]
+        guard i < view.count else { throw StorageError.corrupt(page: np, detail: "entry \(i) vanished during replace") }
+        if view.isLeaf {
+            guard case .inline(let v) = try view.value(i), v.count == bytes.count else {
+                throw StorageError.corrupt(page: np, detail: "entry \(i) changed during replace")
+            }
+            if v.count > 0 { bytes.withUnsafeBytes { UnsafeMutableRawPointer(mutating: v.baseAddress!).copyMemory(from: $0.baseAddress!, byteCount: v.count) } }
+            return np
+        }
+        guard level + 1 < path.count else { throw StorageError.corrupt(page: np, detail: "tree is deeper than during the search") }
+        let child = try overwrite(pgno: try view.child(i), path: path, level: level + 1, with: bytes)
+        NodeEditor(p: p, pageSize: pageSize).setChild(i, pgno: child, checksum: 0)
+        return np
+    }
+
     // MARK: Tree edits
 
     private var usable: Int { pageSize - PageLayout.headerSize - PageLayout.trailerSize }
@@ -244,16 +338,19 @@ public final class WriteTransaction: ReadTransaction {
         var pgno: UInt64
         var split: (key: [UInt8], right: UInt64)?
         var added: Bool
+        /// The key was there and `replace` was false: nothing changed below.
+        var present = false
     }
 
     private func insert(_ tree: Tree, pgno: UInt64, level: Int, key: UnsafeRawBufferPointer, entrySize: Int,
-                        write: (UnsafeMutableRawPointer) -> Void) throws -> InsertResult {
+                        replace: Bool, write: (UnsafeMutableRawPointer) -> Void) throws -> InsertResult {
         if level > 64 { throw StorageError.corrupt(page: pgno, detail: "tree deeper than 64 levels (a cycle?)") }
         let (np, p) = try touch(pgno)
         let view = try NodeView(p, pgno: np, pageSize: pageSize)
         let editor = NodeEditor(p: p, pageSize: pageSize)
         if view.isLeaf {
             var (i, exact) = try view.lowerBound(key)
+            if exact && !replace { return InsertResult(pgno: np, split: nil, added: false, present: true) }
             if exact {
                 if case let .overflow(opg, _, length) = try view.value(i) {
                     try freePage(opg, pages: overflowPages(length: length))
@@ -274,9 +371,9 @@ public final class WriteTransaction: ReadTransaction {
         }
         let i = try view.childIndex(for: key)
         let child = try view.child(i)
-        let r = try insert(tree, pgno: child, level: level + 1, key: key, entrySize: entrySize, write: write)
+        let r = try insert(tree, pgno: child, level: level + 1, key: key, entrySize: entrySize, replace: replace, write: write)
         editor.setChild(i, pgno: r.pgno, checksum: 0)
-        guard let s = r.split else { return InsertResult(pgno: np, split: nil, added: r.added) }
+        guard let s = r.split else { return InsertResult(pgno: np, split: nil, added: r.added, present: r.present) }
         let size = NodeView.branchFixed + s.key.count
         if size + 2 <= editor.freeSpace {
             s.key.withUnsafeBytes { editor.insertBranch(at: i + 1, key: $0, child: s.right, checksum: 0) }

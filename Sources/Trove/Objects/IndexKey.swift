@@ -93,4 +93,67 @@ enum IndexKey {
         }
         return nil
     }
+
+    // MARK: Encoding without a heap buffer (the write and lookup paths)
+
+    /// The largest encoding ``encode(_:as:into:)`` writes, with an 8-byte suffix.
+    static let maxStackEncoding = 1 + 2 * maxValueBytes + 2 + 8
+
+    /// Calls `body` with the encoding of `value` followed by `suffix` (an object key,
+    /// big-endian) if given: the same bytes as `encode(value, as: type) + suffix`, built in a
+    /// stack buffer rather than arrays (each write builds one to three such keys).
+    static func withEncoded<R>(_ value: Value, as type: PropertyType, suffix: UInt64? = nil,
+                               _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withUnsafeTemporaryAllocation(byteCount: maxStackEncoding, alignment: 8) { buffer in
+            let p = buffer.baseAddress!
+            if var n = encode(value, as: type, into: p) {
+                if let suffix { p.storeBytes(of: suffix.bigEndian, toByteOffset: n, as: UInt64.self); n += 8 }
+                return try body(UnsafeRawBufferPointer(start: p, count: n))
+            }
+            var out = encode(value, as: type)
+            if let suffix { appendUInt64(suffix, to: &out) }
+            return try out.withUnsafeBytes(body)
+        }
+    }
+
+    /// Writes what ``append(_:as:to:)`` appends to `p` (room for ``maxStackEncoding`` bytes)
+    /// and returns the byte count; nil for the rare encodings it leaves to `append`
+    /// (decimals, mismatched values).
+    static func encode(_ value: Value, as type: PropertyType, into p: UnsafeMutableRawPointer) -> Int? {
+        @inline(__always) func store(_ v: UInt64, at o: Int) { p.storeBytes(of: v.bigEndian, toByteOffset: o, as: UInt64.self) }
+        @inline(__always) func double(_ d: Double) -> Int {
+            let bits = (d == 0 ? 0.0 : d).bitPattern
+            store(bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63), at: 1)
+            return 9
+        }
+        if case .null = value { p.storeBytes(of: 0, as: UInt8.self); return 1 }
+        p.storeBytes(of: 1, as: UInt8.self)
+        switch (type, value) {
+        case (.bool, .bool(let b)): p.storeBytes(of: b ? 1 : 0, toByteOffset: 1, as: UInt8.self); return 2
+        case (_, .int(let v)) where type.isInteger: store(UInt64(bitPattern: v) ^ (1 << 63), at: 1); return 9
+        case (.float, .decimal), (.double, .decimal), (.date, .decimal): return nil
+        case (.float, _), (.double, _), (.date, _): return double(doubleValue(value) ?? 0)
+        case (.string, .string(let s)):
+            if let n = s.utf8.withContiguousStorageIfAvailable({ escape(UnsafeRawBufferPointer($0), into: p + 1) }) { return 1 + n }
+            return 1 + Array(s.utf8).withUnsafeBytes { escape($0, into: p + 1) }
+        case (.data, .data(let d)): return 1 + d.withUnsafeBytes { escape($0, into: p + 1) }
+        case (.uuid, .uuid(let u)): withUnsafeBytes(of: u.uuid) { (p + 1).copyMemory(from: $0.baseAddress!, byteCount: 16) }; return 17
+        case (.link, .reference(let r)): store(r.key, at: 1); return 9
+        default: return nil
+        }
+    }
+
+    /// ``appendEscaped(_:to:)`` into a raw buffer: returns the bytes written.
+    private static func escape(_ bytes: UnsafeRawBufferPointer, into p: UnsafeMutableRawPointer) -> Int {
+        var o = 0
+        for (n, b) in bytes.enumerated() {
+            if n >= maxValueBytes { return o }
+            p.storeBytes(of: b, toByteOffset: o, as: UInt8.self)
+            o += 1
+            if b == 0 { p.storeBytes(of: 0xFF, toByteOffset: o, as: UInt8.self); o += 1 }
+        }
+        p.storeBytes(of: 0, toByteOffset: o, as: UInt8.self)
+        p.storeBytes(of: 0, toByteOffset: o + 1, as: UInt8.self)
+        return o + 2
+    }
 }

@@ -48,22 +48,203 @@ enum RecordCodec {
     /// Encodes values by property id (nil slots: null).
     static func encode(_ values: [Value], layout: ModelLayout) throws -> [UInt8] {
         let n = values.count
-        var out = [UInt8](repeating: 0, count: 3 + 4 * (n + 1))
-        out[0] = 1
-        out[1] = UInt8(n & 0xff)
-        out[2] = UInt8(n >> 8)
-        var offsets: [UInt32] = []
-        offsets.reserveCapacity(n + 1)
+        var size = 3 + 4 * (n + 1)
         for id in 0..<n {
-            offsets.append(UInt32(out.count))
+            guard let p = id < layout.byID.count ? layout.byID[id] : nil else { continue }
+            guard let s = payloadSize(values[id], type: p.type) else { return try encodeAppending(values, layout: layout) }
+            size += s
+        }
+        // One exactly sized buffer, payloads stored in place: appending them one by one cost
+        // more than the rest of the encoding.
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            let base = UnsafeMutableRawPointer(buffer.baseAddress!)
+            writeHeader(base, slots: n)
+            var o = 3 + 4 * (n + 1)
+            for id in 0..<n {
+                base.storeBytes(of: UInt32(o), toByteOffset: 3 + 4 * id, as: UInt32.self)
+                guard let p = id < layout.byID.count ? layout.byID[id] : nil else { continue }
+                o += writePayload(values[id], type: p.type, to: base + o)
+            }
+            base.storeBytes(of: UInt32(o), toByteOffset: 3 + 4 * n, as: UInt32.self)
+            count = o
+        }
+    }
+
+    /// A property's new value in a partial update, with the old one (for its index entries).
+    struct SlotUpdate {
+        let property: PropertyLayout
+        let old: Value
+        let new: Value
+    }
+
+    /// The record `old` with the slots of `updates` re-encoded and every other slot copied as
+    /// it is (no decoding): what `encode` of the decoded values with the updates applied gives,
+    /// for every well-formed record. Slots past the old record get their property's default.
+    static func encode(updating old: RecordView, with updates: [SlotUpdate], layout: ModelLayout) throws -> [UInt8] {
+        let n = layout.byID.count
+        @inline(__always) func update(_ id: Int) -> SlotUpdate? {
+            for u in updates where u.property.id == id { return u }
+            return nil
+        }
+        var size = 3 + 4 * (n + 1)
+        for id in 0..<n {
+            guard let p = layout.byID[id] else { continue }
+            let s: Int?
+            if let u = update(id) { s = payloadSize(u.new, type: p.type) }
+            else if let bytes = old.slot(id) { s = bytes.count }
+            else { s = payloadSize(p.defaultValue, type: p.type) }
+            guard let s else { return try encodeAppending(updating: old, with: updates, layout: layout) }
+            size += s
+        }
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            let base = UnsafeMutableRawPointer(buffer.baseAddress!)
+            writeHeader(base, slots: n)
+            var o = 3 + 4 * (n + 1)
+            for id in 0..<n {
+                base.storeBytes(of: UInt32(o), toByteOffset: 3 + 4 * id, as: UInt32.self)
+                guard let p = layout.byID[id] else { continue }
+                if let u = update(id) {
+                    o += writePayload(u.new, type: p.type, to: base + o)
+                } else if let bytes = old.slot(id) {
+                    if bytes.count > 0 { (base + o).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
+                    o += bytes.count
+                } else {
+                    o += writePayload(p.defaultValue, type: p.type, to: base + o)
+                }
+            }
+            base.storeBytes(of: UInt32(o), toByteOffset: 3 + 4 * n, as: UInt32.self)
+            count = o
+        }
+    }
+
+    @inline(__always)
+    private static func writeHeader(_ base: UnsafeMutableRawPointer, slots n: Int) {
+        base.storeBytes(of: 1, as: UInt8.self)
+        base.storeBytes(of: UInt8(n & 0xff), toByteOffset: 1, as: UInt8.self)
+        base.storeBytes(of: UInt8(n >> 8), toByteOffset: 2, as: UInt8.self)
+    }
+
+    /// The bytes ``writePayload(_:type:to:)`` writes for `value`, or nil for what it leaves to
+    /// ``appendPayload(_:type:property:to:)``: decimals, lists of scalars, and mismatches
+    /// (which that reports).
+    @inline(__always)
+    static func payloadSize(_ value: Value, type: PropertyType) -> Int? {
+        switch (type, value) {
+        case (_, .null): return 0
+        case (.bool, .bool): return 1
+        case (_, .int) where type.isInteger: return 8
+        case (.float, .float): return 4
+        case (.double, .double), (.date, .date): return 8
+        case (.string, .string(let s)): return 1 + s.utf8.count
+        case (.data, .data(let d)): return 1 + d.count
+        case (.uuid, .uuid): return 16
+        case (.link, .reference): return 8
+        case (.list(.link), .list(let items)):
+            for item in items { guard case .reference = item else { return nil } }
+            return 4 + 8 * items.count
+        default: return nil
+        }
+    }
+
+    /// Stores the payload of a value ``payloadSize(_:type:)`` accepted; returns its size.
+    @inline(__always)
+    static func writePayload(_ value: Value, type: PropertyType, to p: UnsafeMutableRawPointer) -> Int {
+        switch (type, value) {
+        case (_, .null): return 0
+        case (.bool, .bool(let b)): p.storeBytes(of: b ? 1 : 0, as: UInt8.self); return 1
+        case (_, .int(let v)) where type.isInteger: p.storeBytes(of: v, as: Int64.self); return 8
+        case (.float, .float(let v)): p.storeBytes(of: v, as: Float.self); return 4
+        case (.double, .double(let v)): p.storeBytes(of: v, as: Double.self); return 8
+        case (.date, .date(let d)): p.storeBytes(of: d.timeIntervalSinceReferenceDate, as: Double.self); return 8
+        case (.string, .string(let s)):
+            p.storeBytes(of: 1, as: UInt8.self)
+            if let n = s.utf8.withContiguousStorageIfAvailable({ b -> Int in
+                if b.count > 0 { (p + 1).copyMemory(from: b.baseAddress!, byteCount: b.count) }
+                return b.count
+            }) { return 1 + n }
+            var o = 1
+            for c in s.utf8 { p.storeBytes(of: c, toByteOffset: o, as: UInt8.self); o += 1 }
+            return o
+        case (.data, .data(let d)):
+            p.storeBytes(of: 1, as: UInt8.self)
+            d.withUnsafeBytes { if $0.count > 0 { (p + 1).copyMemory(from: $0.baseAddress!, byteCount: $0.count) } }
+            return 1 + d.count
+        case (.uuid, .uuid(let u)): withUnsafeBytes(of: u.uuid) { p.copyMemory(from: $0.baseAddress!, byteCount: 16) }; return 16
+        case (.link, .reference(let r)): p.storeBytes(of: r.key, as: UInt64.self); return 8
+        case (.list(.link), .list(let items)):
+            p.storeBytes(of: UInt32(items.count), as: UInt32.self)
+            var o = 4
+            for case .reference(let r) in items { p.storeBytes(of: r.key, toByteOffset: o, as: UInt64.self); o += 8 }
+            return o
+        default: return 0
+        }
+    }
+
+    // MARK: The general encoder (every type; the fast path above covers the common ones)
+
+    static func encodeAppending(_ values: [Value], layout: ModelLayout) throws -> [UInt8] {
+        let n = values.count
+        var size = 3 + 4 * (n + 1)
+        for v in values { size += estimatedSize(v) }
+        var out = header(slots: n, capacity: size)
+        for id in 0..<n {
+            setOffset(id, &out)
             guard let p = id < layout.byID.count ? layout.byID[id] : nil else { continue }
             try appendPayload(values[id], type: p.type, property: p, to: &out)
         }
-        offsets.append(UInt32(out.count))
-        out.withUnsafeMutableBytes { b in
-            for (i, o) in offsets.enumerated() { b.storeBytes(of: o, toByteOffset: 3 + 4 * i, as: UInt32.self) }
-        }
+        setOffset(n, &out)
         return out
+    }
+
+    static func encodeAppending(updating old: RecordView, with updates: [SlotUpdate], layout: ModelLayout) throws -> [UInt8] {
+        let n = layout.byID.count
+        var size = 3 + 4 * (n + 1) + old.count
+        for u in updates { size += estimatedSize(u.new) }
+        var out = header(slots: n, capacity: size)
+        for id in 0..<n {
+            setOffset(id, &out)
+            guard let p = layout.byID[id] else { continue }
+            if let u = updates.first(where: { $0.property.id == id }) {
+                try appendPayload(u.new, type: p.type, property: p, to: &out)
+            } else if let bytes = old.slot(id) {
+                out.append(contentsOf: bytes)
+            } else {
+                try appendPayload(p.defaultValue, type: p.type, property: p, to: &out)
+            }
+        }
+        setOffset(n, &out)
+        return out
+    }
+
+    /// The version byte, the slot count and a zeroed offset table, in an array with room for
+    /// `capacity` bytes (so that appending payloads does not reallocate).
+    private static func header(slots n: Int, capacity: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(capacity)
+        out.append(1)
+        out.append(UInt8(n & 0xff))
+        out.append(UInt8(n >> 8))
+        out.append(contentsOf: repeatElement(0, count: 4 * (n + 1)))
+        return out
+    }
+
+    /// Records the current end of `out` as the start of slot `id`.
+    private static func setOffset(_ id: Int, _ out: inout [UInt8]) {
+        let o = UInt32(out.count)
+        out.withUnsafeMutableBytes { $0.storeBytes(of: o, toByteOffset: 3 + 4 * id, as: UInt32.self) }
+    }
+
+    /// About the payload's size, to size the buffer once.
+    private static func estimatedSize(_ v: Value) -> Int {
+        switch v {
+        case .null: 0
+        case .string(let s): 1 + s.utf8.count
+        case .data(let d): 1 + d.count
+        case .uuid: 16
+        case .list(let items): 4 + 12 * items.count
+        case .decimal: 40
+        default: 8
+        }
     }
 
     static func appendPayload(_ value: Value, type: PropertyType, property p: PropertyLayout, to out: inout [UInt8]) throws {

@@ -11,7 +11,7 @@ final class PropertyLayout: @unchecked Sendable {
     unowned(unsafe) var target: ModelLayout?
     /// For linkingObjects: the origin property on `target`.
     unowned(unsafe) var origin: PropertyLayout?
-    var isIndexed: Bool
+    let isIndexed: Bool
 
     var name: String { schema.name }
     var type: PropertyType { schema.type }
@@ -23,17 +23,31 @@ final class PropertyLayout: @unchecked Sendable {
     var isLinkingObjects: Bool { schema.type.isLinkingObjects }
     /// The element type of a list, else the type.
     var elementType: PropertyType { if case .list(let e) = schema.type { return e } else { return schema.type } }
-    var indexTreeName: String { "i:\(model.id):\(id)" }
+    /// Stored, not computed: building the name per access cost an interpolation per write.
+    let indexTreeName: String
+    /// Where the snapshot caches the index tree's handle (see ``ModelLayout/objectsTreeSlot``).
+    let indexTreeSlot: Int
+    /// The value an insert that omits this property gets, built once.
+    let defaultValue: Value
+    let isLinkOrLinkList: Bool
 
-    init(schema: PropertySchema, id: Int, position: Int, indexed: Bool) {
+    init(schema: PropertySchema, id: Int, position: Int, indexed: Bool, modelID: Int, indexTreeSlot: Int) {
         self.schema = schema
         self.id = id
         self.position = position
         self.isIndexed = indexed
+        self.indexTreeName = "i:\(modelID):\(id)"
+        self.indexTreeSlot = indexTreeSlot
+        self.defaultValue = PropertyLayout.defaultValue(of: schema)
+        if case .link = schema.type { isLinkOrLinkList = true }
+        else if case .list(let e) = schema.type, case .link = e { isLinkOrLinkList = true }
+        else { isLinkOrLinkList = false }
     }
 
-    /// The value an insert that omits this property gets.
-    var defaultValue: Value {
+    private static func defaultValue(of schema: PropertySchema) -> Value {
+        let isList: Bool = if case .list = schema.type { true } else { false }
+        let isLink: Bool = if case .link = schema.type { true } else { false }
+        let isOptional = schema.isOptional
         if let d = schema.defaultValue { return Value(d) }
         if isList { return .list([]) }
         if isOptional || isLink { return .null }
@@ -61,19 +75,39 @@ final class ModelLayout: @unchecked Sendable {
     /// Stored properties indexed by id (nil where an id is unused).
     let byID: [PropertyLayout?]
     let primaryKey: PropertyLayout?
+    let objectsTree: String
+    let primaryKeyTree: String
+    /// Positions in a snapshot's array of tree handles: resolving a tree by slot skips
+    /// hashing its name (every write resolves 3-5 trees).
+    let objectsTreeSlot: Int
+    let primaryKeyTreeSlot: Int
+    /// Indexed properties and links, the ones writes must maintain, in schema order.
+    let indexedProperties: [PropertyLayout]
+    let linkProperties: [PropertyLayout]
+    /// Stored properties in schema order.
+    let storedProperties: [PropertyLayout]
 
     var name: String { schema.name }
-    var objectsTree: String { "o:\(id)" }
-    var primaryKeyTree: String { "p:\(id)" }
 
-    init(schema: ModelSchema, id: Int, propertyIDs: [String: Int]) {
+    /// Tree slots this model uses: objects, primary key, one per property.
+    static func treeSlotCount(_ schema: ModelSchema) -> Int { 2 + schema.properties.count }
+
+    init(schema: ModelSchema, id: Int, propertyIDs: [String: Int], firstTreeSlot: Int) {
         self.schema = schema
         self.id = id
+        objectsTree = "o:\(id)"
+        primaryKeyTree = "p:\(id)"
+        objectsTreeSlot = firstTreeSlot
+        primaryKeyTreeSlot = firstTreeSlot + 1
         var props: [PropertyLayout] = []
         for (i, p) in schema.properties.enumerated() {
             props.append(PropertyLayout(schema: p, id: propertyIDs[p.name] ?? -1, position: i,
-                                        indexed: p.isIndexed && p.name != schema.primaryKey))
+                                        indexed: p.isIndexed && p.name != schema.primaryKey,
+                                        modelID: id, indexTreeSlot: firstTreeSlot + 2 + i))
         }
+        indexedProperties = props.filter(\.isIndexed)
+        linkProperties = props.filter(\.isLinkOrLinkList)
+        storedProperties = props.filter(\.isStored)
         properties = props
         byName = Dictionary(uniqueKeysWithValues: props.map { ($0.name, $0) })
         let maxID = props.map(\.id).max() ?? -1
@@ -84,9 +118,6 @@ final class ModelLayout: @unchecked Sendable {
         primaryKey = schema.primaryKey.flatMap { names[$0] }
         for p in props { p.model = self }
     }
-
-    var storedProperties: [PropertyLayout] { properties.filter(\.isStored) }
-    var indexedProperties: [PropertyLayout] { properties.filter(\.isIndexed) }
 }
 
 /// The whole store's layout: every model with stable ids, persisted beside the schema so that
@@ -99,12 +130,16 @@ final class StoreLayout: @unchecked Sendable {
     /// Links pointing at each model: (source property), for link integrity on delete.
     let incoming: [Int: [PropertyLayout]]
     let nextModelID: Int
+    /// The size of a snapshot's array of tree handles (see ``ModelLayout/objectsTreeSlot``).
+    let treeSlotCount: Int
+    static let backlinksTreeSlot = 0
 
     /// Builds the layout; `ids` gives known model ids and their property ids (new ones get fresh ids).
     init(schema: Schema, ids: [String: (id: Int, properties: [String: Int])], nextModelID: Int) {
         self.schema = schema
         var next = nextModelID
         var models: [ModelLayout] = []
+        var slot = 1   // slot 0: the backlink tree
         for m in schema.models {
             let known = ids[m.name]
             let mid: Int
@@ -116,8 +151,10 @@ final class StoreLayout: @unchecked Sendable {
                 nextProp += 1
             }
             for p in m.properties where !p.isStored { pids[p.name] = nil }
-            models.append(ModelLayout(schema: m, id: mid, propertyIDs: pids))
+            models.append(ModelLayout(schema: m, id: mid, propertyIDs: pids, firstTreeSlot: slot))
+            slot += ModelLayout.treeSlotCount(m)
         }
+        treeSlotCount = slot
         self.nextModelID = next
         self.models = models
         byName = Dictionary(uniqueKeysWithValues: models.map { ($0.name, $0) })

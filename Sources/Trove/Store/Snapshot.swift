@@ -12,6 +12,8 @@ public class Snapshot {
     let layout: StoreLayout
     private var trees: [String: Tree] = [:]
     private var missingTrees: Set<String> = []
+    /// Tree handles by layout slot (``ModelLayout/objectsTreeSlot``), filled on first use.
+    private var slots: [CachedTree] = []
     var isLive = true
 
     init(store: Store, transaction: TroveStorage.ReadTransaction, layout: StoreLayout? = nil) {
@@ -59,7 +61,44 @@ public class Snapshot {
     func forgetTree(_ name: String) {
         trees[name] = nil
         missingTrees.remove(name)
+        slots.removeAll()
     }
+
+    private enum CachedTree {
+        case unknown
+        case missing(String)
+        case present(Tree)
+    }
+
+    /// The tree `name`, cached at `slot` of this snapshot's layout. A layout object of another
+    /// layout (a migration reads with the old one) may give a slot of a different tree: the
+    /// name check catches it and falls back to the lookup by name.
+    @inline(__always)
+    func tree(_ name: String, slot: Int) throws -> Tree? {
+        if slot < slots.count {
+            switch slots[slot] {
+            case .present(let t) where t.name == name: return t
+            case .missing(let n) where n == name: return nil
+            default: break
+            }
+        }
+        return try resolveSlot(name, slot)
+    }
+
+    private func resolveSlot(_ name: String, _ slot: Int) throws -> Tree? {
+        // The storage transaction keeps its open trees: no need for `trees` as well.
+        let t = try storageTx.tree(named: name)
+        if slots.isEmpty { slots = Array(repeating: .unknown, count: layout.treeSlotCount) }
+        if slot < slots.count, layout.treeSlotCount == slots.count {
+            slots[slot] = t.map { .present($0) } ?? .missing(name)
+        }
+        return t
+    }
+
+    func objectsTree(_ m: ModelLayout) throws -> Tree? { try tree(m.objectsTree, slot: m.objectsTreeSlot) }
+    func primaryKeyTree(_ m: ModelLayout) throws -> Tree? { try tree(m.primaryKeyTree, slot: m.primaryKeyTreeSlot) }
+    func indexTree(_ p: PropertyLayout) throws -> Tree? { try tree(p.indexTreeName, slot: p.indexTreeSlot) }
+    func backlinksTree() throws -> Tree? { try tree(Backlinks.treeName, slot: StoreLayout.backlinksTreeSlot) }
 
     // MARK: Records
 
@@ -68,7 +107,7 @@ public class Snapshot {
 
     /// Calls `body` with the record of object `key`, or returns nil if there is none.
     func withRecord<R>(_ m: ModelLayout, _ key: UInt64, _ body: (RecordView) throws -> R) throws -> R? {
-        guard let t = try tree(m.objectsTree) else { return nil }
+        guard let t = try objectsTree(m) else { return nil }
         var k = key.bigEndian
         return try withUnsafeBytes(of: &k) { kb in
             try storageTx.withValue(t, forKey: kb) { try body(try RecordView($0)) }
@@ -79,9 +118,8 @@ public class Snapshot {
     func objectKey(_ m: ModelLayout, primaryKey value: Value) throws -> UInt64? {
         guard let pk = m.primaryKey else { throw StoreError.noPrimaryKey(model: m.name) }
         let coerced = try Coercion.scalar(value, for: pk)
-        guard let t = try tree(m.primaryKeyTree) else { return nil }
-        let k = IndexKey.encode(coerced, as: pk.type)
-        return try k.withUnsafeBytes { kb in
+        guard let t = try primaryKeyTree(m) else { return nil }
+        return try IndexKey.withEncoded(coerced, as: pk.type) { kb in
             try storageTx.withValue(t, forKey: kb) { $0.count == 8 ? UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) : nil }
         } ?? nil
     }
@@ -114,7 +152,7 @@ public class Snapshot {
 
     /// The keys of the objects of `source` whose `property` links to object `key` (of `target`).
     func backlinks(to target: ModelLayout, key: UInt64, from property: PropertyLayout) throws -> [UInt64] {
-        guard let t = try tree(Backlinks.treeName) else { return [] }
+        guard let t = try backlinksTree() else { return [] }
         let prefix = Backlinks.prefix(targetModel: target.id, targetKey: key, sourceModel: property.model.id, sourceProperty: property.id)
         var out: [UInt64] = []
         let c = try storageTx.cursor(t)
@@ -162,7 +200,7 @@ public class Snapshot {
     /// The number of objects of `model`.
     public func count(_ model: String) throws -> Int {
         try checkLive()
-        return try tree(try self.model(model).objectsTree)?.count ?? 0
+        return try objectsTree(try self.model(model))?.count ?? 0
     }
 
     /// The objects with these primary keys (missing ones skipped), optionally filtered by a
@@ -220,6 +258,21 @@ enum Backlinks {
         if let sourceModel { withUnsafeBytes(of: UInt16(sourceModel).bigEndian) { out.append(contentsOf: $0) } }
         if let sourceProperty { withUnsafeBytes(of: UInt16(sourceProperty).bigEndian) { out.append(contentsOf: $0) } }
         return out
+    }
+
+    /// Calls `body` with the bytes of ``key(targetModel:targetKey:sourceModel:sourceProperty:sourceKey:)``
+    /// built on the stack.
+    static func withKey<R>(targetModel: Int, targetKey: UInt64, sourceModel: Int, sourceProperty: Int, sourceKey: UInt64,
+                           _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        var k: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        return try withUnsafeMutableBytes(of: &k) { b in
+            b.storeBytes(of: UInt16(targetModel).bigEndian, toByteOffset: 0, as: UInt16.self)
+            b.storeBytes(of: targetKey.bigEndian, toByteOffset: 2, as: UInt64.self)
+            b.storeBytes(of: UInt16(sourceModel).bigEndian, toByteOffset: 10, as: UInt16.self)
+            b.storeBytes(of: UInt16(sourceProperty).bigEndian, toByteOffset: 12, as: UInt16.self)
+            b.storeBytes(of: sourceKey.bigEndian, toByteOffset: 14, as: UInt64.self)
+            return try body(UnsafeRawBufferPointer(rebasing: b[0..<keySize]))
+        }
     }
 
     static func key(targetModel: Int, targetKey: UInt64, sourceModel: Int, sourceProperty: Int, sourceKey: UInt64) -> [UInt8] {

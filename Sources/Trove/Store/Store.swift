@@ -94,7 +94,7 @@ public final class Store: @unchecked Sendable {
         defer { state.lock(); activeWrite = nil; state.unlock() }
         do {
             let result = try body(tx)
-            let changes = tx.changes.filter { !$0.value.isEmpty }
+            let changes = committedChanges(tx)
             do {
                 try tx.writeTx.commit()
             } catch let e as StorageError {
@@ -149,7 +149,7 @@ public final class Store: @unchecked Sendable {
         state.lock(); if activeWrite?.tx === tx { activeWrite = nil }; state.unlock()
         tx.isLive = false
         guard commit else { return tx.writeTx.abort() }
-        let changes = tx.changes.filter { !$0.value.isEmpty }
+        let changes = committedChanges(tx)
         do {
             try tx.writeTx.commit()
         } catch let e as StorageError {
@@ -228,6 +228,15 @@ public final class Store: @unchecked Sendable {
     var isWritingOnCurrentThread: Bool {
         state.lock(); defer { state.unlock() }
         return activeWrite.map { pthread_equal($0.thread, pthread_self()) != 0 } ?? false
+    }
+
+    /// The changes to announce after `tx` commits; built only if someone observes commits (a
+    /// large insert's set of keys costs time and memory).
+    private func committedChanges(_ tx: Transaction) -> [String: ModelChanges] {
+        state.lock()
+        let observed = !observers.isEmpty
+        state.unlock()
+        return observed ? tx.changes.filter { !$0.value.isEmpty } : [:]
     }
 
     private func notify(_ commit: StoreCommit) {

@@ -12,6 +12,90 @@ public struct ModelChanges: Sendable {
     public var isEmpty: Bool { inserted.isEmpty && deleted.isEmpty && modified.isEmpty }
 }
 
+/// One model's changes as a transaction records them: cheap to keep per write, turned into
+/// ``ModelChanges`` only when someone reads them. Keys are allocated in ascending order, so
+/// the inserted ones are a few ranges rather than a set of every key (128 MiB at 10M).
+struct ModelChangeLog {
+    /// Ascending, disjoint ranges of keys inserted by this transaction.
+    private var insertedRanges: [Range<UInt64>] = []
+    /// Keys in `insertedRanges` deleted again.
+    private var insertedThenDeleted: Set<UInt64> = []
+    private var deleted: Set<UInt64> = []
+    private var modified: [UInt64: PropertyMask] = [:]
+
+    func wasInserted(_ key: UInt64) -> Bool {
+        guard let last = insertedRanges.last, key < last.upperBound else { return false }
+        if key < last.lowerBound {
+            var lo = 0, hi = insertedRanges.count - 1
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if insertedRanges[mid].upperBound <= key { lo = mid + 1 } else { hi = mid }
+            }
+            guard insertedRanges[lo].contains(key) else { return false }
+        }
+        return !insertedThenDeleted.contains(key)
+    }
+
+    mutating func recordInsert(_ key: UInt64) {
+        if let last = insertedRanges.last, last.upperBound == key {
+            insertedRanges[insertedRanges.count - 1] = last.lowerBound..<(key + 1)
+        } else {
+            insertedRanges.append(key..<(key + 1))
+        }
+    }
+
+    mutating func recordDelete(_ key: UInt64) {
+        if wasInserted(key) { insertedThenDeleted.insert(key) } else { deleted.insert(key) }
+        modified[key] = nil
+    }
+
+    /// Records changed properties of an object, unless this transaction inserted it.
+    mutating func recordModified(_ key: UInt64, _ mask: PropertyMask) {
+        if wasInserted(key) { return }
+        modified[key, default: PropertyMask()].formUnion(mask)
+    }
+
+    func changes(of m: ModelLayout) -> ModelChanges {
+        var out = ModelChanges()
+        var inserted = Set<UInt64>(minimumCapacity: insertedRanges.reduce(0) { $0 + $1.count })
+        for r in insertedRanges { for k in r where !insertedThenDeleted.contains(k) { inserted.insert(k) } }
+        out.inserted = inserted
+        out.deleted = deleted
+        for (key, mask) in modified { out.modified[key] = mask.names(in: m) }
+        return out
+    }
+}
+
+/// A set of property ids: a bit per id below 64 (every model in practice), a set beyond.
+struct PropertyMask {
+    private var bits: UInt64 = 0
+    private var more: Set<Int>?
+
+    init() {}
+    init(_ id: Int) { insert(id) }
+
+    mutating func insert(_ id: Int) {
+        if id < 64 { bits |= 1 << UInt64(id) } else { more = (more ?? []).union([id]) }
+    }
+
+    mutating func formUnion(_ other: PropertyMask) {
+        bits |= other.bits
+        if let o = other.more { more = (more ?? []).union(o) }
+    }
+
+    func names(in m: ModelLayout) -> Set<String> {
+        var out: Set<String> = []
+        var b = bits
+        while b != 0 {
+            let id = b.trailingZeroBitCount
+            b &= b - 1
+            if id < m.byID.count, let p = m.byID[id] { out.insert(p.name) }
+        }
+        for id in more ?? [] where id < m.byID.count { if let p = m.byID[id] { out.insert(p.name) } }
+        return out
+    }
+}
+
 /// The result of an upsert: the object, whether it was created, and which given properties
 /// actually changed value (Realm's `update: .modified`).
 public struct UpsertResult {
@@ -25,8 +109,18 @@ public struct UpsertResult {
 public final class Transaction: Snapshot {
     let writeTx: TroveStorage.WriteTransaction
     /// Changes so far, by model name.
-    public private(set) var changes: [String: ModelChanges] = [:]
-    private var nextKeys: [Int: UInt64] = [:]
+    public var changes: [String: ModelChanges] {
+        var out: [String: ModelChanges] = [:]
+        for (id, log) in logs.enumerated() {
+            guard let log, let m = layout.byID[id] else { continue }
+            out[m.name] = log.changes(of: m)
+        }
+        return out
+    }
+    /// Change logs by model id (nil: the model was not written).
+    private var logs: [ModelChangeLog?] = []
+    /// The next object key per model id (0: not read yet).
+    private var nextKeys: [UInt64] = []
 
     /// Whether it came from ``Store/beginWrite()`` and is committed by hand.
     var isExplicit = false
@@ -44,6 +138,25 @@ public final class Transaction: Snapshot {
         return t
     }
 
+    /// ``writableTree(_:)`` through the snapshot's slot cache.
+    @inline(__always)
+    func writableTree(_ name: String, slot: Int) throws -> Tree {
+        if let t = try tree(name, slot: slot) { return t }
+        return try writableTree(name)
+    }
+
+    /// Calls `body` with the change log of `m`, created on first use.
+    @inline(__always)
+    private func log<R>(_ m: ModelLayout, _ body: (inout ModelChangeLog) -> R) -> R {
+        if m.id >= logs.count { logs.append(contentsOf: repeatElement(nil, count: m.id + 1 - logs.count)) }
+        if logs[m.id] == nil { logs[m.id] = ModelChangeLog() }
+        return body(&logs[m.id]!)
+    }
+
+    private func wasInserted(_ m: ModelLayout, _ key: UInt64) -> Bool {
+        m.id < logs.count && (logs[m.id]?.wasInserted(key) ?? false)
+    }
+
     // MARK: Public writes
 
     /// Commits a transaction from ``Store/beginWrite()``: everything it wrote applies at once.
@@ -59,8 +172,9 @@ public final class Transaction: Snapshot {
     public func insert(_ model: String, _ values: [String: Value]) throws -> DynamicObject {
         try checkLive()
         let m = try self.model(model)
-        let key = try insertObject(m, values)
-        return try object(m, key: key)!
+        let (key, record) = try insertRecord(m, values)
+        // The record just written, rather than reading it back.
+        return DynamicObject(snapshot: self, model: m, key: key, record: record)
     }
 
     /// Creates the object, or updates only the given properties of the existing one, reporting
@@ -75,8 +189,9 @@ public final class Transaction: Snapshot {
             let changed = try updateObject(m, key, values)
             return UpsertResult(object: try object(m, key: key)!, created: false, changedProperties: changed)
         }
-        let key = try insertObject(m, values)
-        return UpsertResult(object: try object(m, key: key)!, created: true, changedProperties: values.keys.sorted())
+        let (key, record) = try insertRecord(m, values)
+        return UpsertResult(object: DynamicObject(snapshot: self, model: m, key: key, record: record),
+                            created: true, changedProperties: values.keys.sorted())
     }
 
     /// Sets the given properties of the object with this primary key; returns the names of
@@ -108,7 +223,8 @@ public final class Transaction: Snapshot {
         let m = try self.model(model)
         guard let pk = m.primaryKey else { throw StoreError.noPrimaryKey(model: m.name) }
         if let key = try objectKey(m, primaryKey: primaryKey) { return try object(m, key: key)! }
-        return try object(m, key: try insertObject(m, [pk.name: primaryKey]))!
+        let (key, record) = try insertRecord(m, [pk.name: primaryKey])
+        return DynamicObject(snapshot: self, model: m, key: key, record: record)
     }
 
     /// Deletes the object with this primary key; false if there was none. Links to it become
@@ -117,8 +233,19 @@ public final class Transaction: Snapshot {
     public func delete(_ model: String, primaryKey: Value) throws -> Bool {
         try checkLive()
         let m = try self.model(model)
-        guard let key = try objectKey(m, primaryKey: primaryKey) else { return false }
-        try deleteObject(m, key)
+        guard let pk = m.primaryKey else { throw StoreError.noPrimaryKey(model: m.name) }
+        let coerced = try Coercion.scalar(primaryKey, for: pk)
+        guard let t = try primaryKeyTree(m) else { return false }
+        // The primary-key entry goes first, read as it is removed: it names the object, and
+        // finding it once serves the lookup and the removal.
+        var key: UInt64?
+        _ = try IndexKey.withEncoded(coerced, as: pk.type) { kb in
+            try writeTx.delete(t, raw: kb, reading: { v in
+                if v.count == 8 { key = UInt64(bigEndian: v.loadUnaligned(as: UInt64.self)) }
+            })
+        }
+        guard let key else { return false }
+        try deleteObject(m, key, primaryKeyRemoved: true)
         return true
     }
 
@@ -127,9 +254,7 @@ public final class Transaction: Snapshot {
     public func delete(_ object: ObjectReference) throws -> Bool {
         try checkLive()
         let m = try model(object.model)
-        guard try withRecord(m, object.key, { _ in true }) != nil else { return false }
-        try deleteObject(m, object.key)
-        return true
+        return try deleteObject(m, object.key)
     }
 
     /// Deletes every object of `model`; returns how many.
@@ -147,19 +272,21 @@ public final class Transaction: Snapshot {
     func values(of m: ModelLayout, key: UInt64) throws -> [Value]? {
         try withRecord(m, key) { r in
             var out = [Value](repeating: .null, count: m.byID.count)
-            for p in m.byID.compactMap({ $0 }) { out[p.id] = try r.value(of: p) }
+            for p in m.storedProperties { out[p.id] = try r.value(of: p) }
             return out
         }
     }
 
-    func allocateKey(_ m: ModelLayout) throws -> UInt64 {
-        if let k = nextKeys[m.id] { nextKeys[m.id] = k + 1; return k }
+    /// The key the next insert into `m` gets (an insert takes it by advancing `nextKeys`).
+    private func peekKey(_ m: ModelLayout) throws -> UInt64 {
+        if m.id < nextKeys.count, nextKeys[m.id] != 0 { return nextKeys[m.id] }
         var next: UInt64 = 1
-        if let t = try tree(m.objectsTree) {
+        if let t = try objectsTree(m) {
             let c = try writeTx.cursor(t)
             if try c.last() { next = try c.withKey { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) } + 1 }
         }
-        nextKeys[m.id] = next + 1
+        if m.id >= nextKeys.count { nextKeys.append(contentsOf: repeatElement(0, count: m.id + 1 - nextKeys.count)) }
+        nextKeys[m.id] = next
         return next
     }
 
@@ -214,48 +341,148 @@ public final class Transaction: Snapshot {
 
     @discardableResult
     func insertObject(_ m: ModelLayout, _ given: [String: Value], depth: Int = 0) throws -> UInt64 {
+        try insertRecord(m, given, depth: depth).key
+    }
+
+    /// Inserts an object; returns its key and the record written (which ``insert(_:_:)``
+    /// hands to the object it returns instead of reading it back).
+    func insertRecord(_ m: ModelLayout, _ given: [String: Value], depth: Int = 0) throws -> (key: UInt64, record: [UInt8]) {
         var values = [Value](repeating: .null, count: m.byID.count)
-        for p in m.properties where p.isStored { values[p.id] = p.defaultValue }
+        for p in m.storedProperties { values[p.id] = p.defaultValue }
         for (name, v) in given {
             let p = try property(m, name)
             values[p.id] = try resolve(v, for: p, depth: depth)
         }
+        if let pk = m.primaryKey, given[pk.name] == nil { throw StoreError.missingPrimaryKey(model: m.name) }
+        // Encoded before any tree is written, so that a value it rejects leaves nothing behind.
+        let record = try RecordCodec.encode(values, layout: m)
+        let key = try peekKey(m)
         if let pk = m.primaryKey {
-            guard given[pk.name] != nil else { throw StoreError.missingPrimaryKey(model: m.name) }
-            if try objectKey(m, primaryKey: values[pk.id]) != nil {
-                throw StoreError.duplicatePrimaryKey(model: m.name, value: values[pk.id].description)
+            // The uniqueness check and the primary-key entry in one descent.
+            let t = try writableTree(m.primaryKeyTree, slot: m.primaryKeyTreeSlot)
+            let added = try IndexKey.withEncoded(values[pk.id], as: pk.type) { k in
+                try withUnsafeBytes(of: key.bigEndian) { try writeTx.putIfAbsent(t, raw: k, $0) }
             }
+            guard added else { throw StoreError.duplicatePrimaryKey(model: m.name, value: values[pk.id].description) }
         }
-        let key = try allocateKey(m)
-        try write(m, key, old: nil, new: values)
-        changes[m.name, default: ModelChanges()].inserted.insert(key)
-        return key
+        nextKeys[m.id] = key + 1
+        for p in m.indexedProperties {
+            let t = try writableTree(p.indexTreeName, slot: p.indexTreeSlot)
+            try IndexKey.withEncoded(values[p.id], as: p.type, suffix: key) { try writeTx.put(t, raw: $0, UnsafeRawBufferPointer(start: nil, count: 0)) }
+        }
+        for p in m.linkProperties {
+            try updateBacklinks(p, key, old: nil, new: values[p.id])
+        }
+        try putRecord(m, key, record)
+        log(m) { $0.recordInsert(key) }
+        return (key, record)
     }
 
+    private func putRecord(_ m: ModelLayout, _ key: UInt64, _ record: [UInt8]) throws {
+        let t = try writableTree(m.objectsTree, slot: m.objectsTreeSlot)
+        try withUnsafeBytes(of: key.bigEndian) { kb in
+            try record.withUnsafeBytes { try writeTx.put(t, raw: kb, $0) }
+        }
+    }
+
+    /// Sets the given properties of object `key`; returns the names of those that changed, in
+    /// name order. Only changed properties are encoded, indexed and relinked: the other slots
+    /// of the record are copied as they are.
     func updateObject(_ m: ModelLayout, _ key: UInt64, _ given: [String: Value], depth: Int = 0) throws -> [String] {
-        guard let old = try values(of: m, key: key) else {
+        if !given.values.contains(where: Transaction.mayWrite) {
+            return try updateInPlace(m, key, given, depth: depth)
+        }
+        // A copy: resolving a nested object writes, which may move the stored record.
+        guard let oldRecord = try withRecord(m, key, { [UInt8](UnsafeRawBufferPointer(start: $0.base, count: $0.count)) }) else {
             throw StoreError.objectNotFound(model: m.name, primaryKey: "#\(key)")
         }
-        var new = old
         var changed: [String] = []
-        for (name, v) in given.sorted(by: { $0.key < $1.key }) {
+        var updates: [RecordCodec.SlotUpdate] = []
+        try oldRecord.withUnsafeBytes { buffer in
+            let old = try RecordView(buffer)
+            try compare(m, old, given, depth: depth, &updates, &changed)
+            guard !updates.isEmpty else { return }
+            let record = try RecordCodec.encode(updating: old, with: updates, layout: m)
+            var mask = PropertyMask()
+            for u in updates {
+                let p = u.property
+                mask.insert(p.id)
+                if p.isIndexed {
+                    let t = try writableTree(p.indexTreeName, slot: p.indexTreeSlot)
+                    try IndexKey.withEncoded(u.old, as: p.type, suffix: key) { _ = try writeTx.delete(t, raw: $0) }
+                    try IndexKey.withEncoded(u.new, as: p.type, suffix: key) { try writeTx.put(t, raw: $0, UnsafeRawBufferPointer(start: nil, count: 0)) }
+                }
+                if p.isLinkOrLinkList { try updateBacklinks(p, key, old: u.old, new: u.new) }
+            }
+            try putRecord(m, key, record)
+            log(m) { $0.recordModified(key, mask) }
+        }
+        return changed
+    }
+
+    /// Resolves the given values and compares them with the record's: the slots to rewrite
+    /// and the names that changed, in name order (as they are reported, and as nested writes
+    /// happen). A parameter rather than captured state, which would be boxed on the heap.
+    private func compare(_ m: ModelLayout, _ old: RecordView, _ given: [String: Value], depth: Int,
+                         _ updates: inout [RecordCodec.SlotUpdate], _ changed: inout [String]) throws {
+        func visit(_ name: String, _ v: Value, _ updates: inout [RecordCodec.SlotUpdate], _ changed: inout [String]) throws {
             let p = try property(m, name)
             let resolved = try resolve(v, for: p, depth: depth)
+            let before = try old.value(of: p)
             if p === m.primaryKey {
-                if resolved != old[p.id] { throw StoreError.invalidArgument("the primary key of \(m.name) cannot be changed (\(old[p.id]) to \(resolved))") }
-                continue
+                if resolved != before { throw StoreError.invalidArgument("the primary key of \(m.name) cannot be changed (\(before) to \(resolved))") }
+                return
             }
-            if !same(resolved, old[p.id]) {
-                new[p.id] = resolved
+            if !same(resolved, before) {
+                updates.append(RecordCodec.SlotUpdate(property: p, old: before, new: resolved))
                 changed.append(name)
             }
         }
-        if !changed.isEmpty {
-            try write(m, key, old: old, new: new)
-            if !(changes[m.name]?.inserted.contains(key) ?? false) {
-                changes[m.name, default: ModelChanges()].modified[key, default: []].formUnion(changed)
-            }
+        if given.count == 1 {
+            for (name, v) in given { try visit(name, v, &updates, &changed) }
+        } else {
+            for (name, v) in given.sorted(by: { $0.key < $1.key }) { try visit(name, v, &updates, &changed) }
         }
+    }
+
+    /// Whether resolving `v` may write (a nested object is inserted or updated).
+    private static func mayWrite(_ v: Value) -> Bool {
+        switch v {
+        case .object: true
+        case .list(let items): items.contains { if case .object = $0 { true } else { false } }
+        default: false
+        }
+    }
+
+    /// ``updateObject(_:_:_:depth:)`` when resolving the given values only reads: the record
+    /// is read, compared and rewritten with one search of the objects tree (in place when
+    /// its size stays), then the changed properties' index entries and backlinks follow.
+    private func updateInPlace(_ m: ModelLayout, _ key: UInt64, _ given: [String: Value], depth: Int) throws -> [String] {
+        var changed: [String] = []
+        var updates: [RecordCodec.SlotUpdate] = []
+        let found = try objectsTree(m).map { t in
+            try withUnsafeBytes(of: key.bigEndian) { kb in
+                try writeTx.replace(t, raw: kb) { buffer -> [UInt8]? in
+                    let old = try RecordView(buffer)
+                    try compare(m, old, given, depth: depth, &updates, &changed)
+                    return updates.isEmpty ? nil : try RecordCodec.encode(updating: old, with: updates, layout: m)
+                }
+            }
+        } ?? false
+        guard found else { throw StoreError.objectNotFound(model: m.name, primaryKey: "#\(key)") }
+        guard !updates.isEmpty else { return changed }
+        var mask = PropertyMask()
+        for u in updates {
+            let p = u.property
+            mask.insert(p.id)
+            if p.isIndexed {
+                let t = try writableTree(p.indexTreeName, slot: p.indexTreeSlot)
+                try IndexKey.withEncoded(u.old, as: p.type, suffix: key) { _ = try writeTx.delete(t, raw: $0) }
+                try IndexKey.withEncoded(u.new, as: p.type, suffix: key) { try writeTx.put(t, raw: $0, UnsafeRawBufferPointer(start: nil, count: 0)) }
+            }
+            if p.isLinkOrLinkList { try updateBacklinks(p, key, old: u.old, new: u.new) }
+        }
+        log(m) { $0.recordModified(key, mask) }
         return changed
     }
 
@@ -265,8 +492,19 @@ public final class Transaction: Snapshot {
         return a == b
     }
 
-    func deleteObject(_ m: ModelLayout, _ key: UInt64) throws {
-        guard let old = try values(of: m, key: key) else { return }
+    /// Deletes object `key`: its record, the links to it, then its index entries and backlinks
+    /// (the primary-key entry unless the caller removed it already). Only the properties that
+    /// own entries elsewhere (primary key, indexed, links) are decoded.
+    @discardableResult
+    func deleteObject(_ m: ModelLayout, _ key: UInt64, primaryKeyRemoved: Bool = false) throws -> Bool {
+        // The record goes first, read as it is removed (one search); its index entries and
+        // backlinks follow, after the links pointing at it.
+        guard let objects = try objectsTree(m) else { return false }
+        var removed: [UInt8]?
+        _ = try withUnsafeBytes(of: key.bigEndian) { kb in
+            try writeTx.delete(objects, raw: kb, reading: { removed = [UInt8]($0) })
+        }
+        guard let record = removed else { return false }
         // Incoming links first: null them or drop the object from lists.
         for source in layout.incoming[m.id] ?? [] {
             for sourceKey in try backlinks(to: m, key: key, from: source) {
@@ -279,65 +517,88 @@ public final class Transaction: Snapshot {
                     sv[source.id] = .list(items.filter { if case .reference(let r) = $0 { return r.key != key } else { return true } })
                 }
                 try write(source.model, sourceKey, old: before, new: sv)
-                if !(changes[source.model.name]?.inserted.contains(sourceKey) ?? false) {
-                    changes[source.model.name, default: ModelChanges()].modified[sourceKey, default: []].insert(source.name)
-                }
+                log(source.model) { $0.recordModified(sourceKey, PropertyMask(source.id)) }
             }
         }
-        // Self-links are dropped with the object.
-        var cleared = old
-        for p in m.properties where p.isLink || p.isLinkList { cleared[p.id] = p.isLink ? .null : .list([]) }
-        try maintainBacklinks(m, key, old: old, new: cleared)
-        try maintainIndexes(m, key, old: old, new: nil)
-        var k = key.bigEndian
-        _ = try withUnsafeBytes(of: &k) { try writeTx.delete(try writableTree(m.objectsTree), raw: $0) }
-        if changes[m.name]?.inserted.remove(key) == nil {
-            changes[m.name, default: ModelChanges()].deleted.insert(key)
+        try record.withUnsafeBytes { buffer in
+            let old = try RecordView(buffer)
+            // Its own links, self-links included, leave the backlink index with it.
+            for p in m.linkProperties {
+                try updateBacklinks(p, key, old: try old.value(of: p), new: nil)
+            }
+            if let pk = m.primaryKey, !primaryKeyRemoved {
+                let t = try writableTree(m.primaryKeyTree, slot: m.primaryKeyTreeSlot)
+                try IndexKey.withEncoded(try old.value(of: pk), as: pk.type) { _ = try writeTx.delete(t, raw: $0) }
+            }
+            for p in m.indexedProperties {
+                let t = try writableTree(p.indexTreeName, slot: p.indexTreeSlot)
+                try IndexKey.withEncoded(try old.value(of: p), as: p.type, suffix: key) { _ = try writeTx.delete(t, raw: $0) }
+            }
         }
-        changes[m.name]?.modified[key] = nil
+        log(m) { $0.recordDelete(key) }
+        return true
     }
 
     /// Writes a record and keeps the primary-key index, secondary indexes and backlinks in step.
     func write(_ m: ModelLayout, _ key: UInt64, old: [Value]?, new: [Value]) throws {
-        try maintainIndexes(m, key, old: old, new: new)
-        try maintainBacklinks(m, key, old: old, new: new)
         let record = try RecordCodec.encode(new, layout: m)
-        var k = key.bigEndian
-        try withUnsafeBytes(of: &k) { kb in
-            try record.withUnsafeBytes { try writeTx.put(try writableTree(m.objectsTree), raw: kb, $0) }
+        try maintainIndexes(m, key, old: old, new: new)
+        for p in m.linkProperties where old == nil || old![p.id] != new[p.id] {
+            try updateBacklinks(p, key, old: old?[p.id], new: new[p.id])
         }
+        try putRecord(m, key, record)
     }
 
-    private func maintainIndexes(_ m: ModelLayout, _ key: UInt64, old: [Value]?, new: [Value]?) throws {
+    private func maintainIndexes(_ m: ModelLayout, _ key: UInt64, old: [Value]?, new: [Value]) throws {
         if let pk = m.primaryKey {
-            let o = old?[pk.id], n = new?[pk.id]
-            if o != n || new == nil {
-                let t = try writableTree(m.primaryKeyTree)
-                if let o, old != nil { try writeTx.delete(t, IndexKey.encode(o, as: pk.type)) }
-                if let n { try writeTx.put(t, IndexKey.encode(n, as: pk.type), withUnsafeBytes(of: key.bigEndian) { Array($0) }) }
+            let o = old?[pk.id], n = new[pk.id]
+            if o != n {
+                let t = try writableTree(m.primaryKeyTree, slot: m.primaryKeyTreeSlot)
+                if let o { try IndexKey.withEncoded(o, as: pk.type) { _ = try writeTx.delete(t, raw: $0) } }
+                try IndexKey.withEncoded(n, as: pk.type) { k in
+                    try withUnsafeBytes(of: key.bigEndian) { try writeTx.put(t, raw: k, $0) }
+                }
             }
         }
-        for p in m.properties where p.isIndexed {
-            let o = old?[p.id], n = new?[p.id]
-            if old != nil, new != nil, o == n { continue }
-            let t = try writableTree(p.indexTreeName)
-            if let o { try writeTx.delete(t, IndexKey.encode(o, as: p.type) + withUnsafeBytes(of: key.bigEndian) { Array($0) }) }
-            if let n { try writeTx.put(t, IndexKey.encode(n, as: p.type) + withUnsafeBytes(of: key.bigEndian) { Array($0) }, [UInt8]()) }
+        for p in m.indexedProperties {
+            let o = old?[p.id], n = new[p.id]
+            if old != nil, o == n { continue }
+            let t = try writableTree(p.indexTreeName, slot: p.indexTreeSlot)
+            if let o { try IndexKey.withEncoded(o, as: p.type, suffix: key) { _ = try writeTx.delete(t, raw: $0) } }
+            try IndexKey.withEncoded(n, as: p.type, suffix: key) { try writeTx.put(t, raw: $0, UnsafeRawBufferPointer(start: nil, count: 0)) }
         }
     }
 
-    private func maintainBacklinks(_ m: ModelLayout, _ key: UInt64, old: [Value]?, new: [Value]) throws {
-        for p in m.properties where (p.isLink || p.isLinkList) {
-            guard let target = p.target else { continue }
-            if let old, old[p.id] == new[p.id] { continue }
-            let before = Transaction.counts(old?[p.id]), after = Transaction.counts(new[p.id])
-            if before == after { continue }
-            let t = try writableTree(Backlinks.treeName)
-            for targetKey in Set(before.keys).union(after.keys) {
-                let b = before[targetKey] ?? 0, a = after[targetKey] ?? 0
-                if a == b { continue }
-                let bk = Backlinks.key(targetModel: target.id, targetKey: targetKey, sourceModel: m.id, sourceProperty: p.id, sourceKey: key)
-                if a == 0 { try writeTx.delete(t, bk) } else { try writeTx.put(t, bk, withUnsafeBytes(of: UInt32(a)) { Array($0) }) }
+    /// Moves the backlink entries of link property `p` of object `key` from the targets of
+    /// `old` to those of `new` (nil: none).
+    private func updateBacklinks(_ p: PropertyLayout, _ key: UInt64, old: Value?, new: Value?) throws {
+        guard let target = p.target else { return }
+        // The common cases, a to-one link set, cleared or moved, without dictionaries.
+        if p.isLink {
+            let before: UInt64? = if case .reference(let r)? = old { r.key } else { nil }
+            let after: UInt64? = if case .reference(let r)? = new { r.key } else { nil }
+            if before == after { return }
+            let t = try writableTree(Backlinks.treeName, slot: StoreLayout.backlinksTreeSlot)
+            if let before {
+                try Backlinks.withKey(targetModel: target.id, targetKey: before, sourceModel: p.model.id, sourceProperty: p.id, sourceKey: key) {
+                    _ = try writeTx.delete(t, raw: $0)
+                }
+            }
+            if let after {
+                try Backlinks.withKey(targetModel: target.id, targetKey: after, sourceModel: p.model.id, sourceProperty: p.id, sourceKey: key) { k in
+                    try withUnsafeBytes(of: UInt32(1)) { try writeTx.put(t, raw: k, $0) }
+                }
+            }
+            return
+        }
+        let before = Transaction.counts(old), after = Transaction.counts(new)
+        if before == after { return }
+        let t = try writableTree(Backlinks.treeName, slot: StoreLayout.backlinksTreeSlot)
+        for targetKey in Set(before.keys).union(after.keys) {
+            let b = before[targetKey] ?? 0, a = after[targetKey] ?? 0
+            if a == b { continue }
+            try Backlinks.withKey(targetModel: target.id, targetKey: targetKey, sourceModel: p.model.id, sourceProperty: p.id, sourceKey: key) { k in
+                if a == 0 { _ = try writeTx.delete(t, raw: k) } else { try withUnsafeBytes(of: UInt32(a)) { try writeTx.put(t, raw: k, $0) } }
             }
         }
     }
