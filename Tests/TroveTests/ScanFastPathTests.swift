@@ -187,7 +187,8 @@ import Testing
     @Test func asciiContainsAndPrefixesMatchTheFoldingPath() throws {
         let store = try QueryFixtures.store(indexed: false, seed: 9, people: 300)
         try store.read { (s: Snapshot) throws in
-            for needle in ["a", "A", "ar", "ADA", "str", "ine", "bob", "e", "Mary Ann", "L1", "", "x?y", "é", "Straße"] {
+            for needle in ["a", "A", "ar", "ADA", "str", "ine", "bob", "e", "Mary Ann", "ry A", "LL", "L1", "LLLLLLLLL2", "", "x?y", "é",
+                           "Straße", "break", "smile", "\n"] {
                 for op in ["CONTAINS", "BEGINSWITH", "ENDSWITH", "==", "!="] {
                     for options in ["", "[c]", "[cd]"] {
                         let got = try s.objects("Person", where: "name \(op)\(options) $0", .string(needle)).ids
@@ -205,6 +206,48 @@ import Testing
                         }
                         #expect(got == expected.map { ((try? $0.int("id")) ?? nil) ?? -1 }, "name \(op)\(options) '\(needle)'")
                     }
+                }
+            }
+        }
+    }
+
+    @Test func randomASCIITextsMatchAtEveryPositionLikeTheFoldingPath() throws {
+        let schema = try schemaFromJSON("""
+        {"schemaVersion": 0, "models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "text": "string"}}]}
+        """)
+        let store = try Store(configuration: .inMemory(schema: schema))
+        var rng = QueryFixtures.Random(state: 77)
+        let alphabet: [Character] = ["a", "A", "b", "B", " ", "z", "\r", "\n", "é"]
+        var texts: [String] = []
+        try store.write { tx in
+            for i in 0..<400 {
+                let length = Int(rng.next() % 24)
+                let text = String((0..<length).map { _ in
+                    // Mostly ASCII letters, sometimes CR, LF or a non-ASCII letter.
+                    let r = Int(rng.next() % 40)
+                    return r < 36 ? alphabet[r % 5] : alphabet[5 + r % 4]
+                })
+                texts.append(text)
+                try tx.insert("Item", ["id": .int(Int64(i)), "text": .string(text)])
+            }
+        }
+        try store.read { (s: Snapshot) throws in
+            for round in 0..<150 {
+                let length = round % 6
+                let needle = String((0..<length).map { _ in alphabet[Int(rng.next() % 5)] })
+                for (op, options) in [("CONTAINS", ""), ("CONTAINS", "[c]"), ("BEGINSWITH", "[c]"), ("ENDSWITH", "[c]"), ("==", "[c]")] {
+                    let opts: StringComparisonOptions = options.isEmpty ? [] : [.caseInsensitive]
+                    let got = try s.objects("Item", where: "text \(op)\(options) $0", .string(needle))
+                        .map { ((try? $0.int("id")) ?? nil) ?? -1 }
+                    let expected = texts.indices.filter { i in
+                        switch op {
+                        case "CONTAINS": StringComparison.contains(texts[i], needle, options: opts)
+                        case "BEGINSWITH": StringComparison.beginsWith(texts[i], needle, options: opts)
+                        case "ENDSWITH": StringComparison.endsWith(texts[i], needle, options: opts)
+                        default: StringComparison.equals(texts[i], needle, options: opts)
+                        }
+                    }.map { Int64($0) }
+                    #expect(got == expected, "text \(op)\(options) '\(needle)'")
                 }
             }
         }

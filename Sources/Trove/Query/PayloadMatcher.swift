@@ -183,16 +183,21 @@ enum PayloadMatcher {
         }
     }
 
+    /// Whether eight bytes are ASCII without CR.
+    @inline(__always)
+    static func isPlainASCII(_ w: UInt64) -> Bool {
+        let high: UInt64 = 0x8080_8080_8080_8080, ones: UInt64 = 0x0101_0101_0101_0101
+        let cr = w ^ (ones &* 0x0D)
+        // High bits set, or a zero byte in `cr` (a CR in `w`).
+        return (w | ((cr &- ones) & ~cr)) & high == 0
+    }
+
     /// Whether `count` bytes are ASCII without CR, eight at a time.
     @inline(__always)
     static func isPlainASCII(_ p: UnsafeRawPointer, _ count: Int) -> Bool {
-        let high: UInt64 = 0x8080_8080_8080_8080, ones: UInt64 = 0x0101_0101_0101_0101
         var i = 0
         while i &+ 8 <= count {
-            let w = p.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            let cr = w ^ (ones &* 0x0D)
-            // High bits set, or a zero byte in `cr` (a CR in `w`).
-            if (w | ((cr &- ones) & ~cr)) & high != 0 { return false }
+            if !isPlainASCII(p.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return false }
             i &+= 8
         }
         while i < count {
@@ -227,6 +232,8 @@ private final class ASCIINeedle {
     /// The first byte and, for a letter under `[c]`, its upper case (else the same byte): the
     /// search's filter, so that text bytes are folded only where a match may start.
     private let first: UInt8, firstUpper: UInt8
+    /// `first` and `firstUpper` in every byte of a word.
+    private let firstWord: UInt64, firstUpperWord: UInt64
 
     init(_ folded: [UInt8], lower: Bool) {
         count = folded.count
@@ -242,6 +249,8 @@ private final class ASCIINeedle {
             first = head
             firstUpper = lower && head &- 0x61 < 26 ? head & ~0x20 : head
         }
+        firstWord = UInt64(first) &* 0x0101_0101_0101_0101
+        firstUpperWord = UInt64(firstUpper) &* 0x0101_0101_0101_0101
     }
 
     deinit { bytes.deallocate() }
@@ -260,7 +269,33 @@ private final class ASCIINeedle {
         return true
     }
 
+    /// Checks and searches eight bytes at a time: a word's bytes equal to the needle's first
+    /// byte (either case) are candidates, and only candidates are compared further.
     func isContained(in t: UnsafeRawPointer, _ m: Int) -> Bool? {
+        if m < 8 { return isContained(inShort: t, m) }
+        let last = m &- count
+        var found = count == 0
+        var i = 0
+        while true {
+            // The last word ends at the text's end, overlapping the one before it.
+            let start = Swift.min(i, m &- 8)
+            let w = UInt64(littleEndian: t.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+            if !PayloadMatcher.isPlainASCII(w) { return nil }
+            if !found && last >= 0 {
+                var candidates = (Self.zeroBytes(w ^ firstWord) | Self.zeroBytes(w ^ firstUpperWord)) & (~0 << ((i &- start) &* 8))
+                while candidates != 0 {
+                    let at = start &+ candidates.trailingZeroBitCount >> 3
+                    if at > last { break }
+                    if matches(at: t + at, from: 1) { found = true; break }
+                    candidates &= candidates &- 1
+                }
+            }
+            i = start &+ 8
+            if i >= m { return found }
+        }
+    }
+
+    private func isContained(inShort t: UnsafeRawPointer, _ m: Int) -> Bool? {
         guard PayloadMatcher.isPlainASCII(t, m) else { return nil }
         if count == 0 { return true }
         guard count <= m else { return false }
@@ -272,6 +307,13 @@ private final class ASCIINeedle {
             i &+= 1
         }
         return false
+    }
+
+    /// The high bit of each byte of `x` that is zero (and maybe of some bytes above one):
+    /// a superset of the zero bytes, exact about whether there is any.
+    @inline(__always)
+    private static func zeroBytes(_ x: UInt64) -> UInt64 {
+        (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
     }
 
     func isPrefix(of t: UnsafeRawPointer, _ m: Int) -> Bool? {
