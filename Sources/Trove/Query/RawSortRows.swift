@@ -88,7 +88,7 @@ final class RawSortRows {
         self.keys = ContiguousArray(keys)
         stride = 2 * keys.count + 1
         self.limit = limit
-        if let limit { words.reserveCapacity(min(limit, 1 << 16) * stride) }
+        if let limit { words.reserveCapacity(min(limit, 1024) * stride) }
     }
 
     func accept(_ record: RecordView, _ key: UInt64) throws {
