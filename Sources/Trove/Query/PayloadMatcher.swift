@@ -112,16 +112,51 @@ enum PayloadMatcher {
             // ASCII bytes stand for characters except around CR LF, which is one character.
             let asciiNeedle = folded.allSatisfy { $0 < 0x80 && $0 != 0x0D }
             let lower = options.contains(.caseInsensitive)
-            let test: PayloadTest = { bytes in
-                guard bytes.count > 0 else { return false }
-                let text = UnsafeRawBufferPointer(rebasing: bytes[1...])
-                if let result = asciiMatch(op, text, folded, lower: lower, asciiNeedle: asciiNeedle) { return result }
+            let slow: PayloadTest = { bytes in
                 let value = FoldedString(Self.string(bytes), options: options)
                 switch op {
                 case .beginsWith: return value.hasPrefix(needle)
                 case .endsWith: return value.hasSuffix(needle)
                 case .contains: return value.contains(needle)
                 default: return value == needle
+                }
+            }
+            // Plain ASCII text (no byte >= 0x80, no CR) is decided on its bytes; the rest folds.
+            let test: PayloadTest
+            if asciiNeedle {
+                let ascii = ASCIINeedle(folded, lower: lower)
+                switch op {
+                case .contains:
+                    test = { bytes in
+                        guard bytes.count > 0 else { return false }
+                        if let r = ascii.isContained(in: bytes.baseAddress! + 1, bytes.count - 1) { return r }
+                        return try slow(bytes)
+                    }
+                case .beginsWith:
+                    test = { bytes in
+                        guard bytes.count > 0 else { return false }
+                        if let r = ascii.isPrefix(of: bytes.baseAddress! + 1, bytes.count - 1) { return r }
+                        return try slow(bytes)
+                    }
+                case .endsWith:
+                    test = { bytes in
+                        guard bytes.count > 0 else { return false }
+                        if let r = ascii.isSuffix(of: bytes.baseAddress! + 1, bytes.count - 1) { return r }
+                        return try slow(bytes)
+                    }
+                default:
+                    test = { bytes in
+                        guard bytes.count > 0 else { return false }
+                        if let r = ascii.equals(bytes.baseAddress! + 1, bytes.count - 1) { return r }
+                        return try slow(bytes)
+                    }
+                }
+            } else {
+                // An ASCII string, folded, stays ASCII: it cannot hold a needle that is not.
+                test = { bytes in
+                    guard bytes.count > 0 else { return false }
+                    if isPlainASCII(bytes.baseAddress! + 1, bytes.count - 1) { return false }
+                    return try slow(bytes)
                 }
             }
             return op == .notEqual ? { try !test($0) } : test
@@ -148,30 +183,29 @@ enum PayloadMatcher {
         }
     }
 
-    /// The answer from bytes alone when the stored string is ASCII without CR; nil otherwise.
-    /// `needle` is folded; with `lower`, the stored bytes are folded on the fly.
+    /// Whether eight bytes are ASCII without CR.
     @inline(__always)
-    private static func asciiMatch(_ op: BoundOperator, _ text: UnsafeRawBufferPointer, _ needle: [UInt8],
-                                   lower: Bool, asciiNeedle: Bool) -> Bool? {
-        for byte in text where byte >= 0x80 || byte == 0x0D { return nil }
-        // An ASCII string, folded, stays ASCII: it cannot hold a needle that is not.
-        guard asciiNeedle else { return false }
-        let n = needle.count, m = text.count
-        @inline(__always) func fold(_ b: UInt8) -> UInt8 { lower && b &- 0x41 < 26 ? b | 0x20 : b }
-        @inline(__always) func equal(at start: Int) -> Bool {
-            for i in 0..<n where fold(text[start + i]) != needle[i] { return false }
-            return true
+    static func isPlainASCII(_ w: UInt64) -> Bool {
+        let high: UInt64 = 0x8080_8080_8080_8080, ones: UInt64 = 0x0101_0101_0101_0101
+        let cr = w ^ (ones &* 0x0D)
+        // High bits set, or a zero byte in `cr` (a CR in `w`).
+        return (w | ((cr &- ones) & ~cr)) & high == 0
+    }
+
+    /// Whether `count` bytes are ASCII without CR, eight at a time.
+    @inline(__always)
+    static func isPlainASCII(_ p: UnsafeRawPointer, _ count: Int) -> Bool {
+        var i = 0
+        while i &+ 8 <= count {
+            if !isPlainASCII(p.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return false }
+            i &+= 8
         }
-        switch op {
-        case .equal, .notEqual: return m == n && equal(at: 0)
-        case .beginsWith: return m >= n && equal(at: 0)
-        case .endsWith: return m >= n && equal(at: m - n)
-        default:
-            guard n <= m else { return false }
-            if n == 0 { return true }
-            for start in 0...(m - n) where equal(at: start) { return true }
-            return false
+        while i < count {
+            let b = p.load(fromByteOffset: i, as: UInt8.self)
+            if b >= 0x80 || b == 0x0D { return false }
+            i &+= 1
         }
+        return true
     }
 
     @inline(__always)
@@ -186,5 +220,114 @@ enum PayloadMatcher {
             if order != 0 { return order < 0 ? -1 : 1 }
         }
         return a.count < b.count ? -1 : a.count == b.count ? 0 : 1
+    }
+}
+
+/// A folded ASCII needle (no CR) in stable memory, matched against stored UTF-8 bytes. Each
+/// match answers nil when the text is not plain ASCII, for the folding path to decide.
+private final class ASCIINeedle {
+    private let bytes: UnsafeMutablePointer<UInt8>
+    private let count: Int
+    private let lower: Bool
+    /// The first byte and, for a letter under `[c]`, its upper case (else the same byte): the
+    /// search's filter, so that text bytes are folded only where a match may start.
+    private let first: UInt8, firstUpper: UInt8
+    /// `first` and `firstUpper` in every byte of a word.
+    private let firstWord: UInt64, firstUpperWord: UInt64
+
+    init(_ folded: [UInt8], lower: Bool) {
+        count = folded.count
+        bytes = .allocate(capacity: max(count, 1))
+        bytes.initialize(from: folded, count: count)
+        self.lower = lower
+        let head = folded.first ?? 0
+        if lower && head &- 0x41 < 26 {
+            // Folded text holds no upper case: nothing matches. 0x80 is not in plain ASCII.
+            first = 0x80
+            firstUpper = 0x80
+        } else {
+            first = head
+            firstUpper = lower && head &- 0x61 < 26 ? head & ~0x20 : head
+        }
+        firstWord = UInt64(first) &* 0x0101_0101_0101_0101
+        firstUpperWord = UInt64(firstUpper) &* 0x0101_0101_0101_0101
+    }
+
+    deinit { bytes.deallocate() }
+
+    @inline(__always)
+    private func fold(_ b: UInt8) -> UInt8 { lower && b &- 0x41 < 26 ? b | 0x20 : b }
+
+    /// Whether the needle's bytes from `from` on equal the text's at `p + from`, folded.
+    @inline(__always)
+    private func matches(at p: UnsafeRawPointer, from: Int) -> Bool {
+        var i = from
+        while i < count {
+            if fold(p.load(fromByteOffset: i, as: UInt8.self)) != bytes[i] { return false }
+            i &+= 1
+        }
+        return true
+    }
+
+    /// Checks and searches eight bytes at a time: a word's bytes equal to the needle's first
+    /// byte (either case) are candidates, and only candidates are compared further.
+    func isContained(in t: UnsafeRawPointer, _ m: Int) -> Bool? {
+        if m < 8 { return isContained(inShort: t, m) }
+        let last = m &- count
+        var found = count == 0
+        var i = 0
+        while true {
+            // The last word ends at the text's end, overlapping the one before it.
+            let start = Swift.min(i, m &- 8)
+            let w = UInt64(littleEndian: t.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+            if !PayloadMatcher.isPlainASCII(w) { return nil }
+            if !found && last >= 0 {
+                var candidates = (Self.zeroBytes(w ^ firstWord) | Self.zeroBytes(w ^ firstUpperWord)) & (~0 << ((i &- start) &* 8))
+                while candidates != 0 {
+                    let at = start &+ candidates.trailingZeroBitCount >> 3
+                    if at > last { break }
+                    if matches(at: t + at, from: 1) { found = true; break }
+                    candidates &= candidates &- 1
+                }
+            }
+            i = start &+ 8
+            if i >= m { return found }
+        }
+    }
+
+    private func isContained(inShort t: UnsafeRawPointer, _ m: Int) -> Bool? {
+        guard PayloadMatcher.isPlainASCII(t, m) else { return nil }
+        if count == 0 { return true }
+        guard count <= m else { return false }
+        let last = m &- count
+        var i = 0
+        while i <= last {
+            let b = t.load(fromByteOffset: i, as: UInt8.self)
+            if (b == first || b == firstUpper) && matches(at: t + i, from: 1) { return true }
+            i &+= 1
+        }
+        return false
+    }
+
+    /// The high bit of each byte of `x` that is zero (and maybe of some bytes above one):
+    /// a superset of the zero bytes, exact about whether there is any.
+    @inline(__always)
+    private static func zeroBytes(_ x: UInt64) -> UInt64 {
+        (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+    }
+
+    func isPrefix(of t: UnsafeRawPointer, _ m: Int) -> Bool? {
+        guard PayloadMatcher.isPlainASCII(t, m) else { return nil }
+        return count <= m && matches(at: t, from: 0)
+    }
+
+    func isSuffix(of t: UnsafeRawPointer, _ m: Int) -> Bool? {
+        guard PayloadMatcher.isPlainASCII(t, m) else { return nil }
+        return count <= m && matches(at: t + (m - count), from: 0)
+    }
+
+    func equals(_ t: UnsafeRawPointer, _ m: Int) -> Bool? {
+        guard PayloadMatcher.isPlainASCII(t, m) else { return nil }
+        return count == m && matches(at: t, from: 0)
     }
 }

@@ -27,6 +27,19 @@ final class PredicateEvaluator {
             let test = try compile(operand)
             return { try !test($0, $1) }
         case .and(let operands):
+            // Comparisons of fixed-width slots with constants run as one loop over the slots;
+            // whatever else the conjunction holds runs after them.
+            var ranges = SlotRanges()
+            var others: [BoundPredicate] = []
+            for operand in operands {
+                if case .path(let c) = operand, ranges.add(c) { continue }
+                others.append(operand)
+            }
+            if !ranges.isEmpty {
+                let rest = try others.isEmpty ? nil : compile(others.count == 1 ? others[0] : .and(others))
+                guard let rest else { return { record, _ in ranges.test(record) } }
+                return { try ranges.test($0) && rest($0, $1) }
+            }
             let tests = try operands.map(compile)
             if tests.count == 2 {
                 let a = tests[0], b = tests[1]
@@ -56,6 +69,8 @@ final class PredicateEvaluator {
     // MARK: Path comparisons
 
     private func compile(_ c: PathComparison) throws -> RecordTest {
+        var ranges = SlotRanges()
+        if ranges.add(c) { return { record, _ in ranges.test(record) } }
         let match = try PayloadMatcher.make(c, patterns: patterns)
         if c.path.isDirect && !c.path.isToMany {
             // The common case: a property of the object itself, read straight from its slot.

@@ -111,9 +111,6 @@ struct QueryExecutor {
 
     private static func ordering(_ reader: KeyPathReader, sort: [(BoundKeyPath, Bool)], distinct: [BoundKeyPath],
                                  limit: Int?) throws -> ResultsOrdering {
-        ResultsOrdering(
-            sort: try sort.map { (try reader.valueReader($0.0), $0.1) },
-            distinct: try distinct.map { try reader.valueReader($0) },
-            limit: limit)
+        try ResultsOrdering.make(reader, sort: sort, distinct: distinct, limit: limit)
     }
 }

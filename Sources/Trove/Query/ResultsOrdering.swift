@@ -5,6 +5,8 @@
 ///   kept (after `DISTINCT`, which keeps the first object of each combination).
 /// - Sort with a limit and no distinct: a bounded heap keeps the best `limit` (top-k).
 /// - Otherwise every row is kept, sorted, then reduced.
+/// - When every sort key is a fixed-width property of the object itself and there is no
+///   distinct, rows are raw slot words instead of values (`RawSortRows`), in the same order.
 ///
 /// Sorting puts null first ascending and last descending; ties fall back to object key order,
 /// so that results are deterministic.
@@ -25,20 +27,46 @@ final class ResultsOrdering {
     private var rows: [Row] = []
     private var seen = Set<[Value]>()
     private let usesHeap: Bool
+    /// Set when every sort key reads a fixed-width slot and there is no distinct: then rows
+    /// hold raw words, not values.
+    private let raw: RawSortRows?
 
-    init(sort: [(reader: Reader, ascending: Bool)], distinct: [Reader], limit: Int?) {
+    init(sort: [(reader: Reader, ascending: Bool)], distinct: [Reader], limit: Int?, raw: [RawSortKey]? = nil) {
         sortReaders = sort.map(\.reader)
         ascending = sort.map(\.ascending)
         distinctReaders = distinct
         self.limit = limit
         usesHeap = !sort.isEmpty && distinct.isEmpty && limit != nil
+        if let raw, !raw.isEmpty, raw.count == sort.count, distinct.isEmpty {
+            self.raw = RawSortRows(keys: raw, limit: limit)
+        } else {
+            self.raw = nil
+        }
     }
+
+    /// The ordering of a query's `SORT`, `DISTINCT` and `LIMIT`, reading values with `reader`.
+    static func make(_ reader: KeyPathReader, sort: [(BoundKeyPath, Bool)], distinct: [BoundKeyPath],
+                     limit: Int?) throws -> ResultsOrdering {
+        let raw = sort.compactMap { RawSortKey($0.0, ascending: $0.1) }
+        return ResultsOrdering(
+            sort: try sort.map { (try reader.valueReader($0.0), $0.1) },
+            distinct: try distinct.map { try reader.valueReader($0) },
+            limit: limit,
+            raw: raw.count == sort.count ? raw : nil)
+    }
+
+    /// Whether rows hold raw slot words (every sort key fixed-width, no distinct).
+    var usesRawRows: Bool { raw != nil }
 
     /// Whether nothing can be kept (`LIMIT(0)`): callers need not read anything.
     var isSaturated: Bool { limit == 0 }
 
     /// Takes a matching object; returns false once no further object can change the result.
     func accept(_ record: RecordView, _ key: UInt64) throws -> Bool {
+        if let raw {
+            try raw.accept(record, key)
+            return true
+        }
         if sortReaders.isEmpty {
             if !distinctReaders.isEmpty {
                 guard seen.insert(try distinctReaders.map { try $0(record, key) }).inserted else { return true }
@@ -59,6 +87,7 @@ final class ResultsOrdering {
 
     /// The object keys of the result, in order.
     func finish() -> [UInt64] {
+        if let raw { return raw.finish() }
         if sortReaders.isEmpty { return keys }
         rows.sort(by: precedes)
         if distinctReaders.isEmpty {

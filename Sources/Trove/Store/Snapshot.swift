@@ -141,12 +141,9 @@ public class Snapshot {
     /// Visits every object of a model with its record, in key order, until `body` returns false.
     func scan(_ m: ModelLayout, _ body: (UInt64, RecordView) throws -> Bool) throws {
         guard let t = try tree(m.objectsTree) else { return }
-        let c = try storageTx.cursor(t)
-        var ok = try c.first()
-        while ok {
-            let go = try c.withEntry { k, v in try body(UInt64(bigEndian: k.loadUnaligned(as: UInt64.self)), try RecordView(v)) }
-            if !go { return }
-            ok = try c.next()
+        try storageTx.forEach(t) { k, v in
+            guard k.count == 8 else { throw StoreError.corruptRecord("object key of \(k.count) bytes") }
+            return try body(UInt64(bigEndian: k.loadUnaligned(as: UInt64.self)), try RecordView(v))
         }
     }
 
