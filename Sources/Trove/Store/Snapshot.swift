@@ -231,6 +231,7 @@ public class Snapshot {
     public func values(fromJSON json: JSONObject, model: String) throws -> [String: Value] {
         let m = try self.model(model)
         var out: [String: Value] = [:]
+        out.reserveCapacity(json.pairs.count)
         for (name, v) in json.pairs {
             let p = try property(m, name)
             out[name] = try Coercion.fromJSON(v, for: p)
