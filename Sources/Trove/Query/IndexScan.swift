@@ -13,7 +13,8 @@ struct IndexScan {
     /// `lower ..< upper` in the tree's key order.
     struct KeyRange: Hashable {
         var lower: [UInt8]
-        var upper: [UInt8]
+        /// Nil for the keys that start with `lower` (an equality's value, a `BEGINSWITH` prefix).
+        var upper: [UInt8]?
     }
 
     /// What an entry's key says about the comparison served, without reading the object.
@@ -37,8 +38,22 @@ struct IndexScan {
     let entryCheck: EntryCheck
     /// Whether each range holds one value (`==`, `IN`), rather than an interval.
     let isPointLookup: Bool
-    /// The comparison served, for plans: `name BEGINSWITH "A"`.
-    let summary: String
+    /// The comparisons served.
+    private let served: Served
+
+    private enum Served {
+        case one(PathComparison)
+        case all([PathComparison])
+    }
+
+    /// The comparison served, for plans: `name BEGINSWITH "A"` (built only for `explain`).
+    var summary: String {
+        func text(_ c: PathComparison) -> String { "\(c.path.text) \(c.op.symbol) \(c.constant)" }
+        switch served {
+        case .one(let c): return text(c)
+        case .all(let cs): return cs.map(text).joined(separator: " AND ")
+        }
+    }
 
     /// The scan serving `c`, or nil when no index can.
     init?(_ c: PathComparison, model: ModelLayout) {
@@ -49,17 +64,17 @@ struct IndexScan {
         }
         guard let (ranges, check) = Self.ranges(c, type: p.type) else { return nil }
         self.init(property: p, isPrimaryKey: model.primaryKey === p, ranges: ranges, entryCheck: check,
-                  isPointLookup: c.op == .equal || c.op == .in, summary: "\(c.path.text) \(c.op.symbol) \(c.constant)")
+                  isPointLookup: c.op == .equal || c.op == .in, served: .one(c))
     }
 
     private init(property: PropertyLayout, isPrimaryKey: Bool, ranges: [KeyRange], entryCheck: EntryCheck,
-                 isPointLookup: Bool, summary: String) {
+                 isPointLookup: Bool, served: Served) {
         self.property = property
         self.isPrimaryKey = isPrimaryKey
         self.ranges = ranges
         self.entryCheck = entryCheck
         self.isPointLookup = isPointLookup
-        self.summary = summary
+        self.served = served
     }
 
     /// One scan serving every comparison of `comparisons` (`<`, `<=`, `>`, `>=`, `BETWEEN` on
@@ -69,7 +84,7 @@ struct IndexScan {
               comparisons.allSatisfy({ $0.op.isOrdering && Self.indexedProperty($0, model: model) === p }),
               let (range, check) = Self.orderingRange(comparisons, type: p.type) else { return nil }
         self.init(property: p, isPrimaryKey: model.primaryKey === p, ranges: range.map { [$0] } ?? [], entryCheck: check, isPointLookup: false,
-                  summary: comparisons.map { "\($0.path.text) \($0.op.symbol) \($0.constant)" }.joined(separator: " AND "))
+                  served: .all(comparisons))
     }
 
     /// The indexed property (or primary key) of model `c` compares, if an index can serve it.
@@ -96,7 +111,12 @@ struct IndexScan {
             while ok {
                 // One look at the key: inside the range, the object key, and what it decides.
                 let verdict: EntryVerdict = try cursor.withKey { key in
-                    guard range.upper.withUnsafeBytes({ Self.less(key, $0) }) else { return .outside }
+                    let inside = if let upper = range.upper {
+                        upper.withUnsafeBytes { Self.less(key, $0) }
+                    } else {
+                        range.lower.withUnsafeBytes { Self.hasPrefix(key, $0) }
+                    }
+                    guard inside else { return .outside }
                     return Self.verdict(key, check, hasObjectKey: !isPrimaryKey)
                 }
                 if case .outside = verdict { break }
@@ -137,6 +157,12 @@ struct IndexScan {
             guard let from else { return .match }
             return from.withUnsafeBytes { less(key, $0) } ? .rejected : .match
         }
+    }
+
+    private static func hasPrefix(_ key: UnsafeRawBufferPointer, _ prefix: UnsafeRawBufferPointer) -> Bool {
+        guard key.count >= prefix.count else { return false }
+        guard prefix.count > 0, let p = key.baseAddress, let q = prefix.baseAddress else { return true }
+        return memcmp(p, q, prefix.count) == 0
     }
 
     private static func less(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
@@ -180,7 +206,7 @@ struct IndexScan {
                     if byte == 0 { key.append(0xFF) }
                     n += 1
                 }
-                return KeyRange(lower: key, upper: successor(key))
+                return KeyRange(lower: key, upper: nil)
             }
             // An ASCII string starts with an ASCII prefix exactly when its bytes do.
             let isASCII = prefix.utf8.count <= IndexKey.maxValueBytes && prefix.utf8.allSatisfy { $0 < 0x80 }
@@ -301,6 +327,11 @@ struct IndexScan {
     private static func equalRanges(_ value: Value, type: PropertyType) -> ([KeyRange], Bool)? {
         switch (value, type) {
         case (.string(let s), .string):
+            // A truncated key has no 0x00 0x00 terminator.
+            if isASCII(s) {
+                let key = IndexKey.encode(value, as: type)
+                return ([prefixRange(key)], key[key.count - 1] == 0 && key[key.count - 2] == 0)
+            }
             let keys = variants(s).map { IndexKey.encode(.string($0), as: type) }
             // A truncated key has no 0x00 0x00 terminator.
             return (keys.map(prefixRange), keys.allSatisfy { $0.count >= 3 && $0[$0.count - 1] == 0 && $0[$0.count - 2] == 0 })
@@ -327,10 +358,15 @@ struct IndexScan {
         }
     }
 
+    private static func isASCII(_ s: String) -> Bool {
+        var s = s
+        return s.withUTF8 { bytes in bytes.allSatisfy { $0 < 0x80 } }
+    }
+
     /// The spellings of a string an index may hold for it: as written, NFC and NFD.
     private static func variants(_ s: String) -> [String] {
         // ASCII has one spelling; normalizing it costs more than the whole lookup.
-        if s.utf8.allSatisfy({ $0 < 0x80 }) { return [s] }
+        if isASCII(s) { return [s] }
         // Deduplicated by bytes: a `Set<String>` would merge them, as `==` is canonical equivalence.
         var seen = Set<[UInt8]>()
         return [s, s.precomposedStringWithCanonicalMapping, s.decomposedStringWithCanonicalMapping].filter {
@@ -351,7 +387,7 @@ struct IndexScan {
     }
 
     private static func prefixRange(_ prefix: [UInt8]) -> KeyRange {
-        KeyRange(lower: prefix, upper: successor(prefix))
+        KeyRange(lower: prefix, upper: nil)
     }
 
     private static func successor(_ key: [UInt8]) -> [UInt8] {

@@ -213,17 +213,17 @@ struct QueryBinder {
     }
 
     private func checkOperator(
-        _ op: BoundOperator, _ options: StringComparisonOptions, kind: ValueKind, operand: String, operatorRange: QuerySourceRange
+        _ op: BoundOperator, _ options: StringComparisonOptions, kind: ValueKind, operand: @autoclosure () -> String, operatorRange: QuerySourceRange
     ) throws {
         let at = operatorRange.start
         if !options.isEmpty && kind != .string {
-            throw error(.invalidModifier, "\(options) applies to strings; \(operand) is \(kind)", at: at)
+            throw error(.invalidModifier, "\(options) applies to strings; \(operand()) is \(kind)", at: at)
         }
         if op.isStringOnly && kind != .string {
-            throw error(.invalidOperator, "\(op.symbol) applies to strings; \(operand) is \(kind)", at: at)
+            throw error(.invalidOperator, "\(op.symbol) applies to strings; \(operand()) is \(kind)", at: at)
         }
         if op.isOrdering && !kind.isOrderable {
-            throw error(.invalidOperator, "'\(op.symbol)' does not apply to \(kind) (\(operand)); it takes only == and !=", at: at)
+            throw error(.invalidOperator, "'\(op.symbol)' does not apply to \(kind) (\(operand())); it takes only == and !=", at: at)
         }
     }
 
