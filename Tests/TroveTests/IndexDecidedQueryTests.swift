@@ -162,3 +162,56 @@ import Testing
         }
     }
 }
+
+/// `objects(_:where:)` binds a predicate once per model and types only the arguments on later
+/// calls: the answers and the errors are those of binding afresh.
+@Suite struct BoundQueryTemplateTests {
+    static func error(_ body: () throws -> Void) -> String? {
+        do { try body() } catch { return "\(error)" }
+        return nil
+    }
+
+    @Test func newArgumentsGiveTheAnswersAndErrorsOfAFreshBinding() throws {
+        let store = try QueryFixtures.store(indexed: true, seed: 3)
+        // A text no other test uses, so that the first call binds it afresh.
+        let text = "age == $0 AND name != $1 AND level BETWEEN {$2, 4}  "
+        try store.read { s in
+            let fresh = Self.error { _ = try s.objects("Person", where: text, 3, "x", "not a number") }
+            #expect(fresh != nil)
+            for (age, level) in [(3, 0), (5, -2), (7, 1)] {
+                let cached = try s.objects("Person", where: text, .int(Int64(age)), "Bob", .int(Int64(level))).ids
+                let expected = try s.query("Person where age == \(age) AND name != 'Bob' AND level BETWEEN {\(level), 4}").ids
+                #expect(cached == expected)
+            }
+            #expect(Self.error { _ = try s.objects("Person", where: text, 3, "x", "not a number") } == fresh)
+            let missing = Self.error { _ = try s.objects("Person", where: text, 3) }
+            #expect(missing?.contains("no value for $1") == true, "\(missing ?? "")")
+            #expect(Self.error { _ = try s.objects("Person", where: text, nil, "x", nil) } != nil)
+        }
+    }
+
+    @Test func theSameTextOnAnotherModelIsBoundForThatModel() throws {
+        let store = try QueryFixtures.store(indexed: true, seed: 3)
+        try store.read { s in
+            for name in ["Ada", "Bob", "Rex"] {
+                let people = try s.objects("Person", where: "name == $0 ", .string(name)).ids
+                #expect(people == (try s.query("Person where name == $0", arguments: [.string(name)]).ids))
+                let dogs = try s.objects("Dog", where: "name == $0 ", .string(name)).map { try $0.int("id")! }
+                #expect(dogs == (try s.query("Dog where name == $0", arguments: [.string(name)]).map { try $0.int("id")! }))
+            }
+        }
+    }
+
+    @Test func listArgumentsAndFilteredResultsAreTypedAgain() throws {
+        let store = try QueryFixtures.store(indexed: true, seed: 3)
+        try store.read { s in
+            for names in [["Ada", "Bob"], ["école", "Zoë", "nobody"], []] {
+                let list = Value.list(names.map { .string($0) })
+                let got = try s.objects("Person", where: "name IN $0 OR nick IN $0", list).ids
+                #expect(got == (try s.query("Person where name IN $0 OR nick IN $0", arguments: [list]).ids))
+                let filtered = try s.objects("Person").filter("name IN $0", list).ids
+                #expect(filtered == (try s.query("Person where name IN $0", arguments: [list]).ids))
+            }
+        }
+    }
+}
