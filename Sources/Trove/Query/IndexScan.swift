@@ -109,22 +109,24 @@ struct IndexScan {
         for range in ranges {
             var ok = try cursor.seek(range.lower)
             while ok {
-                // One look at the key: inside the range, the object key, and what it decides.
-                let verdict: EntryVerdict = try cursor.withKey { key in
+                // One look at the key: inside the range, what it decides, and the object key.
+                let (verdict, objectKey): (EntryVerdict, UInt64?) = try cursor.withKey { key in
                     let inside = if let upper = range.upper {
                         upper.withUnsafeBytes { Self.less(key, $0) }
                     } else {
                         range.lower.withUnsafeBytes { Self.hasPrefix(key, $0) }
                     }
-                    guard inside else { return .outside }
-                    return Self.verdict(key, check, hasObjectKey: !isPrimaryKey)
+                    guard inside else { return (.outside, nil) }
+                    let verdict = Self.verdict(key, check, hasObjectKey: !isPrimaryKey)
+                    guard !isPrimaryKey, key.count >= 8 else { return (verdict, nil) }
+                    return (verdict, UInt64(bigEndian: key.loadUnaligned(fromByteOffset: key.count - 8, as: UInt64.self)))
                 }
                 if case .outside = verdict { break }
                 read += 1
                 if verdict != .rejected {
-                    let key: UInt64? = try isPrimaryKey
+                    let key = try isPrimaryKey
                         ? cursor.withValue { $0.count == 8 ? UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) : nil }
-                        : cursor.withKey { $0.count >= 8 ? UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: $0.count - 8, as: UInt64.self)) : nil }
+                        : objectKey
                     if let key {
                         if verdict == .match { candidates.addMatch(key) } else { candidates.addUnsure(key) }
                     }
