@@ -9,7 +9,9 @@ import TroveStorage
 /// strings are truncated in keys, strings stored in NFD sort apart from their NFC form), so
 /// each entry is either decided by its key (`entryCheck`) or left for the caller to check
 /// against the object itself.
-struct IndexScan {
+///
+/// A class: plans pass scans around, and a struct this size costs a dozen retains per copy.
+final class IndexScan {
     /// `lower ..< upper` in the tree's key order.
     struct KeyRange: Hashable {
         var lower: [UInt8]
@@ -56,7 +58,7 @@ struct IndexScan {
     }
 
     /// The scan serving `c`, or nil when no index can.
-    init?(_ c: PathComparison, model: ModelLayout) {
+    convenience init?(_ c: PathComparison, model: ModelLayout) {
         guard let p = Self.indexedProperty(c, model: model) else { return nil }
         if c.op.isOrdering {
             self.init(ordering: [c], model: model)
@@ -79,7 +81,7 @@ struct IndexScan {
 
     /// One scan serving every comparison of `comparisons` (`<`, `<=`, `>`, `>=`, `BETWEEN` on
     /// the same indexed property, the conjuncts of an `AND`): the intersection of their ranges.
-    init?(ordering comparisons: [PathComparison], model: ModelLayout) {
+    convenience init?(ordering comparisons: [PathComparison], model: ModelLayout) {
         guard let first = comparisons.first, let p = Self.indexedProperty(first, model: model),
               comparisons.allSatisfy({ $0.op.isOrdering && Self.indexedProperty($0, model: model) === p }),
               let (range, check) = Self.orderingRange(comparisons, type: p.type) else { return nil }

@@ -444,9 +444,9 @@ struct QueryBinder {
         }
     }
 
-    private func typedArgument(_ argument: Value, kind: ValueKind, name: String, at location: QuerySourceLocation) throws -> Value {
+    private func typedArgument(_ argument: Value, kind: ValueKind, name: @autoclosure () -> String, at location: QuerySourceLocation) throws -> Value {
         func mismatch() -> QueryError {
-            error(.typeMismatch, "\(name) is \(argument.kindDescription) (\(QueryLexer.truncated(argument.description))), but is compared with \(Self.article(kind))", at: location)
+            error(.typeMismatch, "\(name()) is \(argument.kindDescription) (\(QueryLexer.truncated(argument.description))), but is compared with \(Self.article(kind))", at: location)
         }
         switch argument {
         case .null:
