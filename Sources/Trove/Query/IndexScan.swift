@@ -306,7 +306,12 @@ final class IndexScan {
                 return nil
             }
         }
-        func encoded(_ bytes: [UInt8]) -> [UInt8] { IndexKey.encode(.string(String(decoding: bytes, as: UTF8.self)), as: .string) }
+        func encoded(_ bytes: [UInt8]) -> [UInt8] {
+            var key: [UInt8] = [1]
+            key.reserveCapacity(bytes.count + 3)
+            IndexKey.appendEscaped(bytes, to: &key)
+            return key
+        }
         let lowerKey = lower.map { $0.inclusive ? encoded($0.bytes) : successor(encoded($0.bytes)) } ?? firstValue
         let upperKey = upper.map { $0.inclusive ? successor(encoded($0.bytes)) : encoded($0.bytes) } ?? pastValues
         guard lowerKey.lexicographicallyPrecedes(upperKey) else { return (nil, .decides) }
