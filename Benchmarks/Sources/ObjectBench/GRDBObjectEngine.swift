@@ -83,6 +83,12 @@ final class GRDBObjectEngine: ObjectEngine {
         }
     }
 
+    func countByNameRange(_ ranges: [(lower: String, upper: String)]) throws -> Int {
+        try p.read { db in
+            try ranges.reduce(0) { $0 + (try User.filter(Column("name") >= $1.lower && Column("name") < $1.upper).fetchCount(db)) }
+        }
+    }
+
     func countCompound(ageFrom lo: Int64, ageBelow hi: Int64, scoreAbove minScore: Double) throws -> Int {
         try p.read { db in
             try User.filter(Column("age") >= lo && Column("age") < hi && Column("score") > minScore).fetchCount(db)

@@ -15,6 +15,9 @@ protocol ObjectEngine: AnyObject {
     func lookup(_ data: ObjectDataset, _ indices: [Int]) throws -> UInt64
     /// Counts users whose name equals each of `names` (the indexed property); returns the total.
     func countByName(_ names: [String]) throws -> Int
+    /// Counts users whose name lies in each range `lower ..< upper` (the indexed property);
+    /// returns the total.
+    func countByNameRange(_ ranges: [(lower: String, upper: String)]) throws -> Int
     /// Counts `age >= lo AND age < hi AND score > minScore` (no index applies: a scan).
     func countCompound(ageFrom lo: Int64, ageBelow hi: Int64, scoreAbove minScore: Double) throws -> Int
     /// Counts users whose name contains `needle`, ASCII case-insensitively.

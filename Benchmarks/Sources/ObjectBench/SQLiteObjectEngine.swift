@@ -120,6 +120,16 @@ final class SQLiteObjectEngine: ObjectEngine {
         }
     }
 
+    func countByNameRange(_ ranges: [(lower: String, upper: String)]) throws -> Int {
+        let s = try statement("SELECT count(*) FROM user WHERE name >= ?1 AND name < ?2")
+        return try transaction("BEGIN") {
+            try ranges.reduce(0) { total, range in
+                try bind(s, 1, range.lower); try bind(s, 2, range.upper)
+                return total + (try scalar(s))
+            }
+        }
+    }
+
     func countCompound(ageFrom lo: Int64, ageBelow hi: Int64, scoreAbove minScore: Double) throws -> Int {
         let s = try statement("SELECT count(*) FROM user WHERE age >= ?1 AND age < ?2 AND score > ?3")
         sqlite3_bind_int64(s, 1, lo); sqlite3_bind_int64(s, 2, hi); sqlite3_bind_double(s, 3, minScore)

@@ -91,6 +91,14 @@ final class TroveObjectEngine: ObjectEngine {
         }
     }
 
+    func countByNameRange(_ ranges: [(lower: String, upper: String)]) throws -> Int {
+        try s.read { snapshot in
+            try ranges.reduce(0) {
+                $0 + (try snapshot.objects("User", where: "name >= $0 AND name < $1", .string($1.lower), .string($1.upper)).count)
+            }
+        }
+    }
+
     func countCompound(ageFrom lo: Int64, ageBelow hi: Int64, scoreAbove minScore: Double) throws -> Int {
         try s.read { snapshot in
             try snapshot.objects("User", where: "age >= $0 AND age < $1 AND score > $2", .int(lo), .int(hi), .double(minScore)).count

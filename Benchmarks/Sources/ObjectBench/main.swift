@@ -50,7 +50,7 @@ guard !engineNames.isEmpty, engineNames.allSatisfy({ allEngines[$0] != nil }) el
 
 /// The workloads, in the order they run on each engine (each on the state the previous left).
 enum Phase: Int, CaseIterable {
-    case bulkInsert, singleInserts, lookups, equality, compound, contains, linkPath, top, update, delete
+    case bulkInsert, singleInserts, lookups, equality, range, compound, contains, linkPath, top, update, delete
 
     func label(n: Int, ops: Int) -> String {
         switch self {
@@ -58,6 +58,7 @@ enum Phase: Int, CaseIterable {
         case .singleInserts: "insert 1,000 objects, 1 txn each"
         case .lookups: "\(n.grouped) primary-key lookups, 3 properties read"
         case .equality: "10,000 indexed equality queries (name == x)"
+        case .range: "1,000 indexed range queries (name >= x AND name < y)"
         case .compound: "compound predicate, scans all (age, age, score)"
         case .contains: "name CONTAINS[c] 'ari', scans all"
         case .linkPath: "10 link key-path queries (team.name == x)"
@@ -71,7 +72,7 @@ enum Phase: Int, CaseIterable {
 /// What one engine returned, compared between engines.
 struct Checks: Equatable {
     var lookup: UInt64 = 0
-    var equality = 0, compound = 0, contains = 0, linkPath = 0
+    var equality = 0, range = 0, compound = 0, contains = 0, linkPath = 0
     var top: [String] = []
     var deleted = 0, finalCount = 0
 }
@@ -141,6 +142,18 @@ do {
     var rng = SplitMix64(seed: 11)
     let lookupKeys = (0..<n).map { _ in Int.random(in: 0..<total, using: &rng) }
     let equalityNames = (0..<10_000).map { _ in data.users[Int.random(in: 0..<total, using: &rng)].name }
+    // Users whose first name is that of a random user and whose last name starts with the same
+    // letter: "Kariba M" ..< "Kariba N", a handful of users each.
+    // (Their own generator, so that the other workloads draw what they drew before.)
+    var rangeRNG = SplitMix64(seed: 13)
+    let nameRanges = (0..<1_000).map { _ -> (lower: String, upper: String) in
+        let name = data.users[Int.random(in: 0..<total, using: &rangeRNG)].name
+        let space = name.firstIndex(of: " ")!
+        let lower = String(name[...name.index(after: space)])
+        var upper = Array(lower.utf8)
+        upper[upper.count - 1] += 1
+        return (lower, String(decoding: upper, as: UTF8.self))
+    }
     let teamNames = (0..<10).map { _ in data.teamNames[Int.random(in: 0..<ObjectDataset.teamCount, using: &rng)] }
     var permutation = Array(0..<total)
     permutation.shuffle(using: &rng)
@@ -169,6 +182,7 @@ do {
         try phase(.singleInserts) { for i in n..<total { try engine.insertUsers(data, i..<(i + 1)) } }
         run.checks.lookup = try phase(.lookups) { try engine.lookup(data, lookupKeys) }
         run.checks.equality = try phase(.equality) { try engine.countByName(equalityNames) }
+        run.checks.range = try phase(.range) { try engine.countByNameRange(nameRanges) }
         run.checks.compound = try phase(.compound) { try engine.countCompound(ageFrom: 30, ageBelow: 40, scoreAbove: 50) }
         run.checks.contains = try phase(.contains) { try engine.countNameContains("ari") }
         run.checks.linkPath = try phase(.linkPath) { try engine.countByTeamName(teamNames) }
@@ -178,7 +192,8 @@ do {
         run.sizeAfterDelete = try engine.fileSize()
         run.checks.finalCount = try engine.count()
         if let trove = engine as? TroveObjectEngine {
-            for query in ["User where name == '\(equalityNames[0])'", "User where age >= 30 AND age < 40 AND score > 50.0",
+            for query in ["User where name == '\(equalityNames[0])'",
+                          "User where name >= '\(nameRanges[0].lower)' AND name < '\(nameRanges[0].upper)'", "User where age >= 30 AND age < 40 AND score > 50.0",
                           "User where team.name == '\(teamNames[0])'", "User SORT(score DESC) LIMIT(100)"] {
                 log("explain \(query):\n" + (try trove.explain(query)).split(separator: "\n").map { "      " + $0 }.joined(separator: "\n"))
             }
@@ -228,7 +243,7 @@ do {
     }))
     print("")
     let c = runs[0].run.checks
-    print("checks: all engines agree: lookup checksum \(c.lookup), \(c.equality.grouped) equality matches, \(c.compound.grouped) compound, "
+    print("checks: all engines agree: lookup checksum \(c.lookup), \(c.equality.grouped) equality matches, \(c.range.grouped) in name ranges, \(c.compound.grouped) compound, "
         + "\(c.contains.grouped) CONTAINS, \(c.linkPath.grouped) via the link, the same top 100, \(c.deleted.grouped) deleted, \(c.finalCount.grouped) left")
 
     if let shellBinary {

@@ -37,7 +37,7 @@ enum IndexKey {
 
     static func encode(_ value: Value, as type: PropertyType) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(16)
+        if case .string(let s) = value { out.reserveCapacity(s.utf8.count + 3) } else { out.reserveCapacity(16) }
         append(value, as: type, to: &out)
         return out
     }
@@ -70,6 +70,15 @@ enum IndexKey {
     }
 
     static func appendEscaped<C: Collection>(_ bytes: C, to out: inout [UInt8]) where C.Element == UInt8 {
+        // Most values need no escape and no cut: one copy.
+        let copied = bytes.withContiguousStorageIfAvailable { buffer -> Bool in
+            guard buffer.count <= maxValueBytes, !buffer.contains(0) else { return false }
+            out.append(contentsOf: buffer)
+            out.append(0)
+            out.append(0)
+            return true
+        }
+        if copied == true { return }
         var n = 0
         for b in bytes {
             if n >= maxValueBytes { return }

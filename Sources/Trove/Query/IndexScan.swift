@@ -5,14 +5,31 @@ import TroveStorage
 /// hold the values a comparison accepts.
 ///
 /// Index keys are `IndexKey` encodings (plus the 8-byte object key, in a secondary index), so
-/// a comparison becomes ranges of bytes. The candidates are a superset of the matches (long
-/// strings are truncated in keys, an integer index is read with rounded bounds), so the
-/// caller always checks every candidate against the whole predicate.
-struct IndexScan {
+/// a comparison becomes ranges of bytes. The ranges hold a superset of the matches (long
+/// strings are truncated in keys, strings stored in NFD sort apart from their NFC form), so
+/// each entry is either decided by its key (`entryCheck`) or left for the caller to check
+/// against the object itself.
+///
+/// A class: plans pass scans around, and a struct this size costs a dozen retains per copy.
+final class IndexScan {
     /// `lower ..< upper` in the tree's key order.
     struct KeyRange: Hashable {
         var lower: [UInt8]
-        var upper: [UInt8]
+        /// Nil for the keys that start with `lower` (an equality's value, a `BEGINSWITH` prefix).
+        var upper: [UInt8]?
+    }
+
+    /// What an entry's key says about the comparison served, without reading the object.
+    enum EntryCheck {
+        /// Every entry in the ranges satisfies it (`==` and `IN` on values the keys hold whole).
+        case decides
+        /// An entry whose string is ASCII and whole in the key decides: it satisfies the
+        /// comparison exactly when its key is at least `from` (nil: always). Others are only
+        /// candidates. For string ranges and `BEGINSWITH` with ASCII constants: ASCII is its
+        /// own NFC form, so its bytes order as the comparison orders strings.
+        case asciiStrings(from: [UInt8]?)
+        /// Entries are only candidates.
+        case candidates
     }
 
     /// The property whose index is read.
@@ -20,66 +37,136 @@ struct IndexScan {
     /// Whether that index is the primary-key tree (whose values are the object keys).
     let isPrimaryKey: Bool
     let ranges: [KeyRange]
-    /// The comparison served, for plans: `name BEGINSWITH "A"`.
-    let summary: String
+    let entryCheck: EntryCheck
+    /// Whether each range holds one value (`==`, `IN`), rather than an interval.
+    let isPointLookup: Bool
+    /// The comparisons served.
+    private let served: Served
+
+    private enum Served {
+        case one(PathComparison)
+        case all([PathComparison])
+    }
+
+    /// The comparison served, for plans: `name BEGINSWITH "A"` (built only for `explain`).
+    var summary: String {
+        func text(_ c: PathComparison) -> String { "\(c.path.text) \(c.op.symbol) \(c.constant)" }
+        switch served {
+        case .one(let c): return text(c)
+        case .all(let cs): return cs.map(text).joined(separator: " AND ")
+        }
+    }
 
     /// The scan serving `c`, or nil when no index can.
-    init?(_ c: PathComparison, model: ModelLayout) {
-        guard c.path.isDirect, case .property(let p) = c.path.terminal, p.model === model,
-              c.quantifier == .any, c.options.isEmpty else { return nil }
-        let isPrimaryKey = model.primaryKey === p
-        guard isPrimaryKey || p.isIndexed, p.type.canBeIndexed else { return nil }
-        guard let ranges = Self.ranges(c, type: p.type) else { return nil }
-        self.property = p
+    convenience init?(_ c: PathComparison, model: ModelLayout) {
+        guard let p = Self.indexedProperty(c, model: model) else { return nil }
+        if c.op.isOrdering {
+            self.init(ordering: [c], model: model)
+            return
+        }
+        guard let (ranges, check) = Self.ranges(c, type: p.type) else { return nil }
+        self.init(property: p, isPrimaryKey: model.primaryKey === p, ranges: ranges, entryCheck: check,
+                  isPointLookup: c.op == .equal || c.op == .in, served: .one(c))
+    }
+
+    private init(property: PropertyLayout, isPrimaryKey: Bool, ranges: [KeyRange], entryCheck: EntryCheck,
+                 isPointLookup: Bool, served: Served) {
+        self.property = property
         self.isPrimaryKey = isPrimaryKey
         self.ranges = ranges
-        self.summary = "\(c.path.text) \(c.op.symbol) \(c.constant)"
-        self.isExact = c.op == .equal || c.op == .in
+        self.entryCheck = entryCheck
+        self.isPointLookup = isPointLookup
+        self.served = served
+    }
+
+    /// One scan serving every comparison of `comparisons` (`<`, `<=`, `>`, `>=`, `BETWEEN` on
+    /// the same indexed property, the conjuncts of an `AND`): the intersection of their ranges.
+    convenience init?(ordering comparisons: [PathComparison], model: ModelLayout) {
+        guard let first = comparisons.first, let p = Self.indexedProperty(first, model: model),
+              comparisons.allSatisfy({ $0.op.isOrdering && Self.indexedProperty($0, model: model) === p }),
+              let (range, check) = Self.orderingRange(comparisons, type: p.type) else { return nil }
+        self.init(property: p, isPrimaryKey: model.primaryKey === p, ranges: range.map { [$0] } ?? [], entryCheck: check, isPointLookup: false,
+                  served: .all(comparisons))
+    }
+
+    /// The indexed property (or primary key) of model `c` compares, if an index can serve it.
+    static func indexedProperty(_ c: PathComparison, model: ModelLayout) -> PropertyLayout? {
+        guard c.path.isDirect, case .property(let p) = c.path.terminal, p.model === model,
+              c.quantifier == .any, c.options.isEmpty else { return nil }
+        guard model.primaryKey === p || p.isIndexed, p.type.canBeIndexed else { return nil }
+        return p
     }
 
     var treeName: String { isPrimaryKey ? property.model.primaryKeyTree : property.indexTreeName }
 
-    /// Whether each range holds one value (`==`, `IN`), rather than an interval.
-    let isExact: Bool
-
-    /// How many entries the ranges hold, counting no further than `cap`.
-    func count(in snapshot: Snapshot, cap: Int) throws -> Int {
-        guard let tree = try snapshot.tree(treeName) else { return 0 }
-        var n = 0
-        for range in ranges {
-            try visit(range, tree, snapshot) { _ in
-                n += 1
-                return n < cap
-            }
-            if n >= cap { return n }
-        }
-        return n
-    }
-
-    /// Adds the object keys of every entry in the ranges to `keys`.
-    func collect(in snapshot: Snapshot, into keys: inout Set<UInt64>) throws {
-        guard let tree = try snapshot.tree(treeName) else { return }
+    /// Adds the object of every entry in the ranges to `candidates`, as a match or as a
+    /// candidate to check, and counts the entries read in `read`. Returns false, leaving
+    /// them incomplete, once `read` reaches `cap`.
+    func collect(in snapshot: Snapshot, cap: Int, into candidates: inout IndexCandidates, read: inout Int) throws -> Bool {
+        guard read < cap else { return false }
+        guard !ranges.isEmpty, let tree = try snapshot.tree(treeName) else { return true }
         let isPrimaryKey = self.isPrimaryKey
+        let check = entryCheck
+        let cursor = try snapshot.storageTx.cursor(tree)
         for range in ranges {
-            try visit(range, tree, snapshot) { cursor in
-                let key = try isPrimaryKey
-                    ? cursor.withValue { $0.count == 8 ? UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) : nil }
-                    : cursor.withKey { $0.count >= 8 ? UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: $0.count - 8, as: UInt64.self)) : nil }
-                if let key { keys.insert(key) }
-                return true
+            var ok = try cursor.seek(range.lower)
+            while ok {
+                // One look at the key: inside the range, what it decides, and the object key.
+                let (verdict, objectKey): (EntryVerdict, UInt64?) = try cursor.withKey { key in
+                    let inside = if let upper = range.upper {
+                        upper.withUnsafeBytes { Self.less(key, $0) }
+                    } else {
+                        range.lower.withUnsafeBytes { Self.hasPrefix(key, $0) }
+                    }
+                    guard inside else { return (.outside, nil) }
+                    let verdict = Self.verdict(key, check, hasObjectKey: !isPrimaryKey)
+                    guard !isPrimaryKey, key.count >= 8 else { return (verdict, nil) }
+                    return (verdict, UInt64(bigEndian: key.loadUnaligned(fromByteOffset: key.count - 8, as: UInt64.self)))
+                }
+                if case .outside = verdict { break }
+                read += 1
+                if verdict != .rejected {
+                    let key = try isPrimaryKey
+                        ? cursor.withValue { $0.count == 8 ? UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) : nil }
+                        : objectKey
+                    if let key {
+                        if verdict == .match { candidates.addMatch(key) } else { candidates.addUnsure(key) }
+                    }
+                }
+                if read >= cap { return false }
+                ok = try cursor.next()
             }
+        }
+        return true
+    }
+
+    private enum EntryVerdict { case outside, match, unsure, rejected }
+
+    private static func verdict(_ key: UnsafeRawBufferPointer, _ check: EntryCheck, hasObjectKey: Bool) -> EntryVerdict {
+        switch check {
+        case .decides:
+            return .match
+        case .candidates:
+            return .unsure
+        case .asciiStrings(let from):
+            // The value: tag 1, the string's bytes, 0x00 0x00 (absent when truncated).
+            let end = key.count - (hasObjectKey ? 8 : 0)
+            guard end >= 3, key[0] == 1, key[end - 1] == 0, key[end - 2] == 0 else { return .unsure }
+            var i = 1
+            while i < end - 2 {
+                let b = key[i]
+                if b == 0 || b >= 0x80 { return .unsure }   // an escaped NUL, or not ASCII
+                i += 1
+            }
+            guard let from else { return .match }
+            return from.withUnsafeBytes { less(key, $0) } ? .rejected : .match
         }
     }
 
-    /// Calls `body` on each entry of `range` until it returns false.
-    private func visit(_ range: KeyRange, _ tree: Tree, _ snapshot: Snapshot, _ body: (Cursor) throws -> Bool) throws {
-        let cursor = try snapshot.storageTx.cursor(tree)
-        var ok = try cursor.seek(range.lower)
-        while ok {
-            let inside = try cursor.withKey { key in range.upper.withUnsafeBytes { Self.less(key, $0) } }
-            guard inside, try body(cursor) else { return }
-            ok = try cursor.next()
-        }
+    private static func hasPrefix(_ key: UnsafeRawBufferPointer, _ prefix: UnsafeRawBufferPointer) -> Bool {
+        guard key.count >= prefix.count else { return false }
+        guard prefix.count > 0, let p = key.baseAddress, let q = prefix.baseAddress else { return true }
+        return memcmp(p, q, prefix.count) == 0
     }
 
     private static func less(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
@@ -97,46 +184,25 @@ struct IndexScan {
     private static let firstValue: [UInt8] = [1]
     private static let pastValues: [UInt8] = [2]
 
-    private static func ranges(_ c: PathComparison, type: PropertyType) -> [KeyRange]? {
+    private static func ranges(_ c: PathComparison, type: PropertyType) -> ([KeyRange], EntryCheck)? {
         switch c.op {
         case .equal:
-            return equalRanges(c.constant, type: type)
+            guard let (ranges, decides) = equalRanges(c.constant, type: type) else { return nil }
+            return (ranges, decides ? .decides : .candidates)
         case .in:
             guard case .list(let items) = c.constant else { return nil }
             var ranges: [KeyRange] = []
+            var decides = true
             for item in items {
-                guard let r = equalRanges(item, type: type) else { return nil }
+                guard let (r, d) = equalRanges(item, type: type) else { return nil }
                 ranges += r
+                decides = decides && d
             }
-            return Array(Set(ranges)).sorted { $0.lower.lexicographicallyPrecedes($1.lower) }
-        case .less, .lessOrEqual, .greater, .greaterOrEqual, .between:
-            // Strings order by scalar values of their NFC form; keys hold the bytes as stored.
-            guard type != .string, type != .bool, type != .uuid else { return nil }
-            var lower = firstValue, upper = pastValues
-            switch c.op {
-            case .greater:
-                guard let k = bound(c.constant, type, roundingUp: false) else { return [] }
-                lower = successor(k)
-            case .greaterOrEqual:
-                guard let k = bound(c.constant, type, roundingUp: true) else { return [] }
-                lower = k
-            case .less:
-                guard let k = bound(c.constant, type, roundingUp: true) else { return [] }
-                upper = k
-            case .lessOrEqual:
-                guard let k = bound(c.constant, type, roundingUp: false) else { return [] }
-                upper = successor(k)
-            default:
-                guard case .list(let bounds) = c.constant, bounds.count == 2,
-                      let low = bound(bounds[0], type, roundingUp: true),
-                      let high = bound(bounds[1], type, roundingUp: false) else { return [] }
-                lower = low
-                upper = successor(high)
-            }
-            return [KeyRange(lower: lower, upper: upper)]
+            let sorted = Array(Set(ranges)).sorted { $0.lower.lexicographicallyPrecedes($1.lower) }
+            return (sorted, decides ? .decides : .candidates)
         case .beginsWith:
             guard type == .string, case .string(let prefix) = c.constant else { return nil }
-            return variants(prefix).map { variant in
+            let ranges = variants(prefix).map { variant in
                 var key: [UInt8] = [1]
                 var n = 0
                 for byte in variant.utf8 where n < IndexKey.maxValueBytes {
@@ -144,29 +210,172 @@ struct IndexScan {
                     if byte == 0 { key.append(0xFF) }
                     n += 1
                 }
-                return KeyRange(lower: key, upper: successor(key))
+                return KeyRange(lower: key, upper: nil)
             }
+            // An ASCII string starts with an ASCII prefix exactly when its bytes do.
+            let isASCII = prefix.utf8.count <= IndexKey.maxValueBytes && prefix.utf8.allSatisfy { $0 < 0x80 }
+            return (ranges, isASCII ? .asciiStrings(from: nil) : .candidates)
         default:
             return nil
         }
     }
 
-    private static func equalRanges(_ value: Value, type: PropertyType) -> [KeyRange]? {
+    /// The intersection of the ranges of ordering comparisons, nil for an empty one.
+    private static func orderingRange(_ comparisons: [PathComparison], type: PropertyType) -> (KeyRange?, EntryCheck)? {
+        if type == .string { return stringRange(comparisons) }
+        // Booleans and UUIDs do not order (the binder refuses them).
+        guard type != .bool, type != .uuid else { return nil }
+        var lower = firstValue, upper = pastValues
+        // Integer bounds are exact; a fractional or huge bound is rounded and clamped, and
+        // doubles may hold NaN, which a range holds but no comparison accepts.
+        var decides = type.isInteger
+        for c in comparisons {
+            var low: [UInt8]?, high: [UInt8]?
+            switch c.op {
+            case .greater:
+                guard let k = bound(c.constant, type, roundingUp: false) else { return (nil, .decides) }
+                low = successor(k)
+            case .greaterOrEqual:
+                guard let k = bound(c.constant, type, roundingUp: true) else { return (nil, .decides) }
+                low = k
+            case .less:
+                guard let k = bound(c.constant, type, roundingUp: true) else { return (nil, .decides) }
+                high = k
+            case .lessOrEqual:
+                guard let k = bound(c.constant, type, roundingUp: false) else { return (nil, .decides) }
+                high = successor(k)
+            case .between:
+                guard case .list(let bounds) = c.constant, bounds.count == 2,
+                      let l = bound(bounds[0], type, roundingUp: true),
+                      let h = bound(bounds[1], type, roundingUp: false) else { return (nil, .decides) }
+                low = l
+                high = successor(h)
+            default:
+                return nil
+            }
+            let constants: [Value] = if case .list(let items) = c.constant { items } else { [c.constant] }
+            if !constants.allSatisfy({ if case .int = $0 { true } else { false } }) { decides = false }
+            if let low, lower.lexicographicallyPrecedes(low) { lower = low }
+            if let high, high.lexicographicallyPrecedes(upper) { upper = high }
+        }
+        guard lower.lexicographicallyPrecedes(upper) else { return (nil, .decides) }
+        return (KeyRange(lower: lower, upper: upper), decides ? .decides : .candidates)
+    }
+
+    /// The range of keys that may hold strings between ASCII bounds, or nil when a bound is not
+    /// ASCII (or too long for a key).
+    ///
+    /// Strings compare by the scalars of their NFC form, keys hold the bytes as stored. For a
+    /// string stored in NFC the two agree. One stored decomposed (`e` + U+0301 for `é`) differs
+    /// from its NFC form first at a letter that, composed, lies above every ASCII character:
+    /// it can sort below an ASCII lower bound `lo` while its NFC form does not, but only if it
+    /// begins with a prefix of `lo` longer than the prefix `lo` shares with the upper bound
+    /// (otherwise its NFC form lies above that bound too). So the scan starts at that prefix of
+    /// `lo`; the ASCII entries below `lo` are skipped by `EntryCheck.asciiStrings(from:)`, the
+    /// others checked.
+    private static func stringRange(_ comparisons: [PathComparison]) -> (KeyRange?, EntryCheck)? {
+        var lower: (bytes: [UInt8], inclusive: Bool)?
+        var upper: (bytes: [UInt8], inclusive: Bool)?
+        func ascii(_ value: Value) -> [UInt8]? {
+            guard case .string(let s) = value else { return nil }
+            let bytes = Array(s.utf8)
+            return bytes.count <= IndexKey.maxValueBytes && bytes.allSatisfy({ $0 < 0x80 }) ? bytes : nil
+        }
+        func raise(_ b: [UInt8], _ inclusive: Bool) {
+            guard let l = lower else { lower = (b, inclusive); return }
+            if l.bytes.lexicographicallyPrecedes(b) || (l.bytes == b && !inclusive) { lower = (b, inclusive) }
+        }
+        func lowerUpper(_ b: [UInt8], _ inclusive: Bool) {
+            guard let u = upper else { upper = (b, inclusive); return }
+            if b.lexicographicallyPrecedes(u.bytes) || (u.bytes == b && !inclusive) { upper = (b, inclusive) }
+        }
+        for c in comparisons {
+            switch c.op {
+            case .greater, .greaterOrEqual:
+                guard let b = ascii(c.constant) else { return nil }
+                raise(b, c.op == .greaterOrEqual)
+            case .less, .lessOrEqual:
+                guard let b = ascii(c.constant) else { return nil }
+                lowerUpper(b, c.op == .lessOrEqual)
+            case .between:
+                guard case .list(let bounds) = c.constant, bounds.count == 2,
+                      let l = ascii(bounds[0]), let h = ascii(bounds[1]) else { return nil }
+                raise(l, true)
+                lowerUpper(h, true)
+            default:
+                return nil
+            }
+        }
+        func encoded(_ bytes: [UInt8]) -> [UInt8] {
+            var key: [UInt8] = [1]
+            key.reserveCapacity(bytes.count + 3)
+            IndexKey.appendEscaped(bytes, to: &key)
+            return key
+        }
+        let lowerKey = lower.map { $0.inclusive ? encoded($0.bytes) : successor(encoded($0.bytes)) } ?? firstValue
+        let upperKey = upper.map { $0.inclusive ? successor(encoded($0.bytes)) : encoded($0.bytes) } ?? pastValues
+        guard lowerKey.lexicographicallyPrecedes(upperKey) else { return (nil, .decides) }
+        var scanLower = firstValue
+        if let lo = lower?.bytes, let hi = upper?.bytes {
+            var shared = 0
+            while shared < lo.count, shared < hi.count, lo[shared] == hi[shared] { shared += 1 }
+            if shared + 1 >= lo.count {
+                scanLower = lowerKey
+            } else {
+                // The prefix's key without a terminator: it precedes every string starting with it.
+                var key = encoded(Array(lo.prefix(shared + 1)))
+                key.removeLast(2)
+                scanLower = key
+            }
+        }
+        return (KeyRange(lower: scanLower, upper: upperKey), .asciiStrings(from: lowerKey))
+    }
+
+    /// The ranges of the keys equal to `value`, and whether those keys hold it whole (so that
+    /// every entry in them equals it).
+    private static func equalRanges(_ value: Value, type: PropertyType) -> ([KeyRange], Bool)? {
         switch (value, type) {
         case (.string(let s), .string):
-            return variants(s).map { prefixRange(IndexKey.encode(.string($0), as: type)) }
+            // A truncated key has no 0x00 0x00 terminator.
+            if isASCII(s) {
+                let key = IndexKey.encode(value, as: type)
+                return ([prefixRange(key)], key[key.count - 1] == 0 && key[key.count - 2] == 0)
+            }
+            let keys = variants(s).map { IndexKey.encode(.string($0), as: type) }
+            // A truncated key has no 0x00 0x00 terminator.
+            return (keys.map(prefixRange), keys.allSatisfy { $0.count >= 3 && $0[$0.count - 1] == 0 && $0[$0.count - 2] == 0 })
         case (.double(let d), _) where type.isInteger:
-            guard let i = Int64(exactly: d) else { return [] }
-            return [prefixRange(IndexKey.encode(.int(i), as: type))]
+            guard let i = Int64(exactly: d) else { return ([], true) }
+            return ([prefixRange(IndexKey.encode(.int(i), as: type))], true)
         default:
-            return [prefixRange(IndexKey.encode(value, as: type))]
+            return ([prefixRange(IndexKey.encode(value, as: type))], keysDecideEquality(value, type))
         }
+    }
+
+    /// Whether equal keys mean equal values: not for decimals (keys hold a rounded double),
+    /// NaN (never equal to itself), data (truncated keys) or links.
+    private static func keysDecideEquality(_ value: Value, _ type: PropertyType) -> Bool {
+        switch value {
+        case .null: true
+        case .int: type.isInteger
+        case .bool: type == .bool
+        case .uuid: type == .uuid
+        case .double(let d): type == .double && !d.isNaN
+        case .float(let f): type == .float && !f.isNaN
+        case .date(let d): type == .date && !d.timeIntervalSinceReferenceDate.isNaN
+        default: false
+        }
+    }
+
+    private static func isASCII(_ s: String) -> Bool {
+        var s = s
+        return s.withUTF8 { bytes in bytes.allSatisfy { $0 < 0x80 } }
     }
 
     /// The spellings of a string an index may hold for it: as written, NFC and NFD.
     private static func variants(_ s: String) -> [String] {
         // ASCII has one spelling; normalizing it costs more than the whole lookup.
-        if s.utf8.allSatisfy({ $0 < 0x80 }) { return [s] }
+        if isASCII(s) { return [s] }
         // Deduplicated by bytes: a `Set<String>` would merge them, as `==` is canonical equivalence.
         var seen = Set<[UInt8]>()
         return [s, s.precomposedStringWithCanonicalMapping, s.decomposedStringWithCanonicalMapping].filter {
@@ -187,7 +396,7 @@ struct IndexScan {
     }
 
     private static func prefixRange(_ prefix: [UInt8]) -> KeyRange {
-        KeyRange(lower: prefix, upper: successor(prefix))
+        KeyRange(lower: prefix, upper: nil)
     }
 
     private static func successor(_ key: [UInt8]) -> [UInt8] {

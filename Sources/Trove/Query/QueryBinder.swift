@@ -11,6 +11,14 @@ struct QueryBinder {
     let arguments: [Value]
     /// The statement, so that errors can echo it under a caret.
     let statement: String?
+    /// Notes each path comparison's constant as it is bound, for `BoundQueryTemplate`.
+    var recorder: BindingRecorder?
+
+    init(layout: StoreLayout, arguments: [Value], statement: String?) {
+        self.layout = layout
+        self.arguments = arguments
+        self.statement = statement
+    }
 
     /// What unqualified and `$x` key paths start from.
     private enum Subject {
@@ -137,14 +145,11 @@ struct QueryBinder {
             throw error(.invalidQuantifier, "\(quantifier) needs a key path that crosses a list; '\(path.text)' is a single value", at: start)
         }
         try checkOperator(op, options, kind: path.kind, operand: "'\(path.text)'", operatorRange: operatorRange)
-        let value: Value
-        switch op {
-        case .in, .between: value = try typedList(constant, kind: path.kind, op: op)
-        default: value = try typed(constant, kind: path.kind, op: op)
-        }
+        let value = try typedConstant(constant, kind: path.kind, op: op)
         if op == .matches, case .string(let pattern) = value {
             _ = try RegularExpressionPattern(pattern, options: options, at: constant.range.start, in: statement)
         }
+        recorder?.leaves.append(BindingRecorder.Leaf(constant: constant, op: op))
         return PathComparison(quantifier: quantifier ?? .any, path: path, op: op, options: options, constant: value)
     }
 
@@ -213,17 +218,17 @@ struct QueryBinder {
     }
 
     private func checkOperator(
-        _ op: BoundOperator, _ options: StringComparisonOptions, kind: ValueKind, operand: String, operatorRange: QuerySourceRange
+        _ op: BoundOperator, _ options: StringComparisonOptions, kind: ValueKind, operand: @autoclosure () -> String, operatorRange: QuerySourceRange
     ) throws {
         let at = operatorRange.start
         if !options.isEmpty && kind != .string {
-            throw error(.invalidModifier, "\(options) applies to strings; \(operand) is \(kind)", at: at)
+            throw error(.invalidModifier, "\(options) applies to strings; \(operand()) is \(kind)", at: at)
         }
         if op.isStringOnly && kind != .string {
-            throw error(.invalidOperator, "\(op.symbol) applies to strings; \(operand) is \(kind)", at: at)
+            throw error(.invalidOperator, "\(op.symbol) applies to strings; \(operand()) is \(kind)", at: at)
         }
         if op.isOrdering && !kind.isOrderable {
-            throw error(.invalidOperator, "'\(op.symbol)' does not apply to \(kind) (\(operand)); it takes only == and !=", at: at)
+            throw error(.invalidOperator, "'\(op.symbol)' does not apply to \(kind) (\(operand())); it takes only == and !=", at: at)
         }
     }
 
@@ -357,6 +362,11 @@ struct QueryBinder {
 
     // MARK: Constants
 
+    /// The constant of a path comparison `path op constant`, typed for a path of `kind`.
+    func typedConstant(_ constant: QueryExpression, kind: ValueKind, op: BoundOperator) throws -> Value {
+        op == .in || op == .between ? try typedList(constant, kind: kind, op: op) : try typed(constant, kind: kind, op: op)
+    }
+
     /// The value of a literal or parameter as `kind`.
     private func typed(_ expression: QueryExpression, kind: ValueKind, op: BoundOperator) throws -> Value {
         let value: Value
@@ -434,9 +444,9 @@ struct QueryBinder {
         }
     }
 
-    private func typedArgument(_ argument: Value, kind: ValueKind, name: String, at location: QuerySourceLocation) throws -> Value {
+    private func typedArgument(_ argument: Value, kind: ValueKind, name: @autoclosure () -> String, at location: QuerySourceLocation) throws -> Value {
         func mismatch() -> QueryError {
-            error(.typeMismatch, "\(name) is \(argument.kindDescription) (\(QueryLexer.truncated(argument.description))), but is compared with \(Self.article(kind))", at: location)
+            error(.typeMismatch, "\(name()) is \(argument.kindDescription) (\(QueryLexer.truncated(argument.description))), but is compared with \(Self.article(kind))", at: location)
         }
         switch argument {
         case .null:

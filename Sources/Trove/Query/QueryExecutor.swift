@@ -33,15 +33,40 @@ struct QueryExecutor {
     /// Runs a bound query over every object of `model`.
     func run(model: ModelLayout, predicate: BoundPredicate?, predicateText: @autoclosure () -> String?,
              sort: [(BoundKeyPath, Bool)], distinct: [BoundKeyPath], limit: Int?) throws -> (results: Results, plan: QueryPlan) {
-        let evaluator = PredicateEvaluator(snapshot: snapshot)
-        let test = try predicate.map(evaluator.compile)
-        let ordering = try Self.ordering(evaluator.reader, sort: sort, distinct: distinct, limit: limit)
         var planner = QueryPlanner(snapshot: snapshot, model: model)
         planner.prefersIndexes = prefersIndexes
         let (access, estimate) = try planner.accessPath(for: predicate)
 
         var examined = 0
-        if !ordering.isSaturated {
+        var decidedByIndex = false
+        let keys: [UInt64]
+        switch access {
+        case _ where limit == 0:
+            keys = []
+        case .none:
+            keys = []
+        case .indexes(_, var candidates) where sort.isEmpty && distinct.isEmpty:
+            // The index gives the keys; records are read only for entries it could not decide.
+            candidates.normalize()
+            examined = candidates.count
+            decidedByIndex = candidates.unsure.isEmpty
+            var found = candidates.matches
+            if !candidates.unsure.isEmpty, let predicate {
+                let evaluator = PredicateEvaluator(snapshot: snapshot)
+                let test = try evaluator.compile(predicate)
+                let tree = try evaluator.reader.tree(model)
+                var passed: [UInt64] = []
+                for key in candidates.unsure where try evaluator.reader.withRecord(tree, key, { try test($0, key) }) == true {
+                    passed.append(key)
+                }
+                found = IndexCandidates.merged(found, passed)
+            }
+            if let limit, found.count > limit { found.removeLast(found.count - limit) }
+            keys = found
+        default:
+            let evaluator = PredicateEvaluator(snapshot: snapshot)
+            let test = try predicate.map(evaluator.compile)
+            let ordering = try Self.ordering(evaluator.reader, sort: sort, distinct: distinct, limit: limit)
             switch access {
             case .none:
                 break
@@ -51,15 +76,27 @@ struct QueryExecutor {
                     if let test, try !test(record, key) { return true }
                     return try ordering.accept(record, key)
                 }
-            case .indexes, .linked:
-                var candidates = Set<UInt64>()
-                if case .indexes(let scans) = access {
-                    for scan in scans { try scan.collect(in: snapshot, into: &candidates) }
-                } else if case .linked(let scan) = access {
-                    try scan.collect(in: snapshot, into: &candidates)
-                }
+            case .indexes(_, var candidates):
+                candidates.normalize()
                 let tree = try evaluator.reader.tree(model)
                 // Key order, as a scan would produce: results without SORT keep insertion order.
+                var i = 0, j = 0
+                let matches = candidates.matches, unsure = candidates.unsure
+                while i < matches.count || j < unsure.count {
+                    let isMatch = j == unsure.count || (i < matches.count && matches[i] < unsure[j])
+                    let key = isMatch ? matches[i] : unsure[j]
+                    if isMatch { i += 1 } else { j += 1 }
+                    examined += 1
+                    let more = try evaluator.reader.withRecord(tree, key) { record in
+                        if !isMatch, let test, try !test(record, key) { return true }
+                        return try ordering.accept(record, key)
+                    }
+                    if more == false { break }
+                }
+            case .linked(let scan):
+                var candidates = Set<UInt64>()
+                try scan.collect(in: snapshot, into: &candidates)
+                let tree = try evaluator.reader.tree(model)
                 for key in candidates.sorted() {
                     examined += 1
                     let more = try evaluator.reader.withRecord(tree, key) { record in
@@ -69,8 +106,8 @@ struct QueryExecutor {
                     if more == false { break }
                 }
             }
+            keys = ordering.finish()
         }
-        let keys = ordering.finish()
 
         guard describesPlan else {
             let plan = QueryPlan(model: model.name, access: .scan, steps: [], estimatedRows: estimate,
@@ -78,7 +115,9 @@ struct QueryExecutor {
             return (Results(snapshot: snapshot, model: model, keys: keys), plan)
         }
         var (planAccess, steps) = QueryPlanner.describe(access, model: model)
-        if let predicateText = predicateText(), predicate != nil { steps.append("FILTER \(predicateText)") }
+        if let predicateText = predicateText(), predicate != nil {
+            steps.append("FILTER \(predicateText)" + (decidedByIndex ? " (decided by the index)" : ""))
+        }
         if !sort.isEmpty {
             let keys = sort.map { "\($0.0.text) \($0.1 ? "ASC" : "DESC")" }.joined(separator: ", ")
             steps.append("SORT \(keys)" + (distinct.isEmpty ? limit.map { " (top \($0))" } ?? "" : ""))

@@ -1,17 +1,18 @@
 /// Chooses how a query finds its candidate objects: a primary-key lookup, an index range, a
 /// union of those for an `OR`, or a scan of every object.
 ///
-/// Among the conjuncts of an `AND`, the most selective index wins, estimated by counting its
-/// entries over the range (never counting past the best estimate so far, so a bad candidate
-/// costs little). An index is used only when it is expected to produce a fraction of the
-/// model's objects: reading a record by key costs several times what a scan pays per record.
+/// Among the conjuncts of an `AND`, the most selective index wins, found by collecting its
+/// entries over the range (never more than the best so far, so a bad candidate costs little);
+/// the winner's entries are the candidates, read once. An index is used only when it is
+/// expected to produce a fraction of the model's objects: reading a record by key costs
+/// several times what a scan pays per record.
 struct QueryPlanner {
     /// How the candidates are found.
     enum AccessPath {
         case none
         case scan
-        /// The union of index scans (one for a plain index lookup).
-        case indexes([IndexScan])
+        /// The union of index scans (one for a plain index lookup), with what they found.
+        case indexes([IndexScan], IndexCandidates)
         /// The objects linking to the matching objects of a linked model.
         case linked(LinkedScan)
     }
@@ -40,8 +41,8 @@ struct QueryPlanner {
         return (best.access, best.estimate)
     }
 
-    /// The cheapest index access that yields every object satisfying `predicate`, if it is
-    /// expected to produce fewer than `cap` objects.
+    /// The cheapest index access that yields every object satisfying `predicate`, if it
+    /// yields fewer than `cap` objects. Its candidates' matches satisfy `predicate` itself.
     private func bestAccess(_ predicate: BoundPredicate, cap: Int) throws -> (access: AccessPath, estimate: Int)? {
         switch predicate {
         case .path(let comparison):
@@ -50,31 +51,77 @@ struct QueryPlanner {
                                                                     cap: cap, prefersIndexes: prefersIndexes) else { return nil }
                 return (.linked(linked), estimate)
             }
-            let estimate = scan.isPrimaryKey && scan.isExact ? scan.ranges.count : try scan.count(in: snapshot, cap: cap)
-            return estimate < cap || prefersIndexes ? (.indexes([scan]), estimate) : nil
+            return try collect(scan, cap: cap)
         case .and(let operands):
             var best: (access: AccessPath, estimate: Int)?
-            for operand in operands {
+            var decidesAll = false
+            func consider(_ candidate: (access: AccessPath, estimate: Int)?, covering covered: Int) {
+                guard let candidate, best == nil || candidate.estimate < best!.estimate else { return }
+                best = candidate
+                decidesAll = covered == operands.count
+            }
+            // Ranges on one property (`name >= a AND name < b`) are one scan of the intersection.
+            var merged: [Int] = []
+            for group in orderingGroups(operands) {
                 let limit = best.map { min(cap, $0.estimate) } ?? cap
-                if let candidate = try bestAccess(operand, cap: limit), best == nil || candidate.estimate < best!.estimate {
-                    best = candidate
+                if let scan = IndexScan(ordering: group.map { $0.comparison }, model: model) {
+                    consider(try collect(scan, cap: limit), covering: group.count)
+                    merged += group.map(\.index)
                 }
+            }
+            // A range alone reads a superset of the merged range it belongs to.
+            for (i, operand) in operands.enumerated() where !merged.contains(i) {
+                let limit = best.map { min(cap, $0.estimate) } ?? cap
+                consider(try bestAccess(operand, cap: limit), covering: 1)
+            }
+            // The other conjuncts remain to be checked on every candidate.
+            if !decidesAll, let chosen = best, case .indexes(let scans, var candidates) = chosen.access {
+                candidates.demote()
+                best = (.indexes(scans, candidates), chosen.estimate)
             }
             return best
         case .or(let operands):
             var scans: [IndexScan] = []
+            var union = IndexCandidates()
             var total = 0
             for operand in operands {
                 guard let part = try bestAccess(operand, cap: prefersIndexes ? cap : cap - total),
-                      case .indexes(let partScans) = part.access else { return nil }
+                      case .indexes(let partScans, let candidates) = part.access else { return nil }
                 scans += partScans
+                union.formUnion(candidates)
                 total += part.estimate
                 if total >= cap && !prefersIndexes { return nil }
             }
-            return (.indexes(scans), total)
+            return (.indexes(scans, union), total)
         default:
             return nil
         }
+    }
+
+    /// The scan with its entries and the number it read, or nil once that reaches `cap`.
+    private func collect(_ scan: IndexScan, cap: Int) throws -> (access: AccessPath, estimate: Int)? {
+        var candidates = IndexCandidates()
+        var read = 0
+        guard try scan.collect(in: snapshot, cap: prefersIndexes ? Int.max : cap, into: &candidates, read: &read) else { return nil }
+        // A primary key holds each value once: its lookups are estimated before reading.
+        return (.indexes([scan], candidates), scan.isPrimaryKey && scan.isPointLookup ? scan.ranges.count : read)
+    }
+
+    /// The ordering comparisons among `operands`, grouped by the indexed property they read,
+    /// for properties compared more than once.
+    private func orderingGroups(_ operands: [BoundPredicate]) -> [[(index: Int, comparison: PathComparison)]] {
+        var groups: [[(index: Int, comparison: PathComparison)]] = []
+        var properties: [PropertyLayout] = []
+        for (index, operand) in operands.enumerated() {
+            guard case .path(let c) = operand, c.op.isOrdering, let p = IndexScan.indexedProperty(c, model: model) else { continue }
+            if let i = properties.firstIndex(where: { $0 === p }) {
+                groups[i].append((index, c))
+            } else {
+                properties.append(p)
+                groups.append([(index, c)])
+            }
+        }
+        return groups.filter { $0.count > 1 }
     }
 
     /// The plan's description of an access path.
@@ -84,7 +131,7 @@ struct QueryPlanner {
             return (.none, ["NOTHING TO READ (the predicate is always false)"])
         case .scan:
             return (.scan, ["SCAN \(model.name)"])
-        case .indexes(let scans):
+        case .indexes(let scans, _):
             let parts = scans.map { scan -> (QueryPlan.Access, String) in
                 scan.isPrimaryKey
                     ? (.primaryKey(property: scan.property.name), "SEARCH \(model.name) USING PRIMARY KEY \(scan.property.name) (\(scan.summary))")

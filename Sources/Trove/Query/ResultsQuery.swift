@@ -15,8 +15,7 @@ extension Snapshot {
     public func objects(_ model: String, where predicate: String, arguments: [Value]) throws -> Results {
         try checkLive()
         let m = try self.model(model)
-        let parsed = try QueryParser.parsePredicate(predicate)
-        let bound = try QueryBinder(layout: layout, arguments: arguments, statement: predicate).bind(parsed, to: m)
+        let (parsed, bound) = try ParsedQueryCache.shared.bind(predicate, to: m, layout: layout, arguments: arguments)
         return try QueryExecutor(snapshot: self, describesPlan: false)
             .run(model: m, predicate: bound, predicateText: parsed.description, sort: [], distinct: [], limit: nil).results
     }
@@ -82,8 +81,7 @@ extension Results {
 
     private func refined(predicate: String, arguments: [Value]) throws -> Results {
         try snapshot.checkLive()
-        let parsed = try QueryParser.parsePredicate(predicate)
-        let bound = try QueryBinder(layout: snapshot.layout, arguments: arguments, statement: predicate).bind(parsed, to: model)
+        let bound = try ParsedQueryCache.shared.bind(predicate, to: model, layout: snapshot.layout, arguments: arguments).bound
         return with(keys: try QueryExecutor(snapshot: snapshot)
             .refine(model: model, keys: keys, predicate: bound, sort: [], distinct: [], limit: nil))
     }
