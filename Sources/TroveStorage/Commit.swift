@@ -110,8 +110,14 @@ extension WriteTransaction {
         return try seal(p, length: pageSize, pgno: pgno)
     }
 
-    /// Writes the sealed dirty pages and the free list's run in page order, each run of
-    /// consecutive pages in one call.
+    /// The page cache sizes a file's folios after the writes that fill them, and every later
+    /// write into a folio, and its flush by `fdatasync`, walks the whole folio: after a bulk
+    /// load written in 1 MiB calls, a small commit's 4 KiB writes cost ~2x the kernel time
+    /// they cost in 64 KiB folios (Linux 6.18, ext4). Bulk loads lose nothing measurable.
+    static let maxWriteBytes = 64 << 10
+
+    /// Writes the sealed dirty pages and the free list's run in page order, consecutive pages
+    /// in one call of at most `maxWriteBytes`.
     private func writePages(list: UnsafeRawBufferPointer, at listPgno: UInt64) throws {
         var pages: [(pgno: UInt64, bytes: UnsafeRawBufferPointer)] = []
         pages.reserveCapacity(dirty.count + 1)
@@ -124,7 +130,9 @@ extension WriteTransaction {
             let start = pages[i].pgno
             var next = start
             run.removeAll(keepingCapacity: true)
-            while i < pages.count, pages[i].pgno == next {
+            var bytes = 0
+            while i < pages.count, pages[i].pgno == next, bytes == 0 || bytes + pages[i].bytes.count <= WriteTransaction.maxWriteBytes {
+                bytes += pages[i].bytes.count
                 run.append(pages[i].bytes)
                 next += UInt64(pages[i].bytes.count / pageSize)
                 i += 1

@@ -18,6 +18,31 @@ final class RecordingIO: StorageIO, @unchecked Sendable {
         lock.lock(); _writes.append((offset, bytes.count)); lock.unlock()
         try inner.write(bytes, at: offset)
     }
+    /// Each `write(contiguous:at:)` call: offset and total bytes.
+    private var _vectored: [(offset: UInt64, count: Int)] = []
+    var vectored: [(offset: UInt64, count: Int)] { lock.lock(); defer { lock.unlock() }; return _vectored }
+    func write(contiguous buffers: [UnsafeRawBufferPointer], at offset: UInt64) throws {
+        lock.lock(); _vectored.append((offset, buffers.reduce(0) { $0 + $1.count })); lock.unlock()
+        try inner.write(contiguous: buffers, at: offset)
+    }
+    func sync() throws { try inner.sync() }
+    func map(length: UInt64) throws -> StorageMapping { try inner.map(length: length) }
+}
+
+/// Records plain writes; `write(contiguous:at:)` is the protocol's default.
+final class PlainWriteLog: StorageIO, @unchecked Sendable {
+    let name = "plain"
+    private let inner: FileStorageIO
+    private(set) var writes: [(offset: UInt64, count: Int)] = []
+
+    init() throws { inner = try FileStorageIO(anonymousName: "plain") }
+
+    func size() throws -> UInt64 { try inner.size() }
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws { try inner.read(into: buffer, at: offset) }
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+        writes.append((offset, bytes.count))
+        try inner.write(bytes, at: offset)
+    }
     func sync() throws { try inner.sync() }
     func map(length: UInt64) throws -> StorageMapping { try inner.map(length: length) }
 }
@@ -40,13 +65,27 @@ final class RecordingIO: StorageIO, @unchecked Sendable {
     }
 
     @Test func defaultVectoredWriteIssuesOneWritePerBuffer() throws {
-        let io = try RecordingIO()
+        let io = try PlainWriteLog()
         try withBuffers([[1, 2], [3], [4, 5, 6]]) { try io.write(contiguous: $0, at: 8) }
         #expect(io.writes.map(\.offset) == [8, 10, 11])
         #expect(io.writes.map(\.count) == [2, 1, 3])
         var back = [UInt8](repeating: 0, count: 6)
         try back.withUnsafeMutableBytes { try io.read(into: $0, at: 8) }
         #expect(back == [1, 2, 3, 4, 5, 6])
+    }
+
+    @Test func commitWritesConsecutivePagesInCallsOfAtMost64KiB() throws {
+        let io = try RecordingIO()
+        let s = try Storage(io: io)
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            for i in 0..<5_000 { try tx.put(t, key(i), [UInt8](repeating: UInt8(i & 0xff), count: 100)) }
+        }
+        let calls = io.vectored
+        #expect(calls.allSatisfy { $0.count <= WriteTransaction.maxWriteBytes && $0.count % 4096 == 0 })
+        #expect(calls.contains { $0.count == WriteTransaction.maxWriteBytes })
+        let all = try s.read { try $0.dump("t") }
+        #expect(all.map(\.0) == (0..<5_000).map(key))
     }
 
     @Test func manySmallCommitsOnAFileStayReadableAfterReopen() throws {
