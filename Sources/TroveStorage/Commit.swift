@@ -51,13 +51,17 @@ extension WriteTransaction {
         let listChecksum = try seal(listBuffer, length: listLength, pgno: listPgno)
 
         do {
-            try writeDirtyPages()
-            try storage.io.write(UnsafeRawBufferPointer(start: listBuffer, count: listLength), at: listPgno * UInt64(pageSize))
+            try writePages(list: UnsafeRawBufferPointer(start: listBuffer, count: listLength), at: listPgno)
             // Pages taken from the end and released again were never written: extend the file
-            // so that it holds every page the meta counts.
-            if try storage.io.size() < pageLimit * UInt64(pageSize) {
-                let zero = [UInt8](repeating: 0, count: pageSize)
-                try zero.withUnsafeBytes { try storage.io.write($0, at: (pageLimit - 1) * UInt64(pageSize)) }
+            // so that it holds every page the meta counts. The file never shrinks, so a size
+            // once seen needs no `fstat` again.
+            let needed = pageLimit * UInt64(pageSize)
+            if storage.writerFileSize < needed {
+                if try storage.io.size() < needed {
+                    let zero = [UInt8](repeating: 0, count: pageSize)
+                    try zero.withUnsafeBytes { try storage.io.write($0, at: (pageLimit - 1) * UInt64(pageSize)) }
+                }
+                storage.writerFileSize = needed
             }
 
             var m = meta
@@ -106,22 +110,34 @@ extension WriteTransaction {
         return try seal(p, length: pageSize, pgno: pgno)
     }
 
-    /// Writes the sealed dirty pages in page order, contiguous ones in one call.
-    private func writeDirtyPages() throws {
-        let pages = dirty.pageNumbers.sorted()
-        let batch = 256
-        let staging = UnsafeMutableRawPointer.allocate(byteCount: batch * pageSize, alignment: 16)
-        defer { staging.deallocate() }
+    /// The page cache sizes a file's folios after the writes that fill them, and every later
+    /// write into a folio, and its flush by `fdatasync`, walks the whole folio: after a bulk
+    /// load written in 1 MiB calls, a small commit's 4 KiB writes cost ~2x the kernel time
+    /// they cost in 64 KiB folios (Linux 6.18, ext4). Bulk loads lose nothing measurable.
+    static let maxWriteBytes = 64 << 10
+
+    /// Writes the sealed dirty pages and the free list's run in page order, consecutive pages
+    /// in one call of at most `maxWriteBytes`.
+    private func writePages(list: UnsafeRawBufferPointer, at listPgno: UInt64) throws {
+        var pages: [(pgno: UInt64, bytes: UnsafeRawBufferPointer)] = []
+        pages.reserveCapacity(dirty.count + 1)
+        dirty.forEach { pgno, p in pages.append((pgno, UnsafeRawBufferPointer(start: p, count: pageSize))) }
+        pages.append((listPgno, list))
+        pages.sort { $0.pgno < $1.pgno }
+        var run: [UnsafeRawBufferPointer] = []
         var i = 0
         while i < pages.count {
-            let start = pages[i]
-            var n = 0
-            while i < pages.count, n < batch, pages[i] == start + UInt64(n) {
-                (staging + n * pageSize).copyMemory(from: dirty[pages[i]]!, byteCount: pageSize)
-                n += 1
+            let start = pages[i].pgno
+            var next = start
+            run.removeAll(keepingCapacity: true)
+            var bytes = 0
+            while i < pages.count, pages[i].pgno == next, bytes == 0 || bytes + pages[i].bytes.count <= WriteTransaction.maxWriteBytes {
+                bytes += pages[i].bytes.count
+                run.append(pages[i].bytes)
+                next += UInt64(pages[i].bytes.count / pageSize)
                 i += 1
             }
-            try storage.io.write(UnsafeRawBufferPointer(start: staging, count: n * pageSize), at: start * UInt64(pageSize))
+            try storage.io.write(contiguous: run, at: start * UInt64(pageSize))
         }
     }
 }

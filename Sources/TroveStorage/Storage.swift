@@ -43,6 +43,9 @@ public final class Storage: @unchecked Sendable {
     private var syncedThrough: UInt64 = 0
     private var poisoned: String?
     private let writerGate = DispatchSemaphore(value: 1)
+    /// A size the data file is known to reach (it never shrinks); read and written only by
+    /// the writer, under `writerGate`.
+    var writerFileSize: UInt64 = 0
     private var commitObservers: [ObjectIdentifier: @Sendable (UInt64) -> Void] = [:]
 
     /// Set when opening found the newest commit incomplete on disk (a crash during its
