@@ -64,6 +64,14 @@ import Testing
         }
         #expect(try store.read { try $0.query(statement).map { try $0.int("id")! } } == viaScan)
         #expect(plan.examinedRows == viaScan.count)
+        // Alone, the comparison is decided by the backlinks; with another condition each candidate is checked.
+        #expect(plan.description.contains("(decided by the index)"))
+        let combined = "Dog where vet.name == 'vet3' AND id > 30"
+        let combinedPlan = try Self.plan(combined, store: store)
+        #expect(combinedPlan.access == .backlinks(link: "vet"))
+        #expect(!combinedPlan.description.contains("(decided by the index)"))
+        let combinedViaScan = try QueryFixtures.store(indexed: false, seed: 11).read { try $0.query(combined).map { try $0.int("id")! } }
+        #expect(try store.read { try $0.query(combined).map { try $0.int("id")! } } == combinedViaScan)
         // A comparison that is true on null must not skip objects whose link is null.
         let nullable = try Self.plan("Dog where vet.name != 'vet3'", store: store)
         #expect(nullable.access != .backlinks(link: "vet"))

@@ -3,8 +3,8 @@
 /// then, through the backlink index, the objects whose `team` points at them.
 ///
 /// Only for comparisons that are false on null: an object whose link is null reads the path
-/// as nil, has no backlink entry, and must not match. The caller re-checks every candidate
-/// against the whole predicate, as for index scans.
+/// as nil, has no backlink entry, and must not match. When the comparison is the whole
+/// predicate the candidates are the answer; otherwise the caller checks each against the rest.
 final class LinkedScan {
     /// The first hop: a to-one link of the queried model.
     let link: PropertyLayout
@@ -46,12 +46,14 @@ final class LinkedScan {
         return (LinkedScan(link: link, tail: tail, summary: summary, targets: targets), estimate)
     }
 
-    /// Adds the keys of the objects whose link points at a matching target.
-    func collect(in snapshot: Snapshot, into keys: inout Set<UInt64>) throws {
-        guard let target = link.target else { return }
-        for t in targets {
-            for source in try snapshot.backlinks(to: target, key: t, from: link) { keys.insert(source) }
-        }
+    /// The keys of the objects whose link points at a matching target, ascending (insertion
+    /// order, as a scan yields them). A to-one link names one target, so there are no repeats.
+    func keys(in snapshot: Snapshot) throws -> [UInt64] {
+        guard let target = link.target else { return [] }
+        var keys: [UInt64] = []
+        for t in targets { keys += try snapshot.backlinks(to: target, key: t, from: link) }
+        if targets.count > 1 { keys.sort() }
+        return keys
     }
 
     /// Whether the comparison is false whenever the path reads nil.

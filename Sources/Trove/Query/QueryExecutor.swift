@@ -63,6 +63,14 @@ struct QueryExecutor {
             }
             if let limit, found.count > limit { found.removeLast(found.count - limit) }
             keys = found
+        case .linked(let scan) where sort.isEmpty && distinct.isEmpty && Self.isOneComparison(predicate):
+            // A lone to-one path comparison is decided by the backlinks: an object matches
+            // exactly when its link points at a matching target, so no record is read.
+            var found = try scan.keys(in: snapshot)
+            examined = found.count
+            decidedByIndex = true
+            if let limit, found.count > limit { found.removeLast(found.count - limit) }
+            keys = found
         default:
             let evaluator = PredicateEvaluator(snapshot: snapshot)
             let test = try predicate.map(evaluator.compile)
@@ -94,10 +102,8 @@ struct QueryExecutor {
                     if more == false { break }
                 }
             case .linked(let scan):
-                var candidates = Set<UInt64>()
-                try scan.collect(in: snapshot, into: &candidates)
                 let tree = try evaluator.reader.tree(model)
-                for key in candidates.sorted() {
+                for key in try scan.keys(in: snapshot) {
                     examined += 1
                     let more = try evaluator.reader.withRecord(tree, key) { record in
                         if let test, try !test(record, key) { return true }
@@ -151,5 +157,10 @@ struct QueryExecutor {
     private static func ordering(_ reader: KeyPathReader, sort: [(BoundKeyPath, Bool)], distinct: [BoundKeyPath],
                                  limit: Int?) throws -> ResultsOrdering {
         try ResultsOrdering.make(reader, sort: sort, distinct: distinct, limit: limit)
+    }
+
+    private static func isOneComparison(_ predicate: BoundPredicate?) -> Bool {
+        if case .path? = predicate { return true }
+        return false
     }
 }
