@@ -403,17 +403,7 @@ public final class Transaction: Snapshot {
             try compare(m, old, given, depth: depth, &updates, &changed)
             guard !updates.isEmpty else { return }
             let record = try RecordCodec.encode(updating: old, with: updates, layout: m)
-            var mask = PropertyMask()
-            for u in updates {
-                let p = u.property
-                mask.insert(p.id)
-                if p.isIndexed {
-                    let t = try writableTree(p.indexTreeName, slot: p.indexTreeSlot)
-                    try IndexKey.withEncoded(u.old, as: p.type, suffix: key) { _ = try writeTx.delete(t, raw: $0) }
-                    try IndexKey.withEncoded(u.new, as: p.type, suffix: key) { try writeTx.put(t, raw: $0, UnsafeRawBufferPointer(start: nil, count: 0)) }
-                }
-                if p.isLinkOrLinkList { try updateBacklinks(p, key, old: u.old, new: u.new) }
-            }
+            let mask = try updateIndexesAndBacklinks(key, updates)
             try putRecord(m, key, record)
             log(m) { $0.recordModified(key, mask) }
         }
@@ -471,6 +461,14 @@ public final class Transaction: Snapshot {
         } ?? false
         guard found else { throw StoreError.objectNotFound(model: m.name, primaryKey: "#\(key)") }
         guard !updates.isEmpty else { return changed }
+        let mask = try updateIndexesAndBacklinks(key, updates)
+        log(m) { $0.recordModified(key, mask) }
+        return changed
+    }
+
+    /// Moves the index entries and backlinks of each updated property of object `key` from
+    /// its old value to its new one; returns the updated properties.
+    private func updateIndexesAndBacklinks(_ key: UInt64, _ updates: [RecordCodec.SlotUpdate]) throws -> PropertyMask {
         var mask = PropertyMask()
         for u in updates {
             let p = u.property
@@ -482,8 +480,7 @@ public final class Transaction: Snapshot {
             }
             if p.isLinkOrLinkList { try updateBacklinks(p, key, old: u.old, new: u.new) }
         }
-        log(m) { $0.recordModified(key, mask) }
-        return changed
+        return mask
     }
 
     private func same(_ a: Value, _ b: Value) -> Bool {
