@@ -77,13 +77,13 @@ extension WriteTransaction {
             if durable { m.flags |= Meta.flagDurableCommit } else { m.flags &= ~Meta.flagDurableCommit }
             // Keep the slot holding the last durable state; overwrite the other.
             m.slot = meta.txnid <= synced ? meta.slot ^ 1 : meta.slot
-            try storage.writeMeta(m)
+            let digest = try storage.writeMeta(m)
             if durable { try storage.io.sync() }
             // Every tree opened here now reads as its info says; the others as before.
             var trees = knownTrees
             for (name, t) in openTrees { trees[name] = t.dropped ? nil : t.info }
             storage.cacheCatalog(m, trees: trees)
-            storage.published(m, freeList: freeList)
+            storage.published(m, digest: digest, freeList: freeList)
         } catch {
             storage.poison("\(error)")
             throw error

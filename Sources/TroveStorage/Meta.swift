@@ -100,7 +100,6 @@ struct Meta: Equatable {
     /// so it names the commit's whole content.
     var digest: UInt64 {
         withUnsafeTemporaryAllocation(byteCount: Meta.size, alignment: 16) { b in
-            b.initializeMemory(as: UInt8.self, repeating: 0)
             encode(into: b.baseAddress!)
             return b.baseAddress!.loadUnaligned(fromByteOffset: 504, as: UInt64.self)
         }

@@ -380,21 +380,22 @@ public final class Storage: @unchecked Sendable {
         m.lastSyncedTxnid = base.syncedThrough
         m.flags |= Meta.flagDurableCommit
         m.slot = base.slot ^ 1
-        try writeMeta(m)
+        let digest = try writeMeta(m)
         try io.sync()
-        published(m, freeList: nil)
+        published(m, digest: digest, freeList: nil)
         sessionEpoch = UInt32(m.nonceEpoch)
         return m
     }
 
-    func writeMeta(_ m: Meta) throws {
+    /// Writes `m` to its slot; returns its checksum (``Meta/digest``).
+    func writeMeta(_ m: Meta) throws -> UInt64 {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: Meta.size, alignment: 16)
         defer { buffer.deallocate() }
         m.encode(into: buffer)
         try io.write(UnsafeRawBufferPointer(start: buffer, count: Meta.size), at: UInt64(m.slot * pageSize))
+        return buffer.loadUnaligned(fromByteOffset: 504, as: UInt64.self)
     }
 
-    /// Makes a committed meta the one new readers see.
     /// Records the catalog entries commit `m` left (see `cachedCatalog`).
     func cacheCatalog(_ m: Meta, trees: [String: TreeInfo]) {
         state.lock()
@@ -402,14 +403,15 @@ public final class Storage: @unchecked Sendable {
         state.unlock()
     }
 
-    func published(_ m: Meta, freeList: FreeList?) {
+    /// Makes a committed meta, whose checksum is `digest`, the one new readers see.
+    func published(_ m: Meta, digest: UInt64, freeList: FreeList?) {
         state.lock()
         latestMeta = m
         if let freeList { cachedFreeList = (m.txnid, freeList) }
         if m.flags & Meta.flagDurableCommit != 0 { syncedThrough = max(syncedThrough, m.txnid) }
         let observers = Array(commitObservers.values)
         state.unlock()
-        lockFile?.recordCompleteCommit(txnid: m.txnid, digest: m.digest)
+        lockFile?.recordCompleteCommit(txnid: m.txnid, digest: digest)
         lockFile?.currentTxnid = m.txnid
         lockFile?.announce(m.txnid)
         for o in observers { o(m.txnid) }
