@@ -8,10 +8,25 @@ extension ReadTransaction {
     /// the entry it was given, so the walk goes through a cursor and, like one, survives writes
     /// made through this transaction: it goes on from the first key after the one it was on.
     public func forEach(_ tree: Tree, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+        try walk(tree, from: nil, body)
+    }
+
+    /// Calls `body` with the keys and values of `tree` from the first key `>= start`, in key
+    /// order, until it returns false: a range scan that ends where `body` says.
+    ///
+    /// Like ``forEach(_:_:)``, it allocates nothing in a read transaction: an index lookup
+    /// is a descent and a few slot reads.
+    public func forEach(_ tree: Tree, from start: UnsafeRawBufferPointer,
+                        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
+        try walk(tree, from: start, body)
+    }
+
+    private func walk(_ tree: Tree, from start: UnsafeRawBufferPointer?,
+                      _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Bool) throws {
         try beginOperation()
         if isWriter || cipher != nil {
             let c = Cursor(transaction: self, tree: tree)
-            var ok = try c.first()
+            var ok = try start.map { try c.seek(raw: $0).found } ?? c.first()
             while ok {
                 guard try c.withEntry(body) else { return }
                 ok = try c.next()
@@ -20,45 +35,58 @@ extension ReadTransaction {
         }
         let root = tree.info.root
         guard root != 0 else { return }
-        // Pages of a reader's snapshot never change, and its mappings stay valid while held:
-        // hold every mapping the walk reads through, in case a page past the first one's end
-        // makes `page()` map the file again while the ancestors below are in use.
-        var mappings = [mapping]
-        // Ancestors of the current leaf with the index of the child being visited.
-        var path: [(node: NodeView, index: Int)] = []
-        path.reserveCapacity(Int(tree.info.depth))
-        var leaf = try node(root)
-        while !leaf.isLeaf {
-            path.append((leaf, 0))
-            if path.count > 64 { throw StorageError.corrupt(page: leaf.pgno, detail: "tree deeper than 64 levels (a cycle?)") }
-            leaf = try node(try leaf.child(0))
-        }
-        while true {
-            if mapping !== mappings[mappings.count - 1] { mappings.append(mapping) }
-            var i = 0
-            let count = leaf.count
-            while i < count {
-                // `body` may end the transaction; a cursor would throw at its next step.
-                try checkLive()
-                let key = try leaf.key(i)
-                let go: Bool
-                switch try leaf.value(i) {
-                case .inline(let value): go = try body(key, value)
-                case .overflow: go = try withLeafValue(leaf, i) { try body(key, $0) }
+        // Ancestors of the current leaf with the index of the child being visited: one per
+        // level above the leaves, so the tree's recorded depth bounds them.
+        let capacity = max(Int(tree.info.depth), 1)
+        try withUnsafeTemporaryAllocation(of: (node: NodeView, index: Int).self, capacity: capacity) { path in
+            var depth = 0
+            func push(_ n: NodeView, _ i: Int) throws {
+                guard depth < capacity else {
+                    throw StorageError.corrupt(page: n.pgno, detail: "tree deeper than its recorded \(tree.info.depth) levels (a cycle?)")
                 }
-                if !go { return }
-                i &+= 1
+                path.initializeElement(at: depth, to: (n, i))
+                depth += 1
             }
-            // Climb to the nearest ancestor with a child to the right, then down its left edge.
-            while let top = path.last, top.index + 1 >= top.node.count { path.removeLast() }
-            guard !path.isEmpty else { return }
-            let next = path[path.count - 1].index + 1
-            path[path.count - 1].index = next
-            leaf = try node(try path[path.count - 1].node.child(next))
+            // Pages of a reader's snapshot never change, and its mappings stay valid while
+            // held: hold every mapping the walk reads through, in case a page past the first
+            // one's end makes `page()` map the file again while the ancestors are in use.
+            let firstMapping = mapping
+            var laterMappings: [StorageMapping] = []
+            defer { withExtendedLifetime(firstMapping) {} }
+
+            var leaf = try node(root)
             while !leaf.isLeaf {
-                path.append((leaf, 0))
-                if path.count > 64 { throw StorageError.corrupt(page: leaf.pgno, detail: "tree deeper than 64 levels (a cycle?)") }
-                leaf = try node(try leaf.child(0))
+                let i = try start.map { try leaf.childIndex(for: $0) } ?? 0
+                try push(leaf, i)
+                leaf = try node(try leaf.child(i))
+            }
+            var i = try start.map { try leaf.lowerBound($0).index } ?? 0
+            while true {
+                if mapping !== (laterMappings.last ?? firstMapping) { laterMappings.append(mapping) }
+                let count = leaf.count
+                while i < count {
+                    // `body` may end the transaction; a cursor would throw at its next step.
+                    try checkLive()
+                    let key = try leaf.key(i)
+                    let go: Bool
+                    switch try leaf.value(i) {
+                    case .inline(let value): go = try body(key, value)
+                    case .overflow: go = try withLeafValue(leaf, i) { try body(key, $0) }
+                    }
+                    if !go { return }
+                    i &+= 1
+                }
+                // Climb to the nearest ancestor with a child to the right, then down its left edge.
+                while depth > 0, path[depth - 1].index + 1 >= path[depth - 1].node.count { depth -= 1 }
+                guard depth > 0 else { return }
+                let next = path[depth - 1].index + 1
+                path[depth - 1].index = next
+                leaf = try node(try path[depth - 1].node.child(next))
+                while !leaf.isLeaf {
+                    try push(leaf, 0)
+                    leaf = try node(try leaf.child(0))
+                }
+                i = 0
             }
         }
     }

@@ -76,6 +76,52 @@ import Testing
         }
     }
 
+    /// The keys `forEach(_:from:)` gives from `start`, stopping after `limit` if given.
+    private func keys(_ tx: ReadTransaction, _ t: Tree, from start: [UInt8], limit: Int? = nil) throws -> [[UInt8]] {
+        var out: [[UInt8]] = []
+        try start.withUnsafeBytes { s in
+            try tx.forEach(t, from: s) { k, _ in
+                out.append(Array(k))
+                return limit.map { out.count < $0 } ?? true
+            }
+        }
+        return out
+    }
+
+    @Test func aWalkFromAKeyStartsAtTheFirstKeyNotBelowIt() throws {
+        let s = try Storage.inMemory()
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            // Even keys only, with values large enough for several levels of branches.
+            for i in stride(from: 0, to: 40_000, by: 2) { try tx.put(t, key(i), [UInt8](repeating: UInt8(i & 0xFF), count: 200)) }
+            _ = try tx.createTree(named: "empty")
+        }
+        try s.read { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            #expect(t.depth >= 3)
+            // Present keys, absent keys, the first and last, and keys at leaf ends.
+            for start in [0, 1, 2, 3, 999, 1_000, 20_001, 39_996, 39_998] {
+                let first = start % 2 == 0 ? start : start + 1
+                #expect(try keys(tx, t, from: key(start), limit: 300) == stride(from: first, to: min(40_000, first + 600), by: 2).map(key))
+            }
+            // To the end, across every later leaf.
+            #expect(try keys(tx, t, from: key(30_001)) == stride(from: 30_002, to: 40_000, by: 2).map(key))
+            // Past the last key, and a shorter key below every other.
+            #expect(try keys(tx, t, from: key(40_000)).isEmpty)
+            #expect(try keys(tx, t, from: [0], limit: 2) == [key(0), key(2)])
+            #expect(try keys(tx, t, from: [0xFF]).isEmpty)
+            let empty = try #require(try tx.tree(named: "empty"))
+            #expect(try keys(tx, empty, from: key(0)).isEmpty)
+        }
+        // A write transaction walks through a cursor and sees its own writes.
+        try s.write { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            try tx.put(t, key(101), bytes("new"))
+            _ = try tx.delete(t, key(102))
+            #expect(try keys(tx, t, from: key(99), limit: 4) == [key(100), key(101), key(104), key(106)])
+        }
+    }
+
     @Test func aWriteTransactionSeesItsDirtyPages() throws {
         let s = try Storage.inMemory()
         try s.write { tx in
