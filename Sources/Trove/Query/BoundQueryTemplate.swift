@@ -25,7 +25,9 @@ final class BindingRecorder {
 ///
 /// Only for predicates made of path comparisons (with `AND`, `OR`, `NOT`): their constants
 /// are the whole part of binding that depends on the arguments.
-struct BoundQueryTemplate {
+///
+/// A class: a cache hit hands it out, and a copy of this many fields costs a retain each.
+final class BoundQueryTemplate {
     let layout: StoreLayout
     let model: ModelLayout
     private let predicate: BoundPredicate
@@ -33,6 +35,10 @@ struct BoundQueryTemplate {
     /// for a constant that reads no argument.
     private let constants: [QueryExpression?]
     private let usesArguments: Bool
+    /// The index lookup that answers the predicate, when it is one indexed equality.
+    let pointLookup: PointLookup?
+    /// The index range that answers the predicate, when it orders one indexed property.
+    let rangeLookup: RangeLookup?
 
     /// The template of `predicate`, bound by a binder that had `recorder`; nil when the
     /// predicate has other parts.
@@ -46,6 +52,8 @@ struct BoundQueryTemplate {
         self.predicate = predicate
         self.constants = recorder.leaves.map { $0.usesArguments ? $0.constant : nil }
         self.usesArguments = constants.contains { $0 != nil }
+        self.pointLookup = PointLookup(predicate, model: model, constant: constants.first ?? nil)
+        self.rangeLookup = RangeLookup(predicate, model: model, constants: constants)
     }
 
     /// The predicate with the arguments of `binder`; throws what binding it would throw.

@@ -104,43 +104,41 @@ final class IndexScan {
     /// them incomplete, once `read` reaches `cap`.
     func collect(in snapshot: Snapshot, cap: Int, into candidates: inout IndexCandidates, read: inout Int) throws -> Bool {
         guard read < cap else { return false }
-        guard !ranges.isEmpty, let tree = try snapshot.tree(treeName) else { return true }
+        let tree = try isPrimaryKey ? snapshot.primaryKeyTree(property.model) : snapshot.indexTree(property)
+        guard !ranges.isEmpty, let tree else { return true }
         let isPrimaryKey = self.isPrimaryKey
         let check = entryCheck
-        let cursor = try snapshot.storageTx.cursor(tree)
+        var complete = true
         for range in ranges {
-            var ok = try cursor.seek(range.lower)
-            while ok {
-                // One look at the key: inside the range, what it decides, and the object key.
-                let (verdict, objectKey): (EntryVerdict, UInt64?) = try cursor.withKey { key in
+            try range.lower.withUnsafeBytes { lower in
+                try snapshot.storageTx.forEach(tree, from: lower) { key, value in
+                    // One look at the key: inside the range, what it decides, and the object key.
                     let inside = if let upper = range.upper {
                         upper.withUnsafeBytes { Self.less(key, $0) }
                     } else {
-                        range.lower.withUnsafeBytes { Self.hasPrefix(key, $0) }
+                        Self.hasPrefix(key, lower)
                     }
-                    guard inside else { return (.outside, nil) }
+                    guard inside else { return false }
+                    read += 1
                     let verdict = Self.verdict(key, check, hasObjectKey: !isPrimaryKey)
-                    guard !isPrimaryKey, key.count >= 8 else { return (verdict, nil) }
-                    return (verdict, UInt64(bigEndian: key.loadUnaligned(fromByteOffset: key.count - 8, as: UInt64.self)))
-                }
-                if case .outside = verdict { break }
-                read += 1
-                if verdict != .rejected {
-                    let key = try isPrimaryKey
-                        ? cursor.withValue { $0.count == 8 ? UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) : nil }
-                        : objectKey
-                    if let key {
-                        if verdict == .match { candidates.addMatch(key) } else { candidates.addUnsure(key) }
+                    if verdict != .rejected {
+                        let objectKey: UInt64? = isPrimaryKey
+                            ? (value.count == 8 ? UInt64(bigEndian: value.loadUnaligned(as: UInt64.self)) : nil)
+                            : (key.count >= 8 ? UInt64(bigEndian: key.loadUnaligned(fromByteOffset: key.count - 8, as: UInt64.self)) : nil)
+                        if let objectKey {
+                            if verdict == .match { candidates.addMatch(objectKey) } else { candidates.addUnsure(objectKey) }
+                        }
                     }
+                    if read >= cap { complete = false; return false }
+                    return true
                 }
-                if read >= cap { return false }
-                ok = try cursor.next()
             }
+            if !complete { return false }
         }
         return true
     }
 
-    private enum EntryVerdict { case outside, match, unsure, rejected }
+    private enum EntryVerdict { case match, unsure, rejected }
 
     private static func verdict(_ key: UnsafeRawBufferPointer, _ check: EntryCheck, hasObjectKey: Bool) -> EntryVerdict {
         switch check {
@@ -163,7 +161,7 @@ final class IndexScan {
         }
     }
 
-    private static func hasPrefix(_ key: UnsafeRawBufferPointer, _ prefix: UnsafeRawBufferPointer) -> Bool {
+    static func hasPrefix(_ key: UnsafeRawBufferPointer, _ prefix: UnsafeRawBufferPointer) -> Bool {
         guard key.count >= prefix.count else { return false }
         guard prefix.count > 0, let p = key.baseAddress, let q = prefix.baseAddress else { return true }
         return memcmp(p, q, prefix.count) == 0
@@ -354,7 +352,7 @@ final class IndexScan {
 
     /// Whether equal keys mean equal values: not for decimals (keys hold a rounded double),
     /// NaN (never equal to itself), data (truncated keys) or links.
-    private static func keysDecideEquality(_ value: Value, _ type: PropertyType) -> Bool {
+    static func keysDecideEquality(_ value: Value, _ type: PropertyType) -> Bool {
         switch value {
         case .null: true
         case .int: type.isInteger
@@ -367,7 +365,7 @@ final class IndexScan {
         }
     }
 
-    private static func isASCII(_ s: String) -> Bool {
+    static func isASCII(_ s: String) -> Bool {
         var s = s
         return s.withUTF8 { bytes in bytes.allSatisfy { $0 < 0x80 } }
     }

@@ -20,7 +20,7 @@ final class KeyPathReader {
     /// The objects tree of `model` (nil while the model has no objects).
     func tree(_ model: ModelLayout) throws -> Tree? {
         if let tree = trees[model.id] { return tree }
-        let tree = try snapshot.tree(model.objectsTree)
+        let tree = try snapshot.objectsTree(model)
         trees[model.id] = tree
         return tree
     }

@@ -29,8 +29,8 @@ final class LinkedScan {
               let target = link.target, rejectsNull(c) else { return nil }
         var tail = c
         tail.path.hops.removeFirst()
-        let sourceTotal = try snapshot.tree(model.objectsTree)?.count ?? 0
-        let targetTotal = try snapshot.tree(target.objectsTree)?.count ?? 0
+        let sourceTotal = try snapshot.objectsTree(model)?.count ?? 0
+        let targetTotal = try snapshot.objectsTree(target)?.count ?? 0
         // Finding the targets must cost well under the scan it replaces.
         var planner = QueryPlanner(snapshot: snapshot, model: target)
         planner.prefersIndexes = prefersIndexes

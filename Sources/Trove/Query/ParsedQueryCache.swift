@@ -12,7 +12,19 @@ final class ParsedQueryCache: @unchecked Sendable {
 
     private enum Entry {
         case query(Query)
-        case predicate(QueryPredicate, BoundQueryTemplate?)
+        case predicate(CachedPredicate)
+    }
+
+    /// A predicate's parse and its last template: a class, so that a cache hit costs one
+    /// retain rather than one per field.
+    final class CachedPredicate {
+        let parsed: QueryPredicate
+        let template: BoundQueryTemplate?
+
+        init(parsed: QueryPredicate, template: BoundQueryTemplate?) {
+            self.parsed = parsed
+            self.template = template
+        }
     }
 
     private struct Key: Hashable {
@@ -25,6 +37,11 @@ final class ParsedQueryCache: @unchecked Sendable {
     private var entries: [Key: Entry] = [:]
     private var order: [Key] = []
     private var next = 0
+    /// The last entries found, checked before `entries`; emptied whenever `entries` changes.
+    private var recentKeys: [Key] = []
+    private var recentEntries: [Entry] = []
+    private var nextRecent = 0
+    private static let recentCapacity = 4
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -43,34 +60,62 @@ final class ParsedQueryCache: @unchecked Sendable {
     /// The predicate `text` parsed and bound to `model` with `arguments`.
     func bind(_ text: String, to model: ModelLayout, layout: StoreLayout,
               arguments: [Value]) throws -> (parsed: QueryPredicate, bound: BoundPredicate) {
+        let (cached, bound) = try self.template(text, to: model, layout: layout, arguments: arguments)
+        if let bound { return (cached.parsed, bound) }
+        return (cached.parsed, try cached.template!.bind(QueryBinder(layout: layout, arguments: arguments, statement: text)))
+    }
+
+    /// The predicate `text` parsed, with its template for `model`. When the template is cached,
+    /// the predicate comes unbound, for the caller to bind to the arguments (or answer from
+    /// the template alone); otherwise it is bound now, its template cached, and comes bound.
+    func template(_ text: String, to model: ModelLayout, layout: StoreLayout,
+                  arguments: [Value]) throws -> (cached: CachedPredicate, bound: BoundPredicate?) {
         let key = Key(text: text, isPredicate: true)
-        var binder = QueryBinder(layout: layout, arguments: arguments, statement: text)
-        let parsed: QueryPredicate
-        if case .predicate(let p, let template) = cached(key) {
-            if let template, template.layout === layout, template.model === model {
-                return (p, try template.bind(binder))
-            }
-            parsed = p
-        } else {
-            parsed = try QueryParser.parsePredicate(text)
+        let entry = cached(key)
+        var parsed: QueryPredicate?
+        if case .predicate(let c)? = entry {
+            if let template = c.template, template.layout === layout, template.model === model { return (c, nil) }
+            parsed = c.parsed
         }
+        let predicate = try parsed ?? QueryParser.parsePredicate(text)
+        var binder = QueryBinder(layout: layout, arguments: arguments, statement: text)
         let recorder = BindingRecorder()
         binder.recorder = recorder
-        let bound = try binder.bind(parsed, to: model)
-        let template = BoundQueryTemplate(bound, recorder: recorder, layout: layout, model: model)
+        let bound = try binder.bind(predicate, to: model)
+        let c = CachedPredicate(parsed: predicate,
+                                template: BoundQueryTemplate(bound, recorder: recorder, layout: layout, model: model))
         lock.lock()
         defer { lock.unlock() }
         if entries[key] == nil {
             append(key)
         }
-        entries[key] = .predicate(parsed, template)
-        return (parsed, bound)
+        entries[key] = .predicate(c)
+        forgetRecent()
+        return (c, bound)
     }
 
     private func cached(_ key: Key) -> Entry? {
         lock.lock()
         defer { lock.unlock() }
-        return entries[key]
+        // A query run in a loop hits the same few texts: comparing them costs less than
+        // hashing one (identical strings compare by their bits or storage).
+        for i in recentKeys.indices where recentKeys[i] == key { return recentEntries[i] }
+        guard let entry = entries[key] else { return nil }
+        if recentKeys.count < Self.recentCapacity {
+            recentKeys.append(key)
+            recentEntries.append(entry)
+        } else {
+            recentKeys[nextRecent] = key
+            recentEntries[nextRecent] = entry
+            nextRecent = (nextRecent + 1) % Self.recentCapacity
+        }
+        return entry
+    }
+
+    private func forgetRecent() {
+        recentKeys.removeAll(keepingCapacity: true)
+        recentEntries.removeAll(keepingCapacity: true)
+        nextRecent = 0
     }
 
     private func insert(_ entry: Entry, for key: Key) {
@@ -79,6 +124,7 @@ final class ParsedQueryCache: @unchecked Sendable {
         guard entries[key] == nil else { return }
         append(key)
         entries[key] = entry
+        forgetRecent()
     }
 
     /// Makes room for `key` in the order of insertion (the caller holds the lock).

@@ -27,7 +27,7 @@ struct QueryPlanner {
 
     /// The access path for `predicate`, with the rows it is expected to produce.
     func accessPath(for predicate: BoundPredicate?) throws -> (AccessPath, estimate: Int) {
-        let total = try snapshot.tree(model.objectsTree)?.count ?? 0
+        let total = try snapshot.objectsTree(model)?.count ?? 0
         guard let predicate else { return (.scan, total) }
         switch predicate {
         case .constant(false): return (.none, 0)

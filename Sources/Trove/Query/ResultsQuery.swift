@@ -15,9 +15,25 @@ extension Snapshot {
     public func objects(_ model: String, where predicate: String, arguments: [Value]) throws -> Results {
         try checkLive()
         let m = try self.model(model)
-        let (parsed, bound) = try ParsedQueryCache.shared.bind(predicate, to: m, layout: layout, arguments: arguments)
+        let (cached, prebound) = try ParsedQueryCache.shared.template(predicate, to: m, layout: layout, arguments: arguments)
+        let bound: BoundPredicate
+        if let prebound {
+            bound = prebound
+        } else {
+            // A cached template: new arguments need no binding of the predicate, and one
+            // indexed equality or range no planning either.
+            let template = cached.template!
+            let binder = QueryBinder(layout: layout, arguments: arguments, statement: predicate)
+            if let lookup = template.pointLookup, let keys = try lookup.keys(binder, in: self) {
+                return Results(snapshot: self, model: m, keys: keys)
+            }
+            if let lookup = template.rangeLookup, let keys = try lookup.keys(binder, in: self) {
+                return Results(snapshot: self, model: m, keys: keys)
+            }
+            bound = try template.bind(binder)
+        }
         return try QueryExecutor(snapshot: self, describesPlan: false)
-            .run(model: m, predicate: bound, predicateText: parsed.description, sort: [], distinct: [], limit: nil).results
+            .run(model: m, predicate: bound, predicateText: cached.parsed.description, sort: [], distinct: [], limit: nil).results
     }
 
     /// A full query statement: `Model [where P] [SORT(k ASC|DESC, ...)] [DISTINCT(k, ...)] [LIMIT(n)]`.

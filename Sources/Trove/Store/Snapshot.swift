@@ -14,6 +14,8 @@ public class Snapshot {
     private var missingTrees: Set<String> = []
     /// Tree handles by layout slot (``ModelLayout/objectsTreeSlot``), filled on first use.
     private var slots: [CachedTree] = []
+    /// The model `model(_:)` found last.
+    private var lastModel: ModelLayout?
     var isLive = true
 
     init(store: Store, transaction: TroveStorage.ReadTransaction, layout: StoreLayout? = nil) {
@@ -41,7 +43,10 @@ public class Snapshot {
     // MARK: Layout lookups
 
     func model(_ name: String) throws -> ModelLayout {
+        // Queries in a loop name the same model: a string comparison costs less than a hash.
+        if let m = lastModel, m.name == name { return m }
         guard let m = layout.byName[name] else { throw StoreError.noSuchModel(name) }
+        lastModel = m
         return m
     }
 
