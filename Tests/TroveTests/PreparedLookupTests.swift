@@ -51,6 +51,50 @@ import Testing
         try agree("level > $0", [[.int(0)], [.int(-1)], [.double(1.5)]], indexed: indexed, plain: plain)
     }
 
+    @Test func asciiEntriesBelowTheLowerBoundAreSkippedNotReturned() throws {
+        // A string range is read from a shorter prefix of its lower bound (where decomposed
+        // strings may sort); the ASCII entries met before the bound are not matches.
+        let names = ["Sm", "Smi", "Smia", "Smit", "Smith", "Smithy", "Smiz", "Smj", "Sn", "a\u{0}b", "a"]
+            + (0..<40).map { "Zz\($0)" }
+        let (indexed, plain) = try IndexDecidedQueryTests.stores { tx in
+            for (i, name) in names.enumerated() {
+                try tx.insert("Person", ["id": .int(Int64(i)), "name": .string(name), "level": .int(0), "active": .bool(true)])
+            }
+        }
+        let bounds: [[Value]] = [["Smith", "Smj"], ["Smit", "Smiz"], ["Smia", "Smit"], ["Smj", "Sn"], ["Sm", "Smith"], ["a", "b"]]
+        try agree("name >= $0 AND name < $1", bounds, indexed: indexed, plain: plain)
+        try agree("name > $0 AND name <= $1", bounds, indexed: indexed, plain: plain)
+    }
+
+    @Test func aStringPrimaryKeyAnswersEqualitiesAndRangesAsTheGeneralPathDoes() throws {
+        let schema = try Schema(jsonData: Array("""
+            {"schemaVersion": 1, "models": [{"name": "Tag", "primaryKey": "code", "properties": {"code": "string", "n": "int"}}]}
+            """.utf8))
+        let store = try Store(configuration: .inMemory(schema: schema))
+        let codes = ["a", "ab", "abc", "abd", "b", "ba", "B", "e\u{301}t\u{E9}", "\u{E9}t\u{E9}", "ez", "f", "zz", "a\u{0}b", ""]
+        try store.write { tx in
+            for (i, code) in codes.enumerated() { try tx.insert("Tag", ["code": .string(code), "n": .int(Int64(i))]) }
+        }
+        for (lo, hi) in [("a", "b"), ("ab", "abd"), ("", "~"), ("e", "f"), ("b", "a"), ("a", "a\u{0}c"), ("A", "C")] {
+            for predicate in ["code >= $0 AND code < $1", "code > $0 AND code <= $1", "code BETWEEN {$0, $1}"] {
+                let expected = try store.read { s in
+                    try s.query("Tag where \(predicate)", arguments: [.string(lo), .string(hi)]).map { try $0.string("code") ?? "" }
+                }
+                for run in 1...2 {
+                    let found = try store.read { s in
+                        try s.objects("Tag", where: predicate, .string(lo), .string(hi)).map { try $0.string("code") ?? "" }
+                    }
+                    #expect(found == expected, "\(predicate) \(lo) \(hi) (run \(run))")
+                }
+            }
+        }
+        for code in codes + ["zzz", "\u{E9}t\u{E9}"] {
+            let expected = try store.read { try $0.query("Tag where code == $0", arguments: [.string(code)]).map { try $0.int("n") } }
+            let found = try store.read { try $0.objects("Tag", where: "code == $0", .string(code)).map { try $0.int("n") } }
+            #expect(found == expected, "\(code)")
+        }
+    }
+
     @Test func manyMatchesFallBackToTheScanThePlannerWouldChoose() throws {
         let fill: (Transaction) throws -> Void = { tx in
             for i in 0..<200 {

@@ -46,6 +46,7 @@ final class IndexScan {
     private enum Served {
         case one(PathComparison)
         case all([PathComparison])
+        case bounds([(op: BoundOperator, constant: Value)])
     }
 
     /// The comparison served, for plans: `name BEGINSWITH "A"` (built only for `explain`).
@@ -54,6 +55,7 @@ final class IndexScan {
         switch served {
         case .one(let c): return text(c)
         case .all(let cs): return cs.map(text).joined(separator: " AND ")
+        case .bounds(let bs): return bs.map { "\(property.name) \($0.op.symbol) \($0.constant)" }.joined(separator: " AND ")
         }
     }
 
@@ -84,9 +86,18 @@ final class IndexScan {
     convenience init?(ordering comparisons: [PathComparison], model: ModelLayout) {
         guard let first = comparisons.first, let p = Self.indexedProperty(first, model: model),
               comparisons.allSatisfy({ $0.op.isOrdering && Self.indexedProperty($0, model: model) === p }),
-              let (range, check) = Self.orderingRange(comparisons, type: p.type) else { return nil }
+              let (range, check) = Self.orderingRange(comparisons.map { ($0.op, $0.constant) }, type: p.type) else { return nil }
         self.init(property: p, isPrimaryKey: model.primaryKey === p, ranges: range.map { [$0] } ?? [], entryCheck: check, isPointLookup: false,
                   served: .all(comparisons))
+    }
+
+    /// The scan of `property` (of `model`) between `bounds`, ordering comparisons with their
+    /// constants: what `init(ordering:model:)` builds, for a caller that checked the property
+    /// once and has only the constants (its summary names no comparison).
+    convenience init?(property p: PropertyLayout, model: ModelLayout, bounds: [(op: BoundOperator, constant: Value)]) {
+        guard let (range, check) = Self.orderingRange(bounds, type: p.type) else { return nil }
+        self.init(property: p, isPrimaryKey: model.primaryKey === p, ranges: range.map { [$0] } ?? [], entryCheck: check,
+                  isPointLookup: false, served: .bounds(bounds))
     }
 
     /// The indexed property (or primary key) of model `c` compares, if an index can serve it.
@@ -147,18 +158,24 @@ final class IndexScan {
         case .candidates:
             return .unsure
         case .asciiStrings(let from):
-            // The value: tag 1, the string's bytes, 0x00 0x00 (absent when truncated).
-            let end = key.count - (hasObjectKey ? 8 : 0)
-            guard end >= 3, key[0] == 1, key[end - 1] == 0, key[end - 2] == 0 else { return .unsure }
-            var i = 1
-            while i < end - 2 {
-                let b = key[i]
-                if b == 0 || b >= 0x80 { return .unsure }   // an escaped NUL, or not ASCII
-                i += 1
-            }
+            guard holdsWholeASCII(key, hasObjectKey: hasObjectKey) else { return .unsure }
             guard let from else { return .match }
             return from.withUnsafeBytes { less(key, $0) } ? .rejected : .match
         }
+    }
+
+    /// Whether an index key holds a whole ASCII string without NUL (whose bytes order as the
+    /// string does): tag 1, the string's bytes, 0x00 0x00 (absent when truncated).
+    static func holdsWholeASCII(_ key: UnsafeRawBufferPointer, hasObjectKey: Bool) -> Bool {
+        let end = key.count - (hasObjectKey ? 8 : 0)
+        guard end >= 3, key[0] == 1, key[end - 1] == 0, key[end - 2] == 0 else { return false }
+        var i = 1
+        while i < end - 2 {
+            let b = key[i]
+            if b == 0 || b >= 0x80 { return false }   // an escaped NUL, or not ASCII
+            i += 1
+        }
+        return true
     }
 
     static func hasPrefix(_ key: UnsafeRawBufferPointer, _ prefix: UnsafeRawBufferPointer) -> Bool {
@@ -167,7 +184,7 @@ final class IndexScan {
         return memcmp(p, q, prefix.count) == 0
     }
 
-    private static func less(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+    static func less(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
         let common = min(a.count, b.count)
         if common > 0, let p = a.baseAddress, let q = b.baseAddress {
             let order = memcmp(p, q, common)
@@ -219,7 +236,7 @@ final class IndexScan {
     }
 
     /// The intersection of the ranges of ordering comparisons, nil for an empty one.
-    private static func orderingRange(_ comparisons: [PathComparison], type: PropertyType) -> (KeyRange?, EntryCheck)? {
+    private static func orderingRange(_ comparisons: [(op: BoundOperator, constant: Value)], type: PropertyType) -> (KeyRange?, EntryCheck)? {
         if type == .string { return stringRange(comparisons) }
         // Booleans and UUIDs do not order (the binder refuses them).
         guard type != .bool, type != .uuid else { return nil }
@@ -260,32 +277,24 @@ final class IndexScan {
         return (KeyRange(lower: lower, upper: upper), decides ? .decides : .candidates)
     }
 
-    /// The range of keys that may hold strings between ASCII bounds, or nil when a bound is not
-    /// ASCII (or too long for a key).
-    ///
-    /// Strings compare by the scalars of their NFC form, keys hold the bytes as stored. For a
-    /// string stored in NFC the two agree. One stored decomposed (`e` + U+0301 for `é`) differs
-    /// from its NFC form first at a letter that, composed, lies above every ASCII character:
-    /// it can sort below an ASCII lower bound `lo` while its NFC form does not, but only if it
-    /// begins with a prefix of `lo` longer than the prefix `lo` shares with the upper bound
-    /// (otherwise its NFC form lies above that bound too). So the scan starts at that prefix of
-    /// `lo`; the ASCII entries below `lo` are skipped by `EntryCheck.asciiStrings(from:)`, the
-    /// others checked.
-    private static func stringRange(_ comparisons: [PathComparison]) -> (KeyRange?, EntryCheck)? {
-        var lower: (bytes: [UInt8], inclusive: Bool)?
-        var upper: (bytes: [UInt8], inclusive: Bool)?
-        func ascii(_ value: Value) -> [UInt8]? {
-            guard case .string(let s) = value else { return nil }
-            let bytes = Array(s.utf8)
-            return bytes.count <= IndexKey.maxValueBytes && bytes.allSatisfy({ $0 < 0x80 }) ? bytes : nil
+    /// The tightest lower and upper bounds of ordering comparisons on strings, each with
+    /// whether it is included, or nil when a bound is not ASCII (or too long for a key).
+    static func asciiStringBounds(_ comparisons: [(op: BoundOperator, constant: Value)])
+        -> (lower: (s: String, inclusive: Bool)?, upper: (s: String, inclusive: Bool)?)? {
+        // Bounds stay strings: their UTF-8 views compare without copies.
+        var lower: (s: String, inclusive: Bool)?
+        var upper: (s: String, inclusive: Bool)?
+        func ascii(_ value: Value) -> String? {
+            guard case .string(let s) = value, s.utf8.count <= IndexKey.maxValueBytes, isASCII(s) else { return nil }
+            return s
         }
-        func raise(_ b: [UInt8], _ inclusive: Bool) {
+        func raise(_ b: String, _ inclusive: Bool) {
             guard let l = lower else { lower = (b, inclusive); return }
-            if l.bytes.lexicographicallyPrecedes(b) || (l.bytes == b && !inclusive) { lower = (b, inclusive) }
+            if l.s.utf8.lexicographicallyPrecedes(b.utf8) || (l.s.utf8.elementsEqual(b.utf8) && !inclusive) { lower = (b, inclusive) }
         }
-        func lowerUpper(_ b: [UInt8], _ inclusive: Bool) {
+        func lowerUpper(_ b: String, _ inclusive: Bool) {
             guard let u = upper else { upper = (b, inclusive); return }
-            if b.lexicographicallyPrecedes(u.bytes) || (u.bytes == b && !inclusive) { upper = (b, inclusive) }
+            if b.utf8.lexicographicallyPrecedes(u.s.utf8) || (u.s.utf8.elementsEqual(b.utf8) && !inclusive) { upper = (b, inclusive) }
         }
         for c in comparisons {
             switch c.op {
@@ -304,24 +313,55 @@ final class IndexScan {
                 return nil
             }
         }
-        func encoded(_ bytes: [UInt8]) -> [UInt8] {
-            var key: [UInt8] = [1]
-            key.reserveCapacity(bytes.count + 3)
-            IndexKey.appendEscaped(bytes, to: &key)
-            return key
+        return (lower, upper)
+    }
+
+    /// The number of leading bytes `a` and `b` share.
+    static func sharedPrefixCount(_ a: String, _ b: String) -> Int {
+        var a = a, b = b
+        return a.withUTF8 { l in
+            b.withUTF8 { h in
+                var n = 0
+                while n < l.count, n < h.count, l[n] == h[n] { n += 1 }
+                return n
+            }
         }
-        let lowerKey = lower.map { $0.inclusive ? encoded($0.bytes) : successor(encoded($0.bytes)) } ?? firstValue
-        let upperKey = upper.map { $0.inclusive ? successor(encoded($0.bytes)) : encoded($0.bytes) } ?? pastValues
+    }
+
+    /// The range of keys that may hold strings between ASCII bounds, or nil when a bound is not
+    /// ASCII (or too long for a key).
+    ///
+    /// Strings compare by the scalars of their NFC form, keys hold the bytes as stored. For a
+    /// string stored in NFC the two agree. One stored decomposed (`e` + U+0301 for `é`) differs
+    /// from its NFC form first at a letter that, composed, lies above every ASCII character:
+    /// it can sort below an ASCII lower bound `lo` while its NFC form does not, but only if it
+    /// begins with a prefix of `lo` longer than the prefix `lo` shares with the upper bound
+    /// (otherwise its NFC form lies above that bound too). So the scan starts at that prefix of
+    /// `lo`; the ASCII entries below `lo` are skipped by `EntryCheck.asciiStrings(from:)`, the
+    /// others checked.
+    private static func stringRange(_ comparisons: [(op: BoundOperator, constant: Value)]) -> (KeyRange?, EntryCheck)? {
+        guard let (lower, upper) = asciiStringBounds(comparisons) else { return nil }
+        func encoded(_ s: String, prefix: Int = .max) -> [UInt8] {
+            var s = s
+            return s.withUTF8 { bytes in
+                let bytes = UnsafeBufferPointer(rebasing: bytes.prefix(prefix))
+                var key: [UInt8] = [1]
+                key.reserveCapacity(bytes.count + 3)
+                IndexKey.appendEscaped(bytes, to: &key)
+                return key
+            }
+        }
+        let lowerKey = lower.map { $0.inclusive ? encoded($0.s) : successor(encoded($0.s)) } ?? firstValue
+        let upperKey = upper.map { $0.inclusive ? successor(encoded($0.s)) : encoded($0.s) } ?? pastValues
         guard lowerKey.lexicographicallyPrecedes(upperKey) else { return (nil, .decides) }
         var scanLower = firstValue
-        if let lo = lower?.bytes, let hi = upper?.bytes {
-            var shared = 0
-            while shared < lo.count, shared < hi.count, lo[shared] == hi[shared] { shared += 1 }
-            if shared + 1 >= lo.count {
+        if let lo = lower?.s, let hi = upper?.s {
+            let shared = sharedPrefixCount(lo, hi)
+            if shared + 1 >= lo.utf8.count {
                 scanLower = lowerKey
             } else {
                 // The prefix's key without a terminator: it precedes every string starting with it.
-                var key = encoded(Array(lo.prefix(shared + 1)))
+                var key = encoded(lo, prefix: shared + 1)
                 key.removeLast(2)
                 scanLower = key
             }

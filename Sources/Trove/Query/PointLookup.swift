@@ -8,7 +8,9 @@ import TroveStorage
 /// its key, an integer, a date...) and the planner would also choose the index (fewer
 /// matches than a scan's threshold); otherwise it returns nil and the query takes the
 /// general path, so `explain` and the results never disagree with it.
-struct PointLookup {
+///
+/// A class: a template holds it, and a query copies it out on every run.
+final class PointLookup {
     let model: ModelLayout
     let property: PropertyLayout
     let isPrimaryKey: Bool

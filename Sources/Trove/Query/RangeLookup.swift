@@ -5,11 +5,16 @@
 ///
 /// Like ``PointLookup`` it answers only when the planner would choose that range and every
 /// entry's key decides the comparisons; otherwise it returns nil and the general path answers.
-struct RangeLookup {
+///
+/// A class: a template holds it, and a query copies it out on every run.
+final class RangeLookup {
     let model: ModelLayout
-    /// The comparisons as bound in the template, with their constants' expressions (nil for
-    /// a constant that reads no argument).
-    private let comparisons: [PathComparison]
+    let property: PropertyLayout
+    /// The comparisons' operators, kinds and constants as bound in the template; the constants
+    /// that read arguments are typed again on each run from their expressions.
+    private let ops: [BoundOperator]
+    private let kinds: [ValueKind]
+    private let literals: [Value]
     private let constants: [QueryExpression?]
 
     /// The lookup for `predicate` (whose comparisons' constants are `constants`, in order), or
@@ -24,17 +29,24 @@ struct RangeLookup {
         guard comparisons.count == constants.count, let p = IndexScan.indexedProperty(comparisons[0], model: model),
               comparisons.allSatisfy({ IndexScan.indexedProperty($0, model: model) === p }) else { return nil }
         self.model = model
-        self.comparisons = comparisons
+        property = p
+        ops = comparisons.map(\.op)
+        kinds = comparisons.map(\.path.kind)
+        literals = comparisons.map(\.constant)
         self.constants = constants
     }
 
     /// The keys of the matching objects in key order, or nil when the general path must answer.
     func keys(_ binder: QueryBinder, in snapshot: Snapshot) throws -> [UInt64]? {
-        var bound = comparisons
-        for i in bound.indices {
-            if let e = constants[i] { bound[i].constant = try binder.typedConstant(e, kind: bound[i].path.kind, op: bound[i].op) }
+        var bounds: [(op: BoundOperator, constant: Value)] = []
+        bounds.reserveCapacity(ops.count)
+        for i in ops.indices {
+            bounds.append((ops[i], try constants[i].map { try binder.typedConstant($0, kind: kinds[i], op: ops[i]) } ?? literals[i]))
         }
-        guard let scan = IndexScan(ordering: bound, model: model) else { return nil }
+        if property.type == .string, let (lower, upper) = IndexScan.asciiStringBounds(bounds) {
+            return try asciiStringKeys(lower: lower, upper: upper, in: snapshot)
+        }
+        guard let scan = IndexScan(property: property, model: model, bounds: bounds) else { return nil }
         // The planner's threshold: past it, a scan is the plan (see `QueryPlanner`).
         let cap = (try snapshot.objectsTree(model)?.count ?? 0) / QueryPlanner.scanCostRatio + 1
         var candidates = IndexCandidates()
@@ -42,5 +54,68 @@ struct RangeLookup {
         guard try scan.collect(in: snapshot, cap: cap, into: &candidates, read: &read), candidates.unsure.isEmpty else { return nil }
         candidates.normalize()
         return candidates.matches
+    }
+
+    /// The keys of the objects whose string lies between ASCII bounds: the range
+    /// `IndexScan` reads for them (see its `stringRange`), with its keys built on the stack.
+    private func asciiStringKeys(lower: (s: String, inclusive: Bool)?, upper: (s: String, inclusive: Bool)?,
+                                 in snapshot: Snapshot) throws -> [UInt64]? {
+        // A NUL is escaped to two bytes in keys: such bounds are left to `IndexScan`.
+        if lower?.s.utf8.contains(0) == true || upper?.s.utf8.contains(0) == true { return nil }
+        let isPrimaryKey = model.primaryKey === property
+        guard let objects = try snapshot.objectsTree(model),
+              let tree = try isPrimaryKey ? snapshot.primaryKeyTree(model) : snapshot.indexTree(property) else { return [] }
+        let cap = objects.count / QueryPlanner.scanCostRatio + 1
+        let stride = IndexKey.maxValueBytes + 3
+        return try withUnsafeTemporaryAllocation(byteCount: 2 * stride, alignment: 8) { buffer in
+            let base = buffer.baseAddress!
+            /// Writes a string's key (tag 1, bytes, 0x00 0x00), or its successor (0x00 0x01).
+            func key(_ s: String, successor: Bool, at p: UnsafeMutableRawPointer) -> UnsafeRawBufferPointer {
+                var s = s
+                let n = s.withUTF8 { bytes in
+                    p.storeBytes(of: 1, as: UInt8.self)
+                    if let b = bytes.baseAddress { (p + 1).copyMemory(from: b, byteCount: bytes.count) }
+                    return bytes.count
+                }
+                p.storeBytes(of: 0, toByteOffset: 1 + n, as: UInt8.self)
+                p.storeBytes(of: successor ? 1 : 0, toByteOffset: 2 + n, as: UInt8.self)
+                return UnsafeRawBufferPointer(start: p, count: n + 3)
+            }
+            // Every string key starts with tag 1 and sorts below tag 2.
+            let firstValue = UnsafeRawBufferPointer(start: UnsafeRawPointer(base), count: 1)
+            let lowerKey = lower.map { key($0.s, successor: !$0.inclusive, at: base) }
+                ?? { base.storeBytes(of: 1, as: UInt8.self); return firstValue }()
+            let upperKey = upper.map { key($0.s, successor: $0.inclusive, at: base + stride) }
+                ?? { (base + stride).storeBytes(of: 2, as: UInt8.self); return UnsafeRawBufferPointer(start: base + stride, count: 1) }()
+            guard IndexScan.less(lowerKey, upperKey) else { return [] }
+            // Where a decomposed string that belongs in the range may sort (see `IndexScan`):
+            // from the lower bound's prefix one byte longer than what it shares with the upper.
+            var scanLower = firstValue
+            if let lo = lower?.s, let hi = upper?.s {
+                let shared = IndexScan.sharedPrefixCount(lo, hi)
+                scanLower = shared + 1 >= lo.utf8.count ? lowerKey : UnsafeRawBufferPointer(start: lowerKey.baseAddress, count: shared + 2)
+            }
+            var keys: [UInt64] = []
+            var read = 0
+            var decided = true
+            try snapshot.storageTx.forEach(tree, from: scanLower) { entry, value in
+                guard IndexScan.less(entry, upperKey) else { return false }
+                read += 1
+                guard IndexScan.holdsWholeASCII(entry, hasObjectKey: !isPrimaryKey) else { decided = false; return false }
+                if !IndexScan.less(entry, lowerKey) {
+                    if isPrimaryKey {
+                        if value.count == 8 { keys.append(UInt64(bigEndian: value.loadUnaligned(as: UInt64.self))) }
+                    } else {
+                        keys.append(UInt64(bigEndian: entry.loadUnaligned(fromByteOffset: entry.count - 8, as: UInt64.self)))
+                    }
+                }
+                if read >= cap { decided = false; return false }
+                return true
+            }
+            guard decided else { return nil }
+            // Entries order by string, then object key: results keep key order.
+            keys.sort()
+            return keys
+        }
     }
 }
