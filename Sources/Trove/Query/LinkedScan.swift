@@ -51,7 +51,7 @@ final class LinkedScan {
     func keys(in snapshot: Snapshot) throws -> [UInt64] {
         guard let target = link.target else { return [] }
         var keys: [UInt64] = []
-        for t in targets { keys += try snapshot.backlinks(to: target, key: t, from: link) }
+        for t in targets { try snapshot.appendBacklinks(to: target, key: t, from: link, into: &keys) }
         if targets.count > 1 { keys.sort() }
         return keys
     }

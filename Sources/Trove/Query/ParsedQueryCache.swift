@@ -10,9 +10,15 @@ import Foundation
 final class ParsedQueryCache: @unchecked Sendable {
     static let shared = ParsedQueryCache(capacity: 256)
 
+    /// Class payloads only: handing an entry out costs one retain.
     private enum Entry {
-        case query(Query)
+        case query(CachedQuery)
         case predicate(CachedPredicate)
+    }
+
+    private final class CachedQuery {
+        let query: Query
+        init(_ query: Query) { self.query = query }
     }
 
     /// A predicate's parse and its last template: a class, so that a cache hit costs one
@@ -51,9 +57,9 @@ final class ParsedQueryCache: @unchecked Sendable {
     /// The parsed form of the statement `text`, parsed now if it is not cached.
     func query(_ text: String) throws(QueryError) -> Query {
         let key = Key(text: text, isPredicate: false)
-        if case .query(let q) = cached(key) { return q }
+        if case .query(let q) = cached(key) { return q.query }
         let q = try QueryParser.parseQuery(text)
-        insert(.query(q), for: key)
+        insert(.query(CachedQuery(q)), for: key)
         return q
     }
 
@@ -99,7 +105,9 @@ final class ParsedQueryCache: @unchecked Sendable {
         defer { lock.unlock() }
         // A query run in a loop hits the same few texts: comparing them costs less than
         // hashing one (identical strings compare by their bits or storage).
-        for i in recentKeys.indices where recentKeys[i] == key { return recentEntries[i] }
+        for i in recentKeys.indices where recentKeys[i].isPredicate == key.isPredicate && recentKeys[i].text == key.text {
+            return recentEntries[i]
+        }
         guard let entry = entries[key] else { return nil }
         if recentKeys.count < Self.recentCapacity {
             recentKeys.append(key)

@@ -154,21 +154,22 @@ public class Snapshot {
 
     /// The keys of the objects of `source` whose `property` links to object `key` (of `target`).
     func backlinks(to target: ModelLayout, key: UInt64, from property: PropertyLayout) throws -> [UInt64] {
-        guard let t = try backlinksTree() else { return [] }
-        let prefix = Backlinks.prefix(targetModel: target.id, targetKey: key, sourceModel: property.model.id, sourceProperty: property.id)
         var out: [UInt64] = []
-        let c = try storageTx.cursor(t)
-        var ok = try c.seek(prefix)
-        while ok {
-            let done = try c.withKey { k -> Bool in
-                guard k.count == Backlinks.keySize, k.starts(with: prefix) else { return true }
-                out.append(UInt64(bigEndian: k.loadUnaligned(fromByteOffset: 14, as: UInt64.self)))
-                return false
-            }
-            if done { break }
-            ok = try c.next()
-        }
+        try appendBacklinks(to: target, key: key, from: property, into: &out)
         return out
+    }
+
+    /// Appends the keys `backlinks(to:key:from:)` returns to `out`, in one walk of the index.
+    func appendBacklinks(to target: ModelLayout, key: UInt64, from property: PropertyLayout, into out: inout [UInt64]) throws {
+        guard let t = try backlinksTree() else { return }
+        let prefix = Backlinks.prefix(targetModel: target.id, targetKey: key, sourceModel: property.model.id, sourceProperty: property.id)
+        try prefix.withUnsafeBytes { prefix in
+            try storageTx.forEach(t, from: prefix) { k, _ in
+                guard k.count == Backlinks.keySize, memcmp(k.baseAddress!, prefix.baseAddress!, prefix.count) == 0 else { return false }
+                out.append(UInt64(bigEndian: k.loadUnaligned(fromByteOffset: 14, as: UInt64.self)))
+                return true
+            }
+        }
     }
 
     // MARK: Public reads
