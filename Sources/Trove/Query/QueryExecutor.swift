@@ -71,6 +71,26 @@ struct QueryExecutor {
             decidedByIndex = true
             if let limit, found.count > limit { found.removeLast(found.count - limit) }
             keys = found
+        case .scan where sort.isEmpty && distinct.isEmpty && limit == nil:
+            // Every object, filtered, in key order: nothing to order, one test per record, and
+            // comparisons of fixed-width slots tested in the loop itself.
+            let ranges = predicate.flatMap(SlotRanges.init(only:))
+            let test = try ranges == nil ? predicate.map(PredicateEvaluator(snapshot: snapshot).compile) : nil
+            var found: [UInt64] = []
+            if let tree = try snapshot.objectsTree(model) {
+                try snapshot.storageTx.forEach(tree) { k, v in
+                    let key = try Snapshot.objectKey(k)
+                    let record = try RecordView(v)
+                    examined &+= 1
+                    if let ranges {
+                        if ranges.test(record) { found.append(key) }
+                    } else if try test?(record, key) ?? true {
+                        found.append(key)
+                    }
+                    return true
+                }
+            }
+            keys = found
         default:
             let evaluator = PredicateEvaluator(snapshot: snapshot)
             let test = try predicate.map(evaluator.compile)

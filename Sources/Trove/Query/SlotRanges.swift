@@ -41,6 +41,18 @@ struct SlotRanges {
 
     private(set) var ranges: ContiguousArray<Range> = []
 
+    init() {}
+
+    /// The ranges of `predicate` when they are the whole of it (a comparison, or an `AND` of
+    /// comparisons, this type tests), so that a scan can test them without a closure.
+    init?(only predicate: BoundPredicate) {
+        let operands: [BoundPredicate] = if case .and(let operands) = predicate { operands } else { [predicate] }
+        for operand in operands {
+            guard case .path(let c) = operand, add(c) else { return nil }
+        }
+        if isEmpty { return nil }
+    }
+
     var isEmpty: Bool { ranges.isEmpty }
 
     /// Adds `c` if it is a comparison this type tests; false (and unchanged) otherwise.

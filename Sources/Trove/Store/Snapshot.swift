@@ -145,11 +145,15 @@ public class Snapshot {
 
     /// Visits every object of a model with its record, in key order, until `body` returns false.
     func scan(_ m: ModelLayout, _ body: (UInt64, RecordView) throws -> Bool) throws {
-        guard let t = try tree(m.objectsTree) else { return }
-        try storageTx.forEach(t) { k, v in
-            guard k.count == 8 else { throw StoreError.corruptRecord("object key of \(k.count) bytes") }
-            return try body(UInt64(bigEndian: k.loadUnaligned(as: UInt64.self)), try RecordView(v))
-        }
+        guard let t = try objectsTree(m) else { return }
+        try storageTx.forEach(t) { k, v in try body(try Self.objectKey(k), try RecordView(v)) }
+    }
+
+    /// The object key an objects-tree key holds.
+    @inline(__always)
+    static func objectKey(_ k: UnsafeRawBufferPointer) throws -> UInt64 {
+        guard k.count == 8 else { throw StoreError.corruptRecord("object key of \(k.count) bytes") }
+        return UInt64(bigEndian: k.loadUnaligned(as: UInt64.self))
     }
 
     /// The keys of the objects of `source` whose `property` links to object `key` (of `target`).
