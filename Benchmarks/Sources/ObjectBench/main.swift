@@ -128,10 +128,14 @@ do {
     fail("\(error)", status: 1)
 }
 
+/// How many times each read-only phase runs (its fastest run is reported).
+let readRepeats = 3
+
 /// The three engines on every workload, then the tables (and the shell comparison if asked).
 @MainActor func runComparison(in root: String) throws {
     for line in machineLines(dataDirectory: root) { print(line) }
     print("durability: \(durable ? "durable commits (Trove .durable, SQLite synchronous=FULL, WAL)" : "no-sync commits (Trove .noSync, SQLite synchronous=OFF, WAL)")")
+    print("read-only phases (lookups, queries, top 100): best of \(readRepeats) runs, wall and CPU each; writes run once")
     print("peak RSS: \(Measure.canResetPeak ? "VmHWM per phase, reset at each phase's start (clear_refs 5)" : "VmHWM cannot be reset here: process-wide peak")")
     print("")
 
@@ -172,21 +176,32 @@ do {
         run.baselineKiB = Measure.status("VmRSS")
         let engine = try type.init(directory: directory, durable: durable)
         try engine.insertTeams(data)
-        func phase<R>(_ p: Phase, _ body: () throws -> R) throws -> R {
-            let (r, sample) = try Measure.run("\(type.name) \(p.label(n: n, ops: ops))", log: log, body)
-            run.samples.append(sample)
+        func phase<R>(_ p: Phase, repeats: Int = 1, _ body: () throws -> R) throws -> R {
+            var (r, best) = try Measure.run("\(type.name) \(p.label(n: n, ops: ops))", log: log, body)
+            // Read-only phases run again and keep their fastest run: the machine is shared,
+            // and a short phase is easily slowed by someone else's build.
+            for _ in 1..<max(1, repeats) {
+                let (again, sample) = try Measure.run("\(type.name) \(p.label(n: n, ops: ops)) (again)", log: log, body)
+                r = again
+                best.wall = min(best.wall, sample.wall)
+                best.cpu = min(best.cpu, sample.cpu)
+                best.peakKiB = max(best.peakKiB, sample.peakKiB)
+                best.anonKiB = max(best.anonKiB, sample.anonKiB)
+                best.fileKiB = max(best.fileKiB, sample.fileKiB)
+            }
+            run.samples.append(best)
             return r
         }
         try phase(.bulkInsert) { try engine.insertUsers(data, 0..<n) }
         run.sizeAfterInsert = try engine.fileSize()
         try phase(.singleInserts) { for i in n..<total { try engine.insertUsers(data, i..<(i + 1)) } }
-        run.checks.lookup = try phase(.lookups) { try engine.lookup(data, lookupKeys) }
-        run.checks.equality = try phase(.equality) { try engine.countByName(equalityNames) }
-        run.checks.range = try phase(.range) { try engine.countByNameRange(nameRanges) }
-        run.checks.compound = try phase(.compound) { try engine.countCompound(ageFrom: 30, ageBelow: 40, scoreAbove: 50) }
-        run.checks.contains = try phase(.contains) { try engine.countNameContains("ari") }
-        run.checks.linkPath = try phase(.linkPath) { try engine.countByTeamName(teamNames) }
-        run.checks.top = try phase(.top) { try engine.topByScore(100) }
+        run.checks.lookup = try phase(.lookups, repeats: readRepeats) { try engine.lookup(data, lookupKeys) }
+        run.checks.equality = try phase(.equality, repeats: readRepeats) { try engine.countByName(equalityNames) }
+        run.checks.range = try phase(.range, repeats: readRepeats) { try engine.countByNameRange(nameRanges) }
+        run.checks.compound = try phase(.compound, repeats: readRepeats) { try engine.countCompound(ageFrom: 30, ageBelow: 40, scoreAbove: 50) }
+        run.checks.contains = try phase(.contains, repeats: readRepeats) { try engine.countNameContains("ari") }
+        run.checks.linkPath = try phase(.linkPath, repeats: readRepeats) { try engine.countByTeamName(teamNames) }
+        run.checks.top = try phase(.top, repeats: readRepeats) { try engine.topByScore(100) }
         try phase(.update) { try engine.updateScores(data, updateKeys, newScore) }
         run.checks.deleted = try phase(.delete) { try engine.delete(data, deleteKeys) }
         run.sizeAfterDelete = try engine.fileSize()
