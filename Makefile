@@ -18,8 +18,12 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# The installed shell links the Swift runtime and Foundation statically: it runs without the
+# toolchain, and a one-shot `trove DB 'count ...'` starts in half the time (no shared-library
+# loading and relocation). Its own build directory keeps the test builds' flags apart.
+STATIC_BUILD = .build/static
 release: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build -c release --static-swift-stdlib --product trove --scratch-path $(STATIC_BUILD)
 
 run: build
 	$(SWIFT) run trove $(ARGS)
@@ -29,7 +33,7 @@ test: deps
 
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 .build/release/trove $(DESTDIR)$(PREFIX)/bin/trove
+	install -m 755 -s $(STATIC_BUILD)/release/trove $(DESTDIR)$(PREFIX)/bin/trove
 	install -m 644 man/trove.1 $(DESTDIR)$(PREFIX)/share/man/man1/trove.1
 
 bench:
