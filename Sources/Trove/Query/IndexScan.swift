@@ -169,10 +169,17 @@ final class IndexScan {
     static func holdsWholeASCII(_ key: UnsafeRawBufferPointer, hasObjectKey: Bool) -> Bool {
         let end = key.count - (hasObjectKey ? 8 : 0)
         guard end >= 3, key[0] == 1, key[end - 1] == 0, key[end - 2] == 0 else { return false }
+        // No byte may be 0 (an escaped NUL) or have its top bit set (not ASCII): eight at a time.
+        let high: UInt64 = 0x8080_8080_8080_8080, ones: UInt64 = 0x0101_0101_0101_0101
         var i = 1
+        while i + 8 <= end - 2 {
+            let w = key.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if w & high != 0 || (w &- ones) & ~w & high != 0 { return false }
+            i += 8
+        }
         while i < end - 2 {
             let b = key[i]
-            if b == 0 || b >= 0x80 { return false }   // an escaped NUL, or not ASCII
+            if b == 0 || b >= 0x80 { return false }
             i += 1
         }
         return true

@@ -98,11 +98,14 @@ final class RangeLookup {
             var keys: [UInt64] = []
             var read = 0
             var decided = true
+            // Entries come in order: once one reaches the lower bound, all the rest do.
+            var pastLower = scanLower.count == lowerKey.count
             try snapshot.storageTx.forEach(tree, from: scanLower) { entry, value in
                 guard IndexScan.less(entry, upperKey) else { return false }
                 read += 1
                 guard IndexScan.holdsWholeASCII(entry, hasObjectKey: !isPrimaryKey) else { decided = false; return false }
-                if !IndexScan.less(entry, lowerKey) {
+                if !pastLower { pastLower = !IndexScan.less(entry, lowerKey) }
+                if pastLower {
                     if isPrimaryKey {
                         if value.count == 8 { keys.append(UInt64(bigEndian: value.loadUnaligned(as: UInt64.self))) }
                     } else {
