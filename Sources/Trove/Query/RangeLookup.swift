@@ -1,3 +1,5 @@
+import Foundation
+
 /// A predicate whose comparisons are all ordering comparisons on one indexed property
 /// (`name >= $0 AND name < $1`, `age BETWEEN {$0, $1}`), prepared once per bound template:
 /// each run types the constants and reads the one index range they bound, without binding a
@@ -61,7 +63,11 @@ final class RangeLookup {
     private func asciiStringKeys(lower: (s: String, inclusive: Bool)?, upper: (s: String, inclusive: Bool)?,
                                  in snapshot: Snapshot) throws -> [UInt64]? {
         // A NUL is escaped to two bytes in keys: such bounds are left to `IndexScan`.
-        if lower?.s.utf8.contains(0) == true || upper?.s.utf8.contains(0) == true { return nil }
+        func hasNUL(_ s: String?) -> Bool {
+            guard var s else { return false }
+            return s.withUTF8 { bytes in bytes.baseAddress.map { memchr($0, 0, bytes.count) != nil } ?? false }
+        }
+        if hasNUL(lower?.s) || hasNUL(upper?.s) { return nil }
         let isPrimaryKey = model.primaryKey === property
         guard let objects = try snapshot.objectsTree(model),
               let tree = try isPrimaryKey ? snapshot.primaryKeyTree(model) : snapshot.indexTree(property) else { return [] }
@@ -96,6 +102,8 @@ final class RangeLookup {
                 scanLower = shared + 1 >= lo.utf8.count ? lowerKey : UnsafeRawBufferPointer(start: lowerKey.baseAddress, count: shared + 2)
             }
             var keys: [UInt64] = []
+            // Room for a typical range without regrowing the array several times.
+            keys.reserveCapacity(32)
             var read = 0
             var decided = true
             // Entries come in order: once one reaches the lower bound, all the rest do.
