@@ -214,6 +214,24 @@ public class ReadTransaction {
         return try lookup(tree, key, body)
     }
 
+    /// Calls `body` with the value stored under `key`, or returns nil if there is none, like
+    /// ``withValue(_:forKey:_:)``, but the buffer stays valid while `body` reads other entries
+    /// through this transaction: a reader holds the mapping it points into; a writer or an
+    /// encrypted store (whose pages may move or be released meanwhile) passes a copy.
+    public func withStableValue<R>(_ tree: Tree, forKey key: UnsafeRawBufferPointer,
+                                   _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
+        try beginOperation()
+        if isWriter || cipher != nil {
+            guard let copy = try lookup(tree, key, { Array($0) }) else { return nil }
+            return try copy.withUnsafeBytes(body)
+        }
+        // Pages of a reader's snapshot never change; its mapping stays valid while held, even
+        // if a read inside `body` maps the file again.
+        let held = mapping
+        defer { withExtendedLifetime(held) {} }
+        return try lookup(tree, key, body)
+    }
+
     /// The value stored under `key`, copied, or nil.
     public func get(_ tree: Tree, _ key: some ContiguousBytes) throws -> [UInt8]? {
         try key.withUnsafeBytes { k in try withValue(tree, forKey: k) { Array($0) } }

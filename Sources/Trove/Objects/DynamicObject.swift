@@ -10,7 +10,7 @@ import Foundation
 /// ```
 /// An object holds the values it had in its snapshot; reading its links needs the snapshot
 /// to be live. Unknown properties and type mismatches throw ``StoreError``.
-public final class DynamicObject: CustomStringConvertible {
+public final class DynamicObject: ObjectValues, CustomStringConvertible {
     public let snapshot: Snapshot
     let model: ModelLayout
     let key: UInt64
@@ -31,43 +31,13 @@ public final class DynamicObject: CustomStringConvertible {
     /// The value of a stored property: scalars, `.reference` for links, `.list` for lists.
     /// For a linkingObjects property, a list of references.
     public func value(_ name: String) throws -> Value {
-        let p = try snapshot.property(model, name)
-        if p.isLinkingObjects {
-            guard let target = p.target, let origin = p.origin else { return .list([]) }
-            try snapshot.checkLive()
-            return .list(try snapshot.backlinks(to: model, key: key, from: origin).map { .reference(ObjectReference(model: target.name, key: $0)) })
-        }
-        return try record.withUnsafeBytes { try RecordView($0).value(of: p) }
-    }
-
-    public subscript(name: String) -> Value {
-        get throws { try value(name) }
+        try record.withUnsafeBytes { try snapshot.storedValue(model, key: key, record: try RecordView($0), property: name) }
     }
 
     /// The primary key's value, or nil for a model without one.
     public var primaryKey: Value? {
         get throws { try model.primaryKey.map { try value($0.name) } }
     }
-
-    private func typed<T>(_ name: String, _ expected: String, _ extract: (Value) -> T?) throws -> T? {
-        let v = try value(name)
-        if case .null = v { return nil }
-        guard let t = extract(v) else {
-            throw StoreError.typeMismatch(property: name, expected: expected, found: v.kindDescription)
-        }
-        return t
-    }
-
-    public func string(_ name: String) throws -> String? { try typed(name, "a string") { if case .string(let s) = $0 { s } else { nil } } }
-    public func int(_ name: String) throws -> Int64? { try typed(name, "an integer") { if case .int(let i) = $0 { i } else { nil } } }
-    public func double(_ name: String) throws -> Double? {
-        try typed(name, "a double") { if case .double(let d) = $0 { d } else if case .float(let f) = $0 { Double(f) } else { nil } }
-    }
-    public func bool(_ name: String) throws -> Bool? { try typed(name, "a bool") { if case .bool(let b) = $0 { b } else { nil } } }
-    public func date(_ name: String) throws -> Date? { try typed(name, "a date") { if case .date(let d) = $0 { d } else { nil } } }
-    public func data(_ name: String) throws -> Data? { try typed(name, "data") { if case .data(let d) = $0 { d } else { nil } } }
-    public func uuid(_ name: String) throws -> UUID? { try typed(name, "a UUID") { if case .uuid(let u) = $0 { u } else { nil } } }
-    public func decimal(_ name: String) throws -> Decimal? { try typed(name, "a decimal") { if case .decimal(let d) = $0 { d } else { nil } } }
 
     /// The object a to-one link points at, or nil.
     public func object(_ name: String) throws -> DynamicObject? {

@@ -186,6 +186,40 @@ public class Snapshot {
         return try object(m, key: key)
     }
 
+    /// Calls `body` with the object of `model` whose primary key is `primaryKey`, read in
+    /// place, and returns what it returns; nil if there is no such object.
+    ///
+    /// ```swift
+    /// let (name, age) = try snapshot.withObject("User", primaryKey: "u1") { user in
+    ///     (try user.string("name"), try user.int("age"))
+    /// } ?? (nil, nil)
+    /// ```
+    /// The view reads the record in the store's pages: nothing is copied or allocated for it
+    /// in a read-only snapshot. It is valid only inside `body`.
+    public func withObject<R>(_ model: String, primaryKey: Value, _ body: (ObjectView) throws -> R) throws -> R? {
+        try checkLive()
+        let m = try self.model(model)
+        guard let key = try objectKey(m, primaryKey: primaryKey), let t = try objectsTree(m) else { return nil }
+        var k = key.bigEndian
+        return try withUnsafeBytes(of: &k) { kb in
+            try storageTx.withStableValue(t, forKey: kb) { bytes in
+                try body(ObjectView(snapshot: self, model: m, key: key, record: try RecordView(bytes)))
+            }
+        }
+    }
+
+    /// The value of property `name` of object `key`, whose record is `record`: linkingObjects
+    /// come from the backlink index, the rest from the record.
+    func storedValue(_ m: ModelLayout, key: UInt64, record: RecordView, property name: String) throws -> Value {
+        let p = try property(m, name)
+        if p.isLinkingObjects {
+            guard let target = p.target, let origin = p.origin else { return .list([]) }
+            try checkLive()
+            return .list(try backlinks(to: m, key: key, from: origin).map { .reference(ObjectReference(model: target.name, key: $0)) })
+        }
+        return try record.value(of: p)
+    }
+
     /// The object a reference names, or nil if it was deleted.
     public func object(_ reference: ObjectReference) throws -> DynamicObject? {
         try checkLive()
