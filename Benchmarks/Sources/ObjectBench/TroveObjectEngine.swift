@@ -3,7 +3,7 @@ import Foundation
 import Trove
 
 /// Trove's object layer through its public API, as an app would use it: `[String: Value]`
-/// dictionaries in, `DynamicObject` accessors and query strings out.
+/// dictionaries in, object accessors (`withObject` views for lookups) and query strings out.
 final class TroveObjectEngine: ObjectEngine {
     static let name = "Trove"
     let path: String
@@ -75,11 +75,14 @@ final class TroveObjectEngine: ObjectEngine {
     func lookup(_ data: ObjectDataset, _ indices: [Int]) throws -> UInt64 {
         try s.read { snapshot in
             var sum: UInt64 = 0
+            // Read in place, as the C API reads columns: `object(_:primaryKey:)` would copy the
+            // record into a `DynamicObject` that outlives the loop body.
             for i in indices {
-                guard let o = try snapshot.object("User", primaryKey: .string(data.users[i].uid)) else {
-                    throw BenchError("Trove: user \(i) not found")
+                let found = try snapshot.withObject("User", primaryKey: .string(data.users[i].uid)) { o -> Bool in
+                    foldUser(&sum, name: try o.string("name") ?? "", age: try o.int("age") ?? 0, score: try o.double("score") ?? 0)
+                    return true
                 }
-                foldUser(&sum, name: try o.string("name") ?? "", age: try o.int("age") ?? 0, score: try o.double("score") ?? 0)
+                guard found != nil else { throw BenchError("Trove: user \(i) not found") }
             }
             return sum
         }
