@@ -133,10 +133,7 @@ final class IndexScan {
                     read += 1
                     let verdict = Self.verdict(key, check, hasObjectKey: !isPrimaryKey)
                     if verdict != .rejected {
-                        let objectKey: UInt64? = isPrimaryKey
-                            ? (value.count == 8 ? UInt64(bigEndian: value.loadUnaligned(as: UInt64.self)) : nil)
-                            : (key.count >= 8 ? UInt64(bigEndian: key.loadUnaligned(fromByteOffset: key.count - 8, as: UInt64.self)) : nil)
-                        if let objectKey {
+                        if let objectKey = Self.objectKey(entry: key, value: value, isPrimaryKey: isPrimaryKey) {
                             if verdict == .match { candidates.addMatch(objectKey) } else { candidates.addUnsure(objectKey) }
                         }
                     }
@@ -183,6 +180,16 @@ final class IndexScan {
             i += 1
         }
         return true
+    }
+
+    /// The object an index entry names: the primary-key tree's value, or a secondary index
+    /// key's last 8 bytes; nil for a malformed entry.
+    @inline(__always)
+    static func objectKey(entry: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, isPrimaryKey: Bool) -> UInt64? {
+        if isPrimaryKey {
+            return value.count == 8 ? UInt64(bigEndian: value.loadUnaligned(as: UInt64.self)) : nil
+        }
+        return entry.count >= 8 ? UInt64(bigEndian: entry.loadUnaligned(fromByteOffset: entry.count - 8, as: UInt64.self)) : nil
     }
 
     static func hasPrefix(_ key: UnsafeRawBufferPointer, _ prefix: UnsafeRawBufferPointer) -> Bool {

@@ -57,11 +57,7 @@ final class PointLookup {
         try IndexKey.withEncoded(value, as: type) { prefix in
             try snapshot.storageTx.forEach(tree, from: prefix) { key, stored in
                 guard IndexScan.hasPrefix(key, prefix) else { return false }
-                if isPrimaryKey {
-                    if stored.count == 8 { keys.append(UInt64(bigEndian: stored.loadUnaligned(as: UInt64.self))) }
-                } else if key.count >= prefix.count + 8 {
-                    keys.append(UInt64(bigEndian: key.loadUnaligned(fromByteOffset: key.count - 8, as: UInt64.self)))
-                }
+                if let objectKey = IndexScan.objectKey(entry: key, value: stored, isPrimaryKey: isPrimaryKey) { keys.append(objectKey) }
                 if keys.count >= cap { complete = false; return false }
                 return true
             }

@@ -113,12 +113,8 @@ final class RangeLookup {
                 read += 1
                 guard IndexScan.holdsWholeASCII(entry, hasObjectKey: !isPrimaryKey) else { decided = false; return false }
                 if !pastLower { pastLower = !IndexScan.less(entry, lowerKey) }
-                if pastLower {
-                    if isPrimaryKey {
-                        if value.count == 8 { keys.append(UInt64(bigEndian: value.loadUnaligned(as: UInt64.self))) }
-                    } else {
-                        keys.append(UInt64(bigEndian: entry.loadUnaligned(fromByteOffset: entry.count - 8, as: UInt64.self)))
-                    }
+                if pastLower, let objectKey = IndexScan.objectKey(entry: entry, value: value, isPrimaryKey: isPrimaryKey) {
+                    keys.append(objectKey)
                 }
                 if read >= cap { decided = false; return false }
                 return true
