@@ -54,19 +54,9 @@ enum RecordCodec {
             guard let s = payloadSize(values[id], type: p.type) else { return try encodeAppending(values, layout: layout) }
             size += s
         }
-        // One exactly sized buffer, payloads stored in place: appending them one by one cost
-        // more than the rest of the encoding.
-        return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            let base = UnsafeMutableRawPointer(buffer.baseAddress!)
-            writeHeader(base, slots: n)
-            var o = 3 + 4 * (n + 1)
-            for id in 0..<n {
-                base.storeBytes(of: UInt32(o), toByteOffset: 3 + 4 * id, as: UInt32.self)
-                guard let p = id < layout.byID.count ? layout.byID[id] : nil else { continue }
-                o += writePayload(values[id], type: p.type, to: base + o)
-            }
-            base.storeBytes(of: UInt32(o), toByteOffset: 3 + 4 * n, as: UInt32.self)
-            count = o
+        return build(slots: n, size: size) { id, to in
+            guard let p = id < layout.byID.count ? layout.byID[id] : nil else { return 0 }
+            return writePayload(values[id], type: p.type, to: to)
         }
     }
 
@@ -96,21 +86,29 @@ enum RecordCodec {
             guard let s else { return try encodeAppending(updating: old, with: updates, layout: layout) }
             size += s
         }
-        return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+        return build(slots: n, size: size) { id, to in
+            guard let p = layout.byID[id] else { return 0 }
+            if let u = update(id) { return writePayload(u.new, type: p.type, to: to) }
+            guard let bytes = old.slot(id) else { return writePayload(p.defaultValue, type: p.type, to: to) }
+            if bytes.count > 0 { to.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
+            return bytes.count
+        }
+    }
+
+    /// A record of `n` slots built in one buffer of `size` bytes: the header, each slot's
+    /// offset, and the payload `writeSlot` stores for slot `id` (returning its byte count).
+    /// One exactly sized buffer with payloads stored in place: appending them one by one cost
+    /// more than the rest of the encoding. Inlined, so the closure costs no call per slot.
+    @inline(__always)
+    private static func build(slots n: Int, size: Int,
+                              _ writeSlot: (_ id: Int, _ to: UnsafeMutableRawPointer) -> Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             let base = UnsafeMutableRawPointer(buffer.baseAddress!)
             writeHeader(base, slots: n)
             var o = 3 + 4 * (n + 1)
             for id in 0..<n {
                 base.storeBytes(of: UInt32(o), toByteOffset: 3 + 4 * id, as: UInt32.self)
-                guard let p = layout.byID[id] else { continue }
-                if let u = update(id) {
-                    o += writePayload(u.new, type: p.type, to: base + o)
-                } else if let bytes = old.slot(id) {
-                    if bytes.count > 0 { (base + o).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
-                    o += bytes.count
-                } else {
-                    o += writePayload(p.defaultValue, type: p.type, to: base + o)
-                }
+                o += writeSlot(id, base + o)
             }
             base.storeBytes(of: UInt32(o), toByteOffset: 3 + 4 * n, as: UInt32.self)
             count = o
