@@ -15,14 +15,22 @@ struct RecordView {
     let base: UnsafeRawPointer
     let count: Int
 
+    /// Inlined: scans build one view per object, and the checks are a few loads and compares.
+    @inline(__always)
     init(_ buffer: UnsafeRawBufferPointer) throws {
-        guard buffer.count >= 7, buffer.load(as: UInt8.self) == 1 else {
-            throw StoreError.corruptRecord("record header is damaged")
+        guard buffer.count >= 7, buffer.load(as: UInt8.self) == 1,
+              3 + 4 * (Int(buffer.loadUnaligned(fromByteOffset: 1, as: UInt16.self)) + 1) <= buffer.count else {
+            throw Self.damage(buffer)
         }
         base = buffer.baseAddress!
         count = buffer.count
-        let n = slotCount
-        guard 3 + 4 * (n + 1) <= count else { throw StoreError.corruptRecord("record offset table is truncated") }
+    }
+
+    @inline(never)
+    private static func damage(_ buffer: UnsafeRawBufferPointer) -> StoreError {
+        buffer.count >= 7 && buffer.load(as: UInt8.self) == 1
+            ? StoreError.corruptRecord("record offset table is truncated")
+            : StoreError.corruptRecord("record header is damaged")
     }
 
     @inline(__always) var slotCount: Int { Int(base.loadUnaligned(fromByteOffset: 1, as: UInt16.self)) }

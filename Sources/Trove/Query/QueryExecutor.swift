@@ -1,3 +1,5 @@
+import TroveStorage
+
 /// Runs query statements on a snapshot: binds them, plans the access, checks candidates
 /// against the compiled predicate and orders what matches.
 struct QueryExecutor {
@@ -73,24 +75,19 @@ struct QueryExecutor {
             keys = found
         case .scan where sort.isEmpty && distinct.isEmpty && limit == nil:
             // Every object, filtered, in key order: nothing to order, one test per record, and
-            // comparisons of fixed-width slots tested in the loop itself.
-            let ranges = predicate.flatMap(SlotRanges.init(only:))
-            let test = try ranges == nil ? predicate.map(PredicateEvaluator(snapshot: snapshot).compile) : nil
-            var found: [UInt64] = []
-            if let tree = try snapshot.objectsTree(model) {
-                try snapshot.storageTx.forEach(tree) { k, v in
-                    let key = try Snapshot.objectKey(k)
-                    let record = try RecordView(v)
-                    examined &+= 1
-                    if let ranges {
-                        if ranges.test(record) { found.append(key) }
-                    } else if try test?(record, key) ?? true {
-                        found.append(key)
-                    }
-                    return true
-                }
+            // comparisons of fixed-width slots, or one string comparison, tested in the loop itself.
+            // One loop per kind of test, each holding its test unwrapped: a test unwrapped in
+            // the loop would be retained and released per record.
+            let tree = try snapshot.objectsTree(model)
+            if let ranges = predicate.flatMap(SlotRanges.init(only:)) {
+                (keys, examined) = try Self.filter(tree, snapshot) { record, _ in ranges.test(record) }
+            } else if let strings = predicate.flatMap(StringSlotTest.init(only:)) {
+                (keys, examined) = try Self.filter(tree, snapshot) { record, _ in strings.matches(record) }
+            } else if let test = try predicate.map(PredicateEvaluator(snapshot: snapshot).compile) {
+                (keys, examined) = try Self.filter(tree, snapshot, test)
+            } else {
+                (keys, examined) = try Self.filter(tree, snapshot) { _, _ in true }
             }
-            keys = found
         default:
             let evaluator = PredicateEvaluator(snapshot: snapshot)
             let test = try predicate.map(evaluator.compile)
@@ -154,6 +151,22 @@ struct QueryExecutor {
         let plan = QueryPlan(model: model.name, access: planAccess, steps: steps,
                              estimatedRows: estimate, examinedRows: examined, actualRows: keys.count)
         return (Results(snapshot: snapshot, model: model, keys: keys), plan)
+    }
+
+    /// The keys of the objects in `tree` that pass, in key order, and how many were read.
+    @inline(__always)
+    private static func filter(_ tree: Tree?, _ snapshot: Snapshot,
+                               _ passes: (RecordView, UInt64) throws -> Bool) throws -> ([UInt64], Int) {
+        guard let tree else { return ([], 0) }
+        var found: [UInt64] = []
+        var examined = 0
+        try snapshot.storageTx.forEach(tree) { k, v in
+            let key = try Snapshot.objectKey(k)
+            examined &+= 1
+            if try passes(try RecordView(v), key) { found.append(key) }
+            return true
+        }
+        return (found, examined)
     }
 
     /// Filters, orders and limits the objects `keys` of `model`, in their current order.
