@@ -243,9 +243,13 @@ struct NodeEditor {
         if i < n - 1 { memmove(slots + 2 * i, slots + 2 * (i + 1), 2 * (n - 1 - i)) }
         setCount(n - 1)
         setUpper(up + size)
+        // Entries below the removed one moved up by `size`. Wrapping, branch-free arithmetic
+        // on the u16 slots lets the compiler vectorize the loop (offsets stay below the page
+        // size, so nothing wraps).
+        let o16 = UInt16(truncatingIfNeeded: o), size16 = UInt16(truncatingIfNeeded: size)
         for j in 0..<(n - 1) {
-            let s = slot(j)
-            if s < o { setSlot(j, s + size) }
+            let s = slots.loadUnaligned(fromByteOffset: 2 * j, as: UInt16.self)
+            slots.storeBytes(of: s < o16 ? s &+ size16 : s, toByteOffset: 2 * j, as: UInt16.self)
         }
     }
 

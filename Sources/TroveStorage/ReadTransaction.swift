@@ -8,12 +8,15 @@ import Glibc
 public final class Tree {
     /// The tree's name in the catalog.
     public let name: String
-    var info: TreeInfo
-    var modified = false
-    var dropped = false
+    // Unchecked exclusivity, here and in the transactions: a transaction belongs to one thread
+    // at a time and never overlaps two accesses to its own state, and the runtime check cost
+    // ~25 instructions per access, 10% of a delete, on the write path.
+    @exclusivity(unchecked) var info: TreeInfo
+    @exclusivity(unchecked) var modified = false
+    @exclusivity(unchecked) var dropped = false
     let isCatalog: Bool
     /// The largest key, kept while appending (empty: unknown).
-    var appendKey: [UInt8] = []
+    @exclusivity(unchecked) var appendKey: [UInt8] = []
 
     init(name: String, info: TreeInfo, isCatalog: Bool = false) {
         self.name = name
@@ -38,25 +41,25 @@ public final class Tree {
 public class ReadTransaction {
     let storage: Storage
     let pageSize: Int
-    var meta: Meta
-    var mapping: StorageMapping
+    @exclusivity(unchecked) var meta: Meta
+    @exclusivity(unchecked) var mapping: StorageMapping
     /// Pages below this number exist in this transaction's view of the file.
-    var pageLimit: UInt64
+    @exclusivity(unchecked) var pageLimit: UInt64
     let cipher: PageCipher?
     let isWriter: Bool
     var readerSlot: Int?
-    var finished = false
+    @exclusivity(unchecked) var finished = false
     /// Sized for the handful of trees an object write opens, so that it never grows.
-    var openTrees = [String: Tree](minimumCapacity: 8)
+    @exclusivity(unchecked) var openTrees = [String: Tree](minimumCapacity: 8)
     /// Catalog entries known without a lookup (a writer's, from the previous commit).
-    var knownTrees: [String: TreeInfo] = [:]
+    @exclusivity(unchecked) var knownTrees: [String: TreeInfo] = [:]
     var catalog: Tree
     /// Dirty pages of a write transaction, by page number (empty for readers).
-    var dirty = PageTable(capacity: 1)
+    @exclusivity(unchecked) var dirty = PageTable(capacity: 1)
     /// Decrypted pages (encrypted stores only), dropped between operations once it grows.
-    var decrypted: [UInt64: UnsafeMutableRawPointer] = [:]
+    @exclusivity(unchecked) var decrypted: [UInt64: UnsafeMutableRawPointer] = [:]
     /// Bumped by every write, so cursors know to re-seek.
-    var generation: UInt64 = 0
+    @exclusivity(unchecked) var generation: UInt64 = 0
 
     init(storage: Storage, meta: Meta, mapping: StorageMapping, slot: Int?, isWriter: Bool) {
         self.storage = storage

@@ -7,18 +7,19 @@ import Glibc
 /// that become visible to new readers, all at once, at ``commit()``. ``abort()``, an error, or
 /// dropping the transaction leaves nothing behind.
 public final class WriteTransaction: ReadTransaction {
+    // Stored state: unchecked exclusivity, as in `ReadTransaction` (see `Tree.info`).
     let txnid: UInt64
-    var freeList: FreeList
+    @exclusivity(unchecked) var freeList: FreeList
     /// Committed pages this transaction stopped using: pending under `txnid` at commit.
-    var freed: [UInt64] = []
+    @exclusivity(unchecked) var freed: [UInt64] = []
     /// Runs written before commit (overflow values, spilled leaves): page number -> (pages, checksum).
-    var early: [UInt64: (pages: Int, checksum: UInt64)] = [:]
-    var dirtyBytes = 0
-    var nonceCounter: UInt32 = 0
+    @exclusivity(unchecked) var early: [UInt64: (pages: Int, checksum: UInt64)] = [:]
+    @exclusivity(unchecked) var dirtyBytes = 0
+    @exclusivity(unchecked) var nonceCounter: UInt32 = 0
     let nonceEpoch: UInt32
     var lockHeld = true
     /// Set while commit seals pages: nothing may be spilled (it would seal them twice).
-    var committing = false
+    @exclusivity(unchecked) var committing = false
     let scratch: UnsafeMutableRawPointer
 
     init(storage: Storage, meta: Meta, mapping: StorageMapping, freeList: FreeList, nonceEpoch: UInt32) {
