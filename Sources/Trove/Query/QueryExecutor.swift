@@ -95,6 +95,16 @@ struct QueryExecutor {
             switch access {
             case .none:
                 break
+            case .scan where ordering.rawRows != nil && (predicate == nil || predicate.flatMap(SlotRanges.init(only:)) != nil):
+                // Sorted on fixed-width slots and filtered by fixed-width ranges, if at all: the
+                // rows take raw words straight from the walk (`SORT(score DESC) LIMIT(100)`).
+                let rows = ordering.rawRows!
+                let tree = try snapshot.objectsTree(model)
+                if let ranges = predicate.flatMap(SlotRanges.init(only:)) {
+                    examined = try Self.feed(rows, tree, snapshot) { ranges.test($0) }
+                } else {
+                    examined = try Self.feed(rows, tree, snapshot) { _ in true }
+                }
             case .scan:
                 try snapshot.scan(model) { key, record in
                     examined += 1
@@ -167,6 +177,22 @@ struct QueryExecutor {
             return true
         }
         return (found, examined)
+    }
+
+    /// Hands raw sort rows the objects in `tree` that pass; returns how many were read.
+    @inline(__always)
+    private static func feed(_ rows: RawSortRows, _ tree: Tree?, _ snapshot: Snapshot,
+                             _ passes: (RecordView) -> Bool) throws -> Int {
+        guard let tree else { return 0 }
+        var examined = 0
+        try snapshot.storageTx.forEach(tree) { k, v in
+            let key = try Snapshot.objectKey(k)
+            let record = try RecordView(v)
+            examined &+= 1
+            if passes(record) { try rows.accept(record, key) }
+            return true
+        }
+        return examined
     }
 
     /// Filters, orders and limits the objects `keys` of `model`, in their current order.

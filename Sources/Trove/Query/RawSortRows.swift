@@ -104,8 +104,9 @@ final class RawSortRows {
         guard limit > 0, try precedesRoot(record, key) else { return }
         try words.withUnsafeMutableBufferPointer { w in
             var o = 0
-            for k in keys {
-                let (a, b) = try k.words(record)
+            // By index: `for k in keys` copies each key, retaining its name.
+            for i in keys.indices {
+                let (a, b) = try keys[i].words(record)
                 w[o] = a
                 w[o + 1] = b
                 o += 2
@@ -125,8 +126,8 @@ final class RawSortRows {
     // MARK: Rows
 
     private func append(_ record: RecordView, _ key: UInt64) throws {
-        for k in keys {
-            let (a, b) = try k.words(record)
+        for i in keys.indices {
+            let (a, b) = try keys[i].words(record)
             words.append(a)
             words.append(b)
         }
@@ -138,8 +139,8 @@ final class RawSortRows {
     @inline(__always)
     private func precedesRoot(_ record: RecordView, _ key: UInt64) throws -> Bool {
         var o = 0
-        for k in keys {
-            let (a, b) = try k.words(record)
+        for i in keys.indices {
+            let (a, b) = try keys[i].words(record)
             let ra = words[o], rb = words[o + 1]
             if a != ra { return a < ra }
             if b != rb { return b < rb }

@@ -58,6 +58,9 @@ final class ResultsOrdering {
     /// Whether rows hold raw slot words (every sort key fixed-width, no distinct).
     var usesRawRows: Bool { raw != nil }
 
+    /// The raw rows, for a scan that feeds them itself (see `QueryExecutor`).
+    var rawRows: RawSortRows? { raw }
+
     /// Whether nothing can be kept (`LIMIT(0)`): callers need not read anything.
     var isSaturated: Bool { limit == 0 }
 
