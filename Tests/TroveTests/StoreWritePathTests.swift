@@ -141,7 +141,7 @@ private final class ChangeRecorder: @unchecked Sendable {
         #expect(try snapshotJSON(store, "Person") == before)
     }
 
-    @Test func sameSizeAndDifferentSizeUpdatesKeepTheOtherProperties() throws {
+    @Test func sameSizeAndDifferentSizeUpdatesKeepTheOtherPropertiesAndEncodeCanonically() throws {
         let store = try memoryStore("AllTypes.json")
         try store.write { tx in
             try tx.insert("AllTypes", ["id": 1, "stringValue": "medium", "optString": "s", "intList": [1, 2, 3]])
@@ -159,6 +159,16 @@ private final class ChangeRecorder: @unchecked Sendable {
             for (k, v) in eo.pairs where !names.contains(k) { #expect(ao[k] == v, "\(k)") }
             expected = after
             try expectDerivedTreesMatchRecords(store)
+            // A same-size update patches the old record: it must hold the bytes a full
+            // encoding of the same values does.
+            try store.read { (s) throws in
+                let m = try #require(s.layout.byName["AllTypes"])
+                try s.scan(m) { _, record in
+                    let values = try m.byID.map { p in try p.map { try record.value(of: $0) } ?? .null }
+                    #expect(Array(UnsafeRawBufferPointer(start: record.base, count: record.count)) == (try RecordCodec.encode(values, layout: m)))
+                    return true
+                }
+            }
         }
         try check(["intValue": 7], ["intValue"])                                    // same size, indexed
         try check(["doubleValue": -0.0], ["doubleValue"])
