@@ -200,11 +200,14 @@ final class ASCIINeedle {
         return false
     }
 
-    /// The high bit of each byte of `x` that is zero (and maybe of some bytes above one):
-    /// a superset of the zero bytes, exact about whether there is any.
+    /// The high bit of each byte of `x` that is zero, and of no other byte. (The shorter
+    /// `(x - 0x01…) & ~x & 0x80…` also flags a 0x01 byte above a zero byte, by the borrow:
+    /// as a candidate whose first byte `matches(at:from: 1)` never checks, "statue" contained
+    /// "te".) No carry crosses a byte: `(b & 0x7F) + 0x7F` is at most 0xFE.
     @inline(__always)
     private static func zeroBytes(_ x: UInt64) -> UInt64 {
-        (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        return ~(((x & low) &+ low) | x | low)
     }
 
     func isPrefix(of t: UnsafeRawPointer, _ m: Int) -> Bool? {
