@@ -108,8 +108,11 @@ enum RecordCodec {
     /// slot's size (a new score for an old one): the same bytes a full encoding produces, for
     /// a copy and a store per update instead of a pass over every slot.
     private static func patched(_ old: RecordView, with updates: [SlotUpdate]) -> [UInt8]? {
+        // A slot must lie past the offset table: a damaged record takes the full encoding.
+        let payloads = 3 + 4 * (old.slotCount + 1)
         for u in updates {
-            guard let bytes = old.slot(u.property.id), payloadSize(u.new, type: u.property.type) == bytes.count else { return nil }
+            guard let bytes = old.slot(u.property.id), bytes.baseAddress! - old.base >= payloads,
+                  payloadSize(u.new, type: u.property.type) == bytes.count else { return nil }
         }
         return [UInt8](unsafeUninitializedCapacity: old.count) { buffer, count in
             let base = UnsafeMutableRawPointer(buffer.baseAddress!)

@@ -98,7 +98,7 @@ struct QueryExecutor {
             case .scan where ordering.rawRows != nil && (predicate == nil || predicate.flatMap(SlotRanges.init(only:)) != nil):
                 // Sorted on fixed-width slots and filtered by fixed-width ranges, if at all: the
                 // rows take raw words straight from the walk (`SORT(score DESC) LIMIT(100)`).
-                let rows = ordering.rawRows!
+                guard let rows = ordering.rawRows else { break }
                 let tree = try snapshot.objectsTree(model)
                 if let ranges = predicate.flatMap(SlotRanges.init(only:)) {
                     examined = try Self.feed(rows, tree, snapshot) { ranges.test($0) }
