@@ -106,14 +106,16 @@ final class ASCIINeedle {
     private let bytes: UnsafeMutablePointer<UInt8>
     private let count: Int
     private let lower: Bool
-    /// The first byte and, for a letter under `[c]`, its upper case (else the same byte): the
-    /// search's filter, so that text bytes are folded only where a match may start.
+    /// The first byte; for a letter under `[c]`, also its upper case (`isContained(inShort:)`).
     private let first: UInt8, firstUpper: UInt8
-    /// `first` and `firstUpper` in every byte of a word.
-    private let firstWord: UInt64, firstUpperWord: UInt64
+    /// `first` in every byte of a word, and what a text word is ORed with before it is
+    /// compared: 0x20 in every byte when `first` is a letter under `[c]`, else 0. For ASCII,
+    /// `b | 0x20` equals a lower-case letter exactly when `b` is that letter in either case,
+    /// so one comparison per word covers both.
+    private let firstWord: UInt64, firstFold: UInt64
     /// The same for the needle's second byte: a candidate must match both, which keeps a
     /// common first letter from making every other byte a candidate.
-    private let secondWord: UInt64, secondUpperWord: UInt64
+    private let secondWord: UInt64, secondFold: UInt64
     /// The bytes that pass the second byte's test anyway: a word's last (its next byte is in
     /// the next word), or all of them for a one-byte needle.
     private let secondPass: UInt64
@@ -132,14 +134,14 @@ final class ASCIINeedle {
             first = head
             firstUpper = lower && head &- 0x61 < 26 ? head & ~0x20 : head
         }
+        let foldWord: UInt64 = 0x2020_2020_2020_2020
         firstWord = UInt64(first) &* 0x0101_0101_0101_0101
-        firstUpperWord = UInt64(firstUpper) &* 0x0101_0101_0101_0101
+        firstFold = lower && first &- 0x61 < 26 ? foldWord : 0
         // A one-byte needle has no second byte: every byte passes that test.
         secondPass = count >= 2 ? 0x8000_0000_0000_0000 : 0x8080_8080_8080_8080
         let second = count >= 2 ? folded[1] : 0
-        let secondUpper = lower && second &- 0x61 < 26 ? second & ~0x20 : second
         secondWord = UInt64(second) &* 0x0101_0101_0101_0101
-        secondUpperWord = UInt64(secondUpper) &* 0x0101_0101_0101_0101
+        secondFold = lower && second &- 0x61 < 26 ? foldWord : 0
     }
 
     deinit { bytes.deallocate() }
@@ -159,7 +161,8 @@ final class ASCIINeedle {
     }
 
     /// Checks and searches eight bytes at a time: a word's bytes equal to the needle's first
-    /// byte (either case) are candidates, and only candidates are compared further.
+    /// byte (either case), followed by its second, are candidates, and only candidates are
+    /// compared in full.
     func isContained(in t: UnsafeRawPointer, _ m: Int) -> Bool? {
         if m < 8 { return isContained(inShort: t, m) }
         let last = m &- count
@@ -172,8 +175,8 @@ final class ASCIINeedle {
             if !PayloadMatcher.isPlainASCII(w) { return nil }
             if !found && last >= 0 {
                 // Bytes whose next byte matches the needle's second.
-                let seconds = (Self.zeroBytes(w ^ secondWord) | Self.zeroBytes(w ^ secondUpperWord)) >> 8 | secondPass
-                var candidates = (Self.zeroBytes(w ^ firstWord) | Self.zeroBytes(w ^ firstUpperWord)) & seconds & (~0 << ((i &- start) &* 8))
+                let seconds = Self.zeroBytes((w | secondFold) ^ secondWord) >> 8 | secondPass
+                var candidates = Self.zeroBytes((w | firstFold) ^ firstWord) & seconds & (~0 << ((i &- start) &* 8))
                 while candidates != 0 {
                     let at = start &+ candidates.trailingZeroBitCount >> 3
                     if at > last { break }
