@@ -41,6 +41,9 @@ public final class Storage: @unchecked Sendable {
     private var cachedCatalog: (txnid: UInt64, catalog: TreeInfo, trees: [String: TreeInfo])?
     private var sessionEpoch: UInt32?
     private var syncedThrough: UInt64 = 0
+    /// Whether this object has yet to sync before its first write transaction (see
+    /// `syncBeforeFirstWrite()`).
+    private var firstWriteSyncPending = true
     private var poisoned: String?
     private let writerGate = DispatchSemaphore(value: 1)
     /// A size the data file is known to reach (it never shrinks); read and written only by
@@ -157,9 +160,6 @@ public final class Storage: @unchecked Sendable {
             lockFile?.recordCompleteCommit(txnid: chosen.txnid, digest: chosen.digest)
             if chosen.txnid != newest.txnid { rolledBackTransaction = newest.txnid }
             latestMeta = chosen
-            // Anything a crashed process left in the page cache becomes durable before we build on it.
-            if !options.readOnly { try io.sync() }
-            syncedThrough = chosen.txnid
             lockFile?.currentTxnid = chosen.txnid
         } else {
             latestMeta = try loadMeta(txnid: lockFile!.currentTxnid) ?? newest
@@ -316,6 +316,7 @@ public final class Storage: @unchecked Sendable {
             throw error
         }
         do {
+            try syncBeforeFirstWrite()
             var base = try newestMeta()
             if cipher != nil && sessionEpoch == nil { base = try bumpNonceEpoch(base) }
             var freeList: FreeList
@@ -343,6 +344,25 @@ public final class Storage: @unchecked Sendable {
             releaseWriter()
             throw error
         }
+    }
+
+    /// The newest commit may claim a durability its writer never reached: a process that died
+    /// in its `fdatasync` leaves the pages in the page cache and a meta that says "durable".
+    /// Before a write transaction builds on that claim (reusing pages it lets go), everything
+    /// in the page cache is made durable, once per `Storage`. Opening for reading never waits
+    /// for the disk: a one-shot `count` or a read-only tool pays no flush.
+    private func syncBeforeFirstWrite() throws {
+        state.lock()
+        let pending = firstWriteSyncPending
+        state.unlock()
+        guard pending else { return }
+        try io.sync()
+        // The writer lock is held: no commit is under way, and every one published is synced.
+        let newest = lockFile?.currentTxnid ?? 0
+        state.lock()
+        firstWriteSyncPending = false
+        syncedThrough = max(syncedThrough, newest, latestMeta.txnid)
+        state.unlock()
     }
 
     func releaseWriter() {
@@ -450,6 +470,7 @@ public final class Storage: @unchecked Sendable {
     public func sync() throws {
         try io.sync()
         state.lock()
+        firstWriteSyncPending = false
         syncedThrough = max(syncedThrough, latestMeta.txnid)
         state.unlock()
     }

@@ -25,7 +25,12 @@ final class RecordingIO: StorageIO, @unchecked Sendable {
         lock.lock(); _vectored.append((offset, buffers.reduce(0) { $0 + $1.count })); lock.unlock()
         try inner.write(contiguous: buffers, at: offset)
     }
-    func sync() throws { try inner.sync() }
+    private var _syncs = 0
+    var syncs: Int { lock.lock(); defer { lock.unlock() }; return _syncs }
+    func sync() throws {
+        lock.lock(); _syncs += 1; lock.unlock()
+        try inner.sync()
+    }
     func map(length: UInt64) throws -> StorageMapping { try inner.map(length: length) }
 }
 
