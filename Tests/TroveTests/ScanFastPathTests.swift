@@ -237,6 +237,29 @@ import Testing
         }
     }
 
+    @Test func caseInsensitiveSearchesKeepPunctuation0x20ApartFromLettersApart() throws {
+        let schema = try schemaFromJSON("""
+        {"schemaVersion": 0, "models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "text": "string"}}]}
+        """)
+        let store = try Store(configuration: .inMemory(schema: schema))
+        // '@' and '`', '[' and '{', '^' and '~' differ only in 0x20, like 'A' and 'a'.
+        let texts = ["long text x@y here", "long text x`y here", "long text a[b here", "long text a{b here",
+                     "long text p^q here", "long text p~q here", "LONG TEXT QRS HERE"]
+        try store.write { tx in
+            for (i, text) in texts.enumerated() { try tx.insert("Item", ["id": .int(Int64(i)), "text": .string(text)]) }
+        }
+        try store.read { (s: Snapshot) throws in
+            #expect(try s.objects("Item", where: "text CONTAINS[c] '@y'").ids == [0])
+            #expect(try s.objects("Item", where: "text CONTAINS[c] 'x@'").ids == [0])
+            #expect(try s.objects("Item", where: "text CONTAINS[c] '`Y'").ids == [1])
+            #expect(try s.objects("Item", where: "text CONTAINS[c] '{b'").ids == [3])
+            #expect(try s.objects("Item", where: "text CONTAINS[c] 'a['").ids == [2])
+            #expect(try s.objects("Item", where: "text CONTAINS[c] '~q'").ids == [5])
+            #expect(try s.objects("Item", where: "text CONTAINS[c] 'qrs'").ids == [6])
+            #expect(try s.objects("Item", where: "text CONTAINS 'qrs'").ids == [])
+        }
+    }
+
     @Test func randomASCIITextsMatchAtEveryPositionLikeTheFoldingPath() throws {
         let schema = try schemaFromJSON("""
         {"schemaVersion": 0, "models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "text": "string"}}]}
