@@ -20,10 +20,13 @@ build: deps
 
 # The installed shell links the Swift runtime and Foundation statically: it runs without the
 # toolchain, and a one-shot `trove DB 'count ...'` starts in half the time (no shared-library
-# loading and relocation). Its own build directory keeps the test builds' flags apart.
+# loading and relocation). Without SwiftPM's $ORIGIN run path, the loader finds libedit in the
+# system directories at once instead of probing ~40 paths beside the binary first (and never
+# loads a library from the directory `trove` is installed in). Its own build directory keeps
+# the test builds' flags apart.
 STATIC_BUILD = .build/static
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib --product trove --scratch-path $(STATIC_BUILD)
+	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product trove --scratch-path $(STATIC_BUILD)
 
 run: build
 	$(SWIFT) run trove $(ARGS)
