@@ -302,7 +302,7 @@ public final class WriteTransaction: ReadTransaction {
     /// The child index at each level down to `key`'s leaf entry, written to `buffer` (the
     /// leaf's entry index last), and the leaf; nil if the key is absent. The path lives in
     /// the caller's stack buffer: an array here cost an allocation and a generic destroy per
-    /// delete of each of an object's trees (≈17% of a delete's instructions).
+    /// delete of each of an object's trees (9% of an object delete's instructions).
     private func searchPath(_ tree: Tree, _ key: UnsafeRawBufferPointer,
                             into buffer: UnsafeMutableBufferPointer<Int>) throws -> (path: UnsafeBufferPointer<Int>, leaf: NodeView)? {
         var levels = 0
