@@ -237,7 +237,7 @@ import Testing
         }
     }
 
-    @Test func caseInsensitiveSearchesKeepPunctuation0x20ApartFromLettersApart() throws {
+    @Test func caseInsensitiveSearchesDoNotFoldPunctuationLikeLetters() throws {
         let schema = try schemaFromJSON("""
         {"schemaVersion": 0, "models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "text": "string"}}]}
         """)
