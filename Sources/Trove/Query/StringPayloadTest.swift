@@ -106,16 +106,15 @@ final class ASCIINeedle {
     private let bytes: UnsafeMutablePointer<UInt8>
     private let count: Int
     private let lower: Bool
-    /// The first byte; for a letter under `[c]`, also its upper case (`isContained(inShort:)`).
-    private let first: UInt8, firstUpper: UInt8
-    /// `first` in every byte of a word, and what a text word is ORed with before it is
-    /// compared: 0x20 in every byte when `first` is a letter under `[c]`, else 0. For ASCII,
-    /// `b | 0x20` equals a lower-case letter exactly when `b` is that letter in either case,
-    /// so one comparison per word covers both.
-    private let firstWord: UInt64, firstFold: UInt64
+    /// The first byte, and what a text byte is ORed with before it is compared to it: 0x20 when
+    /// `first` is a letter under `[c]`, else 0. For ASCII, `b | 0x20` equals a lower-case
+    /// letter exactly when `b` is that letter in either case, so one comparison covers both.
+    private let first: UInt8, firstFold: UInt8
+    /// `first` and `firstFold` in every byte of a word.
+    private let firstWord: UInt64, firstFoldWord: UInt64
     /// The same for the needle's second byte: a candidate must match both, which keeps a
     /// common first letter from making every other byte a candidate.
-    private let secondWord: UInt64, secondFold: UInt64
+    private let secondWord: UInt64, secondFoldWord: UInt64
     /// The bytes that pass the second byte's test anyway: a word's last (its next byte is in
     /// the next word), or all of them for a one-byte needle.
     private let secondPass: UInt64
@@ -126,22 +125,19 @@ final class ASCIINeedle {
         bytes.initialize(from: folded, count: count)
         self.lower = lower
         let head = folded.first ?? 0
-        if lower && head &- 0x41 < 26 {
-            // Folded text holds no upper case: nothing matches. 0x80 is not in plain ASCII.
-            first = 0x80
-            firstUpper = 0x80
-        } else {
-            first = head
-            firstUpper = lower && head &- 0x61 < 26 ? head & ~0x20 : head
-        }
-        let foldWord: UInt64 = 0x2020_2020_2020_2020
-        firstWord = UInt64(first) &* 0x0101_0101_0101_0101
-        firstFold = lower && first &- 0x61 < 26 ? foldWord : 0
+        // Folded text holds no upper case: a needle starting with one matches nothing, and
+        // 0x80 is not in plain ASCII.
+        first = lower && head &- 0x41 < 26 ? 0x80 : head
+        func foldBit(_ b: UInt8) -> UInt8 { lower && b &- 0x61 < 26 ? 0x20 : 0 }
+        let everyByte: UInt64 = 0x0101_0101_0101_0101
+        firstFold = foldBit(first)
+        firstWord = UInt64(first) &* everyByte
+        firstFoldWord = UInt64(firstFold) &* everyByte
         // A one-byte needle has no second byte: every byte passes that test.
         secondPass = count >= 2 ? 0x8000_0000_0000_0000 : 0x8080_8080_8080_8080
         let second = count >= 2 ? folded[1] : 0
-        secondWord = UInt64(second) &* 0x0101_0101_0101_0101
-        secondFold = lower && second &- 0x61 < 26 ? foldWord : 0
+        secondWord = UInt64(second) &* everyByte
+        secondFoldWord = UInt64(foldBit(second)) &* everyByte
     }
 
     deinit { bytes.deallocate() }
@@ -175,8 +171,8 @@ final class ASCIINeedle {
             if !PayloadMatcher.isPlainASCII(w) { return nil }
             if !found && last >= 0 {
                 // Bytes whose next byte matches the needle's second.
-                let seconds = Self.zeroBytes((w | secondFold) ^ secondWord) >> 8 | secondPass
-                var candidates = Self.zeroBytes((w | firstFold) ^ firstWord) & seconds & (~0 << ((i &- start) &* 8))
+                let seconds = Self.zeroBytes((w | secondFoldWord) ^ secondWord) >> 8 | secondPass
+                var candidates = Self.zeroBytes((w | firstFoldWord) ^ firstWord) & seconds & (~0 << ((i &- start) &* 8))
                 while candidates != 0 {
                     let at = start &+ candidates.trailingZeroBitCount >> 3
                     if at > last { break }
@@ -197,7 +193,7 @@ final class ASCIINeedle {
         var i = 0
         while i <= last {
             let b = t.load(fromByteOffset: i, as: UInt8.self)
-            if (b == first || b == firstUpper) && matches(at: t + i, from: 1) { return true }
+            if (b | firstFold) == first && matches(at: t + i, from: 1) { return true }
             i &+= 1
         }
         return false
