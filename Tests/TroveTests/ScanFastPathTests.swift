@@ -218,16 +218,20 @@ import Testing
         }
     }
 
-    @Test func aByteOneAboveTheFirstLetterAfterItIsNotAMatch() throws {
+    /// An in-memory store of `Item`s whose `text` is `texts[id]`.
+    static func items(_ texts: [String]) throws -> Store {
         let schema = try schemaFromJSON("""
         {"schemaVersion": 0, "models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "text": "string"}}]}
         """)
         let store = try Store(configuration: .inMemory(schema: schema))
         try store.write { tx in
-            for (i, text) in ["statue of liberty", "TUESDAY EVENING", "hiatus and more", "a stated fact"].enumerated() {
-                try tx.insert("Item", ["id": .int(Int64(i)), "text": .string(text)])
-            }
+            for (i, text) in texts.enumerated() { try tx.insert("Item", ["id": .int(Int64(i)), "text": .string(text)]) }
         }
+        return store
+    }
+
+    @Test func aByteOneAboveTheFirstLetterAfterItIsNotAMatch() throws {
+        let store = try Self.items(["statue of liberty", "TUESDAY EVENING", "hiatus and more", "a stated fact"])
         try store.read { (s: Snapshot) throws in
             // "tu" and "TU" put 't' + 1 = 'u' right after a 't': neither is "te".
             #expect(try s.objects("Item", where: "text CONTAINS 'te'").ids == [3])
@@ -238,16 +242,9 @@ import Testing
     }
 
     @Test func caseInsensitiveSearchesDoNotFoldPunctuationLikeLetters() throws {
-        let schema = try schemaFromJSON("""
-        {"schemaVersion": 0, "models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "text": "string"}}]}
-        """)
-        let store = try Store(configuration: .inMemory(schema: schema))
         // '@' and '`', '[' and '{', '^' and '~' differ only in 0x20, like 'A' and 'a'.
-        let texts = ["long text x@y here", "long text x`y here", "long text a[b here", "long text a{b here",
-                     "long text p^q here", "long text p~q here", "LONG TEXT QRS HERE"]
-        try store.write { tx in
-            for (i, text) in texts.enumerated() { try tx.insert("Item", ["id": .int(Int64(i)), "text": .string(text)]) }
-        }
+        let store = try Self.items(["long text x@y here", "long text x`y here", "long text a[b here", "long text a{b here",
+                                    "long text p^q here", "long text p~q here", "LONG TEXT QRS HERE"])
         try store.read { (s: Snapshot) throws in
             #expect(try s.objects("Item", where: "text CONTAINS[c] '@y'").ids == [0])
             #expect(try s.objects("Item", where: "text CONTAINS[c] 'x@'").ids == [0])
@@ -261,26 +258,18 @@ import Testing
     }
 
     @Test func randomASCIITextsMatchAtEveryPositionLikeTheFoldingPath() throws {
-        let schema = try schemaFromJSON("""
-        {"schemaVersion": 0, "models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "text": "string"}}]}
-        """)
-        let store = try Store(configuration: .inMemory(schema: schema))
         var rng = QueryFixtures.Random(state: 77)
         // "c" is "b" with its low bit flipped: a byte a borrow-based zero test confuses with it.
         let alphabet: [Character] = ["a", "A", "b", "B", " ", "c", "C", "z", "\r", "\n", "é"]
-        var texts: [String] = []
-        try store.write { tx in
-            for i in 0..<400 {
-                let length = Int(rng.next() % 24)
-                let text = String((0..<length).map { _ in
-                    // Mostly ASCII letters, sometimes CR, LF or a non-ASCII letter.
-                    let r = Int(rng.next() % 40)
-                    return r < 35 ? alphabet[r % 7] : alphabet[7 + r % 4]
-                })
-                texts.append(text)
-                try tx.insert("Item", ["id": .int(Int64(i)), "text": .string(text)])
-            }
+        let texts = (0..<400).map { _ in
+            let length = Int(rng.next() % 24)
+            return String((0..<length).map { _ in
+                // Mostly ASCII letters, sometimes CR, LF or a non-ASCII letter.
+                let r = Int(rng.next() % 40)
+                return r < 35 ? alphabet[r % 7] : alphabet[7 + r % 4]
+            })
         }
+        let store = try Self.items(texts)
         try store.read { (s: Snapshot) throws in
             for round in 0..<150 {
                 let length = round % 6
