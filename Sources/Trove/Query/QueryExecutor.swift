@@ -80,13 +80,13 @@ struct QueryExecutor {
             // the loop would be retained and released per record.
             let tree = try snapshot.objectsTree(model)
             if let ranges = predicate.flatMap(SlotRanges.init(only:)) {
-                (keys, examined) = try Self.filter(tree, snapshot) { record, _ in ranges.test(record) }
+                (keys, examined) = try Self.filter(tree, snapshot, ranges)
             } else if let strings = predicate.flatMap(StringSlotTest.init(only:)) {
-                (keys, examined) = try Self.filter(tree, snapshot) { record, _ in strings.matches(record) }
+                (keys, examined) = try Self.filter(tree, snapshot, strings)
             } else if let test = try predicate.map(PredicateEvaluator(snapshot: snapshot).compile) {
-                (keys, examined) = try Self.filter(tree, snapshot, test)
+                (keys, examined) = try Self.filter(tree, snapshot, CompiledRecordFilter(test: test))
             } else {
-                (keys, examined) = try Self.filter(tree, snapshot) { _, _ in true }
+                (keys, examined) = try Self.filter(tree, snapshot, EveryRecord())
             }
         default:
             let evaluator = PredicateEvaluator(snapshot: snapshot)
@@ -100,11 +100,11 @@ struct QueryExecutor {
                 // rows take raw words straight from the walk (`SORT(score DESC) LIMIT(100)`).
                 if let rows = ordering.rawRows {
                     if predicate == nil {
-                        examined = try Self.feed(rows, try snapshot.objectsTree(model), snapshot) { _ in true }
+                        examined = try Self.feed(rows, try snapshot.objectsTree(model), snapshot, EveryRecord())
                         break
                     }
                     if let ranges = predicate.flatMap(SlotRanges.init(only:)) {
-                        examined = try Self.feed(rows, try snapshot.objectsTree(model), snapshot) { ranges.test($0) }
+                        examined = try Self.feed(rows, try snapshot.objectsTree(model), snapshot, ranges)
                         break
                     }
                 }
@@ -168,32 +168,28 @@ struct QueryExecutor {
     /// The keys of the objects in `tree` that pass, in key order, and how many were read.
     /// `Snapshot.scan`'s loop, written out here (and in `feed`): going through it costs the
     /// `CONTAINS[c]` and top-k scans 9% more instructions, one more closure call per record.
-    @inline(__always)
-    private static func filter(_ tree: Tree?, _ snapshot: Snapshot,
-                               _ passes: (RecordView, UInt64) throws -> Bool) throws -> ([UInt64], Int) {
+    private static func filter<F: RecordFilter>(_ tree: Tree?, _ snapshot: Snapshot, _ filter: F) throws -> ([UInt64], Int) {
         guard let tree else { return ([], 0) }
         var found: [UInt64] = []
         var examined = 0
         try snapshot.storageTx.forEach(tree) { k, v in
             let key = try Snapshot.objectKey(k)
             examined &+= 1
-            if try passes(try RecordView(v), key) { found.append(key) }
+            if try filter.passes(try RecordView(v), key) { found.append(key) }
             return true
         }
         return (found, examined)
     }
 
     /// Hands raw sort rows the objects in `tree` that pass; returns how many were read.
-    @inline(__always)
-    private static func feed(_ rows: RawSortRows, _ tree: Tree?, _ snapshot: Snapshot,
-                             _ passes: (RecordView) -> Bool) throws -> Int {
+    private static func feed<F: RecordFilter>(_ rows: RawSortRows, _ tree: Tree?, _ snapshot: Snapshot, _ filter: F) throws -> Int {
         guard let tree else { return 0 }
         var examined = 0
         try snapshot.storageTx.forEach(tree) { k, v in
             let key = try Snapshot.objectKey(k)
             let record = try RecordView(v)
             examined &+= 1
-            if passes(record) { try rows.accept(record, key) }
+            if try filter.passes(record, key) { try rows.accept(record, key) }
             return true
         }
         return examined
