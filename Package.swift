@@ -37,7 +37,9 @@ let package = Package(
 
         // A helper process for the multi-process and kill -9 tests of the storage engine.
         .executableTarget(name: "StorageProbe", dependencies: ["TroveStorage"], path: "Tests/StorageProbe"),
-        .testTarget(name: "TroveStorageTests", dependencies: ["TroveStorage", "StorageProbe"]),
+        // Fixtures: a store written by format 1 (see PageChecksumTests).
+        .testTarget(name: "TroveStorageTests", dependencies: ["TroveStorage", "StorageProbe"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "TroveTests", dependencies: ["Trove"]),
         .testTarget(name: "TroveShellTests", dependencies: ["TroveShell"]),
         .testTarget(name: "TroveEndToEndTests", dependencies: ["trove"]),

@@ -84,6 +84,7 @@ extension WriteTransaction {
             for (name, t) in openTrees { trees[name] = t.dropped ? nil : t.info }
             storage.cacheCatalog(m, trees: trees)
             storage.published(m, digest: digest, freeList: freeList)
+            storage.ownLastCommit = txnid
         } catch {
             storage.poison("\(error)")
             throw error

@@ -50,7 +50,11 @@ struct TreeInfo: Equatable {
 /// Metas are never encrypted: they hold no user data, and open must read them before it has a key.
 struct Meta: Equatable {
     static let magic: [UInt8] = Array("TROVEDB\0".utf8)
-    static let formatVersion: UInt32 = 1
+    /// The version a commit writes. Version 2 pages may leave their free space out of their
+    /// checksum (`PageLayout.flagGapUnchecked`); version 1 files, whose pages never do, read as
+    /// before and become version 2 at their first commit.
+    static let formatVersion: UInt32 = 2
+    static let readableVersions: ClosedRange<UInt32> = 1...2
     static let size = 512
     static let flagEncrypted: UInt32 = 1
 
@@ -120,7 +124,9 @@ struct Meta: Equatable {
         for (i, b) in Meta.magic.enumerated() where p.load(fromByteOffset: i, as: UInt8.self) != b { return .notTrove }
         guard Checksum.xxh64(p, 504) == p.loadUnaligned(fromByteOffset: 504, as: UInt64.self) else { return .damaged }
         let version = p.loadUnaligned(fromByteOffset: 8, as: UInt32.self)
-        guard version == Meta.formatVersion else { return .unsupported("format version \(version), this build reads \(Meta.formatVersion)") }
+        guard Meta.readableVersions.contains(version) else {
+            return .unsupported("format version \(version), this build reads versions \(Meta.readableVersions.lowerBound) to \(Meta.readableVersions.upperBound)")
+        }
         var m = Meta()
         m.pageSize = p.loadUnaligned(fromByteOffset: 12, as: UInt32.self)
         guard m.pageSize >= 4096, m.pageSize <= 65536, m.pageSize & (m.pageSize - 1) == 0 else {

@@ -4,14 +4,15 @@
 /// 0   pgno     u64   the page's own number: catches misdirected writes
 /// 8   txnid    u64   the transaction that wrote it
 /// 16  type     u8    PageType
-/// 17  flags    u8
+/// 17  flags    u8    flagGapUnchecked
 /// 18  count    u16   entries (branch, leaf)
 /// 20  upper    u32   start of the entry heap (branch, leaf)
 /// 24  pages    u32   pages in this run (1 for branch and leaf)
 /// 28  reserved u32
 /// 32  body ...
-/// end-32 trailer: checksum u64 (XXH64 of everything before the trailer), or, when encrypted,
-///        nonce (12) and AES-GCM tag (16)
+/// end-32 trailer: checksum u64 (`Checksum.run`: XXH64 of everything before the trailer, the
+///        free space of a page flagged `flagGapUnchecked` left out), or, when encrypted, nonce
+///        (12) and AES-GCM tag (16)
 /// ```
 /// Branch and leaf pages are slotted: a `u16` offset per entry after the header, sorted by key,
 /// and the entries packed at the end of the body, growing down. Removing an entry compacts the
@@ -20,6 +21,9 @@ enum PageLayout {
     static let headerSize = 32
     static let trailerSize = 32
     static let metaPages: UInt64 = 2
+    /// A branch or leaf page whose checksum leaves out its free space: the gap between the slot
+    /// array and `upper`, which nothing reads. Set on every tree page a commit seals (format 2).
+    static let flagGapUnchecked: UInt8 = 1
 }
 
 enum PageType: UInt8 {

@@ -117,7 +117,7 @@ public class ReadTransaction {
         let p = mapping.base + Int(offset)
         if storage.options.verifyChecksumsOnRead {
             let stored = p.loadUnaligned(fromByteOffset: pageSize - PageLayout.trailerSize, as: UInt64.self)
-            if Checksum.xxh64(p, pageSize - PageLayout.trailerSize) != stored {
+            if Checksum.run(p, length: pageSize) != stored {
                 throw StorageError.corrupt(page: pgno, detail: "checksum mismatch")
             }
         }

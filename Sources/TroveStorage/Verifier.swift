@@ -142,7 +142,7 @@ final class Verifier {
             p = UnsafeRawPointer(b)
         } else {
             let stored = raw.loadUnaligned(fromByteOffset: length - PageLayout.trailerSize, as: UInt64.self)
-            let actual = Checksum.xxh64(raw, length - PageLayout.trailerSize)
+            let actual = Checksum.run(raw, length: length)
             guard actual == stored else {
                 try problem(pgno, "checksum mismatch (page content is damaged)")
                 return nil

@@ -142,3 +142,34 @@ private func withBuffers(_ chunks: [[UInt8]], _ body: ([UnsafeRawBufferPointer])
     defer { pointers.forEach { $0.deallocate() } }
     try body(pointers.map { UnsafeRawBufferPointer($0) })
 }
+
+@Suite struct TouchValidationTests {
+    /// One key into a tree of three levels: the path `touch` copies.
+    static func putOne(_ s: Storage, _ i: Int) throws -> Int {
+        try s.write { tx in
+            try tx.put(try #require(try tx.tree(named: "t")), key(i), bytes("one more"))
+            return tx.validatedPages
+        }
+    }
+
+    @Test func pagesTheLastCommitThroughThisObjectWroteAreNotValidatedAgain() throws {
+        let dir = TempDir(); defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        let s = try Storage(path: path)
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            for i in 0..<20_000 { try tx.put(t, key(i * 2), [UInt8](repeating: 1, count: 200)) }
+        }
+        let depth = try s.read { Int(try #require(try $0.tree(named: "t")).info.depth) }
+        #expect(depth >= 3)
+        // The same path again: every page on it is the previous commit's.
+        #expect(try Self.putOne(s, 1) == 0)
+        #expect(try Self.putOne(s, 3) == 0)
+        // Another object's commit: its pages are validated here, like any other writer's, and
+        // this object's are validated there.
+        let other = try Storage(path: path)
+        #expect(try Self.putOne(other, 5) == depth)
+        #expect(try Self.putOne(s, 7) == depth)
+        #expect(try Self.putOne(s, 9) == 0)
+    }
+}

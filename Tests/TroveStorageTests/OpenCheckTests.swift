@@ -56,7 +56,8 @@ import Testing
         let path = dir.file("db.trove")
         try commitOne(path, 1)
         try commitOne(path, 2)
-        // Damage the leaf commit 2 wrote: the page whose header carries the newest txnid.
+        // Damage the leaf commit 2 wrote (the page whose header carries the newest txnid) in
+        // its last entry's bytes, which end where the trailer begins.
         let (newest, pageSize) = try { let s = try Storage(path: path); return (s.latestTransactionID, s.pageSize) }()
         try FileManager.default.removeItem(atPath: path + "-lock")
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
@@ -66,8 +67,9 @@ import Testing
             let txnid = data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: pg * pageSize + 8, as: UInt64.self) }
             let type = data[pg * pageSize + 16]
             if txnid == newest, type == PageType.leaf.rawValue {
-                try handle.seek(toOffset: UInt64(pg * pageSize + 100))
-                handle.write(Data([data[pg * pageSize + 100] ^ 0xFF]))
+                let at = (pg + 1) * pageSize - PageLayout.trailerSize - 1
+                try handle.seek(toOffset: UInt64(at))
+                handle.write(Data([data[at] ^ 0xFF]))
                 damaged = true
             }
         }
