@@ -558,7 +558,8 @@ public final class WriteTransaction: ReadTransaction {
         // the last commit through this `Storage` wrote is laid out as this code left it: a
         // commit's pages carry its txnid, which no other commit reuses, and copy-on-write never
         // changes a page while it is reachable. Successive small commits rewrite the same root
-        // and branch pages: this skips most of their validation, a fifth of their instructions.
+        // and branch pages: in 1,000 single-object inserts this skips 28% of the validation (6%
+        // of their instructions); random index leaves written by older commits remain.
         if PageHeader(p).txnid != storage.ownLastCommit || storage.ownLastCommit == 0 {
             validatedPages += 1
             do {
