@@ -79,8 +79,8 @@ extension Checksum {
         let body = length - PageLayout.trailerSize
         if p.load(fromByteOffset: 17, as: UInt8.self) & PageLayout.flagGapUnchecked != 0 {
             let h = PageHeader(p)
-            let type = h.type, slotsEnd = PageLayout.headerSize + 2 * h.count, upper = h.upper
-            if type == PageType.leaf.rawValue || type == PageType.branch.rawValue, slotsEnd <= upper, upper <= body {
+            let slotsEnd = PageLayout.headerSize + 2 * h.count, upper = h.upper
+            if h.isTree, slotsEnd <= upper, upper <= body {
                 return xxh64(p + upper, body - upper, seed: xxh64(p, slotsEnd))
             }
         }

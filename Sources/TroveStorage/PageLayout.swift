@@ -45,6 +45,8 @@ struct PageHeader {
     @inline(__always) var count: Int { Int(raw.loadUnaligned(fromByteOffset: 18, as: UInt16.self)) }
     @inline(__always) var upper: Int { Int(raw.loadUnaligned(fromByteOffset: 20, as: UInt32.self)) }
     @inline(__always) var pages: Int { Int(raw.loadUnaligned(fromByteOffset: 24, as: UInt32.self)) }
+    /// A branch or leaf page: slotted, with `count` and `upper`.
+    @inline(__always) var isTree: Bool { type == PageType.leaf.rawValue || type == PageType.branch.rawValue }
 
     static func initialize(_ p: UnsafeMutableRawPointer, pgno: UInt64, txnid: UInt64, type: PageType, pages: Int, pageSize: Int) {
         p.storeBytes(of: pgno, toByteOffset: 0, as: UInt64.self)

@@ -49,9 +49,10 @@ public final class Storage: @unchecked Sendable {
     /// A size the data file is known to reach (it never shrinks); read and written only by
     /// the writer, under `writerGate`.
     var writerFileSize: UInt64 = 0
-    /// The txnid of the last commit made through this object (0: none yet); read and written
-    /// only by the writer, under `writerGate`. A page whose header names it holds what that
-    /// commit wrote: this process built it, so `WriteTransaction.touch` need not validate it.
+    /// The txnid of the last commit made through this object (0: none yet; no page carries
+    /// txnid 0, the first commit is 1); read and written only by the writer, under
+    /// `writerGate`. A page whose header names it holds what that commit wrote: this process
+    /// built it, so `WriteTransaction.touch` need not validate it.
     var ownLastCommit: UInt64 = 0
     private var commitObservers: [ObjectIdentifier: @Sendable (UInt64) -> Void] = [:]
 

@@ -155,7 +155,7 @@ final class Verifier {
         let h = PageHeader(p)
         guard h.pgno == pgno else { try problem(pgno, "page header names page \(h.pgno)"); return nil }
         if type == .leaf || type == .branch {
-            guard h.type == PageType.leaf.rawValue || h.type == PageType.branch.rawValue else {
+            guard h.isTree else {
                 try problem(pgno, "expected a tree page, found type \(h.type)"); return nil
             }
         } else {

@@ -560,7 +560,7 @@ public final class WriteTransaction: ReadTransaction {
         // changes a page while it is reachable. Successive small commits rewrite the same root
         // and branch pages: in 1,000 single-object inserts this skips 28% of the validation (6%
         // of their instructions); random index leaves written by older commits remain.
-        if PageHeader(p).txnid != storage.ownLastCommit || storage.ownLastCommit == 0 {
+        if PageHeader(p).txnid != storage.ownLastCommit {
             validatedPages += 1
             do {
                 try NodeView(p, pgno: pgno, pageSize: pageSize).validate()
@@ -657,8 +657,7 @@ public final class WriteTransaction: ReadTransaction {
             nonceCounter += 1
             return try cipher.seal(p, length: length, pgno: pgno, epoch: nonceEpoch, counter: nonceCounter)
         }
-        let type = PageHeader(p).type
-        if type == PageType.leaf.rawValue || type == PageType.branch.rawValue {
+        if PageHeader(p).isTree {
             p.storeBytes(of: p.load(fromByteOffset: 17, as: UInt8.self) | PageLayout.flagGapUnchecked, toByteOffset: 17, as: UInt8.self)
         }
         let c = Checksum.run(p, length: length)
