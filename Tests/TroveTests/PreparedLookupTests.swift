@@ -118,6 +118,12 @@ import Testing
             _ = try s.objects("Person", where: "age >= $0 AND age < $1", .int(1), .int(2))
             #expect(throws: QueryError.self) { try s.objects("Person", where: "age >= $0 AND age < $1", .null, .int(2)) }
             #expect(throws: QueryError.self) { try s.objects("Person", where: "age >= $0 AND age < $1", .int(1)) }
+            // The second bound fails after the first was typed: the lookup releases the first.
+            #expect(throws: QueryError.self) { try s.objects("Person", where: "age >= $0 AND age < $1", .int(1), "x") }
+            _ = try s.objects("Person", where: "name >= $0 AND name < $1", "A", "C")
+            #expect(throws: QueryError.self) { try s.objects("Person", where: "name >= $0 AND name < $1", "A", .int(3)) }
+            #expect(try s.objects("Person", where: "name >= $0 AND name < $1", "A", "C").count
+                == s.objects("Person", where: "name >= 'A' AND name < 'C'").count)
             _ = try s.objects("Person", where: "name == $0", "Bob")
             #expect(throws: QueryError.self) { try s.objects("Person", where: "name == $0", .int(3)) }
             #expect(throws: QueryError.self) { try s.objects("Person", where: "name == $0") }

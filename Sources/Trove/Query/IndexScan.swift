@@ -293,7 +293,7 @@ final class IndexScan {
 
     /// The tightest lower and upper bounds of ordering comparisons on strings, each with
     /// whether it is included, or nil when a bound is not ASCII (or too long for a key).
-    static func asciiStringBounds(_ comparisons: [(op: BoundOperator, constant: Value)])
+    static func asciiStringBounds(_ comparisons: some Sequence<(op: BoundOperator, constant: Value)>)
         -> (lower: (s: String, inclusive: Bool)?, upper: (s: String, inclusive: Bool)?)? {
         // Bounds stay strings: their UTF-8 views compare without copies.
         var lower: (s: String, inclusive: Bool)?

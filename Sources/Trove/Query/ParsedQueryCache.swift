@@ -38,15 +38,17 @@ final class ParsedQueryCache: @unchecked Sendable {
         var isPredicate: Bool
     }
 
+    // The state below is read and written only under `lock`, which already excludes
+    // overlapping access: unchecked exclusivity spares every query's lookup the runtime check.
     private let lock = NSLock()
     private let capacity: Int
-    private var entries: [Key: Entry] = [:]
-    private var order: [Key] = []
-    private var next = 0
+    @exclusivity(unchecked) private var entries: [Key: Entry] = [:]
+    @exclusivity(unchecked) private var order: [Key] = []
+    @exclusivity(unchecked) private var next = 0
     /// The last entries found, checked before `entries`; emptied whenever `entries` changes.
-    private var recentKeys: [Key] = []
-    private var recentEntries: [Entry] = []
-    private var nextRecent = 0
+    @exclusivity(unchecked) private var recentKeys: [Key] = []
+    @exclusivity(unchecked) private var recentEntries: [Entry] = []
+    @exclusivity(unchecked) private var nextRecent = 0
     private static let recentCapacity = 4
 
     init(capacity: Int) {

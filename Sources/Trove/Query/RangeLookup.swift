@@ -40,15 +40,25 @@ final class RangeLookup {
 
     /// The keys of the matching objects in key order, or nil when the general path must answer.
     func keys(_ binder: QueryBinder, in snapshot: Snapshot) throws -> [UInt64]? {
-        var bounds: [(op: BoundOperator, constant: Value)] = []
-        bounds.reserveCapacity(ops.count)
-        for i in ops.indices {
-            bounds.append((ops[i], try constants[i].map { try binder.typedConstant($0, kind: kinds[i], op: ops[i]) } ?? literals[i]))
+        // The typed bounds live on the stack: an array here was a tenth of a short range
+        // query's instructions (its allocation, and its release destroying each `Value`).
+        try withUnsafeTemporaryAllocation(of: (op: BoundOperator, constant: Value).self, capacity: ops.count) { buffer in
+            var typed = 0
+            defer { buffer.baseAddress!.deinitialize(count: typed) }
+            for i in ops.indices {
+                let constant = try constants[i].map { try binder.typedConstant($0, kind: kinds[i], op: ops[i]) } ?? literals[i]
+                (buffer.baseAddress! + i).initialize(to: (ops[i], constant))
+                typed += 1
+            }
+            return try keys(bounds: UnsafeBufferPointer(buffer), in: snapshot)
         }
+    }
+
+    private func keys(bounds: UnsafeBufferPointer<(op: BoundOperator, constant: Value)>, in snapshot: Snapshot) throws -> [UInt64]? {
         if property.type == .string, let (lower, upper) = IndexScan.asciiStringBounds(bounds) {
             return try asciiStringKeys(lower: lower, upper: upper, in: snapshot)
         }
-        guard let scan = IndexScan(property: property, model: model, bounds: bounds) else { return nil }
+        guard let scan = IndexScan(property: property, model: model, bounds: Array(bounds)) else { return nil }
         // The planner's threshold: past it, a scan is the plan (see `QueryPlanner`).
         let cap = (try snapshot.objectsTree(model)?.count ?? 0) / QueryPlanner.scanCostRatio + 1
         var candidates = IndexCandidates()

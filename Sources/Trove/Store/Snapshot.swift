@@ -12,10 +12,12 @@ public class Snapshot {
     let layout: StoreLayout
     private var trees: [String: Tree] = [:]
     private var missingTrees: Set<String> = []
+    // Read by every query: unchecked exclusivity spares each read a runtime access check (a
+    // snapshot is used from one thread, and nothing here reads them while they change).
     /// Tree handles by layout slot (``ModelLayout/objectsTreeSlot``), filled on first use.
-    private var slots: [CachedTree] = []
+    @exclusivity(unchecked) private var slots: [CachedTree] = []
     /// The model `model(_:)` found last.
-    private var lastModel: ModelLayout?
+    @exclusivity(unchecked) private var lastModel: ModelLayout?
     var isLive = true
 
     init(store: Store, transaction: TroveStorage.ReadTransaction, layout: StoreLayout? = nil) {
