@@ -77,8 +77,8 @@ extension Checksum {
     /// fails like any other. A header whose bounds make no sense is checked whole.
     static func run(_ p: UnsafeRawPointer, length: Int) -> UInt64 {
         let body = length - PageLayout.trailerSize
-        if p.load(fromByteOffset: 17, as: UInt8.self) & PageLayout.flagGapUnchecked != 0 {
-            let h = PageHeader(p)
+        let h = PageHeader(p)
+        if h.flags & PageLayout.flagGapUnchecked != 0 {
             let slotsEnd = PageLayout.headerSize + 2 * h.count, upper = h.upper
             if h.isTree, slotsEnd <= upper, upper <= body {
                 return xxh64(p + upper, body - upper, seed: xxh64(p, slotsEnd))

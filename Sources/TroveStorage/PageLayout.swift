@@ -42,6 +42,7 @@ struct PageHeader {
     @inline(__always) var pgno: UInt64 { raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self) }
     @inline(__always) var txnid: UInt64 { raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self) }
     @inline(__always) var type: UInt8 { raw.load(fromByteOffset: 16, as: UInt8.self) }
+    @inline(__always) var flags: UInt8 { raw.load(fromByteOffset: 17, as: UInt8.self) }
     @inline(__always) var count: Int { Int(raw.loadUnaligned(fromByteOffset: 18, as: UInt16.self)) }
     @inline(__always) var upper: Int { Int(raw.loadUnaligned(fromByteOffset: 20, as: UInt32.self)) }
     @inline(__always) var pages: Int { Int(raw.loadUnaligned(fromByteOffset: 24, as: UInt32.self)) }
@@ -57,6 +58,10 @@ struct PageHeader {
         p.storeBytes(of: UInt32(pageSize - PageLayout.trailerSize), toByteOffset: 20, as: UInt32.self)
         p.storeBytes(of: UInt32(pages), toByteOffset: 24, as: UInt32.self)
         p.storeBytes(of: 0, toByteOffset: 28, as: UInt32.self)
+    }
+
+    static func addFlags(_ p: UnsafeMutableRawPointer, _ flags: UInt8) {
+        p.storeBytes(of: PageHeader(p).flags | flags, toByteOffset: 17, as: UInt8.self)
     }
 
     static func setIdentity(_ p: UnsafeMutableRawPointer, pgno: UInt64, txnid: UInt64) {

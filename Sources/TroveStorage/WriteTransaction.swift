@@ -657,9 +657,7 @@ public final class WriteTransaction: ReadTransaction {
             nonceCounter += 1
             return try cipher.seal(p, length: length, pgno: pgno, epoch: nonceEpoch, counter: nonceCounter)
         }
-        if PageHeader(p).isTree {
-            p.storeBytes(of: p.load(fromByteOffset: 17, as: UInt8.self) | PageLayout.flagGapUnchecked, toByteOffset: 17, as: UInt8.self)
-        }
+        if PageHeader(p).isTree { PageHeader.addFlags(p, PageLayout.flagGapUnchecked) }
         let c = Checksum.run(p, length: length)
         let t = p + length - PageLayout.trailerSize
         t.initializeMemory(as: UInt8.self, repeating: 0, count: PageLayout.trailerSize)
