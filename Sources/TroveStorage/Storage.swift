@@ -54,6 +54,10 @@ public final class Storage: @unchecked Sendable {
     /// `writerGate`. A page whose header names it holds what that commit wrote: this process
     /// built it, so `WriteTransaction.touch` need not validate it.
     var ownLastCommit: UInt64 = 0
+    /// The first chunk of the last write transaction's `PageArena`, kept so that the next one
+    /// starts on memory already faulted in; read and written only by the writer, under
+    /// `writerGate`.
+    var spareChunk: UnsafeMutableRawPointer?
     private var commitObservers: [ObjectIdentifier: @Sendable (UInt64) -> Void] = [:]
 
     /// Set when opening found the newest commit incomplete on disk (a crash during its
@@ -99,6 +103,10 @@ public final class Storage: @unchecked Sendable {
     /// Opens a store over any ``StorageIO`` (tests use this to inject faults and crashes).
     public convenience init(io: StorageIO, options: StorageOptions = StorageOptions()) throws {
         try self.init(io: io, lockFile: try LockFile(path: nil, slots: options.maxReaders), options: options)
+    }
+
+    deinit {
+        if let spareChunk { PageArena.unmapChunk(spareChunk) }
     }
 
     init(io: StorageIO, lockFile: LockFile?, options: StorageOptions) throws {

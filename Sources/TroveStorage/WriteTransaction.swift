@@ -23,12 +23,17 @@ public final class WriteTransaction: ReadTransaction {
     /// Set while commit seals pages: nothing may be spilled (it would seal them twice).
     @exclusivity(unchecked) var committing = false
     let scratch: UnsafeMutableRawPointer
+    /// Where the dirty pages live.
+    @exclusivity(unchecked) var pageArena: PageArena
 
     init(storage: Storage, meta: Meta, mapping: StorageMapping, freeList: FreeList, nonceEpoch: UInt32) {
         txnid = meta.txnid + 1
         self.freeList = freeList
         self.nonceEpoch = nonceEpoch
         scratch = UnsafeMutableRawPointer.allocate(byteCount: Int(meta.pageSize), alignment: 16)
+        // Under the writer gate: no other transaction holds the store's spare chunk.
+        pageArena = PageArena(pageSize: Int(meta.pageSize), first: storage.spareChunk)
+        storage.spareChunk = nil
         super.init(storage: storage, meta: meta, mapping: mapping, slot: nil, isWriter: true)
     }
 
@@ -38,10 +43,12 @@ public final class WriteTransaction: ReadTransaction {
         releaseWriter()
     }
 
+    /// Drops every dirty page. Called before the writer lock goes, so handing the first chunk
+    /// back to the store is still under the writer gate.
     func discardDirty() {
-        dirty.forEach { _, p in p.deallocate() }
         dirty.removeAll()
         dirtyBytes = 0
+        if let first = pageArena.reset() { storage.spareChunk = first }
     }
 
     func releaseWriter() {
@@ -575,7 +582,7 @@ public final class WriteTransaction: ReadTransaction {
     }
 
     private func newDirtyBuffer(_ pgno: UInt64) -> UnsafeMutableRawPointer {
-        let p = UnsafeMutableRawPointer.allocate(byteCount: pageSize, alignment: 16)
+        let p = pageArena.allocate()
         dirty.insert(pgno, p)
         dirtyBytes += pageSize
         return p
@@ -599,7 +606,7 @@ public final class WriteTransaction: ReadTransaction {
     /// Releases a run: at once if this transaction made it, else when no reader can see it.
     func freePage(_ pgno: UInt64, pages: Int) throws {
         if let d = dirty.remove(pgno) {
-            d.deallocate()
+            pageArena.release(d)
             dirtyBytes -= pageSize
             freeList.release(pgno, count: pages)
         } else if let e = early.removeValue(forKey: pgno) {
@@ -639,7 +646,7 @@ public final class WriteTransaction: ReadTransaction {
             try storage.io.write(UnsafeRawBufferPointer(start: p, count: pageSize), at: pgno * UInt64(pageSize))
             early[pgno] = (1, checksum)
             dirty.remove(pgno)
-            p.deallocate()
+            pageArena.release(p)
             dirtyBytes -= pageSize
         }
         // Decrypted copies of pages now rewritten on disk are stale.
