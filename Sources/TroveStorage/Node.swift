@@ -106,6 +106,26 @@ struct NodeView {
         }
     }
 
+    /// The key and value of leaf entry `i`, reading its slot and header once (a scan's step).
+    @inline(__always)
+    func entry(_ i: Int) throws -> (key: UnsafeRawBufferPointer, value: LeafValue) {
+        let o = slot(i)
+        guard o + NodeView.leafFixed <= usableEnd else { throw corrupt("entry \(i) outside the page") }
+        let klen = Int(p.loadUnaligned(fromByteOffset: o, as: UInt16.self))
+        let vlen = p.loadUnaligned(fromByteOffset: o + 2, as: UInt32.self)
+        let v = o + NodeView.leafFixed + klen
+        let key = UnsafeRawBufferPointer(start: p + o + NodeView.leafFixed, count: klen)
+        if vlen == NodeView.overflowMarker {
+            guard v + NodeView.overflowRefSize <= usableEnd else { throw corrupt("overflow reference \(i) outside the page") }
+            return (key, .overflow(
+                pgno: p.loadUnaligned(fromByteOffset: v + 8, as: UInt64.self),
+                checksum: p.loadUnaligned(fromByteOffset: v + 16, as: UInt64.self),
+                length: p.loadUnaligned(fromByteOffset: v, as: UInt64.self)))
+        }
+        guard v + Int(vlen) <= usableEnd else { throw corrupt("value \(i) outside the page") }
+        return (key, .inline(UnsafeRawBufferPointer(start: p + v, count: Int(vlen))))
+    }
+
     @inline(__always)
     func value(_ i: Int) throws -> LeafValue {
         let o = slot(i)

@@ -67,9 +67,9 @@ extension ReadTransaction {
                 while i < count {
                     // `body` may end the transaction; a cursor would throw at its next step.
                     try checkLive()
-                    let key = try leaf.key(i)
+                    let (key, value) = try leaf.entry(i)
                     let go: Bool
-                    switch try leaf.value(i) {
+                    switch value {
                     case .inline(let value): go = try body(key, value)
                     case .overflow: go = try withLeafValue(leaf, i) { try body(key, $0) }
                     }

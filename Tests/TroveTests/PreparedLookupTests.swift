@@ -66,6 +66,29 @@ import Testing
         try agree("name > $0 AND name <= $1", bounds, indexed: indexed, plain: plain)
     }
 
+    @Test func aRangeFoundInStringOrderCountsAtOnceAndReadsInKeyOrder() throws {
+        // Inserted against the names' order, so the index hands the keys back reversed. 200
+        // objects keep 20 matches under the planner's threshold: the lookup answers them.
+        let names = (0..<200).map { "Name\(String(format: "%03d", 199 - $0))" }
+        let (indexed, _) = try IndexDecidedQueryTests.stores { tx in
+            for (i, name) in names.enumerated() {
+                try tx.insert("Person", ["id": .int(Int64(i)), "name": .string(name), "level": .int(0), "active": .bool(true)])
+            }
+        }
+        try indexed.read { s in
+            for run in 1...2 {   // the second run takes the cached template's RangeLookup
+                let results = try s.objects("Person", where: "name >= $0 AND name < $1", "Name050", "Name070")
+                #expect(results.count == 20, "run \(run)")
+                #expect(!results.isEmpty)
+                let copy = results
+                #expect(results.ids == Array(130...149), "run \(run)")
+                #expect(copy.ids == results.ids)
+                #expect(results.count == 20)
+                #expect(try results.last?.int("id") == 149)
+            }
+        }
+    }
+
     @Test func aStringPrimaryKeyAnswersEqualitiesAndRangesAsTheGeneralPathDoes() throws {
         let schema = try Schema(jsonData: Array("""
             {"schemaVersion": 1, "models": [{"name": "Tag", "primaryKey": "code", "properties": {"code": "string", "n": "int"}}]}

@@ -38,8 +38,9 @@ final class RangeLookup {
         self.constants = constants
     }
 
-    /// The keys of the matching objects in key order, or nil when the general path must answer.
-    func keys(_ binder: QueryBinder, in snapshot: Snapshot) throws -> [UInt64]? {
+    /// The keys of the matching objects, each once, and whether they are in key order; nil when
+    /// the general path must answer.
+    func keys(_ binder: QueryBinder, in snapshot: Snapshot) throws -> (keys: [UInt64], inKeyOrder: Bool)? {
         // The typed bounds live on the stack: an array here was a tenth of a short range
         // query's instructions (its allocation, and its release destroying each `Value`).
         try withUnsafeTemporaryAllocation(of: (op: BoundOperator, constant: Value).self, capacity: ops.count) { buffer in
@@ -56,9 +57,9 @@ final class RangeLookup {
         }
     }
 
-    private func keys(bounds: UnsafeBufferPointer<(op: BoundOperator, constant: Value)>, in snapshot: Snapshot) throws -> [UInt64]? {
+    private func keys(bounds: UnsafeBufferPointer<(op: BoundOperator, constant: Value)>, in snapshot: Snapshot) throws -> (keys: [UInt64], inKeyOrder: Bool)? {
         if property.type == .string, let (lower, upper) = IndexScan.asciiStringBounds(bounds) {
-            return try asciiStringKeys(lower: lower, upper: upper, in: snapshot)
+            return try asciiStringKeys(lower: lower, upper: upper, in: snapshot).map { ($0, false) }
         }
         guard let scan = IndexScan(property: property, model: model, bounds: Array(bounds)) else { return nil }
         // The planner's threshold: past it, a scan is the plan (see `QueryPlanner`).
@@ -67,11 +68,12 @@ final class RangeLookup {
         var read = 0
         guard try scan.collect(in: snapshot, cap: cap, into: &candidates, read: &read), candidates.unsure.isEmpty else { return nil }
         candidates.normalize()
-        return candidates.matches
+        return (candidates.matches, true)
     }
 
-    /// The keys of the objects whose string lies between ASCII bounds: the range
-    /// `IndexScan` reads for them (see its `stringRange`), with its keys built on the stack.
+    /// The keys of the objects whose string lies between ASCII bounds, in index order (by
+    /// string, not by key): the range `IndexScan` reads for them (see its `stringRange`), with
+    /// its keys built on the stack.
     private func asciiStringKeys(lower: (s: String, inclusive: Bool)?, upper: (s: String, inclusive: Bool)?,
                                  in snapshot: Snapshot) throws -> [UInt64]? {
         // A NUL is escaped to two bytes in keys: such bounds are left to `IndexScan`.
@@ -132,8 +134,7 @@ final class RangeLookup {
                 return true
             }
             guard decided else { return nil }
-            // Entries order by string, then object key: results keep key order.
-            keys.sort()
+            // In string order, not key order: `Results` sorts them if they are read.
             return keys
         }
     }

@@ -27,8 +27,9 @@ extension Snapshot {
             if let lookup = template.pointLookup, let keys = try lookup.keys(binder, in: self) {
                 return Results(snapshot: self, model: m, keys: keys)
             }
-            if let lookup = template.rangeLookup, let keys = try lookup.keys(binder, in: self) {
-                return Results(snapshot: self, model: m, keys: keys)
+            if let lookup = template.rangeLookup, let found = try lookup.keys(binder, in: self) {
+                return found.inKeyOrder ? Results(snapshot: self, model: m, keys: found.keys)
+                    : Results(snapshot: self, model: m, unorderedKeys: found.keys)
             }
             bound = try template.bind(binder)
         }
