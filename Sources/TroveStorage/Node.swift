@@ -12,10 +12,13 @@ enum LeafValue {
 }
 
 /// Compares two byte strings the way every tree orders keys: bytewise, shorter first on a tie.
+/// Negative, zero or positive as `a` sorts before, with or after `b`.
+///
 /// Eight bytes at a time as big-endian words: keys are short, and a call to `memcmp` per
-/// comparison cost more than the comparison itself.
-@inline(__always)
-func compareKeys(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+/// comparison cost more than the comparison itself. Inlinable for the layers above, whose
+/// range scans test every entry against their bounds.
+@inlinable @inline(__always)
+public func compareKeys(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
     let n = min(a.count, b.count)
     guard n > 0 else { return a.count - b.count }
     let pa = a.baseAddress!, pb = b.baseAddress!

@@ -87,9 +87,10 @@ public struct Results: RandomAccessCollection {
     let model: ModelLayout
     private let keyStorage: KeyStorage
 
-    /// The object keys, in key order: as found, or gathered out of order and sorted on first
-    /// use. A range lookup finds them in index order, and a caller that only counts them then
-    /// never pays for the sort (a fifth of a range query of 45 matches at 1M objects).
+    /// The object keys in the results' order: as given, or gathered out of order and sorted
+    /// into key order on first use. A range lookup finds them in index order, and a caller that
+    /// only counts them then never pays for the sort (a fifth of a range query of 45 matches at
+    /// 1M objects).
     private enum KeyStorage {
         case ordered([UInt64])
         case sortedOnUse(UnorderedKeys)
@@ -98,8 +99,9 @@ public struct Results: RandomAccessCollection {
     /// Keys waiting to be sorted; a class so that the first reader's sort serves every later
     /// one. Results belong to their snapshot's thread, as the snapshot does.
     private final class UnorderedKeys {
-        private var keys: [UInt64]
-        private var isSorted = false
+        // Read on every subscript: unchecked exclusivity, as nothing reenters while they change.
+        @exclusivity(unchecked) private var keys: [UInt64]
+        @exclusivity(unchecked) private var isSorted = false
         init(_ keys: [UInt64]) { self.keys = keys }
         var count: Int { keys.count }
         var sorted: [UInt64] {
@@ -111,7 +113,7 @@ public struct Results: RandomAccessCollection {
         }
     }
 
-    /// Results holding `keys`, which must be in key order.
+    /// Results holding `keys`, in the order they are given (key order, or a query's sort).
     init(snapshot: Snapshot, model: ModelLayout, keys: [UInt64]) {
         self.snapshot = snapshot
         self.model = model
@@ -125,7 +127,7 @@ public struct Results: RandomAccessCollection {
         keyStorage = keys.count < 2 ? .ordered(keys) : .sortedOnUse(UnorderedKeys(keys))
     }
 
-    /// The object keys in key order.
+    /// The object keys in the results' order.
     var keys: [UInt64] {
         switch keyStorage {
         case .ordered(let keys): keys

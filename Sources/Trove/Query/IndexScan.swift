@@ -198,27 +198,10 @@ final class IndexScan {
         return memcmp(p, q, prefix.count) == 0
     }
 
-    /// Whether key `a` sorts before key `b` (bytewise, shorter first on a tie). Eight bytes at a
-    /// time as big-endian words: index keys are short, and a range scan tests every entry
-    /// against its bounds, where a call to `memcmp` cost more than the comparison.
+    /// Whether key `a` sorts before key `b`, in the order of the storage's trees.
     @inline(__always)
     static func less(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-        let common = min(a.count, b.count)
-        if common > 0, let p = a.baseAddress, let q = b.baseAddress {
-            var i = 0
-            while i &+ 8 <= common {
-                let x = UInt64(bigEndian: p.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                let y = UInt64(bigEndian: q.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                if x != y { return x < y }
-                i &+= 8
-            }
-            while i < common {
-                let x = p.load(fromByteOffset: i, as: UInt8.self), y = q.load(fromByteOffset: i, as: UInt8.self)
-                if x != y { return x < y }
-                i &+= 1
-            }
-        }
-        return a.count < b.count
+        compareKeys(a, b) < 0
     }
 
     // MARK: Ranges
