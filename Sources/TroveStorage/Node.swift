@@ -131,20 +131,7 @@ struct NodeView {
 
     @inline(__always)
     func value(_ i: Int) throws -> LeafValue {
-        let o = slot(i)
-        guard o + NodeView.leafFixed <= usableEnd else { throw corrupt("entry \(i) outside the page") }
-        let klen = Int(p.loadUnaligned(fromByteOffset: o, as: UInt16.self))
-        let vlen = p.loadUnaligned(fromByteOffset: o + 2, as: UInt32.self)
-        let v = o + NodeView.leafFixed + klen
-        if vlen == NodeView.overflowMarker {
-            guard v + NodeView.overflowRefSize <= usableEnd else { throw corrupt("overflow reference \(i) outside the page") }
-            return .overflow(
-                pgno: p.loadUnaligned(fromByteOffset: v + 8, as: UInt64.self),
-                checksum: p.loadUnaligned(fromByteOffset: v + 16, as: UInt64.self),
-                length: p.loadUnaligned(fromByteOffset: v, as: UInt64.self))
-        }
-        guard v + Int(vlen) <= usableEnd else { throw corrupt("value \(i) outside the page") }
-        return .inline(UnsafeRawBufferPointer(start: p + v, count: Int(vlen)))
+        try entry(i).value
     }
 
     @inline(__always)

@@ -22,7 +22,8 @@ import Darwin
 /// - The store keeps its first chunk between write transactions (``reset()`` returns it), so
 ///   later small commits reuse warm memory with no fault at all, as `malloc`'s free lists gave
 ///   it before. The costs: the first write transaction of each `Storage` clears that chunk
-///   (2 MiB with huge pages on, a fraction of a millisecond), and a `Storage` that has written keeps it.
+///   (2 MiB with huge pages on, a fraction of a millisecond), and a `Storage` that has written
+///   keeps it.
 struct PageArena {
     /// Chunk size and alignment: the x86-64 and arm64 (4 KiB granule) huge page.
     static let chunkSize = 2 << 20
@@ -47,11 +48,7 @@ struct PageArena {
     @inline(__always)
     mutating func allocate() -> UnsafeMutableRawPointer {
         if let p = recycled.popLast() { return p }
-        if let c = cursor, c != chunkEnd {
-            cursor = c + pageSize
-            return c
-        }
-        use(PageArena.mapChunk())
+        if cursor == chunkEnd { use(PageArena.mapChunk()) }   // also when no chunk yet: nil == nil
         let c = cursor!
         cursor = c + pageSize
         return c

@@ -38,9 +38,9 @@ final class RangeLookup {
         self.constants = constants
     }
 
-    /// The keys of the matching objects, each once, and whether they are in key order; nil when
-    /// the general path must answer.
-    func keys(_ binder: QueryBinder, in snapshot: Snapshot) throws -> (keys: [UInt64], inKeyOrder: Bool)? {
+    /// The keys of the matching objects, each once and in no particular order (`Results` sorts
+    /// them when they are read); nil when the general path must answer.
+    func keys(_ binder: QueryBinder, in snapshot: Snapshot) throws -> [UInt64]? {
         // The typed bounds live on the stack: an array here was a tenth of a short range
         // query's instructions (its allocation, and its release destroying each `Value`).
         try withUnsafeTemporaryAllocation(of: (op: BoundOperator, constant: Value).self, capacity: ops.count) { buffer in
@@ -57,9 +57,9 @@ final class RangeLookup {
         }
     }
 
-    private func keys(bounds: UnsafeBufferPointer<(op: BoundOperator, constant: Value)>, in snapshot: Snapshot) throws -> (keys: [UInt64], inKeyOrder: Bool)? {
+    private func keys(bounds: UnsafeBufferPointer<(op: BoundOperator, constant: Value)>, in snapshot: Snapshot) throws -> [UInt64]? {
         if property.type == .string, let (lower, upper) = IndexScan.asciiStringBounds(bounds) {
-            return try asciiStringKeys(lower: lower, upper: upper, in: snapshot).map { ($0, false) }
+            return try asciiStringKeys(lower: lower, upper: upper, in: snapshot)
         }
         guard let scan = IndexScan(property: property, model: model, bounds: Array(bounds)) else { return nil }
         // The planner's threshold: past it, a scan is the plan (see `QueryPlanner`).
@@ -68,7 +68,7 @@ final class RangeLookup {
         var read = 0
         guard try scan.collect(in: snapshot, cap: cap, into: &candidates, read: &read), candidates.unsure.isEmpty else { return nil }
         candidates.normalize()
-        return (candidates.matches, true)
+        return candidates.matches
     }
 
     /// The keys of the objects whose string lies between ASCII bounds, in index order (by

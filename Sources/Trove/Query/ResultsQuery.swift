@@ -27,9 +27,8 @@ extension Snapshot {
             if let lookup = template.pointLookup, let keys = try lookup.keys(binder, in: self) {
                 return Results(snapshot: self, model: m, keys: keys)
             }
-            if let lookup = template.rangeLookup, let found = try lookup.keys(binder, in: self) {
-                return found.inKeyOrder ? Results(snapshot: self, model: m, keys: found.keys)
-                    : Results(snapshot: self, model: m, unorderedKeys: found.keys)
+            if let lookup = template.rangeLookup, let keys = try lookup.keys(binder, in: self) {
+                return Results(snapshot: self, model: m, unorderedKeys: keys)
             }
             bound = try template.bind(binder)
         }
