@@ -6,6 +6,8 @@ extension WriteTransaction {
     //    catalog's and the free list's: the meta's own checksum thus covers every new page.
     // 3. The meta goes to the slot that does not hold the last durable state.
     // 4. One fdatasync: pages and meta reach the disk together, in whatever order the disk likes.
+    //    A small commit on a durable base syncs the commit log instead, to which it appended
+    //    the same bytes as one record (`CommitLog`); the data file is synced when the log fills.
     // 5. Open checks the newest meta's new pages against those checksums; a torn commit fails
     //    and the other slot, untouched by it, wins.
     // 6. Only a machine crash can tear a commit: within one boot the page cache holds every
@@ -50,16 +52,43 @@ extension WriteTransaction {
         freeList.encode(into: listBuffer + PageLayout.headerSize)
         let listChecksum = try seal(listBuffer, length: listLength, pgno: listPgno)
 
+        let durable = storage.options.durability == .durable
+        let synced = max(storage.lastSynced, meta.syncedThrough)
+        // The log takes a commit only on top of a durable base (a record holds this commit's
+        // pages alone) and none of whose pages went out early.
+        let recordBytes = (dirty.count + 1) * pageSize + listLength + Meta.size
+        let logged = durable && storage.commitLog != nil && early.isEmpty && meta.txnid <= synced
+            && recordBytes <= storage.commitLog!.largestRecord
         do {
-            try writePages(list: UnsafeRawBufferPointer(start: listBuffer, count: listLength), at: listPgno)
+            var position = storage.commitLogPosition
+            if logged && (position.end == 0
+                || position.end + CommitLog.recordSize(extents: dirty.count + 3, dataBytes: recordBytes) > storage.commitLog!.capacity) {
+                // Nothing of this commit is written yet: the data file holds the base state.
+                try storage.checkpoint()
+                if storage.commitLogPosition.end == 0 { try storage.restartCommitLog() }
+                position = storage.commitLogPosition
+            }
+            let written = try writePages(list: UnsafeRawBufferPointer(start: listBuffer, count: listLength), at: listPgno)
+            var extents: [CommitLog.Extent] = []
+            if logged {
+                extents.reserveCapacity(written.count + 2)
+                for p in written { extents.append((p.pgno * UInt64(pageSize), p.bytes)) }
+            }
+            var zero: UnsafeMutableRawPointer? = nil
+            defer { zero?.deallocate() }
             // Pages taken from the end and released again were never written: extend the file
             // so that it holds every page the meta counts. The file never shrinks, so a size
             // once seen needs no `fstat` again.
             let needed = pageLimit * UInt64(pageSize)
             if storage.writerFileSize < needed {
                 if try storage.io.size() < needed {
-                    let zero = [UInt8](repeating: 0, count: pageSize)
-                    try zero.withUnsafeBytes { try storage.io.write($0, at: (pageLimit - 1) * UInt64(pageSize)) }
+                    let z = UnsafeMutableRawPointer.allocate(byteCount: pageSize, alignment: 16)
+                    zero = z
+                    z.initializeMemory(as: UInt8.self, repeating: 0, count: pageSize)
+                    let page = UnsafeRawBufferPointer(start: z, count: pageSize)
+                    try storage.io.write(page, at: (pageLimit - 1) * UInt64(pageSize))
+                    // The record repeats the write: replay must grow the file as far.
+                    if logged { extents.append(((pageLimit - 1) * UInt64(pageSize), page)) }
                 }
                 storage.writerFileSize = needed
             }
@@ -71,14 +100,20 @@ extension WriteTransaction {
             m.freeListPgno = listPgno
             m.freeListPages = UInt32(listPages)
             m.freeListChecksum = listChecksum
-            let synced = max(storage.lastSynced, meta.syncedThrough)
             m.lastSyncedTxnid = synced
-            let durable = storage.options.durability == .durable
             if durable { m.flags |= Meta.flagDurableCommit } else { m.flags &= ~Meta.flagDurableCommit }
             // Keep the slot holding the last durable state; overwrite the other.
             m.slot = meta.txnid <= synced ? meta.slot ^ 1 : meta.slot
-            let digest = try storage.writeMeta(m)
-            if durable { try storage.io.sync() }
+            let metaBuffer = UnsafeMutableRawPointer.allocate(byteCount: Meta.size, alignment: 16)
+            defer { metaBuffer.deallocate() }
+            let digest = try storage.writeMeta(m, buffer: metaBuffer)
+            if logged {
+                extents.append((UInt64(m.slot * pageSize), UnsafeRawBufferPointer(start: metaBuffer, count: Meta.size)))
+                let end = try storage.commitLog!.append(generation: position.generation, txnid: txnid, extents: extents, at: position.end)
+                storage.commitLogPosition = (position.generation, end)
+            } else if durable {
+                try storage.checkpoint()
+            }
             // Every tree opened here now reads as its info says; the others as before.
             var trees = knownTrees
             for (name, t) in openTrees { trees[name] = t.dropped ? nil : t.info }
@@ -118,8 +153,8 @@ extension WriteTransaction {
     static let maxWriteBytes = 64 << 10
 
     /// Writes the sealed dirty pages and the free list's run in page order, consecutive pages
-    /// in one call of at most `maxWriteBytes`.
-    private func writePages(list: UnsafeRawBufferPointer, at listPgno: UInt64) throws {
+    /// in one call of at most `maxWriteBytes`; returns them in that order.
+    private func writePages(list: UnsafeRawBufferPointer, at listPgno: UInt64) throws -> [(pgno: UInt64, bytes: UnsafeRawBufferPointer)] {
         var pages: [(pgno: UInt64, bytes: UnsafeRawBufferPointer)] = []
         pages.reserveCapacity(dirty.count + 1)
         dirty.forEach { pgno, p in pages.append((pgno, UnsafeRawBufferPointer(start: p, count: pageSize))) }
@@ -140,5 +175,6 @@ extension WriteTransaction {
             }
             try storage.io.write(contiguous: run, at: start * UInt64(pageSize))
         }
+        return pages
     }
 }

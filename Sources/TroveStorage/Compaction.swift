@@ -45,6 +45,7 @@ extension Storage {
             tx.abort()
             try? FileManager.default.removeItem(atPath: path)
             try? FileManager.default.removeItem(atPath: path + "-lock")
+            try? FileManager.default.removeItem(atPath: path + "-log")
             throw error
         }
         try copy.sync()

@@ -16,7 +16,8 @@ import Glibc
 /// 0  magic u64     8  version u32, slots u32     16 current txnid (atomic)
 /// 24 complete txnid u64     32 its commit digest u64     40 announcement u64
 /// 48 boot id of the processes that wrote the complete txnid (16 bytes)
-/// 64 + 64*i: slot i: txnid (atomic; 0 = idle) u64, pid u64, start time (ns) u64
+/// 64 commit log generation u64     72 commit log end u64 (0: the log must restart first)
+/// 128 + 64*i: slot i: txnid (atomic; 0 = idle) u64, pid u64, start time (ns) u64
 /// ```
 /// The complete-commit record survives the reset by a first opener: it lets an open skip
 /// recovery's checks when the newest commit was written whole since the machine booted.
@@ -24,8 +25,8 @@ import Glibc
 /// first opener resets the file, shared afterwards by every opener), `writerLock`, and one per slot.
 final class LockFile: @unchecked Sendable {
     static let magic: UInt64 = 0x4B43_4C45_564F_5254 // "TROVELCK"
-    static let version: UInt32 = 1
-    static let headerSize = 64
+    static let version: UInt32 = 2
+    static let headerSize = 128
     static let slotSize = 64
     static let initLock: Int64 = 1 << 32
     static let writerLock: Int64 = (1 << 32) + 1
@@ -84,11 +85,20 @@ final class LockFile: @unchecked Sendable {
                     bootID: (base.load(fromByteOffset: 48, as: UInt64.self), base.load(fromByteOffset: 56, as: UInt64.self)))
             }
             memset(base, 0, length)
+            // The record stays true across the reset (the page cache still holds that commit),
+            // and an open that fails must not make the next one think the machine rebooted.
+            if let known = inheritedCompleteCommit {
+                base.storeBytes(of: known.txnid, toByteOffset: 24, as: UInt64.self)
+                base.storeBytes(of: known.digest, toByteOffset: 32, as: UInt64.self)
+                base.storeBytes(of: known.bootID.0, toByteOffset: 48, as: UInt64.self)
+                base.storeBytes(of: known.bootID.1, toByteOffset: 56, as: UInt64.self)
+            }
             base.storeBytes(of: LockFile.magic, toByteOffset: 0, as: UInt64.self)
             base.storeBytes(of: LockFile.version, toByteOffset: 8, as: UInt32.self)
             base.storeBytes(of: UInt32(slots), toByteOffset: 12, as: UInt32.self)
         } else {
             guard base.load(fromByteOffset: 0, as: UInt64.self) == LockFile.magic,
+                  base.load(fromByteOffset: 8, as: UInt32.self) == LockFile.version,
                   base.load(fromByteOffset: 12, as: UInt32.self) == UInt32(slots) else {
                 munmap(base, length); close(fd)
                 throw StorageError.invalidArgument("\(self.path) is not a Trove lock file of this version")
@@ -144,6 +154,19 @@ final class LockFile: @unchecked Sendable {
     func announce(_ txnid: UInt64) {
         var t = txnid
         _ = pwrite(fd, &t, 8, 40)
+    }
+
+    // MARK: Commit log
+
+    /// Where the writer appends to the commit log: its generation and the offset after the
+    /// last record (0 when the log must be restarted before the next append). Read and written
+    /// only under the writer lock, or by the first opener before it lets others in.
+    var commitLogPosition: (generation: UInt64, end: UInt64) {
+        get { (base.load(fromByteOffset: 64, as: UInt64.self), base.load(fromByteOffset: 72, as: UInt64.self)) }
+        set {
+            base.storeBytes(of: newValue.generation, toByteOffset: 64, as: UInt64.self)
+            base.storeBytes(of: newValue.end, toByteOffset: 72, as: UInt64.self)
+        }
     }
 
     // MARK: Writer lock

@@ -24,6 +24,9 @@ public final class Storage: @unchecked Sendable {
 
     public let options: StorageOptions
     let io: StorageIO
+    /// Where small durable commits become durable (see ``CommitLog``); nil for stores in
+    /// memory, read-only opens of stores without one, and test stores that do without.
+    let commitLog: CommitLog?
     let lockFile: LockFile?
     let cipher: PageCipher?
     let pageSize: Int
@@ -59,6 +62,8 @@ public final class Storage: @unchecked Sendable {
     /// `writerGate`.
     var spareChunk: UnsafeMutableRawPointer?
     private var commitObservers: [ObjectIdentifier: @Sendable (UInt64) -> Void] = [:]
+    /// The commit log position when there is no lock file to share it in.
+    private var localCommitLogPosition: (generation: UInt64, end: UInt64) = (0, 0)
 
     /// Set when opening found the newest commit incomplete on disk (a crash during its
     /// fdatasync, or damage to the pages it wrote) and rolled back to the one before: the
@@ -73,7 +78,9 @@ public final class Storage: @unchecked Sendable {
 
     /// Opens (creating if needed, unless read-only) the store at `path`. Its lock file is
     /// `path-lock`; a read-only open that cannot create it reads without one (then it sees the
-    /// store as it was at open, and must not share the file with a writer).
+    /// store as it was at open, and must not share the file with a writer). Its commit log is
+    /// `path-log` (see ``CommitLog``): after a machine crash, only a writable open applies it,
+    /// and a read-only open that finds commits there to apply throws.
     public convenience init(path: String, options: StorageOptions = StorageOptions()) throws {
         let exists = FileManager.default.fileExists(atPath: path)
         if options.readOnly && !exists {
@@ -87,7 +94,14 @@ public final class Storage: @unchecked Sendable {
         } catch {
             if !options.readOnly { throw error }
         }
-        try self.init(io: io, lockFile: lock, options: options)
+        let logPath = path + "-log"
+        var log: StorageIO? = nil
+        if !options.readOnly {
+            log = try FileStorageIO(path: logPath, writable: true, create: true)
+        } else if FileManager.default.fileExists(atPath: logPath) {
+            log = try FileStorageIO(path: logPath, writable: false, create: false)
+        }
+        try self.init(io: io, log: log.map { CommitLog(io: $0) }, lockFile: lock, options: options)
     }
 
     /// A store that lives in memory only, gone when the last reference goes.
@@ -97,20 +111,26 @@ public final class Storage: @unchecked Sendable {
         options.durability = .durable
         options.readOnly = false
         let io = try FileStorageIO(anonymousName: "trove-memory")
-        return try Storage(io: io, lockFile: try LockFile(path: nil, slots: options.maxReaders), options: options)
+        return try Storage(io: io, log: nil, lockFile: try LockFile(path: nil, slots: options.maxReaders), options: options)
     }
 
     /// Opens a store over any ``StorageIO`` (tests use this to inject faults and crashes).
     public convenience init(io: StorageIO, options: StorageOptions = StorageOptions()) throws {
-        try self.init(io: io, lockFile: try LockFile(path: nil, slots: options.maxReaders), options: options)
+        try self.init(io: io, log: nil, lockFile: try LockFile(path: nil, slots: options.maxReaders), options: options)
+    }
+
+    /// Opens a store over `io` with its commit log `log` (tests crash both).
+    convenience init(io: StorageIO, log: CommitLog, options: StorageOptions = StorageOptions()) throws {
+        try self.init(io: io, log: log, lockFile: try LockFile(path: nil, slots: options.maxReaders), options: options)
     }
 
     deinit {
         if let spareChunk { PageArena.unmapChunk(spareChunk) }
     }
 
-    init(io: StorageIO, lockFile: LockFile?, options: StorageOptions) throws {
+    init(io: StorageIO, log: CommitLog?, lockFile: LockFile?, options: StorageOptions) throws {
         self.io = io
+        self.commitLog = log
         self.lockFile = lockFile
         self.options = options
         guard options.pageSize >= 4096, options.pageSize <= 65536, options.pageSize & (options.pageSize - 1) == 0 else {
@@ -119,9 +139,16 @@ public final class Storage: @unchecked Sendable {
         if let key = options.encryptionKey, key.count != 64 {
             throw StorageError.invalidArgument("an encryption key is 64 bytes, not \(key.count)")
         }
+        let first = lockFile?.isFirstOpener ?? true
         if try io.size() == 0 {
             guard !options.readOnly else { throw StorageError.notATroveFile(path: io.name, detail: "the file is empty") }
             try Storage.initialize(io: io, lockFile: lockFile, options: options)
+            // A log left by an earlier store at this path must never replay into this one.
+            if let commitLog, try commitLog.readGeneration() != nil {
+                try commitLog.restart(generation: CommitLog.newGeneration())
+            }
+        } else if first, let commitLog {
+            try Storage.replay(commitLog, into: io, lockFile: lockFile, readOnly: options.readOnly)
         }
         let candidates = try Storage.readMetas(io: io)
         guard let newest = candidates.first else { throw StorageError.corrupt(page: 0, detail: "no valid meta page") }
@@ -146,7 +173,6 @@ public final class Storage: @unchecked Sendable {
         currentMapping = try io.map(length: Storage.mappingLength(for: size))
         latestMeta = newest
 
-        let first = lockFile?.isFirstOpener ?? true
         if first {
             // Recovery: the newest meta whose tree passes its checksums wins (a torn commit
             // falls back to the one before it).
@@ -178,6 +204,24 @@ public final class Storage: @unchecked Sendable {
             latestMeta = try loadMeta(txnid: lockFile!.currentTxnid) ?? newest
         }
         try lockFile?.finishInitialization()
+    }
+
+    /// Recovery's first step, after a reboot: the log's records are written into the data
+    /// file, which is synced, and the log restarts (see ``CommitLog``). Within one boot the
+    /// page cache already holds every write the records repeat, so nothing happens.
+    private static func replay(_ log: CommitLog, into io: StorageIO, lockFile: LockFile?, readOnly: Bool) throws {
+        if let known = lockFile?.inheritedCompleteCommit, let boot = BootID.current, known.bootID == boot { return }
+        guard try log.readGeneration() != nil else { return }
+        if readOnly {
+            guard try log.replay(into: nil) == 0 else {
+                throw StorageError.io(operation: "open read-only: the commit log \(log.io.name) holds commits not yet copied into the store (the machine stopped); open it once for writing to apply them", path: io.name, errno: EROFS)
+            }
+            return
+        }
+        if try log.replay(into: io) > 0 { try io.sync() }
+        let fresh = CommitLog.newGeneration()
+        try log.restart(generation: fresh)
+        lockFile?.commitLogPosition = (fresh, CommitLog.headerSize)
     }
 
     static func mappingLength(for size: UInt64) -> UInt64 {
@@ -369,7 +413,7 @@ public final class Storage: @unchecked Sendable {
         let pending = firstWriteSyncPending
         state.unlock()
         guard pending else { return }
-        try io.sync()
+        try checkpoint()
         // The writer lock is held: no commit is under way, and every one published is synced.
         let newest = lockFile?.currentTxnid ?? 0
         state.lock()
@@ -424,6 +468,11 @@ public final class Storage: @unchecked Sendable {
     func writeMeta(_ m: Meta) throws -> UInt64 {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: Meta.size, alignment: 16)
         defer { buffer.deallocate() }
+        return try writeMeta(m, buffer: buffer)
+    }
+
+    /// Writes `m` to its slot from `buffer` (`Meta.size` bytes), which keeps the bytes written.
+    func writeMeta(_ m: Meta, buffer: UnsafeMutableRawPointer) throws -> UInt64 {
         m.encode(into: buffer)
         try io.write(UnsafeRawBufferPointer(start: buffer, count: Meta.size), at: UInt64(m.slot * pageSize))
         return buffer.loadUnaligned(fromByteOffset: 504, as: UInt64.self)
@@ -479,13 +528,57 @@ public final class Storage: @unchecked Sendable {
         if let poisoned { throw StorageError.io(operation: "an earlier commit failed (\(poisoned)); reopen the store", path: io.name, errno: EIO) }
     }
 
-    /// Makes every commit so far durable (useful after `.noSync` commits).
+    /// Makes every commit so far durable (useful after `.noSync` commits). It waits for the
+    /// write transaction, so call it outside one.
     public func sync() throws {
-        try io.sync()
+        if options.readOnly {
+            try io.sync()
+        } else {
+            writerGate.wait()
+            defer { writerGate.signal() }
+            try lockFile?.lockWriter()
+            defer { lockFile?.unlockWriter() }
+            try checkpoint()
+        }
         state.lock()
         firstWriteSyncPending = false
         syncedThrough = max(syncedThrough, latestMeta.txnid)
         state.unlock()
+    }
+
+    // MARK: Commit log
+
+    /// The commit log's generation and where the next record goes (see ``LockFile``).
+    var commitLogPosition: (generation: UInt64, end: UInt64) {
+        get {
+            if let lockFile { return lockFile.commitLogPosition }
+            state.lock(); defer { state.unlock() }
+            return localCommitLogPosition
+        }
+        set {
+            if let lockFile { lockFile.commitLogPosition = newValue; return }
+            state.lock(); localCommitLogPosition = newValue; state.unlock()
+        }
+    }
+
+    /// Syncs the data file, then empties the commit log: after this, no record in the log is
+    /// older than the data file's durable state, so replay can never undo a later commit.
+    /// Called with the writer lock held.
+    func checkpoint() throws {
+        try io.sync()
+        guard let commitLog else { return }
+        let position = commitLogPosition
+        if position.end == CommitLog.headerSize { return }      // already empty
+        if position.end == 0, try commitLog.io.size() == 0 { return } // never used
+        try restartCommitLog()
+    }
+
+    /// Starts a new, empty generation of the commit log. Only after the data file was synced.
+    func restartCommitLog() throws {
+        guard let commitLog else { return }
+        let generation = CommitLog.newGeneration()
+        try commitLog.restart(generation: generation)
+        commitLogPosition = (generation, CommitLog.headerSize)
     }
 
     // MARK: Convenience

@@ -15,16 +15,28 @@ import Testing
         return out
     }
 
-    /// Runs commits until the disk "dies" after `failAfter` I/O calls; returns the states, how
-    /// many commits were acknowledged durable, and the disk.
-    static func runUntilCrash(seed: UInt64, failAfter: Int, durability: Durability) throws
-        -> (states: States, durableThrough: Int, attempted: Int, disk: SimulatedDisk) {
+    typealias Run = (states: States, durableThrough: Int, attempted: Int, disk: SimulatedDisk, log: SimulatedDisk?)
+
+    /// A commit log small enough that runs fill it (checkpoints) and that some commits are too
+    /// large for it (written in place).
+    static func smallLog(_ disk: SimulatedDisk) -> CommitLog { CommitLog(io: disk, capacity: 160 << 10, largestRecord: 40 << 10) }
+
+    /// Runs commits until the disk "dies" after `failAfter` I/O calls (on the store and its log,
+    /// with `withLog`); returns the states, how many commits were acknowledged durable, and the disks.
+    static func runUntilCrash(seed: UInt64, failAfter: Int, durability: Durability, withLog: Bool = false) throws -> Run {
         var rng = SplitMix64(seed: seed)
         let disk = SimulatedDisk()
+        let logDisk = withLog ? SimulatedDisk() : nil
         var o = StorageOptions()
         o.durability = durability
-        let s = try Storage(io: disk, options: o)
-        disk.failAfter = failAfter
+        let s = try logDisk.map { try Storage(io: disk, log: smallLog($0), options: o) } ?? Storage(io: disk, options: o)
+        if let logDisk {
+            let power = SimulatedDisk.Power(failAfter: failAfter)
+            disk.power = power
+            logDisk.power = power
+        } else {
+            disk.failAfter = failAfter
+        }
         var states: States = [[:]]
         var current: [[UInt8]: [UInt8]] = [:]
         var durableThrough = 0
@@ -33,7 +45,8 @@ import Testing
             do {
                 let tx = try s.beginWrite()
                 let t = try tx.createTree(named: "t")
-                for _ in 0..<(1 + Int(rng.next() % 40)) {
+                let puts = withLog && rng.next() % 8 == 0 ? 300 : 1 + Int(rng.next() % 40)
+                for _ in 0..<puts {
                     let k = key(Int(rng.next() % 500))
                     if rng.next() % 4 == 0 {
                         try tx.delete(t, k)
@@ -57,20 +70,36 @@ import Testing
                 break
             }
         }
-        return (states, durableThrough, states.count - 1, disk)
+        return (states, durableThrough, states.count - 1, disk, logDisk)
     }
 
-    static func crashAndCheck(seed: UInt64, durability: Durability) throws {
+    static func crashAndCheck(seed: UInt64, durability: Durability, withLog: Bool = false) throws {
         var rng = SplitMix64(seed: seed &* 7919)
         let failAfter = 3 + Int(rng.next() % 400)
-        let run = try runUntilCrash(seed: seed, failAfter: failAfter, durability: durability)
+        let run = try runUntilCrash(seed: seed, failAfter: failAfter, durability: durability, withLog: withLog)
         // Several power cuts of the same moment: each drops and tears a different set of writes.
-        for _ in 0..<4 { try check(run, image: run.disk.crashImage(using: &rng), seed: seed) }
+        for _ in 0..<4 {
+            let image = run.disk.crashImage(using: &rng)
+            guard let log = run.log else { try check(run, image: image, seed: seed); continue }
+            var logImage = log.crashImage(using: &rng)
+            var dataImage = image
+            // Half the time the power fails again during recovery's replay.
+            if rng.next() % 2 == 0 {
+                let data = SimulatedDisk(durable: dataImage), logDisk = SimulatedDisk(durable: logImage)
+                let power = SimulatedDisk.Power(failAfter: Int(rng.next() % 12))
+                data.power = power
+                logDisk.power = power
+                _ = try? Storage(io: data, log: smallLog(logDisk))
+                dataImage = data.crashImage(using: &rng)
+                logImage = logDisk.crashImage(using: &rng)
+            }
+            try check(run, image: dataImage, logImage: logImage, seed: seed)
+        }
     }
 
-    static func check(_ run: (states: States, durableThrough: Int, attempted: Int, disk: SimulatedDisk),
-                      image: [UInt8], seed: UInt64) throws {
-        let reopened = try Storage(io: SimulatedDisk(durable: image))
+    static func check(_ run: Run, image: [UInt8], logImage: [UInt8]? = nil, seed: UInt64) throws {
+        let disk = SimulatedDisk(durable: image)
+        let reopened = try logImage.map { try Storage(io: disk, log: smallLog(SimulatedDisk(durable: $0))) } ?? Storage(io: disk)
         let report = try reopened.verify()
         #expect(report.isValid, "seed \(seed): \(report)")
         let found = try content(reopened)
@@ -84,6 +113,14 @@ import Testing
 
     @Test func crashesDuringDurableCommitsLoseNothingAcknowledged() throws {
         for seed in 1...300 { try CrashSimulationTests.crashAndCheck(seed: UInt64(seed), durability: .durable) }
+    }
+
+    @Test func crashesDuringLoggedCommitsLoseNothingAcknowledged() throws {
+        for seed in 2001...2300 { try CrashSimulationTests.crashAndCheck(seed: UInt64(seed), durability: .durable, withLog: true) }
+    }
+
+    @Test func crashesDuringNoSyncCommitsWithACommitLogFallBackToTheLastSync() throws {
+        for seed in 3001...3150 { try CrashSimulationTests.crashAndCheck(seed: UInt64(seed), durability: .noSync, withLog: true) }
     }
 
     @Test func crashesDuringNoSyncCommitsFallBackToTheLastSync() throws {

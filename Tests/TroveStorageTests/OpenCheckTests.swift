@@ -60,6 +60,8 @@ import Testing
         // its last entry's bytes, which end where the trailer begins.
         let (newest, pageSize) = try { let s = try Storage(path: path); return (s.latestTransactionID, s.pageSize) }()
         try FileManager.default.removeItem(atPath: path + "-lock")
+        // And the commit log, whose copy of commit 2 an open would otherwise replay over the damage.
+        try FileManager.default.removeItem(atPath: path + "-log")
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         var damaged = false

@@ -17,7 +17,17 @@ final class SimulatedDisk: StorageIO, @unchecked Sendable {
     private var pending: [(offset: Int, bytes: [UInt8])] = []
     /// After this many more writes or syncs, every call fails: the process is dead.
     var failAfter: Int? = nil
+    /// Shared by disks that lose power together (a store and its commit log): each write or
+    /// sync on any of them counts down its budget.
+    var power: Power? = nil
     private(set) var dead = false
+    /// How many times `sync()` was called.
+    private(set) var syncs = 0
+
+    final class Power: @unchecked Sendable {
+        var remaining: Int
+        init(failAfter: Int) { remaining = failAfter }
+    }
 
     init(durable: [UInt8] = []) {
         image = mmap(nil, SimulatedDisk.capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)!
@@ -30,6 +40,10 @@ final class SimulatedDisk: StorageIO, @unchecked Sendable {
 
     private func tick() throws {
         if dead { throw StorageError.io(operation: "simulated crash", path: name, errno: EIO) }
+        if let power {
+            if power.remaining <= 0 { dead = true; throw StorageError.io(operation: "simulated crash", path: name, errno: EIO) }
+            power.remaining -= 1
+        }
         if let n = failAfter {
             if n <= 0 { dead = true; throw StorageError.io(operation: "simulated crash", path: name, errno: EIO) }
             failAfter = n - 1
@@ -59,12 +73,19 @@ final class SimulatedDisk: StorageIO, @unchecked Sendable {
     func sync() throws {
         lock.lock(); defer { lock.unlock() }
         try tick()
+        syncs += 1
         for w in pending { apply(&durable, w.offset, w.bytes[...]) }
         pending.removeAll()
     }
 
     func map(length: UInt64) throws -> StorageMapping {
         StorageMapping(base: UnsafeRawPointer(image), length: UInt64(SimulatedDisk.capacity), release: nil)
+    }
+
+    /// What a power cut that loses every unsynced write leaves.
+    func durableImage() -> [UInt8] {
+        lock.lock(); defer { lock.unlock() }
+        return durable
     }
 
     /// The bytes a reboot would find: the durable image plus a random subset of the unsynced

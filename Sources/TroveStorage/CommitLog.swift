@@ -1,0 +1,191 @@
+import Foundation
+
+/// The commit log beside a store (`PATH-log`): where a small durable commit becomes durable.
+///
+/// A commit's pages are scattered over the data file, and on a virtual disk every separate run
+/// costs a request of its own at `fdatasync` (see `Benchmarks/RESULTS.md`, ninth round). So a
+/// small durable commit still writes its pages and meta in place, where every reader already
+/// finds them through the page cache, but syncs only this log, to which it appended the same
+/// bytes as one record in one write. The data file is synced when the log fills (a
+/// checkpoint), and pages that many commits rewrote go out once.
+///
+/// Only a machine crash loses page-cache writes, so only the first open after a reboot replays
+/// the log: it rewrites every whole record into the data file, in order, syncs it, and starts a
+/// new generation. Replaying is exactly the writes the commits made, so pages a later commit
+/// reused end with their newest bytes. A record whose data tore replays garbage only into pages
+/// its commit allocated (free before it) and into its own meta slot: open then checks that
+/// commit's pages against its meta as it always does, and falls back to the one before.
+///
+/// The invariant that makes replay safe: the log only ever holds commits made on top of the
+/// data file as last synced. Whenever the data file is synced by anything other than a
+/// checkpoint of the log's own records (a large commit written in place, ``Storage/sync()``,
+/// a writer's first sync), the log is restarted before the writer lock is released, so no later
+/// commit can reuse a page that an old record would overwrite.
+///
+/// ```
+/// header (page 0):  0 magic "TROVELOG"   8 version u32, pad u32   16 generation u64
+///                   24 checksum u64: XXH64 of bytes 0..<24
+/// record:           0 magic u32 "RCRD"    4 extent count u32      8 generation u64
+///                   16 txnid u64          24 data bytes u64       32 reserved u64
+///                   40 checksum u64: XXH64, seeded with the generation, of bytes 0..<40
+///                      and the extent table
+///                   48 extent table: (file offset u64, length u64) per extent; then the data
+/// ```
+/// Records start at 4096 and follow each other back to back; the first one that fails its
+/// checksum, or belongs to another generation, ends the log.
+final class CommitLog {
+    static let magic: [UInt8] = Array("TROVELOG".utf8)
+    static let recordMagic: UInt32 = 0x4452_4352 // "RCRD"
+    static let version: UInt32 = 1
+    static let headerSize: UInt64 = 4096
+    static let recordHeaderSize = 48
+    /// The log's size: a checkpoint comes once it is full. SQLite's default checkpoint comes
+    /// at 1,000 pages (4 MiB) of log too.
+    let capacity: UInt64
+    /// The largest commit (bytes written in place) the log takes; a larger one is written in
+    /// place and syncs the data file, where its pages mostly form long runs anyway.
+    let largestRecord: Int
+
+    let io: StorageIO
+
+    init(io: StorageIO, capacity: UInt64 = 4 << 20, largestRecord: Int = 1 << 20) {
+        self.io = io
+        self.capacity = max(capacity, CommitLog.headerSize * 2)
+        // A record always fits an empty log.
+        self.largestRecord = min(largestRecord, Int(self.capacity - CommitLog.headerSize) / 2)
+    }
+
+    /// One extent of a record: `bytes` written at `offset` of the data file.
+    typealias Extent = (offset: UInt64, bytes: UnsafeRawBufferPointer)
+
+    /// A fresh generation: random, so that no record a user's bytes imitate, nor one left over
+    /// from an earlier generation, can pass for a record of this one.
+    static func newGeneration() -> UInt64 {
+        var rng = SystemRandomNumberGenerator()
+        return rng.next() | 1
+    }
+
+    /// The generation in the header, or nil if the log holds no valid header.
+    func readGeneration() throws -> UInt64? {
+        guard try io.size() >= CommitLog.headerSize else { return nil }
+        return try withUnsafeTemporaryAllocation(byteCount: 32, alignment: 8) { b in
+            try io.read(into: b, at: 0)
+            let p = UnsafeRawPointer(b.baseAddress!)
+            for (i, m) in CommitLog.magic.enumerated() where p.load(fromByteOffset: i, as: UInt8.self) != m { return nil }
+            guard p.loadUnaligned(fromByteOffset: 8, as: UInt32.self) == CommitLog.version,
+                  Checksum.xxh64(p, 24) == p.loadUnaligned(fromByteOffset: 24, as: UInt64.self) else { return nil }
+            return p.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+        }
+    }
+
+    /// Starts generation `generation`: an empty log, durable before this returns. The first
+    /// call sizes the file to its capacity, so that appends never grow it (a file that grows
+    /// makes `fdatasync` write its inode too).
+    func restart(generation: UInt64) throws {
+        if try io.size() < capacity {
+            let zeros = [UInt8](repeating: 0, count: 1 << 20)
+            var o = CommitLog.headerSize
+            while o < capacity {
+                let n = Int(min(UInt64(zeros.count), capacity - o))
+                try zeros.withUnsafeBytes { try io.write(UnsafeRawBufferPointer(rebasing: $0[0..<n]), at: o) }
+                o += UInt64(n)
+            }
+        }
+        try withUnsafeTemporaryAllocation(byteCount: 32, alignment: 8) { b in
+            let p = b.baseAddress!
+            p.initializeMemory(as: UInt8.self, repeating: 0, count: 32)
+            for (i, m) in CommitLog.magic.enumerated() { p.storeBytes(of: m, toByteOffset: i, as: UInt8.self) }
+            p.storeBytes(of: CommitLog.version, toByteOffset: 8, as: UInt32.self)
+            p.storeBytes(of: generation, toByteOffset: 16, as: UInt64.self)
+            p.storeBytes(of: Checksum.xxh64(p, 24), toByteOffset: 24, as: UInt64.self)
+            try io.write(UnsafeRawBufferPointer(b), at: 0)
+        }
+        try io.sync()
+    }
+
+    /// The bytes a record of `extents` takes in the log.
+    static func recordSize(extents: Int, dataBytes: Int) -> UInt64 {
+        UInt64(recordHeaderSize + 16 * extents + dataBytes)
+    }
+
+    /// Appends one record at `offset` in one write and syncs the log: when this returns, the
+    /// commit `txnid` is durable. Returns the offset after the record.
+    func append(generation: UInt64, txnid: UInt64, extents: [Extent], at offset: UInt64) throws -> UInt64 {
+        let headLength = CommitLog.recordHeaderSize + 16 * extents.count
+        let head = UnsafeMutableRawPointer.allocate(byteCount: headLength, alignment: 8)
+        defer { head.deallocate() }
+        var data = 0
+        for (i, e) in extents.enumerated() {
+            head.storeBytes(of: e.offset, toByteOffset: CommitLog.recordHeaderSize + 16 * i, as: UInt64.self)
+            head.storeBytes(of: UInt64(e.bytes.count), toByteOffset: CommitLog.recordHeaderSize + 16 * i + 8, as: UInt64.self)
+            data += e.bytes.count
+        }
+        head.storeBytes(of: CommitLog.recordMagic, toByteOffset: 0, as: UInt32.self)
+        head.storeBytes(of: UInt32(extents.count), toByteOffset: 4, as: UInt32.self)
+        head.storeBytes(of: generation, toByteOffset: 8, as: UInt64.self)
+        head.storeBytes(of: txnid, toByteOffset: 16, as: UInt64.self)
+        head.storeBytes(of: UInt64(data), toByteOffset: 24, as: UInt64.self)
+        head.storeBytes(of: UInt64(0), toByteOffset: 32, as: UInt64.self)
+        head.storeBytes(of: CommitLog.checksum(head, headLength, generation: generation), toByteOffset: 40, as: UInt64.self)
+        var buffers: [UnsafeRawBufferPointer] = [UnsafeRawBufferPointer(start: head, count: headLength)]
+        buffers.reserveCapacity(extents.count + 1)
+        for e in extents { buffers.append(e.bytes) }
+        try io.write(contiguous: buffers, at: offset)
+        try io.sync()
+        return offset + UInt64(headLength + data)
+    }
+
+    /// The checksum of a record's header (bytes 0..<40) and extent table.
+    private static func checksum(_ head: UnsafeRawPointer, _ length: Int, generation: UInt64) -> UInt64 {
+        Checksum.xxh64(head, 40, seed: generation) ^ Checksum.xxh64(head + recordHeaderSize, length - recordHeaderSize, seed: ~generation)
+    }
+
+    /// Writes every record of the current generation into `target`, oldest first, and returns
+    /// how many there were (with no target, only counts them). Does not sync `target`.
+    func replay(into target: StorageIO?) throws -> Int {
+        guard let generation = try readGeneration() else { return 0 }
+        let size = try io.size()
+        var offset = CommitLog.headerSize
+        var count = 0
+        var head = [UInt8](repeating: 0, count: CommitLog.recordHeaderSize)
+        while offset + UInt64(CommitLog.recordHeaderSize) <= size {
+            try head.withUnsafeMutableBytes { try io.read(into: $0, at: offset) }
+            let (magic, extents, gen, dataBytes) = head.withUnsafeBytes { p in
+                (p.loadUnaligned(fromByteOffset: 0, as: UInt32.self), Int(p.loadUnaligned(fromByteOffset: 4, as: UInt32.self)),
+                 p.loadUnaligned(fromByteOffset: 8, as: UInt64.self), p.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
+            }
+            guard magic == CommitLog.recordMagic, gen == generation, extents > 0, extents <= 1 << 20,
+                  dataBytes <= size else { break }
+            let headLength = CommitLog.recordHeaderSize + 16 * extents
+            guard offset + UInt64(headLength) + dataBytes <= size else { break }
+            var full = [UInt8](repeating: 0, count: headLength)
+            try full.withUnsafeMutableBytes { try io.read(into: $0, at: offset) }
+            let valid = full.withUnsafeBytes { p in
+                CommitLog.checksum(p.baseAddress!, headLength, generation: generation) == p.loadUnaligned(fromByteOffset: 40, as: UInt64.self)
+            }
+            let total = full.withUnsafeBytes { p in
+                (0..<extents).reduce(UInt64(0)) { $0 &+ p.loadUnaligned(fromByteOffset: CommitLog.recordHeaderSize + 16 * $1 + 8, as: UInt64.self) }
+            }
+            guard valid, total == dataBytes else { break }
+            guard let target else { count += 1; offset += UInt64(headLength) + dataBytes; continue }
+            var at = offset + UInt64(headLength)
+            var data = [UInt8]()
+            for i in 0..<extents {
+                let (target0, length) = full.withUnsafeBytes { p in
+                    (p.loadUnaligned(fromByteOffset: CommitLog.recordHeaderSize + 16 * i, as: UInt64.self),
+                     Int(p.loadUnaligned(fromByteOffset: CommitLog.recordHeaderSize + 16 * i + 8, as: UInt64.self)))
+                }
+                if data.count < length { data = [UInt8](repeating: 0, count: length) }
+                try data.withUnsafeMutableBytes { b in
+                    let slice = UnsafeMutableRawBufferPointer(rebasing: b[0..<length])
+                    try io.read(into: slice, at: at)
+                    try target.write(UnsafeRawBufferPointer(slice), at: target0)
+                }
+                at += UInt64(length)
+            }
+            offset = at
+            count += 1
+        }
+        return count
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import TroveStorage
+
+/// Small durable commits become durable in the commit log (`CommitLog`); the data file is
+/// synced at checkpoints, and the first open after a reboot replays the log into it.
+@Suite struct CommitLogTests {
+    private func put(_ s: Storage, _ i: Int, _ value: [UInt8]? = nil) throws {
+        try s.write { tx in try tx.put(try tx.createTree(named: "t"), key(i), value ?? bytes("value \(i)")) }
+    }
+
+    private func values(_ s: Storage) throws -> [[UInt8]] {
+        try s.read { tx in try tx.tree(named: "t") == nil ? [] : tx.dump("t").map(\.1) }
+    }
+
+    @Test func smallDurableCommitsSyncTheLogAndNotTheDataFile() throws {
+        let disk = SimulatedDisk(), logDisk = SimulatedDisk()
+        let s = try Storage(io: disk, log: CommitLog(io: logDisk))
+        try put(s, 0)
+        let (dataSyncs, logSyncs) = (disk.syncs, logDisk.syncs)
+        for i in 1...50 { try put(s, i) }
+        #expect(disk.syncs == dataSyncs)
+        #expect(logDisk.syncs == logSyncs + 50)
+    }
+
+    @Test func loggedCommitsSurviveLosingEveryUnsyncedWriteOfTheDataFile() throws {
+        let disk = SimulatedDisk(), logDisk = SimulatedDisk()
+        let s = try Storage(io: disk, log: CommitLog(io: logDisk))
+        for i in 0..<20 { try put(s, i) }
+        let expected = (0..<20).map { bytes("value \($0)") }
+        // Without the log, the data file's durable bytes miss the logged commits.
+        let alone = try Storage(io: SimulatedDisk(durable: disk.durableImage()))
+        #expect(try values(alone).count < 20)
+        let recovered = try Storage(io: SimulatedDisk(durable: disk.durableImage()),
+                                    log: CommitLog(io: SimulatedDisk(durable: logDisk.durableImage())))
+        #expect(try values(recovered) == expected)
+        #expect(try recovered.verify().isValid)
+    }
+
+    @Test func aFullLogIsCheckpointedIntoTheDataFileAndStartsAgain() throws {
+        let disk = SimulatedDisk(), logDisk = SimulatedDisk()
+        let s = try Storage(io: disk, log: CommitLog(io: logDisk, capacity: 64 << 10, largestRecord: 24 << 10))
+        try put(s, 0)
+        let dataSyncs = disk.syncs
+        for i in 1..<40 { try put(s, i) }
+        #expect(disk.syncs > dataSyncs)
+        #expect(s.commitLogPosition.end < 64 << 10)
+        let recovered = try Storage(io: SimulatedDisk(durable: disk.durableImage()),
+                                    log: CommitLog(io: SimulatedDisk(durable: logDisk.durableImage())))
+        #expect(try values(recovered) == (0..<40).map { bytes("value \($0)") })
+    }
+
+    @Test func aCommitTooLargeForTheLogSyncsTheDataFileAndEmptiesTheLog() throws {
+        let disk = SimulatedDisk(), logDisk = SimulatedDisk()
+        let s = try Storage(io: disk, log: CommitLog(io: logDisk, capacity: 64 << 10, largestRecord: 24 << 10))
+        try put(s, 0)
+        try put(s, 1)
+        #expect(s.commitLogPosition.end > CommitLog.headerSize)
+        let dataSyncs = disk.syncs
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            for i in 2..<300 { try tx.put(t, key(i), [UInt8](repeating: UInt8(i & 0xFF), count: 100)) }
+        }
+        #expect(disk.syncs > dataSyncs)
+        #expect(s.commitLogPosition.end == CommitLog.headerSize)
+        try put(s, 300)
+        let recovered = try Storage(io: SimulatedDisk(durable: disk.durableImage()),
+                                    log: CommitLog(io: SimulatedDisk(durable: logDisk.durableImage())))
+        #expect(try values(recovered).count == 301)
+        #expect(try recovered.verify().isValid)
+    }
+
+    @Test func afterARebootAReadOnlyOpenRefusesAnUnappliedLogAndAWritableOpenAppliesIt() throws {
+        guard BootID.current != nil else { return }
+        let dir = TempDir(); defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        let initial: Data
+        do {
+            let s = try Storage(path: path)
+            initial = try Data(contentsOf: URL(fileURLWithPath: path))
+            for i in 0..<3 { try put(s, i) }
+        }
+        // A power cut that lost every write to the data file since it was created, and the
+        // reboot that follows it.
+        try initial.write(to: URL(fileURLWithPath: path))
+        try setLockFileBootID(path + "-lock")
+        var readOnly = StorageOptions()
+        readOnly.readOnly = true
+        #expect(throws: StorageError.self) { _ = try Storage(path: path, options: readOnly) }
+        do {
+            let s = try Storage(path: path)
+            #expect(try values(s) == (0..<3).map { bytes("value \($0)") })
+            #expect(try s.verify().isValid)
+        }
+        #expect(try values(Storage(path: path, options: readOnly)).count == 3)
+    }
+
+    @Test func aLogLeftBehindByAnEarlierStoreAtThePathIsNeverReplayed() throws {
+        guard BootID.current != nil else { return }
+        let dir = TempDir(); defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        do {
+            let s = try Storage(path: path)
+            for i in 0..<3 { try put(s, i) }
+        }
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.removeItem(atPath: path + "-lock")
+        _ = try Storage(path: path)
+        try setLockFileBootID(path + "-lock")
+        let s = try Storage(path: path)
+        #expect(try values(s).isEmpty)
+        #expect(try s.verify().isValid)
+    }
+
+    /// Makes the lock file say it was last written in another boot.
+    private func setLockFileBootID(_ lockPath: String) throws {
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: lockPath))
+        try handle.seek(toOffset: 48)
+        handle.write(Data(repeating: 0x5A, count: 16))
+        try handle.close()
+    }
+}
