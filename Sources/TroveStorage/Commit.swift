@@ -53,6 +53,7 @@ extension WriteTransaction {
         let listChecksum = try seal(listBuffer, length: listLength, pgno: listPgno)
 
         let durable = storage.options.durability == .durable
+        let needed = pageLimit * UInt64(pageSize)
         let synced = max(storage.lastSynced, meta.syncedThrough)
         // The log takes a commit only on top of a durable base (a record holds this commit's
         // pages alone) and none of whose pages went out early.
@@ -60,6 +61,9 @@ extension WriteTransaction {
         let logged = durable && storage.commitLog != nil && early.isEmpty && meta.txnid <= synced
             && recordBytes <= storage.commitLog!.largestRecord
         do {
+            // A no-sync commit writes in place what no record repeats: the log must first be
+            // empty, so that a replay never undoes it (see `CommitLog`).
+            if !durable, storage.commitLogHasRecords { try storage.checkpoint() }
             var position = storage.commitLogPosition
             if logged && (position.end == 0
                 || position.end + CommitLog.recordSize(extents: dirty.count + 3, dataBytes: recordBytes) > storage.commitLog!.capacity) {
@@ -79,7 +83,6 @@ extension WriteTransaction {
             // Pages taken from the end and released again were never written: extend the file
             // so that it holds every page the meta counts. The file never shrinks, so a size
             // once seen needs no `fstat` again.
-            let needed = pageLimit * UInt64(pageSize)
             if storage.writerFileSize < needed {
                 if try storage.io.size() < needed {
                     let z = UnsafeMutableRawPointer.allocate(byteCount: pageSize, alignment: 16)
@@ -109,8 +112,13 @@ extension WriteTransaction {
             let digest = try storage.writeMeta(m, buffer: metaBuffer)
             if logged {
                 extents.append((UInt64(m.slot * pageSize), UnsafeRawBufferPointer(start: metaBuffer, count: Meta.size)))
-                let end = try storage.commitLog!.append(generation: position.generation, txnid: txnid, extents: extents, at: position.end)
+                // Unknown while the record is under way: a writer that dies mid-append may
+                // still leave it whole on disk, so the next one must restart, not append.
+                storage.commitLogPosition = (0, 0)
+                let end = try storage.commitLog!.append(generation: position.generation, txnid: txnid, extents: extents,
+                                                        fileSize: needed, at: position.end)
                 storage.commitLogPosition = (position.generation, end)
+                storage.loggedSinceCheckpoint = true
             } else if durable {
                 try storage.checkpoint()
             }

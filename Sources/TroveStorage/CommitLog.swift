@@ -26,9 +26,10 @@ import Foundation
 /// header (page 0):  0 magic "TROVELOG"   8 version u32, pad u32   16 generation u64
 ///                   24 checksum u64: XXH64 of bytes 0..<24
 /// record:           0 magic u32 "RCRD"    4 extent count u32      8 generation u64
-///                   16 txnid u64          24 data bytes u64       32 reserved u64
-///                   40 checksum u64: XXH64, seeded with the generation, of bytes 0..<40
-///                      and the extent table
+///                   16 txnid u64          24 data bytes u64
+///                   32 data file size the commit needs u64 (replay grows the file that far)
+///                   40 checksum u64: XXH64 of bytes 0..<40 seeded with the generation, xor
+///                      XXH64 of the extent table seeded with its complement
 ///                   48 extent table: (file offset u64, length u64) per extent; then the data
 /// ```
 /// Records start at 4096 and follow each other back to back; the first one that fails its
@@ -110,7 +111,7 @@ final class CommitLog {
 
     /// Appends one record at `offset` in one write and syncs the log: when this returns, the
     /// commit `txnid` is durable. Returns the offset after the record.
-    func append(generation: UInt64, txnid: UInt64, extents: [Extent], at offset: UInt64) throws -> UInt64 {
+    func append(generation: UInt64, txnid: UInt64, extents: [Extent], fileSize: UInt64, at offset: UInt64) throws -> UInt64 {
         let headLength = CommitLog.recordHeaderSize + 16 * extents.count
         let head = UnsafeMutableRawPointer.allocate(byteCount: headLength, alignment: 8)
         defer { head.deallocate() }
@@ -125,7 +126,7 @@ final class CommitLog {
         head.storeBytes(of: generation, toByteOffset: 8, as: UInt64.self)
         head.storeBytes(of: txnid, toByteOffset: 16, as: UInt64.self)
         head.storeBytes(of: UInt64(data), toByteOffset: 24, as: UInt64.self)
-        head.storeBytes(of: UInt64(0), toByteOffset: 32, as: UInt64.self)
+        head.storeBytes(of: fileSize, toByteOffset: 32, as: UInt64.self)
         head.storeBytes(of: CommitLog.checksum(head, headLength, generation: generation), toByteOffset: 40, as: UInt64.self)
         var buffers: [UnsafeRawBufferPointer] = [UnsafeRawBufferPointer(start: head, count: headLength)]
         buffers.reserveCapacity(extents.count + 1)
@@ -147,6 +148,7 @@ final class CommitLog {
         let size = try io.size()
         var offset = CommitLog.headerSize
         var count = 0
+        var neededSize: UInt64 = 0
         var head = [UInt8](repeating: 0, count: CommitLog.recordHeaderSize)
         while offset + UInt64(CommitLog.recordHeaderSize) <= size {
             try head.withUnsafeMutableBytes { try io.read(into: $0, at: offset) }
@@ -168,6 +170,7 @@ final class CommitLog {
             }
             guard valid, total == dataBytes else { break }
             guard let target else { count += 1; offset += UInt64(headLength) + dataBytes; continue }
+            neededSize = max(neededSize, full.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 32, as: UInt64.self) })
             var at = offset + UInt64(headLength)
             var data = [UInt8]()
             for i in 0..<extents {
@@ -185,6 +188,12 @@ final class CommitLog {
             }
             offset = at
             count += 1
+        }
+        // A commit may count pages past every byte its record wrote (taken from the end and
+        // freed again): the file must reach its page count.
+        if let target, neededSize > 0, try target.size() < neededSize {
+            let zero: [UInt8] = [0]
+            try zero.withUnsafeBytes { try target.write($0, at: neededSize - 1) }
         }
         return count
     }

@@ -24,7 +24,9 @@ import Glibc
 /// Lock bytes (beyond the end of the file, which fcntl allows): `initLock` (exclusive while the
 /// first opener resets the file, shared afterwards by every opener), `writerLock`, and one per slot.
 final class LockFile: @unchecked Sendable {
-    static let magic: UInt64 = 0x4B43_4C45_564F_5254 // "TROVELCK"
+    /// Version 1 used "TROVELCK" and did not check versions: a new magic keeps its processes
+    /// from sharing a table laid out differently (this one has the commit log's position).
+    static let magic: UInt64 = 0x324B_4C45_564F_5254 // "TROVELK2"
     static let version: UInt32 = 2
     static let headerSize = 128
     static let slotSize = 64

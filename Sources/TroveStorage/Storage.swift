@@ -43,6 +43,9 @@ public final class Storage: @unchecked Sendable {
     /// makes it stale).
     private var cachedCatalog: (txnid: UInt64, catalog: TreeInfo, trees: [String: TreeInfo])?
     private var sessionEpoch: UInt32?
+    /// The last nonce counter a transaction of this session sealed with (see `PageCipher`);
+    /// read and written only by the writer, under `writerGate`.
+    var sessionNonceCounter: UInt32 = 0
     private var syncedThrough: UInt64 = 0
     /// Whether this object has yet to sync before its first write transaction (see
     /// `syncBeforeFirstWrite()`).
@@ -62,6 +65,9 @@ public final class Storage: @unchecked Sendable {
     /// `writerGate`.
     var spareChunk: UnsafeMutableRawPointer?
     private var commitObservers: [ObjectIdentifier: @Sendable (UInt64) -> Void] = [:]
+    /// Whether this object appended to the commit log since it last checkpointed; read and
+    /// written only by the writer, under `writerGate`.
+    var loggedSinceCheckpoint = false
     /// The commit log position when there is no lock file to share it in.
     private var localCommitLogPosition: (generation: UInt64, end: UInt64) = (0, 0)
 
@@ -125,6 +131,16 @@ public final class Storage: @unchecked Sendable {
     }
 
     deinit {
+        // Leave the log empty, so that a read-only open after a clean shutdown and a reboot
+        // finds nothing to apply (a killed writer leaves that to the next writable open).
+        if loggedSinceCheckpoint {
+            writerGate.wait()
+            if (try? lockFile?.lockWriter()) != nil {
+                try? checkpoint()
+                lockFile?.unlockWriter()
+            }
+            writerGate.signal()
+        }
         if let spareChunk { PageArena.unmapChunk(spareChunk) }
     }
 
@@ -142,11 +158,11 @@ public final class Storage: @unchecked Sendable {
         let first = lockFile?.isFirstOpener ?? true
         if try io.size() == 0 {
             guard !options.readOnly else { throw StorageError.notATroveFile(path: io.name, detail: "the file is empty") }
-            try Storage.initialize(io: io, lockFile: lockFile, options: options)
             // A log left by an earlier store at this path must never replay into this one.
             if let commitLog, try commitLog.readGeneration() != nil {
                 try commitLog.restart(generation: CommitLog.newGeneration())
             }
+            try Storage.initialize(io: io, lockFile: lockFile, options: options)
         } else if first, let commitLog {
             try Storage.replay(commitLog, into: io, lockFile: lockFile, readOnly: options.readOnly)
         }
@@ -458,7 +474,9 @@ public final class Storage: @unchecked Sendable {
         m.flags |= Meta.flagDurableCommit
         m.slot = base.slot ^ 1
         let digest = try writeMeta(m)
-        try io.sync()
+        // Through a checkpoint: a replay of older log records must not put back a meta (and its
+        // epoch) from before the bump.
+        try checkpoint()
         published(m, digest: digest, freeList: nil)
         sessionEpoch = UInt32(m.nonceEpoch)
         return m
@@ -529,7 +547,8 @@ public final class Storage: @unchecked Sendable {
     }
 
     /// Makes every commit so far durable (useful after `.noSync` commits). It waits for the
-    /// write transaction, so call it outside one.
+    /// write transaction, so call it outside one, and not from a commit observer (which runs
+    /// while the committing writer still holds the store).
     public func sync() throws {
         if options.readOnly {
             try io.sync()
@@ -566,6 +585,7 @@ public final class Storage: @unchecked Sendable {
     /// Called with the writer lock held.
     func checkpoint() throws {
         try io.sync()
+        loggedSinceCheckpoint = false
         guard let commitLog else { return }
         let position = commitLogPosition
         if position.end == CommitLog.headerSize { return }      // already empty
@@ -573,9 +593,20 @@ public final class Storage: @unchecked Sendable {
         try restartCommitLog()
     }
 
+    /// Whether the commit log may hold records (an unknown position counts, once the log was used).
+    var commitLogHasRecords: Bool {
+        guard let commitLog else { return false }
+        let end = commitLogPosition.end
+        if end == 0 { return ((try? commitLog.io.size()) ?? 1) > 0 }
+        return end > CommitLog.headerSize
+    }
+
     /// Starts a new, empty generation of the commit log. Only after the data file was synced.
     func restartCommitLog() throws {
         guard let commitLog else { return }
+        // Unknown until the new header is durable: a writer that dies here leaves the next
+        // one to restart again.
+        commitLogPosition = (0, 0)
         let generation = CommitLog.newGeneration()
         try commitLog.restart(generation: generation)
         commitLogPosition = (generation, CommitLog.headerSize)

@@ -30,6 +30,7 @@ public final class WriteTransaction: ReadTransaction {
         txnid = meta.txnid + 1
         self.freeList = freeList
         self.nonceEpoch = nonceEpoch
+        nonceCounter = storage.sessionNonceCounter
         scratch = UnsafeMutableRawPointer.allocate(byteCount: Int(meta.pageSize), alignment: 16)
         // Under the writer gate: no other transaction holds the store's spare chunk.
         pageArena = PageArena(pageSize: Int(meta.pageSize), first: storage.spareChunk)
@@ -62,6 +63,9 @@ public final class WriteTransaction: ReadTransaction {
     public func abort() {
         if finished { return }
         finished = true
+        // Pages sealed here may be on disk (spilled, or committed): the session's next
+        // transaction must not seal with their nonces again.
+        storage.sessionNonceCounter = nonceCounter
         discardDirty()
         releaseResources()
         releaseWriter()

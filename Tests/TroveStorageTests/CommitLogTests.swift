@@ -74,15 +74,17 @@ import Testing
         guard BootID.current != nil else { return }
         let dir = TempDir(); defer { dir.cleanup() }
         let path = dir.file("db.trove")
-        let initial: Data
+        let initial: Data, log: Data
         do {
             let s = try Storage(path: path)
             initial = try Data(contentsOf: URL(fileURLWithPath: path))
             for i in 0..<3 { try put(s, i) }
+            log = try Data(contentsOf: URL(fileURLWithPath: path + "-log"))
         }
-        // A power cut that lost every write to the data file since it was created, and the
-        // reboot that follows it.
+        // A writer killed before it closed the store (a clean close empties the log), then a
+        // power cut that lost every write to the data file since it was created, and a reboot.
         try initial.write(to: URL(fileURLWithPath: path))
+        try log.write(to: URL(fileURLWithPath: path + "-log"))
         try setLockFileBootID(path + "-lock")
         var readOnly = StorageOptions()
         readOnly.readOnly = true
@@ -93,6 +95,41 @@ import Testing
             #expect(try s.verify().isValid)
         }
         #expect(try values(Storage(path: path, options: readOnly)).count == 3)
+    }
+
+    @Test func aCleanCloseEmptiesTheLogSoAReadOnlyOpenAfterARebootSucceeds() throws {
+        guard BootID.current != nil else { return }
+        let dir = TempDir(); defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        do {
+            let s = try Storage(path: path)
+            for i in 0..<3 { try put(s, i) }
+            #expect(s.commitLogPosition.end > CommitLog.headerSize)
+        }
+        try setLockFileBootID(path + "-lock")
+        var readOnly = StorageOptions()
+        readOnly.readOnly = true
+        #expect(try values(Storage(path: path, options: readOnly)).count == 3)
+    }
+
+    @Test func aNoSyncCommitEmptiesTheLogFirstSoThatReplayNeverUndoesIt() throws {
+        // Two stores on one file and one lock file, as two processes would be: one no-sync, one durable.
+        let disk = SimulatedDisk(), logDisk = SimulatedDisk()
+        let lockFile = try LockFile(path: nil, slots: 8)
+        var noSync = StorageOptions()
+        noSync.durability = .noSync
+        let quick = try Storage(io: disk, log: CommitLog(io: logDisk), lockFile: lockFile, options: noSync)
+        try put(quick, 100)
+        let durable = try Storage(io: disk, log: CommitLog(io: logDisk), lockFile: lockFile, options: StorageOptions())
+        for i in 0..<3 { try put(durable, i) }
+        #expect(durable.commitLogHasRecords)
+        try put(quick, 3)
+        #expect(!quick.commitLogHasRecords)
+        try quick.sync()
+        // Replaying what the log holds now leaves every commit in place.
+        let recovered = try Storage(io: SimulatedDisk(durable: disk.durableImage()),
+                                    log: CommitLog(io: SimulatedDisk(durable: logDisk.durableImage())))
+        #expect(try values(recovered).count == 5)
     }
 
     @Test func aLogLeftBehindByAnEarlierStoreAtThePathIsNeverReplayed() throws {

@@ -145,7 +145,8 @@ final class TroveObjectEngine: ObjectEngine {
         try s.read { try $0.count("User") }
     }
 
-    func fileSize() throws -> UInt64 { try FileSize.of([path]) }
+    /// The store and its commit log, as SQLite's counts its `-wal`.
+    func fileSize() throws -> UInt64 { try FileSize.of([path, path + "-log"]) }
 
     func close() { store = nil }
 

@@ -77,8 +77,9 @@ final class TroveEngine: Engine {
         }
     }
 
+    /// The store and its commit log, as SQLite's counts its `-wal`.
     func fileSize() throws -> UInt64 {
-        try FileSize.of([path])
+        try FileSize.of([path, path + "-log"])
     }
 
     func close() {
