@@ -58,15 +58,16 @@ extension WriteTransaction {
         // The log takes a commit only on top of a durable base (a record holds this commit's
         // pages alone) and none of whose pages went out early.
         let recordBytes = (dirty.count + 1) * pageSize + listLength + Meta.size
-        let logged = durable && storage.commitLog != nil && early.isEmpty && meta.txnid <= synced
-            && recordBytes <= storage.commitLog!.largestRecord
+        let log = durable && early.isEmpty && meta.txnid <= synced
+            ? storage.commitLog.flatMap { recordBytes <= $0.largestRecord ? $0 : nil } : nil
+        let logged = log != nil
         do {
             // A no-sync commit writes in place what no record repeats: the log must first be
             // empty, so that a replay never undoes it (see `CommitLog`).
             if !durable, storage.commitLogHasRecords { try storage.checkpoint() }
             var position = storage.commitLogPosition
-            if logged && (position.end == 0
-                || position.end + CommitLog.recordSize(extents: dirty.count + 3, dataBytes: recordBytes) > storage.commitLog!.capacity) {
+            if let log, position.end == 0
+                || position.end + CommitLog.recordSize(extents: dirty.count + 3, dataBytes: recordBytes) > log.capacity {
                 // Nothing of this commit is written yet: the data file holds the base state.
                 try storage.checkpoint()
                 if storage.commitLogPosition.end == 0 { try storage.restartCommitLog() }
@@ -110,12 +111,12 @@ extension WriteTransaction {
             let metaBuffer = UnsafeMutableRawPointer.allocate(byteCount: Meta.size, alignment: 16)
             defer { metaBuffer.deallocate() }
             let digest = try storage.writeMeta(m, buffer: metaBuffer)
-            if logged {
+            if let log {
                 extents.append((UInt64(m.slot * pageSize), UnsafeRawBufferPointer(start: metaBuffer, count: Meta.size)))
                 // Unknown while the record is under way: a writer that dies mid-append may
                 // still leave it whole on disk, so the next one must restart, not append.
                 storage.commitLogPosition = (0, 0)
-                let end = try storage.commitLog!.append(generation: position.generation, txnid: txnid, extents: extents,
+                let end = try log.append(generation: position.generation, txnid: txnid, extents: extents,
                                                         fileSize: needed, at: position.end)
                 storage.commitLogPosition = (position.generation, end)
                 storage.loggedSinceCheckpoint = true

@@ -59,12 +59,6 @@ final class CommitLog {
     /// One extent of a record: `bytes` written at `offset` of the data file.
     typealias Extent = (offset: UInt64, bytes: UnsafeRawBufferPointer)
 
-    /// A fresh generation: random, so that no record a user's bytes imitate, nor one left over
-    /// from an earlier generation, can pass for a record of this one.
-    static func newGeneration() -> UInt64 {
-        var rng = SystemRandomNumberGenerator()
-        return rng.next() | 1
-    }
 
     /// The generation in the header, or nil if the log holds no valid header.
     func readGeneration() throws -> UInt64? {
@@ -79,10 +73,14 @@ final class CommitLog {
         }
     }
 
-    /// Starts generation `generation`: an empty log, durable before this returns. The first
-    /// call sizes the file to its capacity, so that appends never grow it (a file that grows
-    /// makes `fdatasync` write its inode too).
-    func restart(generation: UInt64) throws {
+    /// Starts a new generation: an empty log, durable before this returns; returns the
+    /// generation. It is random, so that no record a user's bytes imitate, nor one left over
+    /// from an earlier generation, can pass for a record of this one. The first call sizes the
+    /// file to its capacity, so that appends never grow it (a file that grows makes
+    /// `fdatasync` write its inode too).
+    func restart() throws -> UInt64 {
+        var rng = SystemRandomNumberGenerator()
+        let generation = rng.next() | 1
         if try io.size() < capacity {
             let zeros = [UInt8](repeating: 0, count: 1 << 20)
             var o = CommitLog.headerSize
@@ -102,6 +100,7 @@ final class CommitLog {
             try io.write(UnsafeRawBufferPointer(b), at: 0)
         }
         try io.sync()
+        return generation
     }
 
     /// The bytes a record of `extents` takes in the log.

@@ -89,12 +89,7 @@ final class LockFile: @unchecked Sendable {
             memset(base, 0, length)
             // The record stays true across the reset (the page cache still holds that commit),
             // and an open that fails must not make the next one think the machine rebooted.
-            if let known = inheritedCompleteCommit {
-                base.storeBytes(of: known.txnid, toByteOffset: 24, as: UInt64.self)
-                base.storeBytes(of: known.digest, toByteOffset: 32, as: UInt64.self)
-                base.storeBytes(of: known.bootID.0, toByteOffset: 48, as: UInt64.self)
-                base.storeBytes(of: known.bootID.1, toByteOffset: 56, as: UInt64.self)
-            }
+            if let known = inheritedCompleteCommit { store(known) }
             base.storeBytes(of: LockFile.magic, toByteOffset: 0, as: UInt64.self)
             base.storeBytes(of: LockFile.version, toByteOffset: 8, as: UInt32.self)
             base.storeBytes(of: UInt32(slots), toByteOffset: 12, as: UInt32.self)
@@ -144,11 +139,15 @@ final class LockFile: @unchecked Sendable {
     /// with no other opener, calls this, so the three fields need no atomicity between them.
     func recordCompleteCommit(txnid: UInt64, digest: UInt64) {
         guard let boot = BootID.current else { return }
+        store(CompleteCommit(txnid: txnid, digest: digest, bootID: boot))
+    }
+
+    private func store(_ c: CompleteCommit) {
         base.storeBytes(of: 0, toByteOffset: 24, as: UInt64.self)
-        base.storeBytes(of: digest, toByteOffset: 32, as: UInt64.self)
-        base.storeBytes(of: boot.0, toByteOffset: 48, as: UInt64.self)
-        base.storeBytes(of: boot.1, toByteOffset: 56, as: UInt64.self)
-        base.storeBytes(of: txnid, toByteOffset: 24, as: UInt64.self)
+        base.storeBytes(of: c.digest, toByteOffset: 32, as: UInt64.self)
+        base.storeBytes(of: c.bootID.0, toByteOffset: 48, as: UInt64.self)
+        base.storeBytes(of: c.bootID.1, toByteOffset: 56, as: UInt64.self)
+        base.storeBytes(of: c.txnid, toByteOffset: 24, as: UInt64.self)
     }
 
     /// Tells watchers in other processes that a commit was published: a `pwrite` of the txnid

@@ -159,9 +159,7 @@ public final class Storage: @unchecked Sendable {
         if try io.size() == 0 {
             guard !options.readOnly else { throw StorageError.notATroveFile(path: io.name, detail: "the file is empty") }
             // A log left by an earlier store at this path must never replay into this one.
-            if let commitLog, try commitLog.readGeneration() != nil {
-                try commitLog.restart(generation: CommitLog.newGeneration())
-            }
+            if let commitLog, try commitLog.readGeneration() != nil { _ = try commitLog.restart() }
             try Storage.initialize(io: io, lockFile: lockFile, options: options)
         } else if first, let commitLog {
             try Storage.replay(commitLog, into: io, lockFile: lockFile, readOnly: options.readOnly)
@@ -235,9 +233,7 @@ public final class Storage: @unchecked Sendable {
             return
         }
         if try log.replay(into: io) > 0 { try io.sync() }
-        let fresh = CommitLog.newGeneration()
-        try log.restart(generation: fresh)
-        lockFile?.commitLogPosition = (fresh, CommitLog.headerSize)
+        lockFile?.commitLogPosition = (try log.restart(), CommitLog.headerSize)
     }
 
     static func mappingLength(for size: UInt64) -> UInt64 {
@@ -586,11 +582,7 @@ public final class Storage: @unchecked Sendable {
     func checkpoint() throws {
         try io.sync()
         loggedSinceCheckpoint = false
-        guard let commitLog else { return }
-        let position = commitLogPosition
-        if position.end == CommitLog.headerSize { return }      // already empty
-        if position.end == 0, try commitLog.io.size() == 0 { return } // never used
-        try restartCommitLog()
+        if commitLogHasRecords { try restartCommitLog() }
     }
 
     /// Whether the commit log may hold records (an unknown position counts, once the log was used).
@@ -607,9 +599,7 @@ public final class Storage: @unchecked Sendable {
         // Unknown until the new header is durable: a writer that dies here leaves the next
         // one to restart again.
         commitLogPosition = (0, 0)
-        let generation = CommitLog.newGeneration()
-        try commitLog.restart(generation: generation)
-        commitLogPosition = (generation, CommitLog.headerSize)
+        commitLogPosition = (try commitLog.restart(), CommitLog.headerSize)
     }
 
     // MARK: Convenience

@@ -13,6 +13,23 @@ import Testing
         try s.read { tx in try tx.tree(named: "t") == nil ? [] : tx.dump("t").map(\.1) }
     }
 
+    /// The store a power cut that lost every unsynced write of both disks would leave.
+    private func recover(_ disk: SimulatedDisk, _ logDisk: SimulatedDisk) throws -> Storage {
+        try Storage(io: SimulatedDisk(durable: disk.durableImage()), log: CommitLog(io: SimulatedDisk(durable: logDisk.durableImage())))
+    }
+
+    /// A store file at `path` that took three durable commits and was closed.
+    private func closedStoreWithThreeCommits(_ path: String) throws {
+        let s = try Storage(path: path)
+        for i in 0..<3 { try put(s, i) }
+    }
+
+    private var readOnly: StorageOptions {
+        var o = StorageOptions()
+        o.readOnly = true
+        return o
+    }
+
     @Test func smallDurableCommitsSyncTheLogAndNotTheDataFile() throws {
         let disk = SimulatedDisk(), logDisk = SimulatedDisk()
         let s = try Storage(io: disk, log: CommitLog(io: logDisk))
@@ -31,8 +48,7 @@ import Testing
         // Without the log, the data file's durable bytes miss the logged commits.
         let alone = try Storage(io: SimulatedDisk(durable: disk.durableImage()))
         #expect(try values(alone).count < 20)
-        let recovered = try Storage(io: SimulatedDisk(durable: disk.durableImage()),
-                                    log: CommitLog(io: SimulatedDisk(durable: logDisk.durableImage())))
+        let recovered = try recover(disk, logDisk)
         #expect(try values(recovered) == expected)
         #expect(try recovered.verify().isValid)
     }
@@ -45,8 +61,7 @@ import Testing
         for i in 1..<40 { try put(s, i) }
         #expect(disk.syncs > dataSyncs)
         #expect(s.commitLogPosition.end < 64 << 10)
-        let recovered = try Storage(io: SimulatedDisk(durable: disk.durableImage()),
-                                    log: CommitLog(io: SimulatedDisk(durable: logDisk.durableImage())))
+        let recovered = try recover(disk, logDisk)
         #expect(try values(recovered) == (0..<40).map { bytes("value \($0)") })
     }
 
@@ -64,8 +79,7 @@ import Testing
         #expect(disk.syncs > dataSyncs)
         #expect(s.commitLogPosition.end == CommitLog.headerSize)
         try put(s, 300)
-        let recovered = try Storage(io: SimulatedDisk(durable: disk.durableImage()),
-                                    log: CommitLog(io: SimulatedDisk(durable: logDisk.durableImage())))
+        let recovered = try recover(disk, logDisk)
         #expect(try values(recovered).count == 301)
         #expect(try recovered.verify().isValid)
     }
@@ -85,9 +99,7 @@ import Testing
         // power cut that lost every write to the data file since it was created, and a reboot.
         try initial.write(to: URL(fileURLWithPath: path))
         try log.write(to: URL(fileURLWithPath: path + "-log"))
-        try setLockFileBootID(path + "-lock")
-        var readOnly = StorageOptions()
-        readOnly.readOnly = true
+        try markLockFileFromAnotherBoot(path + "-lock")
         #expect(throws: StorageError.self) { _ = try Storage(path: path, options: readOnly) }
         do {
             let s = try Storage(path: path)
@@ -106,9 +118,7 @@ import Testing
             for i in 0..<3 { try put(s, i) }
             #expect(s.commitLogPosition.end > CommitLog.headerSize)
         }
-        try setLockFileBootID(path + "-lock")
-        var readOnly = StorageOptions()
-        readOnly.readOnly = true
+        try markLockFileFromAnotherBoot(path + "-lock")
         #expect(try values(Storage(path: path, options: readOnly)).count == 3)
     }
 
@@ -127,8 +137,7 @@ import Testing
         #expect(!quick.commitLogHasRecords)
         try quick.sync()
         // Replaying what the log holds now leaves every commit in place.
-        let recovered = try Storage(io: SimulatedDisk(durable: disk.durableImage()),
-                                    log: CommitLog(io: SimulatedDisk(durable: logDisk.durableImage())))
+        let recovered = try recover(disk, logDisk)
         #expect(try values(recovered).count == 5)
     }
 
@@ -136,24 +145,13 @@ import Testing
         guard BootID.current != nil else { return }
         let dir = TempDir(); defer { dir.cleanup() }
         let path = dir.file("db.trove")
-        do {
-            let s = try Storage(path: path)
-            for i in 0..<3 { try put(s, i) }
-        }
+        try closedStoreWithThreeCommits(path)
         try FileManager.default.removeItem(atPath: path)
         try FileManager.default.removeItem(atPath: path + "-lock")
         _ = try Storage(path: path)
-        try setLockFileBootID(path + "-lock")
+        try markLockFileFromAnotherBoot(path + "-lock")
         let s = try Storage(path: path)
         #expect(try values(s).isEmpty)
         #expect(try s.verify().isValid)
-    }
-
-    /// Makes the lock file say it was last written in another boot.
-    private func setLockFileBootID(_ lockPath: String) throws {
-        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: lockPath))
-        try handle.seek(toOffset: 48)
-        handle.write(Data(repeating: 0x5A, count: 16))
-        try handle.close()
     }
 }

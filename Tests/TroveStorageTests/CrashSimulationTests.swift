@@ -30,13 +30,8 @@ import Testing
         var o = StorageOptions()
         o.durability = durability
         let s = try logDisk.map { try Storage(io: disk, log: smallLog($0), options: o) } ?? Storage(io: disk, options: o)
-        if let logDisk {
-            let power = SimulatedDisk.Power(failAfter: failAfter)
-            disk.power = power
-            logDisk.power = power
-        } else {
-            disk.failAfter = failAfter
-        }
+        disk.failAfter = failAfter
+        logDisk?.power = disk.power
         var states: States = [[:]]
         var current: [[UInt8]: [UInt8]] = [:]
         var durableThrough = 0
@@ -86,9 +81,8 @@ import Testing
             // Half the time the power fails again during recovery's replay.
             if rng.next() % 2 == 0 {
                 let data = SimulatedDisk(durable: dataImage), logDisk = SimulatedDisk(durable: logImage)
-                let power = SimulatedDisk.Power(failAfter: Int(rng.next() % 12))
-                data.power = power
-                logDisk.power = power
+                data.failAfter = Int(rng.next() % 12)
+                logDisk.power = data.power
                 _ = try? Storage(io: data, log: smallLog(logDisk))
                 dataImage = data.crashImage(using: &rng)
                 logImage = logDisk.crashImage(using: &rng)

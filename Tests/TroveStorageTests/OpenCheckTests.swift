@@ -27,7 +27,7 @@ import Testing
         let dir = TempDir(); defer { dir.cleanup() }
         let path = dir.file("db.trove")
         try commitOne(path, 1)
-        try overwriteLockFileBootID(path + "-lock")
+        try markLockFileFromAnotherBoot(path + "-lock")
         do {
             let s = try Storage(path: path)
             #expect(s.openCheck == .verifiedNewestCommit)
@@ -86,12 +86,5 @@ import Testing
         let id = BootID.parse("a0b9a254-476e-4d4c-959f-2bd7249f4c0c\n")
         #expect(id?.0 == 0xa0b9_a254_476e_4d4c && id?.1 == 0x959f_2bd7_249f_4c0c)
         #expect(BootID.parse("not a uuid") == nil)
-    }
-
-    private func overwriteLockFileBootID(_ lockPath: String) throws {
-        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: lockPath))
-        try handle.seek(toOffset: 48)
-        handle.write(Data(repeating: 0x5A, count: 16))
-        try handle.close()
     }
 }

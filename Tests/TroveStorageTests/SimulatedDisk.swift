@@ -15,11 +15,13 @@ final class SimulatedDisk: StorageIO, @unchecked Sendable {
     private var durable: [UInt8]
     /// Writes since the last sync, in order.
     private var pending: [(offset: Int, bytes: [UInt8])] = []
-    /// After this many more writes or syncs, every call fails: the process is dead.
-    var failAfter: Int? = nil
-    /// Shared by disks that lose power together (a store and its commit log): each write or
-    /// sync on any of them counts down its budget.
+    /// After this many more writes or syncs, every call fails: the process is dead. Disks
+    /// that lose power together (a store and its commit log) share one budget.
     var power: Power? = nil
+    var failAfter: Int? {
+        get { power?.remaining }
+        set { power = newValue.map(Power.init(failAfter:)) }
+    }
     private(set) var dead = false
     /// How many times `sync()` was called.
     private(set) var syncs = 0
@@ -43,10 +45,6 @@ final class SimulatedDisk: StorageIO, @unchecked Sendable {
         if let power {
             if power.remaining <= 0 { dead = true; throw StorageError.io(operation: "simulated crash", path: name, errno: EIO) }
             power.remaining -= 1
-        }
-        if let n = failAfter {
-            if n <= 0 { dead = true; throw StorageError.io(operation: "simulated crash", path: name, errno: EIO) }
-            failAfter = n - 1
         }
     }
 

@@ -44,3 +44,11 @@ extension ReadTransaction {
         return out
     }
 }
+
+/// Makes the lock file at `lockPath` say it was last written in another boot.
+func markLockFileFromAnotherBoot(_ lockPath: String) throws {
+    let handle = try FileHandle(forUpdating: URL(fileURLWithPath: lockPath))
+    try handle.seek(toOffset: 48)
+    handle.write(Data(repeating: 0x5A, count: 16))
+    try handle.close()
+}
