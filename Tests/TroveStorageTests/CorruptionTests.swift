@@ -172,6 +172,44 @@ import Testing
         #expect { _ = try Storage(path: path) } throws: { "\($0)".contains("encrypted") }
     }
 
+    /// AES-GCM fails open if one key seals two pages under one nonce. The nonce is page number,
+    /// session epoch and a counter; this checks the counter never repeats within a session,
+    /// across committed and aborted transactions (it once restarted at 0 in each one).
+    @Test func noTwoPagesWrittenInOneSessionShareANonce() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("secret.trove")
+        do {
+            let s = try Storage(path: path, options: options(secret))
+            for round in 0..<4 {
+                try s.write { tx in
+                    let t = try tx.createTree(named: "tree-\(round)")
+                    for i in 0..<300 { try tx.put(t, key(i), [UInt8](repeating: UInt8(round), count: 60)) }
+                }
+                let aborted = try s.beginWrite()
+                let t = try aborted.createTree(named: "aborted-\(round)")
+                for i in 0..<50 { try aborted.put(t, key(i), [1, 2, 3]) }
+                aborted.abort()
+            }
+        }
+        // Each run ends in a trailer: nonce (pgno u32, epoch u32, counter u32), then the tag.
+        // Counters are small and start at 1; a page's ciphertext almost never reads like one.
+        let raw = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let pageSize = StorageOptions().pageSize
+        var seen: [UInt64: Int] = [:]
+        var pages = 0
+        for end in stride(from: pageSize, through: raw.count, by: pageSize) {
+            let t = end - PageLayout.trailerSize
+            func u32(_ o: Int) -> UInt32 { raw[t + o ..< t + o + 4].reversed().reduce(0) { $0 << 8 | UInt32($1) } }
+            let epoch = u32(4), counter = u32(8)
+            guard epoch > 0, epoch < 16, counter > 0, counter < 1_000_000 else { continue }
+            pages += 1
+            seen[UInt64(epoch) << 32 | UInt64(counter), default: 0] += 1
+        }
+        #expect(pages >= 8)
+        #expect(seen.values.allSatisfy { $0 == 1 }, "nonces used twice: \(seen.filter { $0.value > 1 }.keys.sorted())")
+    }
+
     @Test func aKeyForAPlainStoreIsRefused() throws {
         let dir = TempDir()
         defer { dir.cleanup() }
