@@ -66,12 +66,18 @@ extension WriteTransaction {
             // empty, so that a replay never undoes it (see `CommitLog`).
             if !durable, storage.commitLogHasRecords { try storage.checkpoint() }
             var position = storage.commitLogPosition
-            if let log, position.end == 0
-                || position.end + CommitLog.recordSize(extents: dirty.count + 3, dataBytes: recordBytes) > log.capacity {
+            // A full log, one whose position is unknown, or one another data file left at this
+            // path (see `CommitLog`) restarts first.
+            if let log, try position.end == 0
+                || position.end + CommitLog.recordSize(extents: dirty.count + 3, dataBytes: recordBytes) > log.capacity
+                || !storage.commitLogFollowsThisStore(generation: position.generation, storeID: meta.storeID) {
                 // Nothing of this commit is written yet: the data file holds the base state.
                 try storage.checkpoint()
-                if storage.commitLogPosition.end == 0 { try storage.restartCommitLog() }
                 position = storage.commitLogPosition
+                if position.end == 0 || position.generation != storage.ownedLogGeneration {
+                    try storage.restartCommitLog()
+                    position = storage.commitLogPosition
+                }
             }
             let written = try writePages(list: UnsafeRawBufferPointer(start: listBuffer, count: listLength), at: listPgno)
             var extents: [CommitLog.Extent] = []

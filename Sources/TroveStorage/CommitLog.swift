@@ -24,7 +24,10 @@ import Foundation
 ///
 /// ```
 /// header (page 0):  0 magic "TROVELOG"   8 version u32, pad u32   16 generation u64
-///                   24 checksum u64: XXH64 of bytes 0..<24
+///                   24 store id u64 (the data file's, see `Meta`)
+///                   32 base txnid u64 (the data file held this commit, synced, at the restart)
+///                   40 checksum u64: XXH64 of bytes 0..<40
+///                   (version 1 had its checksum at 24, and no store id or base)
 /// record:           0 magic u32 "RCRD"    4 extent count u32      8 generation u64
 ///                   16 txnid u64          24 data bytes u64
 ///                   32 data file size the commit needs u64 (replay grows the file that far)
@@ -34,10 +37,16 @@ import Foundation
 /// ```
 /// Records start at 4096 and follow each other back to back; the first one that fails its
 /// checksum, or belongs to another generation, ends the log.
+///
+/// The header names the data file the records belong to, so that a log is never replayed
+/// into another file put at its store's path: a compacted copy (another store id), or an
+/// older or newer copy of the same store (a data file whose newest commit is not between the
+/// base and the last record). Such a log is refused after a reboot, and restarted by a writer
+/// that finds it in the same boot, before it appends a record.
 final class CommitLog {
     static let magic: [UInt8] = Array("TROVELOG".utf8)
     static let recordMagic: UInt32 = 0x4452_4352 // "RCRD"
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
     static let headerSize: UInt64 = 4096
     static let recordHeaderSize = 48
     /// The log's size: a checkpoint comes once it is full. SQLite's default checkpoint comes
@@ -60,25 +69,59 @@ final class CommitLog {
     typealias Extent = (offset: UInt64, bytes: UnsafeRawBufferPointer)
 
 
-    /// The generation in the header, or nil if the log holds no valid header.
-    func readGeneration() throws -> UInt64? {
+    /// What the header says: the generation, and which data file and commit it follows
+    /// (nil for a version 1 header, which did not say).
+    struct Header {
+        var generation: UInt64
+        var owner: (storeID: UInt64, base: UInt64)?
+    }
+
+    /// The header, or nil if the log holds no valid one.
+    func readHeader() throws -> Header? {
         guard try io.size() >= CommitLog.headerSize else { return nil }
-        return try withUnsafeTemporaryAllocation(byteCount: 32, alignment: 8) { b in
+        return try withUnsafeTemporaryAllocation(byteCount: 48, alignment: 8) { b in
             try io.read(into: b, at: 0)
             let p = UnsafeRawPointer(b.baseAddress!)
             for (i, m) in CommitLog.magic.enumerated() where p.load(fromByteOffset: i, as: UInt8.self) != m { return nil }
-            guard p.loadUnaligned(fromByteOffset: 8, as: UInt32.self) == CommitLog.version,
-                  Checksum.xxh64(p, 24) == p.loadUnaligned(fromByteOffset: 24, as: UInt64.self) else { return nil }
-            return p.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+            let generation = p.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+            switch p.loadUnaligned(fromByteOffset: 8, as: UInt32.self) {
+            case 1:
+                guard Checksum.xxh64(p, 24) == p.loadUnaligned(fromByteOffset: 24, as: UInt64.self) else { return nil }
+                return Header(generation: generation, owner: nil)
+            case CommitLog.version:
+                guard Checksum.xxh64(p, 40) == p.loadUnaligned(fromByteOffset: 40, as: UInt64.self) else { return nil }
+                return Header(generation: generation, owner: (p.loadUnaligned(fromByteOffset: 24, as: UInt64.self),
+                                                              p.loadUnaligned(fromByteOffset: 32, as: UInt64.self)))
+            default:
+                return nil
+            }
         }
+    }
+
+    /// Why records up to `lastTxnid` under `header` cannot be replayed into a data file whose
+    /// valid metas are `metas` (newest first); nil if they can.
+    ///
+    /// The data file's newest valid meta is at least the base's predecessor (the base's slot
+    /// may hold a torn later meta) and at most one past the last record (a commit written in
+    /// place that died before it restarted the log).
+    static func mismatch(_ header: Header, lastTxnid: UInt64, metas: [Meta]) -> String? {
+        guard let owner = header.owner, let newest = metas.first else { return nil }
+        if newest.storeID != owner.storeID {
+            return "they belong to another store (a compacted copy, or another file, was put at this path)"
+        }
+        if newest.txnid + 1 < owner.base || newest.txnid > lastTxnid + 1 {
+            return "they follow commit \(owner.base), but the store's newest commit is \(newest.txnid) (an older or newer copy of the store was put at this path)"
+        }
+        return nil
     }
 
     /// Starts a new generation: an empty log, durable before this returns; returns the
     /// generation. It is random, so that no record a user's bytes imitate, nor one left over
     /// from an earlier generation, can pass for a record of this one. The first call sizes the
     /// file to its capacity, so that appends never grow it (a file that grows makes
-    /// `fdatasync` write its inode too).
-    func restart() throws -> UInt64 {
+    /// `fdatasync` write its inode too). `storeID` and `base` name the data file and its
+    /// synced commit that the records will follow.
+    func restart(storeID: UInt64, base: UInt64) throws -> UInt64 {
         var rng = SystemRandomNumberGenerator()
         let generation = rng.next() | 1
         if try io.size() < capacity {
@@ -90,13 +133,15 @@ final class CommitLog {
                 o += UInt64(n)
             }
         }
-        try withUnsafeTemporaryAllocation(byteCount: 32, alignment: 8) { b in
+        try withUnsafeTemporaryAllocation(byteCount: 48, alignment: 8) { b in
             let p = b.baseAddress!
-            p.initializeMemory(as: UInt8.self, repeating: 0, count: 32)
+            p.initializeMemory(as: UInt8.self, repeating: 0, count: 48)
             for (i, m) in CommitLog.magic.enumerated() { p.storeBytes(of: m, toByteOffset: i, as: UInt8.self) }
             p.storeBytes(of: CommitLog.version, toByteOffset: 8, as: UInt32.self)
             p.storeBytes(of: generation, toByteOffset: 16, as: UInt64.self)
-            p.storeBytes(of: Checksum.xxh64(p, 24), toByteOffset: 24, as: UInt64.self)
+            p.storeBytes(of: storeID, toByteOffset: 24, as: UInt64.self)
+            p.storeBytes(of: base, toByteOffset: 32, as: UInt64.self)
+            p.storeBytes(of: Checksum.xxh64(p, 40), toByteOffset: 40, as: UInt64.self)
             try io.write(UnsafeRawBufferPointer(b), at: 0)
         }
         try io.sync()
@@ -141,12 +186,14 @@ final class CommitLog {
     }
 
     /// Writes every record of the current generation into `target`, oldest first, and returns
-    /// how many there were (with no target, only counts them). Does not sync `target`.
-    func replay(into target: StorageIO?) throws -> Int {
-        guard let generation = try readGeneration() else { return 0 }
+    /// how many there were and the last one's txnid (with no target, only reads them). Does
+    /// not sync `target`.
+    func replay(into target: StorageIO?) throws -> (records: Int, lastTxnid: UInt64) {
+        guard let generation = try readHeader()?.generation else { return (0, 0) }
         let size = try io.size()
         var offset = CommitLog.headerSize
         var count = 0
+        var lastTxnid: UInt64 = 0
         var neededSize: UInt64 = 0
         var head = [UInt8](repeating: 0, count: CommitLog.recordHeaderSize)
         while offset + UInt64(CommitLog.recordHeaderSize) <= size {
@@ -168,6 +215,7 @@ final class CommitLog {
                 (0..<extents).reduce(UInt64(0)) { $0 &+ p.loadUnaligned(fromByteOffset: CommitLog.recordHeaderSize + 16 * $1 + 8, as: UInt64.self) }
             }
             guard valid, total == dataBytes else { break }
+            lastTxnid = full.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 16, as: UInt64.self) }
             guard let target else { count += 1; offset += UInt64(headLength) + dataBytes; continue }
             neededSize = max(neededSize, full.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 32, as: UInt64.self) })
             var at = offset + UInt64(headLength)
@@ -194,6 +242,6 @@ final class CommitLog {
             let zero: [UInt8] = [0]
             try zero.withUnsafeBytes { try target.write($0, at: neededSize - 1) }
         }
-        return count
+        return (count, lastTxnid)
     }
 }

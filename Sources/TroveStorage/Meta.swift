@@ -45,6 +45,7 @@ struct TreeInfo: Equatable {
 /// 40  lastSyncedTxnid u64      48  catalog TreeInfo (48)
 /// 96  freeList pgno u64, pages u32, pad u32, checksum u64     120 nonceEpoch u64
 /// 128 key salt (32)            160 key check: nonce 12, sealed 16, tag 16
+/// 208 store id u64 (random, set when the file is created; 0 in files made before it existed)
 /// 504 checksum u64: XXH64 of bytes 0..<504
 /// ```
 /// Metas are never encrypted: they hold no user data, and open must read them before it has a key.
@@ -70,6 +71,8 @@ struct Meta: Equatable {
     var nonceEpoch: UInt64 = 0
     var keySalt = [UInt8](repeating: 0, count: 32)
     var keyCheck = [UInt8](repeating: 0, count: 44)
+    /// Names the file a commit log belongs to (see `CommitLog`): a compacted copy gets its own.
+    var storeID: UInt64 = 0
     /// Which slot (0 or 1) this meta was read from or written to; not stored.
     var slot = 0
 
@@ -97,6 +100,7 @@ struct Meta: Equatable {
         p.storeBytes(of: nonceEpoch, toByteOffset: 120, as: UInt64.self)
         for (i, b) in keySalt.enumerated() { p.storeBytes(of: b, toByteOffset: 128 + i, as: UInt8.self) }
         for (i, b) in keyCheck.enumerated() { p.storeBytes(of: b, toByteOffset: 160 + i, as: UInt8.self) }
+        p.storeBytes(of: storeID, toByteOffset: 208, as: UInt64.self)
         p.storeBytes(of: Checksum.xxh64(p, 504), toByteOffset: 504, as: UInt64.self)
     }
 
@@ -143,6 +147,7 @@ struct Meta: Equatable {
         m.nonceEpoch = p.loadUnaligned(fromByteOffset: 120, as: UInt64.self)
         m.keySalt = (0..<32).map { p.load(fromByteOffset: 128 + $0, as: UInt8.self) }
         m.keyCheck = (0..<44).map { p.load(fromByteOffset: 160 + $0, as: UInt8.self) }
+        m.storeID = p.loadUnaligned(fromByteOffset: 208, as: UInt64.self)
         return .valid(m)
     }
 }

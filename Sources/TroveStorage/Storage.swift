@@ -68,6 +68,9 @@ public final class Storage: @unchecked Sendable {
     /// Whether this object appended to the commit log since it last checkpointed; read and
     /// written only by the writer, under `writerGate`.
     var loggedSinceCheckpoint = false
+    /// The log generation whose header this object wrote, or read and found naming this
+    /// data file; read and written only by the writer, under `writerGate`.
+    var ownedLogGeneration: UInt64 = 0
     /// The commit log position when there is no lock file to share it in.
     private var localCommitLogPosition: (generation: UInt64, end: UInt64) = (0, 0)
 
@@ -159,7 +162,10 @@ public final class Storage: @unchecked Sendable {
         if try io.size() == 0 {
             guard !options.readOnly else { throw StorageError.notATroveFile(path: io.name, detail: "the file is empty") }
             // A log left by an earlier store at this path must never replay into this one.
-            if let commitLog, try commitLog.readGeneration() != nil { _ = try commitLog.restart() }
+            if let commitLog, try commitLog.readHeader() != nil {
+                lockFile?.commitLogPosition = (0, 0)
+                lockFile?.commitLogPosition = (try commitLog.restart(storeID: 0, base: 0), CommitLog.headerSize)
+            }
             try Storage.initialize(io: io, lockFile: lockFile, options: options)
         } else if first, let commitLog {
             try Storage.replay(commitLog, into: io, lockFile: lockFile, readOnly: options.readOnly)
@@ -222,18 +228,27 @@ public final class Storage: @unchecked Sendable {
 
     /// Recovery's first step, after a reboot: the log's records are written into the data
     /// file, which is synced, and the log restarts (see ``CommitLog``). Within one boot the
-    /// page cache already holds every write the records repeat, so nothing happens.
+    /// page cache already holds every write the records repeat, so nothing happens. Records
+    /// that do not belong to the data file are left alone, and the open fails.
     private static func replay(_ log: CommitLog, into io: StorageIO, lockFile: LockFile?, readOnly: Bool) throws {
         if let known = lockFile?.inheritedCompleteCommit, let boot = BootID.current, known.bootID == boot { return }
-        guard try log.readGeneration() != nil else { return }
-        if readOnly {
-            guard try log.replay(into: nil) == 0 else {
+        guard let header = try log.readHeader() else { return }
+        let found = try log.replay(into: nil)
+        if found.records > 0 {
+            if let why = CommitLog.mismatch(header, lastTxnid: found.lastTxnid, metas: try Storage.readMetas(io: io)) {
+                throw StorageError.foreignCommitLog(path: log.io.name, detail: "its \(found.records) commits cannot be applied to \(io.name): \(why). Put the store they belong to back at this path, or delete \(log.io.name) to discard them")
+            }
+            guard !readOnly else {
                 throw StorageError.io(operation: "open read-only: the commit log \(log.io.name) holds commits not yet copied into the store (the machine stopped); open it once for writing to apply them", path: io.name, errno: EROFS)
             }
+            _ = try log.replay(into: io)
+            try io.sync()
+        } else if readOnly {
             return
         }
-        if try log.replay(into: io) > 0 { try io.sync() }
-        lockFile?.commitLogPosition = (try log.restart(), CommitLog.headerSize)
+        let newest = try Storage.readMetas(io: io).first
+        lockFile?.commitLogPosition = (0, 0)
+        lockFile?.commitLogPosition = (try log.restart(storeID: newest?.storeID ?? 0, base: newest?.txnid ?? 0), CommitLog.headerSize)
     }
 
     static func mappingLength(for size: UInt64) -> UInt64 {
@@ -251,9 +266,10 @@ public final class Storage: @unchecked Sendable {
         m.pageSize = UInt32(options.pageSize)
         m.txnid = 1
         m.flags = Meta.flagDurableCommit
+        var rng = SystemRandomNumberGenerator()
+        m.storeID = rng.next() | 1
         if let key = options.encryptionKey {
             m.flags |= Meta.flagEncrypted
-            var rng = SystemRandomNumberGenerator()
             m.keySalt = (0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) }
             m.keyCheck = try PageCipher(userKey: key, salt: m.keySalt).makeKeyCheck()
         }
@@ -599,7 +615,20 @@ public final class Storage: @unchecked Sendable {
         // Unknown until the new header is durable: a writer that dies here leaves the next
         // one to restart again.
         commitLogPosition = (0, 0)
-        commitLogPosition = (try commitLog.restart(), CommitLog.headerSize)
+        let meta = try newestMeta()
+        let generation = try commitLog.restart(storeID: meta.storeID, base: meta.txnid)
+        commitLogPosition = (generation, CommitLog.headerSize)
+        ownedLogGeneration = generation
+    }
+
+    /// Whether the log's generation `generation` follows this data file: its header says so
+    /// and the position agrees with it. A writer appends to no other log (see ``CommitLog``).
+    func commitLogFollowsThisStore(generation: UInt64, storeID: UInt64) throws -> Bool {
+        if generation == ownedLogGeneration { return true }
+        guard let header = try commitLog?.readHeader(), header.generation == generation,
+              let owner = header.owner, owner.storeID == storeID else { return false }
+        ownedLogGeneration = generation
+        return true
     }
 
     // MARK: Convenience

@@ -19,6 +19,9 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case transactionFinished
     /// Every reader slot in the lock file is taken by a live reader.
     case readersFull(max: Int)
+    /// The commit log beside the store (`path`) holds commits made to another file: a
+    /// compacted copy, or an older or newer copy of the store, was put in the store's place.
+    case foreignCommitLog(path: String, detail: String)
     /// An operating-system call failed.
     case io(operation: String, path: String, errno: Int32)
     /// A bad argument (an invalid option, a key of the wrong size, ...).
@@ -37,6 +40,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .noSuchTree(name): return "no tree named '\(name)'"
         case .transactionFinished: return "the transaction has already finished"
         case let .readersFull(max): return "all \(max) reader slots are in use"
+        case let .foreignCommitLog(path, detail): return "the commit log \(path) holds commits for another file: \(detail)"
         case let .io(operation, path, errno): return "\(operation) failed on \(path): \(String(cString: strerror(errno))) (errno \(errno))"
         case let .invalidArgument(detail): return detail
         }

@@ -154,4 +154,67 @@ import Testing
         #expect(try values(s).isEmpty)
         #expect(try s.verify().isValid)
     }
+
+    @Test func commitsLoggedByANewStoreAfterAStaleLogAreAppliedAfterAReboot() throws {
+        guard BootID.current != nil else { return }
+        let dir = TempDir(); defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        try closedStoreWithThreeCommits(path)
+        try FileManager.default.removeItem(atPath: path)
+        // The stale log restarts before the new store exists; its first logged commit must
+        // restart it again under the new store's id, or the reboot would refuse the log.
+        let log = try killedWriterLeavingALog(path)
+        try log.write(to: URL(fileURLWithPath: path + "-log"))
+        try markLockFileFromAnotherBoot(path + "-lock")
+        let s = try Storage(path: path)
+        #expect(try values(s) == (0..<3).map { bytes("value \($0)") })
+    }
+
+    /// A store at `path` whose writer was killed with commits in its log (a clean close
+    /// empties it), after `before` earlier sessions of one commit each; returns the log.
+    private func killedWriterLeavingALog(_ path: String, before: Int = 0) throws -> Data {
+        for i in 0..<before { try put(Storage(path: path), 100 + i) }
+        let s = try Storage(path: path)
+        for i in 0..<3 { try put(s, i) }
+        return try Data(contentsOf: URL(fileURLWithPath: path + "-log"))
+    }
+
+    @Test func aCompactedCopyPutInPlaceOfAStoreWithAnUnappliedLogIsNeverReplayedInto() throws {
+        guard BootID.current != nil else { return }
+        let dir = TempDir(); defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        let log = try killedWriterLeavingALog(path)
+        _ = try Storage(path: path).compact(to: dir.file("copy.trove"))
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.moveItem(atPath: dir.file("copy.trove"), toPath: path)
+        try log.write(to: URL(fileURLWithPath: path + "-log"))
+        try markLockFileFromAnotherBoot(path + "-lock")
+        let copy = try Data(contentsOf: URL(fileURLWithPath: path))
+        for options in [StorageOptions(), readOnly] {
+            #expect { _ = try Storage(path: path, options: options) } throws: {
+                "\($0)".contains("another store") && "\($0)".contains("delete \(path)-log")
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == copy)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path + "-log")) == log)
+        // Deleting the log, as the message says, discards the commits it held.
+        try FileManager.default.removeItem(atPath: path + "-log")
+        let s = try Storage(path: path)
+        #expect(try values(s) == (0..<3).map { bytes("value \($0)") })
+        #expect(try s.verify().isValid)
+    }
+
+    @Test func anOlderCopyOfTheStorePutInItsPlaceIsNeverReplayedInto() throws {
+        guard BootID.current != nil else { return }
+        let dir = TempDir(); defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        try put(Storage(path: path), 100)
+        let backup = try Data(contentsOf: URL(fileURLWithPath: path))
+        let log = try killedWriterLeavingALog(path, before: 2)
+        try backup.write(to: URL(fileURLWithPath: path))
+        try log.write(to: URL(fileURLWithPath: path + "-log"))
+        try markLockFileFromAnotherBoot(path + "-lock")
+        #expect { _ = try Storage(path: path) } throws: { "\($0)".contains("older or newer copy") }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == backup)
+    }
 }
