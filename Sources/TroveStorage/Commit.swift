@@ -81,9 +81,13 @@ extension WriteTransaction {
             }
             let written = try writePages(list: UnsafeRawBufferPointer(start: listBuffer, count: listLength), at: listPgno)
             var extents: [CommitLog.Extent] = []
+            var deltas: UnsafeMutableRawPointer? = nil
+            defer { deltas?.deallocate() }
             if logged {
                 extents.reserveCapacity(written.count + 2)
-                for p in written { extents.append((p.pgno * UInt64(pageSize), p.bytes)) }
+                // The free list is rebuilt, not copied, but mostly repeats the base's.
+                let listSource = meta.freeListPages == 1 && listPages == 1 ? meta.freeListPgno : nil
+                deltas = try logExtents(written, at: position, listCopiedFrom: listSource.map { (listPgno, $0) }, into: &extents)
             }
             var zero: UnsafeMutableRawPointer? = nil
             defer { zero?.deallocate() }
@@ -98,7 +102,7 @@ extension WriteTransaction {
                     let page = UnsafeRawBufferPointer(start: z, count: pageSize)
                     try storage.io.write(page, at: (pageLimit - 1) * UInt64(pageSize))
                     // The record repeats the write: replay must grow the file as far.
-                    if logged { extents.append(((pageLimit - 1) * UInt64(pageSize), page)) }
+                    if logged { extents.append(((pageLimit - 1) * UInt64(pageSize), page, false)) }
                 }
                 storage.writerFileSize = needed
             }
@@ -118,13 +122,14 @@ extension WriteTransaction {
             defer { metaBuffer.deallocate() }
             let digest = try storage.writeMeta(m, buffer: metaBuffer)
             if let log {
-                extents.append((UInt64(m.slot * pageSize), UnsafeRawBufferPointer(start: metaBuffer, count: Meta.size)))
+                extents.append((UInt64(m.slot * pageSize), UnsafeRawBufferPointer(start: metaBuffer, count: Meta.size), false))
                 // Unknown while the record is under way: a writer that dies mid-append may
                 // still leave it whole on disk, so the next one must restart, not append.
                 storage.commitLogPosition = (0, 0)
                 let end = try log.append(generation: position.generation, txnid: txnid, extents: extents,
                                                         fileSize: needed, at: position.end)
                 storage.commitLogPosition = (position.generation, end)
+                if position.end == CommitLog.headerSize { storage.logFirstRecord = (position.generation, txnid) }
                 storage.loggedSinceCheckpoint = true
             } else if durable {
                 try storage.checkpoint()
@@ -139,6 +144,44 @@ extension WriteTransaction {
             storage.poison("\(error)")
             throw error
         }
+    }
+
+    /// Appends to `extents` the log record's view of the pages written: whole, or as a delta
+    /// from the page it was copied from when an earlier record of the log's generation wrote
+    /// that page. Replay applies records in order, so it will have put that page back by then,
+    /// and no later commit can change it first: it was reachable until this commit freed it.
+    /// Returns the buffer the deltas live in (the caller frees it).
+    private func logExtents(_ written: [(pgno: UInt64, bytes: UnsafeRawBufferPointer)], at position: (generation: UInt64, end: UInt64),
+                            listCopiedFrom list: (page: UInt64, source: UInt64)?,
+                            into extents: inout [CommitLog.Extent]) throws -> UnsafeMutableRawPointer? {
+        let size = UInt64(pageSize)
+        guard keepsCopySources, !copiedFrom.isEmpty, let first = try storage.firstLoggedTxnid(at: position) else {
+            for p in written { extents.append((p.pgno * size, p.bytes, false)) }
+            return nil
+        }
+        var sources: [UInt64: UInt64] = [:]
+        sources.reserveCapacity(copiedFrom.count)
+        // A page number freed and copied into again in this transaction: the last copy counts.
+        for c in copiedFrom { sources[c.page] = c.source }
+        if let list { sources[list.page] = list.source }
+        let limit = pageSize / 2
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(1, sources.count) * limit, alignment: 8)
+        var used = 0
+        for p in written {
+            if p.bytes.count == pageSize, let source = sources[p.pgno] {
+                let old = try run(source, pages: 1)
+                let writer = PageHeader(old).txnid
+                if writer >= first, writer < txnid,
+                   let n = PageDelta.encode(p.bytes.baseAddress!, from: old, length: pageSize, sourceOffset: source * size,
+                                            into: buffer + used, limit: limit) {
+                    extents.append((p.pgno * size, UnsafeRawBufferPointer(start: buffer + used, count: n), true))
+                    used += n
+                    continue
+                }
+            }
+            extents.append((p.pgno * size, p.bytes, false))
+        }
+        return buffer
     }
 
     /// Seals the dirty pages of a subtree bottom-up and returns its root's checksum.

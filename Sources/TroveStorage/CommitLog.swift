@@ -35,6 +35,11 @@ import Foundation
 ///                      XXH64 of the extent table seeded with its complement
 ///                   48 extent table: (file offset u64, length u64) per extent; then the data
 /// ```
+/// An extent whose length has its top bit set is a `PageDelta`: a page written as its
+/// differences from a page an earlier record of the same generation wrote (every commit since
+/// a generation's first record is in it, so replay, which goes in order, has put that page
+/// back by then; see `WriteTransaction.logExtents`). A single-object insert's record so falls
+/// from ~18 whole pages to the few leaves it copied from pages older than the generation.
 /// Records start at 4096 and follow each other back to back; the first one that fails its
 /// checksum, or belongs to another generation, ends the log.
 ///
@@ -65,8 +70,11 @@ final class CommitLog {
         self.largestRecord = min(largestRecord, Int(self.capacity - CommitLog.headerSize) / 2)
     }
 
-    /// One extent of a record: `bytes` written at `offset` of the data file.
-    typealias Extent = (offset: UInt64, bytes: UnsafeRawBufferPointer)
+    /// One extent of a record: `bytes` written at `offset` of the data file, or, for a delta,
+    /// the page at `offset` described by a `PageDelta`.
+    typealias Extent = (offset: UInt64, bytes: UnsafeRawBufferPointer, isDelta: Bool)
+    /// Set in an extent's length when its data is a `PageDelta`.
+    static let deltaFlag: UInt64 = 1 << 63
 
 
     /// What the header says: the generation, and which data file and commit it follows
@@ -148,6 +156,17 @@ final class CommitLog {
         return generation
     }
 
+    /// The txnid of the first record of `generation`, or nil if there is none.
+    func firstRecordTxnid(generation: UInt64) throws -> UInt64? {
+        guard try io.size() >= CommitLog.headerSize + UInt64(CommitLog.recordHeaderSize) else { return nil }
+        return try withUnsafeTemporaryAllocation(byteCount: CommitLog.recordHeaderSize, alignment: 8) { b in
+            try io.read(into: b, at: CommitLog.headerSize)
+            guard b.loadUnaligned(fromByteOffset: 0, as: UInt32.self) == CommitLog.recordMagic,
+                  b.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == generation else { return nil }
+            return b.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+        }
+    }
+
     /// The bytes a record of `extents` takes in the log.
     static func recordSize(extents: Int, dataBytes: Int) -> UInt64 {
         UInt64(recordHeaderSize + 16 * extents + dataBytes)
@@ -162,7 +181,8 @@ final class CommitLog {
         var data = 0
         for (i, e) in extents.enumerated() {
             head.storeBytes(of: e.offset, toByteOffset: CommitLog.recordHeaderSize + 16 * i, as: UInt64.self)
-            head.storeBytes(of: UInt64(e.bytes.count), toByteOffset: CommitLog.recordHeaderSize + 16 * i + 8, as: UInt64.self)
+            head.storeBytes(of: UInt64(e.bytes.count) | (e.isDelta ? CommitLog.deltaFlag : 0),
+                            toByteOffset: CommitLog.recordHeaderSize + 16 * i + 8, as: UInt64.self)
             data += e.bytes.count
         }
         head.storeBytes(of: CommitLog.recordMagic, toByteOffset: 0, as: UInt32.self)
@@ -212,7 +232,7 @@ final class CommitLog {
                 CommitLog.checksum(p.baseAddress!, headLength, generation: generation) == p.loadUnaligned(fromByteOffset: 40, as: UInt64.self)
             }
             let total = full.withUnsafeBytes { p in
-                (0..<extents).reduce(UInt64(0)) { $0 &+ p.loadUnaligned(fromByteOffset: CommitLog.recordHeaderSize + 16 * $1 + 8, as: UInt64.self) }
+                (0..<extents).reduce(UInt64(0)) { $0 &+ p.loadUnaligned(fromByteOffset: CommitLog.recordHeaderSize + 16 * $1 + 8, as: UInt64.self) & ~CommitLog.deltaFlag }
             }
             guard valid, total == dataBytes else { break }
             lastTxnid = full.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 16, as: UInt64.self) }
@@ -220,16 +240,33 @@ final class CommitLog {
             neededSize = max(neededSize, full.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 32, as: UInt64.self) })
             var at = offset + UInt64(headLength)
             var data = [UInt8]()
+            var page = [UInt8]()
             for i in 0..<extents {
-                let (target0, length) = full.withUnsafeBytes { p in
+                let (target0, flaggedLength) = full.withUnsafeBytes { p in
                     (p.loadUnaligned(fromByteOffset: CommitLog.recordHeaderSize + 16 * i, as: UInt64.self),
-                     Int(p.loadUnaligned(fromByteOffset: CommitLog.recordHeaderSize + 16 * i + 8, as: UInt64.self)))
+                     p.loadUnaligned(fromByteOffset: CommitLog.recordHeaderSize + 16 * i + 8, as: UInt64.self))
                 }
+                let length = Int(flaggedLength & ~CommitLog.deltaFlag)
                 if data.count < length { data = [UInt8](repeating: 0, count: length) }
                 try data.withUnsafeMutableBytes { b in
                     let slice = UnsafeMutableRawBufferPointer(rebasing: b[0..<length])
                     try io.read(into: slice, at: at)
-                    try target.write(UnsafeRawBufferPointer(slice), at: target0)
+                    guard flaggedLength & CommitLog.deltaFlag != 0 else {
+                        try target.write(UnsafeRawBufferPointer(slice), at: target0)
+                        return
+                    }
+                    // The source holds what an earlier record of this generation wrote (see
+                    // `Commit.swift`), which replay has just put back. A malformed delta
+                    // belongs to a record torn in its data: the last, which open then rejects.
+                    let delta = UnsafeRawBufferPointer(slice)
+                    guard let source = PageDelta.source(of: delta), source.length <= 1 << 16,
+                          source.offset <= UInt64.max - UInt64(source.length),
+                          source.offset + UInt64(source.length) <= (try target.size()) else { return }
+                    if page.count != source.length { page = [UInt8](repeating: 0, count: source.length) }
+                    try page.withUnsafeMutableBytes { pageBytes in
+                        try target.read(into: pageBytes, at: source.offset)
+                        if PageDelta.apply(delta, to: pageBytes) { try target.write(UnsafeRawBufferPointer(pageBytes), at: target0) }
+                    }
                 }
                 at += UInt64(length)
             }

@@ -71,6 +71,9 @@ public final class Storage: @unchecked Sendable {
     /// The log generation whose header this object wrote, or read and found naming this
     /// data file; read and written only by the writer, under `writerGate`.
     var ownedLogGeneration: UInt64 = 0
+    /// A log generation and the txnid of its first record; read and written only by the
+    /// writer, under `writerGate`.
+    var logFirstRecord: (generation: UInt64, txnid: UInt64) = (0, 0)
     /// The commit log position when there is no lock file to share it in.
     private var localCommitLogPosition: (generation: UInt64, end: UInt64) = (0, 0)
 
@@ -619,6 +622,18 @@ public final class Storage: @unchecked Sendable {
         let generation = try commitLog.restart(storeID: meta.storeID, base: meta.txnid)
         commitLogPosition = (generation, CommitLog.headerSize)
         ownedLogGeneration = generation
+    }
+
+    /// The oldest txnid whose pages a record appended at `position` may log as deltas: every
+    /// commit since the generation's first record is in the log, so replay rewrites each page
+    /// they wrote before any later record reads it as a delta's source. Nil when the record
+    /// will be the generation's first.
+    func firstLoggedTxnid(at position: (generation: UInt64, end: UInt64)) throws -> UInt64? {
+        guard position.end > CommitLog.headerSize else { return nil }
+        if logFirstRecord.generation == position.generation { return logFirstRecord.txnid }
+        guard let txnid = try commitLog?.firstRecordTxnid(generation: position.generation) else { return nil }
+        logFirstRecord = (position.generation, txnid)
+        return txnid
     }
 
     /// Whether the log's generation `generation` follows this data file: its header says so

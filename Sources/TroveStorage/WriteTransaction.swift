@@ -12,6 +12,10 @@ public final class WriteTransaction: ReadTransaction {
     @exclusivity(unchecked) var freeList: FreeList
     /// Committed pages this transaction stopped using: pending under `txnid` at commit.
     @exclusivity(unchecked) var freed: [UInt64] = []
+    /// Each page copied for writing and the page it was copied from, for a commit log record's
+    /// deltas (see `PageDelta`); kept only when a record could use them.
+    @exclusivity(unchecked) var copiedFrom: [(page: UInt64, source: UInt64)] = []
+    let keepsCopySources: Bool
     /// Runs written before commit (overflow values, spilled leaves): page number -> (pages, checksum).
     @exclusivity(unchecked) var early: [UInt64: (pages: Int, checksum: UInt64)] = [:]
     @exclusivity(unchecked) var dirtyBytes = 0
@@ -31,6 +35,8 @@ public final class WriteTransaction: ReadTransaction {
         self.freeList = freeList
         self.nonceEpoch = nonceEpoch
         nonceCounter = storage.sessionNonceCounter
+        // Sealed pages differ everywhere from their sources; deltas are for plain stores.
+        keepsCopySources = storage.commitLog != nil && storage.cipher == nil && storage.options.durability == .durable
         scratch = UnsafeMutableRawPointer.allocate(byteCount: Int(meta.pageSize), alignment: 16)
         // Under the writer gate: no other transaction holds the store's spare chunk.
         pageArena = PageArena(pageSize: Int(meta.pageSize), first: storage.spareChunk)
@@ -582,6 +588,7 @@ public final class WriteTransaction: ReadTransaction {
         }
         PageHeader.setIdentity(p, pgno: np, txnid: txnid)
         freed.append(pgno)
+        if keepsCopySources { copiedFrom.append((np, pgno)) }
         return (np, p)
     }
 
