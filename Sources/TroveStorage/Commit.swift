@@ -7,7 +7,8 @@ extension WriteTransaction {
     // 3. The meta goes to the slot that does not hold the last durable state.
     // 4. One fdatasync: pages and meta reach the disk together, in whatever order the disk likes.
     //    A small commit on a durable base syncs the commit log instead, to which it appended
-    //    the same bytes as one record (`CommitLog`); the data file is synced when the log fills.
+    //    the same writes as one record (`CommitLog`, most pages as deltas from pages an earlier
+    //    record wrote); the data file is synced when the log fills.
     // 5. Open checks the newest meta's new pages against those checksums; a torn commit fails
     //    and the other slot, untouched by it, wins.
     // 6. Only a machine crash can tear a commit: within one boot the page cache holds every
@@ -70,7 +71,7 @@ extension WriteTransaction {
             // path (see `CommitLog`) restarts first.
             if let log, try position.end == 0
                 || position.end + CommitLog.recordSize(extents: dirty.count + 3, dataBytes: recordBytes) > log.capacity
-                || !storage.commitLogFollowsThisStore(generation: position.generation, storeID: meta.storeID) {
+                || !storage.commitLogFollowsThisStore(generation: position.generation, storeID: meta.storeID, txnid: meta.txnid) {
                 // Nothing of this commit is written yet: the data file holds the base state.
                 try storage.checkpoint()
                 position = storage.commitLogPosition

@@ -6,12 +6,12 @@ import Foundation
 /// costs a request of its own at `fdatasync` (see `Benchmarks/RESULTS.md`, ninth round). So a
 /// small durable commit still writes its pages and meta in place, where every reader already
 /// finds them through the page cache, but syncs only this log, to which it appended the same
-/// bytes as one record in one write. The data file is synced when the log fills (a
+/// writes as one record in one write (most pages as deltas, see below). The data file is synced when the log fills (a
 /// checkpoint), and pages that many commits rewrote go out once.
 ///
 /// Only a machine crash loses page-cache writes, so only the first open after a reboot replays
 /// the log: it rewrites every whole record into the data file, in order, syncs it, and starts a
-/// new generation. Replaying is exactly the writes the commits made, so pages a later commit
+/// new generation. Replaying repeats exactly the writes the commits made, so pages a later commit
 /// reused end with their newest bytes. A record whose data tore replays garbage only into pages
 /// its commit allocated (free before it) and into its own meta slot: open then checks that
 /// commit's pages against its meta as it always does, and falls back to the one before.
@@ -27,7 +27,8 @@ import Foundation
 ///                   24 store id u64 (the data file's, see `Meta`)
 ///                   32 base txnid u64 (the data file held this commit, synced, at the restart)
 ///                   40 checksum u64: XXH64 of bytes 0..<40
-///                   (version 1 had its checksum at 24, and no store id or base)
+///                   (version 1 had its checksum at 24, and no store id or base; version 2,
+///                   the same layout as 3, had no deltas)
 /// record:           0 magic u32 "RCRD"    4 extent count u32      8 generation u64
 ///                   16 txnid u64          24 data bytes u64
 ///                   32 data file size the commit needs u64 (replay grows the file that far)
@@ -47,11 +48,14 @@ import Foundation
 /// into another file put at its store's path: a compacted copy (another store id), or an
 /// older or newer copy of the same store (a data file whose newest commit is not between the
 /// base and the last record). Such a log is refused after a reboot, and restarted by a writer
-/// that finds it in the same boot, before it appends a record.
+/// that finds it in the same boot (another store id, or a base past its newest commit) before
+/// it appends a record.
 final class CommitLog {
     static let magic: [UInt8] = Array("TROVELOG".utf8)
     static let recordMagic: UInt32 = 0x4452_4352 // "RCRD"
-    static let version: UInt32 = 2
+    /// Version 2 named the store; version 3 records may hold deltas, so version 2 readers
+    /// (which stop at a record whose extent lengths do not add up) must not read them.
+    static let version: UInt32 = 3
     static let headerSize: UInt64 = 4096
     static let recordHeaderSize = 48
     /// The log's size: a checkpoint comes once it is full. SQLite's default checkpoint comes
@@ -96,7 +100,7 @@ final class CommitLog {
             case 1:
                 guard Checksum.xxh64(p, 24) == p.loadUnaligned(fromByteOffset: 24, as: UInt64.self) else { return nil }
                 return Header(generation: generation, owner: nil)
-            case CommitLog.version:
+            case 2, CommitLog.version:
                 guard Checksum.xxh64(p, 40) == p.loadUnaligned(fromByteOffset: 40, as: UInt64.self) else { return nil }
                 return Header(generation: generation, owner: (p.loadUnaligned(fromByteOffset: 24, as: UInt64.self),
                                                               p.loadUnaligned(fromByteOffset: 32, as: UInt64.self)))
@@ -214,6 +218,7 @@ final class CommitLog {
         var offset = CommitLog.headerSize
         var count = 0
         var lastTxnid: UInt64 = 0
+        var targetSize = try target?.size() ?? 0
         var neededSize: UInt64 = 0
         var head = [UInt8](repeating: 0, count: CommitLog.recordHeaderSize)
         while offset + UInt64(CommitLog.recordHeaderSize) <= size {
@@ -253,6 +258,7 @@ final class CommitLog {
                     try io.read(into: slice, at: at)
                     guard flaggedLength & CommitLog.deltaFlag != 0 else {
                         try target.write(UnsafeRawBufferPointer(slice), at: target0)
+                        targetSize = max(targetSize, target0 + UInt64(length))
                         return
                     }
                     // The source holds what an earlier record of this generation wrote (see
@@ -261,11 +267,13 @@ final class CommitLog {
                     let delta = UnsafeRawBufferPointer(slice)
                     guard let source = PageDelta.source(of: delta), source.length <= 1 << 16,
                           source.offset <= UInt64.max - UInt64(source.length),
-                          source.offset + UInt64(source.length) <= (try target.size()) else { return }
+                          source.offset + UInt64(source.length) <= targetSize else { return }
                     if page.count != source.length { page = [UInt8](repeating: 0, count: source.length) }
                     try page.withUnsafeMutableBytes { pageBytes in
                         try target.read(into: pageBytes, at: source.offset)
-                        if PageDelta.apply(delta, to: pageBytes) { try target.write(UnsafeRawBufferPointer(pageBytes), at: target0) }
+                        guard PageDelta.apply(delta, to: pageBytes) else { return }
+                        try target.write(UnsafeRawBufferPointer(pageBytes), at: target0)
+                        targetSize = max(targetSize, target0 + UInt64(source.length))
                     }
                 }
                 at += UInt64(length)

@@ -25,9 +25,11 @@ import Glibc
 /// first opener resets the file, shared afterwards by every opener), `writerLock`, and one per slot.
 final class LockFile: @unchecked Sendable {
     /// Version 1 used "TROVELCK" and did not check versions: a new magic keeps its processes
-    /// from sharing a table laid out differently (this one has the commit log's position).
-    static let magic: UInt64 = 0x324B_4C45_564F_5254 // "TROVELK2"
-    static let version: UInt32 = 2
+    /// from sharing a table laid out differently (version 2 added the commit log's position),
+    /// and version 3 keeps out builds that write metas without a store id and logs without
+    /// deltas, whose commits to a shared generation the next replay would refuse.
+    static let magic: UInt64 = 0x334B_4C45_564F_5254 // "TROVELK3"
+    static let version: UInt32 = 3
     static let headerSize = 128
     static let slotSize = 64
     static let initLock: Int64 = 1 << 32

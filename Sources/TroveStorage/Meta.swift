@@ -53,9 +53,11 @@ struct Meta: Equatable {
     static let magic: [UInt8] = Array("TROVEDB\0".utf8)
     /// The version a commit writes. Version 2 pages may leave their free space out of their
     /// checksum (`PageLayout.flagGapUnchecked`); version 1 files, whose pages never do, read as
-    /// before and become version 2 at their first commit.
-    static let formatVersion: UInt32 = 2
-    static let readableVersions: ClosedRange<UInt32> = 1...2
+    /// before. Version 3 metas carry the store id, and the commit log beside the file may hold
+    /// page deltas (`PageDelta`), which a build reading only versions 1–2 would not replay:
+    /// such builds must refuse the file. Older files become version 3 at their first commit.
+    static let formatVersion: UInt32 = 3
+    static let readableVersions: ClosedRange<UInt32> = 1...3
     static let size = 512
     static let flagEncrypted: UInt32 = 1
 

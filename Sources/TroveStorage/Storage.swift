@@ -636,12 +636,14 @@ public final class Storage: @unchecked Sendable {
         return txnid
     }
 
-    /// Whether the log's generation `generation` follows this data file: its header says so
-    /// and the position agrees with it. A writer appends to no other log (see ``CommitLog``).
-    func commitLogFollowsThisStore(generation: UInt64, storeID: UInt64) throws -> Bool {
+    /// Whether the log's generation `generation` follows this data file, whose newest commit is
+    /// `txnid`: its header names the store and a base no newer than that, and the position
+    /// agrees with it. A writer appends to no other log (see ``CommitLog``): replay would
+    /// refuse what it appended.
+    func commitLogFollowsThisStore(generation: UInt64, storeID: UInt64, txnid: UInt64) throws -> Bool {
         if generation == ownedLogGeneration { return true }
         guard let header = try commitLog?.readHeader(), header.generation == generation,
-              let owner = header.owner, owner.storeID == storeID else { return false }
+              let owner = header.owner, owner.storeID == storeID, owner.base <= txnid + 1 else { return false }
         ownedLogGeneration = generation
         return true
     }

@@ -588,7 +588,8 @@ public final class WriteTransaction: ReadTransaction {
         }
         PageHeader.setIdentity(p, pgno: np, txnid: txnid)
         freed.append(pgno)
-        if keepsCopySources { copiedFrom.append((np, pgno)) }
+        // A transaction that copies more pages than a record takes is written in place.
+        if keepsCopySources, copiedFrom.count < 512 { copiedFrom.append((np, pgno)) }
         return (np, p)
     }
 

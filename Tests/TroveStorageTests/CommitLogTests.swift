@@ -236,4 +236,39 @@ import Testing
         #expect { _ = try Storage(path: path) } throws: { "\($0)".contains("older or newer copy") }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == backup)
     }
+
+    @Test func replayAcceptsExactlyTheDataFilesARecordWindowCanLeave() {
+        var meta = Meta()
+        meta.storeID = 77
+        let header = CommitLog.Header(generation: 5, owner: (storeID: 77, base: 10))
+        func mismatch(newest: UInt64, storeID: UInt64 = 77) -> String? {
+            var m = meta
+            m.txnid = newest
+            m.storeID = storeID
+            return CommitLog.mismatch(header, lastTxnid: 14, metas: [m])
+        }
+        // The base's slot torn (9), the base, the records, and one in-place commit past them.
+        for newest: UInt64 in [9, 10, 12, 14, 15] { #expect(mismatch(newest: newest) == nil) }
+        #expect(mismatch(newest: 8)?.contains("older or newer copy") == true)
+        #expect(mismatch(newest: 16)?.contains("older or newer copy") == true)
+        #expect(mismatch(newest: 12, storeID: 78)?.contains("another store") == true)
+        // A version 1 header names no store: nothing to check.
+        #expect(CommitLog.mismatch(CommitLog.Header(generation: 5, owner: nil), lastTxnid: 14, metas: [meta]) == nil)
+    }
+
+    @Test func aWriterAppendsOnlyToAGenerationThatFollowsItsDataFile() throws {
+        let s = try Storage(io: SimulatedDisk(), log: CommitLog(io: SimulatedDisk()))
+        for i in 0..<3 { try put(s, i) }
+        try s.sync()
+        for i in 3..<6 { try put(s, i) }
+        let generation = s.commitLogPosition.generation
+        let meta = try s.read { $0.meta }
+        s.ownedLogGeneration = 0
+        #expect(try s.commitLogFollowsThisStore(generation: generation, storeID: meta.storeID, txnid: meta.txnid))
+        s.ownedLogGeneration = 0
+        #expect(try !s.commitLogFollowsThisStore(generation: generation, storeID: meta.storeID ^ 1, txnid: meta.txnid))
+        // An older copy of the store: the generation began after its newest commit.
+        #expect(try !s.commitLogFollowsThisStore(generation: generation, storeID: meta.storeID, txnid: 1))
+        #expect(try !s.commitLogFollowsThisStore(generation: generation ^ 2, storeID: meta.storeID, txnid: meta.txnid))
+    }
 }

@@ -180,7 +180,10 @@ import Testing
         defer { dir.cleanup() }
         let path = dir.file("secret.trove")
         do {
-            let s = try Storage(path: path, options: options(secret))
+            var o = options(secret)
+            // Small enough that the aborted transactions spill (seal and write) leaves too.
+            o.maxDirtyBytes = 8 * 4096
+            let s = try Storage(path: path, options: o)
             for round in 0..<4 {
                 try s.write { tx in
                     let t = try tx.createTree(named: "tree-\(round)")
@@ -188,7 +191,7 @@ import Testing
                 }
                 let aborted = try s.beginWrite()
                 let t = try aborted.createTree(named: "aborted-\(round)")
-                for i in 0..<50 { try aborted.put(t, key(i), [1, 2, 3]) }
+                for i in 0..<600 { try aborted.put(t, key(i), [UInt8](repeating: 7, count: 60)) }
                 aborted.abort()
             }
         }

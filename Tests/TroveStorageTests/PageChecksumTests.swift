@@ -128,7 +128,7 @@ import Testing
         #expect(try Self.content(s) == Self.expectedFormat1Content())
     }
 
-    @Test func aCommitToAFormat1FileMakesItFormat2AndKeepsItWhole() throws {
+    @Test func aCommitToAFormat1FileMakesItTheCurrentFormatAndKeepsItWhole() throws {
         let dir = TempDir(); defer { dir.cleanup() }
         let path = try Self.format1Copy(in: dir)
         var expected = Self.expectedFormat1Content()
@@ -139,7 +139,7 @@ import Testing
             expected[bytes("k001")] = bytes("changed")
             #expect(try s.verify().isValid)
         }
-        #expect(try Self.formatVersions(path).sorted() == [1, 2])
+        #expect(try Self.formatVersions(path).sorted() == [1, Meta.formatVersion])
         // A fresh open with no lock file checks the newest commit's pages.
         try FileManager.default.removeItem(atPath: path + "-lock")
         let s = try Storage(path: path)
