@@ -73,12 +73,8 @@ extension WriteTransaction {
                 || position.end + CommitLog.recordSize(extents: dirty.count + 3, dataBytes: recordBytes) > log.capacity
                 || !storage.commitLogFollowsThisStore(generation: position.generation, storeID: meta.storeID, txnid: meta.txnid) {
                 // Nothing of this commit is written yet: the data file holds the base state.
-                try storage.checkpoint()
+                try storage.checkpoint(restartingLog: true)
                 position = storage.commitLogPosition
-                if position.end == 0 || position.generation != storage.ownedLogGeneration {
-                    try storage.restartCommitLog()
-                    position = storage.commitLogPosition
-                }
             }
             let written = try writePages(list: UnsafeRawBufferPointer(start: listBuffer, count: listLength), at: listPgno)
             var extents: [CommitLog.Extent] = []

@@ -166,8 +166,7 @@ public final class Storage: @unchecked Sendable {
             guard !options.readOnly else { throw StorageError.notATroveFile(path: io.name, detail: "the file is empty") }
             // A log left by an earlier store at this path must never replay into this one.
             if let commitLog, try commitLog.readHeader() != nil {
-                lockFile?.commitLogPosition = (0, 0)
-                lockFile?.commitLogPosition = (try commitLog.restart(storeID: 0, base: 0), CommitLog.headerSize)
+                try Storage.restart(commitLog, lockFile: lockFile, storeID: 0, base: 0)
             }
             try Storage.initialize(io: io, lockFile: lockFile, options: options)
         } else if first, let commitLog {
@@ -250,8 +249,14 @@ public final class Storage: @unchecked Sendable {
             return
         }
         let newest = try Storage.readMetas(io: io).first
+        try restart(log, lockFile: lockFile, storeID: newest?.storeID ?? 0, base: newest?.txnid ?? 0)
+    }
+
+    /// Starts a new generation of `log` while opening, before this object exists to keep the
+    /// position (see ``restartCommitLog()``).
+    private static func restart(_ log: CommitLog, lockFile: LockFile?, storeID: UInt64, base: UInt64) throws {
         lockFile?.commitLogPosition = (0, 0)
-        lockFile?.commitLogPosition = (try log.restart(storeID: newest?.storeID ?? 0, base: newest?.txnid ?? 0), CommitLog.headerSize)
+        lockFile?.commitLogPosition = (try log.restart(storeID: storeID, base: base), CommitLog.headerSize)
     }
 
     static func mappingLength(for size: UInt64) -> UInt64 {
@@ -597,11 +602,12 @@ public final class Storage: @unchecked Sendable {
 
     /// Syncs the data file, then empties the commit log: after this, no record in the log is
     /// older than the data file's durable state, so replay can never undo a later commit.
-    /// Called with the writer lock held.
-    func checkpoint() throws {
+    /// `restartingLog` starts a new generation even when the log holds no records (one this
+    /// object may not append to). Called with the writer lock held.
+    func checkpoint(restartingLog: Bool = false) throws {
         try io.sync()
         loggedSinceCheckpoint = false
-        if commitLogHasRecords { try restartCommitLog() }
+        if restartingLog || commitLogHasRecords { try restartCommitLog() }
     }
 
     /// Whether the commit log may hold records (an unknown position counts, once the log was used).
