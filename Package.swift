@@ -24,8 +24,11 @@ let package = Package(
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Atomics", package: "swift-atomics"),
+                "CTroveCPU",
             ]
         ),
+        // A prefetch hint for scans (Swift has no spelling of the instruction).
+        .target(name: "CTroveCPU"),
         .target(name: "Trove", dependencies: ["TroveStorage"]),
         .systemLibrary(
             name: "CLibEdit",

@@ -1,3 +1,5 @@
+import CTroveCPU
+
 extension ReadTransaction {
     /// Calls `body` with every key and value of `tree`, in key order, until it returns false.
     /// Both buffers are valid only inside `body`.
@@ -62,9 +64,30 @@ extension ReadTransaction {
             }
             var i = try start.map { try leaf.lowerBound($0).index } ?? 0
             while true {
+                // The next leaf is read soon: load it into the CPU's caches while this one is
+                // scanned, a few lines per entry (all at once would stall on the CPU's limit of
+                // loads in flight), so the scan does not wait at its first touch of each line.
+                var ahead = leaf.p, aheadAt = 0, aheadEnd = 0
+                if depth > 0 {
+                    let parent = path[depth - 1]
+                    if parent.index + 1 < parent.node.count, let next = mapped(try parent.node.child(parent.index + 1)) {
+                        ahead = next
+                        aheadEnd = pageSize
+                    }
+                }
                 if mapping !== (laterMappings.last ?? firstMapping) { laterMappings.append(mapping) }
                 let count = leaf.count
+                // All of the next leaf's lines by this one's last entry.
+                let linesPerEntry = count > i ? (pageSize >> 6 + count - i - 1) / (count - i) : 0
+                let aheadStep = linesPerEntry << 6
                 while i < count {
+                    if aheadAt < aheadEnd {
+                        let end = Swift.min(aheadAt &+ aheadStep, aheadEnd)
+                        while aheadAt < end {
+                            trove_prefetch(ahead + aheadAt)
+                            aheadAt &+= 64
+                        }
+                    }
                     // `body` may end the transaction; a cursor would throw at its next step.
                     try checkLive()
                     let (key, value) = try leaf.entry(i)
@@ -89,5 +112,13 @@ extension ReadTransaction {
                 i = 0
             }
         }
+    }
+
+    /// Where page `pgno` is mapped, or nil if it is not (yet): a prefetch hint's address.
+    @inline(__always)
+    private func mapped(_ pgno: UInt64) -> UnsafeRawPointer? {
+        let offset = pgno &* UInt64(pageSize)
+        guard pgno < pageLimit, offset &+ UInt64(pageSize) <= mapping.length else { return nil }
+        return mapping.base + Int(offset)
     }
 }
