@@ -1,1 +1,2 @@
-// The target's one function is static inline in its header; this file gives SwiftPM a source.
+// SwiftPM wants a source file in a C target; the one function is static inline in the header.
+#include "CTroveCPU.h"

@@ -141,6 +141,15 @@ struct NodeView {
         return p.loadUnaligned(fromByteOffset: o, as: UInt64.self)
     }
 
+    /// ``child(_:)`` for a prefetch hint: nil where that throws, since the reader may never
+    /// get to the child, and a scan must not fail on a page it does not read.
+    @inline(__always)
+    func childHint(_ i: Int) -> UInt64? {
+        let o = slot(i)
+        guard o + NodeView.branchFixed <= usableEnd else { return nil }
+        return p.loadUnaligned(fromByteOffset: o, as: UInt64.self)
+    }
+
     @inline(__always)
     func childChecksum(_ i: Int) -> UInt64 {
         p.loadUnaligned(fromByteOffset: slot(i) + 8, as: UInt64.self)

@@ -63,22 +63,26 @@ extension ReadTransaction {
                 leaf = try node(try leaf.child(i))
             }
             var i = try start.map { try leaf.lowerBound($0).index } ?? 0
+            // A walk from a key is most often an index lookup that ends in its first leaf:
+            // hints start at its second. A full scan reads every leaf from the first.
+            var hinting = start == nil
             while true {
                 // The next leaf is read soon: load it into the CPU's caches while this one is
                 // scanned, a few lines per entry (all at once would stall on the CPU's limit of
                 // loads in flight), so the scan does not wait at its first touch of each line.
                 var ahead = leaf.p, aheadAt = 0, aheadEnd = 0
-                if depth > 0 {
+                if hinting, depth > 0 {
                     let parent = path[depth - 1]
-                    if parent.index + 1 < parent.node.count, let next = mapped(try parent.node.child(parent.index + 1)) {
+                    if parent.index + 1 < parent.node.count, let c = parent.node.childHint(parent.index + 1),
+                       let next = mapped(c) {
                         ahead = next
-                        aheadEnd = pageSize
+                        aheadEnd = Swift.min(pageSize, Self.prefetchLimit)
                     }
                 }
                 if mapping !== (laterMappings.last ?? firstMapping) { laterMappings.append(mapping) }
                 let count = leaf.count
-                // All of the next leaf's lines by this one's last entry.
-                let linesPerEntry = count > i ? (pageSize >> 6 + count - i - 1) / (count - i) : 0
+                // All of those lines by this leaf's last entry, but never a burst.
+                let linesPerEntry = count > i ? Swift.min((aheadEnd >> 6 + count - i - 1) / (count - i), 16) : 0
                 let aheadStep = linesPerEntry << 6
                 while i < count {
                     if aheadAt < aheadEnd {
@@ -110,9 +114,15 @@ extension ReadTransaction {
                     leaf = try node(try leaf.child(0))
                 }
                 i = 0
+                hinting = true
             }
         }
     }
+
+    /// How much of the next leaf a walk asks for: all of a 4 KiB page (the size it was tuned
+    /// with); of a larger one only the start, as more would evict from the CPU's first-level
+    /// cache the lines being read.
+    private static var prefetchLimit: Int { 16 << 10 }
 
     /// Where page `pgno` is mapped, or nil if it is not (yet): a prefetch hint's address.
     @inline(__always)

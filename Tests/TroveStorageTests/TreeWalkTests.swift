@@ -214,4 +214,57 @@ import Testing
             }
         }
     }
+
+    @Test func aWalkFromAnyKeyCrossesIntoTheNextLeaf() throws {
+        let s = try Storage.inMemory()
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            // Even keys, ~18 to a leaf: every leaf's last key is a start, and every odd key
+            // after one starts past its leaf's end.
+            for i in stride(from: 0, to: 6_000, by: 2) { try tx.put(t, key(i), [UInt8](repeating: 1, count: 200)) }
+        }
+        try s.read { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            #expect(t.depth >= 2)
+            for start in 0..<6_000 {
+                let first = start % 2 == 0 ? start : start + 1
+                #expect(try keys(tx, t, from: key(start), limit: 3) == stride(from: first, to: min(6_000, first + 6), by: 2).map(key))
+            }
+        }
+    }
+
+    @Test func aDamagedEntryOfTheNextLeafFailsOnlyAWalkThatGetsThere() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        var root: UInt64 = 0, pageSize = 0
+        do {
+            let s = try Storage(path: path)
+            try s.write { tx in
+                let t = try tx.createTree(named: "t")
+                for i in 0..<2_000 { try tx.put(t, key(i), [UInt8](repeating: 1, count: 100)) }
+            }
+            try s.read { tx in
+                let t = try #require(try tx.tree(named: "t"))
+                #expect(t.depth == 2)
+                root = t.info.root
+            }
+            pageSize = s.pageSize
+        }
+        // The root's second entry (the first leaf's next sibling) now points outside the page.
+        let fd = open(path, O_RDWR)
+        #expect(fd >= 0)
+        var bad = UInt16(pageSize - 1).littleEndian
+        #expect(pwrite(fd, &bad, 2, off_t(Int(root) * pageSize + PageLayout.headerSize + 2)) == 2)
+        close(fd)
+
+        let s = try Storage(path: path)
+        try s.read { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            // A scan that ends in the first leaf never reads the damaged entry.
+            #expect(try walk(tx, t, limit: 3).map(\.0) == [key(0), key(1), key(2)])
+            // One that goes on to the second leaf says where the damage is.
+            #expect(throws: StorageError.self) { try walk(tx, t) }
+        }
+    }
 }

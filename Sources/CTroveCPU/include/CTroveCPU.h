@@ -1,8 +1,8 @@
-#ifndef CTROVECPU_H
-#define CTROVECPU_H
+#ifndef TROVE_CTROVECPU_H
+#define TROVE_CTROVECPU_H
 
-/// Asks the CPU to start loading the cache line holding `address` for reading, without waiting
-/// for it: Swift has no spelling of the prefetch instruction. A hint only; never faults.
+// Asks the CPU to start loading the cache line holding `address` for reading, without waiting
+// for it: Swift has no spelling of the prefetch instruction. A hint only; it never faults.
 static inline void trove_prefetch(const void *address) {
     __builtin_prefetch(address, 0, 3);
 }
