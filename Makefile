@@ -24,9 +24,21 @@ build: deps
 # system directories at once instead of probing ~40 paths beside the binary first (and never
 # loads a library from the directory `trove` is installed in). Its own build directory keeps
 # the test builds' flags apart.
+#
+# Start-up is most of a one-shot command's time, so two more things:
+# - Type metadata is made by accessors that pass conformances in, instead of by looking a type
+#   up from its mangled name, which checks each generic requirement by scanning every
+#   conformance record of the binary (about 6,000 with Foundation linked) the first time.
+# - libstdc++ (the Swift runtime is C++) is linked from its archive when one is installed,
+#   so the loader binds none of its symbols at start. The directory holding only the archive
+#   is searched before the system's, which holds no unversioned libstdc++.so.
 STATIC_BUILD = .build/static
+STATIC_LIBSTDCXX := $(shell clang -print-file-name=libstdc++.a 2>/dev/null)
+RELEASE_FLAGS = -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
+	$(if $(filter /%,$(STATIC_LIBSTDCXX)),-Xlinker -L$(CURDIR)/$(STATIC_BUILD)/libstdc++)
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product trove --scratch-path $(STATIC_BUILD)
+	@if [ -f "$(STATIC_LIBSTDCXX)" ]; then mkdir -p $(STATIC_BUILD)/libstdc++ && ln -sf "$(STATIC_LIBSTDCXX)" $(STATIC_BUILD)/libstdc++/libstdc++.a; fi
+	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product trove --scratch-path $(STATIC_BUILD) $(RELEASE_FLAGS)
 
 run: build
 	$(SWIFT) run trove $(ARGS)

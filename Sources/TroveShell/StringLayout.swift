@@ -14,13 +14,12 @@ extension String {
         return result
     }
 
-    /// The lines of the text, split at `\n` with a `\r` before it dropped. Splits on
-    /// Unicode scalars: as Characters, `\r\n` is one grapheme and would not split at `\n`.
+    /// The lines of the text, split at `\n` with a `\r` before it dropped. Splits the
+    /// UTF-8 bytes: as Characters, `\r\n` is one grapheme and would not split at `\n`, and
+    /// both are ASCII, never part of a longer sequence, so each piece is whole UTF-8.
     var lines: [String] {
-        unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { scalars in
-            var line = String(String.UnicodeScalarView(scalars))
-            if line.unicodeScalars.last == "\r" { line.unicodeScalars.removeLast() }
-            return line
+        utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { bytes in
+            String(Substring(bytes.last == UInt8(ascii: "\r") ? bytes.dropLast() : bytes))
         }
     }
 }

@@ -30,6 +30,13 @@ import Testing
         #expect(lines.readLine() == nil)
     }
 
+    @Test func linesSplitAtNewlinesAndKeepEverythingElseWhole() {
+        #expect("é\r\n日本\n\r\n👍🏽\r".lines == ["é", "日本", "", "👍🏽"])
+        #expect("a\rb\n".lines == ["a\rb", ""])
+        #expect("\r\r\n".lines == ["\r", ""])
+        #expect("".lines == [""])
+    }
+
     @Test func completionListsFillTheWidthInColumns() {
         #expect(Completion.columns(["a", "bb", "ccc"], width: 10) == "a    bb\nccc\n")
     }
