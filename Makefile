@@ -29,15 +29,22 @@ build: deps
 # - Type metadata is made by accessors that pass conformances in, instead of by looking a type
 #   up from its mangled name, which checks each generic requirement by scanning every
 #   conformance record of the binary (about 6,000 with Foundation linked) the first time.
+#   It is a frontend option, not a driver one: a toolchain without it fails here, loudly.
 # - libstdc++ (the Swift runtime is C++) is linked from its archive when one is installed,
-#   so the loader binds none of its symbols at start. The directory holding only the archive
-#   is searched before the system's, which holds no unversioned libstdc++.so.
+#   so the loader binds none of its symbols at start. `-lstdc++` takes the first directory
+#   holding either form, and GCC's holds both: a directory holding only the archive goes
+#   first. The toolchain's own clang says where the archive is.
 STATIC_BUILD = .build/static
-STATIC_LIBSTDCXX := $(shell clang -print-file-name=libstdc++.a 2>/dev/null)
+TOOLCHAIN_CLANG := $(or $(wildcard $(dir $(realpath $(shell command -v $(SWIFT) 2>/dev/null)))clang),clang)
+STATIC_LIBSTDCXX := $(filter /%,$(wildcard $(shell $(TOOLCHAIN_CLANG) -print-file-name=libstdc++.a 2>/dev/null)))
 RELEASE_FLAGS = -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
-	$(if $(filter /%,$(STATIC_LIBSTDCXX)),-Xlinker -L$(CURDIR)/$(STATIC_BUILD)/libstdc++)
+	$(if $(STATIC_LIBSTDCXX),-Xlinker "-L$(CURDIR)/$(STATIC_BUILD)/libstdc++")
 release: deps
-	@if [ -f "$(STATIC_LIBSTDCXX)" ]; then mkdir -p $(STATIC_BUILD)/libstdc++ && ln -sf "$(STATIC_LIBSTDCXX)" $(STATIC_BUILD)/libstdc++/libstdc++.a; fi
+ifeq ($(STATIC_LIBSTDCXX),)
+	@echo "note: no libstdc++.a found: trove links the shared libstdc++ and starts slower"
+else
+	@mkdir -p $(STATIC_BUILD)/libstdc++ && ln -sf "$(STATIC_LIBSTDCXX)" $(STATIC_BUILD)/libstdc++/libstdc++.a
+endif
 	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product trove --scratch-path $(STATIC_BUILD) $(RELEASE_FLAGS)
 
 run: build

@@ -73,7 +73,7 @@ static inline int trove_terminal_columns(int fd) {
     return 0;
 }
 
-// Whether the locale (after setlocale(LC_ALL, "")) encodes text as UTF-8.
+// Whether the locale (after setlocale(LC_CTYPE, "")) encodes text as UTF-8.
 static inline int trove_locale_is_utf8(void) {
     const char *codeset = nl_langinfo(CODESET);
     return codeset != NULL && (codeset[0] == 'U' || codeset[0] == 'u') &&
