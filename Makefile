@@ -18,17 +18,17 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# The installed shell links the Swift runtime and Foundation statically: it runs without the
-# toolchain, and a one-shot `trove DB 'count ...'` starts in half the time (no shared-library
-# loading and relocation). Without SwiftPM's $ORIGIN run path, the loader finds libedit in the
-# system directories at once instead of probing ~40 paths beside the binary first (and never
-# loads a library from the directory `trove` is installed in). Its own build directory keeps
-# the test builds' flags apart.
+# The installed shell links the Swift runtime, FoundationEssentials and ICU statically: it runs
+# without the toolchain, and a one-shot `trove DB 'count ...'` starts in half the time (no
+# shared-library loading and relocation). Without SwiftPM's $ORIGIN run path, the loader finds
+# libedit in the system directories at once instead of probing ~40 paths beside the binary
+# first (and never loads a library from the directory `trove` is installed in). Its own build
+# directory keeps the test builds' flags apart.
 #
 # Start-up is most of a one-shot command's time, so two more things:
 # - Type metadata is made by accessors that pass conformances in, instead of by looking a type
 #   up from its mangled name, which checks each generic requirement by scanning every
-#   conformance record of the binary (about 6,000 with Foundation linked) the first time.
+#   conformance record of the binary (thousands) the first time.
 #   It is a frontend option, not a driver one: a toolchain without it fails here, loudly.
 # - libstdc++ (the Swift runtime is C++) is linked from its archive when one is installed,
 #   so the loader binds none of its symbols at start. `-lstdc++` takes the first directory

@@ -29,7 +29,16 @@ let package = Package(
         ),
         // A prefetch hint for scans (Swift has no spelling of the instruction).
         .target(name: "CTroveCPU"),
-        .target(name: "Trove", dependencies: ["TroveStorage"]),
+        // MATCHES runs on the toolchain's ICU (its C API, the engine of NSRegularExpression),
+        // which Foundation would link only with the rest of Foundation (see DEVELOPERS.md).
+        // ICU is C++: libstdc++ again after it, for a static link that reads archives in order.
+        .target(
+            name: "Trove", dependencies: ["TroveStorage"],
+            linkerSettings: [
+                .linkedLibrary("_FoundationICU", .when(platforms: [.linux])),
+                .linkedLibrary("stdc++", .when(platforms: [.linux])),
+            ]
+        ),
         .systemLibrary(
             name: "CLibEdit",
             pkgConfig: "libedit",

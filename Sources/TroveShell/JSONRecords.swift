@@ -35,7 +35,7 @@ extension String {
     /// A `JSONError` description without its leading `line L, column C: ` (the shell prints
     /// the position itself).
     var droppingPosition: String {
-        guard hasPrefix("line "), let colon = range(of: ": ") else { return self }
+        guard hasPrefix("line "), let colon = firstRange(of: ": ") else { return self }
         return String(self[colon.upperBound...])
     }
 }

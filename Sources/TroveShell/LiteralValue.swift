@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Trove
 
 /// Values written in statements (primary keys of `get`/`update`/`delete`, `set` values),

@@ -49,9 +49,9 @@ public final class TroveBackend: ShellBackend {
 
     /// Storage messages name the path and errno; say it the way people read it.
     private static func describeOpenFailure(_ detail: String) -> String {
-        if detail.hasPrefix("open failed on "), let paren = detail.range(of: " (errno") {
+        if detail.hasPrefix("open failed on "), let paren = detail.firstRange(of: " (errno") {
             let text = detail[..<paren.lowerBound]
-            if let colon = text.range(of: ": ", options: .backwards) { return String(text[colon.upperBound...]) }
+            if let colon = text.ranges(of: ": ").last { return String(text[colon.upperBound...]) }
         }
         return detail
     }

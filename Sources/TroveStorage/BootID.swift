@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The kernel's random identifier of the current boot (`/proc/sys/kernel/random/boot_id`).
 ///

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The commit log beside a store (`PATH-log`): where a small durable commit becomes durable.
 ///
 /// A commit's pages are scattered over the data file, and on a virtual disk every separate run

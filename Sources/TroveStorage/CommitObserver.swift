@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,12 +18,11 @@ import Glibc
 public final class CommitObserver: @unchecked Sendable {
     private let storage: Storage
     private let handler: @Sendable (UInt64) -> Void
-    private let lock = NSLock()
+    private let lock = Lock()
     private var lastSeen: UInt64
     private var cancelled = false
     private var inotifyFD: Int32 = -1
     private var wakePipe: (read: Int32, write: Int32) = (-1, -1)
-    private var thread: Thread?
 
     init(storage: Storage, handler: @escaping @Sendable (UInt64) -> Void) {
         self.storage = storage
@@ -62,10 +66,8 @@ public final class CommitObserver: @unchecked Sendable {
         guard pipe(&fds) == 0 else { close(fd); return }
         inotifyFD = fd
         wakePipe = (fds[0], fds[1])
-        let t = Thread { [self] in self.watchLoop() }
-        t.name = "trove.commit-observer"
-        thread = t
-        t.start()
+        // A queue of its own: the loop blocks in poll(2) until cancelled.
+        DispatchQueue(label: "trove.commit-observer").async { [self] in self.watchLoop() }
     }
 
     private func watchLoop() {

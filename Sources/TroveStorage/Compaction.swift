@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What ``Storage/compact(to:options:)`` did.
 public struct CompactionReport: Sendable {

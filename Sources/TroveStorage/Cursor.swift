@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 /// Walks a tree's keys in order: `seek`, `first`, `last`, `next`, `prev`, and range scans.
 ///
 /// In a write transaction a cursor survives writes made through the transaction: it finds its

@@ -1,5 +1,9 @@
 import Atomics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -46,7 +50,7 @@ final class LockFile: @unchecked Sendable {
     /// The complete-commit record as the first opener found it, before the reset.
     private(set) var inheritedCompleteCommit: CompleteCommit?
 
-    private let poolLock = NSLock()
+    private let poolLock = Lock()
     private var ownedFree: [Int] = []
     private var owned: Set<Int> = []
 

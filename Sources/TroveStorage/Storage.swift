@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,7 +38,7 @@ public final class Storage: @unchecked Sendable {
     /// Where the store lives, for messages.
     public var path: String { io.name }
 
-    private let state = NSLock()
+    private let state = Lock()
     private var currentMapping: StorageMapping
     private var latestMeta: Meta
     private var cachedFreeList: (txnid: UInt64, list: FreeList)?

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -59,8 +63,8 @@ public final class StorageMapping: @unchecked Sendable {
 /// An unlinked temporary file: memory-backed (in /dev/shm when it exists), gone when closed.
 func anonymousFile(_ name: String) -> Int32 {
     var dir = "/dev/shm"
-    var isDir: ObjCBool = false
-    if !FileManager.default.fileExists(atPath: dir, isDirectory: &isDir) || !isDir.boolValue {
+    var info = stat()
+    if stat(dir, &info) != 0 || info.st_mode & S_IFMT != S_IFDIR {
         dir = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
     }
     var template = Array("\(dir)/\(name)-XXXXXX".utf8CString)

@@ -164,14 +164,14 @@ import Testing
         #expect(error?.reason == .readFailed("disk on fire"))
     }
 
-    @Test func readsFromAFileHandle() throws {
+    @Test func readsFromAFileDescriptor() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("trove-stream-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: url) }
         let lines = (0..<5_000).map { "{\"n\":\($0)}" }.joined(separator: "\n")
         try Data(lines.utf8).write(to: url)
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
-        let r = JSONStreamReader(fileHandle: handle, chunkSize: 1000)
+        let r = JSONStreamReader(fileDescriptor: handle.fileDescriptor, chunkSize: 1000)
         var count: Int64 = 0
         while let v = try r.next() {
             #expect(v == ["n": .int(count)])

@@ -74,6 +74,9 @@ struct LikeAndMatchesTests {
         #expect(try RegularExpressionPattern("caf[e]", options: [.caseInsensitive, .diacriticInsensitive]).matches("CAFÉ"))
         #expect(try RegularExpressionPattern("\\w+ \\p{L}+").matches("naïve 日本"))
         #expect(try RegularExpressionPattern("..").matches("😀é"))
+        // A comment runs to the end of the pattern: nothing is appended after it.
+        #expect(try RegularExpressionPattern("(?x) a b # a comment").matches("ab"))
+        #expect(try RegularExpressionPattern("(?<!x)b", options: .caseInsensitive).matches("B"))
     }
 
     @Test func invalidRegularExpressionsAreQueryErrorsAtThePattern() throws {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A strict RFC 8259 parser from UTF-8 bytes to ``JSONValue``.
 ///

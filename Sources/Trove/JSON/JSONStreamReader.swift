@@ -1,5 +1,3 @@
-import Foundation
-
 /// Reads a stream of JSON values with bounded memory.
 ///
 /// The layout is detected from the first character:
@@ -83,15 +81,6 @@ public final class JSONStreamReader {
         maxRecordSize: Int = JSONStreamReader.defaultMaxRecordSize
     ) {
         self.init(source: FileDescriptorByteSource(fileDescriptor: fileDescriptor), chunkSize: chunkSize, maxRecordSize: maxRecordSize)
-    }
-
-    /// Reads from the descriptor of `fileHandle` (`FileHandle.standardInput` for `-`).
-    public convenience init(
-        fileHandle: FileHandle,
-        chunkSize: Int = JSONStreamReader.defaultChunkSize,
-        maxRecordSize: Int = JSONStreamReader.defaultMaxRecordSize
-    ) {
-        self.init(fileDescriptor: fileHandle.fileDescriptor, chunkSize: chunkSize, maxRecordSize: maxRecordSize)
     }
 
     deinit {

@@ -1,9 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import TroveStorage
 
 /// Hands each value to every live `AsyncStream` made by ``makeStream()``, in order, with an
 /// unbounded buffer: change batches only make sense applied one after another, none skipped.
 final class ChangeBroadcast<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var continuations: [UUID: AsyncStream<T>.Continuation] = [:]
     private var finished = false
 

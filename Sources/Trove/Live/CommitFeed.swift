@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import TroveStorage
 
 /// What the live layer reacts to: a commit reached the store. Everything live (results
 /// controllers, live results, object observers) is driven by this one input, whatever its
@@ -24,7 +29,7 @@ struct CommitNotice: Sendable {
 /// (``Store/observeCommits(_:)``). Cancelled on release.
 final class CommitFeed: @unchecked Sendable {
     private let store: Store
-    private let lock = NSLock()
+    private let lock = Lock()
     private var token: UUID?
     private var observation: CommitObservation?
 

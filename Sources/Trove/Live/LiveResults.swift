@@ -1,4 +1,4 @@
-import Foundation
+import TroveStorage
 
 /// A request's results that follow the store: after a commit (by any `Store` or process)
 /// they are re-evaluated against the newest snapshot when next read.
@@ -73,7 +73,7 @@ public final class LiveResults: Sequence {
 
 /// The newest version a commit feed announced; read from any thread.
 final class LatestVersion: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var latest: UInt64 = 0
 
     func note(_ version: UInt64) {

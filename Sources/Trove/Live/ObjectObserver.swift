@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import TroveStorage
+import Dispatch
 
 /// Reports what each commit does to one object: which properties changed, with old and new
 /// values, or that it was deleted.
@@ -109,7 +115,7 @@ public final class ObjectObserver: @unchecked Sendable {
 /// Holds commit notices that arrive before their consumer is ready, then forwards them:
 /// lets an initializer subscribe before it reads, without escaping a half-made `self`.
 final class PendingFeed: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var held: [CommitNotice] = []
     private var target: (@Sendable (CommitNotice) -> Void)?
 

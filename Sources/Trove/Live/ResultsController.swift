@@ -1,4 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import TroveStorage
+import Dispatch
 
 /// Keeps a request's results current, grouped in sections, and reports each change as
 /// index-path operations: an `NSFetchedResultsController` for Trove.
@@ -53,7 +59,7 @@ public final class ResultsController<Element: Sendable>: @unchecked Sendable {
     private var sequence = 0
 
     // Guarded by `lock`.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var published: (sequence: Int, sections: [ResultsSection<Element>]) = (0, [])
     private weak var delegateStorage: (any ResultsControllerDelegate<Element>)?
     private let broadcast = ChangeBroadcast<ResultsChangeBatch<Element>>()

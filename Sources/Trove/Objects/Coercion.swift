@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Checks a value against a property's type, widening numbers where no precision is lost
 /// (an integer literal for a double, say) and refusing everything else with a clear error.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A stored object read from a ``Snapshot``, with its properties typed by the schema.
 ///
 /// ```swift

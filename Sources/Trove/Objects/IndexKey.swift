@@ -1,5 +1,3 @@
-import Foundation
-
 /// Order-preserving byte encodings of values, for primary-key and secondary indexes: the
 /// bytewise order of encodings is the order of values (null first), so equality, `IN`,
 /// ranges and `BEGINSWITH` become range scans of a tree.
@@ -28,7 +26,7 @@ enum IndexKey {
             appendDouble(doubleValue(value) ?? 0, to: &out)
         case (.string, .string(let s)): appendEscaped(s.utf8, to: &out)
         case (.data, .data(let d)): appendEscaped(d, to: &out)
-        case (.decimal, .decimal(let d)): appendDouble(NSDecimalNumber(decimal: d).doubleValue, to: &out)
+        case (.decimal, .decimal(let d)): appendDouble(d.doubleValue, to: &out)
         case (.uuid, .uuid(let u)): withUnsafeBytes(of: u.uuid) { out.append(contentsOf: $0) }
         case (.link, .reference(let r)): appendUInt64(r.key, to: &out)
         default: appendEscaped(value.description.utf8, to: &out)
@@ -48,7 +46,7 @@ enum IndexKey {
         case .float(let v): Double(v)
         case .double(let v): v
         case .date(let d): d.timeIntervalSinceReferenceDate
-        case .decimal(let d): NSDecimalNumber(decimal: d).doubleValue
+        case .decimal(let d): d.doubleValue
         default: nil
         }
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reading a stored object's properties by name, typed by the schema: what ``DynamicObject``
 /// and ``ObjectView`` share.

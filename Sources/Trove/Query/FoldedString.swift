@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A string in its folded form under some `[c]`/`[d]` options, ready to compare many times.
 ///

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TroveStorage
 
 /// Candidate objects read from the primary-key tree or a secondary index: the key ranges that
@@ -427,7 +431,7 @@ final class IndexScan {
         if isASCII(s) { return [s] }
         // Deduplicated by bytes: a `Set<String>` would merge them, as `==` is canonical equivalence.
         var seen = Set<[UInt8]>()
-        return [s, s.precomposedStringWithCanonicalMapping, s.decomposedStringWithCanonicalMapping].filter {
+        return [s, s.nfc, s.nfd].filter {
             seen.insert(Array($0.utf8)).inserted
         }
     }

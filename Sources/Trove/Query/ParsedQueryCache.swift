@@ -1,4 +1,4 @@
-import Foundation
+import TroveStorage
 
 /// Parsed statements and predicates by their text, so a query run many times with different
 /// arguments is parsed once: the part of a short query's cost that does not depend on the data.
@@ -40,7 +40,7 @@ final class ParsedQueryCache: @unchecked Sendable {
 
     // The state below is read and written only under `lock`, which already excludes
     // overlapping access: unchecked exclusivity spares every query's lookup the runtime check.
-    private let lock = NSLock()
+    private let lock = Lock()
     private let capacity: Int
     @exclusivity(unchecked) private var entries: [Key: Entry] = [:]
     @exclusivity(unchecked) private var order: [Key] = []

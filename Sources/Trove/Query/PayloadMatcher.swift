@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Tests one payload (a record slot or a list element, in its record encoding; empty is null).
 typealias PayloadTest = (UnsafeRawBufferPointer) throws -> Bool

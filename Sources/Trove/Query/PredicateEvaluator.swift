@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Tests one object, given its record and object key.
 typealias RecordTest = (RecordView, UInt64) throws -> Bool

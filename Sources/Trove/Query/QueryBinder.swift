@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Checks a parsed predicate against the schema: resolves key paths through links and lists,
 /// checks every operator against its operands' types, and types every constant (a string
@@ -464,7 +468,7 @@ struct QueryBinder {
             return value
         case .decimal(let d):
             if kind == .decimal { return argument }
-            guard kind.isNumeric, let value = Self.number(.double(NSDecimalNumber(decimal: d).doubleValue), as: kind) else { throw mismatch() }
+            guard kind.isNumeric, let value = Self.number(.double(d.doubleValue), as: kind) else { throw mismatch() }
             return value
         case .bool:
             guard kind == .bool else { throw mismatch() }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A predicate whose comparisons are all ordering comparisons on one indexed property
 /// (`name >= $0 AND name < $1`, `age BETWEEN {$0, $1}`), prepared once per bound template:

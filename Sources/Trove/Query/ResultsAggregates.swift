@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Results {
     /// The sum of a numeric property (which may go through to-one links) over the objects:

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The folded forms of strings under the `[c]` and `[d]` modifiers.
 ///
 /// Two strings are equal under a modifier exactly when their folded forms are equal, byte for
@@ -87,12 +85,12 @@ public enum StringFolding {
         if options.contains(.diacriticInsensitive) {
             // After case folding, so that marks folding introduces (İ -> i + U+0307) go too.
             var stripped = String.UnicodeScalarView()
-            for scalar in folded.decomposedStringWithCanonicalMapping.unicodeScalars
+            for scalar in folded.nfd.unicodeScalars
             where scalar.properties.generalCategory != .nonspacingMark {
                 stripped.append(scalar)
             }
             folded = String(stripped)
         }
-        return folded.precomposedStringWithCanonicalMapping
+        return folded.nfc
     }
 }

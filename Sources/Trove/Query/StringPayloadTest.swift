@@ -1,5 +1,3 @@
-import Foundation
-
 /// `==`, `!=`, `BEGINSWITH`, `ENDSWITH` or `CONTAINS` against a string constant, on a stored
 /// string payload (a 0x01 byte, then UTF-8; empty is null).
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The comparison semantics of predicates, sorting and `DISTINCT` on decoded values, as Realm
 /// defines them: null equals only null and orders before everything, numeric types compare

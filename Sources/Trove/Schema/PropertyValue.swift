@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A typed scalar value: a property's default, and the currency between JSON and storage.
 ///

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The models of a store: a validated schema file (see `schema-format.md`).
 ///
@@ -50,9 +59,17 @@ public struct Schema: Sendable, Equatable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw SchemaError(.unreadableFile, fileName: name, path: "", message: "cannot read the schema file: \(error.localizedDescription)")
+            throw SchemaError(.unreadableFile, fileName: name, path: "", message: "cannot read the schema file: \(Schema.reason(error))")
         }
         try self.init(jsonData: data, fileName: name)
+    }
+
+    /// The system's words for why a file could not be read (`No such file or directory`).
+    private static func reason(_ error: any Error) -> String {
+        if let posix = (error as? CocoaError)?.underlying as? POSIXError {
+            return String(cString: strerror(posix.code.rawValue))
+        }
+        return String(describing: error)
     }
 
     /// The model named `name`.

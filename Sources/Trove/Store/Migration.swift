@@ -1,5 +1,3 @@
-import Foundation
-
 /// What a migration closure sees: every object of a model in its old and new form.
 ///
 /// ```swift

@@ -1,4 +1,3 @@
-import Foundation
 import TroveStorage
 
 /// Applies a configuration's schema at open: stores it in a new file, or compares it with the

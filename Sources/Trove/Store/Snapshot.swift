@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import TroveStorage
 
 /// A consistent, read-only view of a store: every read in it sees the same commit, whatever

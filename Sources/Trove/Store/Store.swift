@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import TroveStorage
 #if canImport(Glibc)
 import Glibc
@@ -24,7 +29,7 @@ public final class Store: @unchecked Sendable {
     /// The schema the store was opened with (or found in the file).
     public var schema: Schema { layout.schema }
 
-    private let state = NSLock()
+    private let state = Lock()
     private var activeWrite: (thread: pthread_t, tx: Transaction)?
     private var observers: [UUID: @Sendable (StoreCommit) -> Void] = [:]
     let backgroundQueue = DispatchQueue(label: "trove.store.background", qos: .userInitiated, attributes: .concurrent)
@@ -270,7 +275,7 @@ public struct StoreCommit: Sendable {
 /// any `Store` holds it.
 final class MemoryStores: @unchecked Sendable {
     static let shared = MemoryStores()
-    private let lock = NSLock()
+    private let lock = Lock()
     private var stores: [String: WeakStorage] = [:]
 
     final class WeakStorage { weak var storage: Storage?; init(_ s: Storage) { storage = s } }

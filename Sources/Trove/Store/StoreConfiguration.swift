@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How to open a ``Store``: what Realm's `Realm.Configuration` holds.
 ///

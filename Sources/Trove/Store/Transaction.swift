@@ -1,4 +1,3 @@
-import Foundation
 import TroveStorage
 
 /// What one commit changed in one model: object keys inserted, deleted, and modified with the

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Decodes a `Decodable` value from a stored object, reading only the properties the type
 /// asks for: a nested struct from the object a link points to, an array from a list (of

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Encodes an `Encodable` value as a ``Value``: a struct becomes ``Value/object(_:)`` (which
 /// the store writes as a linked object when the property is a link), an array a
