@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -21,8 +16,8 @@ public final class CommitObserver: @unchecked Sendable {
     private let lock = Lock()
     private var lastSeen: UInt64
     private var cancelled = false
-    private var inotifyFD: Int32 = -1
-    private var wakePipe: (read: Int32, write: Int32) = (-1, -1)
+    // The write end of the pipe that wakes the watch loop; the loop owns the read end.
+    private var wakeWrite: Int32 = -1
 
     init(storage: Storage, handler: @escaping @Sendable (UInt64) -> Void) {
         self.storage = storage
@@ -32,14 +27,18 @@ public final class CommitObserver: @unchecked Sendable {
         if let path = storage.lockFile.flatMap({ $0.path == "(memory)" ? nil : $0.path }) { startWatching(path) }
     }
 
-    deinit { cancel() }
+    deinit {
+        cancel()
+        // Closed here, not by the loop: `cancel()` may still write to it after the loop is gone.
+        if wakeWrite >= 0 { close(wakeWrite) }
+    }
 
     /// Stops observing. Idempotent.
     public func cancel() {
         lock.lock()
         if cancelled { lock.unlock(); return }
         cancelled = true
-        let pipeWrite = wakePipe.write
+        let pipeWrite = wakeWrite
         lock.unlock()
         storage.removeCommitObserver(ObjectIdentifier(self))
         if pipeWrite >= 0 {
@@ -64,32 +63,33 @@ public final class CommitObserver: @unchecked Sendable {
         }
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { close(fd); return }
-        inotifyFD = fd
-        wakePipe = (fds[0], fds[1])
-        // A queue of its own: the loop blocks in poll(2) until cancelled.
-        DispatchQueue(label: "trove.commit-observer").async { [self] in self.watchLoop() }
+        let wakeRead = fds[0]
+        wakeWrite = fds[1]
+        // A queue of its own, as the loop blocks in poll(2). It holds the observer weakly, so
+        // that releasing the observer cancels it (`deinit`), which wakes the loop to end.
+        DispatchQueue(label: "trove.commit-observer").async { [weak self] in
+            Self.watch(inotifyFD: fd, wakeRead: wakeRead) { self }
+        }
     }
 
-    private func watchLoop() {
+    private static func watch(inotifyFD: Int32, wakeRead: Int32, observer: () -> CommitObserver?) {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             var polls = [pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0),
-                         pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
+                         pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
             let n = poll(&polls, 2, -1)
             if n < 0 && errno == EINTR { continue }
-            lock.lock()
-            let stop = cancelled
-            lock.unlock()
-            if stop || polls[1].revents != 0 { break }
+            guard polls[1].revents == 0, let observer = observer(), !observer.isCancelled else { break }
             if polls[0].revents != 0 {
                 _ = buffer.withUnsafeMutableBytes { read(inotifyFD, $0.baseAddress!, $0.count) }
-                deliver(storage.latestTransactionID)
+                observer.deliver(observer.storage.latestTransactionID)
             }
         }
         close(inotifyFD)
-        close(wakePipe.read)
-        close(wakePipe.write)
+        close(wakeRead)
     }
+
+    private var isCancelled: Bool { lock.withLock { cancelled } }
 }
 
 extension Storage {

@@ -157,6 +157,24 @@ func runProbe(_ args: [String], stdout: Pipe? = nil) throws -> Process {
         #expect(latest.get() == target)
     }
 
+    @Test func releasingAnObserverOfAFileStopsIt() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let s = try Storage(path: dir.file("release.trove"))
+        let latest = LatestBox()
+        weak var released: CommitObserver?
+        do {
+            let observer = s.observeCommits { latest.set($0) }
+            released = observer
+            try s.write { tx in try tx.put(try tx.createTree(named: "t"), bytes("k"), bytes("v")) }
+            #expect(latest.get() == s.latestTransactionID)
+        }
+        // Its watch thread (blocked in poll on the lock file) does not keep it alive.
+        #expect(released == nil)
+        try s.write { tx in try tx.put(try tx.createTree(named: "t"), bytes("k"), bytes("w")) }
+        #expect(latest.get() < s.latestTransactionID)
+    }
+
     @Test func commitsThroughTheSameStorageAreReportedAtOnce() throws {
         let s = try Storage.inMemory()
         let latest = LatestBox()

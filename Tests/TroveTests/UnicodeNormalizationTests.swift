@@ -2,21 +2,23 @@ import Foundation
 import Testing
 @testable import Trove
 
-/// The package's own NFD and NFC (the shell links no ICU) against Foundation's, which use ICU.
+/// NFC and NFD come from the standard library (the shell links no Foundation); these hold them
+/// to Foundation's, which may know an older Unicode version than the standard library.
 @Suite("Unicode normalization")
 struct UnicodeNormalizationTests {
     @Test func everyScalarDecomposesAsFoundationDecomposesIt() {
         var mismatches: [String] = []
         for code in UInt32(0)...0x10FFFF {
-            guard let scalar = Unicode.Scalar(code), scalar.properties.generalCategory != .unassigned else { continue }
+            guard let scalar = Unicode.Scalar(code) else { continue }
             let s = String(Character(scalar))
-            let expected = s.decomposedStringWithCanonicalMapping
-            if !s.nfd.unicodeScalars.elementsEqual(expected.unicodeScalars) {
-                mismatches.append(String(code, radix: 16))
-            }
+            let ours = Array(s.nfd.unicodeScalars), foundations = Array(s.decomposedStringWithCanonicalMapping.unicodeScalars)
+            // Where Foundation leaves a scalar alone, it may not know the scalar yet.
+            if ours != foundations && foundations != [scalar] { mismatches.append(String(code, radix: 16)) }
+            // Either way the decomposition is the same string to `==`, and composing it gives
+            // back the scalar's NFC (a table older than the standard library's fails both).
+            if s.nfd != s { mismatches.append("== " + String(code, radix: 16)) }
+            if Array(s.nfd.nfc.unicodeScalars) != Array(s.nfc.unicodeScalars) { mismatches.append("nfc " + String(code, radix: 16)) }
         }
-        // A non-empty list means the table is older than the toolchain's Unicode data:
-        // run Scripts/generate-decompositions.swift.
         #expect(mismatches.isEmpty, "U+\(mismatches.prefix(10).joined(separator: ", U+"))")
     }
 

@@ -84,9 +84,18 @@ private final class RegularExpressionMatcher: @unchecked Sendable {
     /// Whether the whole of `subject` matches (`uregex_matches`: the match must span the
     /// input, trying alternatives until one does).
     func matchesWhole(_ subject: String) -> Bool {
-        guard var matcher = lock.withLock({ idle.popLast() }) ?? clone() else { return false }
-        defer { lock.withLock { idle.append(matcher) } }
         let count = subject.utf16.count
+        // ICU counts in Int32; no stored string comes near, and a matcher ICU could not
+        // allocate (its only failure) can match nothing.
+        guard count <= Int32.max, var matcher = lock.withLock({ idle.popLast() }) ?? clone() else { return false }
+        defer {
+            // A buffer grown for one long subject is not kept for every later match.
+            if matcher.text.count > Self.keptBufferLimit {
+                matcher.text.deallocate()
+                matcher.text = .allocate(capacity: Self.initialBuffer)
+            }
+            lock.withLock { idle.append(matcher) }
+        }
         if matcher.text.count < count {
             matcher.text.deallocate()
             matcher.text = .allocate(capacity: max(count, matcher.text.count * 2))
@@ -98,10 +107,12 @@ private final class RegularExpressionMatcher: @unchecked Sendable {
         return matched && status.rawValue <= U_ZERO_ERROR.rawValue
     }
 
+    private static let initialBuffer = 64, keptBufferLimit = 16_384
+
     private func clone() -> Matcher? {
         var status = U_ZERO_ERROR
         guard let regex = swift_uregex_clone(compiled, &status), status.rawValue <= U_ZERO_ERROR.rawValue else { return nil }
-        return Matcher(regex: regex, text: .allocate(capacity: 64))
+        return Matcher(regex: regex, text: .allocate(capacity: Self.initialBuffer))
     }
 }
 #else

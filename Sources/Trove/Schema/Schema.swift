@@ -66,10 +66,9 @@ public struct Schema: Sendable, Equatable {
 
     /// The system's words for why a file could not be read (`No such file or directory`).
     private static func reason(_ error: any Error) -> String {
-        if let posix = (error as? CocoaError)?.underlying as? POSIXError {
-            return String(cString: strerror(posix.code.rawValue))
-        }
-        return String(describing: error)
+        guard let cocoa = error as? CocoaError else { return String(describing: error) }
+        if let posix = cocoa.underlying as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+        return "file error \(cocoa.code.rawValue)"
     }
 
     /// The model named `name`.
