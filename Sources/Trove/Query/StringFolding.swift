@@ -85,7 +85,7 @@ public enum StringFolding {
         if options.contains(.diacriticInsensitive) {
             // After case folding, so that marks folding introduces (İ -> i + U+0307) go too.
             var stripped = String.UnicodeScalarView()
-            for scalar in folded.nfd.unicodeScalars
+            for scalar in folded.nfdScalars
             where scalar.properties.generalCategory != .nonspacingMark {
                 stripped.append(scalar)
             }

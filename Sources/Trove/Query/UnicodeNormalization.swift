@@ -10,7 +10,11 @@ extension String {
     /// The string in Normalization Form D (`decomposedStringWithCanonicalMapping`).
     var nfd: String {
         var scalars = String.UnicodeScalarView()
-        scalars.append(contentsOf: _nfd)
+        scalars.append(contentsOf: nfdScalars)
         return String(scalars)
     }
+
+    /// The scalars of `nfd`, produced as read, for callers that filter them into a string
+    /// of their own.
+    var nfdScalars: some Sequence<Unicode.Scalar> { _nfd }
 }
