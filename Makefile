@@ -18,34 +18,12 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# The installed shell links the Swift runtime, FoundationEssentials and ICU statically: it runs
-# without the toolchain, and a one-shot `trove DB 'count ...'` starts in half the time (no
-# shared-library loading and relocation). Without SwiftPM's $ORIGIN run path, the loader finds
-# libedit in the system directories at once instead of probing ~40 paths beside the binary
-# first (and never loads a library from the directory `trove` is installed in). Its own build
-# directory keeps the test builds' flags apart.
-#
-# Start-up is most of a one-shot command's time, so two more things:
-# - Type metadata is made by accessors that pass conformances in, instead of by looking a type
-#   up from its mangled name, which checks each generic requirement by scanning every
-#   conformance record of the binary (thousands) the first time.
-#   It is a frontend option, not a driver one: a toolchain without it fails here, loudly.
-# - libstdc++ (the Swift runtime is C++) is linked from its archive when one is installed,
-#   so the loader binds none of its symbols at start. `-lstdc++` takes the first directory
-#   holding either form, and GCC's holds both: a directory holding only the archive goes
-#   first. The toolchain's own clang says where the archive is.
+# The installed shell: the Swift runtime, FoundationEssentials, ICU and the C libraries linked
+# statically, with a link shaped for start-up (one-shot commands are mostly start-up). The
+# script says what each flag saves and falls back, with a note, where a machine lacks a piece.
 STATIC_BUILD = .build/static
-TOOLCHAIN_CLANG := $(or $(wildcard $(dir $(realpath $(shell command -v $(SWIFT) 2>/dev/null)))clang),clang)
-STATIC_LIBSTDCXX := $(filter /%,$(wildcard $(shell $(TOOLCHAIN_CLANG) -print-file-name=libstdc++.a 2>/dev/null)))
-RELEASE_FLAGS = -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
-	$(if $(STATIC_LIBSTDCXX),-Xlinker "-L$(CURDIR)/$(STATIC_BUILD)/libstdc++")
 release: deps
-ifeq ($(STATIC_LIBSTDCXX),)
-	@echo "note: no libstdc++.a found: trove links the shared libstdc++ and starts slower"
-else
-	@mkdir -p $(STATIC_BUILD)/libstdc++ && ln -sf "$(STATIC_LIBSTDCXX)" $(STATIC_BUILD)/libstdc++/libstdc++.a
-endif
-	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product trove --scratch-path $(STATIC_BUILD) $(RELEASE_FLAGS)
+	Scripts/build-release "$(SWIFT)" $(STATIC_BUILD)
 
 run: build
 	$(SWIFT) run trove $(ARGS)
