@@ -99,8 +99,8 @@ public final class Storage: @unchecked Sendable {
     /// `path-log` (see ``CommitLog``): after a machine crash, only a writable open applies it,
     /// and a read-only open that finds commits there to apply throws.
     public convenience init(path: String, options: StorageOptions = StorageOptions()) throws {
-        let exists = FileManager.default.fileExists(atPath: path)
-        if options.readOnly && !exists {
+        // access(2), not FileManager: a one-shot command would build FileManager for this alone.
+        if options.readOnly && access(path, F_OK) != 0 {
             throw StorageError.io(operation: "open", path: path, errno: ENOENT)
         }
         let io = try FileStorageIO(path: path, writable: !options.readOnly, create: !options.readOnly)
@@ -115,7 +115,7 @@ public final class Storage: @unchecked Sendable {
         var log: StorageIO? = nil
         if !options.readOnly {
             log = try FileStorageIO(path: logPath, writable: true, create: true)
-        } else if FileManager.default.fileExists(atPath: logPath) {
+        } else if access(logPath, F_OK) == 0 {
             log = try FileStorageIO(path: logPath, writable: false, create: false)
         }
         try self.init(io: io, log: log.map { CommitLog(io: $0) }, lockFile: lock, options: options)

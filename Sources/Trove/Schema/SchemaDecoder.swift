@@ -14,11 +14,15 @@ struct SchemaDecoder {
         SchemaError(kind, fileName: fileName, path: path, message: message)
     }
 
+    func error(_ kind: SchemaError.Kind, _ location: SchemaLocation, _ message: String) -> SchemaError {
+        error(kind, location.text, message)
+    }
+
     func decode(_ json: JSONValue) throws(SchemaError) -> (schemaVersion: Int, models: [ModelSchema]) {
         guard case .object(let root) = json else {
             throw error(.invalidStructure, "", "a schema is a JSON object with \"models\" and an optional \"schemaVersion\", found \(json.typeDescription)")
         }
-        try checkKeys(root, allowed: Self.rootKeys, path: "", in: "the schema")
+        try checkKeys(root, allowed: Self.rootKeys, path: .root, in: "the schema")
         if let s = root["$schema"], s.stringValue == nil {
             throw error(.invalidStructure, "$schema", "\"$schema\" must be a string (the URL or path of a JSON Schema), found \(s.typeDescription)")
         }
@@ -50,20 +54,20 @@ struct SchemaDecoder {
         return (version, models)
     }
 
-    func checkKeys(_ object: JSONObject, allowed: [String], path: String, in what: String) throws(SchemaError) {
+    func checkKeys(_ object: JSONObject, allowed: [String], path: SchemaLocation, in what: String) throws(SchemaError) {
         for (n, pair) in object.pairs.enumerated() {
             if object.pairs[..<n].contains(where: { $0.key == pair.key }) {
-                throw error(.invalidStructure, SchemaPath.member(path, pair.key), "duplicate key \"\(pair.key)\" in \(what)")
+                throw error(.invalidStructure, SchemaPath.member(path.text, pair.key), "duplicate key \"\(pair.key)\" in \(what)")
             }
             if !allowed.contains(pair.key) {
-                throw error(.invalidStructure, SchemaPath.member(path, pair.key),
+                throw error(.invalidStructure, SchemaPath.member(path.text, pair.key),
                             "unknown key \"\(pair.key)\" in \(what)\(NameSuggestion.hint(for: pair.key, among: allowed)) (allowed: \(allowed.joined(separator: ", ")))")
             }
         }
     }
 
     func decodeModel(_ json: JSONValue, index: Int, modelNames: Set<String>) throws(SchemaError) -> ModelSchema {
-        let path = SchemaPath.model(index)
+        let path = SchemaLocation.model(index)
         guard case .object(let object) = json else {
             throw error(.invalidStructure, path, "a model is a JSON object with \"name\" and \"properties\", found \(json.typeDescription)")
         }
@@ -89,7 +93,7 @@ struct SchemaDecoder {
         }
         var properties: [PropertySchema] = []
         for pair in propertiesObject.pairs {
-            let propertyPath = SchemaPath.property(index, pair.key)
+            let propertyPath = SchemaLocation.property(index, pair.key)
             if properties.contains(where: { $0.name == pair.key }) {
                 throw error(.duplicateProperty, propertyPath, "duplicate property '\(pair.key)' in model '\(name)'")
             }
@@ -101,7 +105,7 @@ struct SchemaDecoder {
                 throw error(.invalidRename, path + ".renamed", "\"renamed\" must be an object of new names to old names, found \(renamedValue.typeDescription)")
             }
             for pair in renames.pairs {
-                let renamePath = SchemaPath.member(path + ".renamed", pair.key)
+                let renamePath = SchemaPath.member((path + ".renamed").text, pair.key)
                 if renamed[pair.key] != nil {
                     throw error(.invalidRename, renamePath, "duplicate key \"\(pair.key)\" in \"renamed\"")
                 }
@@ -114,7 +118,7 @@ struct SchemaDecoder {
         return ModelSchema(name: name, primaryKey: primaryKey, properties: properties, renamed: renamed)
     }
 
-    func decodeProperty(name: String, json: JSONValue, path: String, modelNames: Set<String>) throws(SchemaError) -> PropertySchema {
+    func decodeProperty(name: String, json: JSONValue, path: SchemaLocation, modelNames: Set<String>) throws(SchemaError) -> PropertySchema {
         switch json {
         case .string(let typeText):
             let (type, optional) = try parseType(typeText, path: path, modelNames: modelNames)
@@ -182,7 +186,7 @@ struct SchemaDecoder {
         }
     }
 
-    func decodeLinkingObjects(name: String, object: JSONObject, path: String) throws(SchemaError) -> PropertySchema {
+    func decodeLinkingObjects(name: String, object: JSONObject, path: SchemaLocation) throws(SchemaError) -> PropertySchema {
         for key in ["optional", "indexed", "default"] where object[key] != nil {
             throw error(.invalidLinkingObjects, path + "." + key, "linkingObjects are computed from the links that point here; they take no \"\(key)\"")
         }
@@ -201,7 +205,7 @@ struct SchemaDecoder {
     }
 
     /// Reads `int`, `int?`, `Dog`, `Dog?`, `Dog[]`, `int[]`, `int?[]`; the flag is optionality.
-    func parseType(_ text: String, path: String, modelNames: Set<String>) throws(SchemaError) -> (PropertyType, Bool) {
+    func parseType(_ text: String, path: SchemaLocation, modelNames: Set<String>) throws(SchemaError) -> (PropertyType, Bool) {
         var base = Substring(text)
         var isList = false
         var optional = false
@@ -237,7 +241,7 @@ struct SchemaDecoder {
                 throw error(.invalidOptionality, path, "a list of links cannot contain null; write \"\(name)[]\"")
             }
         } else {
-            throw SchemaValidator.unknownType(name, path: path, fileName: fileName, modelNames: modelNames)
+            throw SchemaValidator.unknownType(name, path: path.text, fileName: fileName, modelNames: modelNames)
         }
         if isList { return (.list(element), optional) }
         return (element, optional || element.isLink)

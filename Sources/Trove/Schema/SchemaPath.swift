@@ -16,3 +16,26 @@ enum SchemaPath {
         return base + "[" + JSONValue.string(key).jsonText + "]"
     }
 }
+
+/// A place in the schema document, rendered as a ``SchemaPath`` string only when an error
+/// reports it: a valid schema (read again at every store open) renders none.
+struct SchemaLocation {
+    /// nil: the document's root.
+    private let model: Int?
+    private let property: String?
+    private let suffix: String
+
+    static let root = SchemaLocation(model: nil, property: nil, suffix: "")
+    static func model(_ index: Int) -> SchemaLocation { SchemaLocation(model: index, property: nil, suffix: "") }
+    static func property(_ model: Int, _ name: String) -> SchemaLocation { SchemaLocation(model: model, property: name, suffix: "") }
+
+    /// The place `suffix` (such as `.type`) names below this one.
+    static func + (location: SchemaLocation, suffix: String) -> SchemaLocation {
+        SchemaLocation(model: location.model, property: location.property, suffix: location.suffix + suffix)
+    }
+
+    var text: String {
+        guard let model else { return suffix.first == "." ? String(suffix.dropFirst()) : suffix }
+        return (property.map { SchemaPath.property(model, $0) } ?? SchemaPath.model(model)) + suffix
+    }
+}

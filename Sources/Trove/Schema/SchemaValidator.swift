@@ -10,6 +10,10 @@ struct SchemaValidator {
         SchemaError(kind, fileName: fileName, path: path, message: message)
     }
 
+    func error(_ kind: SchemaError.Kind, _ location: SchemaLocation, _ message: String) -> SchemaError {
+        error(kind, location.text, message)
+    }
+
     static func unknownType(_ name: String, path: String, fileName: String?, modelNames: some Sequence<String>) -> SchemaError {
         let candidates = PropertyType.scalarTypes.compactMap(\.scalarName) + modelNames.sorted()
         return SchemaError(.unknownType, fileName: fileName, path: path,
@@ -30,7 +34,7 @@ struct SchemaValidator {
         }
         var indexByName: [String: Int] = [:]
         for (i, model) in models.enumerated() {
-            let path = SchemaPath.model(i) + ".name"
+            let path = SchemaLocation.model(i) + ".name"
             guard Self.isIdentifier(model.name, allowingUnderscoreFirst: false) else {
                 throw error(.invalidModelName, path, "invalid model name \(JSONValue.string(model.name).jsonText): a model name starts with a letter and has only letters, digits and '_'")
             }
@@ -48,13 +52,13 @@ struct SchemaValidator {
     }
 
     func validate(_ model: ModelSchema, index i: Int, models: [ModelSchema], indexByName: [String: Int]) throws(SchemaError) {
-        let modelPath = SchemaPath.model(i)
+        let modelPath = SchemaLocation.model(i)
         if model.properties.isEmpty {
             throw error(.emptyModel, modelPath + ".properties", "model '\(model.name)' has no properties")
         }
         var seen = Set<String>()
         for property in model.properties {
-            let path = SchemaPath.property(i, property.name)
+            let path = SchemaLocation.property(i, property.name)
             guard Self.isIdentifier(property.name, allowingUnderscoreFirst: true) else {
                 throw error(.invalidPropertyName, path, "invalid property name \(JSONValue.string(property.name).jsonText): a property name starts with a letter or '_' and has only letters, digits and '_'")
             }
@@ -72,23 +76,23 @@ struct SchemaValidator {
                 throw error(.invalidPrimaryKey, path, "primary key '\(key)' has type \(property.typeString); a primary key is int, int8, int16, int32, int64, string or uuid")
             }
             if property.defaultValue != nil {
-                throw error(.invalidPrimaryKey, SchemaPath.property(i, key) + ".default", "primary key '\(key)' cannot have a default: every object needs its own value")
+                throw error(.invalidPrimaryKey, SchemaLocation.property(i, key) + ".default", "primary key '\(key)' cannot have a default: every object needs its own value")
             }
         }
         try validateRenames(of: model, index: i, indexByName: indexByName)
     }
 
-    func validate(_ property: PropertySchema, of model: ModelSchema, path: String, models: [ModelSchema], indexByName: [String: Int]) throws(SchemaError) {
+    func validate(_ property: PropertySchema, of model: ModelSchema, path: SchemaLocation, models: [ModelSchema], indexByName: [String: Int]) throws(SchemaError) {
         switch property.type {
         case .link(let target):
-            guard indexByName[target] != nil else { throw Self.unknownType(target, path: path, fileName: fileName, modelNames: indexByName.keys) }
+            guard indexByName[target] != nil else { throw Self.unknownType(target, path: path.text, fileName: fileName, modelNames: indexByName.keys) }
             if !property.isOptional {
                 throw error(.invalidOptionality, path, "a to-one link is always optional (it is null until set, as in Realm)")
             }
         case .list(let element):
             switch element {
             case .link(let target):
-                guard indexByName[target] != nil else { throw Self.unknownType(target, path: path, fileName: fileName, modelNames: indexByName.keys) }
+                guard indexByName[target] != nil else { throw Self.unknownType(target, path: path.text, fileName: fileName, modelNames: indexByName.keys) }
                 if property.isOptional {
                     throw error(.invalidOptionality, path, "a list of links cannot contain null; write \"\(target)[]\"")
                 }
@@ -123,7 +127,7 @@ struct SchemaValidator {
 
     func validateLinkingObjects(
         _ property: PropertySchema, of model: ModelSchema, source: String, sourceProperty: String,
-        path: String, models: [ModelSchema], indexByName: [String: Int]
+        path: SchemaLocation, models: [ModelSchema], indexByName: [String: Int]
     ) throws(SchemaError) {
         if property.isOptional || property.isIndexed {
             throw error(.invalidLinkingObjects, path, "linkingObjects are computed from the links that point here; they cannot be optional or indexed")
