@@ -57,6 +57,8 @@ struct ShellBench {
         return path
     }
 
+    static let oneShotRuns = 21
+
     func run() throws {
         print("Shell: `trove` vs `sqlite3`, one process per command")
         print("")
@@ -114,7 +116,9 @@ struct ShellBench {
         ] {
             var troveTimes: [Double] = [], sqliteTimes: [Double] = []
             var answers: Set<String> = []
-            for _ in 0..<5 {
+            // One-shot commands take a few milliseconds, so one slow spawn moves a short median:
+            // 21 alternating runs of each.
+            for _ in 0..<Self.oneShotRuns {
                 let t = try check(Self.run(trove, [troveDB, troveStatement]), "trove count")
                 let s = try check(Self.run(sqlite3, [sqliteDB, sql]), "sqlite3 count")
                 troveTimes.append(t.wall); sqliteTimes.append(s.wall)
@@ -122,8 +126,8 @@ struct ShellBench {
                 answers.insert(s.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
             }
             guard answers.count == 1 else { throw BenchError("\(label): the shells disagree: \(answers)") }
-            let t = troveTimes.sorted()[2], s = sqliteTimes.sorted()[2]
-            rows.append([label + " (median of 5)", formatTime(t), formatTime(s), String(format: "%.2fx", t / s)])
+            let t = troveTimes.sorted()[Self.oneShotRuns / 2], s = sqliteTimes.sorted()[Self.oneShotRuns / 2]
+            rows.append([label + " (median of \(Self.oneShotRuns))", formatTime(t), formatTime(s), String(format: "%.2fx", t / s)])
         }
         print(renderTable(["shell workload", "trove", "sqlite3", "trove/sqlite3"], rows))
         print("")
