@@ -23,17 +23,36 @@ struct FreeList {
             pending.removeFirst()
         }
         guard !incoming.isEmpty else { return }
-        // Merge rather than re-sort: the reclaimed batch is usually small, the list large.
+        // Merged by blocks, not re-sorted: every commit reclaims a small batch into a list that
+        // can hold thousands of pages. The list's buffer is shared with the committed state
+        // (a write transaction works on a copy), so the merge builds the new buffer directly:
+        // the ready pages between two of the batch's go over as one block.
         incoming.sort(by: >)
-        var merged: [UInt64] = []
-        merged.reserveCapacity(ready.count + incoming.count)
-        var i = 0, j = 0
-        while i < ready.count && j < incoming.count {
-            if ready[i] > incoming[j] { merged.append(ready[i]); i += 1 } else { merged.append(incoming[j]); j += 1 }
+        let old = ready
+        ready = [UInt64](unsafeUninitializedCapacity: old.count + incoming.count) { out, initialized in
+            old.withUnsafeBufferPointer { src in
+                var i = 0, k = 0
+                func copy(upTo end: Int) {
+                    guard end > i else { return }
+                    (out.baseAddress! + k).initialize(from: src.baseAddress! + i, count: end - i)
+                    k += end - i
+                    i = end
+                }
+                for page in incoming {
+                    // The ready pages above `page` (descending) go first.
+                    var lo = i, hi = src.count
+                    while lo < hi {
+                        let mid = (lo + hi) / 2
+                        if src[mid] > page { lo = mid + 1 } else { hi = mid }
+                    }
+                    copy(upTo: lo)
+                    out[k] = page
+                    k += 1
+                }
+                copy(upTo: src.count)
+                initialized = k
+            }
         }
-        merged.append(contentsOf: ready[i...])
-        merged.append(contentsOf: incoming[j...])
-        ready = merged
     }
 
     /// Takes `n` contiguous free pages, or nil if there is no such run.

@@ -27,6 +27,27 @@ import Testing
         #expect(list.allocPages() == [20, 30])
     }
 
+    @Test func reclaimedBatchesMergeIntoTheSortedList() {
+        var list = FreeList()
+        var rng = SystemRandomNumberGenerator()
+        var all = Array(UInt64(2)..<2_002)
+        all.shuffle(using: &rng)
+        var expected: [UInt64] = []
+        var txnid: UInt64 = 0
+        var rest = all[...]
+        while !rest.isEmpty {
+            txnid += 1
+            let batch = Array(rest.prefix(Int.random(in: 1...40, using: &rng)))
+            rest = rest.dropFirst(batch.count)
+            list.addPending(txnid: txnid, pages: batch)
+            expected += batch
+            if txnid % 3 == 0 { list.reclaim(upTo: txnid - 1) }
+        }
+        list.reclaim(upTo: txnid)
+        #expect(list.pendingCount == 0)
+        #expect(list.ready == expected.sorted(by: >))
+    }
+
     @Test func encodingRoundTripsAndRejectsPagesOutsideTheFile() throws {
         var list = FreeList()
         list.addPending(txnid: 2, pages: [9, 8])
