@@ -23,7 +23,7 @@ build: deps
 # script says what each flag saves and falls back, with a note, where a machine lacks a piece.
 STATIC_BUILD = .build/static
 release: deps
-	Scripts/build-release "$(SWIFT)" $(STATIC_BUILD)
+	Scripts/build-release $(STATIC_BUILD) $(SWIFT)
 
 run: build
 	$(SWIFT) run trove $(ARGS)

@@ -45,8 +45,9 @@ struct FreeList {
                         let mid = (lo + hi) / 2
                         if src[mid] > page { lo = mid + 1 } else { hi = mid }
                     }
+                    assert(lo == src.count || src[lo] != page, "page \(page) freed twice")
                     copy(upTo: lo)
-                    out[k] = page
+                    (out.baseAddress! + k).initialize(to: page)
                     k += 1
                 }
                 copy(upTo: src.count)

@@ -105,7 +105,7 @@ struct SchemaDecoder {
                 throw error(.invalidRename, path + ".renamed", "\"renamed\" must be an object of new names to old names, found \(renamedValue.typeDescription)")
             }
             for pair in renames.pairs {
-                let renamePath = SchemaPath.member((path + ".renamed").text, pair.key)
+                var renamePath: String { SchemaPath.member((path + ".renamed").text, pair.key) }
                 if renamed[pair.key] != nil {
                     throw error(.invalidRename, renamePath, "duplicate key \"\(pair.key)\" in \"renamed\"")
                 }

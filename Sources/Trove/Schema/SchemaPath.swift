@@ -35,7 +35,7 @@ struct SchemaLocation {
     }
 
     var text: String {
-        guard let model else { return suffix.first == "." ? String(suffix.dropFirst()) : suffix }
+        guard let model else { return suffix }
         return (property.map { SchemaPath.property(model, $0) } ?? SchemaPath.model(model)) + suffix
     }
 }

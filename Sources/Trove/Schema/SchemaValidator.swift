@@ -152,7 +152,7 @@ struct SchemaValidator {
     func validateRenames(of model: ModelSchema, index i: Int, indexByName: [String: Int]) throws(SchemaError) {
         var oldNames: [String: String] = [:]
         for (new, old) in model.renamed.sorted(by: { $0.key < $1.key }) {
-            let path = SchemaPath.member(SchemaPath.model(i) + ".renamed", new)
+            var path: String { SchemaPath.member(SchemaPath.model(i) + ".renamed", new) }
             if new == model.name && model[property: new] != nil {
                 throw error(.invalidRename, path, "'\(new)' names both the model and one of its properties, so the rename is ambiguous")
             }
