@@ -2,8 +2,9 @@ extension WriteTransaction {
     // The commit protocol (one fdatasync per durable commit):
     // 1. Every changed page is written to a page no live snapshot uses: copy-on-write, and a
     //    freed page is reused only once no reader, nor the meta a crash falls back to, sees it.
-    // 2. Parents record their children's checksums, the catalog its trees' roots', the meta the
-    //    catalog's and the free list's: the meta's own checksum thus covers every new page.
+    // 2. Parents record their children's checksums, the catalog its trees' roots', the free
+    //    list's index its chunks', the meta the catalog's and the index's: the meta's own
+    //    checksum thus covers every new page.
     // 3. The meta goes to the slot that does not hold the last durable state.
     // 4. One fdatasync: pages and meta reach the disk together, in whatever order the disk likes.
     //    A small commit on a durable base syncs the commit log instead, to which it appended
@@ -42,23 +43,15 @@ extension WriteTransaction {
         }
         freeList.addPending(txnid: txnid, pages: freed)
         freed.removeAll()
-        // Allocating the run only shrinks the list, so the run stays large enough.
-        let listPages = (freeList.encodedSize + PageLayout.headerSize + PageLayout.trailerSize + pageSize - 1) / pageSize
-        let listPgno = allocateRun(listPages)
-        let listLength = listPages * pageSize
-        let listBuffer = UnsafeMutableRawPointer.allocate(byteCount: listLength, alignment: 16)
-        defer { listBuffer.deallocate() }
-        listBuffer.initializeMemory(as: UInt8.self, repeating: 0, count: listLength)
-        PageHeader.initialize(listBuffer, pgno: listPgno, txnid: txnid, type: .freeList, pages: listPages, pageSize: pageSize)
-        freeList.encode(into: listBuffer + PageLayout.headerSize)
-        let listChecksum = try seal(listBuffer, length: listLength, pgno: listPgno)
+        let list = try sealFreeList()
+        defer { list.buffer.deallocate() }
 
         let durable = storage.options.durability == .durable
         let needed = pageLimit * UInt64(pageSize)
         let synced = max(storage.lastSynced, meta.syncedThrough)
         // The log takes a commit only on top of a durable base (a record holds this commit's
         // pages alone) and none of whose pages went out early.
-        let recordBytes = (dirty.count + 1) * pageSize + listLength + Meta.size
+        let recordBytes = (dirty.count + 1) * pageSize + list.bytes + Meta.size
         let log = durable && early.isEmpty && meta.txnid <= synced
             ? storage.commitLog.flatMap { recordBytes <= $0.largestRecord ? $0 : nil } : nil
         let logged = log != nil
@@ -70,21 +63,19 @@ extension WriteTransaction {
             // A full log, one whose position is unknown, or one another data file left at this
             // path (see `CommitLog`) restarts first.
             if let log, try position.end == 0
-                || position.end + CommitLog.recordSize(extents: dirty.count + 3, dataBytes: recordBytes) > log.capacity
+                || position.end + CommitLog.recordSize(extents: dirty.count + list.pages.count + 2, dataBytes: recordBytes) > log.capacity
                 || !storage.commitLogFollowsThisStore(generation: position.generation, storeID: meta.storeID, txnid: meta.txnid) {
                 // Nothing of this commit is written yet: the data file holds the base state.
                 try storage.checkpoint(restartingLog: true)
                 position = storage.commitLogPosition
             }
-            let written = try writePages(list: UnsafeRawBufferPointer(start: listBuffer, count: listLength), at: listPgno)
+            let written = try writePages(adding: list.pages)
             var extents: [CommitLog.Extent] = []
             var deltas: UnsafeMutableRawPointer? = nil
             defer { deltas?.deallocate() }
             if logged {
                 extents.reserveCapacity(written.count + 2)
-                // The free list is rebuilt, not copied, but mostly repeats the base's.
-                let listSource = meta.freeListPages == 1 && listPages == 1 ? meta.freeListPgno : nil
-                deltas = try logExtents(written, at: position, listCopiedFrom: listSource.map { (listPgno, $0) }, into: &extents)
+                deltas = try logExtents(written, at: position, rebuilt: list.sources, into: &extents)
             }
             var zero: UnsafeMutableRawPointer? = nil
             defer { zero?.deallocate() }
@@ -108,9 +99,9 @@ extension WriteTransaction {
             m.txnid = txnid
             m.pageCount = pageLimit
             m.catalog = catalog.info
-            m.freeListPgno = listPgno
-            m.freeListPages = UInt32(listPages)
-            m.freeListChecksum = listChecksum
+            m.freeListPgno = list.indexPgno
+            m.freeListPages = UInt32(list.indexPages)
+            m.freeListChecksum = list.indexChecksum
             m.lastSyncedTxnid = synced
             if durable { m.flags |= Meta.flagDurableCommit } else { m.flags &= ~Meta.flagDurableCommit }
             // Keep the slot holding the last durable state; overwrite the other.
@@ -143,24 +134,102 @@ extension WriteTransaction {
         }
     }
 
+    /// The free list's pages a commit writes, sealed (see `FreeList`).
+    private struct SealedFreeList {
+        var indexPgno: UInt64 = 0
+        var indexPages = 0
+        var indexChecksum: UInt64 = 0
+        /// The index run and the chunk pages.
+        var pages: [(pgno: UInt64, bytes: UnsafeRawBufferPointer)] = []
+        /// Each page rebuilt in place of one the base had: mostly the same bytes.
+        var sources: [(page: UInt64, source: UInt64)] = []
+        /// Holds `pages`; the caller frees it.
+        var buffer: UnsafeMutableRawPointer
+        var bytes: Int { pages.reduce(0) { $0 + $1.bytes.count } }
+    }
+
+    /// Writes the free list's changed chunks to new pages and its index to a new run, and
+    /// seals them. Nothing may allocate or free pages afterwards.
+    private func sealFreeList() throws -> SealedFreeList {
+        // The index's run first, sized for every chunk and every pending page the chunk pages
+        // below can add: taking a run after them could change a chunk already encoded.
+        var maxChunks = freeList.chunkCount(pageCount: pageLimit)
+        var indexPages: Int
+        repeat {
+            let bytes = freeList.indexSize(chunks: maxChunks, extraPending: maxChunks) + PageLayout.headerSize + PageLayout.trailerSize
+            indexPages = (bytes + pageSize - 1) / pageSize
+            // The run, and a page per chunk, may come from the file's end and add chunks.
+            let bound = freeList.chunkCount(pageCount: pageLimit + UInt64(indexPages + maxChunks))
+            if bound <= maxChunks { break }
+            maxChunks = bound
+        } while true
+        let indexPgno = allocateRun(indexPages)
+        // A new page for each changed chunk, the old one freed; taking a page from the list
+        // can change another chunk. Allocating only takes pages, so a chunk found empty stays
+        // empty and needs no page.
+        var placed: [(chunk: Int, pgno: UInt64)] = []
+        var visited = Set<Int>()
+        while case let next = freeList.changedChunks.subtracting(visited).sorted(), !next.isEmpty {
+            for k in next {
+                visited.insert(k)
+                let old = freeList.committedPage(k)
+                if old != 0 { freeList.addPending(txnid: txnid, pages: [old]) }
+                placed.append((k, freeList.chunkIsEmpty(k) ? 0 : allocateRun(1)))
+            }
+        }
+        let chunkCount = freeList.chunkCount(pageCount: pageLimit)
+        precondition(chunkCount <= maxChunks, "free list index sized for \(maxChunks) chunks, needs \(chunkCount)")
+
+        let pagesWritten = placed.reduce(0) { $0 + ($1.pgno != 0 ? 1 : 0) }
+        var sealed = SealedFreeList(indexPgno: indexPgno, indexPages: indexPages,
+                                    buffer: .allocate(byteCount: (indexPages + pagesWritten) * pageSize, alignment: 16))
+        do {
+            var committed: [(chunk: Int, pgno: UInt64, checksum: UInt64)] = []
+            var p = sealed.buffer + indexPages * pageSize
+            for c in placed {
+                guard c.pgno != 0 else { committed.append((c.chunk, 0, 0)); continue }
+                PageHeader.initialize(p, pgno: c.pgno, txnid: txnid, type: .freeBitmap, pages: 1, pageSize: pageSize)
+                freeList.encodeChunk(c.chunk, into: p + PageLayout.headerSize)
+                committed.append((c.chunk, c.pgno, try seal(p, length: pageSize, pgno: c.pgno)))
+                sealed.pages.append((c.pgno, UnsafeRawBufferPointer(start: p, count: pageSize)))
+                let old = freeList.committedPage(c.chunk)
+                if old != 0 { sealed.sources.append((c.pgno, old)) }
+                p += pageSize
+            }
+            freeList.committedChunks(committed, count: chunkCount)
+            let length = indexPages * pageSize
+            sealed.buffer.initializeMemory(as: UInt8.self, repeating: 0, count: length)
+            PageHeader.initialize(sealed.buffer, pgno: indexPgno, txnid: txnid, type: .freeIndex, pages: indexPages, pageSize: pageSize)
+            freeList.encodeIndex(into: sealed.buffer + PageLayout.headerSize)
+            sealed.indexChecksum = try seal(sealed.buffer, length: length, pgno: indexPgno)
+            sealed.pages.append((indexPgno, UnsafeRawBufferPointer(start: sealed.buffer, count: length)))
+            if indexPages == 1, meta.freeListPgno != 0, meta.freeListPages == 1 { sealed.sources.append((indexPgno, meta.freeListPgno)) }
+        } catch {
+            sealed.buffer.deallocate()
+            throw error
+        }
+        return sealed
+    }
+
     /// Appends to `extents` the log record's view of the pages written: whole, or as a delta
     /// from the page it was copied from when an earlier record of the log's generation wrote
     /// that page. Replay applies records in order, so it will have put that page back by then,
     /// and no later commit can change it first: it was reachable until this commit freed it.
-    /// Returns the buffer the deltas live in (the caller frees it).
+    /// `rebuilt` names pages built anew in place of a freed one, mostly repeating it (the free
+    /// list's). Returns the buffer the deltas live in (the caller frees it).
     private func logExtents(_ written: [(pgno: UInt64, bytes: UnsafeRawBufferPointer)], at position: (generation: UInt64, end: UInt64),
-                            listCopiedFrom list: (page: UInt64, source: UInt64)?,
+                            rebuilt: [(page: UInt64, source: UInt64)],
                             into extents: inout [CommitLog.Extent]) throws -> UnsafeMutableRawPointer? {
         let size = UInt64(pageSize)
-        guard keepsCopySources, !copiedFrom.isEmpty, let first = try storage.firstLoggedTxnid(at: position) else {
+        guard keepsCopySources, !copiedFrom.isEmpty || !rebuilt.isEmpty, let first = try storage.firstLoggedTxnid(at: position) else {
             for p in written { extents.append((p.pgno * size, p.bytes, false)) }
             return nil
         }
         var sources: [UInt64: UInt64] = [:]
-        sources.reserveCapacity(copiedFrom.count)
+        sources.reserveCapacity(copiedFrom.count + rebuilt.count)
         // A page number freed and copied into again in this transaction: the last copy counts.
         for c in copiedFrom { sources[c.page] = c.source }
-        if let list { sources[list.page] = list.source }
+        for c in rebuilt { sources[c.page] = c.source }
         let limit = pageSize / 2
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(1, sources.count) * limit, alignment: 8)
         var used = 0
@@ -207,13 +276,13 @@ extension WriteTransaction {
     /// they cost in 64 KiB folios (Linux 6.18, ext4). Bulk loads lose nothing measurable.
     static let maxWriteBytes = 64 << 10
 
-    /// Writes the sealed dirty pages and the free list's run in page order, consecutive pages
-    /// in one call of at most `maxWriteBytes`; returns them in that order.
-    private func writePages(list: UnsafeRawBufferPointer, at listPgno: UInt64) throws -> [(pgno: UInt64, bytes: UnsafeRawBufferPointer)] {
+    /// Writes the sealed dirty pages and `extra` (the free list's) in page order, consecutive
+    /// pages in one call of at most `maxWriteBytes`; returns them in that order.
+    private func writePages(adding extra: [(pgno: UInt64, bytes: UnsafeRawBufferPointer)]) throws -> [(pgno: UInt64, bytes: UnsafeRawBufferPointer)] {
         var pages: [(pgno: UInt64, bytes: UnsafeRawBufferPointer)] = []
-        pages.reserveCapacity(dirty.count + 1)
+        pages.reserveCapacity(dirty.count + extra.count)
         dirty.forEach { pgno, p in pages.append((pgno, UnsafeRawBufferPointer(start: p, count: pageSize))) }
-        pages.append((listPgno, list))
+        pages.append(contentsOf: extra)
         pages.sort { $0.pgno < $1.pgno }
         var run: [UnsafeRawBufferPointer] = []
         var i = 0

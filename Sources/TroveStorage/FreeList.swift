@@ -1,99 +1,144 @@
 /// The pages a store can reuse, and the pages waiting until no reader can see them.
 ///
-/// `ready` pages are reusable now. `pending[t]` holds the pages transaction `t` stopped
-/// using: snapshots older than `t` still see them, so they become ready only once every reader
-/// (in any process), and the meta a crash would fall back to, is at `t` or newer.
+/// Ready pages are reusable now, the lowest first so that the file stays compact. `pending[t]`
+/// holds the pages transaction `t` stopped using: snapshots older than `t` still see them, so
+/// they become ready only once every reader (in any process), and the meta a crash would fall
+/// back to, is at `t` or newer.
 ///
-/// The whole list is written at each commit into one fresh run of pages (as bbolt does): simple
-/// and crash-safe, at a cost proportional to the number of free pages. Serialized form:
-/// `readyCount u64, pgno u64 * readyCount, recordCount u64, (txnid u64, n u64, pgno u64 * n)*`.
+/// The ready pages are a bitmap over the file, kept on disk in chunks of one page each: chunk
+/// `k` covers pages `k·B ..< (k+1)·B`, where B is the number of bits in a page's body (32,256
+/// for 4 KiB pages: 126 MiB of file). A commit writes again, copy-on-write like every other
+/// page, only the chunks whose bits it changed, and a small index run that names each chunk's
+/// page and checksum and holds the pending records. So a small commit's free-list cost does not
+/// grow with the number of free pages. Format 3 wrote the whole list at every commit (bbolt's
+/// trade): 57 pages per commit at 29,000 free pages. That list is still read, and its store
+/// changes to chunks at its first commit.
+///
+/// ```
+/// index (type freeIndex, a run):  chunkCount u64, (pgno u64, checksum u64) * chunkCount
+///                                 (pgno 0: the chunk holds no ready page and has no page),
+///                                 recordCount u64, (txnid u64, n u64, pgno u64 * n) * recordCount
+/// chunk (type freeBitmap, a page): the body is B bits as u64 words: bit i set ⇔ page k·B + i is ready
+/// format 3 list (type freeList):  readyCount u64, pgno u64 * readyCount, then the records as above
+/// ```
 struct FreeList {
-    /// Sorted descending, so the lowest page number is taken first and the file stays compact.
-    private(set) var ready: [UInt64] = []
+    /// Bit `p` set: page `p` is ready.
+    private var words: [UInt64] = []
+    /// No ready page lies below word `lowestWord`: allocation scans from there.
+    private var lowestWord = 0
+    private(set) var readyCount = 0
     private(set) var pending: [(txnid: UInt64, pages: [UInt64])] = []
+    /// Bitmap words per chunk page.
+    let wordsPerChunk: Int
+    /// Each chunk's page and checksum as last committed (pgno 0: no page).
+    private(set) var chunkPages: [(pgno: UInt64, checksum: UInt64)] = []
+    /// Chunks whose bits differ from their committed page.
+    private(set) var changedChunks = Set<Int>()
 
-    var readyCount: Int { ready.count }
+    init(pageSize: Int) {
+        wordsPerChunk = (pageSize - PageLayout.headerSize - PageLayout.trailerSize) / 8
+    }
+
     var pendingCount: Int { pending.reduce(0) { $0 + $1.pages.count } }
+    /// Pages a chunk covers.
+    var pagesPerChunk: UInt64 { UInt64(wordsPerChunk * 64) }
+
+    /// The ready pages, lowest first.
+    var readyPages: [UInt64] {
+        var out: [UInt64] = []
+        out.reserveCapacity(readyCount)
+        for (w, word) in words.enumerated() {
+            var bits = word
+            while bits != 0 {
+                out.append(UInt64(w * 64 + bits.trailingZeroBitCount))
+                bits &= bits - 1
+            }
+        }
+        return out
+    }
+
+    /// Every page number in the list, for verification.
+    var allPages: [UInt64] { readyPages + pending.flatMap(\.pages) }
+
+    // MARK: Allocation
+
+    private mutating func markReady(_ p: UInt64) {
+        let w = Int(p >> 6)
+        if w >= words.count { words.append(contentsOf: repeatElement(0, count: w + 1 - words.count)) }
+        let bit: UInt64 = 1 << (p & 63)
+        assert(words[w] & bit == 0, "page \(p) freed twice")
+        words[w] |= bit
+        readyCount += 1
+        if w < lowestWord { lowestWord = w }
+        changedChunks.insert(w / wordsPerChunk)
+    }
 
     /// Makes the pages freed by transactions `<= txnid` reusable.
     mutating func reclaim(upTo txnid: UInt64) {
-        var incoming: [UInt64] = []
-        while let first = pending.first, first.txnid <= txnid {
-            incoming.append(contentsOf: first.pages)
-            pending.removeFirst()
+        var reclaimed = 0
+        while reclaimed < pending.count, pending[reclaimed].txnid <= txnid {
+            for p in pending[reclaimed].pages { markReady(p) }
+            reclaimed += 1
         }
-        guard !incoming.isEmpty else { return }
-        // Merged by blocks, not re-sorted: every commit reclaims a small batch into a list that
-        // can hold thousands of pages. The list's buffer is shared with the committed state
-        // (a write transaction works on a copy), so the merge builds the new buffer directly:
-        // the ready pages between two of the batch's go over as one block.
-        incoming.sort(by: >)
-        let old = ready
-        ready = [UInt64](unsafeUninitializedCapacity: old.count + incoming.count) { out, initialized in
-            old.withUnsafeBufferPointer { src in
-                var i = 0, k = 0
-                func copy(upTo end: Int) {
-                    guard end > i else { return }
-                    (out.baseAddress! + k).initialize(from: src.baseAddress! + i, count: end - i)
-                    k += end - i
-                    i = end
-                }
-                for page in incoming {
-                    // The ready pages above `page` (descending) go first.
-                    var lo = i, hi = src.count
-                    while lo < hi {
-                        let mid = (lo + hi) / 2
-                        if src[mid] > page { lo = mid + 1 } else { hi = mid }
-                    }
-                    assert(lo == src.count || src[lo] != page, "page \(page) freed twice")
-                    copy(upTo: lo)
-                    (out.baseAddress! + k).initialize(to: page)
-                    k += 1
-                }
-                copy(upTo: src.count)
-                initialized = k
-            }
-        }
+        if reclaimed > 0 { pending.removeFirst(reclaimed) }
     }
 
-    /// Takes `n` contiguous free pages, or nil if there is no such run.
+    /// Takes `n` contiguous free pages, the lowest run there is, or nil if there is no such run.
     mutating func allocate(_ n: Int) -> UInt64? {
-        if n == 1 { return ready.popLast() }
-        guard ready.count >= n else { return nil }
-        // Descending order: a run p, p+1, ..., p+n-1 sits at indexes i+n-1 ... i.
-        var runStart = ready.count - 1
-        var i = ready.count - 1
-        while i > 0 {
-            if ready[i - 1] == ready[i] + 1 {
-                i -= 1
-                if runStart - i + 1 == n {
-                    let first = ready[runStart]
-                    ready.removeSubrange(i...runStart)
-                    return first
-                }
-            } else {
-                i -= 1
-                runStart = i
-            }
+        guard n >= 1, readyCount >= n else { return nil }
+        var w = lowestWord
+        if n == 1 {
+            while words[w] == 0 { w += 1 }   // readyCount > 0: some word is set
+            lowestWord = w
+            let p = UInt64(w * 64 + words[w].trailingZeroBitCount)
+            take(p, count: 1)
+            return p
         }
-        return nil
+        // A run may span words: `length` set bits end just before bit `b` of word `w`.
+        var start = 0, length = 0
+        while w < words.count {
+            let word = words[w]
+            if word == .max {
+                if length == 0 { start = w * 64 }
+                length += 64
+                if length >= n { break }
+            } else {
+                var b = 0
+                while b < 64 {
+                    let rest = word >> UInt64(b)
+                    if rest & 1 == 0 {
+                        length = 0
+                        if rest == 0 { break }
+                        b += rest.trailingZeroBitCount
+                        continue
+                    }
+                    let ones = (~rest).trailingZeroBitCount
+                    if length == 0 { start = w * 64 + b }
+                    length += ones
+                    if length >= n { break }
+                    b += ones
+                }
+                if length >= n { break }
+            }
+            w += 1
+        }
+        guard length >= n else { return nil }
+        take(UInt64(start), count: n)
+        return UInt64(start)
+    }
+
+    private mutating func take(_ first: UInt64, count: Int) {
+        for p in first..<(first + UInt64(count)) {
+            let w = Int(p >> 6)
+            words[w] &= ~(1 << (p & 63))
+            changedChunks.insert(w / wordsPerChunk)
+        }
+        readyCount -= count
     }
 
     /// Returns pages nobody has seen (allocated and released within one transaction).
     mutating func release(_ pgno: UInt64, count: Int) {
-        for p in pgno..<(pgno + UInt64(count)) {
-            let at = insertionIndex(p)
-            ready.insert(p, at: at)
-        }
-    }
-
-    private func insertionIndex(_ p: UInt64) -> Int {
-        var lo = 0, hi = ready.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if ready[mid] > p { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
+        for p in pgno..<(pgno + UInt64(count)) { markReady(p) }
     }
 
     /// Records the pages transaction `txnid` stopped using.
@@ -106,13 +151,69 @@ struct FreeList {
         }
     }
 
-    var encodedSize: Int { 16 + 8 * ready.count + pending.reduce(0) { $0 + 16 + 8 * $1.pages.count } }
+    // MARK: Chunks
 
-    func encode(into p: UnsafeMutableRawPointer) {
+    /// The chunks a file of `pageCount` pages has.
+    func chunkCount(pageCount: UInt64) -> Int { Int((pageCount + pagesPerChunk - 1) / pagesPerChunk) }
+
+    /// The page chunk `k` was last committed to (0: none).
+    func committedPage(_ k: Int) -> UInt64 { k < chunkPages.count ? chunkPages[k].pgno : 0 }
+
+    /// Whether chunk `k` holds no ready page.
+    func chunkIsEmpty(_ k: Int) -> Bool {
+        let lower = min(k * wordsPerChunk, words.count), upper = min(lower + wordsPerChunk, words.count)
+        return words[lower..<upper].allSatisfy { $0 == 0 }
+    }
+
+    /// Writes chunk `k`'s bitmap into a page body of `wordsPerChunk` words.
+    func encodeChunk(_ k: Int, into body: UnsafeMutableRawPointer) {
+        for i in 0..<wordsPerChunk {
+            let w = k * wordsPerChunk + i
+            body.storeBytes(of: (w < words.count ? words[w] : 0).littleEndian, toByteOffset: i * 8, as: UInt64.self)
+        }
+    }
+
+    /// Reads chunk `k`'s bitmap from a page body (the page `pgno`); no ready page may lie
+    /// among the metas or past `pageCount`.
+    mutating func loadChunk(_ k: Int, from body: UnsafeRawPointer, pageCount: UInt64, pgno: UInt64) throws {
+        let first = k * wordsPerChunk
+        if words.count < first + wordsPerChunk { words.append(contentsOf: repeatElement(0, count: first + wordsPerChunk - words.count)) }
+        for i in 0..<wordsPerChunk {
+            let word = UInt64(littleEndian: body.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
+            guard word != 0 else { continue }
+            let base = UInt64((first + i) * 64)
+            let lowest = base + UInt64(word.trailingZeroBitCount), highest = base + 63 - UInt64(word.leadingZeroBitCount)
+            guard lowest >= PageLayout.metaPages, highest < pageCount else {
+                let p = lowest < PageLayout.metaPages ? lowest : highest
+                throw StorageError.corrupt(page: pgno, detail: "free-page bitmap names page \(p), outside the file's \(pageCount) pages")
+            }
+            words[first + i] = word
+            readyCount += word.nonzeroBitCount
+        }
+    }
+
+    /// Records where the chunks a commit wrote went: chunk table of `count` entries, `written`
+    /// replacing theirs; nothing is changed afterwards.
+    mutating func committedChunks(_ written: [(chunk: Int, pgno: UInt64, checksum: UInt64)], count: Int) {
+        if chunkPages.count < count { chunkPages.append(contentsOf: repeatElement((pgno: UInt64(0), checksum: UInt64(0)), count: count - chunkPages.count)) }
+        for c in written { chunkPages[c.chunk] = (c.pgno, c.checksum) }
+        changedChunks.removeAll()
+    }
+
+    // MARK: The index
+
+    /// The bytes of an index naming `chunks` chunks with the pending records, and room for
+    /// `extraPending` more pending pages (in a record of their own, if need be).
+    func indexSize(chunks: Int, extraPending: Int) -> Int {
+        16 + 16 * chunks + pending.reduce(0) { $0 + 16 + 8 * $1.pages.count } + 16 + 8 * extraPending
+    }
+
+    /// Writes the index: the committed chunk table (see `committedChunks`), then the records.
+    func encodeIndex(into p: UnsafeMutableRawPointer) {
         var o = 0
         func put(_ v: UInt64) { p.storeBytes(of: v, toByteOffset: o, as: UInt64.self); o += 8 }
-        put(UInt64(ready.count))
-        for pg in ready { put(pg) }
+        put(UInt64(chunkPages.count))
+        for c in chunkPages { put(c.pgno); put(c.checksum) }
         put(UInt64(pending.count))
         for r in pending {
             put(r.txnid); put(UInt64(r.pages.count))
@@ -120,40 +221,107 @@ struct FreeList {
         }
     }
 
-    /// Decodes a serialized list; every page number must lie in `2..<pageCount`.
-    init(decoding p: UnsafeRawPointer, length: Int, pageCount: UInt64, pgno: UInt64) throws {
+    /// A decoded index: the chunk table and the pending records.
+    struct Index {
+        var chunks: [(pgno: UInt64, checksum: UInt64)] = []
+        var pending: [(txnid: UInt64, pages: [UInt64])] = []
+    }
+
+    /// Decodes an index run's body (`length` bytes, of the run at `pgno`). Chunk pages and
+    /// pending pages must lie in `2..<pageCount`.
+    static func decodeIndex(_ p: UnsafeRawPointer, length: Int, pageCount: UInt64, pgno: UInt64) throws -> Index {
+        var reader = Reader(p: p, length: length, pageCount: pageCount, pgno: pgno)
+        var index = Index()
+        let n = try reader.count(of: 16, "chunk")
+        index.chunks.reserveCapacity(n)
+        for _ in 0..<n {
+            let page = try reader.get()
+            let checksum = try reader.get()
+            if page != 0 { _ = try reader.inFile(page) }
+            index.chunks.append((page, checksum))
+        }
+        index.pending = try reader.records()
+        return index
+    }
+
+    /// Decodes a format 3 list (every ready page listed) into `self`, whose chunks all count as
+    /// changed: the next commit writes them.
+    mutating func loadList(_ p: UnsafeRawPointer, length: Int, pageCount: UInt64, pgno: UInt64) throws {
+        var reader = Reader(p: p, length: length, pageCount: pageCount, pgno: pgno)
+        let n = try reader.count(of: 8, "free list")
+        for _ in 0..<n {
+            let page = try reader.inFile(try reader.get())
+            let w = Int(page >> 6)
+            if w < words.count, words[w] & (1 << (page & 63)) != 0 {
+                throw StorageError.corrupt(page: pgno, detail: "free list names page \(page) twice")
+            }
+            markReady(page)
+        }
+        pending = try reader.records()
+    }
+
+    /// Reads the free list `meta` names; `run(pgno, pages)` gives a run's bytes, decrypted.
+    init(pageSize: Int, meta: Meta, run: (UInt64, Int) throws -> UnsafeRawPointer) throws {
+        self.init(pageSize: pageSize)
+        guard meta.freeListPgno != 0 else { return }
+        let p = try run(meta.freeListPgno, Int(meta.freeListPages))
+        let length = Int(meta.freeListPages) * pageSize - PageLayout.headerSize - PageLayout.trailerSize
+        switch PageHeader(p).type {
+        case PageType.freeIndex.rawValue:
+            let index = try FreeList.decodeIndex(p + PageLayout.headerSize, length: length, pageCount: meta.pageCount, pgno: meta.freeListPgno)
+            for (k, c) in index.chunks.enumerated() where c.pgno != 0 {
+                let chunk = try run(c.pgno, 1)
+                guard PageHeader(chunk).type == PageType.freeBitmap.rawValue else {
+                    throw StorageError.corrupt(page: c.pgno, detail: "expected a free-page bitmap")
+                }
+                try loadChunk(k, from: chunk + PageLayout.headerSize, pageCount: meta.pageCount, pgno: c.pgno)
+            }
+            chunkPages = index.chunks
+            pending = index.pending
+        case PageType.freeList.rawValue:
+            try loadList(p + PageLayout.headerSize, length: length, pageCount: meta.pageCount, pgno: meta.freeListPgno)
+        default:
+            throw StorageError.corrupt(page: meta.freeListPgno, detail: "expected the free list")
+        }
+    }
+
+    /// Reads the u64 fields of an index or list body, each checked against what is left.
+    private struct Reader {
+        let p: UnsafeRawPointer, length: Int, pageCount: UInt64, pgno: UInt64
         var o = 0
-        func get() throws -> UInt64 {
+
+        mutating func get() throws -> UInt64 {
             guard o + 8 <= length else { throw StorageError.corrupt(page: pgno, detail: "free list is truncated") }
             defer { o += 8 }
             return p.loadUnaligned(fromByteOffset: o, as: UInt64.self)
         }
-        func page() throws -> UInt64 {
-            let v = try get()
-            guard v >= PageLayout.metaPages, v < pageCount else {
-                throw StorageError.corrupt(page: pgno, detail: "free list names page \(v), outside the file's \(pageCount) pages")
-            }
-            return v
+
+        /// A count of items of `size` bytes each, which must fit in what is left.
+        mutating func count(of size: Int, _ what: String) throws -> Int {
+            let n = try get()
+            guard n <= UInt64((length - o) / size) else { throw StorageError.corrupt(page: pgno, detail: "\(what) count \(n) is impossible") }
+            return Int(n)
         }
-        let n = try get()
-        guard n <= UInt64(length / 8) else { throw StorageError.corrupt(page: pgno, detail: "free list count \(n) is impossible") }
-        ready.reserveCapacity(Int(n))
-        for _ in 0..<n { ready.append(try page()) }
-        let records = try get()
-        guard records <= UInt64(length / 16) else { throw StorageError.corrupt(page: pgno, detail: "free list record count \(records) is impossible") }
-        for _ in 0..<records {
-            let t = try get()
-            let c = try get()
-            guard c <= UInt64(length / 8) else { throw StorageError.corrupt(page: pgno, detail: "free list record size \(c) is impossible") }
-            var pages: [UInt64] = []
-            pages.reserveCapacity(Int(c))
-            for _ in 0..<c { pages.append(try page()) }
-            pending.append((t, pages))
+
+        func inFile(_ page: UInt64) throws -> UInt64 {
+            guard page >= PageLayout.metaPages, page < pageCount else {
+                throw StorageError.corrupt(page: pgno, detail: "free list names page \(page), outside the file's \(pageCount) pages")
+            }
+            return page
+        }
+
+        mutating func records() throws -> [(txnid: UInt64, pages: [UInt64])] {
+            let n = try count(of: 16, "free list record")
+            var records: [(txnid: UInt64, pages: [UInt64])] = []
+            for _ in 0..<n {
+                let t = try get()
+                let c = try count(of: 8, "free list record size")
+                var pages: [UInt64] = []
+                pages.reserveCapacity(c)
+                for _ in 0..<c { pages.append(try inFile(try get())) }
+                records.append((t, pages))
+            }
+            return records
         }
     }
-
-    init() {}
-
-    /// Every page number in the list, for verification.
-    var allPages: [UInt64] { ready + pending.flatMap(\.pages) }
 }

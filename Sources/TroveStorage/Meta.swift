@@ -55,9 +55,11 @@ struct Meta: Equatable {
     /// checksum (`PageLayout.flagGapUnchecked`); version 1 files, whose pages never do, read as
     /// before. Version 3 metas carry the store id, and the commit log beside the file may hold
     /// page deltas (`PageDelta`), which a build reading only versions 1–2 would not replay:
-    /// such builds must refuse the file. Older files become version 3 at their first commit.
-    static let formatVersion: UInt32 = 3
-    static let readableVersions: ClosedRange<UInt32> = 1...3
+    /// such builds must refuse the file. Version 4 keeps the free pages as bitmap chunks behind
+    /// an index (`FreeList`), which a build reading only versions 1–3 would take for a damaged
+    /// free list. Older files become version 4 at their first commit.
+    static let formatVersion: UInt32 = 4
+    static let readableVersions: ClosedRange<UInt32> = 1...4
     static let size = 512
     static let flagEncrypted: UInt32 = 1
 

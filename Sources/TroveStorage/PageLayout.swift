@@ -30,7 +30,12 @@ enum PageType: UInt8 {
     case branch = 1
     case leaf = 2
     case overflow = 3
+    /// The whole free list in one run: format 3 and older (see `FreeList`).
     case freeList = 4
+    /// The free list's index run: its chunk table and pending records (see `FreeList`).
+    case freeIndex = 5
+    /// One chunk of the free-page bitmap (see `FreeList`).
+    case freeBitmap = 6
 }
 
 /// A page's header fields, read and written in place.

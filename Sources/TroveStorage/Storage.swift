@@ -417,15 +417,7 @@ public final class Storage: @unchecked Sendable {
             try syncBeforeFirstWrite()
             var base = try newestMeta()
             if cipher != nil && sessionEpoch == nil { base = try bumpNonceEpoch(base) }
-            var freeList: FreeList
-            state.lock()
-            let cached = cachedFreeList
-            state.unlock()
-            if let cached, cached.txnid == base.txnid {
-                freeList = cached.list
-            } else {
-                freeList = try readFreeList(base)
-            }
+            var freeList = try takeCachedFreeList(txnid: base.txnid) ?? readFreeList(base)
             state.lock()
             let synced = max(syncedThrough, base.syncedThrough)
             state.unlock()
@@ -477,15 +469,20 @@ public final class Storage: @unchecked Sendable {
         return m
     }
 
-    private func readFreeList(_ meta: Meta) throws -> FreeList {
-        guard meta.freeListPgno != 0 else { return FreeList() }
+    /// The free list the last commit in this process left, if it is `txnid`'s. The writer takes
+    /// it, so that its bitmap has one owner and changes in place instead of being copied; a
+    /// transaction that does not commit leaves no list, and the next one reads it from the file.
+    private func takeCachedFreeList(txnid: UInt64) -> FreeList? {
+        state.lock()
+        defer { state.unlock() }
+        guard let cached = cachedFreeList else { return nil }
+        cachedFreeList = nil
+        return cached.txnid == txnid ? cached.list : nil
+    }
+
+    func readFreeList(_ meta: Meta) throws -> FreeList {
         let txn = ReadTransaction(storage: self, meta: meta, mapping: try mapping(covering: meta.pageCount * UInt64(pageSize)), slot: nil, isWriter: false)
-        let p = try txn.run(meta.freeListPgno, pages: Int(meta.freeListPages))
-        guard PageHeader(p).type == PageType.freeList.rawValue else {
-            throw StorageError.corrupt(page: meta.freeListPgno, detail: "expected the free list")
-        }
-        let length = Int(meta.freeListPages) * pageSize - PageLayout.headerSize - PageLayout.trailerSize
-        return try FreeList(decoding: p + PageLayout.headerSize, length: length, pageCount: meta.pageCount, pgno: meta.freeListPgno)
+        return try FreeList(pageSize: pageSize, meta: meta) { try txn.run($0, pages: $1) }
     }
 
     /// Writes a meta-only commit that reserves a new nonce epoch for this session, so nothing

@@ -105,15 +105,34 @@ final class Verifier {
             try walkTree(meta.catalog.root, checksum: meta.catalog.rootChecksum, depth: 0, isCatalog: true, low: nil, high: nil, name: "(catalog)")
         }
         if meta.freeListPgno != 0 {
-            if let p = try checkedRun(meta.freeListPgno, pages: Int(meta.freeListPages), checksum: meta.freeListChecksum, type: .freeList) {
+            if let p = try checkedRun(meta.freeListPgno, pages: Int(meta.freeListPages), checksum: meta.freeListChecksum, type: .freeIndex) {
                 try mark(meta.freeListPgno, pages: Int(meta.freeListPages), as: 1)
                 let length = Int(meta.freeListPages) * pageSize - PageLayout.headerSize - PageLayout.trailerSize
                 do {
-                    let list = try FreeList(decoding: p + PageLayout.headerSize, length: length, pageCount: meta.pageCount, pgno: meta.freeListPgno)
+                    var list = FreeList(pageSize: pageSize)
+                    if PageHeader(p).type == PageType.freeList.rawValue {
+                        try list.loadList(p + PageLayout.headerSize, length: length, pageCount: meta.pageCount, pgno: meta.freeListPgno)
+                    } else {
+                        let index = try FreeList.decodeIndex(p + PageLayout.headerSize, length: length, pageCount: meta.pageCount, pgno: meta.freeListPgno)
+                        try walkFreeChunks(index, into: &list)
+                        for r in index.pending { list.addPending(txnid: r.txnid, pages: r.pages) }
+                    }
                     for pg in list.allPages { try mark(pg, pages: 1, as: 2) }
                 } catch {
                     try problem(meta.freeListPgno, "\(error)")
                 }
+            }
+        }
+    }
+
+    /// Checks each chunk page of the free-page bitmap against the index and loads its bits.
+    private func walkFreeChunks(_ index: FreeList.Index, into list: inout FreeList) throws {
+        for (k, c) in index.chunks.enumerated() where c.pgno != 0 {
+            if let p = try checkedRun(c.pgno, pages: 1, checksum: c.checksum, type: .freeBitmap) {
+                try mark(c.pgno, pages: 1, as: 1)
+                try list.loadChunk(k, from: p + PageLayout.headerSize, pageCount: meta.pageCount, pgno: c.pgno)
+            } else if prune == nil {
+                try mark(c.pgno, pages: 1, as: 1)
             }
         }
     }
@@ -159,7 +178,9 @@ final class Verifier {
                 try problem(pgno, "expected a tree page, found type \(h.type)"); return nil
             }
         } else {
-            guard h.type == type.rawValue else { try problem(pgno, "expected page type \(type.rawValue), found \(h.type)"); return nil }
+            // The free list's run is an index since format 4, the whole list before.
+            let legacyList = type == .freeIndex && h.type == PageType.freeList.rawValue
+            guard h.type == type.rawValue || legacyList else { try problem(pgno, "expected page type \(type.rawValue), found \(h.type)"); return nil }
             guard h.pages == pages else { try problem(pgno, "run length \(h.pages), expected \(pages)"); return nil }
         }
         if let prune, h.txnid <= prune { return nil }
@@ -253,13 +274,11 @@ extension Storage {
     public func stats() throws -> StorageStats {
         let tx = try beginRead()
         let meta = tx.meta
+        // Read while the snapshot holds its pages (a writer may reuse them once it ends), and
+        // end it before asking for the oldest reader.
+        let list: FreeList
+        do { list = try readFreeList(meta) } catch { tx.end(); throw error }
         tx.end()
-        var list = FreeList()
-        if meta.freeListPgno != 0 {
-            let r = ReadTransaction(storage: self, meta: meta, mapping: try mapping(covering: meta.pageCount * UInt64(pageSize)), slot: nil, isWriter: false)
-            let p = try r.run(meta.freeListPgno, pages: Int(meta.freeListPages))
-            list = try FreeList(decoding: p + PageLayout.headerSize, length: Int(meta.freeListPages) * pageSize - 64, pageCount: meta.pageCount, pgno: meta.freeListPgno)
-        }
         var oldest: (UInt64, Double)? = nil
         if let r = lockFile?.oldestReader() {
             oldest = (r.txnid, Double(LockFile.nowNanoseconds() &- r.startedNanoseconds) / 1e9)

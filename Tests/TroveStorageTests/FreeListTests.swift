@@ -1,9 +1,17 @@
+import Foundation
 import Testing
 @testable import TroveStorage
 
 @Suite struct FreeListTests {
+    static func list(ready: [UInt64]) -> FreeList {
+        var list = FreeList(pageSize: 4096)
+        list.addPending(txnid: 1, pages: ready)
+        list.reclaim(upTo: 1)
+        return list
+    }
+
     @Test func pagesBecomeReusableOnlyOnceTheirTransactionIsReclaimed() {
-        var list = FreeList()
+        var list = FreeList(pageSize: 4096)
         list.addPending(txnid: 5, pages: [10, 11])
         list.addPending(txnid: 7, pages: [3])
         #expect(list.allocate(1) == nil)
@@ -18,17 +26,29 @@ import Testing
     }
 
     @Test func runsAreFoundOnlyWhenContiguous() {
-        var list = FreeList()
-        list.addPending(txnid: 1, pages: [20, 4, 5, 7, 8, 9, 30])
-        list.reclaim(upTo: 1)
+        var list = Self.list(ready: [20, 4, 5, 7, 8, 9, 30])
         #expect(list.allocate(3) == 7)
         #expect(list.allocate(3) == nil)
         #expect(list.allocate(2) == 4)
         #expect(list.allocPages() == [20, 30])
     }
 
-    @Test func reclaimedBatchesMergeIntoTheSortedList() {
-        var list = FreeList()
+    @Test func runsAreFoundAcrossBitmapWords() {
+        // 60..<70 spans two words; 100..<300 spans whole words; 61 taken leaves 62..<70.
+        var list = Self.list(ready: Array(60..<70) + Array(100..<300))
+        #expect(list.allocate(10) == 60)
+        #expect(list.allocate(10) == 100)
+        #expect(list.allocate(190) == 110)
+        #expect(list.readyCount == 0)
+        list = Self.list(ready: Array(60..<70) + Array(128..<200))
+        #expect(list.allocate(1) == 60)
+        #expect(list.allocate(9) == 61)
+        #expect(list.allocate(73) == nil)
+        #expect(list.allocate(72) == 128)
+    }
+
+    @Test func reclaimedBatchesLeaveEveryPageReadyOnce() {
+        var list = FreeList(pageSize: 4096)
         var rng = SplitMix64(seed: 14)
         var all = Array(UInt64(2)..<2_002)
         all.shuffle(using: &rng)
@@ -45,20 +65,90 @@ import Testing
         }
         list.reclaim(upTo: txnid)
         #expect(list.pendingCount == 0)
-        #expect(list.ready == expected.sorted(by: >))
+        #expect(list.readyCount == expected.count)
+        #expect(list.readyPages == expected.sorted())
     }
 
-    @Test func encodingRoundTripsAndRejectsPagesOutsideTheFile() throws {
-        var list = FreeList()
-        list.addPending(txnid: 2, pages: [9, 8])
-        list.reclaim(upTo: 2)
-        list.addPending(txnid: 3, pages: [12])
-        var bytes = [UInt8](repeating: 0, count: list.encodedSize)
-        bytes.withUnsafeMutableBytes { list.encode(into: $0.baseAddress!) }
-        let decoded = try bytes.withUnsafeBytes { try FreeList(decoding: $0.baseAddress!, length: $0.count, pageCount: 20, pgno: 1) }
-        #expect(decoded.allPages == list.allPages)
+    @Test func onlyTheChunksWhoseBitsChangedAreMarked() {
+        var list = FreeList(pageSize: 4096)
+        let perChunk = list.pagesPerChunk
+        #expect(perChunk == 32_256)
+        list.addPending(txnid: 1, pages: [5, perChunk * 3 + 1])
+        #expect(list.changedChunks.isEmpty)   // pending pages are in the index, not the bitmap
+        list.reclaim(upTo: 1)
+        #expect(list.changedChunks == [0, 3])
+        list.committedChunks([(0, 40, 1), (3, 41, 2)], count: 4)
+        #expect(list.changedChunks.isEmpty)
+        #expect(list.committedPage(3) == 41 && list.committedPage(1) == 0)
+        #expect(list.allocate(1) == 5)
+        #expect(list.changedChunks == [0])
+        #expect(list.chunkIsEmpty(0) && !list.chunkIsEmpty(3) && list.chunkIsEmpty(9))
+    }
+
+    @Test func chunksAndTheIndexRoundTrip() throws {
+        var list = Self.list(ready: [2, 63, 64, 32_255, 32_256, 40_000])
+        list.addPending(txnid: 9, pages: [70, 71])
+        let pageCount: UInt64 = 50_000
+        let chunks = list.chunkCount(pageCount: pageCount)
+        #expect(chunks == 2)
+        var decoded = FreeList(pageSize: 4096)
+        var body = [UInt8](repeating: 0xff, count: list.wordsPerChunk * 8)
+        for k in 0..<chunks {
+            body.withUnsafeMutableBytes { list.encodeChunk(k, into: $0.baseAddress!) }
+            try body.withUnsafeBytes { try decoded.loadChunk(k, from: $0.baseAddress!, pageCount: pageCount, pgno: 100 + UInt64(k)) }
+        }
+        #expect(decoded.readyPages == list.readyPages)
+        #expect(decoded.readyCount == 6)
+
+        list.committedChunks([(0, 100, 7), (1, 101, 8)], count: chunks)
+        var index = [UInt8](repeating: 0, count: list.indexSize(chunks: chunks, extraPending: 0))
+        index.withUnsafeMutableBytes { list.encodeIndex(into: $0.baseAddress!) }
+        let read = try index.withUnsafeBytes { try FreeList.decodeIndex($0.baseAddress!, length: $0.count, pageCount: pageCount, pgno: 3) }
+        #expect(read.chunks.map(\.pgno) == [100, 101] && read.chunks.map(\.checksum) == [7, 8])
+        #expect(read.pending.map(\.txnid) == [9] && read.pending.map(\.pages) == [[70, 71]])
+    }
+
+    @Test func aBitmapOrIndexNamingPagesOutsideTheFileIsRejected() throws {
+        let list = Self.list(ready: [40_000])
+        var body = [UInt8](repeating: 0, count: list.wordsPerChunk * 8)
+        body.withUnsafeMutableBytes { list.encodeChunk(1, into: $0.baseAddress!) }
+        var short = FreeList(pageSize: 4096)
         #expect(throws: StorageError.self) {
-            _ = try bytes.withUnsafeBytes { try FreeList(decoding: $0.baseAddress!, length: $0.count, pageCount: 10, pgno: 1) }
+            try body.withUnsafeBytes { try short.loadChunk(1, from: $0.baseAddress!, pageCount: 39_000, pgno: 12) }
+        }
+        // Pages 0 and 1 are the metas: never free.
+        var metas = [UInt8](repeating: 0, count: list.wordsPerChunk * 8)
+        metas[0] = 0b10
+        #expect(throws: StorageError.self) {
+            try metas.withUnsafeBytes { try short.loadChunk(0, from: $0.baseAddress!, pageCount: 39_000, pgno: 12) }
+        }
+        var pending = FreeList(pageSize: 4096)
+        pending.addPending(txnid: 2, pages: [12])
+        var index = [UInt8](repeating: 0, count: pending.indexSize(chunks: 0, extraPending: 0))
+        index.withUnsafeMutableBytes { pending.encodeIndex(into: $0.baseAddress!) }
+        #expect(throws: StorageError.self) {
+            _ = try index.withUnsafeBytes { try FreeList.decodeIndex($0.baseAddress!, length: $0.count, pageCount: 10, pgno: 3) }
+        }
+        // A count larger than the run can hold.
+        index.withUnsafeMutableBytes { $0.storeBytes(of: UInt64(1 << 40), toByteOffset: 0, as: UInt64.self) }
+        #expect(throws: StorageError.self) {
+            _ = try index.withUnsafeBytes { try FreeList.decodeIndex($0.baseAddress!, length: $0.count, pageCount: 100, pgno: 3) }
+        }
+    }
+
+    @Test func aFormat3ListLoadsWithEveryNonEmptyChunkToWrite() throws {
+        // readyCount, pages, recordCount, (txnid, n, pages)
+        let words: [UInt64] = [3, 9, 8, 40_000, 1, 4, 1, 12]
+        var list = FreeList(pageSize: 4096)
+        try words.withUnsafeBytes { try list.loadList($0.baseAddress!, length: $0.count, pageCount: 50_000, pgno: 3) }
+        #expect(list.readyPages == [8, 9, 40_000])
+        #expect(list.pending.map(\.txnid) == [4] && list.pending.map(\.pages) == [[12]])
+        #expect(list.changedChunks == [0, 1])
+        #expect(list.committedPage(0) == 0)
+        let twice: [UInt64] = [2, 9, 9, 0]
+        var again = FreeList(pageSize: 4096)
+        #expect(throws: StorageError.self) {
+            try twice.withUnsafeBytes { try again.loadList($0.baseAddress!, length: $0.count, pageCount: 50_000, pgno: 3) }
         }
     }
 }
@@ -69,5 +159,103 @@ extension FreeList {
         var out: [UInt64] = []
         while let p = allocate(1) { out.append(p) }
         return out
+    }
+}
+
+/// The free list as a store keeps it: bitmap chunks behind an index, written when they change.
+@Suite struct FreeListStorageTests {
+    /// A store at `path` with about 5,000 free pages: that many one-page values, all deleted
+    /// but one key.
+    static func storeWithFreePages(_ path: String) throws -> Storage {
+        let s = try Storage(path: path)
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            for i in 0..<5_000 { try tx.put(t, key(i), [UInt8](repeating: UInt8(i & 0xff), count: 3_000)) }
+        }
+        try s.write { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            for i in 1..<5_000 { _ = try tx.delete(t, key(i)) }
+        }
+        // The next writer reclaims what the deletes freed.
+        try s.write { tx in try tx.put(try #require(try tx.tree(named: "t")), key(0), bytes("first")) }
+        return s
+    }
+
+    /// The pages whose header names transaction `txnid` (what that commit wrote), metas aside.
+    static func pagesWritten(by txnid: UInt64, in path: String) throws -> [UInt64] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return data.withUnsafeBytes { b in
+            stride(from: 2 * 4096, to: b.count, by: 4096).compactMap { o -> UInt64? in
+                let pgno = b.loadUnaligned(fromByteOffset: o, as: UInt64.self)
+                return pgno == UInt64(o / 4096) && b.loadUnaligned(fromByteOffset: o + 8, as: UInt64.self) == txnid ? pgno : nil
+            }
+        }
+    }
+
+    @Test func aSmallCommitWritesTheChunksItChangedNotEveryFreePage() throws {
+        let dir = TempDir(); defer { dir.cleanup() }
+        let path = dir.file("free.trove")
+        let s = try Self.storeWithFreePages(path)
+        let before = try s.stats()
+        #expect(before.freePages > 4_900)
+        try s.write { tx in try tx.put(try #require(try tx.tree(named: "t")), key(1), bytes("small")) }
+        let after = try s.stats()
+        // A leaf (the tree's root), the catalog, the bitmap chunk and the index: the whole list
+        // of 5,000 page numbers would take 10 pages by itself.
+        let written = try Self.pagesWritten(by: after.transactionID, in: path)
+        #expect(written.count <= 5, "the commit wrote pages \(written)")
+        #expect(after.freePages + after.pendingPages >= before.freePages - 5)
+        #expect(try s.verify().isValid)
+    }
+
+    @Test func freePagesSurviveReopeningAndAreReusedLowestFirst() throws {
+        let dir = TempDir(); defer { dir.cleanup() }
+        let path = dir.file("reopen.trove")
+        let first: StorageStats
+        do {
+            let s = try Self.storeWithFreePages(path)
+            first = try s.stats()
+        }
+        // Without the lock file, open checks the newest commit's pages, the chunks' included.
+        try FileManager.default.removeItem(atPath: path + "-lock")
+        let s = try Storage(path: path)
+        #expect(s.openCheck == .verifiedNewestCommit)
+        let reopened = try s.stats()
+        #expect(reopened.freePages == first.freePages && reopened.pendingPages == first.pendingPages)
+        let report = try s.verify()
+        #expect(report.isValid, "\(report)")
+        #expect(report.freePages == first.freePages + first.pendingPages)
+        // A commit reuses free pages: the file does not grow.
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int
+        try s.write { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            for i in 0..<1_000 { try tx.put(t, key(10_000 + i), [UInt8](repeating: 7, count: 3_000)) }
+        }
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == size)
+        #expect(try s.verify().isValid)
+    }
+
+    @Test func aDamagedBitmapChunkIsReportedByItsPage() throws {
+        let dir = TempDir(); defer { dir.cleanup() }
+        let path = dir.file("damaged.trove")
+        let chunk: UInt64
+        do {
+            let s = try Self.storeWithFreePages(path)
+            let meta = try s.read { $0.meta }
+            let index = try s.read { r in
+                let p = try r.run(meta.freeListPgno, pages: Int(meta.freeListPages))
+                #expect(PageHeader(p).type == PageType.freeIndex.rawValue)
+                return try FreeList.decodeIndex(p + PageLayout.headerSize, length: Int(meta.freeListPages) * 4096 - 64,
+                                                pageCount: meta.pageCount, pgno: meta.freeListPgno)
+            }
+            chunk = try #require(index.chunks.first { $0.pgno != 0 }).pgno
+        }
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        try handle.seek(toOffset: chunk * 4096 + 100)
+        try handle.write(contentsOf: [0x5a])
+        try handle.close()
+        let report = try Storage(path: path).verify()
+        #expect(!report.isValid)
+        #expect(report.problems.contains { $0.contains("page \(chunk)") }, "\(report)")
     }
 }
