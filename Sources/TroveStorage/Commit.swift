@@ -168,10 +168,9 @@ extension WriteTransaction {
         // can change another chunk. Allocating only takes pages, so a chunk found empty stays
         // empty and needs no page.
         var placed: [(chunk: Int, pgno: UInt64)] = []
-        var visited = Set<Int>()
-        while case let next = freeList.changedChunks.subtracting(visited).sorted(), !next.isEmpty {
+        placed.reserveCapacity(4)
+        while case let next = freeList.changedChunks.filter({ k in !placed.contains { $0.chunk == k } }), !next.isEmpty {
             for k in next {
-                visited.insert(k)
                 let old = freeList.committedPage(k)
                 if old != 0 { freeList.addPending(txnid: txnid, pages: [old]) }
                 placed.append((k, freeList.chunkIsEmpty(k) ? 0 : allocateRun(1)))
@@ -183,8 +182,11 @@ extension WriteTransaction {
         let pagesWritten = placed.reduce(0) { $0 + ($1.pgno != 0 ? 1 : 0) }
         var sealed = SealedFreeList(indexPgno: indexPgno, indexPages: indexPages,
                                     buffer: .allocate(byteCount: (indexPages + pagesWritten) * pageSize, alignment: 16))
+        sealed.pages.reserveCapacity(pagesWritten + 1)
+        sealed.sources.reserveCapacity(pagesWritten + 1)
         do {
             var committed: [(chunk: Int, pgno: UInt64, checksum: UInt64)] = []
+            committed.reserveCapacity(placed.count)
             var p = sealed.buffer + indexPages * pageSize
             for c in placed {
                 guard c.pgno != 0 else { committed.append((c.chunk, 0, 0)); continue }

@@ -24,6 +24,11 @@
 struct FreeList {
     /// Bit `p` set: page `p` is ready.
     private var words: [UInt64] = []
+    /// Bit `w` set: `words[w]` is not zero. Freed pages are scattered over the file, so finding
+    /// the lowest ready page scans this (one bit per 64 pages), not `words`.
+    private var nonZeroWords: [UInt64] = []
+    /// Ready pages in each chunk.
+    private var chunkReady: [Int] = []
     /// No ready page lies below word `lowestWord`: allocation scans from there.
     private var lowestWord = 0
     private(set) var readyCount = 0
@@ -32,14 +37,33 @@ struct FreeList {
     let wordsPerChunk: Int
     /// Each chunk's page and checksum as last committed (pgno 0: no page).
     private(set) var chunkPages: [(pgno: UInt64, checksum: UInt64)] = []
-    /// Chunks whose bits differ from their committed page.
-    private(set) var changedChunks = Set<Int>()
+    /// Bit `k` set: chunk `k`'s bits differ from its committed page.
+    private var changedBits: [UInt64] = []
 
     init(pageSize: Int) {
         wordsPerChunk = (pageSize - PageLayout.headerSize - PageLayout.trailerSize) / 8
     }
 
     var pendingCount: Int { pending.reduce(0) { $0 + $1.pages.count } }
+
+    /// The chunks whose bits differ from their committed page, in order.
+    var changedChunks: [Int] {
+        var out: [Int] = []
+        for (i, word) in changedBits.enumerated() {
+            var bits = word
+            while bits != 0 {
+                out.append(i * 64 + bits.trailingZeroBitCount)
+                bits &= bits - 1
+            }
+        }
+        return out
+    }
+
+    private mutating func markChanged(_ chunk: Int) {
+        let i = chunk >> 6
+        if i >= changedBits.count { changedBits.append(contentsOf: repeatElement(0, count: i + 1 - changedBits.count)) }
+        changedBits[i] |= 1 << UInt64(chunk & 63)
+    }
     /// Pages a chunk covers.
     var pagesPerChunk: UInt64 { UInt64(wordsPerChunk * 64) }
 
@@ -62,15 +86,28 @@ struct FreeList {
 
     // MARK: Allocation
 
+    /// Makes room for the words up to `w`, and their chunk's count.
+    private mutating func grow(toWord w: Int) {
+        guard w >= words.count else { return }
+        words.append(contentsOf: repeatElement(0, count: w + 1 - words.count))
+        let summary = (words.count + 63) / 64
+        if summary > nonZeroWords.count { nonZeroWords.append(contentsOf: repeatElement(0, count: summary - nonZeroWords.count)) }
+        let chunks = (words.count + wordsPerChunk - 1) / wordsPerChunk
+        if chunks > chunkReady.count { chunkReady.append(contentsOf: repeatElement(0, count: chunks - chunkReady.count)) }
+    }
+
     private mutating func markReady(_ p: UInt64) {
         let w = Int(p >> 6)
-        if w >= words.count { words.append(contentsOf: repeatElement(0, count: w + 1 - words.count)) }
+        grow(toWord: w)
         let bit: UInt64 = 1 << (p & 63)
         assert(words[w] & bit == 0, "page \(p) freed twice")
         words[w] |= bit
+        nonZeroWords[w >> 6] |= 1 << UInt64(w & 63)
         readyCount += 1
         if w < lowestWord { lowestWord = w }
-        changedChunks.insert(w / wordsPerChunk)
+        let chunk = w / wordsPerChunk
+        chunkReady[chunk] += 1
+        markChanged(chunk)
     }
 
     /// Makes the pages freed by transactions `<= txnid` reusable.
@@ -86,10 +123,13 @@ struct FreeList {
     /// Takes `n` contiguous free pages, the lowest run there is, or nil if there is no such run.
     mutating func allocate(_ n: Int) -> UInt64? {
         guard n >= 1, readyCount >= n else { return nil }
-        var w = lowestWord
+        // readyCount > 0: some word at or above `lowestWord` is set.
+        var s = lowestWord >> 6
+        var summary = nonZeroWords[s] & (~0 << UInt64(lowestWord & 63))
+        while summary == 0 { s += 1; summary = nonZeroWords[s] }
+        var w = s * 64 + summary.trailingZeroBitCount
+        lowestWord = w
         if n == 1 {
-            while words[w] == 0 { w += 1 }   // readyCount > 0: some word is set
-            lowestWord = w
             let p = UInt64(w * 64 + words[w].trailingZeroBitCount)
             take(p, count: 1)
             return p
@@ -131,7 +171,10 @@ struct FreeList {
         for p in first..<(first + UInt64(count)) {
             let w = Int(p >> 6)
             words[w] &= ~(1 << (p & 63))
-            changedChunks.insert(w / wordsPerChunk)
+            if words[w] == 0 { nonZeroWords[w >> 6] &= ~(1 << UInt64(w & 63)) }
+            let chunk = w / wordsPerChunk
+            chunkReady[chunk] -= 1
+            markChanged(chunk)
         }
         readyCount -= count
     }
@@ -160,24 +203,23 @@ struct FreeList {
     func committedPage(_ k: Int) -> UInt64 { k < chunkPages.count ? chunkPages[k].pgno : 0 }
 
     /// Whether chunk `k` holds no ready page.
-    func chunkIsEmpty(_ k: Int) -> Bool {
-        let lower = min(k * wordsPerChunk, words.count), upper = min(lower + wordsPerChunk, words.count)
-        return words[lower..<upper].allSatisfy { $0 == 0 }
-    }
+    func chunkIsEmpty(_ k: Int) -> Bool { k >= chunkReady.count || chunkReady[k] == 0 }
 
-    /// Writes chunk `k`'s bitmap into a page body of `wordsPerChunk` words.
+    /// Writes chunk `k`'s bitmap into a page body of `wordsPerChunk` words (little-endian).
     func encodeChunk(_ k: Int, into body: UnsafeMutableRawPointer) {
-        for i in 0..<wordsPerChunk {
-            let w = k * wordsPerChunk + i
-            body.storeBytes(of: (w < words.count ? words[w] : 0).littleEndian, toByteOffset: i * 8, as: UInt64.self)
+        let first = min(k * wordsPerChunk, words.count), end = min(first + wordsPerChunk, words.count)
+        words.withUnsafeBufferPointer { w in
+            for i in first..<end { body.storeBytes(of: w[i].littleEndian, toByteOffset: (i - first) * 8, as: UInt64.self) }
         }
+        let written = (end - first) * 8
+        (body + written).initializeMemory(as: UInt8.self, repeating: 0, count: wordsPerChunk * 8 - written)
     }
 
     /// Reads chunk `k`'s bitmap from a page body (the page `pgno`); no ready page may lie
     /// among the metas or past `pageCount`.
     mutating func loadChunk(_ k: Int, from body: UnsafeRawPointer, pageCount: UInt64, pgno: UInt64) throws {
         let first = k * wordsPerChunk
-        if words.count < first + wordsPerChunk { words.append(contentsOf: repeatElement(0, count: first + wordsPerChunk - words.count)) }
+        grow(toWord: first + wordsPerChunk - 1)
         for i in 0..<wordsPerChunk {
             let word = UInt64(littleEndian: body.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
             guard word != 0 else { continue }
@@ -187,8 +229,11 @@ struct FreeList {
                 let p = lowest < PageLayout.metaPages ? lowest : highest
                 throw StorageError.corrupt(page: pgno, detail: "free-page bitmap names page \(p), outside the file's \(pageCount) pages")
             }
+            precondition(words[first + i] == 0, "chunk \(k) loaded twice")
             words[first + i] = word
+            nonZeroWords[(first + i) >> 6] |= 1 << UInt64((first + i) & 63)
             readyCount += word.nonzeroBitCount
+            chunkReady[k] += word.nonzeroBitCount
         }
     }
 
@@ -197,7 +242,7 @@ struct FreeList {
     mutating func committedChunks(_ written: [(chunk: Int, pgno: UInt64, checksum: UInt64)], count: Int) {
         if chunkPages.count < count { chunkPages.append(contentsOf: repeatElement((pgno: UInt64(0), checksum: UInt64(0)), count: count - chunkPages.count)) }
         for c in written { chunkPages[c.chunk] = (c.pgno, c.checksum) }
-        changedChunks.removeAll()
+        changedBits.removeAll(keepingCapacity: true)
     }
 
     // MARK: The index

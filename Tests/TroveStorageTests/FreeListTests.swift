@@ -25,6 +25,19 @@ import Testing
         #expect(list.allocate(1) == nil)
     }
 
+    @Test func theLowestReadyPageIsTakenHoweverFarApartTheyLie() {
+        var list = Self.list(ready: [70_000, 5, 10_000, 4_095, 4_096, 200_000])
+        #expect(list.allocate(1) == 5)
+        #expect(list.allocate(1) == 4_095)
+        list.release(3, count: 1)
+        #expect(list.allocate(1) == 3)
+        #expect(list.allocPages() == [4_096, 10_000, 70_000, 200_000])
+        #expect(list.readyCount == 0 && list.allocate(1) == nil)
+        list.release(64, count: 2)
+        #expect(list.allocate(2) == 64)
+        #expect(list.chunkIsEmpty(0) && list.chunkIsEmpty(6))
+    }
+
     @Test func runsAreFoundOnlyWhenContiguous() {
         var list = Self.list(ready: [20, 4, 5, 7, 8, 9, 30])
         #expect(list.allocate(3) == 7)

@@ -53,7 +53,7 @@ guard !engineNames.isEmpty, engineNames.allSatisfy({ allEngines[$0] != nil }) el
 
 /// The workloads, in the order they run on each engine (each on the state the previous left).
 enum Phase: Int, CaseIterable {
-    case bulkInsert, singleInserts, lookups, equality, range, compound, contains, linkPath, top, update, delete
+    case bulkInsert, singleInserts, lookups, equality, range, compound, contains, linkPath, top, update, delete, reinserts
 
     func label(n: Int, ops: Int) -> String {
         switch self {
@@ -68,6 +68,7 @@ enum Phase: Int, CaseIterable {
         case .top: "top 100 by score (SORT(score DESC) LIMIT(100))"
         case .update: "update score of \(ops.grouped) objects by key, 1 txn"
         case .delete: "delete \(ops.grouped) objects by key, 1 txn"
+        case .reinserts: "insert 1,000 deleted objects again, 1 txn each"
         }
     }
 }
@@ -163,6 +164,7 @@ do {
     permutation.shuffle(using: &rng)
     let updateKeys = Array(permutation[0..<ops])
     let deleteKeys = Array(permutation[ops..<(2 * ops)])
+    let reinsertCount = min(1_000, ops)
     let newScore: (Int) -> Double = { Double($0 % 1000) + 0.5 }
 
     var runs: [(name: String, run: EngineRun)] = []
@@ -205,6 +207,8 @@ do {
         try phase(.update) { try engine.updateScores(data, updateKeys, newScore) }
         run.checks.deleted = try phase(.delete) { try engine.delete(data, deleteKeys) }
         run.sizeAfterDelete = try engine.fileSize()
+        // Small commits again, now into a store with free space (Trove: thousands of free pages).
+        try phase(.reinserts) { for i in deleteKeys.prefix(reinsertCount) { try engine.insertUsers(data, i..<(i + 1)) } }
         run.checks.finalCount = try engine.count()
         if let trove = engine as? TroveObjectEngine {
             for query in ["User where name == '\(equalityNames[0])'",
@@ -221,7 +225,7 @@ do {
     for other in runs.dropFirst() where other.run.checks != runs[0].run.checks {
         throw BenchError("\(other.name) disagrees with \(runs[0].name):\n  \(other.run.checks)\n  \(runs[0].run.checks)")
     }
-    guard runs[0].run.checks.deleted == ops, runs[0].run.checks.finalCount == total - ops else {
+    guard runs[0].run.checks.deleted == ops, runs[0].run.checks.finalCount == total - ops + reinsertCount else {
         throw BenchError("unexpected counts: \(runs[0].run.checks.deleted) deleted, \(runs[0].run.checks.finalCount) left")
     }
 
