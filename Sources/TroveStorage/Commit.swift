@@ -148,12 +148,12 @@ extension WriteTransaction {
         var bytes: Int { pages.reduce(0) { $0 + $1.bytes.count } }
     }
 
-    /// Writes the free list's changed chunks to new pages and its index to a new run, and
-    /// seals them. Nothing may allocate or free pages afterwards.
+    /// Builds the free list's changed chunks in new pages and its index in a new run, and
+    /// seals them for `writePages`. Nothing may allocate or free pages afterwards.
     private func sealFreeList() throws -> SealedFreeList {
         // The index's run first, sized for every chunk and every pending page the chunk pages
         // below can add: taking a run after them could change a chunk already encoded.
-        var maxChunks = freeList.chunkCount(pageCount: pageLimit)
+        var maxChunks = max(freeList.chunkCount(pageCount: pageLimit), freeList.chunkPages.count)
         var indexPages: Int
         repeat {
             let bytes = freeList.indexSize(chunks: maxChunks, extraPending: maxChunks) + PageLayout.headerSize + PageLayout.trailerSize

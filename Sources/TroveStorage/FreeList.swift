@@ -126,7 +126,11 @@ struct FreeList {
         // readyCount > 0: some word at or above `lowestWord` is set.
         var s = lowestWord >> 6
         var summary = nonZeroWords[s] & (~0 << UInt64(lowestWord & 63))
-        while summary == 0 { s += 1; summary = nonZeroWords[s] }
+        while summary == 0 {
+            s += 1
+            guard s < nonZeroWords.count else { return nil }
+            summary = nonZeroWords[s]
+        }
         var w = s * 64 + summary.trailingZeroBitCount
         lowestWord = w
         if n == 1 {
@@ -272,12 +276,16 @@ struct FreeList {
         var pending: [(txnid: UInt64, pages: [UInt64])] = []
     }
 
-    /// Decodes an index run's body (`length` bytes, of the run at `pgno`). Chunk pages and
-    /// pending pages must lie in `2..<pageCount`.
-    static func decodeIndex(_ p: UnsafeRawPointer, length: Int, pageCount: UInt64, pgno: UInt64) throws -> Index {
+    /// Decodes an index run's body (`length` bytes, of the run at `pgno`). It may name no more
+    /// chunks than a file of `pageCount` pages has, and chunk pages and pending pages must lie
+    /// in `2..<pageCount`.
+    func decodeIndex(_ p: UnsafeRawPointer, length: Int, pageCount: UInt64, pgno: UInt64) throws -> Index {
         var reader = Reader(p: p, length: length, pageCount: pageCount, pgno: pgno)
         var index = Index()
         let n = try reader.count(of: 16, "chunk")
+        guard n <= chunkCount(pageCount: pageCount) else {
+            throw StorageError.corrupt(page: pgno, detail: "free list names \(n) chunks, a file of \(pageCount) pages has \(chunkCount(pageCount: pageCount))")
+        }
         index.chunks.reserveCapacity(n)
         for _ in 0..<n {
             let page = try reader.get()
@@ -289,6 +297,23 @@ struct FreeList {
         return index
     }
 
+    private func isReady(_ page: UInt64) -> Bool {
+        let w = Int(page >> 6)
+        return w < words.count && words[w] & (1 << (page & 63)) != 0
+    }
+
+    /// Takes `records` as the pending pages, each of which must be neither ready nor listed
+    /// twice (the list at `pgno` names them): reclaiming a page twice would hand it out twice.
+    mutating func loadPending(_ records: [(txnid: UInt64, pages: [UInt64])], pgno: UInt64) throws {
+        var seen = Set<UInt64>()
+        for r in records {
+            for page in r.pages where isReady(page) || !seen.insert(page).inserted {
+                throw StorageError.corrupt(page: pgno, detail: "free list names page \(page) twice")
+            }
+        }
+        pending = records
+    }
+
     /// Decodes a format 3 list (every ready page listed) into `self`, whose chunks all count as
     /// changed: the next commit writes them.
     mutating func loadList(_ p: UnsafeRawPointer, length: Int, pageCount: UInt64, pgno: UInt64) throws {
@@ -296,33 +321,31 @@ struct FreeList {
         let n = try reader.count(of: 8, "free list")
         for _ in 0..<n {
             let page = try reader.inFile(try reader.get())
-            let w = Int(page >> 6)
-            if w < words.count, words[w] & (1 << (page & 63)) != 0 {
-                throw StorageError.corrupt(page: pgno, detail: "free list names page \(page) twice")
-            }
+            guard !isReady(page) else { throw StorageError.corrupt(page: pgno, detail: "free list names page \(page) twice") }
             markReady(page)
         }
-        pending = try reader.records()
+        try loadPending(try reader.records(), pgno: pgno)
     }
 
-    /// Reads the free list `meta` names; `run(pgno, pages)` gives a run's bytes, decrypted.
-    init(pageSize: Int, meta: Meta, run: (UInt64, Int) throws -> UnsafeRawPointer) throws {
+    /// Reads the free list `meta` names; `run(pgno, pages, checksum)` gives a run's bytes,
+    /// decrypted, once they match the checksum.
+    init(pageSize: Int, meta: Meta, run: (UInt64, Int, UInt64) throws -> UnsafeRawPointer) throws {
         self.init(pageSize: pageSize)
         guard meta.freeListPgno != 0 else { return }
-        let p = try run(meta.freeListPgno, Int(meta.freeListPages))
+        let p = try run(meta.freeListPgno, Int(meta.freeListPages), meta.freeListChecksum)
         let length = Int(meta.freeListPages) * pageSize - PageLayout.headerSize - PageLayout.trailerSize
         switch PageHeader(p).type {
         case PageType.freeIndex.rawValue:
-            let index = try FreeList.decodeIndex(p + PageLayout.headerSize, length: length, pageCount: meta.pageCount, pgno: meta.freeListPgno)
+            let index = try decodeIndex(p + PageLayout.headerSize, length: length, pageCount: meta.pageCount, pgno: meta.freeListPgno)
             for (k, c) in index.chunks.enumerated() where c.pgno != 0 {
-                let chunk = try run(c.pgno, 1)
+                let chunk = try run(c.pgno, 1, c.checksum)
                 guard PageHeader(chunk).type == PageType.freeBitmap.rawValue else {
                     throw StorageError.corrupt(page: c.pgno, detail: "expected a free-page bitmap")
                 }
                 try loadChunk(k, from: chunk + PageLayout.headerSize, pageCount: meta.pageCount, pgno: c.pgno)
             }
             chunkPages = index.chunks
-            pending = index.pending
+            try loadPending(index.pending, pgno: meta.freeListPgno)
         case PageType.freeList.rawValue:
             try loadList(p + PageLayout.headerSize, length: length, pageCount: meta.pageCount, pgno: meta.freeListPgno)
         default:

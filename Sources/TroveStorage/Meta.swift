@@ -55,9 +55,11 @@ struct Meta: Equatable {
     /// checksum (`PageLayout.flagGapUnchecked`); version 1 files, whose pages never do, read as
     /// before. Version 3 metas carry the store id, and the commit log beside the file may hold
     /// page deltas (`PageDelta`), which a build reading only versions 1–2 would not replay:
-    /// such builds must refuse the file. Version 4 keeps the free pages as bitmap chunks behind
-    /// an index (`FreeList`), which a build reading only versions 1–3 would take for a damaged
-    /// free list. Older files become version 4 at their first commit.
+    /// such builds must refuse the file. Version 4 commits keep the free pages as bitmap chunks
+    /// behind an index (`FreeList`), which a build reading only versions 1–3 would take for a
+    /// damaged free list. Older files become version 4 at their first commit (a meta-only
+    /// commit, such as a new nonce epoch, may name the older list until the next one: the
+    /// list's page type says which it is).
     static let formatVersion: UInt32 = 4
     static let readableVersions: ClosedRange<UInt32> = 1...4
     static let size = 512

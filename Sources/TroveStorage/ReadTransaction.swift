@@ -139,6 +139,20 @@ public class ReadTransaction {
         return mapping.base + Int(offset)
     }
 
+    /// A run of `pages` pages starting at `pgno`, decrypted if needed, whose checksum must be
+    /// `checksum` (what its referrer recorded): for pages whose damage would not show when
+    /// read, such as the free list's, which says which pages a writer may overwrite.
+    final func run(_ pgno: UInt64, pages: Int, checksum: UInt64) throws -> UnsafeRawPointer {
+        let p = try run(pgno, pages: pages)
+        let length = pages * pageSize
+        let raw = mapping.base + Int(pgno &* UInt64(pageSize))
+        let actual = cipher != nil ? PageCipher.sealedChecksum(raw, length: length) : Checksum.run(raw, length: length)
+        guard actual == checksum, cipher != nil || raw.loadUnaligned(fromByteOffset: length - PageLayout.trailerSize, as: UInt64.self) == actual else {
+            throw StorageError.corrupt(page: pgno, detail: "checksum does not match its referrer's record")
+        }
+        return p
+    }
+
     private func decryptedRun(_ pgno: UInt64, pages: Int) throws -> UnsafeRawPointer {
         if let p = decrypted[pgno] { return UnsafeRawPointer(p) }
         let length = pages * pageSize

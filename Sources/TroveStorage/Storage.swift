@@ -41,7 +41,7 @@ public final class Storage: @unchecked Sendable {
     private let state = Lock()
     private var currentMapping: StorageMapping
     private var latestMeta: Meta
-    private var cachedFreeList: (txnid: UInt64, list: FreeList)?
+    private var cachedFreeList: (txnid: UInt64, checksum: UInt64, list: FreeList)?
     /// Catalog entries as the last commit through this object left them, so that the next
     /// write transaction opens its trees without a catalog descent each. Valid only for the
     /// snapshot with that txnid and catalog root (another process's commit, or a compaction,
@@ -417,7 +417,7 @@ public final class Storage: @unchecked Sendable {
             try syncBeforeFirstWrite()
             var base = try newestMeta()
             if cipher != nil && sessionEpoch == nil { base = try bumpNonceEpoch(base) }
-            var freeList = try takeCachedFreeList(txnid: base.txnid) ?? readFreeList(base)
+            var freeList = try takeCachedFreeList(for: base) ?? readFreeList(base)
             state.lock()
             let synced = max(syncedThrough, base.syncedThrough)
             state.unlock()
@@ -472,17 +472,19 @@ public final class Storage: @unchecked Sendable {
     /// The free list the last commit in this process left, if it is `txnid`'s. The writer takes
     /// it, so that its bitmap has one owner and changes in place instead of being copied; a
     /// transaction that does not commit leaves no list, and the next one reads it from the file.
-    private func takeCachedFreeList(txnid: UInt64) -> FreeList? {
+    private func takeCachedFreeList(for meta: Meta) -> FreeList? {
         state.lock()
         defer { state.unlock() }
         guard let cached = cachedFreeList else { return nil }
         cachedFreeList = nil
-        return cached.txnid == txnid ? cached.list : nil
+        return cached.txnid == meta.txnid && cached.checksum == meta.freeListChecksum ? cached.list : nil
     }
 
+    /// Reads the free list `meta` names, each page checked against the checksum its referrer
+    /// recorded.
     func readFreeList(_ meta: Meta) throws -> FreeList {
         let txn = ReadTransaction(storage: self, meta: meta, mapping: try mapping(covering: meta.pageCount * UInt64(pageSize)), slot: nil, isWriter: false)
-        return try FreeList(pageSize: pageSize, meta: meta) { try txn.run($0, pages: $1) }
+        return try FreeList(pageSize: pageSize, meta: meta) { try txn.run($0, pages: $1, checksum: $2) }
     }
 
     /// Writes a meta-only commit that reserves a new nonce epoch for this session, so nothing
@@ -529,7 +531,7 @@ public final class Storage: @unchecked Sendable {
     func published(_ m: Meta, digest: UInt64, freeList: FreeList?) {
         state.lock()
         latestMeta = m
-        if let freeList { cachedFreeList = (m.txnid, freeList) }
+        if let freeList { cachedFreeList = (m.txnid, m.freeListChecksum, freeList) }
         if m.flags & Meta.flagDurableCommit != 0 { syncedThrough = max(syncedThrough, m.txnid) }
         let observers = Array(commitObservers.values)
         state.unlock()

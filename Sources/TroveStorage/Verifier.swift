@@ -113,8 +113,9 @@ final class Verifier {
                     if PageHeader(p).type == PageType.freeList.rawValue {
                         try list.loadList(p + PageLayout.headerSize, length: length, pageCount: meta.pageCount, pgno: meta.freeListPgno)
                     } else {
-                        let index = try FreeList.decodeIndex(p + PageLayout.headerSize, length: length, pageCount: meta.pageCount, pgno: meta.freeListPgno)
+                        let index = try list.decodeIndex(p + PageLayout.headerSize, length: length, pageCount: meta.pageCount, pgno: meta.freeListPgno)
                         try walkFreeChunks(index, into: &list)
+                        // Pages listed twice are reported below, one by one.
                         for r in index.pending { list.addPending(txnid: r.txnid, pages: r.pages) }
                     }
                     for pg in list.allPages { try mark(pg, pages: 1, as: 2) }
@@ -130,7 +131,9 @@ final class Verifier {
         for (k, c) in index.chunks.enumerated() where c.pgno != 0 {
             if let p = try checkedRun(c.pgno, pages: 1, checksum: c.checksum, type: .freeBitmap) {
                 try mark(c.pgno, pages: 1, as: 1)
-                try list.loadChunk(k, from: p + PageLayout.headerSize, pageCount: meta.pageCount, pgno: c.pgno)
+                // One bad chunk must not hide the others' pages (nor make them look leaked).
+                do { try list.loadChunk(k, from: p + PageLayout.headerSize, pageCount: meta.pageCount, pgno: c.pgno) }
+                catch { try problem(c.pgno, "\(error)") }
             } else if prune == nil {
                 try mark(c.pgno, pages: 1, as: 1)
             }

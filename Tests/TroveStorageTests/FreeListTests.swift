@@ -116,7 +116,7 @@ import Testing
         list.committedChunks([(0, 100, 7), (1, 101, 8)], count: chunks)
         var index = [UInt8](repeating: 0, count: list.indexSize(chunks: chunks, extraPending: 0))
         index.withUnsafeMutableBytes { list.encodeIndex(into: $0.baseAddress!) }
-        let read = try index.withUnsafeBytes { try FreeList.decodeIndex($0.baseAddress!, length: $0.count, pageCount: pageCount, pgno: 3) }
+        let read = try index.withUnsafeBytes { try FreeList(pageSize: 4096).decodeIndex($0.baseAddress!, length: $0.count, pageCount: pageCount, pgno: 3) }
         #expect(read.chunks.map(\.pgno) == [100, 101] && read.chunks.map(\.checksum) == [7, 8])
         #expect(read.pending.map(\.txnid) == [9] && read.pending.map(\.pages) == [[70, 71]])
     }
@@ -140,13 +140,27 @@ import Testing
         var index = [UInt8](repeating: 0, count: pending.indexSize(chunks: 0, extraPending: 0))
         index.withUnsafeMutableBytes { pending.encodeIndex(into: $0.baseAddress!) }
         #expect(throws: StorageError.self) {
-            _ = try index.withUnsafeBytes { try FreeList.decodeIndex($0.baseAddress!, length: $0.count, pageCount: 10, pgno: 3) }
+            _ = try index.withUnsafeBytes { try FreeList(pageSize: 4096).decodeIndex($0.baseAddress!, length: $0.count, pageCount: 10, pgno: 3) }
         }
         // A count larger than the run can hold.
         index.withUnsafeMutableBytes { $0.storeBytes(of: UInt64(1 << 40), toByteOffset: 0, as: UInt64.self) }
         #expect(throws: StorageError.self) {
-            _ = try index.withUnsafeBytes { try FreeList.decodeIndex($0.baseAddress!, length: $0.count, pageCount: 100, pgno: 3) }
+            _ = try index.withUnsafeBytes { try FreeList(pageSize: 4096).decodeIndex($0.baseAddress!, length: $0.count, pageCount: 100, pgno: 3) }
         }
+        // More chunks than the file has: a file of 100 pages has one.
+        let twoChunks: [UInt64] = [2, 0, 0, 0, 0, 0]
+        #expect(throws: StorageError.self) {
+            _ = try twoChunks.withUnsafeBytes { try FreeList(pageSize: 4096).decodeIndex($0.baseAddress!, length: $0.count, pageCount: 100, pgno: 3) }
+        }
+    }
+
+    @Test func aPendingPageThatIsReadyOrListedTwiceIsRejected() throws {
+        var list = Self.list(ready: [5])
+        #expect(throws: StorageError.self) { try list.loadPending([(2, [7]), (3, [5])], pgno: 3) }
+        #expect(throws: StorageError.self) { try list.loadPending([(2, [7]), (3, [7])], pgno: 3) }
+        try list.loadPending([(2, [7]), (3, [8])], pgno: 3)
+        list.reclaim(upTo: 3)
+        #expect(list.readyPages == [5, 7, 8])
     }
 
     @Test func aFormat3ListLoadsWithEveryNonEmptyChunkToWrite() throws {
@@ -221,7 +235,7 @@ extension FreeList {
         #expect(try s.verify().isValid)
     }
 
-    @Test func freePagesSurviveReopeningAndAreReusedLowestFirst() throws {
+    @Test func freePagesSurviveReopeningAndAreReused() throws {
         let dir = TempDir(); defer { dir.cleanup() }
         let path = dir.file("reopen.trove")
         let first: StorageStats
@@ -229,7 +243,7 @@ extension FreeList {
             let s = try Self.storeWithFreePages(path)
             first = try s.stats()
         }
-        // Without the lock file, open checks the newest commit's pages, the chunks' included.
+        // Without the lock file, open checks the newest commit's pages.
         try FileManager.default.removeItem(atPath: path + "-lock")
         let s = try Storage(path: path)
         #expect(s.openCheck == .verifiedNewestCommit)
@@ -258,7 +272,7 @@ extension FreeList {
             let index = try s.read { r in
                 let p = try r.run(meta.freeListPgno, pages: Int(meta.freeListPages))
                 #expect(PageHeader(p).type == PageType.freeIndex.rawValue)
-                return try FreeList.decodeIndex(p + PageLayout.headerSize, length: Int(meta.freeListPages) * 4096 - 64,
+                return try FreeList(pageSize: 4096).decodeIndex(p + PageLayout.headerSize, length: Int(meta.freeListPages) * 4096 - 64,
                                                 pageCount: meta.pageCount, pgno: meta.freeListPgno)
             }
             chunk = try #require(index.chunks.first { $0.pgno != 0 }).pgno
@@ -267,8 +281,29 @@ extension FreeList {
         try handle.seek(toOffset: chunk * 4096 + 100)
         try handle.write(contentsOf: [0x5a])
         try handle.close()
-        let report = try Storage(path: path).verify()
+        let s = try Storage(path: path)
+        let report = try s.verify()
         #expect(!report.isValid)
-        #expect(report.problems.contains { $0.contains("page \(chunk)") }, "\(report)")
+        #expect(report.problems.contains { $0.contains("at page \(chunk):") }, "\(report)")
+        // A writer reads the list and refuses it, rather than handing out pages it names.
+        #expect { try s.write { tx in try tx.put(try #require(try tx.tree(named: "t")), key(1), bytes("x")) } } throws: {
+            "\($0)".contains("at page \(chunk):")
+        }
+    }
+
+    @Test func aTransactionThatDoesNotCommitLeavesTheListAsCommitted() throws {
+        let dir = TempDir(); defer { dir.cleanup() }
+        let s = try Self.storeWithFreePages(dir.file("abort.trove"))
+        let before = try s.stats()
+        // Allocates and frees pages, then aborts: the next writer must not see any of it.
+        let tx = try s.beginWrite()
+        let t = try #require(try tx.tree(named: "t"))
+        for i in 0..<200 { try tx.put(t, key(20_000 + i), [UInt8](repeating: 1, count: 3_000)) }
+        tx.abort()
+        #expect(try s.stats().freePages == before.freePages)
+        try s.write { tx in try tx.put(try #require(try tx.tree(named: "t")), key(2), bytes("after")) }
+        let report = try s.verify()
+        #expect(report.isValid, "\(report)")
+        #expect(try s.read { try $0.dump("t") }.map(\.0) == [key(0), key(2)])
     }
 }
