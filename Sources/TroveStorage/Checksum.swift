@@ -86,4 +86,24 @@ extension Checksum {
         }
         return xxh64(p, body)
     }
+
+    /// How a sealed run stands against `expected`, the checksum its referrer recorded. A plain
+    /// run's trailer must hold the XXH64 of its bytes (else it is damaged) and equal `expected`
+    /// (else it is a torn or stale write). An encrypted run's trailer holds its tag, which must
+    /// equal `expected`; opening the run authenticates its bytes.
+    static func check(_ raw: UnsafeRawPointer, length: Int, expected: UInt64, encrypted: Bool) -> RunCheck {
+        if encrypted { return PageCipher.sealedChecksum(raw, length: length) == expected ? .matches : .stale }
+        let stored = raw.loadUnaligned(fromByteOffset: length - PageLayout.trailerSize, as: UInt64.self)
+        guard run(raw, length: length) == stored else { return .damaged }
+        return stored == expected ? .matches : .stale
+    }
+}
+
+/// What ``Checksum/check(_:length:expected:encrypted:)`` found.
+enum RunCheck {
+    case matches
+    /// The bytes do not hash to the checksum in their own trailer.
+    case damaged
+    /// Whole, but not the run the referrer recorded: a torn or older write.
+    case stale
 }

@@ -47,12 +47,16 @@ struct FreeList {
     var pendingCount: Int { pending.reduce(0) { $0 + $1.pages.count } }
 
     /// The chunks whose bits differ from their committed page, in order.
-    var changedChunks: [Int] {
+    var changedChunks: [Int] { FreeList.setBits(changedBits) }
+
+    /// The numbers of the bits set in `words` (bit `i` of word `w` is `w·64 + i`), in order.
+    private static func setBits(_ words: [UInt64], reservingCapacity count: Int = 0) -> [Int] {
         var out: [Int] = []
-        for (i, word) in changedBits.enumerated() {
+        out.reserveCapacity(count)
+        for (w, word) in words.enumerated() {
             var bits = word
             while bits != 0 {
-                out.append(i * 64 + bits.trailingZeroBitCount)
+                out.append(w * 64 + bits.trailingZeroBitCount)
                 bits &= bits - 1
             }
         }
@@ -68,18 +72,7 @@ struct FreeList {
     var pagesPerChunk: UInt64 { UInt64(wordsPerChunk * 64) }
 
     /// The ready pages, lowest first.
-    var readyPages: [UInt64] {
-        var out: [UInt64] = []
-        out.reserveCapacity(readyCount)
-        for (w, word) in words.enumerated() {
-            var bits = word
-            while bits != 0 {
-                out.append(UInt64(w * 64 + bits.trailingZeroBitCount))
-                bits &= bits - 1
-            }
-        }
-        return out
-    }
+    var readyPages: [UInt64] { FreeList.setBits(words, reservingCapacity: readyCount).map(UInt64.init) }
 
     /// Every page number in the list, for verification.
     var allPages: [UInt64] { readyPages + pending.flatMap(\.pages) }

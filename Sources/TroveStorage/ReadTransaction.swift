@@ -144,13 +144,12 @@ public class ReadTransaction {
     /// read, such as the free list's, which says which pages a writer may overwrite.
     final func run(_ pgno: UInt64, pages: Int, checksum: UInt64) throws -> UnsafeRawPointer {
         let p = try run(pgno, pages: pages)
-        let length = pages * pageSize
         let raw = mapping.base + Int(pgno &* UInt64(pageSize))
-        let actual = cipher != nil ? PageCipher.sealedChecksum(raw, length: length) : Checksum.run(raw, length: length)
-        guard actual == checksum, cipher != nil || raw.loadUnaligned(fromByteOffset: length - PageLayout.trailerSize, as: UInt64.self) == actual else {
-            throw StorageError.corrupt(page: pgno, detail: "checksum does not match its referrer's record")
+        switch Checksum.check(raw, length: pages * pageSize, expected: checksum, encrypted: cipher != nil) {
+        case .matches: return p
+        case .damaged: throw StorageError.corrupt(page: pgno, detail: "checksum mismatch (page content is damaged)")
+        case .stale: throw StorageError.corrupt(page: pgno, detail: "checksum does not match its referrer's record (a torn or stale write)")
         }
-        return p
     }
 
     private func decryptedRun(_ pgno: UInt64, pages: Int) throws -> UnsafeRawPointer {

@@ -150,11 +150,16 @@ final class Verifier {
         let length = pages * pageSize
         let raw = mapping.base + Int(pgno) * pageSize
         var p = raw
+        switch Checksum.check(raw, length: length, expected: checksum, encrypted: cipher != nil) {
+        case .matches: break
+        case .damaged:
+            try problem(pgno, "checksum mismatch (page content is damaged)")
+            return nil
+        case .stale:
+            try problem(pgno, "checksum does not match its parent's record (a torn or stale write)")
+            return nil
+        }
         if let cipher {
-            guard PageCipher.sealedChecksum(raw, length: length) == checksum else {
-                try problem(pgno, "checksum does not match its parent's record (a torn or stale write)")
-                return nil
-            }
             let b = UnsafeMutableRawPointer.allocate(byteCount: length, alignment: 16)
             buffers.append(b)
             do { try cipher.open(raw, into: b, length: length, pgno: pgno) } catch {
@@ -162,17 +167,6 @@ final class Verifier {
                 return nil
             }
             p = UnsafeRawPointer(b)
-        } else {
-            let stored = raw.loadUnaligned(fromByteOffset: length - PageLayout.trailerSize, as: UInt64.self)
-            let actual = Checksum.run(raw, length: length)
-            guard actual == stored else {
-                try problem(pgno, "checksum mismatch (page content is damaged)")
-                return nil
-            }
-            guard stored == checksum else {
-                try problem(pgno, "checksum does not match its parent's record (a torn or stale write)")
-                return nil
-            }
         }
         let h = PageHeader(p)
         guard h.pgno == pgno else { try problem(pgno, "page header names page \(h.pgno)"); return nil }
