@@ -469,9 +469,10 @@ public final class Storage: @unchecked Sendable {
         return m
     }
 
-    /// The free list the last commit in this process left, if it is the one `meta` names. The writer takes
-    /// it, so that its bitmap has one owner and changes in place instead of being copied; a
-    /// transaction that does not commit leaves no list, and the next one reads it from the file.
+    /// The free list the last commit in this process left, if it is the one `meta` names. The
+    /// writer takes it, so that its bitmap has one owner and changes in place instead of being
+    /// copied; a transaction that does not commit leaves no list, and the next one reads it
+    /// from the file.
     private func takeCachedFreeList(for meta: Meta) -> FreeList? {
         state.lock()
         defer { state.unlock() }
