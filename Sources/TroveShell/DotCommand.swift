@@ -13,10 +13,13 @@ enum DotCommand: Equatable {
     case exit(status: Int32)
     case print(String)
     case show
+    case backup(file: String)
+    case dbinfo
+    case verify
 
     /// The names, for completion and `.help`.
-    static let names = [".bail", ".exit", ".headers", ".help", ".mode", ".models", ".print",
-                        ".quit", ".read", ".schema", ".show", ".tables", ".timer"]
+    static let names = [".backup", ".bail", ".dbinfo", ".exit", ".headers", ".help", ".mode", ".models",
+                        ".print", ".quit", ".read", ".schema", ".show", ".tables", ".timer", ".verify"]
 
     /// Parses a dot-command line (leading blanks already removed).
     static func parse(_ line: String) throws(StatementError) -> DotCommand {
@@ -62,6 +65,9 @@ enum DotCommand: Equatable {
             return .exit(status: status)
         case ".print": return .print(args.joined(separator: " "))
         case ".show": return try noArguments(.show)
+        case ".backup": return .backup(file: try one("FILE"))
+        case ".dbinfo": return try noArguments(.dbinfo)
+        case ".verify": return try noArguments(.verify)
         default:
             throw StatementError("unknown command '\(name)'; .help lists the commands")
         }

@@ -44,7 +44,9 @@ enum HelpText {
         """
 
     static let dotCommands: [(usage: String, help: String)] = [
+        (".backup FILE", "write a compacted copy of the store to FILE (a new file)"),
         (".bail on|off", "stop at the first error (scripts only)"),
+        (".dbinfo", "show how the store's file uses its space"),
         (".exit [CODE]", "leave the shell with status CODE (default 0)"),
         (".headers on|off", "show the header line in csv and table modes"),
         (".help", "show this help"),
@@ -56,6 +58,7 @@ enum HelpText {
         (".schema [MODEL]", "show the schema of every model, or of MODEL"),
         (".show", "show the current settings"),
         (".timer on|off", "print each statement's run time on standard error"),
+        (".verify", "check every page of the store; print ok or each problem"),
     ]
 
     static var shellHelp: String {

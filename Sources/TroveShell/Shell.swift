@@ -72,6 +72,8 @@ public enum Shell {
             return 1
         }
 
+        for warning in backend.openWarnings { stderr.write("warning: \(warning)\n") }
+
         let session = ShellSession(backend: backend, stdout: stdout, stderr: stderr, terminal: terminal, options: options,
                                    standardInput: standardInput)
         if !options.scripts.isEmpty {

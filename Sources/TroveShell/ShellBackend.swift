@@ -28,6 +28,21 @@ public protocol ShellBackend: AnyObject {
     /// one object. The default runs the query with `execute` and hands over its rows.
     func export(_ query: QuerySpec, context: ExecutionContext, columns: ([String]) throws -> Void,
                 row: (JSONObject) throws -> Void) throws
+
+    /// What opening the store found that the user should know, printed as `warning: ...`
+    /// before any command runs. The default has none.
+    var openWarnings: [String] { get }
+
+    /// `.verify`: the problems found in the latest committed version, each naming its page;
+    /// empty when the store is sound. The default says the backend has no store to check.
+    func verify() throws -> [String]
+
+    /// `.dbinfo`: how the store's file uses its space.
+    func statistics() throws -> StoreStatistics
+
+    /// `.backup FILE`: writes a compacted copy of the latest committed version to the new file
+    /// `path` and returns its size in bytes.
+    func writeCopy(toFile path: String) throws -> UInt64
 }
 
 extension ShellBackend {
@@ -38,5 +53,14 @@ extension ShellBackend {
         }
         try columns(set.effectiveColumns)
         for object in set.rows { try row(object) }
+    }
+
+    public var openWarnings: [String] { [] }
+    public func verify() throws -> [String] { throw Self.noStore(".verify") }
+    public func statistics() throws -> StoreStatistics { throw Self.noStore(".dbinfo") }
+    public func writeCopy(toFile path: String) throws -> UInt64 { throw Self.noStore(".backup") }
+
+    private static func noStore(_ command: String) -> StatementError {
+        StatementError("cannot run '\(command)': this backend has no store file")
     }
 }

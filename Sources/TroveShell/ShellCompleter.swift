@@ -42,7 +42,7 @@ struct ShellCompleter {
             case ".schema": return Completion(start: wordStart, candidates: Self.match(fullWord, models().map(\.name)))
             case ".mode": return Completion(start: wordStart, candidates: Self.match(fullWord, OutputMode.allCases.map(\.rawValue)))
             case ".headers", ".timer", ".bail": return Completion(start: wordStart, candidates: Self.match(fullWord, ["on", "off"]))
-            case ".read": return Completion(start: wordStart, candidates: Self.files(matching: fullWord))
+            case ".read", ".backup": return Completion(start: wordStart, candidates: Self.files(matching: fullWord))
             default: return Completion(start: wordStart, candidates: [])
             }
         }

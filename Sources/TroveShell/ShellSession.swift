@@ -306,7 +306,30 @@ final class ShellSession {
                 readonly: \(onOff(readOnly))
                     args: \(arguments.isEmpty ? "(none)" : arguments.map { JSONText.string(.string($0)) }.joined(separator: " "))\n
                 """)
+        case .backup(let file):
+            _ = try backend.writeCopy(toFile: file)
+        case .dbinfo:
+            stdout.write(Self.describe(try backend.statistics()))
+        case .verify:
+            let problems = try backend.verify()
+            guard !problems.isEmpty else { stdout.write("ok\n"); return }
+            for problem in problems { stdout.write(problem + "\n") }
+            throw StatementError(problems.count == 1 ? "the store has a problem" : "the store has \(problems.count) problems")
         }
+    }
+
+    /// `.dbinfo`'s lines, labels aligned as `.show` aligns them.
+    static func describe(_ s: StoreStatistics) -> String {
+        func size(_ pages: Int) -> String { ByteCount.text(UInt64(pages) * UInt64(s.pageSize)) }
+        return """
+                 file size: \(s.fileBytes) bytes (\(ByteCount.text(s.fileBytes)))
+                 page size: \(s.pageSize) bytes
+                     pages: \(s.pageCount)
+                used pages: \(s.usedPages) (\(size(s.usedPages)))
+                free pages: \(s.freePages) (\(size(s.freePages)), reused by later writes)
+             pending pages: \(s.pendingPages) (\(size(s.pendingPages)), reused once no snapshot reads them)
+                   version: \(s.version)\n
+            """
     }
 
     // MARK: End

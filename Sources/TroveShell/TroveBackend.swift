@@ -225,6 +225,32 @@ public final class TroveBackend: ShellBackend {
         }
     }
 
+    // MARK: Maintenance
+
+    public var openWarnings: [String] {
+        guard let discarded = store.discardedCommit else { return [] }
+        return ["the newest commit (version \(discarded.version)) failed its checks (\(discarded.reason)),"
+            + " so the store opened at the version before it. A crash while that commit was written does this;"
+            + " so does damage to the file. If that commit matters, copy the file before writing to it."]
+    }
+
+    public func verify() throws -> [String] {
+        do { return try store.verify() } catch let error as StoreError { throw StatementError(error.description) }
+    }
+
+    public func statistics() throws -> StoreStatistics {
+        do { return try store.statistics() } catch let error as StoreError { throw StatementError(error.description) }
+    }
+
+    /// Keeps the store's own encryption, so that the copy opens as the store does.
+    public func writeCopy(toFile path: String) throws -> UInt64 {
+        do {
+            return try store.writeCopy(toFile: path, encryptionKey: store.configuration.encryptionKey)
+        } catch let error as StoreError {
+            throw StatementError(error.description)
+        }
+    }
+
     // MARK: Helpers
 
     /// The model a statement names, or an error pointing at the name.

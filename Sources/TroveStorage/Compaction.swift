@@ -21,7 +21,7 @@ extension Storage {
     /// Writers may go on meanwhile; the copy holds the snapshot at the call.
     public func compact(to path: String, options: StorageOptions = StorageOptions()) throws -> CompactionReport {
         guard !FileManager.default.fileExists(atPath: path) else {
-            throw StorageError.invalidArgument("\(path) already exists; compaction writes a new file")
+            throw StorageError.invalidArgument("\(path) already exists; the compacted copy must be a new file")
         }
         var target = options
         target.readOnly = false
@@ -53,6 +53,7 @@ extension Storage {
             throw error
         }
         try copy.sync()
+        try copy.keepOnlyNewestCommit()
         return CompactionReport(bytesBefore: try io.size(), bytesAfter: try copy.io.size(), trees: trees, entries: entries)
     }
 }

@@ -34,7 +34,8 @@ public final class Storage: @unchecked Sendable {
     let commitLog: CommitLog?
     let lockFile: LockFile?
     let cipher: PageCipher?
-    let pageSize: Int
+    /// The store's page size, fixed when the file was created (``StorageOptions/pageSize``).
+    public let pageSize: Int
     /// Where the store lives, for messages.
     public var path: String { io.name }
 
@@ -87,6 +88,8 @@ public final class Storage: @unchecked Sendable {
     /// transaction id that was discarded. A commit that returned is never rolled back by a
     /// crash; damage can look the same, which is why this is reported.
     public private(set) var rolledBackTransaction: UInt64?
+    /// Why, with ``rolledBackTransaction``: the check the newest commit failed.
+    public private(set) var rollbackReason: String?
 
     /// What the open checked of the newest commit (tests read it).
     enum OpenCheck { case none, verifiedNewestCommit, skippedCompleteCommit }
@@ -205,7 +208,7 @@ public final class Storage: @unchecked Sendable {
             // falls back to the one before it).
             // A commit written whole since the machine booted cannot be torn: skip the checks.
             var chosen: Meta? = nil
-            var lastError: Error? = nil
+            var failures: [Error] = []
             if let known = lockFile?.inheritedCompleteCommit, let boot = BootID.current, known.bootID == boot,
                known.txnid == newest.txnid, known.digest == newest.digest {
                 chosen = newest
@@ -218,13 +221,16 @@ public final class Storage: @unchecked Sendable {
                         chosen = m
                         break
                     } catch {
-                        lastError = error
+                        failures.append(error)
                     }
                 }
             }
-            guard let chosen else { throw lastError ?? StorageError.corrupt(page: 0, detail: "no valid meta page") }
+            guard let chosen else { throw failures.last ?? StorageError.corrupt(page: 0, detail: "no valid meta page") }
             lockFile?.recordCompleteCommit(txnid: chosen.txnid, digest: chosen.digest)
-            if chosen.txnid != newest.txnid { rolledBackTransaction = newest.txnid }
+            if chosen.txnid != newest.txnid {
+                rolledBackTransaction = newest.txnid
+                rollbackReason = failures.first.map { String(describing: $0) }
+            }
             latestMeta = chosen
             lockFile?.currentTxnid = chosen.txnid
         } else {
@@ -519,6 +525,18 @@ public final class Storage: @unchecked Sendable {
         m.encode(into: buffer)
         try io.write(UnsafeRawBufferPointer(start: buffer, count: Meta.size), at: UInt64(m.slot * pageSize))
         return buffer.loadUnaligned(fromByteOffset: 504, as: UInt64.self)
+    }
+
+    /// Writes the newest meta over the other slot too, and syncs. A compacted copy then keeps
+    /// no commit before its one: an open that finds that commit damaged fails, rather than
+    /// falling back to the empty store the copy started as and reusing its pages.
+    func keepOnlyNewestCommit() throws {
+        state.lock()
+        var m = latestMeta
+        state.unlock()
+        m.slot ^= 1
+        _ = try writeMeta(m)
+        try io.sync()
     }
 
     /// Records the catalog entries commit `m` left (see `cachedCatalog`).

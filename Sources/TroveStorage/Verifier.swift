@@ -251,6 +251,9 @@ public struct StorageStats: Sendable {
     /// Pages holding live data.
     public var usedPages: Int { pageCount - freePages - pendingPages }
     public var pageSize: Int
+    /// Bytes of the file: at least `pageCount` pages (a transaction that failed may have
+    /// written past them; the next ones reuse that space).
+    public var fileBytes: UInt64
     /// The newest committed transaction.
     public var transactionID: UInt64
     /// The oldest snapshot a live reader holds, and for how long (seconds), or nil if none.
@@ -281,6 +284,6 @@ extension Storage {
             oldest = (r.txnid, Double(LockFile.nowNanoseconds() &- r.startedNanoseconds) / 1e9)
         }
         return StorageStats(pageCount: Int(meta.pageCount), freePages: list.readyCount, pendingPages: list.pendingCount,
-                            pageSize: pageSize, transactionID: meta.txnid, oldestReader: oldest)
+                            pageSize: pageSize, fileBytes: try io.size(), transactionID: meta.txnid, oldestReader: oldest)
     }
 }

@@ -103,4 +103,20 @@ final class EchoBackend: ShellBackend {
         isInTransaction = false
         transactionLog.append("rollback")
     }
+
+    // Maintenance: fixed answers, and the copies asked for.
+    var problems: [String] = []
+    var openWarnings: [String] = []
+    var copies: [String] = []
+
+    func verify() throws -> [String] { problems }
+
+    func statistics() throws -> StoreStatistics {
+        StoreStatistics(fileBytes: 602_681_344, pageSize: 4096, pageCount: 147_139, freePages: 73_035, pendingPages: 20, version: 2006)
+    }
+
+    func writeCopy(toFile path: String) throws -> UInt64 {
+        copies.append(path)
+        return 4096
+    }
 }

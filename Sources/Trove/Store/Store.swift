@@ -251,13 +251,6 @@ public final class Store: @unchecked Sendable {
         for o in list { o(commit) }
     }
 
-    // MARK: Maintenance
-
-    /// Checks every page of the file (see `Storage.verify()`); returns the problems found.
-    public func verify() throws -> [String] {
-        do { return try storage.verify().problems } catch let e as StorageError { throw StoreError.storage(e.description) }
-    }
-
     /// The path of the file, or nil in memory.
     public var path: String? { configuration.path }
 }

@@ -1,0 +1,97 @@
+import TroveStorage
+
+/// How a store's file uses its space: what ``Store/statistics()`` reads.
+///
+/// Copy-on-write never changes a page in place: a write copies the pages it changes and frees
+/// the old ones once no snapshot can see them. Later writes reuse free pages, but the file
+/// never shrinks, so a large update or delete can leave much of it free.
+/// ``Store/writeCopy(toFile:encryptionKey:)`` writes a copy without them.
+public struct StoreStatistics: Sendable, Equatable {
+    /// Bytes of the file (of the memory that holds it, for an in-memory store).
+    public var fileBytes: UInt64
+    public var pageSize: Int
+    /// Pages of the latest version, the two meta pages included.
+    public var pageCount: Int
+    /// Pages the next writes will reuse.
+    public var freePages: Int
+    /// Pages freed by recent writes that an older snapshot may still read.
+    public var pendingPages: Int
+    /// Pages holding the latest version's data, indexes and free list.
+    public var usedPages: Int { pageCount - freePages - pendingPages }
+    /// The latest committed version (``Store/latestVersion``).
+    public var version: UInt64
+
+    public init(fileBytes: UInt64, pageSize: Int, pageCount: Int, freePages: Int, pendingPages: Int, version: UInt64) {
+        self.fileBytes = fileBytes
+        self.pageSize = pageSize
+        self.pageCount = pageCount
+        self.freePages = freePages
+        self.pendingPages = pendingPages
+        self.version = version
+    }
+}
+
+/// A commit that opening a store found failing its checks on disk, and set aside for the
+/// one before it: see ``Store/discardedCommit``.
+public struct DiscardedCommit: Sendable, Equatable {
+    /// The version discarded; the store opened at the one before.
+    public var version: UInt64
+    /// The check it failed, naming the page.
+    public var reason: String
+}
+
+extension Store {
+    /// Set when this open found the newest commit on disk failing its checks, and opened the
+    /// version before it instead.
+    ///
+    /// A crash while a commit was being written does this, and loses nothing that had been
+    /// promised: that commit never returned. Damage to the file looks the same, and then a
+    /// commit that did return is gone, and the next write reuses its pages. An app should
+    /// report it; the `trove` shell prints it as a warning.
+    public var discardedCommit: DiscardedCommit? {
+        storage.rolledBackTransaction.map { DiscardedCommit(version: $0, reason: storage.rollbackReason ?? "unknown") }
+    }
+
+    /// Checks every page of the latest version: checksums, tree order, and that each page is
+    /// used exactly once or free. Returns the problems found, each naming its page; empty when
+    /// the store is sound.
+    public func verify() throws -> [String] {
+        do { return try storage.verify().problems } catch let e as StorageError { throw StoreError.storage(e.description) }
+    }
+
+    /// How the file uses its space, read from the latest version.
+    public func statistics() throws -> StoreStatistics {
+        let s: StorageStats
+        do { s = try storage.stats() } catch let e as StorageError { throw StoreError.storage(e.description) }
+        return StoreStatistics(fileBytes: s.fileBytes, pageSize: s.pageSize, pageCount: s.pageCount,
+                               freePages: s.freePages, pendingPages: s.pendingPages, version: s.transactionID)
+    }
+
+    /// Writes a compacted copy of the latest version to a new file at `path`, as Realm's
+    /// `writeCopy(toFile:encryptionKey:)` does: the copy has no free pages and full pages of
+    /// data, so it is as small as the data allows. Other writers, in this process or another,
+    /// go on meanwhile; the copy holds the version that was latest at the call, and leaves out
+    /// a write transaction that is still open.
+    ///
+    /// This is how a store shrinks: copy it, then replace the file with the copy while no
+    /// process has it open.
+    ///
+    /// - Parameters:
+    ///   - path: where to write; nothing may exist there yet.
+    ///   - encryptionKey: the copy's 64-byte key, or nil for an unencrypted copy (whatever the
+    ///     store's own key), as in Realm.
+    /// - Returns: the size of the copy in bytes.
+    /// - Throws: ``StoreError/storage(_:)`` if `path` exists or the copy cannot be written; a
+    ///   copy that fails part way is removed.
+    @discardableResult
+    public func writeCopy(toFile path: String, encryptionKey: [UInt8]? = nil) throws -> UInt64 {
+        do {
+            var options = StorageOptions()
+            options.encryptionKey = encryptionKey
+            options.pageSize = storage.pageSize
+            return try storage.compact(to: path, options: options).bytesAfter
+        } catch let e as StorageError {
+            throw StoreError.storage(e.description)
+        }
+    }
+}

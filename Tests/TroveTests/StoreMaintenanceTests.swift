@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+@testable import Trove
+
+/// `Store.statistics()`, `writeCopy(toFile:encryptionKey:)`, `verify()` and `discardedCommit`:
+/// what a store's file holds, and how it is copied, checked and recovered.
+@Suite struct StoreMaintenanceTests {
+    static let schema = """
+        { "schemaVersion": 1, "models": [ { "name": "Item", "primaryKey": "id",
+          "properties": { "id": "int", "name": { "type": "string", "indexed": true } } } ] }
+        """
+
+    func open(_ path: String, key: [UInt8]? = nil) throws -> Store {
+        var configuration = StoreConfiguration(path: path, schema: try schemaFromJSON(Self.schema))
+        configuration.encryptionKey = key
+        return try Store(configuration: configuration)
+    }
+
+    /// A store with 5,000 items of which all but the first 500 are deleted again.
+    func mostlyDeleted(_ path: String, key: [UInt8]? = nil) throws -> Store {
+        let store = try open(path, key: key)
+        try store.write { tx in
+            for i in 0..<5_000 { try tx.insert("Item", ["id": .int(Int64(i)), "name": .string("item \(i) " + String(repeating: "x", count: 40))]) }
+        }
+        try store.write { tx in _ = try tx.delete("Item", where: "id >= 500") }
+        // A second small write, so that the pages the delete freed are reusable, not pending.
+        try store.write { tx in try tx.insert("Item", ["id": .int(-1), "name": .string("late")]) }
+        return store
+    }
+
+    func names(_ store: Store) throws -> [String] {
+        try store.read { try $0.objects("Item").sorted(by: "id").map { try $0.string("name") ?? "" } }
+    }
+
+    /// Flips a byte inside the entries of the first leaf page the given commit wrote.
+    func damageLeaf(of path: String, writtenBy version: UInt64) throws -> Int {
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        defer { try? handle.close() }
+        let data = try handle.readToEnd() ?? Data()
+        let bytes = [UInt8](data)
+        for page in 2..<(bytes.count / 4096) {
+            let base = page * 4096
+            let txnid = bytes[(base + 8)..<(base + 16)].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+            guard txnid == version, bytes[base + 16] == 2 else { continue }
+            let upper = Int(bytes[(base + 20)..<(base + 24)].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+            try handle.seek(toOffset: UInt64(base + upper))
+            try handle.write(contentsOf: [bytes[base + upper] ^ 0xFF])
+            return page
+        }
+        Issue.record("no leaf page of version \(version)")
+        return 0
+    }
+
+    @Test func statisticsCountTheSpaceADeleteFreed() throws {
+        let dir = StoreTempDir(); defer { dir.cleanup() }
+        let store = try mostlyDeleted(dir.file("a.trove"))
+        let s = try store.statistics()
+        #expect(s.pageSize == 4096)
+        #expect(s.version == store.latestVersion)
+        #expect(s.fileBytes >= UInt64(s.pageCount * s.pageSize))
+        #expect(s.freePages + s.pendingPages > s.usedPages, "most of the file is free after the delete: \(s)")
+        #expect(s.usedPages + s.freePages + s.pendingPages == s.pageCount)
+    }
+
+    @Test func aCopyHoldsTheSameObjectsWithoutTheFreePages() throws {
+        let dir = StoreTempDir(); defer { dir.cleanup() }
+        let store = try mostlyDeleted(dir.file("a.trove"))
+        let bytes = try store.writeCopy(toFile: dir.file("copy.trove"))
+        let copy = try open(dir.file("copy.trove"))
+        #expect(try names(copy) == names(store))
+        let original = try store.statistics(), copied = try copy.statistics()
+        #expect(bytes == copied.fileBytes)
+        #expect(copied.freePages == 0 && copied.pendingPages == 0)
+        #expect(copied.fileBytes * 4 < original.fileBytes, "\(copied.fileBytes) against \(original.fileBytes)")
+        #expect(try copy.verify().isEmpty)
+        // The copy is a store like any other: it takes writes.
+        try copy.write { tx in try tx.insert("Item", ["id": .int(9_999), "name": .string("new")]) }
+        #expect(try copy.read { try $0.objects("Item").count } == 502)
+    }
+
+    @Test func aCopyRefusesAnExistingFileAndLeavesItAlone() throws {
+        let dir = StoreTempDir(); defer { dir.cleanup() }
+        let store = try mostlyDeleted(dir.file("a.trove"))
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: dir.file("taken")))
+        #expect(throws: StoreError.self) { try store.writeCopy(toFile: dir.file("taken")) }
+        #expect(try String(contentsOfFile: dir.file("taken"), encoding: .utf8) == "keep me")
+        #expect(throws: StoreError.self) { try store.writeCopy(toFile: dir.file("a.trove")) }
+        #expect(try names(store).count == 501)
+    }
+
+    @Test func aCopyLeavesOutTheWriteStillOpen() throws {
+        let dir = StoreTempDir(); defer { dir.cleanup() }
+        let store = try open(dir.file("a.trove"))
+        try store.write { tx in try tx.insert("Item", ["id": 1, "name": "committed"]) }
+        let tx = try store.beginWrite()
+        try tx.insert("Item", ["id": 2, "name": "open"])
+        try store.writeCopy(toFile: dir.file("copy.trove"))
+        try tx.commit()
+        #expect(try names(open(dir.file("copy.trove"))) == ["committed"])
+        #expect(try names(store) == ["committed", "open"])
+    }
+
+    @Test func aCopyTakesItsOwnEncryptionKey() throws {
+        let dir = StoreTempDir(); defer { dir.cleanup() }
+        let key = [UInt8](repeating: 9, count: 64)
+        let store = try mostlyDeleted(dir.file("a.trove"), key: key)
+        try store.writeCopy(toFile: dir.file("plain.trove"))
+        try store.writeCopy(toFile: dir.file("sealed.trove"), encryptionKey: key)
+        #expect(try names(open(dir.file("plain.trove"))).count == 501)
+        #expect(throws: StoreError.self) { try open(dir.file("sealed.trove")) }
+        #expect(try names(open(dir.file("sealed.trove"), key: key)).count == 501)
+    }
+
+    @Test func aDamagedCopyFailsToOpenInsteadOfOpeningEmpty() throws {
+        let dir = StoreTempDir(); defer { dir.cleanup() }
+        let store = try mostlyDeleted(dir.file("a.trove"))
+        try store.writeCopy(toFile: dir.file("copy.trove"))
+        let version = try open(dir.file("copy.trove")).latestVersion
+        try FileManager.default.removeItem(atPath: dir.file("copy.trove-lock"))
+        let page = try damageLeaf(of: dir.file("copy.trove"), writtenBy: version)
+        // The copy's one commit has nothing before it to fall back to but an empty store.
+        let error = try #require(throws: StoreError.self) { try open(dir.file("copy.trove")) }
+        #expect(error.description.contains("page \(page)"), "\(error)")
+    }
+
+    @Test func anOpenThatDiscardsADamagedNewestCommitSaysSo() throws {
+        let dir = StoreTempDir(); defer { dir.cleanup() }
+        let path = dir.file("a.trove")
+        var store: Store? = try open(path)
+        try store!.write { tx in for i in 0..<300 { try tx.insert("Item", ["id": .int(Int64(i)), "name": .string("item \(i)")]) } }
+        try store!.write { tx in try tx.insert("Item", ["id": 1_000, "name": "last"]) }
+        let newest = store!.latestVersion
+        #expect(store!.discardedCommit == nil)
+        store = nil
+        // A lock file written in this boot would vouch for the commit: without it, the open
+        // checks the newest commit's pages, as after a reboot.
+        try FileManager.default.removeItem(atPath: path + "-lock")
+        let page = try damageLeaf(of: path, writtenBy: newest)
+        let reopened = try open(path)
+        let discarded = try #require(reopened.discardedCommit)
+        #expect(discarded.version == newest)
+        #expect(discarded.reason.contains("page \(page)") && discarded.reason.contains("checksum"), "\(discarded.reason)")
+        #expect(try reopened.read { try $0.objects("Item").count } == 300)
+        #expect(try reopened.verify().isEmpty)
+    }
+}
