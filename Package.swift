@@ -24,11 +24,11 @@ let package = Package(
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Atomics", package: "swift-atomics"),
-                "CTroveCPU",
+                "CTroveSystem",
             ]
         ),
-        // A prefetch hint for scans (Swift has no spelling of the instruction).
-        .target(name: "CTroveCPU"),
+        // What Swift cannot spell: the prefetch instruction (scans), O_DIRECT (the commit log).
+        .target(name: "CTroveSystem"),
         // MATCHES runs on the toolchain's ICU (its C API, the engine of NSRegularExpression),
         // which Foundation would link only with the rest of Foundation (see DEVELOPERS.md).
         // ICU is C++: libstdc++ again after it, for a static link that reads archives in order.

@@ -3,8 +3,9 @@
 /// A commit's pages are scattered over the data file, and on a virtual disk every separate run
 /// costs a request of its own at `fdatasync` (see `Benchmarks/RESULTS.md`, ninth round). So a
 /// small durable commit still writes its pages and meta in place, where every reader already
-/// finds them through the page cache, but syncs only this log, to which it appended the same
-/// writes as one record in one write (most pages as deltas, see below). The data file is synced when the log fills (a
+/// finds them through the page cache, but makes durable only this log, to which it appends the
+/// same writes as one record (most pages as deltas, see below) in one direct write where the
+/// file system allows (see `appendDirect`). The data file is synced when the log fills (a
 /// checkpoint), and pages that many commits rewrote go out once.
 ///
 /// Only a machine crash loses page-cache writes, so only the first open after a reboot replays
@@ -65,11 +66,29 @@ final class CommitLog {
 
     let io: StorageIO
 
+    /// Whether appends go out as direct writes (see `appendDirect`); false once the file
+    /// system refused one.
+    private var direct = true
+    /// Where a direct append assembles its blocks: aligned as direct writes need.
+    private var staging: UnsafeMutableRawPointer?
+    private var stagingCapacity = 0
+    /// The last block the previous direct append wrote, and the generation and offset it ended
+    /// at. The next append of that generation starts there, inside this block, and writes it
+    /// again with these first bytes: any other offset or generation means another writer
+    /// appended since, and the bytes are read from the log instead.
+    private var tail: (generation: UInt64, end: UInt64)?
+    private let tailBlock = UnsafeMutableRawPointer.allocate(byteCount: directWriteAlignment, alignment: directWriteAlignment)
+
     init(io: StorageIO, capacity: UInt64 = 4 << 20, largestRecord: Int = 1 << 20) {
         self.io = io
         self.capacity = max(capacity, CommitLog.headerSize * 2)
         // A record always fits an empty log.
         self.largestRecord = min(largestRecord, Int(self.capacity - CommitLog.headerSize) / 2)
+    }
+
+    deinit {
+        staging?.deallocate()
+        tailBlock.deallocate()
     }
 
     /// One extent of a record: `bytes` written at `offset` of the data file, or, for a delta,
@@ -197,9 +216,54 @@ final class CommitLog {
         var buffers: [UnsafeRawBufferPointer] = [UnsafeRawBufferPointer(start: head, count: headLength)]
         buffers.reserveCapacity(extents.count + 1)
         for e in extents { buffers.append(e.bytes) }
+        let end = offset + UInt64(headLength + data)
+        if direct, try appendDirect(buffers, generation: generation, at: offset, end: end) { return end }
         try io.write(contiguous: buffers, at: offset)
         try io.sync()
-        return offset + UInt64(headLength + data)
+        return end
+    }
+
+    /// Writes the record in `buffers` as whole blocks, straight to the disk (`O_DIRECT |
+    /// O_DSYNC`): one write that is durable when it returns, instead of a write into the page
+    /// cache and an `fdatasync` that finds it there and sends it. That is 40% less CPU for a
+    /// small commit's record, and less time waiting (see `Benchmarks/RESULTS.md`, sixteenth
+    /// round). Returns false, having written nothing, where the file cannot.
+    ///
+    /// The first block also holds the end of the record before, which is written again as it
+    /// is; a torn write leaves each of its bytes old or new, and both are the same there. The
+    /// rest of the last block is written as zeros, past the end of the log.
+    private func appendDirect(_ buffers: [UnsafeRawBufferPointer], generation: UInt64, at offset: UInt64, end: UInt64) throws -> Bool {
+        let block = UInt64(directWriteAlignment)
+        let start = offset / block * block
+        let length = Int((end + block - 1) / block * block - start)
+        if stagingCapacity < length {
+            staging?.deallocate()
+            stagingCapacity = max(length, 64 << 10)
+            staging = UnsafeMutableRawPointer.allocate(byteCount: stagingCapacity, alignment: directWriteAlignment)
+        }
+        let p = staging!
+        let lead = Int(offset - start)
+        if lead > 0 {
+            if let t = tail, t.generation == generation, t.end == offset {
+                p.copyMemory(from: tailBlock, byteCount: lead)
+            } else {
+                try io.read(into: UnsafeMutableRawBufferPointer(start: p, count: lead), at: start)
+            }
+        }
+        var o = lead
+        for b in buffers where b.count > 0 {
+            (p + o).copyMemory(from: b.baseAddress!, byteCount: b.count)
+            o += b.count
+        }
+        (p + o).initializeMemory(as: UInt8.self, repeating: 0, count: length - o)
+        tail = nil
+        guard try io.writeDirect(UnsafeRawBufferPointer(start: p, count: length), at: start) else {
+            direct = false
+            return false
+        }
+        tailBlock.copyMemory(from: p + (length - directWriteAlignment), byteCount: directWriteAlignment)
+        tail = (generation, end)
+        return true
     }
 
     /// The checksum of a record's header (bytes 0..<40) and extent table.

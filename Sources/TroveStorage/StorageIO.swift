@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CTroveSystem
 
 /// Every byte the engine reads from or writes to its data file goes through this protocol, so
 /// tests can substitute a file that injects faults, or forgets unsynced writes as a crash would.
@@ -28,12 +29,25 @@ public protocol StorageIO: AnyObject, Sendable {
     func write(contiguous buffers: [UnsafeRawBufferPointer], at offset: UInt64) throws
     /// Makes every completed write durable.
     func sync() throws
+    /// Writes `bytes` straight to stable storage, past the page cache (`O_DIRECT | O_DSYNC`):
+    /// durable when this returns, without a sync of anything else. `bytes` start at an address
+    /// aligned to ``directWriteAlignment``, `offset` and the length are multiples of it.
+    /// Returns false, having written nothing, where that is not possible (a file system without
+    /// direct I/O, a file in memory, a test file); the caller then writes and syncs.
+    func writeDirect(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws -> Bool
     /// A read-only view of the first `length` bytes. `length` may exceed the current size
     /// (room to grow), but only bytes below `size()` may be touched.
     func map(length: UInt64) throws -> StorageMapping
 }
 
+/// The alignment of address, offset and length that ``StorageIO/writeDirect(_:at:)`` needs:
+/// 4 KiB, the logical block size of every current disk (and a multiple of the older 512).
+public let directWriteAlignment = 4096
+
 extension StorageIO {
+    /// No direct writes: the caller writes and syncs.
+    public func writeDirect(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws -> Bool { false }
+
     /// Writes each buffer with `write(_:at:)`, so a test file keeps seeing one write per buffer.
     public func write(contiguous buffers: [UnsafeRawBufferPointer], at offset: UInt64) throws {
         var o = offset
@@ -81,6 +95,11 @@ public final class FileStorageIO: StorageIO, @unchecked Sendable {
     public let name: String
     let fd: Int32
     let writable: Bool
+    /// The path to open again for ``writeDirect(_:at:)``; nil for an anonymous file.
+    private let path: String?
+    /// The descriptor opened with `O_DIRECT | O_DSYNC` on the first direct write: nil before,
+    /// -1 once the file system refused it. Only the writer (under the writer lock) uses it.
+    private var directFD: Int32?
 
     /// Opens `path`, creating it if `create` is true.
     public init(path: String, writable: Bool, create: Bool) throws {
@@ -92,6 +111,7 @@ public final class FileStorageIO: StorageIO, @unchecked Sendable {
         let fd = open(path, flags, 0o644)
         if fd < 0 { throw StorageError.io(operation: "open", path: path, errno: errno) }
         self.fd = fd
+        self.path = writable ? path : nil
     }
 
     /// An anonymous in-memory file (`memfd_create`): the same code path as a real file, with no path.
@@ -101,9 +121,13 @@ public final class FileStorageIO: StorageIO, @unchecked Sendable {
         let fd = anonymousFile(anonymousName)
         if fd < 0 { throw StorageError.io(operation: "memfd_create", path: anonymousName, errno: errno) }
         self.fd = fd
+        path = nil
     }
 
-    deinit { close(fd) }
+    deinit {
+        close(fd)
+        if let directFD, directFD >= 0 { close(directFD) }
+    }
 
     public func size() throws -> UInt64 {
         var st = stat()
@@ -168,6 +192,35 @@ public final class FileStorageIO: StorageIO, @unchecked Sendable {
             }
             start += count
         }
+    }
+
+    public func writeDirect(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws -> Bool {
+        #if os(Linux)
+        if directFD == nil {
+            let flags = trove_direct_sync_flags()
+            directFD = flags == 0 || path == nil ? -1 : open(path!, O_WRONLY | O_CLOEXEC | flags)
+        }
+        guard let direct = directFD, direct >= 0 else { return false }
+        var done = 0
+        while done < bytes.count {
+            let n = pwrite(direct, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                // A file system that opens with O_DIRECT but cannot align to these blocks says
+                // so at the first write, before writing anything: write and sync instead.
+                if errno == EINVAL && done == 0 {
+                    close(direct)
+                    directFD = -1
+                    return false
+                }
+                throw StorageError.io(operation: "pwrite (O_DIRECT)", path: name, errno: errno)
+            }
+            done += n
+        }
+        return true
+        #else
+        return false
+        #endif
     }
 
     public func sync() throws {

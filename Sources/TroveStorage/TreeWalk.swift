@@ -1,4 +1,4 @@
-import CTroveCPU
+import CTroveSystem
 
 extension ReadTransaction {
     /// Calls `body` with every key and value of `tree`, in key order, until it returns false.

@@ -1,5 +1,5 @@
-#ifndef TROVE_CTROVECPU_H
-#define TROVE_CTROVECPU_H
+#ifndef TROVE_PREFETCH_H
+#define TROVE_PREFETCH_H
 
 // Asks the CPU to start loading the cache line holding `address` for reading, without waiting
 // for it: Swift has no spelling of the prefetch instruction. A hint only; it never faults.
