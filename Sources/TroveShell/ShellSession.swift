@@ -318,18 +318,20 @@ final class ShellSession {
         }
     }
 
-    /// `.dbinfo`'s lines, labels aligned as `.show` aligns them.
+    /// `.dbinfo`'s lines, labels right-aligned as `.show` aligns them.
     static func describe(_ s: StoreStatistics) -> String {
         func size(_ pages: Int) -> String { ByteCount.text(UInt64(pages) * UInt64(s.pageSize)) }
-        return """
-                 file size: \(s.fileBytes) bytes (\(ByteCount.text(s.fileBytes)))
-                 page size: \(s.pageSize) bytes
-                     pages: \(s.pageCount)
-                used pages: \(s.usedPages) (\(size(s.usedPages)))
-                free pages: \(s.freePages) (\(size(s.freePages)), reused by later writes)
-             pending pages: \(s.pendingPages) (\(size(s.pendingPages)), reused once no snapshot reads them)
-                   version: \(s.version)\n
-            """
+        let lines = [
+            ("file size", "\(s.fileBytes) bytes (\(ByteCount.text(s.fileBytes)))"),
+            ("page size", "\(s.pageSize) bytes"),
+            ("pages", "\(s.pageCount)"),
+            ("used pages", "\(s.usedPages) (\(size(s.usedPages)))"),
+            ("free pages", "\(s.freePages) (\(size(s.freePages)), reused by later writes)"),
+            ("pending pages", "\(s.pendingPages) (\(size(s.pendingPages)), reused once no snapshot reads them)"),
+            ("version", "\(s.version)"),
+        ]
+        let width = lines.map(\.0.count).max() ?? 0
+        return lines.map { String(repeating: " ", count: width - $0.0.count) + $0.0 + ": " + $0.1 + "\n" }.joined()
     }
 
     // MARK: End

@@ -230,7 +230,7 @@ public final class TroveBackend: ShellBackend {
     public var openWarnings: [String] {
         guard let discarded = store.discardedCommit else { return [] }
         return ["the newest commit (version \(discarded.version)) failed its checks (\(discarded.reason)),"
-            + " so the store opened at the version before it. A crash while that commit was written does this;"
+            + " so the store opened at version \(discarded.openedVersion). A crash while that commit was written does this;"
             + " so does damage to the file. If that commit matters, copy the file before writing to it."]
     }
 
@@ -247,7 +247,7 @@ public final class TroveBackend: ShellBackend {
         do {
             return try store.writeCopy(toFile: path, encryptionKey: store.configuration.encryptionKey)
         } catch let error as StoreError {
-            throw StatementError(error.description)
+            throw StatementError("cannot write the copy '\(path)': \(error.description)")
         }
     }
 

@@ -7,9 +7,9 @@ extension WriteTransaction {
     //    checksum thus covers every new page.
     // 3. The meta goes to the slot that does not hold the last durable state.
     // 4. One fdatasync: pages and meta reach the disk together, in whatever order the disk likes.
-    //    A small commit on a durable base syncs the commit log instead, to which it appended
-    //    the same writes as one record (`CommitLog`, most pages as deltas from pages an earlier
-    //    record wrote); the data file is synced when the log fills.
+    //    A small commit on a durable base makes the commit log durable instead, appending the
+    //    same writes to it as one record (`CommitLog`, most pages as deltas from pages an
+    //    earlier record wrote) in one direct write; the data file is synced when the log fills.
     // 5. Open checks the newest meta's new pages against those checksums; a torn commit fails
     //    and the other slot, untouched by it, wins.
     // 6. Only a machine crash can tear a commit: within one boot the page cache holds every

@@ -20,13 +20,32 @@ extension Storage {
     /// `options.encryptionKey` (so this also re-keys, encrypts, or decrypts a store).
     /// Writers may go on meanwhile; the copy holds the snapshot at the call.
     public func compact(to path: String, options: StorageOptions = StorageOptions()) throws -> CompactionReport {
-        guard !FileManager.default.fileExists(atPath: path) else {
+        let files = FileManager.default
+        guard !files.fileExists(atPath: path) else {
             throw StorageError.invalidArgument("\(path) already exists; the compacted copy must be a new file")
         }
+        // The copy's lock file and log: removed with it if it fails, and after it too, as a
+        // closed copy needs neither (its log is empty; an open makes a lock file). Only those
+        // this call creates.
+        let sideFiles = [path + "-lock", path + "-log"].filter { !files.fileExists(atPath: $0) }
         var target = options
         target.readOnly = false
         target.durability = .noSync
-        let copy = try Storage(path: path, options: target)
+        let report: CompactionReport
+        do {
+            report = try writeCompactCopy(to: path, options: target)
+        } catch {
+            try? files.removeItem(atPath: path)
+            for file in sideFiles { try? files.removeItem(atPath: file) }
+            throw error
+        }
+        for file in sideFiles { try? files.removeItem(atPath: file) }
+        return report
+    }
+
+    /// The copy itself, closed when this returns.
+    private func writeCompactCopy(to path: String, options: StorageOptions) throws -> CompactionReport {
+        let copy = try Storage(path: path, options: options)
         var trees = 0, entries = 0
         let source = try beginRead()
         defer { source.end() }
@@ -47,9 +66,6 @@ extension Storage {
             try tx.commit()
         } catch {
             tx.abort()
-            try? FileManager.default.removeItem(atPath: path)
-            try? FileManager.default.removeItem(atPath: path + "-lock")
-            try? FileManager.default.removeItem(atPath: path + "-log")
             throw error
         }
         try copy.sync()

@@ -90,6 +90,9 @@ public final class Storage: @unchecked Sendable {
     public private(set) var rolledBackTransaction: UInt64?
     /// Why, with ``rolledBackTransaction``: the check the newest commit failed.
     public private(set) var rollbackReason: String?
+    /// With ``rolledBackTransaction``: the commit the open fell back to (the other meta slot,
+    /// which after no-sync commits may be several commits older).
+    public private(set) var rolledBackTo: UInt64?
 
     /// What the open checked of the newest commit (tests read it).
     enum OpenCheck { case none, verifiedNewestCommit, skippedCompleteCommit }
@@ -229,6 +232,7 @@ public final class Storage: @unchecked Sendable {
             lockFile?.recordCompleteCommit(txnid: chosen.txnid, digest: chosen.digest)
             if chosen.txnid != newest.txnid {
                 rolledBackTransaction = newest.txnid
+                rolledBackTo = chosen.txnid
                 rollbackReason = failures.first.map { String(describing: $0) }
             }
             latestMeta = chosen
@@ -529,7 +533,8 @@ public final class Storage: @unchecked Sendable {
 
     /// Writes the newest meta over the other slot too, and syncs. A compacted copy then keeps
     /// no commit before its one: an open that finds that commit damaged fails, rather than
-    /// falling back to the empty store the copy started as and reusing its pages.
+    /// falling back to the empty store the copy started as and reusing its pages. Only for a
+    /// copy no other `Storage` has open: it takes no writer lock.
     func keepOnlyNewestCommit() throws {
         state.lock()
         var m = latestMeta

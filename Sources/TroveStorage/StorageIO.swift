@@ -41,7 +41,7 @@ public protocol StorageIO: AnyObject, Sendable {
 }
 
 /// The alignment of address, offset and length that ``StorageIO/writeDirect(_:at:)`` needs:
-/// 4 KiB, the logical block size of every current disk (and a multiple of the older 512).
+/// 4 KiB, a multiple of every disk's logical block size (512 or 4096 bytes).
 public let directWriteAlignment = 4096
 
 extension StorageIO {
@@ -95,10 +95,8 @@ public final class FileStorageIO: StorageIO, @unchecked Sendable {
     public let name: String
     let fd: Int32
     let writable: Bool
-    /// The path to open again for ``writeDirect(_:at:)``; nil for an anonymous file.
-    private let path: String?
     /// The descriptor opened with `O_DIRECT | O_DSYNC` on the first direct write: nil before,
-    /// -1 once the file system refused it. Only the writer (under the writer lock) uses it.
+    /// -1 where the file system refused it. Only the writer, under the writer lock, uses it.
     private var directFD: Int32?
 
     /// Opens `path`, creating it if `create` is true.
@@ -111,7 +109,6 @@ public final class FileStorageIO: StorageIO, @unchecked Sendable {
         let fd = open(path, flags, 0o644)
         if fd < 0 { throw StorageError.io(operation: "open", path: path, errno: errno) }
         self.fd = fd
-        self.path = writable ? path : nil
     }
 
     /// An anonymous in-memory file (`memfd_create`): the same code path as a real file, with no path.
@@ -121,7 +118,6 @@ public final class FileStorageIO: StorageIO, @unchecked Sendable {
         let fd = anonymousFile(anonymousName)
         if fd < 0 { throw StorageError.io(operation: "memfd_create", path: anonymousName, errno: errno) }
         self.fd = fd
-        path = nil
     }
 
     deinit {
@@ -196,19 +192,16 @@ public final class FileStorageIO: StorageIO, @unchecked Sendable {
 
     public func writeDirect(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws -> Bool {
         #if os(Linux)
-        if directFD == nil {
-            let flags = trove_direct_sync_flags()
-            directFD = flags == 0 || path == nil ? -1 : open(path!, O_WRONLY | O_CLOEXEC | flags)
-        }
+        if directFD == nil { directFD = openDirect() }
         guard let direct = directFD, direct >= 0 else { return false }
         var done = 0
         while done < bytes.count {
             let n = pwrite(direct, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
             if n < 0 {
                 if errno == EINTR { continue }
-                // A file system that opens with O_DIRECT but cannot align to these blocks says
+                // A file system that opens with O_DIRECT but cannot write these blocks so says
                 // so at the first write, before writing anything: write and sync instead.
-                if errno == EINVAL && done == 0 {
+                if done == 0 && (errno == EINVAL || errno == EOPNOTSUPP || errno == ENOTSUP) {
                     close(direct)
                     directFD = -1
                     return false
@@ -220,6 +213,29 @@ public final class FileStorageIO: StorageIO, @unchecked Sendable {
         return true
         #else
         return false
+        #endif
+    }
+
+    /// Whether this system has direct writes at all (Linux); a file system may still refuse them.
+    static let systemHasDirectWrites = trove_direct_sync_flags() != 0
+
+    /// This very file opened again for direct writes, or -1. Through `/proc/self/fd`, not its
+    /// path: the path may have changed (a relative one after `chdir`, a file renamed or
+    /// replaced), and direct writes to another file would be lost to every reader of this one.
+    private func openDirect() -> Int32 {
+        #if os(Linux)
+        let flags = trove_direct_sync_flags()
+        guard writable, flags != 0 else { return -1 }
+        let direct = open("/proc/self/fd/\(fd)", O_WRONLY | O_CLOEXEC | flags)
+        guard direct >= 0 else { return -1 }
+        var a = stat(), b = stat()
+        guard fstat(fd, &a) == 0, fstat(direct, &b) == 0, a.st_dev == b.st_dev, a.st_ino == b.st_ino else {
+            close(direct)
+            return -1
+        }
+        return direct
+        #else
+        return -1
         #endif
     }
 

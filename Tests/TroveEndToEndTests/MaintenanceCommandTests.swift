@@ -68,4 +68,43 @@ import Testing
         #expect(r.status == 2)
         #expect(r.err.contains("page \(leaf): checksum mismatch"), "\(r.err)")
     }
+
+    @Test func anOpenThatSetsADamagedCommitAsideWarnsAndGoesOn() throws {
+        let people = Workspace.schema("People")
+        #expect(try w.run(["db", "-s", people, "insert Person {\"id\": 1, \"name\": \"Ann\"}"]).status == 0)
+        #expect(try w.run(["db", "insert Person {\"id\": 2, \"name\": \"Bob\"}"]).status == 0)
+        // Damage a leaf the newest commit wrote, with no lock file to vouch for it.
+        try FileManager.default.removeItem(atPath: w.path("db-lock"))
+        var bytes = [UInt8](try w.bytes("db"))
+        func txnid(_ page: Int) -> UInt64 { bytes[(page * 4096 + 8)..<(page * 4096 + 16)].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } }
+        let pages = 2..<(bytes.count / 4096)
+        let newest = try #require(pages.map(txnid).max())
+        let leaf = try #require(pages.first { txnid($0) == newest && bytes[$0 * 4096 + 16] == 2 })
+        let upper = Int(bytes[(leaf * 4096 + 20)..<(leaf * 4096 + 24)].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+        bytes[leaf * 4096 + upper] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: w.path("db")))
+        let r = try w.run(["db", "count Person"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == "1\n")
+        #expect(r.err.hasPrefix("warning: the newest commit (version \(newest)) failed its checks ("), "\(r.err)")
+        #expect(r.err.contains("page \(leaf): checksum mismatch") && r.err.contains("so the store opened at version \(newest - 1)."))
+    }
+
+    @Test func backupWorksReadOnlyInsideATransactionAndFromMemory() throws {
+        try mostlyDeleted()
+        let before = try w.bytes("db")
+        #expect(try w.run(["--readonly", "db", ".backup ro.trove"]).status == 0)
+        #expect(try w.bytes("db") == before, "--readonly leaves the store's file as it was")
+        for side in ["ro.trove-lock", "ro.trove-log"] {
+            #expect(!FileManager.default.fileExists(atPath: w.path(side)), "a copy comes without \(side)")
+        }
+        #expect(try w.run(["ro.trove", "count Person"]).out == "101\n")
+        let tx = try w.run(["db", "begin", "delete Person where id < 50", ".backup tx.trove", "commit"])
+        #expect(tx.status == 0, "\(tx.err)")
+        #expect(try w.run(["tx.trove", "count Person"]).out == "101\n", "the open transaction is left out")
+        #expect(try w.run(["db", "count Person"]).out == "50\n")
+        let memory = try w.run([":memory:", "-s", Workspace.schema("People"), "insert Person {\"id\": 7, \"name\": \"Mem\"}", ".backup mem.trove"])
+        #expect(memory.status == 0, "\(memory.err)")
+        #expect(try w.run(["mem.trove", "get Person 7"]).out.contains("\"Mem\""))
+    }
 }

@@ -42,7 +42,7 @@ import Testing
         #expect(out.contains("{\"updated\": 1}"))
         #expect(out.contains("{\"inserted\": 1, \"updated\": 1}"))
         #expect(out.contains("{\"op\": \"insert\", \"index\": 0, \"object\": {\"id\": 4, \"name\": \"Dee\""))
-        #expect(out.contains("id,name,birthdate,age,dogs,nicknames,bestFriend\nok\n     file size: "))
+        #expect(out.contains("id,name,birthdate,age,dogs,nicknames,bestFriend\nok\n    file size: "))
         // The copy holds what the store held after the transaction above deleted Bob.
         #expect(out.hasSuffix("\n3\n"))
     }

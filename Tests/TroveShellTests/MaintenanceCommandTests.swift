@@ -32,13 +32,13 @@ import Trove
         let r = run(["db", ".dbinfo"])
         #expect(r.status == 0)
         #expect(r.out == """
-                 file size: 602681344 bytes (574.8 MiB)
-                 page size: 4096 bytes
-                     pages: 147139
-                used pages: 74084 (289.4 MiB)
-                free pages: 73035 (285.3 MiB, reused by later writes)
-             pending pages: 20 (80.0 KiB, reused once no snapshot reads them)
-                   version: 2006
+                file size: 602681344 bytes (574.8 MiB)
+                page size: 4096 bytes
+                    pages: 147139
+               used pages: 74084 (289.4 MiB)
+               free pages: 73035 (285.3 MiB, reused by later writes)
+            pending pages: 20 (80.0 KiB, reused once no snapshot reads them)
+                  version: 2006
 
             """)
     }
@@ -85,7 +85,8 @@ import Trove
         #expect(ByteCount.text(1023) == "1023 bytes")
         #expect(ByteCount.text(1024) == "1.0 KiB")
         #expect(ByteCount.text(1536) == "1.5 KiB")
-        #expect(ByteCount.text(1_048_575) == "1024.0 KiB")
+        #expect(ByteCount.text(1_048_575) == "1.0 MiB")
+        #expect(ByteCount.text(1_048_524) == "1023.9 KiB")
         #expect(ByteCount.text(1_048_576) == "1.0 MiB")
         #expect(ByteCount.text(602_681_344) == "574.8 MiB")
         #expect(ByteCount.text(UInt64.max) == "16.0 EiB")

@@ -68,6 +68,22 @@ import Testing
         }
     }
 
+    /// Whether the file system of the test's directory takes direct writes (tmpfs on older
+    /// kernels does not): where it does, the tests below must see them.
+    static func directWritesWork(in dir: TempDir) throws -> Bool {
+        let probe = try FileStorageIO(path: dir.file("probe"), writable: true, create: true)
+        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: directWriteAlignment, alignment: directWriteAlignment)
+        defer { block.deallocate() }
+        block.initializeMemory(as: UInt8.self, repeating: 1)
+        return try probe.writeDirect(UnsafeRawBufferPointer(block), at: 0)
+    }
+
+    @Test func linuxHasDirectWrites() {
+        #if os(Linux)
+        #expect(FileStorageIO.systemHasDirectWrites)
+        #endif
+    }
+
     @Test func recordsOfAnyLengthReadBackAsWrittenWithoutASync() throws {
         let dir = TempDir(); defer { dir.cleanup() }
         let file = try CountingFile(dir.file("db.trove-log"))
@@ -76,6 +92,7 @@ import Testing
         let syncsAfterRestart = file.syncs
         var offset = CommitLog.headerSize
         for i in 0..<40 { offset = try Self.append(log, i, generation: generation, at: offset) }
+        #expect(try Self.directWritesWork(in: dir) == (file.refusedDirectWrites == 0))
         if file.refusedDirectWrites == 0 {
             #expect(file.directWrites == 40)
             #expect(file.syncs == syncsAfterRestart, "a direct append is durable without fdatasync")
@@ -93,8 +110,8 @@ import Testing
         let dir = TempDir(); defer { dir.cleanup() }
         // Two processes' logs over one file: each remembers the block it wrote last, which the
         // other may have written since.
-        let first = CommitLog(io: try CountingFile(dir.file("db.trove-log")))
-        let second = CommitLog(io: try CountingFile(dir.file("db.trove-log")))
+        let files = [try CountingFile(dir.file("db.trove-log")), try CountingFile(dir.file("db.trove-log"))]
+        let first = CommitLog(io: files[0]), second = CommitLog(io: files[1])
         let generation = try first.restart(storeID: 7, base: 1)
         var offset = CommitLog.headerSize
         for i in 0..<30 {
@@ -102,6 +119,7 @@ import Testing
             let writer = (i / (1 + i % 3)) % 2 == 0 ? first : second
             offset = try Self.append(writer, i, generation: generation, at: offset)
         }
+        if try Self.directWritesWork(in: dir) { #expect(files.allSatisfy { $0.directWrites > 0 }) }
         try Self.expectRecords(first, 30)
         try Self.expectRecords(second, 30)
     }
@@ -121,5 +139,34 @@ import Testing
         #expect(offset == end)
         offset = try Self.append(first, 2, generation: new, at: offset)
         try Self.expectRecords(second, 3)
+    }
+
+    @Test func recordsEndingOnABlockBoundaryAndAtTheLogsEnd() throws {
+        let dir = TempDir(); defer { dir.cleanup() }
+        let file = try CountingFile(dir.file("db.trove-log"))
+        // The header's block and two more: two records of one block each fill it exactly.
+        let log = CommitLog(io: file, capacity: 3 * 4096, largestRecord: 4096)
+        let generation = try log.restart(storeID: 7, base: 1)
+        let data = 4096 - CommitLog.recordHeaderSize - 16
+        var offset = CommitLog.headerSize
+        var contents: [[UInt8]] = []
+        for i in 0..<2 {
+            let bytes = (0..<data).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ i) }
+            contents.append(bytes)
+            offset = try bytes.withUnsafeBytes { b in
+                try log.append(generation: generation, txnid: UInt64(100 + i), extents: [(UInt64(i * 4096), b, false)],
+                               fileSize: 1 << 20, at: offset)
+            }
+            #expect(offset == CommitLog.headerSize + UInt64((i + 1) * 4096))
+        }
+        #expect(try file.size() == 3 * 4096, "an append that ends at the log's end does not grow it")
+        let target = try FileStorageIO(anonymousName: "replay")
+        #expect(try log.replay(into: target).records == 2)
+        for i in 0..<2 {
+            var back = [UInt8](repeating: 0, count: data)
+            try back.withUnsafeMutableBytes { try target.read(into: $0, at: UInt64(i * 4096)) }
+            let same = back == contents[i]
+            #expect(same, "record \(i)")
+        }
     }
 }

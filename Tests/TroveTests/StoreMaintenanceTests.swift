@@ -139,6 +139,8 @@ import Testing
         let reopened = try open(path)
         let discarded = try #require(reopened.discardedCommit)
         #expect(discarded.version == newest)
+        #expect(discarded.openedVersion == newest - 1)
+        #expect(reopened.latestVersion == newest - 1)
         #expect(discarded.reason.contains("page \(page)") && discarded.reason.contains("checksum"), "\(discarded.reason)")
         #expect(try reopened.read { try $0.objects("Item").count } == 300)
         #expect(try reopened.verify().isEmpty)

@@ -34,22 +34,27 @@ public struct StoreStatistics: Sendable, Equatable {
 /// A commit that opening a store found failing its checks on disk, and set aside for the
 /// one before it: see ``Store/discardedCommit``.
 public struct DiscardedCommit: Sendable, Equatable {
-    /// The version discarded; the store opened at the one before.
+    /// The version discarded.
     public var version: UInt64
+    /// The version the store opened at instead: the one before, or after commits that did not
+    /// wait for the disk (``TroveDurability/noSync``), an older one.
+    public var openedVersion: UInt64
     /// The check it failed, naming the page.
     public var reason: String
 }
 
 extension Store {
-    /// Set when this open found the newest commit on disk failing its checks, and opened the
-    /// version before it instead.
+    /// Set when this open found the newest commit on disk failing its checks, and opened an
+    /// earlier version instead.
     ///
     /// A crash while a commit was being written does this, and loses nothing that had been
     /// promised: that commit never returned. Damage to the file looks the same, and then a
     /// commit that did return is gone, and the next write reuses its pages. An app should
     /// report it; the `trove` shell prints it as a warning.
     public var discardedCommit: DiscardedCommit? {
-        storage.rolledBackTransaction.map { DiscardedCommit(version: $0, reason: storage.rollbackReason ?? "unknown") }
+        storage.rolledBackTransaction.map {
+            DiscardedCommit(version: $0, openedVersion: storage.rolledBackTo ?? 0, reason: storage.rollbackReason ?? "unknown")
+        }
     }
 
     /// Checks every page of the latest version: checksums, tree order, and that each page is
