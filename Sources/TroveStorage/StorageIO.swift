@@ -199,8 +199,8 @@ public final class FileStorageIO: StorageIO, @unchecked Sendable {
             let n = pwrite(direct, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
             if n < 0 {
                 if errno == EINTR { continue }
-                // A file system that opens with O_DIRECT but cannot write these blocks so says
-                // so at the first write, before writing anything: write and sync instead.
+                // A file system that opens with O_DIRECT but cannot write such blocks says so
+                // at the first write, before writing anything: write and sync instead.
                 if done == 0 && (errno == EINVAL || errno == EOPNOTSUPP || errno == ENOTSUP) {
                     close(direct)
                     directFD = -1
