@@ -78,8 +78,9 @@ extension Store {
     /// go on meanwhile; the copy holds the version that was latest at the call, and leaves out
     /// a write transaction that is still open.
     ///
-    /// This is how a store shrinks: copy it, then replace the file with the copy while no
-    /// process has it open.
+    /// This is how a store shrinks: with every writer stopped (a later commit would be lost
+    /// with the old file), copy it, then replace the file with the copy and remove the old
+    /// file's `-lock` and `-log` before any process opens it again.
     ///
     /// - Parameters:
     ///   - path: where to write; nothing may exist there yet.
