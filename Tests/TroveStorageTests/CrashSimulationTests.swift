@@ -4,7 +4,7 @@ import Testing
 
 /// Crashes a simulated disk at random points of a run of commits. After each crash the store
 /// must open, pass `verify()`, and hold exactly the state of one committed prefix that includes
-/// every commit reported durable. 2,000 crash points in all (500 runs, 4 power cuts each).
+/// every commit reported durable. 3,200 crash points in all (800 runs, 4 power cuts each).
 @Suite struct CrashSimulationTests {
     /// The content of tree "t" after each commit (index 0: before the first).
     typealias States = [[[UInt8]: [UInt8]]]
@@ -23,10 +23,12 @@ import Testing
 
     /// Runs commits until the disk "dies" after `failAfter` I/O calls (on the store and its log,
     /// with `withLog`); returns the states, how many commits were acknowledged durable, and the disks.
-    static func runUntilCrash(seed: UInt64, failAfter: Int, durability: Durability, withLog: Bool = false) throws -> Run {
+    static func runUntilCrash(seed: UInt64, failAfter: Int, durability: Durability, withLog: Bool = false,
+                              directLog: Bool = false) throws -> Run {
         var rng = SplitMix64(seed: seed)
         let disk = SimulatedDisk()
         let logDisk = withLog ? SimulatedDisk() : nil
+        logDisk?.acceptsDirectWrites = directLog
         var o = StorageOptions()
         o.durability = durability
         let s = try logDisk.map { try Storage(io: disk, log: smallLog($0), options: o) } ?? Storage(io: disk, options: o)
@@ -68,10 +70,12 @@ import Testing
         return (states, durableThrough, states.count - 1, disk, logDisk)
     }
 
-    static func crashAndCheck(seed: UInt64, durability: Durability, withLog: Bool = false) throws {
+    /// Returns how many direct writes the run's log took.
+    @discardableResult
+    static func crashAndCheck(seed: UInt64, durability: Durability, withLog: Bool = false, directLog: Bool = false) throws -> Int {
         var rng = SplitMix64(seed: seed &* 7919)
         let failAfter = 3 + Int(rng.next() % 400)
-        let run = try runUntilCrash(seed: seed, failAfter: failAfter, durability: durability, withLog: withLog)
+        let run = try runUntilCrash(seed: seed, failAfter: failAfter, durability: durability, withLog: withLog, directLog: directLog)
         // Several power cuts of the same moment: each drops and tears a different set of writes.
         for _ in 0..<4 {
             let image = run.disk.crashImage(using: &rng)
@@ -89,6 +93,7 @@ import Testing
             }
             try check(run, image: dataImage, logImage: logImage, seed: seed)
         }
+        return run.log?.directWrites ?? 0
     }
 
     static func check(_ run: Run, image: [UInt8], logImage: [UInt8]? = nil, seed: UInt64) throws {
@@ -111,6 +116,16 @@ import Testing
 
     @Test func crashesDuringLoggedCommitsLoseNothingAcknowledged() throws {
         for seed in 2001...2300 { try CrashSimulationTests.crashAndCheck(seed: UInt64(seed), durability: .durable, withLog: true) }
+    }
+
+    /// The same, with the log's records written as direct writes (whole blocks, durable at
+    /// once; the one the power cuts short is torn).
+    @Test func crashesDuringLoggedCommitsWrittenDirectLoseNothingAcknowledged() throws {
+        var direct = 0
+        for seed in 4001...4300 {
+            direct += try CrashSimulationTests.crashAndCheck(seed: UInt64(seed), durability: .durable, withLog: true, directLog: true)
+        }
+        #expect(direct >= 300, "the runs took the direct path: \(direct) direct writes")
     }
 
     @Test func crashesDuringNoSyncCommitsWithACommitLogFallBackToTheLastSync() throws {

@@ -25,6 +25,12 @@ final class SimulatedDisk: StorageIO, @unchecked Sendable {
     private(set) var dead = false
     /// How many times `sync()` was called.
     private(set) var syncs = 0
+    /// Whether `writeDirect` is taken (else it returns false, as a file system without direct
+    /// I/O does). A direct write is durable when it returns; one the power cut short leaves
+    /// every other sector written.
+    var acceptsDirectWrites = false
+    /// How many direct writes were taken.
+    private(set) var directWrites = 0
 
     final class Power: @unchecked Sendable {
         var remaining: Int
@@ -66,6 +72,32 @@ final class SimulatedDisk: StorageIO, @unchecked Sendable {
         (image + o).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
         length = max(length, o + bytes.count)
         pending.append((o, Array(bytes)))
+    }
+
+    func writeDirect(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws -> Bool {
+        guard acceptsDirectWrites else { return false }
+        lock.lock(); defer { lock.unlock() }
+        precondition(Int(bitPattern: bytes.baseAddress) % directWriteAlignment == 0 && offset % UInt64(directWriteAlignment) == 0
+                     && bytes.count % directWriteAlignment == 0, "a direct write of whole aligned blocks")
+        let o = Int(offset)
+        if !dead, let power, power.remaining <= 0 {
+            var s = 0
+            while s < bytes.count {
+                let end = min(s + SimulatedDisk.sector, bytes.count)
+                if (s / SimulatedDisk.sector) % 2 == 0 {
+                    (image + o + s).copyMemory(from: bytes.baseAddress! + s, byteCount: end - s)
+                    apply(&durable, o + s, Array(bytes[s..<end])[...])
+                }
+                s = end
+            }
+            length = max(length, o + bytes.count)
+        }
+        try tick()
+        (image + o).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        length = max(length, o + bytes.count)
+        apply(&durable, o, Array(bytes)[...])
+        directWrites += 1
+        return true
     }
 
     func sync() throws {
