@@ -234,13 +234,9 @@ public final class TroveBackend: ShellBackend {
             + " so does damage to the file. If that commit matters, copy the file before writing to it."]
     }
 
-    public func verify() throws -> [String] {
-        do { return try store.verify() } catch let error as StoreError { throw StatementError(error.description) }
-    }
+    public func verify() throws -> [String] { try store.verify() }
 
-    public func statistics() throws -> StoreStatistics {
-        do { return try store.statistics() } catch let error as StoreError { throw StatementError(error.description) }
-    }
+    public func statistics() throws -> StoreStatistics { try store.statistics() }
 
     /// Keeps the store's own encryption, so that the copy opens as the store does.
     public func writeCopy(toFile path: String) throws -> UInt64 {

@@ -83,16 +83,24 @@ public final class Storage: @unchecked Sendable {
     /// The commit log position when there is no lock file to share it in.
     private var localCommitLogPosition: (generation: UInt64, end: UInt64) = (0, 0)
 
+    /// What an open that found the newest commit failing its checks fell back to.
+    public struct Rollback: Sendable {
+        /// The transaction id discarded.
+        public var discarded: UInt64
+        /// The commit opened instead: the other meta slot, which after no-sync commits may be
+        /// several commits older.
+        public var openedAt: UInt64
+        /// The check the discarded commit failed.
+        public var reason: String
+    }
+
     /// Set when opening found the newest commit incomplete on disk (a crash during its
-    /// fdatasync, or damage to the pages it wrote) and rolled back to the one before: the
-    /// transaction id that was discarded. A commit that returned is never rolled back by a
-    /// crash; damage can look the same, which is why this is reported.
-    public private(set) var rolledBackTransaction: UInt64?
-    /// Why, with ``rolledBackTransaction``: the check the newest commit failed.
-    public private(set) var rollbackReason: String?
-    /// With ``rolledBackTransaction``: the commit the open fell back to (the other meta slot,
-    /// which after no-sync commits may be several commits older).
-    public private(set) var rolledBackTo: UInt64?
+    /// fdatasync, or damage to the pages it wrote) and rolled back to the one before. A commit
+    /// that returned is never rolled back by a crash; damage can look the same, which is why
+    /// this is reported.
+    public private(set) var rollback: Rollback?
+    /// The transaction id ``rollback`` discarded.
+    public var rolledBackTransaction: UInt64? { rollback?.discarded }
 
     /// What the open checked of the newest commit (tests read it).
     enum OpenCheck { case none, verifiedNewestCommit, skippedCompleteCommit }
@@ -231,9 +239,8 @@ public final class Storage: @unchecked Sendable {
             guard let chosen else { throw failures.last ?? StorageError.corrupt(page: 0, detail: "no valid meta page") }
             lockFile?.recordCompleteCommit(txnid: chosen.txnid, digest: chosen.digest)
             if chosen.txnid != newest.txnid {
-                rolledBackTransaction = newest.txnid
-                rolledBackTo = chosen.txnid
-                rollbackReason = failures.first.map { String(describing: $0) }
+                rollback = Rollback(discarded: newest.txnid, openedAt: chosen.txnid,
+                                    reason: failures.first.map { String(describing: $0) } ?? "")
             }
             latestMeta = chosen
             lockFile?.currentTxnid = chosen.txnid

@@ -191,7 +191,6 @@ public final class FileStorageIO: StorageIO, @unchecked Sendable {
     }
 
     public func writeDirect(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws -> Bool {
-        #if os(Linux)
         if directFD == nil { directFD = openDirect() }
         guard let direct = directFD, direct >= 0 else { return false }
         var done = 0
@@ -211,22 +210,19 @@ public final class FileStorageIO: StorageIO, @unchecked Sendable {
             done += n
         }
         return true
-        #else
-        return false
-        #endif
     }
 
-    /// Whether this system has direct writes at all (Linux); a file system may still refuse them.
-    static let systemHasDirectWrites = trove_direct_sync_flags() != 0
+    /// The open flags for direct writes, 0 where the system has none (not Linux).
+    private static let directFlags = trove_direct_sync_flags()
+    /// Whether this system has direct writes at all; a file system may still refuse them.
+    static var systemHasDirectWrites: Bool { directFlags != 0 }
 
     /// This very file opened again for direct writes, or -1. Through `/proc/self/fd`, not its
     /// path: the path may have changed (a relative one after `chdir`, a file renamed or
     /// replaced), and direct writes to another file would be lost to every reader of this one.
     private func openDirect() -> Int32 {
-        #if os(Linux)
-        let flags = trove_direct_sync_flags()
-        guard writable, flags != 0 else { return -1 }
-        let direct = open("/proc/self/fd/\(fd)", O_WRONLY | O_CLOEXEC | flags)
+        guard writable, Self.systemHasDirectWrites else { return -1 }
+        let direct = open("/proc/self/fd/\(fd)", O_WRONLY | O_CLOEXEC | Self.directFlags)
         guard direct >= 0 else { return -1 }
         var a = stat(), b = stat()
         guard fstat(fd, &a) == 0, fstat(direct, &b) == 0, a.st_dev == b.st_dev, a.st_ino == b.st_ino else {
@@ -234,9 +230,6 @@ public final class FileStorageIO: StorageIO, @unchecked Sendable {
             return -1
         }
         return direct
-        #else
-        return -1
-        #endif
     }
 
     public func sync() throws {

@@ -52,18 +52,28 @@ import Testing
         #expect(try w.read("taken.trove") == "precious")
     }
 
+    /// Flips a byte inside the entries of the first leaf page the newest commit of store `name`
+    /// wrote, with no lock file left to vouch for that commit (as after a reboot). Returns the
+    /// leaf's page number and the commit's version.
+    func damageNewestLeaf(_ name: String) throws -> (leaf: Int, version: UInt64) {
+        try FileManager.default.removeItem(atPath: w.path(name + "-lock"))
+        var bytes = [UInt8](try w.bytes(name))
+        func txnid(_ page: Int) -> UInt64 { bytes[(page * 4096 + 8)..<(page * 4096 + 16)].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } }
+        let pages = 2..<(bytes.count / 4096)
+        let newest = try #require(pages.map(txnid).max())
+        let leaf = try #require(pages.first { txnid($0) == newest && bytes[$0 * 4096 + 16] == 2 })
+        let upper = Int(bytes[(leaf * 4096 + 20)..<(leaf * 4096 + 24)].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+        bytes[leaf * 4096 + upper] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: w.path(name)))
+        return (leaf, newest)
+    }
+
     @Test func verifyAndOpenReportDamage() throws {
         try mostlyDeleted()
         #expect(try w.run(["db", ".backup copy.trove"]).status == 0)
         #expect(try w.run(["copy.trove", ".verify"]).out == "ok\n")
-        // Flip a byte inside the entries of the copy's first leaf page, with no lock file to
-        // vouch for the commit (as after a reboot).
-        try FileManager.default.removeItem(atPath: w.path("copy.trove-lock"))
-        var bytes = [UInt8](try w.bytes("copy.trove"))
-        let leaf = try #require((2..<(bytes.count / 4096)).first { bytes[$0 * 4096 + 16] == 2 })
-        let upper = Int(bytes[(leaf * 4096 + 20)..<(leaf * 4096 + 24)].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
-        bytes[leaf * 4096 + upper] ^= 0xFF
-        try Data(bytes).write(to: URL(fileURLWithPath: w.path("copy.trove")))
+        // The copy's pages are all its one commit's.
+        let (leaf, _) = try damageNewestLeaf("copy.trove")
         let r = try w.run(["copy.trove", "count Person"])
         #expect(r.status == 2)
         #expect(r.err.contains("page \(leaf): checksum mismatch"), "\(r.err)")
@@ -73,16 +83,7 @@ import Testing
         let people = Workspace.schema("People")
         #expect(try w.run(["db", "-s", people, "insert Person {\"id\": 1, \"name\": \"Ann\"}"]).status == 0)
         #expect(try w.run(["db", "insert Person {\"id\": 2, \"name\": \"Bob\"}"]).status == 0)
-        // Damage a leaf the newest commit wrote, with no lock file to vouch for it.
-        try FileManager.default.removeItem(atPath: w.path("db-lock"))
-        var bytes = [UInt8](try w.bytes("db"))
-        func txnid(_ page: Int) -> UInt64 { bytes[(page * 4096 + 8)..<(page * 4096 + 16)].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } }
-        let pages = 2..<(bytes.count / 4096)
-        let newest = try #require(pages.map(txnid).max())
-        let leaf = try #require(pages.first { txnid($0) == newest && bytes[$0 * 4096 + 16] == 2 })
-        let upper = Int(bytes[(leaf * 4096 + 20)..<(leaf * 4096 + 24)].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
-        bytes[leaf * 4096 + upper] ^= 0xFF
-        try Data(bytes).write(to: URL(fileURLWithPath: w.path("db")))
+        let (leaf, newest) = try damageNewestLeaf("db")
         let r = try w.run(["db", "count Person"])
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out == "1\n")

@@ -52,9 +52,7 @@ extension Store {
     /// commit that did return is gone, and the next write reuses its pages. An app should
     /// report it; the `trove` shell prints it as a warning.
     public var discardedCommit: DiscardedCommit? {
-        storage.rolledBackTransaction.map {
-            DiscardedCommit(version: $0, openedVersion: storage.rolledBackTo ?? 0, reason: storage.rollbackReason ?? "unknown")
-        }
+        storage.rollback.map { DiscardedCommit(version: $0.discarded, openedVersion: $0.openedAt, reason: $0.reason) }
     }
 
     /// Checks every page of the latest version: checksums, tree order, and that each page is
