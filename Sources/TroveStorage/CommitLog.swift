@@ -1,7 +1,8 @@
 /// The commit log beside a store (`PATH-log`): where a small durable commit becomes durable.
 ///
 /// A commit's pages are scattered over the data file, and on a virtual disk every separate run
-/// costs a request of its own at `fdatasync` (see `Benchmarks/RESULTS.md`, ninth round). So a
+/// costs a request of its own at `fdatasync` (`Benchmarks/RESULTS.md`, "Small durable commits:
+/// the commit log"). So a
 /// small durable commit still writes its pages and meta in place, where every reader already
 /// finds them through the page cache, but makes durable only this log, to which it appends the
 /// same writes as one record (most pages as deltas, see below) in one direct write where the
@@ -228,8 +229,8 @@ final class CommitLog {
     /// Writes the record in `buffers` as whole blocks, straight to the disk (`O_DIRECT |
     /// O_DSYNC`): one write that is durable when it returns, instead of a write into the page
     /// cache and an `fdatasync` that finds it there and sends it: a third less CPU for a
-    /// small commit's record, and less time waiting (`Benchmarks/RESULTS.md`, sixteenth
-    /// round). Returns false, having written nothing, where the file cannot.
+    /// small commit's record, and less time waiting (`Benchmarks/RESULTS.md`, "Small durable
+    /// commits: the commit log"). Returns false, having written nothing, where the file cannot.
     ///
     /// The first block also holds the end of the record before, which is written again as it
     /// is; a torn write leaves each of its bytes old or new, and both are the same there. The

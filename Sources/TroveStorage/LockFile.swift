@@ -28,10 +28,11 @@ import Glibc
 /// Lock bytes (beyond the end of the file, which fcntl allows): `initLock` (exclusive while the
 /// first opener resets the file, shared afterwards by every opener), `writerLock`, and one per slot.
 final class LockFile: @unchecked Sendable {
-    /// Version 1 used "TROVELCK" and did not check versions: a new magic keeps its processes
-    /// from sharing a table laid out differently (version 2 added the commit log's position),
-    /// and version 3 keeps out builds that write metas without a store id and logs without
-    /// deltas, whose commits to a shared generation the next replay would refuse.
+    /// The magic names the layout, so processes of builds with another layout never share a
+    /// table: version 1 ("TROVELCK") checks no version, version 2 ("TROVELK2") lacks the commit
+    /// log's position, and version 3 has that position but keeps out the builds of version 2,
+    /// which write metas without a store id and logs without deltas, whose commits to a shared
+    /// generation the next replay would refuse.
     static let magic: UInt64 = 0x334B_4C45_564F_5254 // "TROVELK3"
     static let version: UInt32 = 3
     static let headerSize = 128

@@ -53,7 +53,7 @@ struct Meta: Equatable {
     static let magic: [UInt8] = Array("TROVEDB\0".utf8)
     /// The version a commit writes. Version 2 pages may leave their free space out of their
     /// checksum (`PageLayout.flagGapUnchecked`); version 1 files, whose pages never do, read as
-    /// before. Version 3 metas carry the store id, and the commit log beside the file may hold
+    /// they are. Version 3 metas carry the store id, and the commit log beside the file may hold
     /// page deltas (`PageDelta`), which a build reading only versions 1–2 would not replay:
     /// such builds must refuse the file. Version 4 commits keep the free pages as bitmap chunks
     /// behind an index (`FreeList`), which a build reading only versions 1–3 would take for a

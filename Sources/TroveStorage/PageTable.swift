@@ -1,7 +1,7 @@
 /// Dirty pages by page number: an open-addressing hash table with linear probing.
 ///
 /// A write transaction looks a page up on every step down a tree; `Dictionary`'s seeded
-/// SipHash was a seventh of the write path. Page numbers are already well spread, so a
+/// SipHash costs a seventh of the write path. Page numbers are already well spread, so a
 /// multiplicative hash is enough.
 struct PageTable {
     private var keys: UnsafeMutablePointer<UInt64>

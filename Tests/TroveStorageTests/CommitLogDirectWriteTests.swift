@@ -4,8 +4,8 @@ import Testing
 
 /// The commit log's appends as direct writes (`O_DIRECT | O_DSYNC`, whole blocks): records of
 /// any length read back as written, need no `fdatasync`, and two writers taking turns never
-/// write over each other's records. Where the file system refuses direct writes, appends write
-/// and sync as before, and the same records read back.
+/// write over each other's records. Where the file system refuses direct writes, appends go
+/// through the page cache and an `fdatasync`, and the same records read back.
 @Suite struct CommitLogDirectWriteTests {
     /// A file that counts what the log asks of it.
     final class CountingFile: StorageIO, @unchecked Sendable {

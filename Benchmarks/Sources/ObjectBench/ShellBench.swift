@@ -70,7 +70,7 @@ struct ShellBench {
         guard probe.status == 0 else {
             print("skipped: `\(trove) --schema schema.json DB 'count Team'` exited \(probe.status): "
                 + probe.stderr.trimmingCharacters(in: .whitespacesAndNewlines))
-            print("(the shell's store wiring is not on this branch yet; rerun with --shell once it is)")
+            print("(--shell takes a trove that opens stores: `make -C Benchmarks trove-shell` builds one)")
             return
         }
 

@@ -4,7 +4,7 @@ import Foundation
 let usage = """
     usage: TroveBench [N] [--quick] [--runs R] [--engines trove,lmdb,sqlite] [--dir PATH] [--trove-max-dirty-mib M]
       N          keys in the bulk load (default 1,000,000); --quick means N = 100,000
-      --runs     rounds of every engine, interleaved; the table shows each cell's median (default 1)
+      --runs     runs of every engine, interleaved; the table shows each cell's median (default 1)
       --engines  which engines to run, in that order (default: all three)
       --dir      parent of the temporary store directory (default /tmp)
       --trove-max-dirty-mib  Trove's StorageOptions.maxDirtyBytes, for experiments (default: the engine's)

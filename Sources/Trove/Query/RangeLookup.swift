@@ -45,7 +45,7 @@ final class RangeLookup {
     /// The keys of the matching objects, each once and in no particular order (`Results` sorts
     /// them when they are read); nil when the general path must answer.
     func keys(_ binder: QueryBinder, in snapshot: Snapshot) throws -> [UInt64]? {
-        // The typed bounds live on the stack: an array here was a tenth of a short range
+        // The typed bounds live on the stack: an array here costs a tenth of a short range
         // query's instructions (its allocation, and its release destroying each `Value`).
         try withUnsafeTemporaryAllocation(of: (op: BoundOperator, constant: Value).self, capacity: ops.count) { buffer in
             var typed = 0
