@@ -43,28 +43,11 @@ enum HelpText {
 
         """
 
-    static let dotCommands: [(usage: String, help: String)] = [
-        (".backup FILE", "write a compacted copy of the store to FILE (a new file)"),
-        (".bail on|off", "stop at the first error (scripts only)"),
-        (".dbinfo", "show how the store's file uses its space"),
-        (".exit [CODE]", "leave the shell with status CODE (default 0)"),
-        (".headers on|off", "show the header line in csv and table modes"),
-        (".help", "show this help"),
-        (".mode [MODE]", "set or show the output mode: json jsonl csv table line"),
-        (".models", "list the models (also .tables)"),
-        (".print TEXT", "print TEXT"),
-        (".quit", "leave the shell"),
-        (".read FILE", "run the statements in FILE"),
-        (".schema [MODEL]", "show the schema of every model, or of MODEL"),
-        (".show", "show the current settings"),
-        (".timer on|off", "print each statement's run time on standard error"),
-        (".verify", "check every page of the store; print ok or each problem"),
-    ]
-
     static var shellHelp: String {
         var text = "Dot-commands:\n"
-        for command in dotCommands {
-            text += "  " + command.usage.padding(to: 18) + command.help + "\n"
+        for command in CommandTable.dotCommands {
+            let usage = command.arguments.isEmpty ? command.name : command.name + " " + command.arguments
+            text += "  " + usage.padding(to: 18) + command.help + "\n"
         }
         text += """
 
@@ -72,17 +55,9 @@ enum HelpText {
             unless a quote or bracket is open; ; separates statements; -- comments):
               MODEL [where PREDICATE] [SORT(KEYPATH [ASC|DESC], ...)]
                     [DISTINCT(KEYPATH, ...)] [LIMIT(N)]
-              count MODEL [where PREDICATE]
-              get MODEL PK [PK ...]
-              insert MODEL JSON          upsert MODEL JSON
-              update MODEL PK set PROP = VALUE [, PROP = VALUE ...]
-              update MODEL where PREDICATE set PROP = VALUE [, ...]
-              delete MODEL PK [PK ...]   delete MODEL where PREDICATE
-              import MODEL FILE          export MODEL [where PREDICATE] [FILE]
-              explain QUERY              watch QUERY
-              begin | commit | rollback
 
             """
+        for usage in CommandTable.statements.flatMap(\.usage) { text += "  " + usage + "\n" }
         return text
     }
 }

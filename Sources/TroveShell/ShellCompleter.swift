@@ -31,28 +31,29 @@ struct ShellCompleter {
         let fullWord = String(decoding: bytes[wordStart...], as: UTF8.self)
 
         if tokens.isEmpty {
-            if fullWord.hasPrefix(".") { return Completion(start: wordStart, candidates: Self.match(fullWord, DotCommand.names)) }
+            if fullWord.hasPrefix(".") { return Completion(start: wordStart, candidates: Self.match(fullWord, CommandTable.dotCommandNames)) }
             let names = StatementRecognizer.keywords + models().map(\.name)
             return Completion(start: wordStart, candidates: Self.match(fullWord, names))
         }
         let first = tokens[0]
         if first.hasPrefix(".") {
             guard tokens.count == 1 else { return Completion(start: wordStart, candidates: []) }
-            switch first {
-            case ".schema": return Completion(start: wordStart, candidates: Self.match(fullWord, models().map(\.name)))
-            case ".mode": return Completion(start: wordStart, candidates: Self.match(fullWord, OutputMode.allCases.map(\.rawValue)))
-            case ".headers", ".timer", ".bail": return Completion(start: wordStart, candidates: Self.match(fullWord, ["on", "off"]))
-            case ".read", ".backup": return Completion(start: wordStart, candidates: Self.files(matching: fullWord))
-            default: return Completion(start: wordStart, candidates: [])
+            switch CommandTable.dotCommand(named: first)?.completes ?? .nothing {
+            case .models: return Completion(start: wordStart, candidates: Self.match(fullWord, models().map(\.name)))
+            case .modes: return Completion(start: wordStart, candidates: Self.match(fullWord, OutputMode.allCases.map(\.rawValue)))
+            case .onOff: return Completion(start: wordStart, candidates: Self.match(fullWord, ["on", "off"]))
+            case .files: return Completion(start: wordStart, candidates: Self.files(matching: fullWord))
+            case .nothing: return Completion(start: wordStart, candidates: [])
             }
         }
-        let keyword = first.lowercased()
-        let isKeyword = StatementRecognizer.keywords.contains(keyword)
-        if isKeyword, tokens.count == 1 {
-            if ["begin", "commit", "rollback"].contains(keyword) { return Completion(start: wordStart, candidates: []) }
+        let statement = CommandTable.statement(first.lowercased())
+        let isKeyword = statement != nil
+        if let statement, tokens.count == 1 {
+            guard statement.takesModel else { return Completion(start: wordStart, candidates: []) }
             return Completion(start: wordStart, candidates: Self.match(fullWord, models().map(\.name)))
         }
-        if isKeyword, (keyword == "import" && tokens.count == 2) || (keyword == "export" && tokens.count >= 2 && !fullWord.isEmpty && fullWord.contains("/")) {
+        if let statement, (statement.file == .afterModel && tokens.count == 2)
+            || (statement.file == .last && tokens.count >= 2 && fullWord.contains("/")) {
             return Completion(start: wordStart, candidates: Self.files(matching: fullWord))
         }
         // Inside a statement: key paths start after an operator or bracket as well.

@@ -4,10 +4,7 @@
 /// Keywords are case-insensitive; model and property names are case-sensitive.
 public enum StatementRecognizer {
     /// The words that start a statement other than a plain query; also offered by completion.
-    public static let keywords = [
-        "count", "get", "insert", "upsert", "update", "delete", "import", "export",
-        "explain", "watch", "begin", "commit", "rollback",
-    ]
+    public static var keywords: [String] { CommandTable.statements.map(\.keyword) }
 
     /// Recognizes one complete statement (as produced by `StatementSplitter`).
     public static func recognize(_ text: String) throws(StatementError) -> ShellStatement {
@@ -40,8 +37,7 @@ private struct Recognizer {
     /// `count where x > 1` queries a model named `count`: a keyword followed by the end,
     /// `where` or a clause cannot start its own statement form (except transactions).
     func namesModelQuery(after word: Range<Int>) -> Bool {
-        let keyword = s.text(word).lowercased()
-        if ["begin", "commit", "rollback"].contains(keyword) { return false }
+        if CommandTable.statement(s.text(word).lowercased())?.takesModel == false { return false }
         var t = s
         t.position = word.upperBound
         t.skipSpace()

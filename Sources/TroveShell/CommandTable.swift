@@ -1,0 +1,151 @@
+/// The shell's commands, one row each. `DotCommand.parse`, `StatementRecognizer`, `.help`
+/// and tab completion all read these rows, so a command is added or renamed in one place.
+enum CommandTable {
+    /// What tab completion offers for a command's argument.
+    enum ArgumentCompletion: Equatable {
+        case nothing
+        case models
+        case modes
+        case onOff
+        case files
+    }
+
+    /// A dot-command: `.name args`.
+    struct DotCommandRow: Sendable {
+        /// The name shown by `.help` and offered by completion.
+        var name: String
+        /// Other names that run it: the first ones are offered by completion too, and
+        /// `hiddenAliases` are only accepted.
+        var aliases: [String] = []
+        var hiddenAliases: [String] = []
+        /// The arguments as `.help` shows them after the name.
+        var arguments: String = ""
+        var help: String
+        var completes: ArgumentCompletion = .nothing
+        var parse: @Sendable (DotArguments) throws(StatementError) -> DotCommand
+    }
+
+    static let dotCommands: [DotCommandRow] = [
+        DotCommandRow(name: ".backup", arguments: "FILE", help: "write a compacted copy of the store to FILE (a new file)",
+                      completes: .files, parse: { args throws(StatementError) in .backup(file: try args.one("FILE")) }),
+        DotCommandRow(name: ".bail", arguments: "on|off", help: "stop at the first error (scripts only)",
+                      completes: .onOff, parse: { args throws(StatementError) in .bail(try args.flag()) }),
+        DotCommandRow(name: ".dbinfo", help: "show how the store's file uses its space",
+                      parse: { args throws(StatementError) in try args.none(.dbinfo) }),
+        DotCommandRow(name: ".exit", arguments: "[CODE]", help: "leave the shell with status CODE (default 0)",
+                      parse: { args throws(StatementError) in
+                          guard !args.values.isEmpty else { return .exit(status: 0) }
+                          guard let status = Int32(try args.one("[CODE]")) else { throw args.usage("[CODE]") }
+                          return .exit(status: status)
+                      }),
+        DotCommandRow(name: ".headers", hiddenAliases: [".header"], arguments: "on|off",
+                      help: "show the header line in csv and table modes",
+                      completes: .onOff, parse: { args throws(StatementError) in .headers(try args.flag()) }),
+        DotCommandRow(name: ".help", help: "show this help", parse: { args throws(StatementError) in try args.none(.help) }),
+        DotCommandRow(name: ".mode", arguments: "[MODE]", help: "set or show the output mode: json jsonl csv table line",
+                      completes: .modes, parse: { args throws(StatementError) in
+                          guard !args.values.isEmpty else { return .mode(nil) }
+                          let text = try args.one("MODE")
+                          guard let mode = OutputMode(rawValue: text.lowercased()) else {
+                              throw StatementError("unknown mode '\(text)'; modes: " + OutputMode.allCases.map(\.rawValue).joined(separator: ", "))
+                          }
+                          return .mode(mode)
+                      }),
+        DotCommandRow(name: ".models", aliases: [".tables"], help: "list the models (also .tables)",
+                      parse: { args throws(StatementError) in try args.none(.models) }),
+        DotCommandRow(name: ".print", arguments: "TEXT", help: "print TEXT",
+                      parse: { args in .print(args.values.joined(separator: " ")) }),
+        DotCommandRow(name: ".quit", help: "leave the shell", parse: { args throws(StatementError) in try args.none(.quit) }),
+        DotCommandRow(name: ".read", arguments: "FILE", help: "run the statements in FILE",
+                      completes: .files, parse: { args throws(StatementError) in .read(file: try args.one("FILE")) }),
+        DotCommandRow(name: ".schema", arguments: "[MODEL]", help: "show the schema of every model, or of MODEL",
+                      completes: .models, parse: { args throws(StatementError) in
+                          guard args.values.count <= 1 else { throw args.usage("[MODEL]") }
+                          return .schema(model: args.values.first)
+                      }),
+        DotCommandRow(name: ".show", help: "show the current settings", parse: { args throws(StatementError) in try args.none(.show) }),
+        DotCommandRow(name: ".timer", arguments: "on|off", help: "print each statement's run time on standard error",
+                      completes: .onOff, parse: { args throws(StatementError) in .timer(try args.flag()) }),
+        DotCommandRow(name: ".verify", help: "check every page of the store; print ok or each problem",
+                      parse: { args throws(StatementError) in try args.none(.verify) }),
+    ]
+
+    /// The dot-command that `name` (as typed, with its dot) runs.
+    static func dotCommand(named name: String) -> DotCommandRow? {
+        dotCommands.first { $0.name == name || $0.aliases.contains(name) || $0.hiddenAliases.contains(name) }
+    }
+
+    /// The dot-command names completion offers.
+    static var dotCommandNames: [String] { dotCommands.flatMap { [$0.name] + $0.aliases } }
+
+    /// A statement that starts with a keyword (every other statement is a query, which starts
+    /// with its model's name).
+    struct StatementRow: Sendable {
+        var keyword: String
+        /// The forms `.help` lists for it, one line each.
+        var usage: [String]
+        /// Whether the word after the keyword is a model name (completion offers them).
+        var takesModel = true
+        /// Where it takes a file name, for completion.
+        var file: FilePlace = .none
+    }
+
+    enum FilePlace {
+        case none
+        /// Right after the model (`import MODEL FILE`).
+        case afterModel
+        /// Last, after optional clauses (`export`): offered once the word looks like a path.
+        case last
+    }
+
+    static let statements: [StatementRow] = [
+        StatementRow(keyword: "count", usage: ["count MODEL [where PREDICATE]"]),
+        StatementRow(keyword: "get", usage: ["get MODEL PK [PK ...]"]),
+        StatementRow(keyword: "insert", usage: ["insert MODEL JSON"]),
+        StatementRow(keyword: "upsert", usage: ["upsert MODEL JSON"]),
+        StatementRow(keyword: "update", usage: ["update MODEL PK set PROP = VALUE [, PROP = VALUE ...]",
+                                                "update MODEL where PREDICATE set PROP = VALUE [, ...]"]),
+        StatementRow(keyword: "delete", usage: ["delete MODEL PK [PK ...]", "delete MODEL where PREDICATE"]),
+        StatementRow(keyword: "import", usage: ["import MODEL FILE"], file: .afterModel),
+        StatementRow(keyword: "export", usage: ["export MODEL [where PREDICATE] [FILE]"], file: .last),
+        StatementRow(keyword: "explain", usage: ["explain QUERY"]),
+        StatementRow(keyword: "watch", usage: ["watch QUERY"]),
+        StatementRow(keyword: "begin", usage: ["begin | commit | rollback"], takesModel: false),
+        StatementRow(keyword: "commit", usage: [], takesModel: false),
+        StatementRow(keyword: "rollback", usage: [], takesModel: false),
+    ]
+
+    /// The statement that starts with `keyword` (lowercased).
+    static func statement(_ keyword: String) -> StatementRow? {
+        statements.first { $0.keyword == keyword }
+    }
+}
+
+/// The arguments of a dot-command, with the checks their parsers share.
+struct DotArguments {
+    /// The command's name as typed.
+    var name: String
+    var values: [String]
+
+    func usage(_ what: String) -> StatementError {
+        StatementError("usage: \(name) \(what)")
+    }
+
+    func none(_ command: DotCommand) throws(StatementError) -> DotCommand {
+        guard values.isEmpty else { throw StatementError("\(name) takes no arguments") }
+        return command
+    }
+
+    func one(_ what: String) throws(StatementError) -> String {
+        guard values.count == 1 else { throw usage(what) }
+        return values[0]
+    }
+
+    func flag() throws(StatementError) -> Bool {
+        switch try one("on|off").lowercased() {
+        case "on", "yes", "true", "1": return true
+        case "off", "no", "false", "0": return false
+        default: throw usage("on|off")
+        }
+    }
+}
