@@ -1,33 +1,48 @@
 extension WriteTransaction {
-    // The commit protocol (one fdatasync per durable commit):
-    // 1. Every changed page is written to a page no live snapshot uses: copy-on-write, and a
-    //    freed page is reused only once no reader, nor the meta a crash falls back to, sees it.
-    // 2. Parents record their children's checksums, the catalog its trees' roots', the free
-    //    list's index its chunks', the meta the catalog's and the index's: the meta's own
-    //    checksum thus covers every new page.
-    // 3. The meta goes to the slot that does not hold the last durable state.
-    // 4. One fdatasync: pages and meta reach the disk together, in whatever order the disk likes.
-    //    A small commit on a durable base makes the commit log durable instead, appending the
-    //    same writes to it as one record (`CommitLog`, most pages as deltas from pages an
-    //    earlier record wrote) in one direct write; the data file is synced when the log fills.
-    // 5. Open checks the newest meta's new pages against those checksums; a torn commit fails
-    //    and the other slot, untouched by it, wins.
-    // 6. Only a machine crash can tear a commit: within one boot the page cache holds every
-    //    write a process made, even one killed mid-commit, and the meta is written last. So
-    //    the lock file records the last commit known whole with the boot id, and an open in
-    //    the same boot that finds that commit newest skips step 5 (`LockFile.CompleteCommit`).
+    // The commit protocol these steps follow, what each guarantees and why a failed commit
+    // leaves the `Storage` unusable, is stated in `StorageProtocol.swift`.
 
     /// Makes the transaction's changes visible to new readers and, unless the store is
-    /// `.noSync`, durable. On error nothing changes.
+    /// `.noSync`, durable. An error before anything reaches the file changes nothing; a failed
+    /// write or sync makes the `Storage` throw from then on, until the store is reopened.
     public func commit() throws {
         try checkLive()
         defer { abort() }
-        let anyChange = !dirty.isEmpty || !early.isEmpty || !freed.isEmpty
-            || openTrees.values.contains(where: \.modified)
-        guard anyChange else { return }
+        guard hasChanges else { return }
         committing = true
+        try sealTrees()
+        let list = try sealFreeList()
+        defer { list.buffer.deallocate() }
 
-        // Trees into the catalog, then the catalog, each sealed bottom-up.
+        let durable = storage.options.durability == .durable
+        let synced = max(storage.lastSynced, meta.syncedThrough)
+        do {
+            var record = try placeRecord(list: list, durable: durable, synced: synced)
+            defer { record?.deltas?.deallocate() }
+            let written = try writePages(adding: list.pages)
+            if record != nil { try logWrites(written, rebuilt: list.sources, into: &record!) }
+            try extendFile(record: &record)
+            let m = nextMeta(list: list, durable: durable, synced: synced)
+            let metaBuffer = UnsafeMutableRawPointer.allocate(byteCount: Meta.size, alignment: 16)
+            defer { metaBuffer.deallocate() }
+            let digest = try storage.writeMeta(m, buffer: metaBuffer)
+            try makeDurable(m, metaBytes: UnsafeRawBufferPointer(start: metaBuffer, count: Meta.size),
+                            record: record, durable: durable)
+            publish(m, digest: digest)
+        } catch {
+            storage.poison("\(error)")
+            throw error
+        }
+    }
+
+    /// Whether there is anything to commit: a commit without changes writes nothing.
+    private var hasChanges: Bool {
+        !dirty.isEmpty || !early.isEmpty || !freed.isEmpty || openTrees.values.contains(where: \.modified)
+    }
+
+    /// Seals each changed tree bottom-up and records its root in the catalog, then seals the
+    /// catalog: every parent holds its children's checksums.
+    private func sealTrees() throws {
         for (name, t) in openTrees.sorted(by: { $0.key < $1.key }) where t.modified && !t.dropped {
             if t.info.root != 0 && isOwn(t.info.root) { t.info.rootChecksum = try seal(tree: t.info.root) }
             let value = t.info.bytes
@@ -36,102 +51,100 @@ extension WriteTransaction {
         if catalog.info.root != 0 && isOwn(catalog.info.root) {
             catalog.info.rootChecksum = try seal(tree: catalog.info.root)
         }
+    }
 
-        // The free list, written last because everything above allocates and frees pages.
-        if meta.freeListPgno != 0 {
-            for i in 0..<UInt64(meta.freeListPages) { freed.append(meta.freeListPgno + i) }
+    /// The commit log record a commit appends: where it goes, the writes it repeats, and the
+    /// buffer its page deltas live in.
+    private struct Record {
+        let log: CommitLogState
+        var position: CommitLogState.Position
+        var extents: [CommitLog.Extent] = []
+        var deltas: UnsafeMutableRawPointer?
+    }
+
+    /// Where this commit's record goes, the log restarted first if it must be; nil when the
+    /// commit syncs the data file instead, or is not durable. The log takes only a commit on
+    /// top of a durable base (a record holds this commit's pages alone), none of whose pages
+    /// went out early, and no larger than `CommitLog.largestRecord`.
+    private func placeRecord(list: SealedFreeList, durable: Bool, synced: UInt64) throws -> Record? {
+        // A no-sync commit writes in place what no record repeats: the log must first be
+        // empty, so that a replay never undoes it.
+        if !durable, storage.logState?.mayHoldRecords == true { try storage.checkpoint() }
+        let bytes = (dirty.count + 1) * pageSize + list.bytes + Meta.size
+        guard durable, early.isEmpty, meta.txnid <= synced, let log = storage.logState,
+              bytes <= log.log.largestRecord else { return nil }
+        let position = log.position
+        // A full log, one whose position is unknown, or one another data file left at this
+        // path restarts first.
+        if try position.end == 0
+            || position.end + CommitLog.recordSize(extents: dirty.count + list.pages.count + 2, dataBytes: bytes) > log.log.capacity
+            || !log.follows(generation: position.generation, storeID: meta.storeID, txnid: meta.txnid) {
+            // Nothing of this commit is written yet: the data file holds the base state.
+            try storage.checkpoint(restartingLog: true)
+            return Record(log: log, position: log.position)
         }
-        freeList.addPending(txnid: txnid, pages: freed)
-        freed.removeAll()
-        let list = try sealFreeList()
-        defer { list.buffer.deallocate() }
+        return Record(log: log, position: position)
+    }
 
-        let durable = storage.options.durability == .durable
+    /// A page of zeros, as long as the largest page: what extends the file.
+    nonisolated(unsafe) private static let zeroPage: UnsafeMutableRawPointer = {
+        let p = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        p.initializeMemory(as: UInt8.self, repeating: 0, count: 1 << 16)
+        return p
+    }()
+
+    /// Pages taken from the end and released again were never written: extends the file so
+    /// that it holds every page the meta counts, and has the record repeat the write, so that
+    /// replay grows the file as far. The file never shrinks, so a size once seen needs no
+    /// `fstat` again.
+    private func extendFile(record: inout Record?) throws {
         let needed = pageLimit * UInt64(pageSize)
-        let synced = max(storage.lastSynced, meta.syncedThrough)
-        // The log takes a commit only on top of a durable base (a record holds this commit's
-        // pages alone) and none of whose pages went out early.
-        let recordBytes = (dirty.count + 1) * pageSize + list.bytes + Meta.size
-        let log = durable && early.isEmpty && meta.txnid <= synced
-            ? storage.commitLog.flatMap { recordBytes <= $0.largestRecord ? $0 : nil } : nil
-        let logged = log != nil
-        do {
-            // A no-sync commit writes in place what no record repeats: the log must first be
-            // empty, so that a replay never undoes it (see `CommitLog`).
-            if !durable, storage.commitLogHasRecords { try storage.checkpoint() }
-            var position = storage.commitLogPosition
-            // A full log, one whose position is unknown, or one another data file left at this
-            // path (see `CommitLog`) restarts first.
-            if let log, try position.end == 0
-                || position.end + CommitLog.recordSize(extents: dirty.count + list.pages.count + 2, dataBytes: recordBytes) > log.capacity
-                || !storage.commitLogFollowsThisStore(generation: position.generation, storeID: meta.storeID, txnid: meta.txnid) {
-                // Nothing of this commit is written yet: the data file holds the base state.
-                try storage.checkpoint(restartingLog: true)
-                position = storage.commitLogPosition
-            }
-            let written = try writePages(adding: list.pages)
-            var extents: [CommitLog.Extent] = []
-            var deltas: UnsafeMutableRawPointer? = nil
-            defer { deltas?.deallocate() }
-            if logged {
-                extents.reserveCapacity(written.count + 2)
-                deltas = try logExtents(written, at: position, rebuilt: list.sources, into: &extents)
-            }
-            var zero: UnsafeMutableRawPointer? = nil
-            defer { zero?.deallocate() }
-            // Pages taken from the end and released again were never written: extend the file
-            // so that it holds every page the meta counts. The file never shrinks, so a size
-            // once seen needs no `fstat` again.
-            if storage.writerFileSize < needed {
-                if try storage.io.size() < needed {
-                    let z = UnsafeMutableRawPointer.allocate(byteCount: pageSize, alignment: 16)
-                    zero = z
-                    z.initializeMemory(as: UInt8.self, repeating: 0, count: pageSize)
-                    let page = UnsafeRawBufferPointer(start: z, count: pageSize)
-                    try storage.io.write(page, at: (pageLimit - 1) * UInt64(pageSize))
-                    // The record repeats the write: replay must grow the file as far.
-                    if logged { extents.append(((pageLimit - 1) * UInt64(pageSize), page, false)) }
-                }
-                storage.writerFileSize = needed
-            }
-
-            var m = meta
-            m.txnid = txnid
-            m.pageCount = pageLimit
-            m.catalog = catalog.info
-            m.freeListPgno = list.indexPgno
-            m.freeListPages = UInt32(list.indexPages)
-            m.freeListChecksum = list.indexChecksum
-            m.lastSyncedTxnid = synced
-            if durable { m.flags |= Meta.flagDurableCommit } else { m.flags &= ~Meta.flagDurableCommit }
-            // Keep the slot holding the last durable state; overwrite the other.
-            m.slot = meta.txnid <= synced ? meta.slot ^ 1 : meta.slot
-            let metaBuffer = UnsafeMutableRawPointer.allocate(byteCount: Meta.size, alignment: 16)
-            defer { metaBuffer.deallocate() }
-            let digest = try storage.writeMeta(m, buffer: metaBuffer)
-            if let log {
-                extents.append((UInt64(m.slot * pageSize), UnsafeRawBufferPointer(start: metaBuffer, count: Meta.size), false))
-                // Unknown while the record is under way: a writer that dies mid-append may
-                // still leave it whole on disk, so the next one must restart, not append.
-                storage.commitLogPosition = (0, 0)
-                let end = try log.append(generation: position.generation, txnid: txnid, extents: extents,
-                                                        fileSize: needed, at: position.end)
-                storage.commitLogPosition = (position.generation, end)
-                if position.end == CommitLog.headerSize { storage.logFirstRecord = (position.generation, txnid) }
-                storage.loggedSinceCheckpoint = true
-            } else if durable {
-                try storage.checkpoint()
-            }
-            // Every tree opened here now reads as its info says; the others as before.
-            var trees = knownTrees
-            for (name, t) in openTrees { trees[name] = t.dropped ? nil : t.info }
-            storage.cacheCatalog(m, trees: trees)
-            storage.published(m, digest: digest, freeList: freeList)
-            storage.ownLastCommit = txnid
-        } catch {
-            storage.poison("\(error)")
-            throw error
+        guard storage.writer.fileSize < needed else { return }
+        if try storage.io.size() < needed {
+            let page = UnsafeRawBufferPointer(start: WriteTransaction.zeroPage, count: pageSize)
+            try storage.io.write(page, at: needed - UInt64(pageSize))
+            record?.extents.append((needed - UInt64(pageSize), page, false))
         }
+        storage.writer.fileSize = needed
+    }
+
+    /// The meta that names everything this commit wrote. It goes to the slot that does not
+    /// hold the last durable state.
+    private func nextMeta(list: SealedFreeList, durable: Bool, synced: UInt64) -> Meta {
+        var m = meta
+        m.txnid = txnid
+        m.pageCount = pageLimit
+        m.catalog = catalog.info
+        m.freeListPgno = list.indexPgno
+        m.freeListPages = UInt32(list.indexPages)
+        m.freeListChecksum = list.indexChecksum
+        m.lastSyncedTxnid = synced
+        if durable { m.flags |= Meta.flagDurableCommit } else { m.flags &= ~Meta.flagDurableCommit }
+        m.slot = meta.txnid <= synced ? meta.slot ^ 1 : meta.slot
+        return m
+    }
+
+    /// Makes the commit durable: its record, ending with the meta, appended to the log, or
+    /// the data file synced (and the log emptied). A no-sync commit skips this.
+    private func makeDurable(_ m: Meta, metaBytes: UnsafeRawBufferPointer, record: Record?, durable: Bool) throws {
+        if var record {
+            record.extents.append((UInt64(m.slot * pageSize), metaBytes, false))
+            try record.log.append(txnid: txnid, extents: record.extents, fileSize: m.pageCount * UInt64(pageSize),
+                                  at: record.position)
+        } else if durable {
+            try storage.checkpoint()
+        }
+    }
+
+    /// Makes commit `m` the one new readers see, and hands this transaction's catalog and free
+    /// list on to the next.
+    private func publish(_ m: Meta, digest: UInt64) {
+        // Every tree opened here now reads as its info says; the others as before.
+        var trees = knownTrees
+        for (name, t) in openTrees { trees[name] = t.dropped ? nil : t.info }
+        storage.cacheCatalog(m, trees: trees)
+        storage.published(m, digest: digest, freeList: freeList)
+        storage.writer.lastCommit = txnid
     }
 
     /// The free list's pages a commit writes, sealed (see `FreeList`).
@@ -148,9 +161,16 @@ extension WriteTransaction {
         var bytes: Int { pages.reduce(0) { $0 + $1.bytes.count } }
     }
 
-    /// Builds the free list's changed chunks in new pages and its index in a new run, and
-    /// seals them for `writePages`. Nothing may allocate or free pages afterwards.
+    /// Frees the pages this transaction stopped using and the list's own old index, builds
+    /// the list's changed chunks in new pages and its index in a new run, and seals them for
+    /// `writePages`. Written last, because everything before allocates and frees pages;
+    /// nothing may allocate or free pages afterwards.
     private func sealFreeList() throws -> SealedFreeList {
+        if meta.freeListPgno != 0 {
+            for i in 0..<UInt64(meta.freeListPages) { freed.append(meta.freeListPgno + i) }
+        }
+        freeList.addPending(txnid: txnid, pages: freed)
+        freed.removeAll()
         // The index's run first, sized for every chunk and every pending page the chunk pages
         // below can add: taking a run after them could change a chunk already encoded.
         var maxChunks = max(freeList.chunkCount(pageCount: pageLimit), freeList.chunkPages.count)
@@ -213,19 +233,19 @@ extension WriteTransaction {
         return sealed
     }
 
-    /// Appends to `extents` the log record's view of the pages written: whole, or as a delta
-    /// from the page it was copied from when an earlier record of the log's generation wrote
-    /// that page. Replay applies records in order, so it will have put that page back by then,
-    /// and no later commit can change it first: it was reachable until this commit freed it.
+    /// Adds to `record` the log's view of the pages written: whole, or as a delta from the page
+    /// it was copied from when an earlier record of the log's generation wrote that page.
+    /// Replay applies records in order, so it will have put that page back by then, and no
+    /// later commit can change it first: it was reachable until this commit freed it.
     /// `rebuilt` names pages built anew in place of a freed one, mostly repeating it (the free
-    /// list's). Returns the buffer the deltas live in (the caller frees it).
-    private func logExtents(_ written: [(pgno: UInt64, bytes: UnsafeRawBufferPointer)], at position: (generation: UInt64, end: UInt64),
-                            rebuilt: [(page: UInt64, source: UInt64)],
-                            into extents: inout [CommitLog.Extent]) throws -> UnsafeMutableRawPointer? {
+    /// list's).
+    private func logWrites(_ written: [(pgno: UInt64, bytes: UnsafeRawBufferPointer)],
+                           rebuilt: [(page: UInt64, source: UInt64)], into record: inout Record) throws {
+        record.extents.reserveCapacity(written.count + 3)
         let size = UInt64(pageSize)
-        guard keepsCopySources, !copiedFrom.isEmpty || !rebuilt.isEmpty, let first = try storage.firstLoggedTxnid(at: position) else {
-            for p in written { extents.append((p.pgno * size, p.bytes, false)) }
-            return nil
+        guard keepsCopySources, !copiedFrom.isEmpty || !rebuilt.isEmpty, let first = try record.log.firstLoggedTxnid(at: record.position) else {
+            for p in written { record.extents.append((p.pgno * size, p.bytes, false)) }
+            return
         }
         var sources: [UInt64: UInt64] = [:]
         sources.reserveCapacity(copiedFrom.count + rebuilt.count)
@@ -234,6 +254,7 @@ extension WriteTransaction {
         for c in rebuilt { sources[c.page] = c.source }
         let limit = pageSize / 2
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(1, sources.count) * limit, alignment: 8)
+        record.deltas = buffer
         var used = 0
         for p in written {
             if p.bytes.count == pageSize, let source = sources[p.pgno] {
@@ -242,14 +263,13 @@ extension WriteTransaction {
                 if writer >= first, writer < txnid,
                    let n = PageDelta.encode(p.bytes.baseAddress!, from: old, length: pageSize, sourceOffset: source * size,
                                             into: buffer + used, limit: limit) {
-                    extents.append((p.pgno * size, UnsafeRawBufferPointer(start: buffer + used, count: n), true))
+                    record.extents.append((p.pgno * size, UnsafeRawBufferPointer(start: buffer + used, count: n), true))
                     used += n
                     continue
                 }
             }
-            extents.append((p.pgno * size, p.bytes, false))
+            record.extents.append((p.pgno * size, p.bytes, false))
         }
-        return buffer
     }
 
     /// Seals the dirty pages of a subtree bottom-up and returns its root's checksum.

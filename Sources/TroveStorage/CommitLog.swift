@@ -1,55 +1,7 @@
-/// The commit log beside a store (`PATH-log`): where a small durable commit becomes durable.
-///
-/// A commit's pages are scattered over the data file, and on a virtual disk every separate run
-/// costs a request of its own at `fdatasync` (`Benchmarks/RESULTS.md`, "Small durable commits:
-/// the commit log"). So a
-/// small durable commit still writes its pages and meta in place, where every reader already
-/// finds them through the page cache, but makes durable only this log, to which it appends the
-/// same writes as one record (most pages as deltas, see below) in one direct write where the
-/// file system allows (see `appendDirect`). The data file is synced when the log fills (a
-/// checkpoint), and pages that many commits rewrote go out once.
-///
-/// Only a machine crash loses page-cache writes, so only the first open after a reboot replays
-/// the log: it rewrites every whole record into the data file, in order, syncs it, and starts a
-/// new generation. Replaying repeats exactly the writes the commits made, so pages a later commit
-/// reused end with their newest bytes. A record whose data tore replays garbage only into pages
-/// its commit allocated (free before it) and into its own meta slot: open then checks that
-/// commit's pages against its meta as it always does, and falls back to the one before.
-///
-/// The invariant that makes replay safe: the log only ever holds commits made on top of the
-/// data file as last synced. Whenever the data file is synced by anything other than a
-/// checkpoint of the log's own records (a large commit written in place, ``Storage/sync()``,
-/// a writer's first sync), the log is restarted before the writer lock is released, so no later
-/// commit can reuse a page that an old record would overwrite.
-///
-/// ```
-/// header (page 0):  0 magic "TROVELOG"   8 version u32, pad u32   16 generation u64
-///                   24 store id u64 (the data file's, see `Meta`)
-///                   32 base txnid u64 (the data file held this commit, synced, at the restart)
-///                   40 checksum u64: XXH64 of bytes 0..<40
-///                   (version 1 had its checksum at 24, and no store id or base; version 2,
-///                   the same layout as 3, had no deltas)
-/// record:           0 magic u32 "RCRD"    4 extent count u32      8 generation u64
-///                   16 txnid u64          24 data bytes u64
-///                   32 data file size the commit needs u64 (replay grows the file that far)
-///                   40 checksum u64: XXH64 of bytes 0..<40 seeded with the generation, xor
-///                      XXH64 of the extent table seeded with its complement
-///                   48 extent table: (file offset u64, length u64) per extent; then the data
-/// ```
-/// An extent whose length has its top bit set is a `PageDelta`: a page written as its
-/// differences from a page an earlier record of the same generation wrote (every commit since
-/// a generation's first record is in it, so replay, which goes in order, has put that page
-/// back by then; see `WriteTransaction.logExtents`). A single-object insert's record so falls
-/// from ~18 whole pages to the few leaves it copied from pages older than the generation.
-/// Records start at 4096 and follow each other back to back; the first one that fails its
-/// checksum, or belongs to another generation, ends the log.
-///
-/// The header names the data file the records belong to, so that a log is never replayed
-/// into another file put at its store's path: a compacted copy (another store id), or an
-/// older or newer copy of the same store (a data file whose newest commit is not between the
-/// base and the last record). Such a log is refused after a reboot, and restarted by a writer
-/// that finds it in the same boot (another store id, or a base past its newest commit) before
-/// it appends a record.
+/// The commit log beside a store (`PATH-log`): where a small durable commit becomes durable,
+/// appended as one record of the writes it made in place. Its format, when a commit goes to
+/// it, the invariant that makes replay safe, and why deltas may name earlier records' pages
+/// are stated in `StorageProtocol.swift`; `CommitLogState` holds a writer's position in it.
 final class CommitLog {
     static let magic: [UInt8] = Array("TROVELOG".utf8)
     static let recordMagic: UInt32 = 0x4452_4352 // "RCRD"
@@ -327,7 +279,7 @@ final class CommitLog {
                         return
                     }
                     // The source holds what an earlier record of this generation wrote (see
-                    // `Commit.swift`), which replay has just put back. A malformed delta
+                    // `StorageProtocol.swift`), which replay has just put back. A malformed delta
                     // belongs to a record torn in its data: the last, which open then rejects.
                     let delta = UnsafeRawBufferPointer(slice)
                     guard let source = PageDelta.source(of: delta), source.length <= 1 << 16,

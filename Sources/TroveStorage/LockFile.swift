@@ -14,19 +14,11 @@ import Glibc
 /// the snapshot it reads in its slot; the writer never reuses a page that the oldest published
 /// snapshot can still see. Liveness comes from open-file-description (OFD) byte locks, which the
 /// kernel drops when a process dies: a slot whose lock byte is free belongs to nobody, so a
-/// crashed reader never pins pages for ever.
+/// crashed reader never pins pages for ever. Its layout and locks are stated in
+/// `StorageProtocol.swift`.
 ///
-/// ```
-/// 0  magic u64     8  version u32, slots u32     16 current txnid (atomic)
-/// 24 complete txnid u64     32 its commit digest u64     40 announcement u64
-/// 48 boot id of the processes that wrote the complete txnid (16 bytes)
-/// 64 commit log generation u64     72 commit log end u64 (0: the log must restart first)
-/// 128 + 64*i: slot i: txnid (atomic; 0 = idle) u64, pid u64, start time (ns) u64
-/// ```
 /// The complete-commit record survives the reset by a first opener: it lets an open skip
 /// recovery's checks when the newest commit was written whole since the machine booted.
-/// Lock bytes (beyond the end of the file, which fcntl allows): `initLock` (exclusive while the
-/// first opener resets the file, shared afterwards by every opener), `writerLock`, and one per slot.
 final class LockFile: @unchecked Sendable {
     /// The magic names the layout, so processes of builds with another layout never share a
     /// table: version 1 ("TROVELCK") checks no version, version 2 ("TROVELK2") lacks the commit

@@ -37,18 +37,8 @@ struct TreeInfo: Equatable {
     }
 }
 
-/// One of the two meta slots (pages 0 and 1): the root of everything, written last by a commit.
-///
-/// ```
-/// 0   magic "TROVEDB\0"        8   format u32, pageSize u32   16  flags u32 (1: encrypted)
-/// 24  txnid u64                32  pageCount u64 (pages in use, metas included)
-/// 40  lastSyncedTxnid u64      48  catalog TreeInfo (48)
-/// 96  freeList pgno u64, pages u32, pad u32, checksum u64     120 nonceEpoch u64
-/// 128 key salt (32)            160 key check: nonce 12, sealed 16, tag 16
-/// 208 store id u64 (random, set when the file is created; 0 in files made before it existed)
-/// 504 checksum u64: XXH64 of bytes 0..<504
-/// ```
-/// Metas are never encrypted: they hold no user data, and open must read them before it has a key.
+/// One of the two meta slots (pages 0 and 1): the root of everything, written last by a
+/// commit. Its layout is stated in `StorageProtocol.swift`.
 struct Meta: Equatable {
     static let magic: [UInt8] = Array("TROVEDB\0".utf8)
     /// The version a commit writes. Version 2 pages may leave their free space out of their
@@ -110,7 +100,7 @@ struct Meta: Equatable {
         p.storeBytes(of: Checksum.xxh64(p, 504), toByteOffset: 504, as: UInt64.self)
     }
 
-    /// The checksum this meta has on disk: it covers every page of its commit (see `Commit.swift`),
+    /// The checksum this meta has on disk: it covers every page of its commit (see `StorageProtocol.swift`),
     /// so it names the commit's whole content.
     var digest: UInt64 {
         withUnsafeTemporaryAllocation(byteCount: Meta.size, alignment: 16) { b in

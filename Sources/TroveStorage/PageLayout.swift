@@ -1,22 +1,7 @@
-/// The layout every page (or run of pages) shares.
-///
-/// ```
-/// 0   pgno     u64   the page's own number: catches misdirected writes
-/// 8   txnid    u64   the transaction that wrote it
-/// 16  type     u8    PageType
-/// 17  flags    u8    flagGapUnchecked
-/// 18  count    u16   entries (branch, leaf)
-/// 20  upper    u32   start of the entry heap (branch, leaf)
-/// 24  pages    u32   pages in this run (1 for branch and leaf)
-/// 28  reserved u32
-/// 32  body ...
-/// end-32 trailer: checksum u64 (`Checksum.run`: XXH64 of everything before the trailer, the
-///        free space of a page flagged `flagGapUnchecked` left out), or, when encrypted, nonce
-///        (12) and AES-GCM tag (16)
-/// ```
-/// Branch and leaf pages are slotted: a `u16` offset per entry after the header, sorted by key,
-/// and the entries packed at the end of the body, growing down. Removing an entry compacts the
-/// heap at once, so free space is always `upper - (header + 2 * count)`.
+/// The layout every page (or run of pages) but the metas shares: a 32-byte header and a
+/// 32-byte trailer, stated in `StorageProtocol.swift`. Branch and leaf pages are slotted;
+/// removing an entry compacts the heap at once, so free space is always
+/// `upper - (header + 2 * count)`.
 enum PageLayout {
     static let headerSize = 32
     static let trailerSize = 32

@@ -21,7 +21,7 @@ import Glibc
 /// ```
 ///
 /// The file is copy-on-write: a commit never overwrites a page that a snapshot can see, and a
-/// commit is one `fdatasync` (see `WriteTransaction.commit()`). A `Storage` is thread-safe;
+/// commit is one `fdatasync` (see `StorageProtocol.swift`). A `Storage` is thread-safe;
 /// its transactions are used from one thread at a time.
 public final class Storage: @unchecked Sendable {
     /// The longest key, in bytes.
@@ -29,9 +29,10 @@ public final class Storage: @unchecked Sendable {
 
     public let options: StorageOptions
     let io: StorageIO
-    /// Where small durable commits become durable (see ``CommitLog``); nil for stores in
-    /// memory, read-only opens of stores without one, and test stores that do without.
-    let commitLog: CommitLog?
+    /// Where small durable commits become durable, and where the next record goes (see
+    /// `CommitLogState`); nil for stores in memory, read-only opens of stores without one,
+    /// and test stores that do without.
+    let logState: CommitLogState?
     let lockFile: LockFile?
     let cipher: PageCipher?
     /// The store's page size, fixed when the file was created (``StorageOptions/pageSize``).
@@ -49,39 +50,16 @@ public final class Storage: @unchecked Sendable {
     /// makes it stale).
     private var cachedCatalog: (txnid: UInt64, catalog: TreeInfo, trees: [String: TreeInfo])?
     private var sessionEpoch: UInt32?
-    /// The last nonce counter a transaction of this session sealed with (see `PageCipher`);
-    /// read and written only by the writer, under `writerGate`.
-    var sessionNonceCounter: UInt32 = 0
+    /// What one write transaction leaves the next; read and written only by the writer,
+    /// under `writerGate`.
+    var writer = WriterState()
     private var syncedThrough: UInt64 = 0
     /// Whether this object has yet to sync before its first write transaction (see
     /// `syncBeforeFirstWrite()`).
     private var firstWriteSyncPending = true
     private var poisoned: String?
     private let writerGate = DispatchSemaphore(value: 1)
-    /// A size the data file is known to reach (it never shrinks); read and written only by
-    /// the writer, under `writerGate`.
-    var writerFileSize: UInt64 = 0
-    /// The txnid of the last commit made through this object (0: none yet; no page carries
-    /// txnid 0, the first commit is 1); read and written only by the writer, under
-    /// `writerGate`. A page whose header names it holds what that commit wrote: this process
-    /// built it, so `WriteTransaction.touch` need not validate it.
-    var ownLastCommit: UInt64 = 0
-    /// The first chunk of the last write transaction's `PageArena`, kept so that the next one
-    /// starts on memory already faulted in; read and written only by the writer, under
-    /// `writerGate`.
-    var spareChunk: UnsafeMutableRawPointer?
     private var commitObservers: [ObjectIdentifier: @Sendable (UInt64) -> Void] = [:]
-    /// Whether this object appended to the commit log since it last checkpointed; read and
-    /// written only by the writer, under `writerGate`.
-    var loggedSinceCheckpoint = false
-    /// The log generation whose header this object wrote, or read and found naming this
-    /// data file; read and written only by the writer, under `writerGate`.
-    var ownedLogGeneration: UInt64 = 0
-    /// A log generation and the txnid of its first record; read and written only by the
-    /// writer, under `writerGate`.
-    var logFirstRecord: (generation: UInt64, txnid: UInt64) = (0, 0)
-    /// The commit log position when there is no lock file to share it in.
-    private var localCommitLogPosition: (generation: UInt64, end: UInt64) = (0, 0)
 
     /// What an open that found the newest commit failing its checks fell back to.
     public struct Rollback: Sendable {
@@ -158,7 +136,7 @@ public final class Storage: @unchecked Sendable {
     deinit {
         // Leave the log empty, so that a read-only open after a clean shutdown and a reboot
         // finds nothing to apply (a killed writer leaves that to the next writable open).
-        if loggedSinceCheckpoint {
+        if logState?.loggedSinceCheckpoint == true {
             writerGate.wait()
             if (try? lockFile?.lockWriter()) != nil {
                 try? checkpoint()
@@ -166,12 +144,13 @@ public final class Storage: @unchecked Sendable {
             }
             writerGate.signal()
         }
-        if let spareChunk { PageArena.unmapChunk(spareChunk) }
+        if let spare = writer.spareChunk { PageArena.unmapChunk(spare) }
     }
 
     init(io: StorageIO, log: CommitLog?, lockFile: LockFile?, options: StorageOptions) throws {
         self.io = io
-        self.commitLog = log
+        let logState = log.map { CommitLogState(log: $0, lockFile: lockFile) }
+        self.logState = logState
         self.lockFile = lockFile
         self.options = options
         guard options.pageSize >= 4096, options.pageSize <= 65536, options.pageSize & (options.pageSize - 1) == 0 else {
@@ -184,12 +163,12 @@ public final class Storage: @unchecked Sendable {
         if try io.size() == 0 {
             guard !options.readOnly else { throw StorageError.notATroveFile(path: io.name, detail: "the file is empty") }
             // A log left by an earlier store at this path must never replay into this one.
-            if let commitLog, try commitLog.readHeader() != nil {
-                try Storage.restart(commitLog, lockFile: lockFile, storeID: 0, base: 0)
+            if let logState, try logState.log.readHeader() != nil {
+                try logState.restart(storeID: 0, base: 0)
             }
             try Storage.initialize(io: io, lockFile: lockFile, options: options)
-        } else if first, let commitLog {
-            try Storage.replay(commitLog, into: io, lockFile: lockFile, readOnly: options.readOnly)
+        } else if first, let logState {
+            try Storage.replay(logState, into: io, lockFile: lockFile, readOnly: options.readOnly)
         }
         let candidates = try Storage.readMetas(io: io)
         guard let newest = candidates.first else { throw StorageError.corrupt(page: 0, detail: "no valid meta page") }
@@ -254,7 +233,8 @@ public final class Storage: @unchecked Sendable {
     /// file, which is synced, and the log restarts (see ``CommitLog``). Within one boot the
     /// page cache already holds every write the records repeat, so nothing happens. Records
     /// that do not belong to the data file are left alone, and the open fails.
-    private static func replay(_ log: CommitLog, into io: StorageIO, lockFile: LockFile?, readOnly: Bool) throws {
+    private static func replay(_ logState: CommitLogState, into io: StorageIO, lockFile: LockFile?, readOnly: Bool) throws {
+        let log = logState.log
         if let known = lockFile?.inheritedCompleteCommit, let boot = BootID.current, known.bootID == boot { return }
         guard let header = try log.readHeader() else { return }
         let found = try log.replay(into: nil)
@@ -271,14 +251,7 @@ public final class Storage: @unchecked Sendable {
             return
         }
         let newest = try Storage.readMetas(io: io).first
-        try restart(log, lockFile: lockFile, storeID: newest?.storeID ?? 0, base: newest?.txnid ?? 0)
-    }
-
-    /// Starts a new generation of `log` while opening, before this object exists to keep the
-    /// position (see ``restartCommitLog()``).
-    private static func restart(_ log: CommitLog, lockFile: LockFile?, storeID: UInt64, base: UInt64) throws {
-        lockFile?.commitLogPosition = (0, 0)
-        lockFile?.commitLogPosition = (try log.restart(storeID: storeID, base: base), CommitLog.headerSize)
+        try logState.restart(storeID: newest?.storeID ?? 0, base: newest?.txnid ?? 0)
     }
 
     static func mappingLength(for size: UInt64) -> UInt64 {
@@ -622,71 +595,23 @@ public final class Storage: @unchecked Sendable {
 
     // MARK: Commit log
 
-    /// The commit log's generation and where the next record goes (see ``LockFile``).
-    var commitLogPosition: (generation: UInt64, end: UInt64) {
-        get {
-            if let lockFile { return lockFile.commitLogPosition }
-            state.lock(); defer { state.unlock() }
-            return localCommitLogPosition
-        }
-        set {
-            if let lockFile { lockFile.commitLogPosition = newValue; return }
-            state.lock(); localCommitLogPosition = newValue; state.unlock()
-        }
-    }
-
     /// Syncs the data file, then empties the commit log: after this, no record in the log is
     /// older than the data file's durable state, so replay can never undo a later commit.
     /// `restartingLog` starts a new generation even when the log holds no records (one this
     /// object may not append to). Called with the writer lock held.
     func checkpoint(restartingLog: Bool = false) throws {
         try io.sync()
-        loggedSinceCheckpoint = false
-        if restartingLog || commitLogHasRecords { try restartCommitLog() }
+        guard let logState else { return }
+        logState.checkpointed()
+        if restartingLog || logState.mayHoldRecords { try restartCommitLog() }
     }
 
-    /// Whether the commit log may hold records (an unknown position counts, once the log was used).
-    var commitLogHasRecords: Bool {
-        guard let commitLog else { return false }
-        let end = commitLogPosition.end
-        if end == 0 { return ((try? commitLog.io.size()) ?? 1) > 0 }
-        return end > CommitLog.headerSize
-    }
-
-    /// Starts a new, empty generation of the commit log. Only after the data file was synced.
+    /// Starts a new, empty generation of the commit log, naming this data file. Only after
+    /// the data file was synced.
     func restartCommitLog() throws {
-        guard let commitLog else { return }
-        // Unknown until the new header is durable: a writer that dies here leaves the next
-        // one to restart again.
-        commitLogPosition = (0, 0)
+        guard let logState else { return }
         let meta = try newestMeta()
-        let generation = try commitLog.restart(storeID: meta.storeID, base: meta.txnid)
-        commitLogPosition = (generation, CommitLog.headerSize)
-        ownedLogGeneration = generation
-    }
-
-    /// The oldest txnid whose pages a record appended at `position` may log as deltas: every
-    /// commit since the generation's first record is in the log, so replay rewrites each page
-    /// they wrote before any later record reads it as a delta's source. Nil when the record
-    /// will be the generation's first.
-    func firstLoggedTxnid(at position: (generation: UInt64, end: UInt64)) throws -> UInt64? {
-        guard position.end > CommitLog.headerSize else { return nil }
-        if logFirstRecord.generation == position.generation { return logFirstRecord.txnid }
-        guard let txnid = try commitLog?.firstRecordTxnid(generation: position.generation) else { return nil }
-        logFirstRecord = (position.generation, txnid)
-        return txnid
-    }
-
-    /// Whether the log's generation `generation` follows this data file, whose newest commit is
-    /// `txnid`: its header names the store and a base no newer than that, and the position
-    /// agrees with it. A writer appends to no other log (see ``CommitLog``): replay would
-    /// refuse what it appended.
-    func commitLogFollowsThisStore(generation: UInt64, storeID: UInt64, txnid: UInt64) throws -> Bool {
-        if generation == ownedLogGeneration { return true }
-        guard let header = try commitLog?.readHeader(), header.generation == generation,
-              let owner = header.owner, owner.storeID == storeID, owner.base <= txnid + 1 else { return false }
-        ownedLogGeneration = generation
-        return true
+        logState.ownedGeneration = try logState.restart(storeID: meta.storeID, base: meta.txnid)
     }
 
     // MARK: Convenience

@@ -38,13 +38,13 @@ public final class WriteTransaction: ReadTransaction {
         txnid = meta.txnid + 1
         self.freeList = freeList
         self.nonceEpoch = nonceEpoch
-        nonceCounter = storage.sessionNonceCounter
+        nonceCounter = storage.writer.nonceCounter
         // Sealed pages differ everywhere from their sources; deltas are for plain stores.
-        keepsCopySources = storage.commitLog != nil && storage.cipher == nil && storage.options.durability == .durable
+        keepsCopySources = storage.logState != nil && storage.cipher == nil && storage.options.durability == .durable
         scratch = UnsafeMutableRawPointer.allocate(byteCount: Int(meta.pageSize), alignment: 16)
         // Under the writer gate: no other transaction holds the store's spare chunk.
-        pageArena = PageArena(pageSize: Int(meta.pageSize), first: storage.spareChunk)
-        storage.spareChunk = nil
+        pageArena = PageArena(pageSize: Int(meta.pageSize), first: storage.writer.spareChunk)
+        storage.writer.spareChunk = nil
         super.init(storage: storage, meta: meta, mapping: mapping, slot: nil, isWriter: true)
     }
 
@@ -59,7 +59,7 @@ public final class WriteTransaction: ReadTransaction {
     func discardDirty() {
         dirty.removeAll()
         dirtyBytes = 0
-        if let first = pageArena.reset() { storage.spareChunk = first }
+        if let first = pageArena.reset() { storage.writer.spareChunk = first }
     }
 
     func releaseWriter() {
@@ -75,7 +75,7 @@ public final class WriteTransaction: ReadTransaction {
         finished = true
         // Pages sealed here may be on disk (spilled, or committed): the session's next
         // transaction must not seal with their nonces again.
-        storage.sessionNonceCounter = nonceCounter
+        storage.writer.nonceCounter = nonceCounter
         discardDirty()
         releaseResources()
         releaseWriter()
@@ -581,7 +581,7 @@ public final class WriteTransaction: ReadTransaction {
         // changes a page while it is reachable. Successive small commits rewrite the same root
         // and branch pages: in 1,000 single-object inserts this skips 28% of the validation (6%
         // of their instructions); random index leaves written by older commits remain.
-        if PageHeader(p).txnid != storage.ownLastCommit {
+        if PageHeader(p).txnid != storage.writer.lastCommit {
             validatedPages += 1
             do {
                 try NodeView(p, pgno: pgno, pageSize: pageSize).validate()

@@ -50,9 +50,9 @@ import Testing
         // Appends at the right edge: after the generation's first record, root, leaf and
         // catalog are copies of pages an earlier record wrote; the free list is new.
         try put(s, 3000)
-        let start = s.commitLogPosition.end
+        let start = s.logState!.position.end
         for i in 3001..<3021 { try put(s, i) }
-        let perRecord = Int(s.commitLogPosition.end - start) / 20
+        let perRecord = Int(s.logState!.position.end - start) / 20
         #expect(perRecord < 2 * 4096)
         let recovered = try recover(disk, logDisk)
         #expect(try values(recovered).count == 3021)
@@ -79,7 +79,7 @@ import Testing
         let dataSyncs = disk.syncs
         for i in 1..<40 { try put(s, i) }
         #expect(disk.syncs > dataSyncs)
-        #expect(s.commitLogPosition.end < 64 << 10)
+        #expect(s.logState!.position.end < 64 << 10)
         let recovered = try recover(disk, logDisk)
         #expect(try values(recovered) == (0..<40).map { bytes("value \($0)") })
     }
@@ -89,14 +89,14 @@ import Testing
         let s = try Storage(io: disk, log: CommitLog(io: logDisk, capacity: 64 << 10, largestRecord: 24 << 10))
         try put(s, 0)
         try put(s, 1)
-        #expect(s.commitLogPosition.end > CommitLog.headerSize)
+        #expect(s.logState!.position.end > CommitLog.headerSize)
         let dataSyncs = disk.syncs
         try s.write { tx in
             let t = try tx.createTree(named: "t")
             for i in 2..<300 { try tx.put(t, key(i), [UInt8](repeating: UInt8(i & 0xFF), count: 100)) }
         }
         #expect(disk.syncs > dataSyncs)
-        #expect(s.commitLogPosition.end == CommitLog.headerSize)
+        #expect(s.logState!.position.end == CommitLog.headerSize)
         try put(s, 300)
         let recovered = try recover(disk, logDisk)
         #expect(try values(recovered).count == 301)
@@ -135,7 +135,7 @@ import Testing
         do {
             let s = try Storage(path: path)
             for i in 0..<3 { try put(s, i) }
-            #expect(s.commitLogPosition.end > CommitLog.headerSize)
+            #expect(s.logState!.position.end > CommitLog.headerSize)
         }
         try markLockFileFromAnotherBoot(path + "-lock")
         #expect(try values(Storage(path: path, options: readOnly)).count == 3)
@@ -151,9 +151,9 @@ import Testing
         try put(quick, 100)
         let durable = try Storage(io: disk, log: CommitLog(io: logDisk), lockFile: lockFile, options: StorageOptions())
         for i in 0..<3 { try put(durable, i) }
-        #expect(durable.commitLogHasRecords)
+        #expect(durable.logState!.mayHoldRecords)
         try put(quick, 3)
-        #expect(!quick.commitLogHasRecords)
+        #expect(!quick.logState!.mayHoldRecords)
         try quick.sync()
         // Replaying what the log holds now leaves every commit in place.
         let recovered = try recover(disk, logDisk)
@@ -261,14 +261,14 @@ import Testing
         for i in 0..<3 { try put(s, i) }
         try s.sync()
         for i in 3..<6 { try put(s, i) }
-        let generation = s.commitLogPosition.generation
+        let generation = s.logState!.position.generation
         let meta = try s.read { $0.meta }
-        s.ownedLogGeneration = 0
-        #expect(try s.commitLogFollowsThisStore(generation: generation, storeID: meta.storeID, txnid: meta.txnid))
-        s.ownedLogGeneration = 0
-        #expect(try !s.commitLogFollowsThisStore(generation: generation, storeID: meta.storeID ^ 1, txnid: meta.txnid))
+        s.logState!.ownedGeneration = 0
+        #expect(try s.logState!.follows(generation: generation, storeID: meta.storeID, txnid: meta.txnid))
+        s.logState!.ownedGeneration = 0
+        #expect(try !s.logState!.follows(generation: generation, storeID: meta.storeID ^ 1, txnid: meta.txnid))
         // An older copy of the store: the generation began after its newest commit.
-        #expect(try !s.commitLogFollowsThisStore(generation: generation, storeID: meta.storeID, txnid: 1))
-        #expect(try !s.commitLogFollowsThisStore(generation: generation ^ 2, storeID: meta.storeID, txnid: meta.txnid))
+        #expect(try !s.logState!.follows(generation: generation, storeID: meta.storeID, txnid: 1))
+        #expect(try !s.logState!.follows(generation: generation ^ 2, storeID: meta.storeID, txnid: meta.txnid))
     }
 }

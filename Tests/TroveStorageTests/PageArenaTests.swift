@@ -50,18 +50,18 @@ import Testing
 
     @Test func theStoreKeepsOneChunkBetweenWriteTransactions() throws {
         let s = try Storage.inMemory()
-        #expect(s.spareChunk == nil)
+        #expect(s.writer.spareChunk == nil)
         // More dirty pages than one chunk holds, so the transaction maps chunks of its own.
         try s.write { tx in
             let t = try tx.createTree(named: "t")
             for i in 0..<(3 * Self.perChunk * 16) { try tx.put(t, key(i), [UInt8](repeating: UInt8(i & 0xff), count: 200)) }
         }
-        let kept = try #require(s.spareChunk)
+        let kept = try #require(s.writer.spareChunk)
         let tx = try s.beginWrite()
-        #expect(s.spareChunk == nil)   // the open transaction holds it
+        #expect(s.writer.spareChunk == nil)   // the open transaction holds it
         try tx.put(try tx.tree(named: "t")!, key(1 << 40), [1])
         tx.abort()
-        #expect(s.spareChunk == kept)
+        #expect(s.writer.spareChunk == kept)
         let dump = try s.read { try $0.dump("t") }
         #expect(dump.count == 3 * Self.perChunk * 16)
         #expect(dump.enumerated().allSatisfy { $0.element.0 == key($0.offset) && $0.element.1 == [UInt8](repeating: UInt8($0.offset & 0xff), count: 200) })
