@@ -1,7 +1,7 @@
 /// One statement of the shell language, recognized but not interpreted.
 ///
-/// Every piece the store must interpret (model names, predicates, JSON, keys, values) is a
-/// `SourceFragment`, so a backend can hand predicate text to `QueryParser` and report
+/// Every piece the store must interpret (model names, queries, predicates, JSON, keys, values)
+/// is a `SourceFragment`, so a backend can hand its text to the store's parsers and report
 /// errors at `fragment.offset + positionInFragment`.
 public enum ShellStatement: Sendable, Equatable {
     /// `MODEL [where PREDICATE] [SORT(...)] [DISTINCT(...)] [LIMIT(N)]`
@@ -59,40 +59,17 @@ public enum ShellStatement: Sendable, Equatable {
     }
 }
 
-/// The query part shared by plain queries, `export`, `explain` and `watch`.
+/// The query of a plain query statement, `export`, `explain` and `watch`.
 public struct QuerySpec: Sendable, Equatable {
+    /// The model queried.
     public var model: SourceFragment
-    /// The text after `where`, up to the first `SORT(`/`DISTINCT(`/`LIMIT(` outside quotes
-    /// and brackets; nil without `where`.
-    public var predicate: SourceFragment?
-    /// `SORT`, `DISTINCT` and `LIMIT` clauses in the order written.
-    public var modifiers: [QueryModifier]
+    /// The query as typed, from the model name to its last clause, for the store's query
+    /// parser: `Person where age > 3 SORT(name) LIMIT(10)`.
+    public var text: SourceFragment
 
-    public init(model: SourceFragment, predicate: SourceFragment? = nil, modifiers: [QueryModifier] = []) {
+    public init(model: SourceFragment, text: SourceFragment) {
         self.model = model
-        self.predicate = predicate
-        self.modifiers = modifiers
-    }
-}
-
-/// A clause after the predicate, as Realm's query language writes them.
-public enum QueryModifier: Sendable, Equatable {
-    /// `SORT(keyPath [ASC|DESC], ...)`
-    case sort([SortKey])
-    /// `DISTINCT(keyPath, ...)`
-    case distinct([SourceFragment])
-    /// `LIMIT(N)`
-    case limit(Int)
-}
-
-/// One key of a `SORT(...)` clause.
-public struct SortKey: Sendable, Equatable {
-    public var keyPath: SourceFragment
-    public var ascending: Bool
-
-    public init(keyPath: SourceFragment, ascending: Bool) {
-        self.keyPath = keyPath
-        self.ascending = ascending
+        self.text = text
     }
 }
 

@@ -1,5 +1,9 @@
+import Trove
+
 /// Recognizes the statement kinds of the shell language (see the contract) and cuts them
-/// into raw pieces; predicates, JSON and literals stay text for the store's parsers.
+/// into raw pieces; queries, predicates, JSON and literals stay text for the store's parsers.
+/// A query's clauses (`SORT(...)`, `LIMIT(...)`, ...) are the query parser's: the recognizer
+/// only finds where a query ends, for `export`'s file name.
 ///
 /// Keywords are case-insensitive; model and property names are case-sensitive.
 public enum StatementRecognizer {
@@ -43,7 +47,7 @@ private struct Recognizer {
         t.skipSpace()
         if t.isAtEnd { return true }
         if t.peekKeyword("where") { return true }
-        return modifierKeyword(at: t) != nil
+        return clauseKeyword(at: t) != nil
     }
 
     mutating func keywordStatement(_ keyword: String) throws(StatementError) -> ShellStatement {
@@ -149,14 +153,13 @@ private struct Recognizer {
     mutating func export() throws(StatementError) -> ShellStatement {
         let model = try modelName(after: "export")
         s.skipSpace()
-        if s.isAtEnd { return .export(QuerySpec(model: model), file: nil) }
         var file: SourceFragment?
-        var predicate: SourceFragment?
         var end = s.bytes.count
         if s.peekKeyword("where") {
             let whereEnd = s.peekWord()!.upperBound
-            let modifierStart = firstModifier(from: whereEnd) ?? s.bytes.count
-            if modifierStart == s.bytes.count {
+            if let clause = firstClause(from: whereEnd) {
+                s.position = clause
+            } else {
                 // No clauses follow, so a file name can only be the predicate's last word:
                 // it is one when the word before it completes an operand.
                 let chunks = s.chunks(in: whereEnd..<s.bytes.count)
@@ -165,31 +168,34 @@ private struct Recognizer {
                     file = fileName(chunks.last!)
                     end = chunks.last!.lowerBound
                 }
+                s.position = s.bytes.count
             }
-            predicate = try wherePredicate(upTo: min(end, modifierStart))
-        } else if modifierKeyword(at: s) == nil {
+        } else if !s.isAtEnd, clauseKeyword(at: s) == nil {
             let chunks = s.chunks(in: s.position..<s.bytes.count)
-            if chunks.count == 1 {
-                return .export(QuerySpec(model: model), file: fileName(chunks[0]))
-            }
-            throw error("expected 'where', a clause or a file name", at: s.position)
+            guard chunks.count == 1 else { throw error("expected 'where', a clause or a file name", at: s.position) }
+            return .export(QuerySpec(model: model, text: model), file: fileName(chunks[0]))
         }
-        var modifiers: [QueryModifier] = []
+        // Clauses, each skipped whole; what follows the last one is the file.
         while true {
             s.skipSpace()
-            if s.isAtEnd || s.position >= end { break }
-            if modifierKeyword(at: s) != nil {
-                modifiers.append(try modifier())
+            if s.isAtEnd { break }
+            if clauseKeyword(at: s) != nil {
+                s.position = s.peekWord()!.upperBound
+                s.skipSpace()
+                let open = s.position
+                guard s.skipGroup() else { throw error("'(' is never closed", at: open) }
+                end = s.position
                 continue
             }
             let rest = s.chunks(in: s.position..<s.bytes.count)
-            guard rest.count == 1, file == nil else {
-                throw error("expected SORT(...), DISTINCT(...), LIMIT(...) or a file name", at: s.position)
+            guard rest.count == 1 else {
+                throw error("expected " + Self.clauseList + " or a file name", at: s.position)
             }
             file = fileName(rest[0])
+            end = rest[0].lowerBound
             break
         }
-        return .export(QuerySpec(model: model, predicate: predicate, modifiers: modifiers), file: file)
+        return .export(QuerySpec(model: model, text: s.fragment(s.trimmed(model.offset..<end))), file: file)
     }
 
     /// Whether the predicate chunk is an operator or keyword that still needs an operand.
@@ -204,34 +210,23 @@ private struct Recognizer {
 
     // MARK: Queries
 
+    /// A query: its model, and its text from the model name to the end of the statement.
     mutating func querySpec() throws(StatementError) -> QuerySpec {
         let model = try modelName(after: nil)
-        var spec = QuerySpec(model: model)
-        s.skipSpace()
-        if s.peekKeyword("where") {
-            let whereEnd = s.peekWord()!.upperBound
-            spec.predicate = try wherePredicate(upTo: firstModifier(from: whereEnd) ?? s.bytes.count)
-        }
-        while true {
-            s.skipSpace()
-            if s.isAtEnd { break }
-            guard modifierKeyword(at: s) != nil else {
-                let expected = spec.predicate == nil && spec.modifiers.isEmpty
-                    ? "expected 'where', SORT(...), DISTINCT(...), LIMIT(...) or the end of the statement"
-                    : "expected SORT(...), DISTINCT(...), LIMIT(...) or the end of the statement"
-                throw error(expected, at: s.position)
-            }
-            spec.modifiers.append(try modifier())
-        }
-        return spec
+        let text = s.trimmed(model.offset..<s.bytes.count)
+        s.position = s.bytes.count
+        return QuerySpec(model: model, text: s.fragment(text))
     }
 
-    /// `SORT`, `DISTINCT` or `LIMIT` at the scanner's cursor when an opening parenthesis
-    /// follows: a property may be called `limit`, but it is never followed by `(`.
-    func modifierKeyword(at scanner: StatementScanner) -> String? {
+    /// The clause words as messages list them: `SORT(...), DISTINCT(...), ...`.
+    static let clauseList = QueryParser.clauseKeywords.map { $0 + "(...)" }.joined(separator: ", ")
+
+    /// A clause keyword (`SORT`, `LIMIT`, ...) at the scanner's cursor when an opening
+    /// parenthesis follows: a property may be called `limit`, but it is never followed by `(`.
+    func clauseKeyword(at scanner: StatementScanner) -> String? {
         guard let word = scanner.peekWord() else { return nil }
         let name = scanner.text(word).uppercased()
-        guard ["SORT", "DISTINCT", "LIMIT"].contains(name) else { return nil }
+        guard QueryParser.clauseKeywords.contains(name) else { return nil }
         var t = scanner
         t.position = word.upperBound
         t.skipSpace()
@@ -239,7 +234,7 @@ private struct Recognizer {
     }
 
     /// Offset of the first clause keyword outside quotes and brackets at or after `start`.
-    func firstModifier(from start: Int) -> Int? {
+    func firstClause(from start: Int) -> Int? {
         var t = s
         t.position = start
         while let b = t.current {
@@ -248,7 +243,7 @@ private struct Recognizer {
             case 0x28, 0x5B, 0x7B: _ = t.skipGroup()
             default:
                 if StatementScanner.isWordStart(b), t.position == 0 || !StatementScanner.isKeyPathByte(t.bytes[t.position - 1]) {
-                    if modifierKeyword(at: t) != nil { return t.position }
+                    if clauseKeyword(at: t) != nil { return t.position }
                     t.position = t.peekWord()!.upperBound
                 } else {
                     t.position += 1
@@ -256,59 +251,6 @@ private struct Recognizer {
             }
         }
         return nil
-    }
-
-    mutating func modifier() throws(StatementError) -> QueryModifier {
-        let word = s.peekWord()!
-        let name = s.text(word).uppercased()
-        s.position = word.upperBound
-        s.skipSpace()
-        let open = s.position
-        guard s.skipGroup() else { throw error("'(' is never closed", at: open) }
-        let inner = (open + 1)..<(s.position - 1)
-        let parts = s.splitTopLevel(inner).map { s.trimmed($0) }
-        switch name {
-        case "LIMIT":
-            guard parts.count == 1, !parts[0].isEmpty,
-                  s.bytes[parts[0]].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-                  let n = Int(s.text(parts[0])) else {
-                throw error("LIMIT takes one non-negative integer", at: inner.lowerBound)
-            }
-            return .limit(n)
-        case "DISTINCT":
-            var paths: [SourceFragment] = []
-            for part in parts {
-                paths.append(try keyPath(part, in: "DISTINCT"))
-            }
-            return .distinct(paths)
-        default:
-            var keys: [SortKey] = []
-            for part in parts {
-                let chunks = s.chunks(in: part)
-                guard chunks.count == 1 || chunks.count == 2 else {
-                    throw error("expected 'KEYPATH [ASC|DESC]' in SORT", at: part.isEmpty ? inner.lowerBound : part.lowerBound)
-                }
-                let path = try keyPath(chunks[0], in: "SORT")
-                var ascending = true
-                if chunks.count == 2 {
-                    let direction = s.text(chunks[1]).uppercased()
-                    guard direction == "ASC" || direction == "DESC" || direction == "ASCENDING" || direction == "DESCENDING" else {
-                        throw error("expected ASC or DESC", at: chunks[1].lowerBound)
-                    }
-                    ascending = direction.hasPrefix("ASC")
-                }
-                keys.append(SortKey(keyPath: path, ascending: ascending))
-            }
-            return .sort(keys)
-        }
-    }
-
-    func keyPath(_ range: Range<Int>, in clause: String) throws(StatementError) -> SourceFragment {
-        guard !range.isEmpty, let first = s.bytes[range].first, StatementScanner.isWordStart(first) || first == 0x40,
-              s.bytes[range].allSatisfy(StatementScanner.isKeyPathByte) else {
-            throw error("expected a key path in \(clause)(...)", at: range.lowerBound)
-        }
-        return s.fragment(range)
     }
 
     // MARK: Pieces

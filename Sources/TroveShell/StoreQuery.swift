@@ -5,22 +5,20 @@ import Trove
 struct StoreQuery {
     let spec: QuerySpec
     let arguments: ParameterValues
-    let text: QueryText
 
     init(_ spec: QuerySpec, arguments: ParameterValues) {
         self.spec = spec
         self.arguments = arguments
-        text = QueryText(spec)
     }
 
     var modelName: String { spec.model.text }
 
     func run(in snapshot: Snapshot, context: ExecutionContext) throws -> Results {
-        try Self.mapping(text) { try snapshot.query(text.text, arguments: arguments.values) }
+        try Self.mapping(spec.text) { try snapshot.query(spec.text.text, arguments: arguments.values) }
     }
 
     func explain(in snapshot: Snapshot) throws -> JSONObject {
-        let plan = try Self.mapping(text) { try snapshot.explain(text.text, arguments: arguments.values) }
+        let plan = try Self.mapping(spec.text) { try snapshot.explain(spec.text.text, arguments: arguments.values) }
         return JSONObject([
             ("model", .string(plan.model)),
             ("access", .string(Self.describe(plan.access))),
@@ -45,27 +43,25 @@ struct StoreQuery {
     }
 
     static func matching(_ model: String, _ predicate: SourceFragment, arguments: ParameterValues, in snapshot: Snapshot) throws -> Results {
-        let text = QueryText(predicate: predicate)
-        return try mapping(text) { try snapshot.objects(model, where: text.text, arguments: arguments.values) }
+        try mapping(predicate) { try snapshot.objects(model, where: predicate.text, arguments: arguments.values) }
     }
 
     static func update(_ model: String, where predicate: SourceFragment, arguments: ParameterValues, set values: [String: Value],
                        in tx: Transaction) throws -> Int {
-        let text = QueryText(predicate: predicate)
-        return try mapping(text) { try tx.update(model, where: text.text, arguments: arguments.values, set: values) }
+        try mapping(predicate) { try tx.update(model, where: predicate.text, arguments: arguments.values, set: values) }
     }
 
     static func delete(_ model: String, where predicate: SourceFragment, arguments: ParameterValues, in tx: Transaction) throws -> Int {
-        let text = QueryText(predicate: predicate)
-        return try mapping(text) { try tx.delete(model, where: text.text, arguments: arguments.values) }
+        try mapping(predicate) { try tx.delete(model, where: predicate.text, arguments: arguments.values) }
     }
 
-    /// Runs `body`; a `QueryError` in it is reported at its place in the statement.
-    private static func mapping<R>(_ text: QueryText, _ body: () throws -> R) throws -> R {
+    /// Runs `body` on the text of `fragment`; a `QueryError` in it is reported at its place in
+    /// the statement.
+    private static func mapping<R>(_ fragment: SourceFragment, _ body: () throws -> R) throws -> R {
         do {
             return try body()
         } catch let error as QueryError {
-            throw StatementError(error.message, at: text.statementOffset(error.location.offset))
+            throw StatementError(error.message, at: fragment.offset + error.location.offset)
         }
     }
 }

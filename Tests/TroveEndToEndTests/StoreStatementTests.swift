@@ -342,5 +342,13 @@ import Testing
         #expect(where_.err.hasPrefix("error: column 27: "))
         let update = try w.run(["db", "update Person where age >> 1 set age = 2"])
         #expect(update.err.hasPrefix("error: column 26: "))
+        // Clauses are the query parser's; its positions count from the statement as typed.
+        for (statement, column) in [("  Person whre x", 10), ("Person LIMIT(x)", 14), ("Person SORT(age UP)", 17),
+                                    ("Person LIMIT(1) junk", 17), ("explain  Person where", 22),
+                                    ("export Person where age > 3 SORT(nme) out.json", 34)] {
+            let r = try w.run(["db", statement])
+            #expect(r.status == 1)
+            #expect(r.err.hasPrefix("error: column \(column): "), "\(statement): \(r.err)")
+        }
     }
 }

@@ -37,8 +37,8 @@ final class EchoBackend: ShellBackend {
         switch statement {
         case .query(let spec):
             try check(spec.model)
-            if let p = spec.predicate, let at = Self.find("boom", in: p.text) {
-                throw StatementError("unknown property 'boom'", at: p.offset + at)
+            if let at = Self.find("boom", in: spec.text.text) {
+                throw StatementError("unknown property 'boom'", at: spec.text.offset + at)
             }
             return .objects(ResultSet(columns: ["id", "name", "age"], rows: Self.people))
         case .count(let model, _):

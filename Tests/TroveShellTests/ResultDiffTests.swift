@@ -49,18 +49,3 @@ import Trove
         #expect(events == [["op": "move", "from": 2, "to": 0]])
     }
 }
-
-@Suite struct QueryTextTests {
-    @Test func offsetsMapBackToTheStatement() {
-        // "  Person   where age > 3   SORT( name DESC)"
-        let spec = QuerySpec(model: SourceFragment("Person", offset: 2), predicate: SourceFragment("age > 3", offset: 17),
-                             modifiers: [.sort([SortKey(keyPath: SourceFragment("name", offset: 33), ascending: false)])])
-        let text = QueryText(spec)
-        #expect(text.text == "Person where age > 3 SORT(name DESC)")
-        #expect(text.statementOffset(0) == 2)
-        #expect(text.statementOffset(13) == 17)  // `age`
-        #expect(text.statementOffset(19) == 23)  // `3`
-        #expect(text.statementOffset(26) == 33)  // `name`
-        #expect(text.statementOffset(36) == 37)  // the end
-    }
-}

@@ -2,6 +2,21 @@ import TroveStorage
 
 /// Runs query statements on a snapshot: binds them, plans the access, checks candidates
 /// against the compiled predicate and orders what matches.
+///
+/// The access paths, when each applies, and the test that holds it to the reference evaluator
+/// (`QueryReference.swift`, which decodes every object) or to a path so held:
+///
+/// | path | applies when | held by |
+/// | --- | --- | --- |
+/// | point lookup (`PointLookup`) | a cached template of one `==` on an indexed property the keys decide | `PreparedLookupTests.aTemplateOfOneIndexedEqualityAnswersEveryArgumentAsAScanDoes` |
+/// | range lookup (`RangeLookup`) | a cached template of ordering comparisons on one indexed property | `PreparedLookupTests.aTemplateOfOneIndexedRangeAnswersEveryArgumentAsAScanDoes` |
+/// | nothing read | `LIMIT(0)`, or a predicate the planner proves false | `QueryPlannerTests.anAlwaysFalsePredicateReadsNothing` |
+/// | index candidates | the planner picks a primary-key or index range (or a union); no SORT or DISTINCT; records read only for entries the keys leave unsure | `QueryDifferentialTests.randomPredicatesAgreeWithTheReferenceEvaluator` (indexes, every index) |
+/// | backlinks | one to-one path comparison false on null (`team.name == 'x'`); no SORT or DISTINCT | `QueryPlannerTests.aComparisonThroughAToOneLinkStartsFromTheLinkedObjects`, and the random predicates |
+/// | filtered scan | no index applies; no SORT, DISTINCT or LIMIT: slot ranges, ASCII string tests or the compiled predicate per record | `QueryDifferentialTests.randomPredicatesAgreeWithTheReferenceEvaluator` (no indexes), `ScanFastPathTests.rangesOfFixedWidthSlotsMatchTheDecodedValues` |
+/// | ordered scan, top-k | SORT, DISTINCT or LIMIT over a scan; raw slot rows when every sort key is a fixed-width slot | `QueryDifferentialTests.randomStatementsSortDistinctAndLimitLikeTheReference`, `ScanFastPathTests.rawSortKeysOrderLikeTheGeneralPath` |
+/// | ordered candidates | SORT, DISTINCT or LIMIT over index candidates or backlinks, in key order | `QueryDifferentialTests.randomStatementsSortDistinctAndLimitLikeTheReference` (indexes, every index) |
+/// | refine | `Results.filter`, `sorted(by:)`, `distinct(by:)` over keys already found | `QueryDifferentialTests.refinedResultsAgreeWithTheReference` |
 struct QueryExecutor {
     let snapshot: Snapshot
     /// Use any index that applies (for tests of the index paths).

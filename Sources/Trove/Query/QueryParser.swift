@@ -513,6 +513,10 @@ public struct QueryParser: Sendable {
 
     // MARK: Clauses
 
+    /// The clauses after a query's predicate, in the order they must appear. The shell finds
+    /// where a query ends by them.
+    package static let clauseKeywords = ["SORT", "DISTINCT", "LIMIT"]
+
     private mutating func parseClauses(into query: inout Query, expectation: String) throws(QueryError) {
         var stage = 0
         while true {
