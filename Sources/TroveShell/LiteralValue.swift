@@ -16,14 +16,14 @@ enum LiteralValue {
         guard let pk = model.primaryKeyProperty else {
             throw StatementError("model '\(model.name)' has no primary key: use 'where' to choose objects", at: key.offset)
         }
-        let json: JSONValue
+        let value: Value
         if pk.type == .uuid, UUID(uuidString: key.text) != nil {
-            json = .string(key.text)
+            value = try coerced(.text(key.text), as: pk.type, for: pk.name, at: key.offset)
         } else {
-            json = try parse(key, for: pk, schema: snapshot.schema, arguments: arguments)
+            value = try parse(key, for: pk, of: model.name, schema: snapshot.schema, arguments: arguments, in: snapshot)
         }
-        if json == .null { throw StatementError("a primary key cannot be null", at: key.offset) }
-        return try typed(json, for: pk, of: model, at: key.offset, in: snapshot)
+        if value.isNull { throw StatementError("a primary key cannot be null", at: key.offset) }
+        return value
     }
 
     /// The values of a `set` list, by property name.
@@ -44,21 +44,22 @@ enum LiteralValue {
             if values[name] != nil {
                 throw StatementError("'\(name)' is set twice", at: assignment.property.offset)
             }
-            let json = try parse(assignment.value, for: property, schema: snapshot.schema, arguments: arguments)
-            values[name] = try typed(json, for: property, of: model, at: assignment.value.offset, in: snapshot)
+            values[name] = try parse(assignment.value, for: property, of: model.name, schema: snapshot.schema, arguments: arguments, in: snapshot)
         }
         return values
     }
 
-    /// The JSON form of the literal in `fragment`, parameters resolved for `property`.
-    static func parse(_ fragment: SourceFragment, for property: PropertySchema, schema: Schema,
-                      arguments: ParameterValues) throws -> JSONValue {
+    /// The value of the literal in `fragment` for `property`, parameters resolved: scalars
+    /// through ``Coercion``, links as the target's primary key, JSON arrays and objects as
+    /// import reads them.
+    static func parse(_ fragment: SourceFragment, for property: PropertySchema, of model: String, schema: Schema,
+                      arguments: ParameterValues, in snapshot: Snapshot) throws -> Value {
         let text = fragment.text
         if text.hasPrefix("[") || text.hasPrefix("{") {
-            if let json = try? JSONParser().parse(text) { return json }
+            if let json = try? JSONParser().parse(text) { return try typed(json, for: property, of: model, at: fragment.offset, in: snapshot) }
             if text.hasPrefix("[") {
                 do {
-                    return try JSONParser().parse(text)
+                    _ = try JSONParser().parse(text)
                 } catch {
                     throw StatementError("invalid JSON: \(error.description)", at: fragment.offset + error.byteOffset)
                 }
@@ -72,27 +73,44 @@ enum LiteralValue {
         } catch {
             throw StatementError(error.message, at: fragment.offset + error.location.offset)
         }
-        return try json(expression, for: property, schema: schema, arguments: arguments, base: fragment.offset)
+        return try value(expression, for: property, of: model, type: property.type, schema: schema, arguments: arguments,
+                         base: fragment.offset, in: snapshot)
     }
 
-    private static func json(_ expression: QueryExpression, for property: PropertySchema, schema: Schema,
-                             arguments: ParameterValues, base: Int) throws -> JSONValue {
+    private static func value(_ expression: QueryExpression, for property: PropertySchema, of model: String, type: PropertyType, schema: Schema,
+                              arguments: ParameterValues, base: Int, in snapshot: Snapshot) throws -> Value {
         let offset = base + expression.range.start.offset
+        if case .list(let element) = type {
+            switch expression.kind {
+            case .literal(.list(let elements)):
+                return .list(try elements.map {
+                    try value($0, for: property, of: model, type: element, schema: schema, arguments: arguments, base: base, in: snapshot)
+                })
+            case .literal(.null):
+                return .null
+            case .parameter(let index):
+                return try typed(arguments.json(index, for: property, at: offset), for: property, of: model, at: offset, in: snapshot)
+            default:
+                break
+            }
+        }
+        let scalarType: PropertyType
+        switch type {
+        case .link(let target):
+            guard let pk = schema[target]?.primaryKeyProperty else {
+                throw StatementError("'\(property.name)' links to \(target), which has no primary key: give the object as JSON", at: offset)
+            }
+            scalarType = pk.type
+        case .list, .linkingObjects:
+            throw StatementError("'\(property.name)' is \(property.typeString): give a list such as {1, 2} or a JSON array", at: offset)
+        default:
+            scalarType = type
+        }
         switch expression.kind {
         case .literal(let literal):
-            switch literal {
-            case .int(let i): return .int(i)
-            case .double(let d): return .double(d)
-            case .string(let s): return .string(s)
-            case .bool(let b): return .bool(b)
-            case .null: return .null
-            case .list(let elements):
-                var element = property
-                if case .list(let type) = property.type { element.type = type }
-                return .array(try elements.map { try json($0, for: element, schema: schema, arguments: arguments, base: base) })
-            }
+            return try coerced(.literal(literal), as: scalarType, for: property.name, at: offset)
         case .parameter(let index):
-            return try arguments.json(index, for: property.type, property: property.name, schema: schema, at: offset)
+            return try coerced(.text(arguments.text(index, at: offset)), as: scalarType, for: property.name, at: offset, parameter: index)
         case .keyPath(let path):
             throw StatementError("expected a value, found the name '\(path)' (quote a string: '\(path)')", at: offset)
         case .aggregate, .subqueryCount:
@@ -100,12 +118,20 @@ enum LiteralValue {
         }
     }
 
+    private static func coerced(_ input: CoercionInput, as type: PropertyType, for property: String, at offset: Int,
+                                parameter: Int? = nil) throws -> Value {
+        do {
+            return try Coercion.scalar(input, as: type, for: property)
+        } catch {
+            throw StatementError(parameter.map { "$\($0): \(error)" } ?? error.description, at: offset)
+        }
+    }
+
     /// Converts JSON to the property's type, as import does (ISO 8601 dates, base64 data,
     /// links by primary key or as nested objects).
-    static func typed(_ json: JSONValue, for property: PropertySchema, of model: ModelSchema, at offset: Int,
-                      in snapshot: Snapshot) throws -> Value {
+    static func typed(_ json: JSONValue, for property: PropertySchema, of model: String, at offset: Int, in snapshot: Snapshot) throws -> Value {
         do {
-            return try snapshot.values(fromJSON: JSONObject([(property.name, json)]), model: model.name)[property.name] ?? .null
+            return try snapshot.values(fromJSON: JSONObject([(property.name, json)]), model: model)[property.name] ?? .null
         } catch let error as StoreError {
             throw StatementError(error.description, at: offset)
         }

@@ -11,44 +11,22 @@ struct ParameterValues {
     /// The values as the query engine takes them: strings it types by the property they meet.
     var values: [Value] { texts.map(Value.string) }
 
-    /// `$index` as the JSON value of a property of `type`; `offset` is where `$index` stands.
-    func json(_ index: Int, for type: PropertyType, property: String, schema: Schema, at offset: Int) throws(StatementError) -> JSONValue {
+    /// The text of `$index`; `offset` is where `$index` stands.
+    func text(_ index: Int, at offset: Int) throws(StatementError) -> String {
         guard index < texts.count else {
             let given = texts.isEmpty ? "no --arg was given" : texts.count == 1 ? "only 1 --arg was given" : "only \(texts.count) --arg values were given"
             throw StatementError("$\(index) has no value: \(given)", at: offset)
         }
-        let text = texts[index]
-        func bad(_ what: String) -> StatementError {
-            StatementError("$\(index) is \(JSONValue.string(text).jsonText), which is not \(what) (property '\(property)' is \(type))", at: offset)
-        }
-        let lowered = text.lowercased()
-        if type != .string, lowered == "null" || lowered == "nil" { return .null }
-        switch type {
-        case .int, .int8, .int16, .int32, .int64:
-            if let i = Int64(text) { return .int(i) }
-            if let d = Double(text), d.isFinite { return .double(d) }
-            throw bad("an integer")
-        case .float, .double:
-            if let i = Int64(text) { return .int(i) }
-            if let d = Double(text) { return .double(d) }
-            throw bad("a number")
-        case .bool:
-            switch lowered {
-            case "true", "yes", "1": return .bool(true)
-            case "false", "no", "0": return .bool(false)
-            default: throw bad("true or false")
-            }
-        case .string, .date, .data, .decimal, .uuid:
-            return .string(text)
-        case .link(let target):
-            guard let pk = schema[target]?.primaryKeyProperty else { throw bad("an object (\(target) has no primary key)") }
-            return try json(index, for: pk.type, property: property, schema: schema, at: offset)
-        case .list, .linkingObjects:
-            do {
-                return try JSONParser().parse(text)
-            } catch {
-                throw bad("a JSON array")
-            }
+        return texts[index]
+    }
+
+    /// `$index` as the JSON array a list property takes.
+    func json(_ index: Int, for property: PropertySchema, at offset: Int) throws(StatementError) -> JSONValue {
+        let text = try text(index, at: offset)
+        do {
+            return try JSONParser().parse(text)
+        } catch {
+            throw StatementError("$\(index) is \(JSONValue.string(text).jsonText), which is not a JSON array (property '\(property.name)' is \(property.typeString))", at: offset)
         }
     }
 }

@@ -93,7 +93,7 @@ import Testing
 
     @Test func errorsEchoTheStatementWithACaret() throws {
         let error = try #require(Self.error("age == 'abc'"))
-        #expect(error.description == "expected an int, found a string at column 8\n  age == 'abc'\n         ^")
+        #expect(error.description == "expected int, found the string \"abc\" at column 8\n  age == 'abc'\n         ^")
     }
 
     @Test func invalidRegularExpressionsArePointedAt() {

@@ -37,7 +37,7 @@ struct QueryParserTests {
         #expect(try QueryTest.comparison("a == -42").right == .int(-42))
         #expect(try QueryTest.comparison("a == 0x2A").right == .int(42))
         #expect(try QueryTest.comparison("a == 4.5").right == .double(4.5))
-        #expect(try QueryTest.comparison("a == 1e3").right == .double(1000))
+        #expect(try QueryTest.comparison("a == 1e3").right == .number("1e3"))
         #expect(try QueryTest.comparison("a == 'x'").right == .string("x"))
         #expect(try QueryTest.comparison("a == \"x\"").right == .string("x"))
         for word in ["true", "TRUE", "YES", "yes"] {

@@ -54,7 +54,7 @@ import Testing
 
     @Test func readsDefaultsAsTypedValues() throws {
         let model = try #require(try Schema(contentsOf: SchemaFixtures.url("AllTypes.json"))["AllTypes"])
-        func value(_ name: String) -> PropertyValue? { model[property: name]?.defaultValue }
+        func value(_ name: String) -> Value? { model[property: name]?.defaultValue }
         #expect(value("boolValue") == .bool(true))
         #expect(value("int8Value") == .int(-128))
         #expect(value("int64Value") == .int(.min))
@@ -71,7 +71,7 @@ import Testing
             return
         }
         #expect(abs(date.timeIntervalSince1970 - 1_714_564_800.123456) < 1e-6)
-        #expect(PropertyValue.date(date).jsonValue == "2024-05-01T12:00:00.123456Z")
+        #expect(Value.date(date).jsonValue == "2024-05-01T12:00:00.123456Z")
         #expect(model[property: "optIntList"] == PropertySchema(name: "optIntList", type: .list(.int), isOptional: true))
         #expect(model[property: "optStringList"]?.typeString == "string?[]")
     }
@@ -80,7 +80,14 @@ import Testing
         #expect(ISO8601Timestamp.parse("2024-05-01T14:30:00+02:30").map(ISO8601Timestamp.format) == "2024-05-01T12:00:00Z")
         #expect(ISO8601Timestamp.parse("1969-12-31T23:59:59.5Z")?.timeIntervalSince1970 == -0.5)
         #expect(ISO8601Timestamp.parse("2024-02-29T00:00:00Z") != nil)
-        for bad in ["2023-02-29T00:00:00Z", "2024-05-01", "2024-05-01T12:00:00", "2024-13-01T00:00:00Z", "2024-05-01T12:00:00.Z", "2024-05-01T24:00:00Z"] {
+        #expect(ISO8601Timestamp.parse("1970-01-01")?.timeIntervalSince1970 == 0)
+        #expect(ISO8601Timestamp.parse("2024-05-01").map(ISO8601Timestamp.format) == "2024-05-01T00:00:00Z")
+        #expect(ISO8601Timestamp.parse("2024-05-01T12:00:00").map(ISO8601Timestamp.format) == "2024-05-01T12:00:00Z")
+        #expect(ISO8601Timestamp.parse("2024-05-01 12:00").map(ISO8601Timestamp.format) == "2024-05-01T12:00:00Z")
+        #expect(ISO8601Timestamp.parse("2024-05-01T14:00:00+0200").map(ISO8601Timestamp.format) == "2024-05-01T12:00:00Z")
+        #expect(ISO8601Timestamp.parse("2024-05-01T07:00:00-05").map(ISO8601Timestamp.format) == "2024-05-01T12:00:00Z")
+        for bad in ["2023-02-29T00:00:00Z", "2024-05-1", "2024-05-01T", "2024-05-01T12", "2024-13-01T00:00:00Z", "2024-05-01T12:00:00.Z",
+                    "2024-05-01T24:00:00Z", "2024-05-01T12:00.5Z", "2024-05-01T12:00:00+2", "2024-05-01Z"] {
             #expect(ISO8601Timestamp.parse(bad) == nil, "\(bad)")
         }
     }

@@ -25,7 +25,7 @@ import Testing
         #expect(throws: StoreError.noSuchProperty(model: "Person", property: "nmae")) {
             try store.write { tx in try tx.insert("Person", ["id": 1, "nmae": "x"]) }
         }
-        #expect(throws: StoreError.typeMismatch(property: "name", expected: "string", found: "an integer")) {
+        #expect(throws: StoreError.invalidValue(CoercionError(property: "name", type: .string, found: "the number 5"))) {
             try store.write { tx in try tx.insert("Person", ["id": 1, "name": 5]) }
         }
         #expect(throws: StoreError.noSuchModel("Cat")) { try store.write { tx in try tx.insert("Cat", [:]) } }

@@ -4,120 +4,330 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Checks a value against a property's type, widening numbers where no precision is lost
-/// (an integer literal for a double, say) and refusing everything else with a clear error.
-enum Coercion {
-    static func scalar(_ v: Value, for p: PropertyLayout) throws -> Value {
-        try scalar(v, type: p.elementType, optional: p.isOptional, property: p)
+/// A value on its way into a property, tagged with where it comes from: the source decides
+/// which forms are accepted (a JSON string is never a number; `--arg` text is read as a
+/// literal of the property's type).
+public enum CoercionInput: Sendable, Equatable {
+    /// A value given through the Swift API.
+    case value(Value)
+    /// A value of a JSON document (import, `insert`, a schema's default).
+    case json(JSONValue)
+    /// A literal of the query language or of a shell statement.
+    case literal(QueryExpression.Literal)
+    /// Text typed by the property it is for: an `--arg` value, a CSV field. Numbers and
+    /// `true`/`false` (also `yes`/`no`, `1`/`0`) as literals, other types in their JSON form;
+    /// `null` or `nil` is null unless the property is a string.
+    case text(String)
+}
+
+/// Why a value cannot become a value of a property: it names the property, the type and
+/// what was given.
+public struct CoercionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The property the value was for; empty when the value met an expression, not a property.
+    public var property: String
+    /// The type the value had to take.
+    public var type: PropertyType
+    /// What was given, and why it does not fit when its kind alone does not say:
+    /// `the string "abc"`, `4.5, which is not a whole number`.
+    public var found: String
+
+    public init(property: String, type: PropertyType, found: String) {
+        self.property = property
+        self.type = type
+        self.found = found
     }
 
-    static func scalar(_ v: Value, type: PropertyType, optional: Bool, property p: PropertyLayout) throws -> Value {
-        func mismatch() -> StoreError { .typeMismatch(property: p.name, expected: type.description, found: v.kindDescription) }
-        switch (type, v) {
-        case (_, .null):
-            guard optional else { throw StoreError.nullNotAllowed(model: p.model.name, property: p.name) }
-            return .null
-        case (.bool, .bool): return v
-        case (_, .int(let i)) where type.isInteger:
-            guard type.integerRange!.contains(i) else {
-                throw StoreError.typeMismatch(property: p.name, expected: "\(type) (\(type.integerRange!))", found: "\(i)")
+    public var description: String {
+        property.isEmpty ? "expected \(type), found \(found)" : "property '\(property)' expects \(type), not \(found)"
+    }
+}
+
+/// The one place that decides how a value becomes a value of a property type.
+///
+/// The rules (the shell contract's "Data in and out" and the man page's "Values"):
+/// - a number fits an integer type when its value is integral and in range (`4.0`, `1e3`);
+///   a fractional or out-of-range one is an error;
+/// - `float` and `double` take any finite number; `decimal` keeps every digit of a
+///   literal or text, and also takes the decimal string form;
+/// - dates are ISO 8601, with or without a time, with `Z` or any offset (`2024-05-01` is
+///   midnight UTC); data is base64; UUIDs are their string form;
+/// - a value of the wrong kind (a string for a bool, a number for a string) is an error,
+///   never a guess.
+public enum Coercion {
+    /// `input` as a value of the scalar `type`, for `property` (named in errors). Null stays
+    /// null: whether the property allows it is the caller's concern.
+    public static func scalar(_ input: CoercionInput, as type: PropertyType, for property: String) throws(CoercionError) -> Value {
+        switch input {
+        case .value(let v): return try value(v, as: type, for: property)
+        case .json(let json): return try self.json(json, as: type, for: property)
+        case .literal(let literal): return try self.literal(literal, as: type, for: property)
+        case .text(let text): return try self.text(text, as: type, for: property)
+        }
+    }
+
+    /// A number compared with a value of `type` (a property, an aggregate): compared by its
+    /// value, so an integer type also meets a fractional number (`age > 4.5`), which stays
+    /// a double.
+    static func comparand(_ input: CoercionInput, as type: PropertyType, for property: String) throws(CoercionError) -> Value {
+        guard type.isInteger else { return try scalar(input, as: type, for: property) }
+        do {
+            return try scalar(input, as: type, for: property)
+        } catch {
+            let number: Double? = switch input {
+            case .value(.double(let d)), .json(.double(let d)): d
+            case .value(.float(let f)): Double(f)
+            case .value(.decimal(let d)): d.doubleValue
+            case .literal(.number(let text)), .text(let text): NumberText(text) == nil ? nil : Double(text)
+            default: nil
             }
+            guard let number, number.isFinite else { throw error }
+            return .double(number)
+        }
+    }
+
+    // MARK: Sources
+
+    private static func value(_ v: Value, as type: PropertyType, for property: String) throws(CoercionError) -> Value {
+        // Exact kinds first: every insert passes through here.
+        switch (type, v) {
+        case (_, .null): return .null
+        case (.bool, .bool), (.float, .float), (.double, .double), (.string, .string), (.date, .date),
+             (.data, .data), (.decimal, .decimal), (.uuid, .uuid):
             return v
-        case (_, .double(let d)) where type.isInteger:
-            guard d.rounded() == d, let i = Int64(exactly: d), type.integerRange!.contains(i) else { throw mismatch() }
-            return .int(i)
-        case (.float, .float): return v
-        case (.float, .int(let i)): return .float(Float(i))
-        case (.float, .double(let d)): return .float(Float(d))
-        case (.double, .double): return v
-        case (.double, .int(let i)): return .double(Double(i))
-        case (.double, .float(let f)): return .double(Double(f))
-        case (.string, .string): return v
-        case (.date, .date): return v
-        case (.date, .string(let s)):
-            guard let d = ISO8601Timestamp.parse(s) else { throw mismatch() }
-            return .date(d)
-        case (.data, .data): return v
-        case (.decimal, .decimal): return v
-        case (.decimal, .int(let i)): return .decimal(Decimal(i))
-        case (.decimal, .double(let d)): return .decimal(Decimal(d))
-        case (.decimal, .string(let s)):
-            guard let d = PropertyValue.parseDecimal(s) else { throw mismatch() }
+        case (_, .int(let i)): return try integer(i, as: type, for: property, found: { "\(i)" })
+        case (_, .double(let d)): return try double(d, as: type, for: property)
+        case (_, .float(let f)):
+            if type == .double { return .double(Double(f)) }
+            return try double(Double(f), as: type, for: property, text: f.description)
+        case (_, .decimal(let d)):
+            guard type.isNumeric else { throw mismatch(type, property, "a decimal") }
+            return try number(d.description, as: type, for: property)
+        case (_, .string(let s)):
+            return try string(s, as: type, for: property)
+        default:
+            throw mismatch(type, property, v.kindDescription)
+        }
+    }
+
+    private static func json(_ json: JSONValue, as type: PropertyType, for property: String) throws(CoercionError) -> Value {
+        switch json {
+        case .null: return .null
+        case .bool(let b):
+            guard type == .bool else { throw mismatch(type, property, "\(b)") }
+            return .bool(b)
+        case .int(let i):
+            if type == .decimal { throw decimalAsNumber(property, "\(i)") }
+            return try integer(i, as: type, for: property, found: { "\(i)" })
+        case .double(let d):
+            if type == .decimal { throw decimalAsNumber(property, "\(d)") }
+            return try double(d, as: type, for: property)
+        case .string(let s): return try string(s, as: type, for: property)
+        case .array: throw mismatch(type, property, "an array")
+        case .object: throw mismatch(type, property, "an object")
+        }
+    }
+
+    private static func literal(_ literal: QueryExpression.Literal, as type: PropertyType, for property: String) throws(CoercionError) -> Value {
+        switch literal {
+        case .null: return .null
+        case .bool(let b):
+            guard type == .bool else { throw mismatch(type, property, "\(b)") }
+            return .bool(b)
+        case .number(let text): return try number(text, as: type, for: property)
+        case .string(let s): return try string(s, as: type, for: property)
+        case .list: throw mismatch(type, property, "a list")
+        }
+    }
+
+    private static func text(_ text: String, as type: PropertyType, for property: String) throws(CoercionError) -> Value {
+        if type == .string { return .string(text) }
+        let lowered = text.lowercased()
+        if lowered == "null" || lowered == "nil" { return .null }
+        if type == .bool {
+            switch lowered {
+            case "true", "yes", "1": return .bool(true)
+            case "false", "no", "0": return .bool(false)
+            default: throw CoercionError(property: property, type: type, found: "\(quoted(text)), which is not true or false")
+            }
+        }
+        if type.isNumeric { return try number(text, as: type, for: property) }
+        return try string(text, as: type, for: property)
+    }
+
+    // MARK: Forms
+
+    /// A number written as text (a literal, a field): exact for integers and decimals.
+    private static func number(_ text: String, as type: PropertyType, for property: String) throws(CoercionError) -> Value {
+        guard let parsed = NumberText(text) else {
+            throw CoercionError(property: property, type: type, found: "\(quoted(text)), which is not a number")
+        }
+        switch type {
+        case .int, .int8, .int16, .int32, .int64:
+            switch parsed.integer {
+            case .value(let i): return try integer(i, as: type, for: property, found: { text })
+            case .fractional: throw CoercionError(property: property, type: type, found: "\(text), which is not a whole number")
+            case .outOfRange: throw outOfRange(type, property, text)
+            }
+        case .float:
+            guard let f = Float(text), f.isFinite else { throw outOfRange(type, property, text) }
+            return .float(f)
+        case .double:
+            guard let d = Double(text), d.isFinite else { throw outOfRange(type, property, text) }
+            return .double(d)
+        case .decimal:
+            guard let d = Decimal.parse(text) else { throw outOfRange(type, property, text) }
             return .decimal(d)
-        case (.uuid, .uuid): return v
-        case (.uuid, .string(let s)):
-            guard let u = UUID(uuidString: s) else { throw mismatch() }
+        default:
+            throw mismatch(type, property, "the number \(text)")
+        }
+    }
+
+    private static func integer(_ i: Int64, as type: PropertyType, for property: String, found: () -> String) throws(CoercionError) -> Value {
+        switch type {
+        case .int, .int64: return .int(i)
+        case .int8, .int16, .int32:
+            guard type.integerRange!.contains(i) else { throw outOfRange(type, property, found()) }
+            return .int(i)
+        case .float: return .float(Float(i))
+        case .double: return .double(Double(i))
+        case .decimal: return .decimal(Decimal(i))
+        default: throw mismatch(type, property, "the number \(found())")
+        }
+    }
+
+    private static func double(_ d: Double, as type: PropertyType, for property: String, text: String? = nil) throws(CoercionError) -> Value {
+        switch type {
+        case .double: return .double(d)
+        case .float:
+            let f = Float(d)
+            guard f.isFinite || !d.isFinite else { throw outOfRange(type, property, text ?? "\(d)") }
+            return .float(f)
+        case .int, .int8, .int16, .int32, .int64:
+            guard d.isFinite, d.rounded() == d else {
+                throw CoercionError(property: property, type: type, found: "\(text ?? "\(d)"), which is not a whole number")
+            }
+            guard let i = Int64(exactly: d) else { throw outOfRange(type, property, text ?? "\(d)") }
+            return try integer(i, as: type, for: property, found: { text ?? "\(d)" })
+        case .decimal:
+            guard d.isFinite, let value = Decimal.parse(text ?? "\(d)") else { throw outOfRange(type, property, text ?? "\(d)") }
+            return .decimal(value)
+        default:
+            throw mismatch(type, property, "the number \(text ?? "\(d)")")
+        }
+    }
+
+    /// A string: itself for a string, the JSON form of dates, data, decimals and UUIDs.
+    private static func string(_ s: String, as type: PropertyType, for property: String) throws(CoercionError) -> Value {
+        func bad(_ what: String) -> CoercionError { CoercionError(property: property, type: type, found: "\(quoted(s)), which is not \(what)") }
+        switch type {
+        case .string: return .string(s)
+        case .date:
+            guard let d = ISO8601Timestamp.parse(s) else { throw bad("an ISO 8601 date such as 2024-05-01 or 2024-05-01T12:00:00Z") }
+            return .date(d)
+        case .data:
+            guard let d = Data(base64Encoded: s) else { throw bad("base64") }
+            return .data(d)
+        case .decimal:
+            guard let d = Decimal.parse(s) else { throw bad("a decimal number") }
+            return .decimal(d)
+        case .uuid:
+            guard let u = UUID(uuidString: s) else { throw bad("a UUID such as E621E1F8-C36C-495A-93FC-0C247A3E6E5F") }
             return .uuid(u)
         default:
-            throw mismatch()
+            throw mismatch(type, property, "the string \(quoted(s))")
         }
     }
 
-    /// A JSON value (import, shell) as a value of property `p`.
-    static func fromJSON(_ json: JSONValue, for p: PropertyLayout) throws -> Value {
-        if p.isLinkingObjects { throw StoreError.readOnlyProperty(model: p.model.name, property: p.name) }
-        if case .list(let element) = p.type {
-            if json == .null { return .list([]) }
-            guard case .array(let items) = json else {
-                throw StoreError.typeMismatch(property: p.name, expected: "a list", found: json.typeDescription)
-            }
-            return .list(try items.map { try element1(fromJSON: $0, type: element, p) })
-        }
-        return try element1(fromJSON: json, type: p.type, p)
+    // MARK: Errors
+
+    private static func mismatch(_ type: PropertyType, _ property: String, _ found: String) -> CoercionError {
+        CoercionError(property: property, type: type, found: found)
     }
 
-    private static func element1(fromJSON json: JSONValue, type: PropertyType, _ p: PropertyLayout) throws -> Value {
-        if case .link = type {
-            switch json {
-            case .null: return .null
-            case .object(let o):
-                guard let target = p.target else { return .null }
-                var dict: [String: Value] = [:]
-                for (k, v) in o.pairs {
-                    guard let tp = target.byName[k] else { throw StoreError.noSuchProperty(model: target.name, property: k) }
-                    dict[k] = try fromJSON(v, for: tp)
-                }
-                return .object(dict)
-            default:
-                guard let target = p.target, let pk = target.primaryKey else {
-                    throw StoreError.typeMismatch(property: p.name, expected: "a nested object (\(p.target?.name ?? "?") has no primary key)", found: json.typeDescription)
-                }
-                do {
-                    return Value(try PropertyValue(json: json, as: pk.type))
-                } catch {
-                    throw StoreError.typeMismatch(property: p.name, expected: "the primary key of \(target.name) (\(pk.type))", found: json.typeDescription)
-                }
+    private static func outOfRange(_ type: PropertyType, _ property: String, _ text: String) -> CoercionError {
+        let range = type.integerRange.map { " (\($0.lowerBound)...\($0.upperBound))" } ?? " for \(type)"
+        return CoercionError(property: property, type: type, found: "\(text), which is out of range\(range)")
+    }
+
+    private static func decimalAsNumber(_ property: String, _ text: String) -> CoercionError {
+        CoercionError(property: property, type: .decimal, found: "the number \(text) (JSON writes a decimal as a string such as \"0.00\", to keep every digit)")
+    }
+
+    private static func quoted(_ s: String) -> String {
+        JSONValue.string(s.count > 60 ? String(s.prefix(57)) + "..." : s).jsonText
+    }
+}
+
+/// A number as written in decimal (`-12`, `4.0`, `1e3`, `0.125`), read exactly: whether its
+/// value is a whole number that fits in 64 bits is decided on its digits, not on a `Double`.
+struct NumberText {
+    enum Integer { case value(Int64), fractional, outOfRange }
+
+    let integer: Integer
+
+    init?(_ text: String) {
+        let u = Array(text.utf8)
+        var i = 0
+        var negative = false
+        if i < u.count, u[i] == UInt8(ascii: "-") || u[i] == UInt8(ascii: "+") { negative = u[i] == UInt8(ascii: "-"); i += 1 }
+        var digits: [UInt8] = []
+        var fractionDigits = 0
+        while i < u.count, u[i] &- 0x30 < 10 { digits.append(u[i] - 0x30); i += 1 }
+        guard !digits.isEmpty else { return nil }
+        if i < u.count, u[i] == UInt8(ascii: ".") {
+            i += 1
+            let before = digits.count
+            while i < u.count, u[i] &- 0x30 < 10 { digits.append(u[i] - 0x30); i += 1 }
+            fractionDigits = digits.count - before
+            guard fractionDigits > 0 else { return nil }
+        }
+        var exponent = 0
+        if i < u.count, u[i] | 0x20 == UInt8(ascii: "e") {
+            i += 1
+            var expNegative = false
+            if i < u.count, u[i] == UInt8(ascii: "-") || u[i] == UInt8(ascii: "+") { expNegative = u[i] == UInt8(ascii: "-"); i += 1 }
+            var e = 0
+            var count = 0
+            while i < u.count, u[i] &- 0x30 < 10 { e = min(e * 10 + Int(u[i] - 0x30), 100_000); count += 1; i += 1 }
+            guard count > 0 else { return nil }
+            exponent = expNegative ? -e : e
+        }
+        guard i == u.count else { return nil }
+        // The value is digits × 10^(exponent - fractionDigits).
+        var shift = exponent - fractionDigits
+        while shift < 0, digits.count > 1, digits.last == 0 { digits.removeLast(); shift += 1 }
+        while digits.count > 1, digits.first == 0 { digits.removeFirst() }
+        if digits == [0] {
+            integer = .value(0)
+        } else if shift < 0 {
+            integer = .fractional
+        } else if digits.count + shift > 19 {
+            integer = .outOfRange
+        } else {
+            var magnitude: UInt64 = 0
+            for d in digits { magnitude = magnitude * 10 + UInt64(d) }
+            for _ in 0..<shift { magnitude *= 10 }
+            if negative {
+                integer = magnitude <= UInt64(Int64.max) + 1 ? .value(magnitude == UInt64(Int64.max) + 1 ? .min : -Int64(magnitude)) : .outOfRange
+            } else {
+                integer = magnitude <= UInt64(Int64.max) ? .value(Int64(magnitude)) : .outOfRange
             }
+        }
+    }
+}
+
+extension Coercion {
+    /// A Swift value as an element of property `p`, as the store writes it: null only where
+    /// the property allows it.
+    static func stored(_ v: Value, for p: PropertyLayout) throws -> Value {
+        if case .null = v {
+            guard p.isOptional else { throw StoreError.nullNotAllowed(model: p.model.name, property: p.name) }
+            return .null
         }
         do {
-            return Value(try PropertyValue(json: json, as: type))
+            return try scalar(.value(v), as: p.elementType, for: p.name)
         } catch {
-            throw StoreError.typeMismatch(property: p.name, expected: type.description, found: "\(json.typeDescription) (\(error.description))")
-        }
-    }
-
-    /// The JSON form of a stored value: links as the target's primary key.
-    static func toJSON(_ v: Value, property p: PropertyLayout, snapshot: Snapshot) throws -> JSONValue {
-        switch v {
-        case .null: return .null
-        case .bool(let b): return .bool(b)
-        case .int(let i): return .int(i)
-        case .float(let f): return PropertyValue.float(f).jsonValue
-        case .double(let d): return d.isFinite ? .double(d) : .null
-        case .string(let s): return .string(s)
-        case .date(let d): return PropertyValue.date(d).jsonValue
-        case .data(let d): return .string(d.base64EncodedString())
-        case .decimal(let d): return .string(d.description)
-        case .uuid(let u): return .string(u.uuidString)
-        case .list(let items): return .array(try items.map { try toJSON($0, property: p, snapshot: snapshot) })
-        case .reference(let r):
-            guard let target = p.target else { return .null }
-            if let pk = target.primaryKey {
-                guard let pkValue = try snapshot.withRecord(target, r.key, { try $0.value(of: pk) }) else { return .null }
-                return try toJSON(pkValue, property: pk, snapshot: snapshot)
-            }
-            return .int(Int64(bitPattern: r.key))
-        case .object: return .null
+            throw StoreError.invalidValue(error)
         }
     }
 }

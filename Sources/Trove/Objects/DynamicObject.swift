@@ -67,7 +67,7 @@ public final class DynamicObject: ObjectValues, CustomStringConvertible {
         try record.withUnsafeBytes { buffer in
             let view = try RecordView(buffer)
             for p in model.properties where p.isStored {
-                out[p.name] = try Coercion.toJSON(try view.value(of: p), property: p, snapshot: snapshot)
+                out[p.name] = try ValueJSON.json(try view.value(of: p), for: p, in: snapshot)
             }
         }
         return out

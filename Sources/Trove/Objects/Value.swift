@@ -4,7 +4,10 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// A property value as the Swift API reads and writes it.
+/// A value: what the Swift API reads and writes, a property's default, the currency between
+/// JSON, CSV, query constants and storage.
+///
+/// All integer widths share ``int(_:)``; the property's ``PropertyType`` fixes the range.
 ///
 /// Literals work where a value is expected: `["name": "Ada", "age": 36, "tags": ["a", "b"]]`.
 /// A link is written as the target's primary key (`"owner": "ada"`), as a
@@ -32,21 +35,6 @@ public enum Value: Sendable, Hashable {
 
     /// Whether this is ``null``.
     public var isNull: Bool { if case .null = self { return true } else { return false } }
-
-    init(_ scalar: PropertyValue) {
-        switch scalar {
-        case .null: self = .null
-        case .bool(let v): self = .bool(v)
-        case .int(let v): self = .int(v)
-        case .float(let v): self = .float(v)
-        case .double(let v): self = .double(v)
-        case .string(let v): self = .string(v)
-        case .date(let v): self = .date(v)
-        case .data(let v): self = .data(v)
-        case .decimal(let v): self = .decimal(v)
-        case .uuid(let v): self = .uuid(v)
-        }
-    }
 
     /// A short name of the value's kind, for error messages.
     public var kindDescription: String {

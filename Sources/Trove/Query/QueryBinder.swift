@@ -422,111 +422,39 @@ struct QueryBinder {
     }
 
     private func typedLiteral(_ literal: QueryExpression.Literal, kind: ValueKind, at location: QuerySourceLocation) throws -> Value {
-        func mismatch(_ found: String) -> QueryError {
-            error(.typeMismatch, "expected \(Self.article(kind)), found \(found)", at: location)
-        }
-        switch literal {
-        case .null:
-            return .null
-        case .int(let i):
-            guard let value = Self.number(.int(i), as: kind) else { throw mismatch("the number \(i)") }
-            return value
-        case .double(let d):
-            guard let value = Self.number(.double(d), as: kind) else { throw mismatch("the number \(d)") }
-            return value
-        case .bool(let b):
-            guard kind == .bool else { throw mismatch("\(b)") }
-            return .bool(b)
-        case .string(let s):
-            if kind == .string { return .string(s) }
-            guard kind == .decimal || !kind.isNumeric, let value = Self.parse(s, as: kind) else {
-                throw mismatch("a string" + Self.formatHint(kind))
-            }
-            return value
-        case .list:
-            throw mismatch("a list")
-        }
+        if case .null = literal { return .null }
+        return try coerced(.literal(literal), kind: kind, at: location) { $0.description }
     }
 
     private func typedArgument(_ argument: Value, kind: ValueKind, name: @autoclosure () -> String, at location: QuerySourceLocation) throws -> Value {
-        func mismatch() -> QueryError {
-            error(.typeMismatch, "\(name()) is \(argument.kindDescription) (\(QueryLexer.truncated(argument.description))), but is compared with \(Self.article(kind))", at: location)
-        }
         switch argument {
         case .null:
             return .null
-        case .string(let s):
-            if kind == .string { return argument }
-            // A shell `--arg` is text: read it as a literal of the type it meets.
-            guard let value = Self.parse(s, as: kind) else { throw mismatch() }
-            return value
-        case .int, .double:
-            guard let value = Self.number(argument, as: kind) else { throw mismatch() }
-            return value
-        case .float(let f):
-            guard let value = kind == .float ? .float(f) : Self.number(.double(Double(f)), as: kind) else { throw mismatch() }
-            return value
-        case .decimal(let d):
-            if kind == .decimal { return argument }
-            guard kind.isNumeric, let value = Self.number(.double(d.doubleValue), as: kind) else { throw mismatch() }
-            return value
-        case .bool:
-            guard kind == .bool else { throw mismatch() }
-            return argument
-        case .date:
-            guard kind == .date else { throw mismatch() }
-            return argument
-        case .data:
-            guard kind == .data else { throw mismatch() }
-            return argument
-        case .uuid:
-            guard kind == .uuid else { throw mismatch() }
-            return argument
         case .reference(let reference):
-            guard case .object(let model) = kind, model.name == reference.model else { throw mismatch() }
-            return argument
-        case .list, .object:
-            throw mismatch()
-        }
-    }
-
-    /// A number as a numeric kind: integers stay exact where they can, floats round as the
-    /// property stores them.
-    static func number(_ value: Value, as kind: ValueKind) -> Value? {
-        switch (value, kind) {
-        case (.int(let i), .int): .int(i)
-        case (.int(let i), .float): .float(Float(i))
-        case (.int(let i), .double): .double(Double(i))
-        case (.int(let i), .decimal): .decimal(Decimal(i))
-        case (.double(let d), .int): .double(d)
-        case (.double(let d), .float): .float(Float(d))
-        case (.double(let d), .double): .double(d)
-        case (.double(let d), .decimal): PropertyValue.parseDecimal("\(d)").map { .decimal($0) } ?? .decimal(Decimal(d))
-        default: nil
-        }
-    }
-
-    /// Text as a value of `kind`, in the JSON form of that type (numbers and booleans as
-    /// literals, for parameters).
-    static func parse(_ text: String, as kind: ValueKind) -> Value? {
-        switch kind {
-        case .string: return .string(text)
-        case .int:
-            if let i = Int64(text) { return .int(i) }
-            return Double(text).flatMap { $0.isFinite ? .double($0) : nil }
-        case .float: return Float(text).map { .float($0) }
-        case .double: return Double(text).map { .double($0) }
-        case .decimal: return PropertyValue.parseDecimal(text).map { .decimal($0) }
-        case .bool:
-            switch text.lowercased() {
-            case "true", "yes": return .bool(true)
-            case "false", "no": return .bool(false)
-            default: return nil
+            guard case .object(let model) = kind, model.name == reference.model else {
+                throw error(.typeMismatch, "\(name()) is \(argument.kindDescription) (\(QueryLexer.truncated(argument.description))), but is compared with \(Self.article(kind))", at: location)
             }
-        case .date: return ISO8601Timestamp.parse(text).map { .date($0) }
-        case .data: return Data(base64Encoded: text).map { .data($0) }
-        case .uuid: return UUID(uuidString: text).map { .uuid($0) }
-        case .object: return nil
+            return argument
+        case .string(let s):
+            // A shell `--arg` is text: read it as a literal of the type it meets.
+            return try coerced(.text(s), kind: kind, at: location) { "\(name()) is \($0.found), but is compared with \(Self.article(kind))" }
+        default:
+            return try coerced(.value(argument), kind: kind, at: location) { _ in
+                "\(name()) is \(argument.kindDescription) (\(QueryLexer.truncated(argument.description))), but is compared with \(Self.article(kind))"
+            }
+        }
+    }
+
+    /// A constant as a comparand of `kind`, through ``Coercion``.
+    private func coerced(_ input: CoercionInput, kind: ValueKind, at location: QuerySourceLocation,
+                         message: (CoercionError) -> String) throws -> Value {
+        guard let type = kind.propertyType else {
+            throw error(.typeMismatch, "expected \(Self.article(kind)), found a value", at: location)
+        }
+        do {
+            return try Coercion.comparand(input, as: type, for: "")
+        } catch {
+            throw self.error(.typeMismatch, message(error), at: location)
         }
     }
 
@@ -535,16 +463,6 @@ struct QueryBinder {
         case .int, .uuid: "an \(kind)"
         case .object: "\(kind)"
         default: "a \(kind)"
-        }
-    }
-
-    private static func formatHint(_ kind: ValueKind) -> String {
-        switch kind {
-        case .date: " that is not an ISO 8601 date such as '2024-05-01T12:00:00Z'"
-        case .data: " that is not base64"
-        case .decimal: " that is not a decimal number"
-        case .uuid: " that is not a UUID"
-        default: ""
         }
     }
 

@@ -19,8 +19,9 @@ public struct QueryExpression: Sendable, Hashable, CustomStringConvertible {
     /// A literal value as written. Typing (a string read as a date, an int compared with a
     /// double) happens when binding against the schema.
     public enum Literal: Sendable, Hashable {
-        case int(Int64)
-        case double(Double)
+        /// A number as written (`42`, `-0.25`, `1e3`, `12345678901234567890.5`): the binder reads
+        /// it as the type it meets, so a decimal keeps every digit.
+        case number(String)
         case string(String)
         /// `true`, `false`, `TRUE`, `FALSE`, `YES`, `NO`.
         case bool(Bool)
@@ -99,8 +100,11 @@ extension QueryExpression {
         QueryExpression(.keyPath(QueryKeyPath(dotted)))
     }
 
-    public static func int(_ value: Int64) -> QueryExpression { QueryExpression(.literal(.int(value))) }
-    public static func double(_ value: Double) -> QueryExpression { QueryExpression(.literal(.double(value))) }
+    public static func int(_ value: Int64) -> QueryExpression { QueryExpression(.literal(.number(String(value)))) }
+    // Swift prints the shortest text that reads back as the same double.
+    public static func double(_ value: Double) -> QueryExpression { QueryExpression(.literal(.number(value.description))) }
+    /// A number literal as written.
+    public static func number(_ text: String) -> QueryExpression { QueryExpression(.literal(.number(text))) }
     public static func string(_ value: String) -> QueryExpression { QueryExpression(.literal(.string(value))) }
     public static func bool(_ value: Bool) -> QueryExpression { QueryExpression(.literal(.bool(value))) }
     public static let null = QueryExpression(.literal(.null))

@@ -239,16 +239,15 @@ public struct QueryLexer: Sendable {
         try rejectTrailingLetters(start)
         if isInteger {
             var magnitude: UInt64 = 0
-            for byte in bytes[digitsStart..<index] {
+            var fits = true
+            for byte in bytes[digitsStart..<index] where fits {
                 let (product, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
                 let (sum, overflow2) = product.addingReportingOverflow(UInt64(byte - 0x30))
-                guard !overflow1, !overflow2 else { throw numberError("integer literal does not fit in 64 bits", start) }
+                fits = !overflow1 && !overflow2
                 magnitude = sum
             }
-            guard let value = Self.signed(magnitude, negative: negative) else {
-                throw numberError("integer literal does not fit in 64 bits", start)
-            }
-            return .integer(value)
+            // A longer integer is still a number: a decimal holds it exactly, a double nearly.
+            if fits, let value = Self.signed(magnitude, negative: negative) { return .integer(value) }
         }
         let text = String(decoding: bytes[start.offset..<index], as: UTF8.self)
         guard let value = Double(text), value.isFinite else {

@@ -348,8 +348,8 @@ public struct QueryParser: Sendable {
         let current = token
         let literal: QueryExpression.Literal
         switch current.kind {
-        case .integer(let value): literal = .int(value)
-        case .double(let value): literal = .double(value)
+        case .integer(let value): literal = .number(String(value))
+        case .double: literal = .number(lexer.text(of: current.range))
         case .string(let value): literal = .string(value)
         case .keyword(.true), .keyword(.yes): literal = .bool(true)
         case .keyword(.false), .keyword(.no): literal = .bool(false)

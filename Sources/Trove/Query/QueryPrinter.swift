@@ -71,10 +71,7 @@ enum QueryPrinter {
 
     static func write(_ literal: QueryExpression.Literal, to out: inout String) {
         switch literal {
-        case .int(let value): out += String(value)
-        // Swift prints the shortest text that reads back as the same double, and always with
-        // a '.' or an exponent, so it reads back as a double too.
-        case .double(let value): out += value.description
+        case .number(let text): out += text
         case .string(let value): writeQuoted(value, to: &out)
         case .bool(let value): out += value ? "true" : "false"
         case .null: out += "nil"

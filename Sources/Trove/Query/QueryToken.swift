@@ -11,6 +11,8 @@ public struct QueryToken: Sendable, Hashable {
         /// A reserved or contextual word, matched case-insensitively.
         case keyword(QueryKeyword)
         case integer(Int64)
+        /// Any other number: fractional, with an exponent, or an integer beyond 64 bits. The
+        /// parser keeps its text, so that a decimal reads every digit.
         case double(Double)
         /// A quoted string, escapes decoded.
         case string(String)

@@ -124,8 +124,8 @@ enum ValueComparison {
         switch v {
         case .decimal(let d): d
         case .int(let i): Decimal(i)
-        case .double(let d): d.isFinite ? PropertyValue.parseDecimal("\(d)") : nil
-        case .float(let f): f.isFinite ? PropertyValue.parseDecimal("\(f)") : nil
+        case .double(let d): d.isFinite ? Decimal.parse("\(d)") : nil
+        case .float(let f): f.isFinite ? Decimal.parse("\(f)") : nil
         default: nil
         }
     }

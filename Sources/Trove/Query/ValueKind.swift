@@ -25,6 +25,22 @@ enum ValueKind: Equatable, CustomStringConvertible {
         }
     }
 
+    /// The property type whose values this kind compares with; nil for objects.
+    var propertyType: PropertyType? {
+        switch self {
+        case .bool: .bool
+        case .int: .int
+        case .float: .float
+        case .double: .double
+        case .decimal: .decimal
+        case .string: .string
+        case .date: .date
+        case .data: .data
+        case .uuid: .uuid
+        case .object: nil
+        }
+    }
+
     var isNumeric: Bool {
         switch self {
         case .int, .float, .double, .decimal: true
@@ -55,18 +71,7 @@ enum ValueKind: Equatable, CustomStringConvertible {
     }
 
     var description: String {
-        switch self {
-        case .bool: "bool"
-        case .int: "int"
-        case .float: "float"
-        case .double: "double"
-        case .decimal: "decimal"
-        case .string: "string"
-        case .date: "date"
-        case .data: "data"
-        case .uuid: "uuid"
-        case .object(let m): "an object of \(m.name)"
-        }
+        if case .object(let m) = self { return "an object of \(m.name)" }
+        return propertyType!.description
     }
 }
-

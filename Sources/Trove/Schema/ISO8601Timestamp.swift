@@ -11,8 +11,9 @@ import Darwin
 
 /// The ISO 8601 form of dates in schema files, imports and output.
 ///
-/// Reads `YYYY-MM-DDTHH:MM:SS`, optional fractional seconds (up to 9 digits), then `Z` or
-/// an offset `±HH:MM`. Writes UTC with `Z` and at most microseconds, trailing zeros removed.
+/// Reads `YYYY-MM-DD` (midnight UTC) or `YYYY-MM-DDTHH:MM[:SS[.fraction]]` (up to 9 fraction
+/// digits; a space may stand for the `T`), then `Z`, an offset `±HH:MM`, `±HHMM` or `±HH`, or
+/// nothing for UTC. Writes UTC with `Z` and at most microseconds, trailing zeros removed.
 /// Written by hand because `ISO8601DateFormatter` keeps only milliseconds and needs one
 /// configuration per fraction style.
 enum ISO8601Timestamp {
@@ -36,15 +37,22 @@ enum ISO8601Timestamp {
             return true
         }
         guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
-              let day = number(2), expect(UInt8(ascii: "T"), UInt8(ascii: "t")),
-              let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2), expect(UInt8(ascii: ":")),
-              let second = number(2)
+              let day = number(2), (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
         else { return nil }
-        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-              hour < 24, minute < 60, second < 60
+        let days = daysFromCivil(year: year, month: month, day: day)
+        if i == b.count { return Date(timeIntervalSince1970: Double(days * 86400)) }
+        guard expect(UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")),
+              let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2)
         else { return nil }
+        var second = 0
+        let hasSeconds = expect(UInt8(ascii: ":"))
+        if hasSeconds {
+            guard let s = number(2) else { return nil }
+            second = s
+        }
+        guard hour < 24, minute < 60, second < 60 else { return nil }
         var fraction = 0.0
-        if expect(UInt8(ascii: ".")) {
+        if hasSeconds, expect(UInt8(ascii: ".")) {
             var digits = 0
             var v = 0
             while i < b.count, b[i] &- UInt8(ascii: "0") < 10 {
@@ -61,13 +69,17 @@ enum ISO8601Timestamp {
         } else if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
             let sign = b[i] == UInt8(ascii: "-") ? -1 : 1
             i += 1
-            guard let oh = number(2), expect(UInt8(ascii: ":")), let om = number(2), oh < 24, om < 60 else { return nil }
+            guard let oh = number(2), oh < 24 else { return nil }
+            var om = 0
+            if i < b.count {
+                _ = expect(UInt8(ascii: ":"))
+                guard let m = number(2), m < 60 else { return nil }
+                om = m
+            }
             offset = sign * (oh * 3600 + om * 60)
-        } else {
-            return nil
         }
         guard i == b.count else { return nil }
-        let seconds = daysFromCivil(year: year, month: month, day: day) * 86400 + hour * 3600 + minute * 60 + second - offset
+        let seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 

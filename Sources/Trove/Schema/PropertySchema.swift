@@ -9,7 +9,7 @@ public struct PropertySchema: Sendable, Equatable {
     /// this is set: see ``ModelSchema/isIndexed(_:)``.
     public var isIndexed: Bool
     /// The value an insert that omits the property gets.
-    public var defaultValue: PropertyValue?
+    public var defaultValue: Value?
 
     /// A property; a to-one link is made optional whatever `isOptional` says.
     public init(
@@ -17,7 +17,7 @@ public struct PropertySchema: Sendable, Equatable {
         type: PropertyType,
         isOptional: Bool = false,
         isIndexed: Bool = false,
-        defaultValue: PropertyValue? = nil
+        defaultValue: Value? = nil
     ) {
         self.name = name
         self.type = type

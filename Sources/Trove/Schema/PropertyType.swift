@@ -63,6 +63,9 @@ public indirect enum PropertyType: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The integer types, `float`, `double` and `decimal`.
+    public var isNumeric: Bool { isInteger || self == .float || self == .double || self == .decimal }
+
     /// The range of an integer type.
     public var integerRange: ClosedRange<Int64>? {
         switch self {

@@ -12,7 +12,7 @@ public enum SchemaChange: Sendable, Equatable, CustomStringConvertible {
     case renamedProperty(model: String, from: String, to: String)
     case changedPropertyType(model: String, property: String, from: PropertyType, to: PropertyType)
     case changedOptionality(model: String, property: String, isOptional: Bool)
-    case changedDefault(model: String, property: String, from: PropertyValue?, to: PropertyValue?)
+    case changedDefault(model: String, property: String, from: Value?, to: Value?)
     case addedIndex(model: String, property: String)
     case removedIndex(model: String, property: String)
     case changedPrimaryKey(model: String, from: String?, to: String?)

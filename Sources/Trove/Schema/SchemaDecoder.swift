@@ -160,7 +160,7 @@ struct SchemaDecoder {
                 }
                 indexed = flag
             }
-            var defaultValue: PropertyValue? = nil
+            var defaultValue: Value? = nil
             if let defaultJSON = object["default"] {
                 let defaultPath = path + ".default"
                 switch type {
@@ -175,9 +175,9 @@ struct SchemaDecoder {
                     throw error(.invalidDefault, defaultPath, "the default is null but '\(name)' is not optional; write \"\(typeText)?\" or give a \(type) value")
                 }
                 do {
-                    defaultValue = try PropertyValue(json: defaultJSON, as: type)
+                    defaultValue = try Coercion.scalar(.json(defaultJSON), as: type, for: name)
                 } catch {
-                    throw self.error(.invalidDefault, defaultPath, "the default does not fit the type \(type): \(error)")
+                    throw self.error(.invalidDefault, defaultPath, "the default does not fit: \(error)")
                 }
             }
             return PropertySchema(name: name, type: type, isOptional: optional, isIndexed: indexed, defaultValue: defaultValue)

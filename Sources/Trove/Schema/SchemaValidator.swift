@@ -119,8 +119,10 @@ struct SchemaValidator {
             if value == .null && !property.isOptional {
                 throw error(.invalidDefault, path + ".default", "the default is null but '\(property.name)' is not optional")
             }
-            if !value.fits(property.type) {
-                throw error(.invalidDefault, path + ".default", "the default \(value.jsonValue.jsonText) does not fit the type \(property.type)")
+            do {
+                _ = try Coercion.scalar(.value(value), as: property.type, for: property.name)
+            } catch {
+                throw self.error(.invalidDefault, path + ".default", "the default \(value.jsonValue.jsonText) does not fit: \(error)")
             }
         }
     }

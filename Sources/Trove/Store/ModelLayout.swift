@@ -48,7 +48,7 @@ final class PropertyLayout: @unchecked Sendable {
         let isList: Bool = if case .list = schema.type { true } else { false }
         let isLink: Bool = if case .link = schema.type { true } else { false }
         let isOptional = schema.isOptional
-        if let d = schema.defaultValue { return Value(d) }
+        if let d = schema.defaultValue { return (try? Coercion.scalar(.value(d), as: schema.type, for: schema.name)) ?? d }
         if isList { return .list([]) }
         if isOptional || isLink { return .null }
         switch schema.type {

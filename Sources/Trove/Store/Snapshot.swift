@@ -128,7 +128,7 @@ public class Snapshot {
     /// The object key of the object whose primary key is `value`.
     func objectKey(_ m: ModelLayout, primaryKey value: Value) throws -> UInt64? {
         guard let pk = m.primaryKey else { throw StoreError.noPrimaryKey(model: m.name) }
-        let coerced = try Coercion.scalar(value, for: pk)
+        let coerced = try Coercion.stored(value, for: pk)
         guard let t = try primaryKeyTree(m) else { return nil }
         return try IndexKey.withEncoded(coerced, as: pk.type) { kb in
             try storageTx.withValue(t, forKey: kb) { $0.count == 8 ? UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) : nil }
@@ -284,7 +284,7 @@ public class Snapshot {
         out.reserveCapacity(json.pairs.count)
         for (name, v) in json.pairs {
             let p = try property(m, name)
-            out[name] = try Coercion.fromJSON(v, for: p)
+            out[name] = try ValueJSON.value(v, for: p)
         }
         return out
     }

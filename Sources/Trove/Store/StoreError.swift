@@ -3,6 +3,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case noSuchModel(String)
     case noSuchProperty(model: String, property: String)
     case typeMismatch(property: String, expected: String, found: String)
+    /// A value that cannot become a value of its property.
+    case invalidValue(CoercionError)
     case missingPrimaryKey(model: String)
     case duplicatePrimaryKey(model: String, value: String)
     case objectNotFound(model: String, primaryKey: String)
@@ -24,6 +26,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noSuchModel(let m): "no model named '\(m)'"
         case let .noSuchProperty(m, p): "model '\(m)' has no property '\(p)'"
         case let .typeMismatch(p, e, f): "property '\(p)' expects \(e), not \(f)"
+        case .invalidValue(let e): e.description
         case .missingPrimaryKey(let m): "an object of '\(m)' needs its primary key"
         case let .duplicatePrimaryKey(m, v): "'\(m)' already has an object with primary key \(v)"
         case let .objectNotFound(m, k): "'\(m)' has no object with primary key \(k)"

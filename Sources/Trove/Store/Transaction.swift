@@ -130,7 +130,7 @@ public final class Transaction: Snapshot {
         try checkLive()
         let m = try self.model(model)
         guard let pk = m.primaryKey else { throw StoreError.noPrimaryKey(model: m.name) }
-        let coerced = try Coercion.scalar(primaryKey, for: pk)
+        let coerced = try Coercion.stored(primaryKey, for: pk)
         guard let t = try primaryKeyTree(m) else { return false }
         // The primary-key entry goes first, read as it is removed: it names the object, and
         // finding it once serves the lookup and the removal.
@@ -199,10 +199,10 @@ public final class Transaction: Snapshot {
                     return r
                 })
             }
-            return .list(try items.map { try Coercion.scalar($0, for: p) })
+            return .list(try items.map { try Coercion.stored($0, for: p) })
         }
         if p.isLink { return try resolveLink(v, for: p, depth: depth) }
-        return try Coercion.scalar(v, for: p)
+        return try Coercion.stored(v, for: p)
     }
 
     private func resolveLink(_ v: Value, for p: PropertyLayout, depth: Int) throws -> Value {

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// The coercion rules of the shell contract ("Data in and out"), end to end through the
+/// binary: integral numbers for integer properties, dates with or without a time, decimals at
+/// full precision, and a literal of the wrong kind refused.
+@Suite struct ValueCoercionTests {
+    let w: Workspace
+    init() throws { w = try Workspace() }
+
+    func store() throws {
+        #expect(try w.run(["db", "-s", Workspace.schema("AllTypes")]).status == 0)
+    }
+
+    @Test func importTakesIntegralNumbersForIntegersAndDatesWithoutATime() throws {
+        try store()
+        // As Python's json.dumps writes a float column, and a data set's date-only dates.
+        try w.write("cars.jsonl", """
+            {"id": 1, "intValue": 4.0, "int8Value": 1e2, "dateValue": "1970-01-01", "optDate": "2024-05-01T14:00:00+02:00"}
+            {"id": 2, "intValue": 8, "dateValue": "1982-01-01T00:00:00Z"}
+
+            """)
+        let r = try w.run(["db", "import AllTypes cars.jsonl", "AllTypes SORT(id)"])
+        #expect(r.status == 0, "\(r.err)")
+        let objects = try Workspace.jsonLines(String(r.out.split(separator: "\n", maxSplits: 1)[1])) as? [[String: Any]]
+        #expect(objects?[0]["intValue"] as? Int == 4)
+        #expect(objects?[0]["int8Value"] as? Int == 100)
+        #expect(objects?[0]["dateValue"] as? String == "1970-01-01T00:00:00Z")
+        #expect(objects?[0]["optDate"] as? String == "2024-05-01T12:00:00Z")
+        #expect(objects?[1]["intValue"] as? Int == 8)
+
+        try w.write("fraction.jsonl", "{\"id\": 3, \"intValue\": 4.5}\n")
+        let fraction = try w.run(["db", "import AllTypes fraction.jsonl"])
+        #expect(fraction.status == 1)
+        #expect(fraction.err.contains("property 'intValue' expects int, not 4.5, which is not a whole number"))
+    }
+
+    @Test func statementsAndArgumentsFollowTheSameRules() throws {
+        try store()
+        let r = try w.run(["db", "--arg", "1e3", "--arg", "1970-01-02",
+                           #"insert AllTypes {"id": 1, "intValue": 4.0, "dateValue": "1970-01-01"}"#,
+                           "update AllTypes 1 set int16Value = 2.0, optInt = $0, optDate = $1",
+                           "count AllTypes where intValue == 4 AND int16Value == 2 AND optInt == 1000 AND optDate == '1970-01-02'"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.hasSuffix("1\n"))
+        let bad = try w.run(["db", "update AllTypes 1 set int8Value = 300"])
+        #expect(bad.status == 1)
+        #expect(bad.err.contains("property 'int8Value' expects int8, not 300, which is out of range (-128...127)"))
+    }
+
+    @Test func aDecimalComparesWithATwentyDigitLiteral() throws {
+        try store()
+        let r = try w.run(["db", #"insert AllTypes {"id": 1, "decimalValue": "12345678901234567890"}"#,
+                           "count AllTypes where decimalValue == 12345678901234567890",
+                           "count AllTypes where decimalValue > 12345678901234567889",
+                           "count AllTypes where decimalValue < 1234567890123456789.5"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.hasSuffix("1\n1\n0\n"))
+    }
+
+    @Test func aBoolComparedWithAStringIsAnError() throws {
+        try store()
+        let r = try w.run(["db", "count AllTypes where boolValue == 'true'"])
+        #expect(r.status == 1)
+        #expect(r.err.contains("expected bool, found the string \"true\""))
+        let number = try w.run(["db", "count AllTypes where stringValue == 5"])
+        #expect(number.status == 1)
+        #expect(number.err.contains("expected string, found the number 5"))
+    }
+}
