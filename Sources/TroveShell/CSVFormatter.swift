@@ -2,7 +2,8 @@ import Trove
 
 /// `csv` mode: a header line, then one record per object, quoted as RFC 4180 says (a field
 /// with a comma, quote, CR or LF is enclosed in quotes, quotes doubled). Records end with
-/// LF, as Unix tools expect. Null is an empty field; arrays and objects are JSON text.
+/// LF, as Unix tools expect. Null is an empty field and an empty string `""`, so that import
+/// reads each back as it was; arrays and objects are JSON text.
 /// A count is a bare integer and a write summary a JSON line, as in the JSON modes.
 struct CSVFormatter: ResultFormatter {
     var showHeaders = true
@@ -22,14 +23,26 @@ struct CSVFormatter: ResultFormatter {
     }
 
     private func writeTable(columns: [String], rows: [JSONObject], to out: OutputSink) {
-        if showHeaders { out.write(columns.map(Self.field).joined(separator: ",") + "\n") }
-        for row in rows {
-            out.write(columns.map { Self.field(CellText.plain(row[$0], null: "")) }.joined(separator: ",") + "\n")
-        }
+        if showHeaders { out.write(Self.header(columns)) }
+        for row in rows { out.write(Self.record(columns, row)) }
     }
 
-    static func field(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return text }
+    /// The header line of `columns`; `separator` is `,` for CSV, a tab for TSV.
+    static func header(_ columns: [String], separator: Character = ",") -> String {
+        columns.map { field($0, separator: separator) }.joined(separator: String(separator)) + "\n"
+    }
+
+    /// One line of `object`'s values in `columns`' order.
+    static func record(_ columns: [String], _ object: JSONObject, separator: Character = ",") -> String {
+        columns.map { name in
+            if case .string("")? = object[name] { return "\"\"" }
+            return field(CellText.plain(object[name], null: ""), separator: separator)
+        }.joined(separator: String(separator)) + "\n"
+    }
+
+    static func field(_ text: String, separator: Character = ",") -> String {
+        let s = separator.asciiValue ?? 0x2C
+        guard text.utf8.contains(where: { $0 == s || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return text }
         return "\"" + text.replacingAll("\"", with: "\"\"") + "\""
     }
 }

@@ -106,7 +106,7 @@ enum CommandTable {
         StatementRow(keyword: "update", usage: ["update MODEL PK set PROP = VALUE [, PROP = VALUE ...]",
                                                 "update MODEL where PREDICATE set PROP = VALUE [, ...]"]),
         StatementRow(keyword: "delete", usage: ["delete MODEL PK [PK ...]", "delete MODEL where PREDICATE"]),
-        StatementRow(keyword: "import", usage: ["import MODEL FILE"], file: .afterModel),
+        StatementRow(keyword: "import", usage: ["import MODEL FILE [AS CSV|TSV|JSON] [MERGE]"], file: .afterModel),
         StatementRow(keyword: "export", usage: ["export MODEL [where PREDICATE] [FILE]"], file: .last),
         StatementRow(keyword: "explain", usage: ["explain QUERY"]),
         StatementRow(keyword: "watch", usage: ["watch QUERY"]),

@@ -35,7 +35,8 @@ enum HelpText {
           insert MODEL JSON                   upsert MODEL JSON
           update MODEL PK|where PREDICATE set PROP = VALUE [, ...]
           delete MODEL PK [PK ...]            delete MODEL where PREDICATE
-          import MODEL FILE                   export MODEL [where PREDICATE] [FILE]
+          import MODEL FILE [AS CSV|TSV|JSON] [MERGE]
+          export MODEL [where PREDICATE] [FILE]
           explain QUERY    watch QUERY        begin | commit | rollback
 
         Exit status: 0 success, 1 a statement failed, 2 bad usage.

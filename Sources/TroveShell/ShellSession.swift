@@ -157,12 +157,17 @@ final class ShellSession {
     }
 
     /// Streams exported objects: JSON lines to standard output (no FILE or `-`), or to FILE
-    /// as a JSON array (`.json`), CSV (`.csv`) or JSON lines (anything else). FILE is only
+    /// as a JSON array (`.json`), CSV (`.csv`), TSV (`.tsv`) or JSON lines (anything else). FILE is only
     /// created once the query has run without error.
     private func export(_ spec: QuerySpec, to file: String?) throws {
-        enum Format { case jsonLines, jsonArray, csv }
+        enum Format { case jsonLines, jsonArray, csv(Character) }
         let toFile = file != nil && file != "-"
-        let format: Format = !toFile ? .jsonLines : file!.hasSuffix(".json") ? .jsonArray : file!.hasSuffix(".csv") ? .csv : .jsonLines
+        let format: Format = switch toFile ? file!.lowercased() : "" {
+        case let name where name.hasSuffix(".json"): .jsonArray
+        case let name where name.hasSuffix(".csv"): .csv(",")
+        case let name where name.hasSuffix(".tsv"): .csv("\t")
+        default: .jsonLines
+        }
         var out: OutputSink = stdout
         var fd: Int32 = -1
         defer { if fd >= 0 { Glibc.close(fd) } }
@@ -177,12 +182,12 @@ final class ShellSession {
                 if fd < 0 { throw StatementError("cannot write '\(file)': \(SystemError(errno: errno).message)") }
                 out = FileOutput(fd: fd)
             }
-            if format == .csv { out.write(columns.map(CSVFormatter.field).joined(separator: ",") + "\n") }
+            if case .csv(let separator) = format { out.write(CSVFormatter.header(columns, separator: separator)) }
         }, row: { object in
             switch format {
             case .jsonLines: out.write(JSONText.string(object) + "\n")
             case .jsonArray: out.write((written == 0 ? "[\n  " : ",\n  ") + JSONText.string(object))
-            case .csv: out.write(columns.map { CSVFormatter.field(CellText.plain(object[$0], null: "")) }.joined(separator: ",") + "\n")
+            case .csv(let separator): out.write(CSVFormatter.record(columns, object, separator: separator))
             }
             written += 1
             if written % 1024 == 0 {
@@ -190,7 +195,7 @@ final class ShellSession {
                 bar.update(completed: written, total: nil)
             }
         })
-        if format == .jsonArray { out.write(written == 0 ? "[]\n" : "\n]\n") }
+        if case .jsonArray = format { out.write(written == 0 ? "[]\n" : "\n]\n") }
         out.flush()
         if let output = out as? FileOutput, output.failed {
             throw StatementError("cannot write '\(file ?? "-")': \(SystemError(errno: errno).message)")

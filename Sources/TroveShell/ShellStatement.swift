@@ -1,3 +1,19 @@
+/// How `import` reads its file.
+public enum ImportFormat: String, Sendable, Equatable {
+    /// A JSON array or JSON lines.
+    case json
+    /// RFC 4180 CSV with a header line.
+    case csv
+    /// The same with tabs between fields.
+    case tsv
+
+    /// The format FILE's name implies: `.csv`, `.tsv`, anything else JSON.
+    public init(fileName: String) {
+        let lowered = fileName.lowercased()
+        self = lowered.hasSuffix(".csv") ? .csv : lowered.hasSuffix(".tsv") ? .tsv : .json
+    }
+}
+
 /// One statement of the shell language, recognized but not interpreted.
 ///
 /// Every piece the store must interpret (model names, queries, predicates, JSON, keys, values)
@@ -18,8 +34,10 @@ public enum ShellStatement: Sendable, Equatable {
     case update(model: SourceFragment, target: WriteTarget, assignments: [Assignment])
     /// `delete MODEL PK [PK ...]` or `delete MODEL where PREDICATE`
     case delete(model: SourceFragment, target: WriteTarget)
-    /// `import MODEL FILE`; `-` is standard input (see `ExecutionContext.readFile`).
-    case importFile(model: SourceFragment, file: SourceFragment)
+    /// `import MODEL FILE [AS CSV|TSV|JSON] [MERGE]`; `-` is standard input (see
+    /// `ExecutionContext.openInput`). Without `AS` the format follows FILE's name; `MERGE`
+    /// creates or updates only the given properties, as `upsert` does.
+    case importFile(model: SourceFragment, file: SourceFragment, format: ImportFormat? = nil, merge: Bool = false)
     /// `export MODEL [where PREDICATE] [FILE]`; no file (or `-`) is standard output.
     case export(QuerySpec, file: SourceFragment?)
     /// `explain QUERY`

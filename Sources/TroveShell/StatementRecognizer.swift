@@ -90,9 +90,25 @@ private struct Recognizer {
             let model = try modelName(after: "import")
             s.skipSpace()
             if s.isAtEnd { throw error("expected a file name (or '-' for standard input)", at: s.position) }
-            let file = fileName(s.position..<s.bytes.count)
+            var end = s.bytes.count
+            var merge = false
+            var format: ImportFormat?
+            if let word = lastWord(s.position..<end), StatementScanner.equalsIgnoringCase(s.bytes[word], "merge") {
+                merge = true
+                end = word.lowerBound
+            }
+            if let word = lastWord(s.position..<end), let as_ = lastWord(s.position..<word.lowerBound),
+               StatementScanner.equalsIgnoringCase(s.bytes[as_], "as") {
+                guard let named = ImportFormat(rawValue: String(decoding: s.bytes[word], as: UTF8.self).lowercased()) else {
+                    throw error("expected CSV, TSV or JSON after 'AS'", at: word.lowerBound)
+                }
+                format = named
+                end = as_.lowerBound
+            }
+            if s.trimmed(s.position..<end).isEmpty { throw error("expected a file name (or '-' for standard input)", at: s.position) }
+            let file = fileName(s.position..<end)
             s.position = s.bytes.count
-            return .importFile(model: model, file: file)
+            return .importFile(model: model, file: file, format: format, merge: merge)
         case "export":
             return try export()
         case "explain", "watch":
@@ -300,6 +316,16 @@ private struct Recognizer {
     }
 
     /// A file argument: the quotes of a quoted name are removed (backslash escapes apply).
+    /// The range of the last word of `range` when a blank comes before it (so that it is not
+    /// the whole of a file name).
+    func lastWord(_ range: Range<Int>) -> Range<Int>? {
+        let r = s.trimmed(range)
+        var lo = r.upperBound
+        while lo > r.lowerBound, StatementScanner.isWordByte(s.bytes[lo - 1]) { lo -= 1 }
+        guard lo < r.upperBound, lo > r.lowerBound, StatementScanner.isSpace(s.bytes[lo - 1]) else { return nil }
+        return lo..<r.upperBound
+    }
+
     func fileName(_ range: Range<Int>) -> SourceFragment {
         let r = s.trimmed(range)
         let raw = s.bytes[r]

@@ -1,21 +1,60 @@
 import Trove
 
-/// `import MODEL FILE`: inserts every record of a JSON array or JSON lines, streamed in
-/// bounded memory, in the statement's transaction. The first bad record (malformed JSON, not
-/// an object, a value of the wrong type, an existing primary key) stops the import and,
-/// since the transaction then rolls back, nothing is imported. A nested object where a link
-/// is expected is upserted, as `upsert` does.
+/// `import MODEL FILE [AS CSV|TSV|JSON] [MERGE]`: writes every record of the file, streamed
+/// in bounded memory, in the statement's transaction. The first bad record stops the import
+/// and, since the transaction then rolls back, nothing is imported. Each record is inserted
+/// (an existing primary key is an error) or, with MERGE, upserted: created, or only its given
+/// properties updated. A nested object where a link is expected is upserted either way.
 struct StoreImport {
-    let model: String
+    let model: ModelSchema
     let input: StatementInput
+    let format: ImportFormat
+    let merge: Bool
     let context: ExecutionContext
 
-    /// Returns how many objects were inserted.
-    func run(in tx: Transaction) throws -> Int {
-        let reader = JSONStreamReader(source: input)
+    /// What was written: inserted objects, and with MERGE also updated ones.
+    func run(in tx: Transaction) throws -> WriteSummary {
+        var counts = Counts()
+        switch format {
+        case .json: try importJSON(into: tx, &counts)
+        case .csv, .tsv:
+            var reader = CSVImport(model: model, reader: CSVReader(source: input, separator: format == .tsv ? 0x09 : 0x2C), in: tx)
+            while true {
+                if context.isCancelled { throw failure("interrupted after \(counts.records) records") }
+                let record: CSVImport.Row?
+                do {
+                    record = try reader.next()
+                } catch {
+                    throw failure("\(error)")
+                }
+                guard let record else { break }
+                do {
+                    try write(record.values, into: tx, &counts)
+                } catch {
+                    throw failure("line \(record.line): \(error)")
+                }
+                reportProgress(counts)
+            }
+            do {
+                try reader.finish()
+            } catch {
+                throw failure("\(error)")
+            }
+        }
+        return merge ? WriteSummary(inserted: counts.inserted, updated: counts.updated) : WriteSummary(inserted: counts.inserted)
+    }
+
+    private struct Counts {
         var inserted = 0
+        var updated = 0
+        var records: Int { inserted + updated }
+    }
+
+    private func importJSON(into tx: Transaction, _ counts: inout Counts) throws {
+        let reader = JSONStreamReader(source: input)
+        var links = ForwardLinks(model: model)
         while true {
-            if context.isCancelled { throw failure("interrupted after \(inserted) records") }
+            if context.isCancelled { throw failure("interrupted after \(counts.records) records") }
             let value: JSONValue?
             do {
                 value = try reader.next()
@@ -28,16 +67,35 @@ struct StoreImport {
                 throw failure("record \(record): expected a JSON object, found \(value.typeDescription)")
             }
             do {
-                try tx.insert(model, try tx.values(fromJSON: object, model: model))
+                var values = try tx.values(fromJSON: object, model: model.name)
+                try links.setAside(&values, in: tx) { "record \(record) (\($0))" }
+                try write(values, into: tx, &counts)
+            } catch let error as ImportFailure {
+                throw failure(error.description)
             } catch {
                 throw failure("record \(record): \(error)")
             }
-            inserted += 1
-            if inserted % 512 == 0 {
-                if let size = input.size { context.progress(completed: input.bytesRead, total: size) } else { context.progress(completed: inserted, total: nil) }
-            }
+            reportProgress(counts)
         }
-        return inserted
+        do {
+            try links.finish(in: tx)
+        } catch {
+            throw failure("\(error)")
+        }
+    }
+
+    private func write(_ values: [String: Value], into tx: Transaction, _ counts: inout Counts) throws {
+        if merge {
+            if try tx.upsert(model.name, values).created { counts.inserted += 1 } else { counts.updated += 1 }
+        } else {
+            try tx.insert(model.name, values)
+            counts.inserted += 1
+        }
+    }
+
+    private func reportProgress(_ counts: Counts) {
+        guard counts.records % 512 == 0 else { return }
+        if let size = input.size { context.progress(completed: input.bytesRead, total: size) } else { context.progress(completed: counts.records, total: nil) }
     }
 
     private func failure(_ what: String) -> WriteFailure {

@@ -186,12 +186,11 @@ public final class TroveBackend: ShellBackend {
                     return .written(WriteSummary(deleted: try StoreQuery.delete(m.name, where: predicate, arguments: arguments, in: tx)))
                 }
             }
-        case .importFile(let model, let file):
+        case .importFile(let model, let file, let format, let merge):
             let m = try modelSchema(model)
             let input = try context.openInput(file.text)
-            return try write { tx in
-                .written(WriteSummary(inserted: try StoreImport(model: m.name, input: input, context: context).run(in: tx)))
-            }
+            let importer = StoreImport(model: m, input: input, format: format ?? ImportFormat(fileName: file.text), merge: merge, context: context)
+            return try write { tx in .written(try importer.run(in: tx)) }
         case .explain(let spec):
             return try read { snapshot in .plan(try StoreQuery(spec, arguments: arguments).explain(in: snapshot)) }
         case .watch(let spec):

@@ -57,7 +57,7 @@ final class EchoBackend: ShellBackend {
         case .delete(_, let target):
             if case .keys(let keys) = target { return .written(WriteSummary(deleted: keys.count)) }
             return .written(WriteSummary(deleted: Self.people.count))
-        case .importFile(_, let file):
+        case .importFile(_, let file, _, _):
             let bytes = try context.readFile(file.text)
             let lines = bytes.split(separator: 0x0A).count
             context.progress(completed: lines, total: lines)

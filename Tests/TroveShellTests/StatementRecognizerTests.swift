@@ -92,6 +92,11 @@ import Testing
         #expect(try recognize("import Person people.jsonl") == .importFile(model: f("Person", 7), file: f("people.jsonl", 14)))
         #expect(try recognize("import Person -") == .importFile(model: f("Person", 7), file: f("-", 14)))
         #expect(try recognize("import Person 'my people.json'") == .importFile(model: f("Person", 7), file: f("my people.json", 14)))
+        #expect(try recognize("import Person - as csv") == .importFile(model: f("Person", 7), file: f("-", 14), format: .csv))
+        #expect(try recognize("import Person p.txt AS TSV MERGE") == .importFile(model: f("Person", 7), file: f("p.txt", 14), format: .tsv, merge: true))
+        #expect(try recognize("import Person 'a merge.json' merge") == .importFile(model: f("Person", 7), file: f("a merge.json", 14), merge: true))
+        #expect(try recognize("import Person merge") == .importFile(model: f("Person", 7), file: f("merge", 14)))
+        #expect(throws: StatementError.self) { try recognize("import Person p AS XML") }
     }
 
     @Test func exportWithAndWithoutFile() throws {

@@ -1,0 +1,124 @@
+import Trove
+
+/// Reads CSV or TSV records as values of a model's properties: a header line of property
+/// names, then each field read as the property's type as a literal would be (through
+/// `Coercion`, from text). An empty unquoted field is null, or the default for a property
+/// that cannot be null; lists and nested objects are JSON text; a link is the target's
+/// primary key.
+///
+/// A link to an object that is not stored yet (it comes later in the file, or is the row's
+/// own object) is set by `finish()`, once every row is in (`ForwardLinks`).
+struct CSVImport {
+    /// One record's values and the line it starts on.
+    struct Row {
+        var values: [String: Value]
+        var line: Int
+    }
+
+    let model: ModelSchema
+    let reader: CSVReader
+    let tx: Transaction
+    private var columns: [PropertySchema]?
+    private var links: ForwardLinks
+
+    init(model: ModelSchema, reader: CSVReader, in tx: Transaction) {
+        self.model = model
+        self.reader = reader
+        self.tx = tx
+        links = ForwardLinks(model: model)
+    }
+
+    /// The next row's values, or nil at the end of the file.
+    mutating func next() throws -> Row? {
+        if columns == nil {
+            guard let header = try read() else { return nil }
+            columns = try properties(of: header)
+        }
+        guard let columns, let record = try read() else { return nil }
+        guard record.fields.count == columns.count else {
+            throw ImportFailure("line \(record.line): \(record.fields.count) field\(record.fields.count == 1 ? "" : "s"), but the header names \(columns.count)")
+        }
+        var values: [String: Value] = [:]
+        values.reserveCapacity(columns.count)
+        var columnOf: [String: Int] = [:]
+        for (index, (field, property)) in zip(record.fields, columns).enumerated() {
+            do {
+                guard let value = try self.value(field, for: property) else { continue }
+                values[property.name] = value
+                if property.objectType != nil { columnOf[property.name] = index + 1 }
+            } catch {
+                throw ImportFailure("line \(record.line), column \(index + 1) (\(property.name)): \(Self.message(error))")
+            }
+        }
+        if !columnOf.isEmpty {
+            try links.setAside(&values, in: tx) { "line \(record.line), column \(columnOf[$0] ?? 0) (\($0))" }
+        }
+        return Row(values: values, line: record.line)
+    }
+
+    /// Sets the links to objects that came later in the file.
+    mutating func finish() throws {
+        try links.finish(in: tx)
+    }
+
+    private func read() throws -> CSVReader.Record? {
+        do {
+            return try reader.next()
+        } catch let error as CSVReader.Failure {
+            throw ImportFailure(error.description)
+        }
+    }
+
+    private func properties(of header: CSVReader.Record) throws -> [PropertySchema] {
+        var seen = Set<String>()
+        return try header.fields.enumerated().map { index, field in
+            let name = field.text
+            func bad(_ what: String) -> ImportFailure { ImportFailure("line \(header.line), column \(index + 1): \(what)") }
+            guard let property = model[property: name] else {
+                throw bad("model '\(model.name)' has no property '\(name)' (the header line names properties)")
+            }
+            guard property.isStored else { throw bad("'\(model.name).\(name)' is computed (linkingObjects) and cannot be imported") }
+            guard seen.insert(name).inserted else { throw bad("'\(name)' is named twice") }
+            return property
+        }
+    }
+
+    /// The field as a value of `property`; nil leaves the property out (its default).
+    private func value(_ field: CSVReader.Field, for property: PropertySchema) throws -> Value? {
+        let text = field.text
+        if text.isEmpty && !field.quoted {
+            return property.isOptional || property.type.isList ? .null : nil
+        }
+        switch property.type {
+        case .list:
+            return try json(text, for: property)
+        case .link(let target):
+            if text.hasPrefix("{"), (try? JSONParser().parse(text))?.objectValue != nil { return try json(text, for: property) }
+            guard let pk = tx.schema[target]?.primaryKeyProperty else {
+                throw ImportFailure("\(target) has no primary key: give the linked object as JSON text")
+            }
+            return try Coercion.scalar(.text(text), as: pk.type, for: property.name)
+        default:
+            return try Coercion.scalar(.text(text), as: property.type, for: property.name)
+        }
+    }
+
+    private func json(_ text: String, for property: PropertySchema) throws -> Value {
+        let parsed: JSONValue
+        do {
+            parsed = try JSONParser().parse(text)
+        } catch {
+            throw ImportFailure("\(JSONValue.string(text).jsonText) is not JSON text (\(error.description))")
+        }
+        return try tx.values(fromJSON: JSONObject([(property.name, parsed)]), model: model.name)[property.name] ?? .null
+    }
+
+    private static func message(_ error: any Error) -> String {
+        switch error {
+        case let e as CoercionError: e.description
+        case let e as StoreError: e.description
+        case let e as ImportFailure: e.description
+        default: "\(error)"
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Trove
+
+/// Reads CSV (RFC 4180) or TSV records from a byte source in fixed-size chunks, so a file of
+/// any size streams through in bounded memory: only the current record is held.
+///
+/// A field enclosed in double quotes may hold the separator, quotes (doubled) and line
+/// breaks; an empty field that was not quoted is told apart from `""`, because import reads
+/// the first as null. Records end with LF or CRLF; blank lines are skipped, and a UTF-8 byte
+/// order mark at the start is ignored. Every field must be valid UTF-8.
+final class CSVReader {
+    struct Field {
+        var text: String
+        /// Whether the field was enclosed in quotes.
+        var quoted: Bool
+    }
+
+    /// One record and the line it starts on (1-based).
+    struct Record {
+        var fields: [Field]
+        var line: Int
+    }
+
+    /// A malformed record: where (line, and the field's 1-based position) and what.
+    struct Failure: Error, CustomStringConvertible {
+        var line: Int
+        var column: Int
+        var message: String
+        var description: String { "line \(line), column \(column): \(message)" }
+    }
+
+    private var source: any JSONByteSource
+    private let separator: UInt8
+    private var buffer: [UInt8]
+    private var position = 0
+    private var count = 0
+    private var atEnd = false
+    private var line = 1
+    private var started = false
+
+    init(source: any JSONByteSource, separator: UInt8, chunkSize: Int = 1 << 16) {
+        self.source = source
+        self.separator = separator
+        self.buffer = [UInt8](repeating: 0, count: chunkSize)
+    }
+
+    /// Bytes read ahead and handed back, the next last.
+    private var pushedBack: [UInt8] = []
+
+    /// The next byte without consuming it; nil at the end of the input.
+    private func peek() throws -> UInt8? {
+        if let b = pushedBack.last { return b }
+        if position < count { return buffer[position] }
+        if atEnd { return nil }
+        let n = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
+        position = 0
+        count = n
+        if n == 0 {
+            atEnd = true
+            return nil
+        }
+        return buffer[0]
+    }
+
+    /// Consumes the byte `peek()` returned.
+    private func advance() {
+        if pushedBack.isEmpty { position += 1 } else { pushedBack.removeLast() }
+    }
+
+    /// The next record, or nil at the end of the input.
+    func next() throws -> Record? {
+        if !started {
+            started = true
+            try skipByteOrderMark()
+        }
+        // Blank lines between records carry nothing.
+        while let b = try peek(), b == 0x0A || b == 0x0D {
+            advance()
+            if b == 0x0A { line += 1 }
+        }
+        guard try peek() != nil else { return nil }
+        let recordLine = line
+        var fields: [Field] = []
+        var bytes: [UInt8] = []
+        while true {
+            bytes.removeAll(keepingCapacity: true)
+            let column = fields.count + 1
+            let fieldLine = line
+            var quoted = false
+            if try peek() == 0x22 {
+                quoted = true
+                advance()
+                while true {
+                    guard let b = try peek() else {
+                        throw Failure(line: fieldLine, column: column, message: "a quoted field is not closed (a quote is missing)")
+                    }
+                    advance()
+                    if b == 0x22 {
+                        if try peek() == 0x22 {
+                            advance()
+                            bytes.append(0x22)
+                            continue
+                        }
+                        break
+                    }
+                    if b == 0x0A { line += 1 }
+                    bytes.append(b)
+                }
+                if let b = try peek(), b != separator, b != 0x0A, b != 0x0D {
+                    throw Failure(line: line, column: column, message: "unexpected text after a closing quote (a quote inside a field is written twice)")
+                }
+            } else {
+                while let b = try peek(), b != separator, b != 0x0A, b != 0x0D {
+                    bytes.append(b)
+                    advance()
+                }
+            }
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw Failure(line: fieldLine, column: column, message: "the field is not valid UTF-8")
+            }
+            fields.append(Field(text: text, quoted: quoted))
+            switch try peek() {
+            case nil:
+                return Record(fields: fields, line: recordLine)
+            case separator?:
+                advance()
+            default:
+                // CR, CRLF or LF ends the record.
+                if try peek() == 0x0D {
+                    advance()
+                    if try peek() == 0x0A { advance() }
+                } else {
+                    advance()
+                }
+                line += 1
+                return Record(fields: fields, line: recordLine)
+            }
+        }
+    }
+
+    private func skipByteOrderMark() throws {
+        var read: [UInt8] = []
+        for expected: UInt8 in [0xEF, 0xBB, 0xBF] {
+            guard let b = try peek(), b == expected else {
+                pushedBack = read.reversed()
+                return
+            }
+            read.append(b)
+            advance()
+        }
+    }
+}

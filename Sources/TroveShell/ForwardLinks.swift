@@ -1,0 +1,57 @@
+import Trove
+
+/// Links an import gives by primary key to objects that are not stored yet: later in the
+/// file, or the record's own object. They are left out of the record's write and set once
+/// every record is in; a target that never came is then an error naming where the link stood.
+struct ForwardLinks {
+    private struct Pending {
+        var primaryKey: Value
+        var property: String
+        var value: Value
+        var place: String
+    }
+
+    let model: ModelSchema
+    private var pending: [Pending] = []
+
+    init(model: ModelSchema) { self.model = model }
+
+    /// Takes out of `values` the links (and lists of links) that name a primary key not
+    /// stored yet; `place` says where a property's value stood, for errors.
+    mutating func setAside(_ values: inout [String: Value], in tx: Transaction, place: (String) -> String) throws {
+        for property in model.properties where property.objectType != nil {
+            guard let value = values[property.name], try isUnresolved(value, target: property.objectType!, in: tx) else { continue }
+            guard let pk = model.primaryKeyProperty, let key = values[pk.name] else {
+                throw ImportFailure("\(place(property.name)): no \(property.objectType!) has the primary key \(value)")
+            }
+            values[property.name] = nil
+            pending.append(Pending(primaryKey: key, property: property.name, value: value, place: place(property.name)))
+        }
+    }
+
+    /// Sets the links set aside.
+    mutating func finish(in tx: Transaction) throws {
+        for link in pending {
+            do {
+                try tx.update(model.name, primaryKey: link.primaryKey, [link.property: link.value])
+            } catch {
+                throw ImportFailure("\(link.place): \(error)")
+            }
+        }
+        pending = []
+    }
+
+    private func isUnresolved(_ value: Value, target: String, in tx: Transaction) throws -> Bool {
+        switch value {
+        case .null, .object, .reference: return false
+        case .list(let items): return try items.contains { try isUnresolved($0, target: target, in: tx) }
+        default: return try tx.object(target, primaryKey: value) == nil
+        }
+    }
+}
+
+/// Why a record of an import failed, with where it stands.
+struct ImportFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

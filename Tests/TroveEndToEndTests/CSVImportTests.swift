@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+/// `import` of CSV and TSV files, and `import ... MERGE`, through the built binary.
+@Suite struct CSVImportTests {
+    let w: Workspace
+    init() throws { w = try Workspace() }
+
+    func store(_ name: String = "db") throws {
+        let r = try w.run([name, "-s", Workspace.schema("AllTypes")])
+        #expect(r.status == 0, "\(r.err)")
+    }
+
+    /// Objects holding every type, nulls, empty strings, lists, links (one to an object that
+    /// comes later, one to itself) and non-ASCII text.
+    static let objects = """
+        [{"id": 1, "boolValue": false, "intValue": 7, "int8Value": -128, "int16Value": 32767, "int32Value": -2147483648,
+          "int64Value": -9223372036854775808, "floatValue": 0.1, "doubleValue": 2.718281828459045,
+          "stringValue": "héllo, \\"wörld\\"\\nsecond line", "dateValue": "2024-05-01T12:00:00.123456Z", "dataValue": "AAEC/w==",
+          "decimalValue": "12345678901234567890.5", "uuidValue": "E621E1F8-C36C-495A-93FC-0C247A3E6E5F",
+          "optBool": true, "optInt": 0, "optString": "日本語 🎉", "optDate": "1970-01-01T00:00:00Z", "optData": "",
+          "optDecimal": "-0.001", "optUUID": "00000000-0000-0000-0000-000000000001", "optDouble": -1.5e-300,
+          "boolList": [true, false], "intList": [1, -2, 3], "int8List": [1], "floatList": [1.5], "doubleList": [0.1, 1e300],
+          "stringList": ["a,b", "c\\"d", "", "é"], "dateList": ["2024-01-01T00:00:00Z"], "dataList": ["AQI="],
+          "decimalList": ["1.10"], "uuidList": ["E621E1F8-C36C-495A-93FC-0C247A3E6E5F"], "optIntList": [1, null],
+          "optStringList": ["x", null], "link": 2, "links": [2, 1]},
+         {"id": 2, "stringValue": "", "optString": "", "optInt": null, "optDouble": null, "link": 2},
+         {"id": 3, "stringValue": "null", "optString": "NULL", "intValue": 0, "links": [1, 1]}]
+        """
+
+    func dump(_ store: String) throws -> String {
+        let r = try w.run([store, "AllTypes SORT(id)"])
+        #expect(r.status == 0, "\(r.err)")
+        return r.out
+    }
+
+    @Test(arguments: ["all.csv", "all.tsv"])
+    func exportThenImportGivesBackEqualObjects(file: String) throws {
+        try store("a")
+        try w.write("all.json", Self.objects)
+        #expect(try w.run(["a", "import AllTypes all.json", "export AllTypes \(file)"]).status == 0)
+        try store("b")
+        let r = try w.run(["b", "import AllTypes \(file)"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == "{\"inserted\": 3}\n")
+        let original = try dump("a")
+        #expect(original.contains("日本語 🎉") && original.contains("\"links\": [2, 1]"))
+        #expect(try dump("b") == original)
+    }
+
+    @Test func quotingFollowsRFC4180AndEmptyFieldsAreNullOrTheDefault() throws {
+        try store()
+        try w.write("q.csv", "\u{FEFF}id,stringValue,optString,intValue,optInt,stringList\r\n"
+            + "1,\"a, \"\"quoted\"\"\r\nline\",\"\",,,[]\r\n"
+            + "\n"
+            + "2,plain,x,5,6,\"[\"\"é\"\"]\"\r\n")
+        let r = try w.run(["db", "import AllTypes q.csv", "AllTypes SORT(id)"])
+        #expect(r.status == 0, "\(r.err)")
+        let objects = try Workspace.jsonLines(String(r.out.split(separator: "\n", maxSplits: 1)[1])) as? [[String: Any]]
+        #expect(objects?[0]["stringValue"] as? String == "a, \"quoted\"\r\nline")
+        #expect(objects?[0]["optString"] as? String == "")
+        #expect(objects?[0]["intValue"] as? Int == -42)  // the default
+        #expect(objects?[0]["optInt"] is NSNull)
+        #expect(objects?[1]["stringList"] as? [String] == ["é"])
+        #expect(objects?[1]["optInt"] as? Int == 6)
+    }
+
+    @Test func standardInputIsReadAsCSVWhenAsked() throws {
+        try store()
+        let r = try w.run(["db", "import AllTypes - AS CSV", "count AllTypes where intValue == 4"], stdin: "id,intValue\n1,4.0\n2,4\n")
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == "{\"inserted\": 2}\n2\n")
+        let tsv = try w.run(["db", "import AllTypes - as tsv", "get AllTypes 3"], stdin: "id\tstringValue\n3\ta,b\n")
+        #expect(tsv.status == 0, "\(tsv.err)")
+        #expect(tsv.out.contains("\"stringValue\": \"a,b\""))
+    }
+
+    @Test(arguments: [
+        ("id,intValue\n1,4\n2,abc\n", "line 3, column 2 (intValue): property 'intValue' expects int, not \"abc\", which is not a number"),
+        ("id,intValue\n1,4.5\n", "line 2, column 2 (intValue): property 'intValue' expects int, not 4.5, which is not a whole number"),
+        ("id,nmae\n1,x\n", "line 1, column 2: model 'AllTypes' has no property 'nmae'"),
+        ("id,linkedFrom\n1,x\n", "line 1, column 2: 'AllTypes.linkedFrom' is computed"),
+        ("id,intValue,id\n", "line 1, column 3: 'id' is named twice"),
+        ("id,intValue\n1,4\n2\n", "line 3: 1 field, but the header names 2"),
+        ("id,intValue\n1,4,5\n", "line 2: 3 fields, but the header names 2"),
+        ("id,stringValue\n1,ok\n2,\"abc\n3,x\n", "line 3, column 2: a quoted field is not closed"),
+        ("id,stringValue\n1,\"a\"b\n", "line 2, column 2: unexpected text after a closing quote"),
+        ("id,link\n1,99\n", "line 2, column 2 (link): property 'link' links to 'AllTypes' with primary key 99, which does not exist"),
+        ("id,intList\n1,\"[1,\"\n", "line 2, column 2 (intList): \"[1,\" is not JSON text"),
+        ("id,dateValue\n1,yesterday\n", "line 2, column 2 (dateValue): property 'dateValue' expects date"),
+        ("id,intValue\n1,4\n1,5\n", "line 3: 'AllTypes' already has an object with primary key 1"),
+    ])
+    func aBadFileNamesLineColumnAndPropertyAndImportsNothing(csv: String, message: String) throws {
+        try store()
+        try w.write("bad.csv", csv)
+        let r = try w.run(["db", "import AllTypes bad.csv"])
+        #expect(r.status == 1)
+        #expect(r.out.isEmpty)
+        #expect(r.err.contains("error: import from 'bad.csv' failed: " + message), "\(r.err)")
+        #expect(r.err.hasSuffix("nothing was imported\n"))
+        #expect(try w.run(["db", "count AllTypes"]).out == "0\n")
+    }
+
+    @Test func invalidUTF8IsAnError() throws {
+        try store()
+        try Data("id,stringValue\n1,ok\n2,".utf8 + [0xC3, 0x28] + Data("\n".utf8)).write(to: URL(fileURLWithPath: w.path("bad.csv")))
+        let r = try w.run(["db", "import AllTypes bad.csv"])
+        #expect(r.status == 1)
+        #expect(r.err.contains("line 3, column 2: the field is not valid UTF-8"), "\(r.err)")
+        #expect(try w.run(["db", "count AllTypes"]).out == "0\n")
+    }
+
+    @Test func mergeCreatesOrUpdatesOnlyTheGivenProperties() throws {
+        try store()
+        #expect(try w.run(["db", #"insert AllTypes {"id": 1, "intValue": 5, "stringValue": "kept"}"#]).status == 0)
+        try w.write("m.csv", "id,intValue\n1,6\n2,7\n")
+        let csv = try w.run(["db", "import AllTypes m.csv MERGE", "AllTypes SORT(id)"])
+        #expect(csv.status == 0, "\(csv.err)")
+        let lines = csv.out.split(separator: "\n")
+        #expect(lines.first == "{\"inserted\": 1, \"updated\": 1}")
+        #expect(lines[1].contains("\"intValue\": 6") && lines[1].contains("\"stringValue\": \"kept\""))
+        #expect(lines[2].contains("\"intValue\": 7"))
+
+        try w.write("m.jsonl", "{\"id\": 2, \"stringValue\": \"two\"}\n{\"id\": 3}\n")
+        let json = try w.run(["db", "import AllTypes m.jsonl merge", "get AllTypes 2"])
+        #expect(json.status == 0, "\(json.err)")
+        #expect(json.out.hasPrefix("{\"inserted\": 1, \"updated\": 1}\n"))
+        #expect(json.out.contains("\"intValue\": 7") && json.out.contains("\"stringValue\": \"two\""))
+
+        // Without MERGE an existing key is an error, and nothing is imported.
+        let plain = try w.run(["db", "import AllTypes m.csv"])
+        #expect(plain.status == 1)
+        #expect(plain.err.contains("line 2: 'AllTypes' already has an object with primary key 1"))
+        #expect(try w.run(["db", "count AllTypes"]).out == "3\n")
+    }
+}

@@ -1,0 +1,49 @@
+import Testing
+import Trove
+@testable import TroveShell
+
+/// The CSV reader on its own: RFC 4180 quoting, line numbers, and records split across
+/// chunk boundaries (the reader holds one chunk, never the file).
+struct CSVReaderTests {
+    /// Hands out `bytes` a few at a time.
+    struct Chunks: JSONByteSource {
+        let bytes: [UInt8]
+        var offset = 0
+        mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            let n = min(buffer.count, bytes.count - offset)
+            for i in 0..<n { buffer[i] = bytes[offset + i] }
+            offset += n
+            return n
+        }
+    }
+
+    static func records(_ text: String, separator: UInt8 = 0x2C, chunk: Int) throws -> [[String]] {
+        let reader = CSVReader(source: Chunks(bytes: Array(text.utf8)), separator: separator, chunkSize: chunk)
+        var out: [[String]] = []
+        while let record = try reader.next() {
+            out.append(record.fields.map { $0.quoted ? "<\($0.text)>" : $0.text })
+        }
+        return out
+    }
+
+    @Test(arguments: [1, 2, 3, 7, 65536])
+    func readsQuotingAcrossChunkBoundaries(chunk: Int) throws {
+        let text = "\u{FEFF}a,b,c\r\n\"x, \"\"y\"\"\",,\"line\nbreak\"\n\n\"\",é,\"\"\"\"\n"
+        #expect(try Self.records(text, chunk: chunk) == [["a", "b", "c"], ["<x, \"y\">", "", "<line\nbreak>"], ["<>", "é", "<\">"]])
+        #expect(try Self.records("a\tb\n1,2\t\"3\t4\"", separator: 0x09, chunk: chunk) == [["a", "b"], ["1,2", "<3\t4>"]])
+    }
+
+    @Test func failuresNameTheLineAndColumn() throws {
+        func failure(_ text: String) -> String {
+            do {
+                _ = try Self.records(text, chunk: 4)
+                return ""
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(failure("a,b\n1,\"open\nstill open") == "line 2, column 2: a quoted field is not closed (a quote is missing)")
+        #expect(failure("a,b\n\"x\"y,2") == "line 2, column 1: unexpected text after a closing quote (a quote inside a field is written twice)")
+        #expect(try Self.records("a\n\"multi\nline\"\nnext\n", chunk: 4).count == 3)
+    }
+}
