@@ -40,6 +40,7 @@ import Testing
         #expect(out.contains("\n2\n"))  // count Person where ANY dogs.age > 2 ... and other counts
         #expect(out.contains("{\"name\": \"Rex\", \"age\": 3}"))
         #expect(out.contains("{\"updated\": 1}"))
+        #expect(out.contains("{\"inserted\": 0, \"updated\": 1}"))
         #expect(out.contains("{\"inserted\": 1, \"updated\": 1}"))
         #expect(out.contains("{\"op\": \"insert\", \"index\": 0, \"object\": {\"id\": 4, \"name\": \"Dee\""))
         #expect(out.contains("id,name,birthdate,age,dogs,nicknames,bestFriend\nok\n    file size: "))
