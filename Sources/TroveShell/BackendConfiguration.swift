@@ -7,16 +7,21 @@ public struct BackendConfiguration: Sendable, Equatable {
     public var schema: (path: String, text: String)?
     public var readOnly: Bool
     public var resetOnMigration: Bool
+    /// The 64-byte key of an encrypted store (`--key-file`); a new store made with one is
+    /// encrypted.
+    public var encryptionKey: [UInt8]?
 
-    public init(databasePath: String?, schema: (path: String, text: String)?, readOnly: Bool, resetOnMigration: Bool) {
+    public init(databasePath: String?, schema: (path: String, text: String)?, readOnly: Bool, resetOnMigration: Bool,
+                encryptionKey: [UInt8]? = nil) {
         self.databasePath = databasePath
         self.schema = schema
         self.readOnly = readOnly
         self.resetOnMigration = resetOnMigration
+        self.encryptionKey = encryptionKey
     }
 
     public static func == (a: Self, b: Self) -> Bool {
         a.databasePath == b.databasePath && a.schema?.path == b.schema?.path && a.schema?.text == b.schema?.text
-            && a.readOnly == b.readOnly && a.resetOnMigration == b.resetOnMigration
+            && a.readOnly == b.readOnly && a.resetOnMigration == b.resetOnMigration && a.encryptionKey == b.encryptionKey
     }
 }

@@ -26,12 +26,25 @@ enum CommandTable {
     }
 
     static let dotCommands: [DotCommandRow] = [
-        DotCommandRow(name: ".backup", arguments: "FILE", help: "write a compacted copy of the store to FILE (a new file)",
-                      completes: .files, parse: { args throws(StatementError) in .backup(file: try args.one("FILE")) }),
+        DotCommandRow(name: ".apply-schema", arguments: "FILE|JSON",
+                      help: "apply a schema file or JSON text as --schema does",
+                      completes: .files, parse: { args throws(StatementError) in
+                          guard !args.rest.isEmpty else { throw args.usage("FILE|JSON") }
+                          if args.rest.hasPrefix("{") { return .applySchema(.inline(args.rest)) }
+                          return .applySchema(.file(try args.one("FILE|JSON")))
+                      }),
+        DotCommandRow(name: ".backup", arguments: "FILE [KEYFILE]",
+                      help: "copy the store to a new FILE (KEYFILE: the copy's key)",
+                      completes: .files, parse: { args throws(StatementError) in
+                          guard (1...2).contains(args.values.count) else { throw args.usage("FILE [KEYFILE]") }
+                          return .backup(file: args.values[0], keyFile: args.values.count == 2 ? args.values[1] : nil)
+                      }),
         DotCommandRow(name: ".bail", arguments: "on|off", help: "stop at the first error (scripts only)",
                       completes: .onOff, parse: { args throws(StatementError) in .bail(try args.flag()) }),
         DotCommandRow(name: ".dbinfo", help: "show how the store's file uses its space",
                       parse: { args throws(StatementError) in try args.none(.dbinfo) }),
+        DotCommandRow(name: ".dump", arguments: "[MODEL ...]", help: "print statements that rebuild the store (or MODEL's objects)",
+                      completes: .models, parse: { args in .dump(models: args.values) }),
         DotCommandRow(name: ".exit", arguments: "[CODE]", help: "leave the shell with status CODE (default 0)",
                       parse: { args throws(StatementError) in
                           guard !args.values.isEmpty else { return .exit(status: 0) }
@@ -53,6 +66,22 @@ enum CommandTable {
                       }),
         DotCommandRow(name: ".models", aliases: [".tables"], help: "list the models (also .tables)",
                       parse: { args throws(StatementError) in try args.none(.models) }),
+        DotCommandRow(name: ".open", arguments: "[OPTIONS] [FILE]",
+                      help: "open another store; options as on the command line",
+                      completes: .files, parse: { args throws(StatementError) in
+                          let options: CommandLineOptions
+                          do throws(UsageError) { options = try CommandLineParser.parse(args.values) } catch { throw StatementError(error.message) }
+                          var allowed = CommandLineOptions()
+                          allowed.database = options.database
+                          allowed.schemaFile = options.schemaFile
+                          allowed.keyFile = options.keyFile
+                          allowed.readOnly = options.readOnly
+                          allowed.resetOnMigration = options.resetOnMigration
+                          guard options == allowed else {
+                              throw args.usage("[--readonly] [--schema FILE] [--key-file FILE] [--reset-on-migration] [FILE]")
+                          }
+                          return .open(options)
+                      }),
         DotCommandRow(name: ".print", arguments: "TEXT", help: "print TEXT",
                       parse: { args in .print(args.values.joined(separator: " ")) }),
         DotCommandRow(name: ".quit", help: "leave the shell", parse: { args throws(StatementError) in try args.none(.quit) }),
@@ -126,6 +155,8 @@ struct DotArguments {
     /// The command's name as typed.
     var name: String
     var values: [String]
+    /// The text after the name, as typed (for an argument that is not words, such as JSON).
+    var rest: String = ""
 
     func usage(_ what: String) -> StatementError {
         StatementError("usage: \(name) \(what)")

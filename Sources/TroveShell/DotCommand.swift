@@ -13,7 +13,10 @@ enum DotCommand: Equatable {
     case exit(status: Int32)
     case print(String)
     case show
-    case backup(file: String)
+    case backup(file: String, keyFile: String?)
+    case applySchema(SchemaSource)
+    case dump(models: [String])
+    case open(CommandLineOptions)
     case dbinfo
     case verify
 
@@ -24,7 +27,17 @@ enum DotCommand: Equatable {
         guard let row = CommandTable.dotCommand(named: name) else {
             throw StatementError("unknown command '\(name)'; .help lists the commands")
         }
-        return try row.parse(DotArguments(name: name, values: Array(words.dropFirst())))
+        var rest = Substring(line.drop { $0 == " " || $0 == "\t" }.dropFirst(name.count))
+        rest = rest.drop { $0 == " " || $0 == "\t" }
+        while let last = rest.last, last == " " || last == "\t" { rest = rest.dropLast() }
+        return try row.parse(DotArguments(name: name, values: Array(words.dropFirst()), rest: String(rest)))
+    }
+
+    /// Where `.apply-schema` reads its schema.
+    enum SchemaSource: Equatable {
+        case file(String)
+        /// The schema's JSON text, written after the command on its line (as `.dump` does).
+        case inline(String)
     }
 
     /// Words separated by blanks; single or double quotes group words (`.read 'my file'`).

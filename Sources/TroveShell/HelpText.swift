@@ -19,6 +19,7 @@ enum HelpText {
               --readonly         open read-only: any write is an error
               --reset-on-migration
                                  wipe the store when its schema cannot be migrated
+              --key-file FILE    the encrypted store's 64-byte key (raw or hex) in FILE
               --json             output: one JSON array per query
               --jsonl            output: one JSON object per line (when piped)
               --csv              output: CSV with a header line

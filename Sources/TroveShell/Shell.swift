@@ -12,7 +12,7 @@ public enum Shell {
 
     /// Runs the shell with the given arguments (without the program name) and returns the
     /// exit status: 0 success, 1 a statement failed, 2 bad usage.
-    public static func main(arguments: [String], openBackend: BackendOpener = { _ in UnavailableBackend() }) -> Int32 {
+    public static func main(arguments: [String], openBackend: @escaping BackendOpener = { _ in UnavailableBackend() }) -> Int32 {
         // The user's character encoding, so libedit edits UTF-8 and tables may draw boxes.
         // Only LC_CTYPE: each other category costs files to load at every start, and would
         // change only strerror's language (messages stay English, as the rest of the shell's).
@@ -26,7 +26,7 @@ public enum Shell {
 
     /// `main` with its surroundings passed in, for tests.
     static func run(arguments: [String], stdout: OutputSink, stderr: OutputSink, terminal: Terminal,
-                    standardInput: LineSource, openBackend: BackendOpener) -> Int32 {
+                    standardInput: LineSource, openBackend: @escaping BackendOpener) -> Int32 {
         let options: CommandLineOptions
         do {
             options = try CommandLineParser.parse(arguments)
@@ -49,21 +49,9 @@ public enum Shell {
                 return 2
             }
         }
-        var schema: (path: String, text: String)?
-        if let path = options.schemaFile {
-            do {
-                schema = (path, String(decoding: try FileInput.readAll(path == "-" ? nil : path), as: UTF8.self))
-            } catch {
-                stderr.write("trove: cannot read schema '\(path)': \(error.message)\n")
-                return 2
-            }
-        }
-        let configuration = BackendConfiguration(databasePath: options.isInMemory ? nil : options.database,
-                                                 schema: schema, readOnly: options.readOnly,
-                                                 resetOnMigration: options.resetOnMigration)
         let backend: ShellBackend
         do {
-            backend = try openBackend(configuration)
+            backend = try openStore(options, terminal: terminal, openBackend: openBackend)
         } catch let error as UsageError {
             stderr.write("trove: \(error.message)\n")
             return 2
@@ -75,7 +63,7 @@ public enum Shell {
         for warning in backend.openWarnings { stderr.write("warning: \(warning)\n") }
 
         let session = ShellSession(backend: backend, stdout: stdout, stderr: stderr, terminal: terminal, options: options,
-                                   standardInput: standardInput)
+                                   standardInput: standardInput, openBackend: openBackend)
         if !options.scripts.isEmpty {
             for script in options.scripts {
                 let ok: Bool
@@ -107,5 +95,35 @@ public enum Shell {
         stdout.flush()
         if let status = session.exitStatus, !session.hadError || status != 0 { return status }
         return session.hadError ? 1 : 0
+    }
+
+    /// Opens the store `options` name (the command line's, or `.open`'s): reads the schema and
+    /// key files, and at a terminal asks for the key of an encrypted store opened without one.
+    /// Every failure to open is a `UsageError`, except a refused migration.
+    static func openStore(_ options: CommandLineOptions, terminal: Terminal, openBackend: BackendOpener) throws -> ShellBackend {
+        var schema: (path: String, text: String)?
+        if let path = options.schemaFile {
+            do {
+                schema = (path, String(decoding: try FileInput.readAll(path == "-" ? nil : path), as: UTF8.self))
+            } catch {
+                throw UsageError("cannot read schema '\(path)': \(error.message)")
+            }
+        }
+        var configuration = BackendConfiguration(databasePath: options.isInMemory ? nil : options.database,
+                                                 schema: schema, readOnly: options.readOnly,
+                                                 resetOnMigration: options.resetOnMigration,
+                                                 encryptionKey: try options.keyFile.map { path throws(UsageError) in
+                                                     try EncryptionKey(file: path).bytes
+                                                 })
+        do {
+            return try openBackend(configuration)
+        } catch let needed as EncryptionKeyNeeded {
+            guard terminal.stdinIsTerminal,
+                  let typed = SecretPrompt.ask("Encryption key of '\(needed.path)' (128 hexadecimal digits): ") else {
+                throw UsageError(needed.message)
+            }
+            configuration.encryptionKey = try EncryptionKey(contents: typed, source: "the key typed").bytes
+            return try openBackend(configuration)
+        }
     }
 }

@@ -40,9 +40,18 @@ public protocol ShellBackend: AnyObject {
     /// `.dbinfo`: how the store's file uses its space.
     func statistics() throws -> StoreStatistics
 
-    /// `.backup FILE`: writes a compacted copy of the latest committed version to the new file
-    /// `path` and returns its size in bytes.
-    func writeCopy(toFile path: String) throws -> UInt64
+    /// `.backup FILE [KEYFILE]`: writes a compacted copy of the latest committed version to the
+    /// new file `path` and returns its size in bytes. The copy is encrypted with
+    /// `encryptionKey`, or when nil with the store's own key (none for a plain store).
+    func writeCopy(toFile path: String, encryptionKey: [UInt8]?) throws -> UInt64
+
+    /// `.apply-schema`: applies the schema file text `text` (from `source`, named in errors)
+    /// to the open store with the migration rules of `--schema`.
+    func applySchema(_ text: String, source: String) throws
+
+    /// `.dump [MODEL ...]`: writes statements that rebuild the store (or the objects of
+    /// `models`, when not empty) through `write`, and problems through `warn`.
+    func dump(models: [String], write: @escaping (String) throws -> Void, warn: @escaping (String) -> Void) throws
 }
 
 extension ShellBackend {
@@ -58,7 +67,11 @@ extension ShellBackend {
     public var openWarnings: [String] { [] }
     public func verify() throws -> [String] { throw Self.noStore(".verify") }
     public func statistics() throws -> StoreStatistics { throw Self.noStore(".dbinfo") }
-    public func writeCopy(toFile path: String) throws -> UInt64 { throw Self.noStore(".backup") }
+    public func writeCopy(toFile path: String, encryptionKey: [UInt8]?) throws -> UInt64 { throw Self.noStore(".backup") }
+    public func applySchema(_ text: String, source: String) throws { throw Self.noStore(".apply-schema") }
+    public func dump(models: [String], write: @escaping (String) throws -> Void, warn: @escaping (String) -> Void) throws {
+        throw Self.noStore(".dump")
+    }
 
     private static func noStore(_ command: String) -> StatementError {
         StatementError("cannot run '\(command)': this backend has no store file")

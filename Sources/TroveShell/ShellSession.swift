@@ -6,12 +6,15 @@ import Trove
 /// Runs statements and dot-commands against a backend and prints their results: the
 /// execution driver shared by `-c`, `-f`, piped input and the REPL.
 final class ShellSession {
-    let backend: ShellBackend
+    /// The open store; `.open` replaces it.
+    private(set) var backend: ShellBackend
+    /// Opens the store of `.open`, as the command line's was opened.
+    let openBackend: Shell.BackendOpener
     let stdout: OutputSink
     let stderr: OutputSink
     let terminal: Terminal
     let arguments: [String]
-    let readOnly: Bool
+    private(set) var readOnly: Bool
     var settings: FormatterSettings
     var timer = false
     /// `--bail` or `.bail on`: piped input stops at the first error too.
@@ -30,9 +33,11 @@ final class ShellSession {
     let standardInput: LineSource
 
     init(backend: ShellBackend, stdout: OutputSink, stderr: OutputSink, terminal: Terminal,
-         options: CommandLineOptions, standardInput: LineSource) {
+         options: CommandLineOptions, standardInput: LineSource,
+         openBackend: @escaping Shell.BackendOpener = { _ in UnavailableBackend() }) {
         self.standardInput = standardInput
         self.backend = backend
+        self.openBackend = openBackend
         self.stdout = stdout
         self.stderr = stderr
         self.terminal = terminal
@@ -311,8 +316,31 @@ final class ShellSession {
                 readonly: \(onOff(readOnly))
                     args: \(arguments.isEmpty ? "(none)" : arguments.map { JSONText.string(.string($0)) }.joined(separator: " "))\n
                 """)
-        case .backup(let file):
-            _ = try backend.writeCopy(toFile: file)
+        case .backup(let file, let keyFile):
+            let key: [UInt8]?
+            do { key = try keyFile.map { path throws(UsageError) in try EncryptionKey(file: path).bytes } } catch {
+                throw StatementError(error.message)
+            }
+            _ = try backend.writeCopy(toFile: file, encryptionKey: key)
+        case .applySchema(let source):
+            switch source {
+            case .inline(let text):
+                try backend.applySchema(text, source: "the schema given")
+            case .file(let path):
+                let text: String
+                do { text = String(decoding: try FileInput.readAll(path), as: UTF8.self) } catch {
+                    throw StatementError("cannot read schema '\(path)': \(error.message)")
+                }
+                try backend.applySchema(text, source: path)
+            }
+        case .dump(let models):
+            try backend.dump(models: models, write: { [stdout] text in stdout.write(text) }, warn: { [stderr, stdout] text in
+                stdout.flush()
+                stderr.write("warning: \(text)\n")
+                stderr.flush()
+            })
+        case .open(let options):
+            try openStore(options)
         case .dbinfo:
             stdout.write(Self.describe(try backend.statistics()))
         case .verify:
@@ -337,6 +365,24 @@ final class ShellSession {
         ]
         let width = lines.map(\.0.count).max() ?? 0
         return lines.map { String(repeating: " ", count: width - $0.0.count) + $0.0 + ": " + $0.1 + "\n" }.joined()
+    }
+
+    /// `.open`: the new store replaces the open one only once it has opened; until then the
+    /// open one stays in use, so a mistyped name loses nothing.
+    private func openStore(_ options: CommandLineOptions) throws {
+        if backend.isInTransaction {
+            throw StatementError("cannot open another store inside a transaction ('commit' or 'rollback' first)")
+        }
+        let opened: ShellBackend
+        do {
+            opened = try Shell.openStore(options, terminal: terminal, openBackend: openBackend)
+        } catch let error as UsageError {
+            throw StatementError(error.message)
+        }
+        backend = opened
+        readOnly = options.readOnly
+        for warning in opened.openWarnings { stderr.write("warning: \(warning)\n") }
+        stderr.flush()
     }
 
     // MARK: End

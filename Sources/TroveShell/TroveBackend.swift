@@ -8,7 +8,7 @@ import Trove
 /// applied part of itself, so the transaction is then marked failed: later statements are
 /// refused and `commit` rolls it back, as psql does.
 public final class TroveBackend: ShellBackend {
-    let store: Store
+    private(set) var store: Store
     /// The transaction of `begin` ... `commit`, while one is open.
     private(set) var explicitTransaction: Transaction?
     /// Why the open transaction can only be rolled back, once a write in it failed.
@@ -18,12 +18,16 @@ public final class TroveBackend: ShellBackend {
         self.store = store
     }
 
-    /// Opens the store the command line names. An unreadable or foreign database file and a
-    /// bad schema file are usage errors (exit status 2); a refused migration is not.
+    /// Opens the store the command line names. An unreadable or foreign database file, a
+    /// bad schema file and a missing or wrong encryption key are usage errors (exit status 2);
+    /// a refused migration is not.
     public static func open(_ configuration: BackendConfiguration) throws -> TroveBackend {
-        var storeConfiguration = configuration.databasePath.map { StoreConfiguration(path: $0) } ?? .inMemory()
+        // A named in-memory store, so that `.apply-schema` can open it again with a new schema.
+        var storeConfiguration = configuration.databasePath.map { StoreConfiguration(path: $0) }
+            ?? .inMemory(identifier: "trove-shell-\(UInt64.random(in: 0 ... .max))")
         storeConfiguration.readOnly = configuration.readOnly
         storeConfiguration.deleteIfMigrationNeeded = configuration.resetOnMigration
+        storeConfiguration.encryptionKey = configuration.encryptionKey
         if let (path, text) = configuration.schema {
             do {
                 storeConfiguration.schema = try Schema(jsonData: Array(text.utf8), fileName: path)
@@ -31,10 +35,14 @@ public final class TroveBackend: ShellBackend {
                 throw UsageError("bad schema: \(error.description)")
             }
         }
+        let path = configuration.databasePath ?? ":memory:"
         do {
             return TroveBackend(store: try Store(configuration: storeConfiguration))
         } catch let error as StoreError {
-            let path = configuration.databasePath ?? ":memory:"
+            if let problem = Self.keyProblem(error, hasKey: configuration.encryptionKey != nil) {
+                if problem == .missing { throw EncryptionKeyNeeded(path: path) }
+                throw UsageError("cannot open '\(path)': \(problem.rawValue)")
+            }
             switch error {
             case .storage(let detail):
                 throw UsageError("cannot open '\(path)': \(Self.describeOpenFailure(detail))")
@@ -45,6 +53,21 @@ public final class TroveBackend: ShellBackend {
                 throw StatementError("cannot open '\(path)': \(error.description)")
             }
         }
+    }
+
+    /// What is wrong with the key an open was given, said without the key.
+    enum KeyProblem: String {
+        case missing = "the store is encrypted: give its key with --key-file FILE"
+        case wrong = "wrong encryption key: the key does not open this store"
+        case unexpected = "the store is not encrypted, but an encryption key was given"
+    }
+
+    static func keyProblem(_ error: StoreError, hasKey: Bool) -> KeyProblem? {
+        let text = error.description
+        if text == "wrong encryption key" { return .wrong }
+        if text.hasSuffix("is encrypted: an encryption key is needed") { return hasKey ? .wrong : .missing }
+        if text.hasSuffix("is not encrypted, but an encryption key was given") { return .unexpected }
+        return nil
     }
 
     /// Storage messages name the path and errno; say it the way people read it.
@@ -237,12 +260,45 @@ public final class TroveBackend: ShellBackend {
 
     public func statistics() throws -> StoreStatistics { try store.statistics() }
 
-    /// Keeps the store's own encryption, so that the copy opens as the store does.
-    public func writeCopy(toFile path: String) throws -> UInt64 {
+    /// Without a key of its own, the copy keeps the store's encryption, so that it opens as
+    /// the store does.
+    public func writeCopy(toFile path: String, encryptionKey: [UInt8]?) throws -> UInt64 {
         do {
-            return try store.writeCopy(toFile: path, encryptionKey: store.configuration.encryptionKey)
+            return try store.writeCopy(toFile: path, encryptionKey: encryptionKey ?? store.configuration.encryptionKey)
         } catch let error as StoreError {
             throw StatementError("cannot write the copy '\(path)': \(error.description)")
+        }
+    }
+
+    /// Opens the store again with the new schema, which applies it as opening with `--schema`
+    /// does; the store open until then stays in use if that fails. A second `Store` on the same
+    /// file (or named in-memory store) is safe while the first is open.
+    public func applySchema(_ text: String, source: String) throws {
+        guard explicitTransaction == nil else {
+            throw StatementError("cannot apply a schema inside a transaction ('commit' or 'rollback' first)")
+        }
+        guard !store.configuration.readOnly else {
+            throw StatementError("cannot apply a schema: the database is open read-only (--readonly)")
+        }
+        var configuration = store.configuration
+        do {
+            configuration.schema = try Schema(jsonData: Array(text.utf8), fileName: source)
+        } catch {
+            throw StatementError("bad schema: \(error.description)")
+        }
+        do {
+            store = try Store(configuration: configuration)
+        } catch StoreError.migrationRequired(let detail) {
+            throw StatementError("cannot apply the schema: \(detail)"
+                + " (raise schemaVersion, or open the store with --reset-on-migration to wipe it)")
+        } catch let error as StoreError {
+            throw StatementError("cannot apply the schema: \(error.description)")
+        }
+    }
+
+    public func dump(models: [String], write: @escaping (String) throws -> Void, warn: @escaping (String) -> Void) throws {
+        try read { snapshot in
+            try StoreDump(snapshot: snapshot, schema: store.schema, models: models, write: write, warn: warn).run()
         }
     }
 

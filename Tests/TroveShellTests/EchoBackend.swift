@@ -115,7 +115,7 @@ final class EchoBackend: ShellBackend {
         StoreStatistics(fileBytes: 602_681_344, pageSize: 4096, pageCount: 147_139, freePages: 73_035, pendingPages: 20, version: 2006)
     }
 
-    func writeCopy(toFile path: String) throws -> UInt64 {
+    func writeCopy(toFile path: String, encryptionKey: [UInt8]?) throws -> UInt64 {
         copies.append(path)
         return 4096
     }

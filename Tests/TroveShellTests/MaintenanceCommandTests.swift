@@ -51,11 +51,11 @@ import Trove
         #expect(backend.copies == ["my copy.trove"])
     }
 
-    @Test func backupNeedsExactlyOneFile() {
-        for command in [".backup", ".backup a b"] {
+    @Test func backupNeedsAFileAndAtMostAKeyFile() {
+        for command in [".backup", ".backup a b c"] {
             let r = run(["db", command])
             #expect(r.status == 1)
-            #expect(r.err.contains("usage: .backup FILE"), "\(r.err)")
+            #expect(r.err.contains("usage: .backup FILE [KEYFILE]"), "\(r.err)")
         }
         #expect(run(["db", ".dbinfo now"]).err.contains(".dbinfo takes no arguments"))
         #expect(run(["db", ".verify all"]).err.contains(".verify takes no arguments"))

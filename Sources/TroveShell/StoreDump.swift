@@ -1,0 +1,146 @@
+import Trove
+
+/// `.dump [MODEL ...]`: a store as shell statements that rebuild it, `trove NEW -f DUMP`.
+///
+/// The text is a `.apply-schema` line with the schema, then one transaction in two passes:
+/// 1. `insert` of every object of a model with a primary key, without its links;
+/// 2. `upsert` of the links of each such object that has any, then `insert` of every object
+///    of a model without a primary key, links included.
+/// Links are set after every object they can point at exists, because links may form cycles
+/// (a `Person.bestFriend` chain, two people each other's friend) that no insert order
+/// resolves. An object of a model without a primary key has no name to link to, so where a
+/// link points at one, the object is written nested in the link, which inserts it there; only
+/// objects no link points at are inserted on their own. An object linked from several places
+/// comes back as one copy per link: the dump warns about each such model.
+struct StoreDump {
+    let snapshot: Snapshot
+    let schema: Schema
+    /// Models whose objects are dumped, in schema order.
+    let models: [ModelSchema]
+    let write: (String) throws -> Void
+    let warn: (String) -> Void
+
+    init(snapshot: Snapshot, schema: Schema, models names: [String], write: @escaping (String) throws -> Void,
+         warn: @escaping (String) -> Void) throws {
+        for name in names where schema[name] == nil { throw StatementError("no model named '\(name)'") }
+        self.snapshot = snapshot
+        self.schema = schema
+        models = names.isEmpty ? schema.models : schema.models.filter { names.contains($0.name) }
+        self.write = write
+        self.warn = warn
+    }
+
+    func run() throws {
+        try write("-- trove dump: rebuild with  trove NEWFILE -f THISFILE\n")
+        try write(".apply-schema " + dumpedSchema().jsonText(style: .compact) + "\n")
+        try write("begin\n")
+        let linked = try linkedWithoutKey()
+        for model in models where model.primaryKey != nil {
+            for object in try snapshot.objects(model.name) {
+                try statement("insert", model, try fields(of: object, model, links: false))
+            }
+        }
+        for model in models {
+            let keyName = model.primaryKey
+            let links = model.properties.filter { $0.isStored && $0.type.objectType != nil }
+            if keyName != nil, links.isEmpty { continue }
+            for object in try snapshot.objects(model.name) {
+                if let keyName {
+                    var record = JSONObject()
+                    record[keyName] = try object.json()[keyName] ?? .null
+                    var any = false
+                    for p in links {
+                        let value = try linkValue(object, p, path: [])
+                        if value != .null, value != .array([]) { any = true }
+                        record[p.name] = value
+                    }
+                    if any { try statement("upsert", model, record) }
+                } else if !linked.contains(object.reference) {
+                    try statement("insert", model, try fields(of: object, model, links: true))
+                }
+            }
+        }
+        try write("commit\n")
+    }
+
+    private func statement(_ keyword: String, _ model: ModelSchema, _ record: JSONObject) throws {
+        try write(keyword + " " + model.name + " " + JSONText.string(record) + "\n")
+    }
+
+    /// The dumped models and every model their schema names (link targets, the origins of
+    /// linkingObjects), so that the schema stands alone; `renamed` is left out, as a new
+    /// store has nothing to rename.
+    private func dumpedSchema() throws -> Schema {
+        var needed = Set(models.map(\.name))
+        var queue = models.map(\.name)
+        while let name = queue.popLast() {
+            for p in schema[name]?.properties ?? [] {
+                if let target = p.type.objectType, needed.insert(target).inserted { queue.append(target) }
+            }
+        }
+        let kept = schema.models.filter { needed.contains($0.name) }.map { m in
+            ModelSchema(name: m.name, primaryKey: m.primaryKey, properties: m.properties)
+        }
+        do {
+            return try Schema(schemaVersion: schema.schemaVersion, models: kept)
+        } catch {
+            throw StatementError("cannot dump the schema: \(error.description)")
+        }
+    }
+
+    /// The stored properties of `object`; links only when `links` (as `linkValue` writes them).
+    private func fields(of object: DynamicObject, _ model: ModelSchema, links: Bool, path: [ObjectReference] = []) throws -> JSONObject {
+        let json = try object.json()
+        var out = JSONObject()
+        for p in model.properties where p.isStored {
+            if p.type.objectType != nil {
+                if links { out[p.name] = try linkValue(object, p, path: path) }
+            } else {
+                out[p.name] = json[p.name] ?? .null
+            }
+        }
+        return out
+    }
+
+    /// A link or list of links: targets with a primary key by it, others as nested objects.
+    private func linkValue(_ object: DynamicObject, _ p: PropertySchema, path: [ObjectReference]) throws -> JSONValue {
+        guard let targetName = p.type.objectType, let target = schema[targetName] else { return .null }
+        if target.primaryKey != nil { return try object.json()[p.name] ?? .null }
+        let path = path + [object.reference]
+        func nested(_ linked: DynamicObject) throws -> JSONValue {
+            if path.contains(linked.reference) {
+                throw StatementError("cannot dump '\(target.name)': its objects have no primary key and link to each other in a cycle")
+            }
+            return .object(try fields(of: linked, target, links: true, path: path))
+        }
+        if p.type.isList { return .array(try object.list(p.name).map(nested)) }
+        return try object.object(p.name).map(nested) ?? .null
+    }
+
+    /// Objects of models without a primary key that a link of a dumped object points at: they
+    /// are written nested in that link. Warns about a model with objects that several links
+    /// share.
+    private func linkedWithoutKey() throws -> Set<ObjectReference> {
+        var seen = Set<ObjectReference>()
+        var shared = Set<String>()
+        for model in models {
+            let links = model.properties.filter { p in
+                p.isStored && p.type.objectType.map { schema[$0]?.primaryKey == nil } == true
+            }
+            if links.isEmpty { continue }
+            for object in try snapshot.objects(model.name) {
+                for p in links {
+                    let targets = p.type.isList ? try object.list(p.name) : try object.object(p.name).map { [$0] } ?? []
+                    for target in targets where !seen.insert(target.reference).inserted {
+                        shared.insert(target.modelName)
+                    }
+                }
+            }
+        }
+        for name in shared.sorted() {
+            warn("objects of '\(name)' (a model without a primary key) are linked from several places;"
+                + " the dump writes one copy per link")
+        }
+        return seen
+    }
+}

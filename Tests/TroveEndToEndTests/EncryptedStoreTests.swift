@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// `--key-file`, and `.backup` of an encrypted store, through the built binary.
+@Suite struct EncryptedStoreTests {
+    let w: Workspace
+    init() throws { w = try Workspace() }
+
+    static let hexKey = String(repeating: "00112233445566778899aabbccddeeff", count: 4)
+    static let secret = "Zebulon Quartermaine"
+
+    /// An encrypted People store holding one person, made with the key in `key.hex`.
+    func encryptedStore() throws {
+        try w.write("key.hex", Self.hexKey + "\n")
+        let r = try w.run(["secret.trove", "--key-file", "key.hex", "-s", Workspace.schema("People"),
+                           #"insert Person {"id": 1, "name": "\#(Self.secret)"}"#])
+        #expect(r.status == 0, "\(r.err)")
+    }
+
+    func rawKey(_ byte: UInt8) throws -> String {
+        try Data(repeating: byte, count: 64).write(to: w.directory.appendingPathComponent("raw.key"))
+        return "raw.key"
+    }
+
+    @Test func aStoreMadeWithAKeyFileIsEncryptedAndOpensWithIt() throws {
+        try encryptedStore()
+        for name in ["secret.trove", "secret.trove-log"] where FileManager.default.fileExists(atPath: w.path(name)) {
+            #expect(try w.bytes(name).range(of: Data(Self.secret.utf8)) == nil, "plaintext in \(name)")
+        }
+        let r = try w.run(["secret.trove", "--key-file", "key.hex", "count Person"])
+        #expect(r.status == 0 && r.out == "1\n", "\(r.err)")
+    }
+
+    @Test func openingWithoutTheKeyOrWithAnotherExitsTwoSayingSo() throws {
+        try encryptedStore()
+        let none = try w.run(["secret.trove", "count Person"])
+        #expect(none.status == 2)
+        #expect(none.err == "trove: cannot open 'secret.trove': the store is encrypted: give its key with --key-file FILE\n")
+        let wrong = try w.run(["secret.trove", "--key-file", try rawKey(9), "count Person"])
+        #expect(wrong.status == 2)
+        #expect(wrong.err.contains("wrong encryption key"), "\(wrong.err)")
+        for r in [none, wrong] { #expect(!r.err.contains(Self.hexKey) && !r.out.contains(Self.secret)) }
+    }
+
+    @Test func aKeyFileOfTheWrongLengthOrMissingIsAUsageError() throws {
+        try w.write("short.key", "abcd\n")
+        let short = try w.run(["db", "--key-file", "short.key", "count Person"])
+        #expect(short.status == 2)
+        #expect(short.err.contains("key file 'short.key' holds no encryption key: a key is 64 raw bytes or 128 hexadecimal digits"),
+                "\(short.err)")
+        #expect(!FileManager.default.fileExists(atPath: w.path("db")))
+        let missing = try w.run(["db", "--key-file", "nothing.key", ".models"])
+        #expect(missing.status == 2 && missing.err.contains("cannot read key file 'nothing.key'"), "\(missing.err)")
+    }
+
+    @Test func aKeyForAPlainStoreIsRefused() throws {
+        #expect(try w.run(["plain.trove", "-s", Workspace.schema("People"), ".models"]).status == 0)
+        let r = try w.run(["plain.trove", "--key-file", try rawKey(1), ".models"])
+        #expect(r.status == 2 && r.err.contains("not encrypted"), "\(r.err)")
+    }
+
+    @Test func backupKeepsTheStoresKeyOrTakesAnother() throws {
+        try encryptedStore()
+        let raw = try rawKey(7)
+        let r = try w.run(["secret.trove", "--key-file", "key.hex", ".backup same.trove", ".backup other.trove \(raw)"])
+        #expect(r.status == 0 && r.out.isEmpty, "\(r.err)")
+        #expect(try w.run(["same.trove", "count Person"]).status == 2)
+        #expect(try w.run(["same.trove", "--key-file", "key.hex", "count Person"]).out == "1\n")
+        #expect(try w.run(["other.trove", "--key-file", "key.hex", "count Person"]).status == 2)
+        #expect(try w.run(["other.trove", "--key-file", raw, "count Person"]).out == "1\n")
+        #expect(try w.bytes("other.trove").range(of: Data(Self.secret.utf8)) == nil)
+        let bad = try w.run(["secret.trove", "--key-file", "key.hex", ".backup third.trove key-that-is-missing"])
+        #expect(bad.status == 1 && bad.err.contains("cannot read key file 'key-that-is-missing'"), "\(bad.err)")
+        #expect(!FileManager.default.fileExists(atPath: w.path("third.trove")))
+    }
+
+    @Test func withoutATerminalNoKeyIsAskedFor() throws {
+        try encryptedStore()
+        let r = try w.run(["secret.trove"], stdin: Self.hexKey + "\ncount Person\n")
+        #expect(r.status == 2 && r.err.contains("the store is encrypted"), "\(r.err)")
+        #expect(r.out.isEmpty)
+    }
+
+    @Test func atATerminalTheKeyIsAskedForWithoutEchoAndKeptNowhere() throws {
+        try encryptedStore()
+        let t = try PseudoTerminal(arguments: [w.path("secret.trove")], environment: [
+            "TERM": "xterm", "HOME": w.directory.path, "TROVE_HISTORY": w.path("history"), "LANG": "C.UTF-8",
+        ])
+        try t.expect("(128 hexadecimal digits): ")
+        t.send(Self.hexKey + "\r")
+        try t.expectPrompt()
+        t.send("count Person\r")
+        try t.expect("1")
+        try t.expectPrompt()
+        t.send("\u{04}")
+        #expect(try t.waitForExit() == 0)
+        #expect(!t.transcript.contains(Self.hexKey.prefix(16)))
+        let history = (try? w.read("history")) ?? ""
+        #expect(!history.contains(Self.hexKey.prefix(16)) && history.contains("count"))
+    }
+
+    @Test func aWrongKeyTypedAtTheTerminalExitsTwo() throws {
+        try encryptedStore()
+        let t = try PseudoTerminal(arguments: [w.path("secret.trove")], environment: ["TERM": "xterm", "HOME": w.directory.path])
+        try t.expect("(128 hexadecimal digits): ")
+        t.send(String(repeating: "7", count: 128) + "\r")
+        try t.expect("wrong encryption key")
+        #expect(try t.waitForExit() == 2)
+    }
+}

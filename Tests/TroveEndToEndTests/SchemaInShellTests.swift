@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// `.apply-schema` and `.open`: making models and switching stores without leaving the shell.
+@Suite struct SchemaInShellTests {
+    let w: Workspace
+    init() throws { w = try Workspace() }
+
+    @Test func applySchemaMakesModelsInTheOpenStore() throws {
+        let r = try w.run(["db", ".apply-schema \(Workspace.schema("People"))", #"insert Person {"id": 1, "name": "Ann"}"#, "count Person"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.hasSuffix("1\n"))
+        #expect(try w.run(["db", ".models"]).out == "Person\nDog\n")
+        // In memory too, keeping what the store holds.
+        let memory = try w.run([":memory:", #".apply-schema {"models": [{"name": "A", "primaryKey": "id", "properties": {"id": "int"}}]}"#,
+                                #"insert A {"id": 7}"#,
+                                #".apply-schema {"models": [{"name": "A", "primaryKey": "id", "properties": {"id": "int", "b": "string?"}}]}"#,
+                                "A"])
+        #expect(memory.status == 0, "\(memory.err)")
+        #expect(memory.out.hasSuffix(#"{"id": 7, "b": null}"# + "\n"), "\(memory.out)")
+    }
+
+    @Test func aSchemaThatNeedsAMigrationOrIsBadChangesNothing() throws {
+        #expect(try w.run(["db", "-s", Workspace.schema("People"), #"insert Person {"id": 1, "name": "Ann"}"#]).status == 0)
+        try w.write("changed.json", #"{"schemaVersion": 1, "models": [{"name": "Person", "primaryKey": "id", "properties": {"id": "string"}}]}"#)
+        let migration = try w.run(["db", ".apply-schema changed.json"])
+        #expect(migration.status == 1)
+        #expect(migration.err.contains("raise schemaVersion"), "\(migration.err)")
+        try w.write("bad.json", #"{"models": [{"name": "X", "properties": {"y": "Nope"}}]}"#)
+        let bad = try w.run(["db", ".apply-schema bad.json"])
+        #expect(bad.status == 1 && bad.err.contains("bad schema") && bad.err.contains("bad.json"), "\(bad.err)")
+        let missing = try w.run(["db", ".apply-schema none.json"])
+        #expect(missing.status == 1 && missing.err.contains("cannot read schema 'none.json'"), "\(missing.err)")
+        #expect(try w.run(["db", "Person"]).out == #"{"id": 1, "name": "Ann", "birthdate": null, "age": null, "dogs": [], "nicknames": [], "bestFriend": null}"# + "\n")
+        #expect(try w.run(["db", "--readonly", ".apply-schema \(Workspace.schema("Tasks"))"]).err.contains("read-only"))
+    }
+
+    @Test func openSwitchesStoresWithTheCommandLinesOptions() throws {
+        #expect(try w.run(["a.trove", "-s", Workspace.schema("People"), #"insert Person {"id": 1, "name": "Ann"}"#]).status == 0)
+        let r = try w.run(["-c", ".open a.trove", "-c", "count Person", "-c", ".open", "-c", ".models", "-c", ".open --readonly a.trove",
+                           "-c", "get Person 1"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.hasPrefix("1\n{\"id\": 1, \"name\": \"Ann\""), "\(r.out)")
+        let readOnly = try w.run(["-c", ".open --readonly a.trove", "-c", "delete Person 1"])
+        #expect(readOnly.status == 1 && readOnly.err.contains("read-only"), "\(readOnly.err)")
+        let schema = try w.run(["-c", ".open -s \(Workspace.schema("Tasks")) b.trove", "-c", ".models"])
+        #expect(schema.status == 0 && !schema.out.isEmpty, "\(schema.err)")
+    }
+
+    @Test func aFailedOpenKeepsTheStoreInUse() throws {
+        #expect(try w.run(["a.trove", "-s", Workspace.schema("People"), #"insert Person {"id": 1, "name": "Ann"}"#]).status == 0)
+        try w.write("notes.txt", String(repeating: "not a store\n", count: 1000))
+        let r = try w.run(["a.trove"], stdin: ".open notes.txt\ncount Person\n.open nowhere/x.trove\ncount Person\n")
+        #expect(r.status == 1)
+        #expect(r.out == "1\n1\n", "\(r.out)")
+        #expect(r.err.contains("notes.txt"), "\(r.err)")
+        #expect(try w.read("notes.txt") == String(repeating: "not a store\n", count: 1000))
+    }
+
+    @Test func openAsksForNothingWithoutATerminalAndTakesAKeyFile() throws {
+        try w.write("key.hex", String(repeating: "ab", count: 64))
+        #expect(try w.run(["enc.trove", "--key-file", "key.hex", "-s", Workspace.schema("People"), #"insert Person {"id": 1, "name": "Ann"}"#]).status == 0)
+        let r = try w.run([], stdin: ".open enc.trove\n.open --key-file key.hex enc.trove\ncount Person\n")
+        #expect(r.status == 1)
+        #expect(r.err.contains("the store is encrypted: give its key with --key-file FILE"), "\(r.err)")
+        #expect(r.out == "1\n")
+    }
+}
