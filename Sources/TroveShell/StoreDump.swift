@@ -46,11 +46,12 @@ struct StoreDump {
             if keyName != nil, links.isEmpty { continue }
             for object in try snapshot.objects(model.name) {
                 if let keyName {
+                    let json = try object.json()
                     var record = JSONObject()
-                    record[keyName] = try object.json()[keyName] ?? .null
+                    record[keyName] = json[keyName] ?? .null
                     var any = false
                     for p in links {
-                        let value = try linkValue(object, p, path: [])
+                        let value = try linkValue(object, json, p, path: [])
                         if value != .null, value != .array([]) { any = true }
                         record[p.name] = value
                     }
@@ -94,7 +95,7 @@ struct StoreDump {
         var out = JSONObject()
         for p in model.properties where p.isStored {
             if p.type.objectType != nil {
-                if links { out[p.name] = try linkValue(object, p, path: path) }
+                if links { out[p.name] = try linkValue(object, json, p, path: path) }
             } else {
                 out[p.name] = json[p.name] ?? .null
             }
@@ -102,10 +103,12 @@ struct StoreDump {
         return out
     }
 
-    /// A link or list of links: targets with a primary key by it, others as nested objects.
-    private func linkValue(_ object: DynamicObject, _ p: PropertySchema, path: [ObjectReference]) throws -> JSONValue {
+    /// A link or list of links: targets with a primary key by it (as `json`, the object's JSON
+    /// form, has it), others as nested objects.
+    private func linkValue(_ object: DynamicObject, _ json: JSONObject, _ p: PropertySchema,
+                           path: [ObjectReference]) throws -> JSONValue {
         guard let targetName = p.type.objectType, let target = schema[targetName] else { return .null }
-        if target.primaryKey != nil { return try object.json()[p.name] ?? .null }
+        if target.primaryKey != nil { return json[p.name] ?? .null }
         let path = path + [object.reference]
         func nested(_ linked: DynamicObject) throws -> JSONValue {
             if path.contains(linked.reference) {
