@@ -1,12 +1,16 @@
 import Trove
 
-/// `csv` mode: a header line, then one record per object, quoted as RFC 4180 says (a field
-/// with a comma, quote, CR or LF is enclosed in quotes, quotes doubled). Records end with
-/// LF, as Unix tools expect. Null is an empty field and an empty string `""`, so that import
-/// reads each back as it was; arrays and objects are JSON text.
+/// `csv` and `tsv` modes: a header line, then one record per object, quoted as RFC 4180 says
+/// (a field with the separator, a quote, CR or LF is enclosed in quotes, quotes doubled).
+/// Records end with LF, as Unix tools expect. Null is an empty field (unless `.nullvalue`
+/// says otherwise) and an empty string `""`, so that `import` reads each back as it was;
+/// arrays and objects are JSON text.
 /// A count is a bare integer and a write summary a JSON line, as in the JSON modes.
 struct CSVFormatter: ResultFormatter {
+    /// `,` for csv, a tab for tsv.
+    var separator: Character = ","
     var showHeaders = true
+    var null = ""
 
     func format(_ result: ShellResult, to out: OutputSink) {
         switch result {
@@ -23,8 +27,8 @@ struct CSVFormatter: ResultFormatter {
     }
 
     private func writeTable(columns: [String], rows: [JSONObject], to out: OutputSink) {
-        if showHeaders { out.write(Self.header(columns)) }
-        for row in rows { out.write(Self.record(columns, row)) }
+        if showHeaders { out.write(Self.header(columns, separator: separator)) }
+        for row in rows { out.write(Self.record(columns, row, separator: separator, null: null)) }
     }
 
     /// The header line of `columns`; `separator` is `,` for CSV, a tab for TSV.
@@ -33,10 +37,10 @@ struct CSVFormatter: ResultFormatter {
     }
 
     /// One line of `object`'s values in `columns`' order.
-    static func record(_ columns: [String], _ object: JSONObject, separator: Character = ",") -> String {
+    static func record(_ columns: [String], _ object: JSONObject, separator: Character = ",", null: String = "") -> String {
         columns.map { name in
             if case .string("")? = object[name] { return "\"\"" }
-            return field(CellText.plain(object[name], null: ""), separator: separator)
+            return field(CellText.plain(object[name], null: null), separator: separator)
         }.joined(separator: String(separator)) + "\n"
     }
 

@@ -19,6 +19,14 @@ public struct CommandLineOptions: Sendable, Equatable {
     public var keyFile: String?
     /// nil: `table` when standard output is a terminal, `jsonl` otherwise.
     public var outputMode: OutputMode?
+    /// `--headers` / `--no-headers`; nil: headers on.
+    public var showHeaders: Bool?
+    /// `--nullvalue TEXT`: what null prints as in the text modes.
+    public var nullText: String?
+    /// `--init FILE`: read instead of the default init file, in every mode.
+    public var initFile: String?
+    /// `--no-init`: read no init file.
+    public var skipInit = false
     public var bail = false
     /// `--arg` values, bound to `$0`, `$1`, ...
     public var arguments: [String] = []

@@ -7,6 +7,8 @@ enum CommandTable {
         case models
         case modes
         case onOff
+        /// One of these words.
+        case words([String])
         case files
     }
 
@@ -52,10 +54,10 @@ enum CommandTable {
                           return .exit(status: status)
                       }),
         DotCommandRow(name: ".headers", hiddenAliases: [".header"], arguments: "on|off",
-                      help: "show the header line in csv and table modes",
+                      help: "show the header line in table, markdown, csv and tsv modes",
                       completes: .onOff, parse: { args throws(StatementError) in .headers(try args.flag()) }),
         DotCommandRow(name: ".help", help: "show this help", parse: { args throws(StatementError) in try args.none(.help) }),
-        DotCommandRow(name: ".mode", arguments: "[MODE]", help: "set or show the output mode: json jsonl csv table line",
+        DotCommandRow(name: ".mode", arguments: "[MODE]", help: "set or show the mode: " + OutputMode.allCases.map(\.rawValue).joined(separator: " "),
                       completes: .modes, parse: { args throws(StatementError) in
                           guard !args.values.isEmpty else { return .mode(nil) }
                           let text = try args.one("MODE")
@@ -66,6 +68,13 @@ enum CommandTable {
                       }),
         DotCommandRow(name: ".models", aliases: [".tables"], help: "list the models (also .tables)",
                       parse: { args throws(StatementError) in try args.none(.models) }),
+        DotCommandRow(name: ".nullvalue", arguments: "[TEXT]", help: "print null as TEXT in the text modes (none: the mode's own)",
+                      parse: { args throws(StatementError) in
+                          guard args.values.count <= 1 else { throw args.usage("[TEXT]") }
+                          return .nullValue(args.values.first)
+                      }),
+        DotCommandRow(name: ".once", arguments: "FILE", help: "send the next command's output to FILE",
+                      completes: .files, parse: { args throws(StatementError) in .once(file: try args.one("FILE")) }),
         DotCommandRow(name: ".open", arguments: "[OPTIONS] [FILE]",
                       help: "open another store; options as on the command line",
                       completes: .files, parse: { args throws(StatementError) in
@@ -81,6 +90,33 @@ enum CommandTable {
                               throw args.usage("[--readonly] [--schema FILE] [--key-file FILE] [--reset-on-migration] [FILE]")
                           }
                           return .open(options)
+                      }),
+        DotCommandRow(name: ".output", arguments: "[FILE]", help: "send output to FILE, or back to standard output",
+                      completes: .files, parse: { args throws(StatementError) in
+                          guard args.values.count <= 1 else { throw args.usage("[FILE]") }
+                          return .output(file: args.values.first)
+                      }),
+        DotCommandRow(name: ".param", aliases: [".parameter"], arguments: "set N VALUE|list|clear",
+                      help: "bind $N to VALUE as --arg does, list, clear",
+                      completes: .words(["set", "list", "clear"]), parse: { args throws(StatementError) in
+                          let usage = "set N VALUE | list | clear"
+                          switch args.values.first?.lowercased() {
+                          case "set":
+                              guard args.values.count == 3 else { throw args.usage("set N VALUE (quote a VALUE with blanks)") }
+                              let name = args.values[1]
+                              guard let index = Int(name.hasPrefix("$") ? String(name.dropFirst()) : name), index >= 0 else {
+                                  throw StatementError("\(args.name) set: '\(name)' is not a parameter number ($0, $1, ...)")
+                              }
+                              return .parameter(.set(index: index, value: args.values[2]))
+                          case "list":
+                              guard args.values.count == 1 else { throw args.usage(usage) }
+                              return .parameter(.list)
+                          case "clear":
+                              guard args.values.count == 1 else { throw args.usage(usage) }
+                              return .parameter(.clear)
+                          default:
+                              throw args.usage(usage)
+                          }
                       }),
         DotCommandRow(name: ".print", arguments: "TEXT", help: "print TEXT",
                       parse: { args in .print(args.values.joined(separator: " ")) }),

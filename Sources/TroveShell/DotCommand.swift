@@ -19,6 +19,17 @@ enum DotCommand: Equatable {
     case open(CommandLineOptions)
     case dbinfo
     case verify
+    case output(file: String?)
+    case once(file: String)
+    case nullValue(String?)
+    case parameter(ParameterAction)
+
+    /// What `.param` does to the `$N` bindings.
+    enum ParameterAction: Equatable {
+        case set(index: Int, value: String)
+        case list
+        case clear
+    }
 
     /// Parses a dot-command line (leading blanks already removed) by its row in `CommandTable`.
     static func parse(_ line: String) throws(StatementError) -> DotCommand {

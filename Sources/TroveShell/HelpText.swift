@@ -23,8 +23,15 @@ enum HelpText {
               --json             output: one JSON array per query
               --jsonl            output: one JSON object per line (when piped)
               --csv              output: CSV with a header line
+              --tsv              output: CSV with tabs between fields
               --table            output: a table for people (on a terminal)
+              --markdown         output: a Markdown table
               --line             output: one "name = value" line per property
+              --headers, --no-headers
+                                 show or hide header lines (table, csv, ...)
+              --nullvalue TEXT   print null as TEXT in the text modes
+              --init FILE        run FILE first (default ~/.troverc, at a terminal)
+              --no-init          run no init file
               --bail             stop at the first failing statement
               --arg VALUE        bind VALUE to $0, $1, ... in order (repeatable)
           -h, --help             show this help and exit

@@ -26,7 +26,7 @@ final class InteractiveShell {
 
     static func environment() -> [String: String] {
         var result: [String: String] = [:]
-        for name in ["TROVE_HISTORY", "HOME"] {
+        for name in ["TROVE_HISTORY", "TROVE_INIT", "HOME"] {
             if let value = getenv(name) { result[name] = String(cString: value) }
         }
         return result
@@ -39,20 +39,20 @@ final class InteractiveShell {
             session.report(StatementError("cannot start the line editor"), statement: nil, origin: .interactive)
             return
         }
-        session.stdout.write("trove \(TroveInfo.version): enter .help for help, Ctrl-D to leave\n")
-        session.stdout.flush()
+        session.console.write("trove \(TroveInfo.version): enter .help for help, Ctrl-D to leave\n")
+        session.console.flush()
         var splitter = StatementSplitter()
         var entry: [String] = []
         while session.exitStatus == nil {
             let prompt = splitter.isIncomplete ? Self.continuationPrompt : Self.prompt
             switch editor.readLine(prompt: prompt) {
             case .endOfInput:
-                session.stdout.write("\n")
+                session.console.write("\n")
                 return
             case .interrupted:
                 // Ctrl-C drops the line and any unfinished statement, never the shell.
-                session.stdout.write("^C\n")
-                session.stdout.flush()
+                session.console.write("^C\n")
+                session.console.flush()
                 splitter.reset()
                 entry = []
             case .line(let text):

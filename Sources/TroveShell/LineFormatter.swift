@@ -3,6 +3,9 @@ import Trove
 /// `line` mode, as sqlite3's `.mode line`: `name = value` per property with the names
 /// right-aligned, a blank line between records.
 struct LineFormatter: ResultFormatter {
+    /// What null prints as (`.nullvalue`).
+    var null = "null"
+
     func format(_ result: ShellResult, to out: OutputSink) {
         switch result {
         case .objects(let set):
@@ -24,7 +27,7 @@ struct LineFormatter: ResultFormatter {
             var text = i > 0 ? "\n" : ""
             for column in columns {
                 let pad = String(repeating: " ", count: width - DisplayWidth.of(column))
-                text += pad + column + " = " + CellText.plain(row[column], null: "null") + "\n"
+                text += pad + column + " = " + CellText.plain(row[column], null: null) + "\n"
             }
             out.write(text)
         }

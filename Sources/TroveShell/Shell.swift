@@ -21,12 +21,12 @@ public enum Shell {
         let stderr = FileOutput(fd: STDERR_FILENO, capacity: 0)
         defer { stdout.flush() }
         return run(arguments: arguments, stdout: stdout, stderr: stderr, terminal: .current(),
-                   standardInput: LineReader(), openBackend: openBackend)
+                   standardInput: LineReader(), environment: InteractiveShell.environment(), openBackend: openBackend)
     }
 
     /// `main` with its surroundings passed in, for tests.
     static func run(arguments: [String], stdout: OutputSink, stderr: OutputSink, terminal: Terminal,
-                    standardInput: LineSource, openBackend: @escaping BackendOpener) -> Int32 {
+                    standardInput: LineSource, environment: [String: String] = [:], openBackend: @escaping BackendOpener) -> Int32 {
         let options: CommandLineOptions
         do {
             options = try CommandLineParser.parse(arguments)
@@ -42,8 +42,14 @@ public enum Shell {
             stdout.write(HelpText.version)
             return 0
         }
+        let interactive = options.scripts.isEmpty && terminal.stdinIsTerminal
+        let initFile = InitFile.path(option: options.initFile, skip: options.skipInit, interactive: interactive,
+                                     environment: environment)
         // Unreadable inputs are usage errors, found before anything is opened.
-        for case .file(let path) in options.scripts where path != "-" {
+        var inputs: [String] = []
+        for case .file(let path) in options.scripts where path != "-" { inputs.append(path) }
+        if let initFile { inputs.append(initFile) }
+        for path in inputs {
             do { try FileInput.checkReadable(path) } catch {
                 stderr.write("trove: cannot read '\(path)': \(error.message)\n")
                 return 2
@@ -64,6 +70,24 @@ public enum Shell {
 
         let session = ShellSession(backend: backend, stdout: stdout, stderr: stderr, terminal: terminal, options: options,
                                    standardInput: standardInput, openBackend: openBackend)
+        if let initFile {
+            if interactive {
+                stderr.write("-- Loading resources from \(initFile)\n")
+                stderr.flush()
+            }
+            do {
+                // At the prompt an error in the init file is shown and shrugged off, as any other.
+                let ok = session.run(try LineReader(path: initFile), origin: .file(initFile), stopOnError: !interactive)
+                if !ok, !interactive || session.exitStatus != nil {
+                    session.close()
+                    stdout.flush()
+                    return session.exitStatus ?? 1
+                }
+            } catch {
+                stderr.write("trove: cannot read '\(initFile)': \(error.message)\n")
+                return 2
+            }
+        }
         if !options.scripts.isEmpty {
             for script in options.scripts {
                 let ok: Bool

@@ -42,6 +42,7 @@ struct ShellCompleter {
             case .models: return Completion(start: wordStart, candidates: Self.match(fullWord, models().map(\.name)))
             case .modes: return Completion(start: wordStart, candidates: Self.match(fullWord, OutputMode.allCases.map(\.rawValue)))
             case .onOff: return Completion(start: wordStart, candidates: Self.match(fullWord, ["on", "off"]))
+            case .words(let words): return Completion(start: wordStart, candidates: Self.match(fullWord, words))
             case .files: return Completion(start: wordStart, candidates: Self.files(matching: fullWord))
             case .nothing: return Completion(start: wordStart, candidates: [])
             }

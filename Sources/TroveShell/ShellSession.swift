@@ -10,10 +10,14 @@ final class ShellSession {
     private(set) var backend: ShellBackend
     /// Opens the store of `.open`, as the command line's was opened.
     let openBackend: Shell.BackendOpener
-    let stdout: OutputSink
+    /// Where results go: the console, or the file of `.output` or `.once`.
+    private(set) var stdout: OutputSink
+    /// Standard output, whatever `.output` says: the REPL's banner and echoes go here.
+    let console: OutputSink
     let stderr: OutputSink
     let terminal: Terminal
-    let arguments: [String]
+    /// The values bound to `$0`, `$1`, ...: the `--arg` values, then as `.param` leaves them.
+    private(set) var arguments: [String]
     private(set) var readOnly: Bool
     var settings: FormatterSettings
     var timer = false
@@ -28,6 +32,10 @@ final class ShellSession {
     private var readDepth = 0
     /// Whether the innermost running input stops at its first error (for `.read`).
     private var stopOnError = false
+    /// The file `.output` or `.once` opened, while output goes there.
+    private var redirection: (file: String, output: FileOutput, fd: Int32)?
+    /// Commands left until `.once`'s redirection ends: 2 when set, counting `.once` itself.
+    private var onceCountdown = 0
 
     /// Standard input, shared by piped statements, `-f -`, `.read -` and `import MODEL -`.
     let standardInput: LineSource
@@ -39,12 +47,14 @@ final class ShellSession {
         self.backend = backend
         self.openBackend = openBackend
         self.stdout = stdout
+        self.console = stdout
         self.stderr = stderr
         self.terminal = terminal
         self.arguments = options.arguments
         self.readOnly = options.readOnly
         self.bail = options.bail
         settings = FormatterSettings(mode: options.outputMode ?? (terminal.stdoutIsTerminal ? .table : .jsonl),
+                                     showHeaders: options.showHeaders ?? true, nullText: options.nullText,
                                      unicodeBoxes: terminal.isUTF8)
     }
 
@@ -84,6 +94,12 @@ final class ShellSession {
 
     /// Runs one item from the splitter; returns whether it succeeded.
     func execute(_ item: StatementSplitter.Item, origin: InputOrigin) -> Bool {
+        defer {
+            if onceCountdown > 0 {
+                onceCountdown -= 1
+                if onceCountdown == 0 { endRedirection(origin: origin) }
+            }
+        }
         switch item {
         case .statement(let statement): return execute(statement, origin: origin)
         case .dotCommand(let text, let line): return executeDotCommand(text, line: line, origin: origin)
@@ -309,12 +325,14 @@ final class ShellSession {
         case .show:
             let onOff = { (b: Bool) in b ? "on" : "off" }
             stdout.write("""
-                    mode: \(settings.mode.rawValue)
-                 headers: \(onOff(settings.showHeaders))
-                   timer: \(onOff(timer))
-                    bail: \(onOff(bail))
-                readonly: \(onOff(readOnly))
-                    args: \(arguments.isEmpty ? "(none)" : arguments.map { JSONText.string(.string($0)) }.joined(separator: " "))\n
+                     mode: \(settings.mode.rawValue)
+                  headers: \(onOff(settings.showHeaders))
+                nullvalue: \(JSONText.string(.string(settings.effectiveNullText)))
+                   output: \(redirection?.file ?? "stdout")
+                    timer: \(onOff(timer))
+                     bail: \(onOff(bail))
+                 readonly: \(onOff(readOnly))
+                     args: \(arguments.isEmpty ? "(none)" : arguments.map { JSONText.string(.string($0)) }.joined(separator: " "))\n
                 """)
         case .backup(let file, let keyFile):
             let key: [UInt8]?
@@ -343,6 +361,26 @@ final class ShellSession {
             try openStore(options)
         case .dbinfo:
             stdout.write(Self.describe(try backend.statistics()))
+        case .output(let file):
+            endRedirection(origin: origin)
+            if let file, file != "-" { try redirect(to: file) }
+        case .once(let file):
+            endRedirection(origin: origin)
+            try redirect(to: file)
+            onceCountdown = 2
+        case .nullValue(let text):
+            settings.nullText = text
+        case .parameter(.set(let index, let value)):
+            guard index <= arguments.count else {
+                throw StatementError("cannot set $\(index) before $\(arguments.count): parameters are bound in order from $0")
+            }
+            if index == arguments.count { arguments.append(value) } else { arguments[index] = value }
+        case .parameter(.list):
+            for (index, value) in arguments.enumerated() {
+                stdout.write("$\(index) = \(JSONText.string(.string(value)))\n")
+            }
+        case .parameter(.clear):
+            arguments = []
         case .verify:
             let problems = try backend.verify()
             guard !problems.isEmpty else { stdout.write("ok\n"); return }
@@ -385,10 +423,38 @@ final class ShellSession {
         stderr.flush()
     }
 
+    // MARK: Output files
+
+    /// Sends output to `file` (created, or emptied) until `.output` or `.once` ends it.
+    private func redirect(to file: String) throws {
+        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw StatementError("cannot write '\(file)': \(SystemError(errno: errno).message)") }
+        let output = FileOutput(fd: fd)
+        redirection = (file, output, fd)
+        stdout = output
+    }
+
+    /// Closes the output file, if any, and sends output to the console again; a write to it
+    /// that failed (a full disk) is reported here, once.
+    private func endRedirection(origin: InputOrigin) {
+        guard let (file, output, fd) = redirection else { return }
+        output.flush()
+        let failed = output.failed
+        let error = errno
+        Glibc.close(fd)
+        redirection = nil
+        stdout = console
+        onceCountdown = 0
+        if failed {
+            report(StatementError("cannot write '\(file)': \(SystemError(errno: error).message)"), statement: nil, origin: origin)
+        }
+    }
+
     // MARK: End
 
     /// Rolls back a transaction left open (as sqlite3 and psql do), saying so.
     func close() {
+        endRedirection(origin: .command)
         stdout.flush()
         if backend.isInTransaction {
             do {

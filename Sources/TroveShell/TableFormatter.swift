@@ -5,6 +5,8 @@ import Trove
 /// the table fits. Its look may change between versions; scripts use the other modes.
 struct TableFormatter: ResultFormatter {
     var showHeaders = true
+    /// What null prints as (`.nullvalue`).
+    var null = "null"
     var width: Int?
     var unicode = true
 
@@ -42,7 +44,7 @@ struct TableFormatter: ResultFormatter {
 
     func render(columns: [String], rows: [JSONObject]) -> String {
         guard !columns.isEmpty else { return "" }
-        let cells = rows.map { row in columns.map { Self.visible(CellText.plain(row[$0], null: "null")) } }
+        let cells = rows.map { row in columns.map { Self.visible(CellText.plain(row[$0], null: null)) } }
         let numeric = columns.map { column in
             !rows.isEmpty && rows.allSatisfy { CellText.isNumber($0[column]) || $0[column] == nil || $0[column] == .null }
         }

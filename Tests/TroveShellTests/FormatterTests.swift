@@ -39,7 +39,7 @@ import Trove
         #expect(render(.lookup(columns: [], objects: [JSONObject([("id", .int(1))]), nil]), JSONFormatter()) == "[\n  {\"id\": 1},\n  null\n]\n")
     }
 
-    @Test(arguments: [OutputMode.json, .jsonl, .csv])
+    @Test(arguments: [OutputMode.json, .jsonl, .csv, .tsv])
     func machineModesPrintBareCountsAndWriteSummaries(mode: OutputMode) {
         let formatter = FormatterSettings(mode: mode).makeFormatter()
         #expect(render(.count(42), formatter) == "42\n")

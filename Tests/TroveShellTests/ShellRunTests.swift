@@ -228,7 +228,7 @@ import Trove
     @Test func unknownModeIsAnError() {
         let r = run(["-c", ".mode xml"])
         #expect(r.status == 1)
-        #expect(r.err == "error: unknown mode 'xml'; modes: json, jsonl, csv, table, line\n")
+        #expect(r.err == "error: unknown mode 'xml'; modes: json, jsonl, csv, tsv, table, markdown, line\n")
     }
 
     // MARK: Writes and transactions

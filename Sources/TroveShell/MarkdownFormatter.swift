@@ -1,0 +1,64 @@
+import Trove
+
+/// `markdown` mode: a GitHub-flavoured Markdown pipe table per result, numbers aligned right,
+/// to paste into a document. `|` in a value is escaped and line breaks become `<br>`, so a
+/// row stays one line. Without headers the header row is left blank, since Markdown has no
+/// table without one. Counts and write summaries read as in `table` mode.
+struct MarkdownFormatter: ResultFormatter {
+    var showHeaders = true
+    /// What null prints as (`.nullvalue`).
+    var null = ""
+
+    func format(_ result: ShellResult, to out: OutputSink) {
+        switch result {
+        case .objects(let set):
+            out.write(render(columns: set.effectiveColumns, rows: set.rows))
+        case .lookup(let columns, let objects):
+            let rows = objects.compactMap { $0 }
+            out.write(render(columns: ResultSet(columns: columns, rows: rows).effectiveColumns, rows: rows))
+        case .count(let n):
+            out.write(render(columns: ["count"], rows: [JSONObject([("count", .int(Int64(n)))])]))
+        case .written(let summary):
+            out.write(TableFormatter.describe(summary) + "\n")
+        case .plan(let plan):
+            out.write(render(columns: plan.keys, rows: [plan]))
+        case .none: break
+        }
+    }
+
+    func render(columns: [String], rows: [JSONObject]) -> String {
+        guard !columns.isEmpty else { return "" }
+        let header = columns.map { showHeaders ? Self.cell($0) : "" }
+        let cells = rows.map { row in columns.map { Self.cell(CellText.plain(row[$0], null: null)) } }
+        let numeric = columns.map { column in
+            !rows.isEmpty && rows.allSatisfy { CellText.isNumber($0[column]) || $0[column] == nil || $0[column] == .null }
+        }
+        var widths = header.map { max(DisplayWidth.of($0), 3) }
+        for row in cells {
+            for (i, cell) in row.enumerated() { widths[i] = max(widths[i], DisplayWidth.of(cell)) }
+        }
+        func line(_ values: [String]) -> String {
+            var text = "|"
+            for (i, value) in values.enumerated() {
+                let pad = String(repeating: " ", count: widths[i] - DisplayWidth.of(value))
+                text += " " + (numeric[i] ? pad + value : value + pad) + " |"
+            }
+            return text + "\n"
+        }
+        var text = line(header)
+        text += "|" + widths.indices.map { i in
+            " " + String(repeating: "-", count: widths[i] - (numeric[i] ? 1 : 0)) + (numeric[i] ? ":" : "") + " |"
+        }.joined() + "\n"
+        for row in cells { text += line(row) }
+        return text
+    }
+
+    /// `text` as one cell: pipes escaped, line breaks as `<br>`, other control characters
+    /// escaped as `table` mode shows them.
+    static func cell(_ text: String) -> String {
+        var result = text.replacingAll("|", with: "\\|")
+        if result.contains("\r\n") { result = result.replacingAll("\r\n", with: "<br>") }
+        result = result.replacingAll("\n", with: "<br>")
+        return TableFormatter.visible(result)
+    }
+}

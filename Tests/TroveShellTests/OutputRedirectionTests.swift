@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import Trove
+@testable import TroveShell
+
+/// `.output` and `.once`: where results go, and that errors never follow them.
+extension ShellRunTests {
+    func contents(_ path: String) throws -> String {
+        String(decoding: try FileInput.readAll(path), as: UTF8.self)
+    }
+
+    @Test func outputSendsResultsToAFileUntilTurnedBack() throws {
+        let path = temporaryFile("old text that is replaced\n", suffix: ".txt")
+        let r = run([], stdin: "count Person\n.output \(path)\ncount Dog\n.print in the file\ncount Cat\n.output\n.print back\n")
+        #expect(r.out == "2\nback\n")
+        #expect(r.err == "error: line 5, column 7: no model named 'Cat'\n")
+        #expect(try contents(path) == "2\nin the file\n")
+    }
+
+    @Test func outputDashIsStandardOutput() throws {
+        let path = temporaryFile("", suffix: ".txt")
+        let r = run(["-c", ".output \(path)", "-c", "count Person", "-c", ".output -", "-c", ".print here"])
+        #expect(r.out == "here\n")
+        #expect(try contents(path) == "2\n")
+    }
+
+    @Test func onceTakesOnlyTheNextCommand() throws {
+        let path = temporaryFile("", suffix: ".csv")
+        let r = run(["--csv"], stdin: ".once \(path)\nPerson\ncount Person\n")
+        #expect(r.out == "2\n")
+        #expect(try contents(path) == "id,name,age\n1,Ann,31\n2,Bob,\n")
+    }
+
+    @Test func onceCountsADotCommandAsTheNextCommand() throws {
+        let path = temporaryFile("", suffix: ".txt")
+        let r = run([], stdin: ".once \(path)\n.models\n.models\n")
+        #expect(r.out == "Person\nDog\n")
+        #expect(try contents(path) == "Person\nDog\n")
+    }
+
+    @Test func outputIntoAMissingDirectoryFailsAndKeepsTheOutput() {
+        let r = run(["-c", ".output /nonexistent/dir/out.txt"])
+        #expect(r.status == 1)
+        #expect(r.err == "error: cannot write '/nonexistent/dir/out.txt': No such file or directory\n")
+        let kept = run([], stdin: ".once /nonexistent/x.txt\ncount Person\n")
+        #expect(kept.status == 1)
+        #expect(kept.out == "2\n")
+    }
+
+    @Test func showSaysWhereOutputGoes() throws {
+        let path = temporaryFile("", suffix: ".txt")
+        #expect(run(["-c", ".show"]).out.contains("   output: stdout\n"))
+        run(["-c", ".output \(path)", "-c", ".show"])
+        #expect(try contents(path).contains("   output: \(path)\n"))
+    }
+
+    // MARK: Headers and null
+
+    @Test func headersOptionsAndDotCommand() {
+        #expect(run(["--csv", "--no-headers", "-c", "Person"]).out == "1,Ann,31\n2,Bob,\n")
+        #expect(run(["--no-headers", "--headers", "--tsv", "-c", "Person"]).out == "id\tname\tage\n1\tAnn\t31\n2\tBob\t\n")
+        #expect(run(["--tsv"], stdin: ".headers off\nPerson\n.header on\ncount Person\n").out == "1\tAnn\t31\n2\tBob\t\n2\n")
+    }
+
+    @Test func modesTSVAndMarkdownFromOptionsAndDotCommand() {
+        #expect(run(["--markdown", "-c", "get Person 1"]).out == "|  id | name | age |\n| --: | ---- | --: |\n|   1 | Ann  |  31 |\n")
+        #expect(run([], stdin: ".mode markdown\n.mode\n.mode tsv\n.mode\n").out == "markdown\ntsv\n")
+        #expect(run(["-c", ".mode xml"]).err == "error: unknown mode 'xml'; modes: json, jsonl, csv, tsv, table, markdown, line\n")
+    }
+
+    @Test func nullValueFromOptionAndDotCommand() {
+        #expect(run(["--csv", "--nullvalue", "NULL", "-c", "Person"]).out == "id,name,age\n1,Ann,31\n2,Bob,NULL\n")
+        #expect(run(["--line"], stdin: ".nullvalue (none)\nget Person 2\n.nullvalue\nget Person 2\n").out
+                == "  id = 2\nname = Bob\n age = (none)\n  id = 2\nname = Bob\n age = null\n")
+        #expect(run(["--jsonl", "--nullvalue", "NULL", "-c", "get Person 2"]).out == "{\"id\": 2, \"name\": \"Bob\", \"age\": null}\n")
+        #expect(run(["--nullvalue", "-", "-c", ".show"]).out.contains("nullvalue: \"-\"\n"))
+    }
+}
