@@ -1,5 +1,5 @@
 # Two commands set everything up on a fresh Debian machine with the Swift toolchain:
-#   make run    builds and starts the trove shell (an in-memory store)
+#   make run    builds and starts the trove shell on a demo store (ARGS=... runs `trove ARGS`)
 #   make test   runs every test
 PREFIX ?= /usr/local
 SWIFT  ?= swift
@@ -25,8 +25,23 @@ STATIC_BUILD = .build/static
 release: deps
 	Scripts/build-release $(STATIC_BUILD) $(SWIFT)
 
+# The demo store `make run` opens: Schemas/People.json with Schemas/People-sample.jsonl
+# imported, built on first run (and again when either changes) under the ignored .build/.
+DEMO_STORE = .build/demo/people.trove
+$(DEMO_STORE): Schemas/People.json Schemas/People-sample.jsonl | build
+	@mkdir -p $(@D)
+	@rm -f $@ $@-lock $@-log
+	@"$$($(SWIFT) build --show-bin-path)/trove" $@ --schema Schemas/People.json \
+		-c 'import Person Schemas/People-sample.jsonl' >/dev/null || { rm -f $@ $@-lock $@-log; exit 1; }
+	@echo "demo store $@: Person and Dog from Schemas/People.json, 10 people"
+
+ifeq ($(strip $(ARGS)),)
+run: build $(DEMO_STORE)
+	$(SWIFT) run trove $(DEMO_STORE)
+else
 run: build
 	$(SWIFT) run trove $(ARGS)
+endif
 
 test: deps
 	$(SWIFT) test

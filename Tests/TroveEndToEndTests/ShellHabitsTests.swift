@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// The daily habits against the built binary: the init file at a terminal, and the demo
+/// store `make run` opens.
+@Suite struct ShellHabitsTests {
+    let w: Workspace
+    init() throws { w = try Workspace() }
+
+    func terminal(_ arguments: [String] = [], troverc: String?) throws -> PseudoTerminal {
+        if let troverc { try w.write(".troverc", troverc) }
+        return try PseudoTerminal(arguments: arguments, environment: [
+            "TERM": "xterm", "HOME": w.directory.path, "TROVE_HISTORY": w.path("history"), "LANG": "C.UTF-8",
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+        ])
+    }
+
+    @Test func troveRcRunsBeforeTheFirstPrompt() throws {
+        let t = try terminal(troverc: ".mode csv\n.print from troverc\n")
+        try t.expect("-- Loading resources from \(w.path(".troverc"))\r\n")
+        try t.expect("from troverc\r\n")
+        try t.expectPrompt()
+        t.send(".mode\r")
+        try t.expect("\ncsv\r\n")
+        try t.expectPrompt()
+        t.send("\u{04}")
+        #expect(try t.waitForExit() == 0)
+    }
+
+    @Test func noInitSkipsTroveRc() throws {
+        let t = try terminal(["--no-init"], troverc: ".mode csv\n")
+        try t.expectPrompt()
+        t.send(".mode\r")
+        try t.expect("\ntable\r\n")
+        try t.expectPrompt()
+        t.send("\u{04}")
+        #expect(try t.waitForExit() == 0)
+    }
+
+    @Test func anErrorInTroveRcIsShownAndTheShellStarts() throws {
+        let t = try terminal(troverc: ".mode xml\n.print still read\n")
+        try t.expect("error: \(w.path(".troverc")):1: unknown mode 'xml'")
+        try t.expect("still read\r\n")
+        try t.expectPrompt()
+        t.send("\u{04}")
+        #expect(try t.waitForExit() == 0)
+    }
+
+    @Test func outputFileGetsResultsWhileThePromptStays() throws {
+        let t = try terminal(troverc: nil)
+        try t.expectPrompt()
+        t.send(".output \(w.path("out.txt"))\r")
+        try t.expectPrompt()
+        t.send(".print into the file\r")
+        try t.expectPrompt()
+        t.send(".output\r")
+        try t.expectPrompt()
+        t.send("\u{04}")
+        #expect(try t.waitForExit() == 0)
+        #expect(try w.read("out.txt") == "into the file\n")
+    }
+
+    /// What `make run` builds: the schema and the sample data import whole, and the README's
+    /// first question has answers.
+    @Test func demoStoreAnswersTheFirstQuestion() throws {
+        let sample = Workspace.root.appendingPathComponent("Schemas/People-sample.jsonl").path
+        let r = try w.run(["demo.trove", "--schema", Workspace.schema("People"), "-c", "import Person \(sample)",
+                           "-c", "count Person where age > 30", "-c", "count Dog",
+                           "-c", "Person where age > 30 SORT(age DESC) LIMIT(1)"])
+        #expect(r.status == 0, "\(r.err)")
+        let lines = r.out.split(separator: "\n")
+        #expect(lines.count == 4)
+        #expect(lines.first == "{\"inserted\": 10}")
+        #expect(lines.dropFirst().first == "7")
+        #expect(lines.dropFirst(2).first == "5")
+        #expect(lines.last?.hasPrefix("{\"id\": 6, \"name\": \"Fatima Haddad\"") == true)
+    }
+}
