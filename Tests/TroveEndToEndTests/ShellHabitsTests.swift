@@ -60,6 +60,26 @@ import Testing
         #expect(try w.read("out.txt") == "into the file\n")
     }
 
+    @Test func paramBindsThroughTheSameReadingAsArg() throws {
+        let made = try w.run(["db", "-s", Workspace.schema("People"), "insert Person [\(StoreStatementTests.ann), \(StoreStatementTests.bob)]"])
+        #expect(made.status == 0, "\(made.err)")
+        let r = try w.run(["db"], stdin: ".param set 0 30\ncount Person where age > $0\n.param set 0 old\ncount Person where age > $0\n")
+        #expect(r.status == 1)
+        #expect(r.out == "1\n")
+        #expect(r.err.contains("$0"))
+        #expect(try w.run(["db", "--arg", "30", "-c", "count Person where age > $0"]).out == "1\n")
+    }
+
+    @Test func tsvOutputImportsBackIntoEqualObjects() throws {
+        let made = try w.run(["db", "-s", Workspace.schema("People"), "insert Person [\(StoreStatementTests.ann), \(StoreStatementTests.bob)]"])
+        #expect(made.status == 0, "\(made.err)")
+        let tsv = try w.run(["db", "--tsv", "-c", ".output people.tsv", "-c", "Person", "-c", ".output", "-c", ".print done"])
+        #expect(tsv.out == "done\n")
+        let copy = try w.run(["copy", "-s", Workspace.schema("People"), "import Person people.tsv"])
+        #expect(copy.status == 0, "\(copy.err)")
+        #expect(try w.run(["copy", "Person"]).out == (try w.run(["db", "Person"]).out))
+    }
+
     /// What `make run` builds: the schema and the sample data import whole, and the README's
     /// first question has answers.
     @Test func demoStoreAnswersTheFirstQuestion() throws {

@@ -42,6 +42,10 @@ import Testing
         #expect(complete(".mode j") == ["json", "jsonl"])
         #expect(complete(".schema P") == ["Person"])
         #expect(complete(".timer o") == ["off", "on"])
+        #expect(complete(".mode m") == ["markdown"])
+        #expect(complete(".param ") == ["clear", "list", "set"])
+        #expect(complete(".nu") == [".nullvalue"])
+        #expect(complete(".o") == [".once", ".open", ".output"])
     }
 
     @Test func completionStartsAfterTheLastSemicolon() {
