@@ -38,7 +38,7 @@ enum HelpText {
               --version          show the version and exit
 
         Statements (one per line; ; separates several; type .help in the shell):
-          MODEL [where PREDICATE] [SORT(..)] [DISTINCT(..)] [LIMIT(N)]
+          MODEL [where PREDICATE] [SORT(..)] [DISTINCT(..)] [OFFSET(N)] [LIMIT(N)]
           count MODEL [where PREDICATE]       get MODEL PK [PK ...]
           insert MODEL JSON                   upsert MODEL JSON
           update MODEL PK|where PREDICATE set PROP = VALUE [, ...]
@@ -63,7 +63,7 @@ enum HelpText {
             Statements (keywords in any case; a statement ends at the end of the line
             unless a quote or bracket is open; ; separates statements; -- comments):
               MODEL [where PREDICATE] [SORT(KEYPATH [ASC|DESC], ...)]
-                    [DISTINCT(KEYPATH, ...)] [LIMIT(N)]
+                    [DISTINCT(KEYPATH, ...)] [OFFSET(N)] [LIMIT(N)]
 
             """
         for usage in CommandTable.statements.flatMap(\.usage) { text += "  " + usage + "\n" }

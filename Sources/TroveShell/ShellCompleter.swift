@@ -1,3 +1,4 @@
+import Trove
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +11,7 @@ struct ShellCompleter {
     /// The models to complete, asked at each Tab so new models show up.
     var models: () -> [ModelDescription]
 
-    static let clauseWords = ["where", "set", "SORT(", "DISTINCT(", "LIMIT(", "AND", "OR", "NOT",
+    static let clauseWords = ["where", "set"] + QueryParser.clauseKeywords.map { $0 + "(" } + ["AND", "OR", "NOT",
                               "ASC", "DESC", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES",
                               "IN", "BETWEEN", "ANY", "SOME", "ALL", "NONE", "SUBQUERY(",
                               "TRUEPREDICATE", "FALSEPREDICATE", "nil", "true", "false"]

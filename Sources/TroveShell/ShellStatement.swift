@@ -20,7 +20,7 @@ public enum ImportFormat: String, Sendable, Equatable {
 /// is a `SourceFragment`, so a backend can hand its text to the store's parsers and report
 /// errors at `fragment.offset + positionInFragment`.
 public enum ShellStatement: Sendable, Equatable {
-    /// `MODEL [where PREDICATE] [SORT(...)] [DISTINCT(...)] [LIMIT(N)]`
+    /// `MODEL [where PREDICATE] [SORT(...)] [DISTINCT(...)] [OFFSET(N)] [LIMIT(N)]`
     case query(QuerySpec)
     /// `count MODEL [where PREDICATE]`
     case count(model: SourceFragment, predicate: SourceFragment?)

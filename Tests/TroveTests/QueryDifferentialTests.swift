@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test(arguments: [UInt64(21), 22])
-    func randomStatementsSortDistinctAndLimitLikeTheReference(seed: UInt64) throws {
+    func randomStatementsSortDistinctOffsetAndLimitLikeTheReference(seed: UInt64) throws {
         let engines = try Self.engines(seed: seed)
         let reference = try engines[0].store.read { try ReferenceStore($0) }
         let snapshots = try engines.map { try $0.store.beginRead() }
@@ -72,9 +72,9 @@ import Testing
         for round in 0..<400 {
             var generator = QueryPredicateGenerator(seed: seed &* 7_000_003 &+ UInt64(round))
             let predicate = generator.predicate(depth: 1)
-            let (sort, distinct, limit) = generator.clauses()
-            let text = QueryPredicateGenerator.statement("Person", predicate, sort: sort, distinct: distinct, limit: limit)
-            let expected = try reference.query("Person", predicate, sort: sort, distinct: distinct, limit: limit)
+            let (sort, distinct, offset, limit) = generator.clauses()
+            let text = QueryPredicateGenerator.statement("Person", predicate, sort: sort, distinct: distinct, offset: offset, limit: limit)
+            let expected = try reference.query("Person", predicate, sort: sort, distinct: distinct, offset: offset, limit: limit)
             for (engine, snapshot) in zip(engines, snapshots) {
                 let got = try QueryExecutor(snapshot: snapshot, prefersIndexes: engine.prefersIndexes)
                     .run(text, arguments: generator.arguments).results.keys
@@ -87,7 +87,7 @@ import Testing
         }
     }
 
-    /// `Results.sorted(by:)`, `distinct(by:)` and `prefix(limit:)` over the objects a
+    /// `Results.sorted(by:)`, `distinct(by:)`, `offset(_:)` and `prefix(limit:)` over the objects a
     /// predicate found refine them as the statement's clauses would.
     @Test(arguments: [UInt64(31)])
     func refinedResultsAgreeWithTheReference(seed: UInt64) throws {
@@ -99,12 +99,13 @@ import Testing
         for round in 0..<200 {
             var generator = QueryPredicateGenerator(seed: seed &* 5_000_011 &+ UInt64(round))
             let predicate = generator.predicate(depth: 1)
-            let (sort, distinct, limit) = generator.clauses()
-            let expected = try reference.query("Person", predicate, sort: sort, distinct: distinct, limit: limit)
+            let (sort, distinct, offset, limit) = generator.clauses()
+            let expected = try reference.query("Person", predicate, sort: sort, distinct: distinct, offset: offset, limit: limit)
             for (engine, snapshot) in zip(engines, snapshots) {
                 var results = try snapshot.objects("Person", where: predicate.ast().description, arguments: generator.arguments)
                 if !sort.isEmpty { results = try results.sorted(by: sort.map { ($0.0.joined(separator: "."), $0.1) }) }
                 if !distinct.isEmpty { results = try results.distinct(by: distinct.map { $0.joined(separator: ".") }) }
+                results = results.offset(offset)
                 if let limit { results = results.prefix(limit: limit) }
                 if results.keys != expected {
                     Issue.record("\(engine.label): \(predicate.ast()) \(sort) \(distinct) \(String(describing: limit))\n  got \(results.keys)\n  expected \(expected)")

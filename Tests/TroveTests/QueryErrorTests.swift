@@ -126,7 +126,7 @@ struct QueryErrorTests {
     @Test func queryStatementErrors() throws {
         #expect(QueryTest.queryError("")?.message == "expected a model name, found the end of the statement")
         let missingWhere = try #require(QueryTest.queryError("Person age > 3"))
-        #expect(missingWhere.message == "expected 'where', SORT, DISTINCT, LIMIT or the end of the statement after 'Person', found 'age'")
+        #expect(missingWhere.message == "expected 'where', SORT, DISTINCT, OFFSET, LIMIT or the end of the statement after 'Person', found 'age'")
         #expect(missingWhere.column == 8)
         #expect(QueryTest.queryError("Person where")?.kind == .unexpectedEnd)
         #expect(QueryTest.queryError("Person SORT age")?.kind == .unexpectedToken)
@@ -148,6 +148,20 @@ struct QueryErrorTests {
         #expect(QueryTest.queryError("Person LIMIT(1.5)")?.kind == .invalidLimit)
         #expect(QueryTest.queryError("Person LIMIT($0)")?.kind == .invalidLimit)
         #expect(QueryTest.queryError("Person LIMIT(x)")?.column == 14)
+    }
+
+    @Test func offsetTakesANonNegativeIntegerAfterDistinctAndBeforeLimit() throws {
+        let negative = try #require(QueryTest.queryError("Person SORT(age) OFFSET(-5) LIMIT(2)"))
+        #expect(negative.kind == .invalidOffset)
+        #expect(negative.message == "OFFSET takes a non-negative integer")
+        #expect(negative.column == 25)
+        #expect(QueryTest.queryError("Person OFFSET(1.5)")?.kind == .invalidOffset)
+        #expect(QueryTest.queryError("Person OFFSET($0)")?.kind == .invalidOffset)
+        #expect(QueryTest.queryError("Person OFFSET()")?.column == 15)
+        let late = try #require(QueryTest.queryError("Person LIMIT(1) OFFSET(2)"))
+        #expect(late.kind == .unexpectedToken)
+        #expect(late.column == 17)
+        #expect(QueryTest.queryError("Person OFFSET(1) DISTINCT(a)")?.kind == .unexpectedToken)
     }
 
     @Test func lexicalErrorsSurfaceThroughTheParser() throws {

@@ -232,6 +232,12 @@ struct QueryParserTests {
         #expect(try QueryParser.parseQuery("person").model.name == "person")
         #expect(try QueryParser.parseQuery("Sort where a == 1").model.name == "Sort")
         #expect(try QueryParser.parseQuery("Limit LIMIT(1)").limit == 1)
+        let page = try QueryParser.parseQuery("Person where offset > 1 SORT(offset) DISTINCT(name) OFFSET(20) LIMIT(10)")
+        #expect(page.offset == 20)
+        #expect(page.limit == 10)
+        #expect(page.sort == [QuerySortDescriptor(QueryKeyPath("offset"))])
+        #expect(try QueryParser.parseQuery("Person offset(3)").offset == 3)
+        #expect(try QueryParser.parseQuery("Person").offset == 0)
     }
 
     @Test func predicateMayUseClauseWordsAsProperties() throws {

@@ -79,6 +79,25 @@ import Testing
         #expect(missing.access != .backlinks(link: "vet"))
     }
 
+    @Test func offsetOnKeysTheIndexDecidesSkipsWithoutReadingObjects() throws {
+        let indexed = try QueryFixtures.store(indexed: true, seed: 5)
+        let plain = try QueryFixtures.store(indexed: false, seed: 5)
+        let statement = "Person where level IN {1, 2, 3} OFFSET(3) LIMIT(4)"
+        let plan = try Self.plan(statement, store: indexed)
+        #expect(plan.access == .index(property: "level"))
+        #expect(plan.description.contains("OFFSET 3 (skips index entries, reads no object)"))
+        #expect(plan.description.contains("LIMIT 4 (stops early)"))
+        let everyone = try plain.read { try $0.query("Person where level IN {1, 2, 3}").keys }
+        #expect(everyone.count > 7)
+        #expect(try indexed.read { try $0.query(statement).keys } == Array(everyone.dropFirst(3).prefix(4)))
+        #expect(try plain.read { try $0.query(statement).keys } == Array(everyone.dropFirst(3).prefix(4)))
+        // Past the end, and a sorted page.
+        #expect(try indexed.read { try $0.query("Person where level IN {1, 2, 3} OFFSET(100000)").count } == 0)
+        let sorted = try Self.plan("Person SORT(age DESC) OFFSET(2) LIMIT(3)", store: plain)
+        #expect(sorted.description.contains("SORT age DESC (top 5)"))
+        #expect(sorted.actualRows == 3)
+    }
+
     @Test func anAlwaysFalsePredicateReadsNothing() throws {
         let plan = try Self.plan("Person where age > 3 AND FALSEPREDICATE", store: try QueryFixtures.smallStore())
         #expect(plan.access == .none)

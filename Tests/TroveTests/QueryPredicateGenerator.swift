@@ -245,17 +245,20 @@ struct QueryPredicateGenerator {
     ]
     static let distinctPaths: [[String]] = [["active"], ["level"], ["nick"], ["bestFriend", "age"], ["bestFriend"], ["age"]]
 
-    mutating func clauses() -> (sort: [([String], Bool)], distinct: [[String]], limit: Int?) {
+    mutating func clauses() -> (sort: [([String], Bool)], distinct: [[String]], offset: Int, limit: Int?) {
         let sort = (0..<rng.int(3)).map { _ in (rng.pick(Self.sortPaths), rng.chance(50)) }
         let distinct = rng.chance(30) ? (0..<(1 + rng.int(2))).map { _ in rng.pick(Self.distinctPaths) } : []
+        let offset = rng.chance(30) ? rng.int(40) : 0
         let limit = rng.chance(50) ? rng.int(25) : nil
-        return (sort, distinct, limit)
+        return (sort, distinct, offset, limit)
     }
 
-    static func statement(_ model: String, _ predicate: RefPredicate, sort: [([String], Bool)], distinct: [[String]], limit: Int?) -> String {
+    static func statement(_ model: String, _ predicate: RefPredicate, sort: [([String], Bool)], distinct: [[String]],
+                          offset: Int = 0, limit: Int?) -> String {
         var text = "\(model) where \(predicate.ast())"
         if !sort.isEmpty { text += " SORT(" + sort.map { "\($0.0.joined(separator: ".")) \($0.1 ? "ASC" : "DESC")" }.joined(separator: ", ") + ")" }
         if !distinct.isEmpty { text += " DISTINCT(" + distinct.map { $0.joined(separator: ".") }.joined(separator: ", ") + ")" }
+        if offset > 0 || (limit == nil && !sort.isEmpty) { text += " OFFSET(\(offset))" }
         if let limit { text += " LIMIT(\(limit))" }
         return text
     }

@@ -79,6 +79,7 @@ struct QueryPrinterTests {
         "Person SORT(age DESC)",
         "Person where a == 1 OR b == 2 SORT(a ASC, b.c DESC) DISTINCT(a, b.c) LIMIT(0)",
         "Dog DISTINCT(owner.name) LIMIT(100)",
+        "Airport where state == 'TX' SORT(iata ASC) OFFSET(50) LIMIT(50)", "Dog OFFSET(3)",
         "where where where == 1 SORT(sort) DISTINCT(distinct) LIMIT(1)",
     ])
     func queriesSurviveAPrintParseRoundTrip(input: String) throws {

@@ -98,8 +98,9 @@ final class ReferenceStore {
         try order[model]!.filter { try evaluate(predicate, .object(model: model, objects[model]![$0]!)) }
     }
 
-    /// SORT (null first ascending, ties by object key), DISTINCT, LIMIT.
-    func query(_ model: String, _ predicate: RefPredicate, sort: [([String], Bool)], distinct: [[String]], limit: Int?) throws -> [UInt64] {
+    /// SORT (null first ascending, ties by object key), DISTINCT, OFFSET, LIMIT.
+    func query(_ model: String, _ predicate: RefPredicate, sort: [([String], Bool)], distinct: [[String]],
+               offset: Int = 0, limit: Int?) throws -> [UInt64] {
         var keys = try filter(model, predicate)
         let table = objects[model]!
         func single(_ key: UInt64, _ path: [String]) -> Value {
@@ -119,6 +120,7 @@ final class ReferenceStore {
             var seen = Set<[Value]>()
             keys = keys.filter { key in seen.insert(distinct.map { single(key, $0) }).inserted }
         }
+        keys = Array(keys.dropFirst(offset))
         if let limit { keys = Array(keys.prefix(limit)) }
         return keys
     }

@@ -1,8 +1,9 @@
-/// A query statement: `MODEL [where PREDICATE] [SORT(...)] [DISTINCT(...)] [LIMIT(N)]`.
+/// A query statement: `MODEL [where PREDICATE] [SORT(...)] [DISTINCT(...)] [OFFSET(N)] [LIMIT(N)]`.
 ///
 /// The results are the objects of `model` that satisfy `predicate`, sorted, then reduced to
-/// the first of each distinct combination, then limited. The parser accepts the clauses only
-/// in that order, at most once each, so the text never suggests another.
+/// the first of each distinct combination, then the first `offset` skipped, then limited. The
+/// parser accepts the clauses only in that order, at most once each, so the text never
+/// suggests another.
 public struct Query: Sendable, Hashable, CustomStringConvertible {
     /// The model queried (case-sensitive).
     public var model: QueryIdentifier
@@ -12,17 +13,20 @@ public struct Query: Sendable, Hashable, CustomStringConvertible {
     public var sort: [QuerySortDescriptor]
     /// The key paths whose combination of values must be distinct; empty for no `DISTINCT`.
     public var distinct: [QueryKeyPath]
+    /// How many results to skip before the first one returned (`OFFSET`); 0 for none.
+    public var offset: Int
     /// The maximum number of results, or nil.
     public var limit: Int?
 
     public init(
         model: QueryIdentifier, predicate: QueryPredicate? = nil, sort: [QuerySortDescriptor] = [],
-        distinct: [QueryKeyPath] = [], limit: Int? = nil
+        distinct: [QueryKeyPath] = [], offset: Int = 0, limit: Int? = nil
     ) {
         self.model = model
         self.predicate = predicate
         self.sort = sort
         self.distinct = distinct
+        self.offset = offset
         self.limit = limit
     }
 }

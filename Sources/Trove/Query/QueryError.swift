@@ -35,6 +35,8 @@ public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidQuantifier
         /// `LIMIT` with something other than a non-negative integer.
         case invalidLimit
+        /// `OFFSET` with something other than a non-negative integer.
+        case invalidOffset
         /// Parentheses, `NOT`s or subqueries nested deeper than `QueryParser.maximumDepth`.
         case nestingTooDeep
         /// A statement longer than `QueryParser.maximumLength` bytes.

@@ -14,9 +14,9 @@ import TroveStorage
 /// | index candidates | the planner picks a primary-key or index range (or a union); no SORT or DISTINCT; records read only for entries the keys leave unsure | `QueryDifferentialTests.randomPredicatesAgreeWithTheReferenceEvaluator` (indexes, every index) |
 /// | backlinks | one to-one path comparison false on null (`team.name == 'x'`); no SORT or DISTINCT | `QueryPlannerTests.aComparisonThroughAToOneLinkStartsFromTheLinkedObjects`, and the random predicates |
 /// | filtered scan | no index applies; no SORT, DISTINCT or LIMIT: slot ranges, ASCII string tests or the compiled predicate per record | `QueryDifferentialTests.randomPredicatesAgreeWithTheReferenceEvaluator` (no indexes), `ScanFastPathTests.rangesOfFixedWidthSlotsMatchTheDecodedValues` |
-/// | ordered scan, top-k | SORT, DISTINCT or LIMIT over a scan; raw slot rows when every sort key is a fixed-width slot | `QueryDifferentialTests.randomStatementsSortDistinctAndLimitLikeTheReference`, `ScanFastPathTests.rawSortKeysOrderLikeTheGeneralPath` |
-/// | ordered candidates | SORT, DISTINCT or LIMIT over index candidates or backlinks, in key order | `QueryDifferentialTests.randomStatementsSortDistinctAndLimitLikeTheReference` (indexes, every index) |
-/// | refine | `Results.filter`, `sorted(by:)`, `distinct(by:)` over keys already found | `QueryDifferentialTests.refinedResultsAgreeWithTheReference` |
+/// | ordered scan, top-k | SORT, DISTINCT or LIMIT over a scan (OFFSET gathers `offset + limit`, then drops the first `offset` keys); raw slot rows when every sort key is a fixed-width slot | `QueryDifferentialTests.randomStatementsSortDistinctOffsetAndLimitLikeTheReference`, `ScanFastPathTests.rawSortKeysOrderLikeTheGeneralPath` |
+/// | ordered candidates | SORT, DISTINCT or LIMIT over index candidates or backlinks, in key order | `QueryDifferentialTests.randomStatementsSortDistinctOffsetAndLimitLikeTheReference` (indexes, every index) |
+/// | refine | `Results.filter`, `sorted(by:)`, `distinct(by:)`, `offset(_:)` over keys already found | `QueryDifferentialTests.refinedResultsAgreeWithTheReference` |
 struct QueryExecutor {
     let snapshot: Snapshot
     /// Use any index that applies (for tests of the index paths).
@@ -30,7 +30,7 @@ struct QueryExecutor {
         self.describesPlan = describesPlan
     }
 
-    /// Runs `text` (`Model [where P] [SORT(...)] [DISTINCT(...)] [LIMIT(n)]`).
+    /// Runs `text` (`Model [where P] [SORT(...)] [DISTINCT(...)] [OFFSET(n)] [LIMIT(n)]`).
     func run(_ text: String, arguments: [Value]) throws -> (results: Results, plan: QueryPlan) {
         try snapshot.checkLive()
         let query = try ParsedQueryCache.shared.query(text)
@@ -44,21 +44,28 @@ struct QueryExecutor {
             try binder.orderingKeyPath($0, model: model, clause: "DISTINCT", allowsLinks: true)
         }
         return try run(model: model, predicate: predicate, predicateText: query.predicate?.description as String?,
-                       sort: sort, distinct: distinct, limit: query.limit)
+                       sort: sort, distinct: distinct, offset: query.offset, limit: query.limit)
     }
 
     /// Runs a bound query over every object of `model`.
+    ///
+    /// `OFFSET` rides on `LIMIT`: every path gathers the first `offset + limit` results and
+    /// drops the first `offset` of them. Results are keys, so a skipped object is never
+    /// decoded; on index candidates the keys decide, it is never read either.
     func run(model: ModelLayout, predicate: BoundPredicate?, predicateText: @autoclosure () -> String?,
-             sort: [(BoundKeyPath, Bool)], distinct: [BoundKeyPath], limit: Int?) throws -> (results: Results, plan: QueryPlan) {
+             sort: [(BoundKeyPath, Bool)], distinct: [BoundKeyPath], offset: Int = 0,
+             limit requestedLimit: Int?) throws -> (results: Results, plan: QueryPlan) {
+        // How many results the paths gather: the skipped ones and the returned ones.
+        let limit = requestedLimit.map { offset > Int.max - $0 ? Int.max : offset + $0 }
         var planner = QueryPlanner(snapshot: snapshot, model: model)
         planner.prefersIndexes = prefersIndexes
         let (access, estimate) = try planner.accessPath(for: predicate)
 
         var examined = 0
         var decidedByIndex = false
-        let keys: [UInt64]
+        var keys: [UInt64]
         switch access {
-        case _ where limit == 0:
+        case _ where requestedLimit == 0:
             keys = []
         case .none:
             keys = []
@@ -158,6 +165,7 @@ struct QueryExecutor {
             }
             keys = ordering.finish()
         }
+        if offset > 0 { keys.removeFirst(Swift.min(offset, keys.count)) }
 
         guard describesPlan else {
             let plan = QueryPlan(model: model.name, access: .scan, steps: [], estimatedRows: estimate,
@@ -173,7 +181,8 @@ struct QueryExecutor {
             steps.append("SORT \(keys)" + (distinct.isEmpty ? limit.map { " (top \($0))" } ?? "" : ""))
         }
         if !distinct.isEmpty { steps.append("DISTINCT \(distinct.map(\.text).joined(separator: ", "))") }
-        if let limit { steps.append("LIMIT \(limit)" + (sort.isEmpty ? " (stops early)" : "")) }
+        if offset > 0 { steps.append("OFFSET \(offset)" + (decidedByIndex ? " (skips index entries, reads no object)" : "")) }
+        if let requestedLimit { steps.append("LIMIT \(requestedLimit)" + (sort.isEmpty ? " (stops early)" : "")) }
         if case .none = access { planAccess = .none }
         let plan = QueryPlan(model: model.name, access: planAccess, steps: steps,
                              estimatedRows: estimate, examinedRows: examined, actualRows: keys.count)

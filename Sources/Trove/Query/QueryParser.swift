@@ -41,7 +41,7 @@ public struct QueryParser: Sendable {
     }
 
     /// Parses `text` as a whole query statement:
-    /// `MODEL [where PREDICATE] [SORT(...)] [DISTINCT(...)] [LIMIT(N)]`.
+    /// `MODEL [where PREDICATE] [SORT(...)] [DISTINCT(...)] [OFFSET(N)] [LIMIT(N)]`.
     public static func parseQuery(_ text: String) throws(QueryError) -> Query {
         var parser = try QueryParser(text)
         let query = try parser.parseQuery()
@@ -103,8 +103,8 @@ public struct QueryParser: Sendable {
         }
         var query = Query(model: model, predicate: predicate)
         try parseClauses(into: &query, expectation: predicate == nil
-            ? "'where', SORT, DISTINCT, LIMIT or the end of the statement"
-            : "AND, OR, SORT, DISTINCT, LIMIT or the end of the statement")
+            ? "'where', \(Self.clauseList) or the end of the statement"
+            : "AND, OR, \(Self.clauseList) or the end of the statement")
         return query
     }
 
@@ -515,7 +515,10 @@ public struct QueryParser: Sendable {
 
     /// The clauses after a query's predicate, in the order they must appear. The shell finds
     /// where a query ends by them.
-    package static let clauseKeywords = ["SORT", "DISTINCT", "LIMIT"]
+    package static let clauseKeywords = ["SORT", "DISTINCT", "OFFSET", "LIMIT"]
+
+    /// `SORT, DISTINCT, OFFSET, LIMIT`, for messages.
+    private static let clauseList = clauseKeywords.joined(separator: ", ")
 
     private mutating func parseClauses(into query: inout Query, expectation: String) throws(QueryError) {
         var stage = 0
@@ -524,14 +527,15 @@ public struct QueryParser: Sendable {
             switch token.keyword {
             case .sort?: rank = 1
             case .distinct?: rank = 2
-            case .limit?: rank = 3
+            case .offset?: rank = 3
+            case .limit?: rank = 4
             default: return try expectEnd(expecting: expectation)
             }
             let word = lexer.text(of: token.range).uppercased()
             guard rank > stage else {
                 throw error(
                     .unexpectedToken,
-                    "\(word) cannot come here: SORT, DISTINCT and LIMIT appear at most once each, in that order",
+                    "\(word) cannot come here: SORT, DISTINCT, OFFSET and LIMIT appear at most once each, in that order",
                     at: token.range.start)
             }
             stage = rank
@@ -555,14 +559,21 @@ public struct QueryParser: Sendable {
                     query.distinct.append(try parseKeyPath(expecting: "a key path", allowVariable: false))
                 } while try consume(.comma)
                 try expect(.rightParen, "',' or ')'")
+            case 3:
+                query.offset = try parseCount(word, .invalidOffset)
             default:
-                guard case .integer(let value) = token.kind, value >= 0, value <= Int64(Int.max) else {
-                    throw error(.invalidLimit, "LIMIT takes a non-negative integer", at: token.range.start)
-                }
-                query.limit = Int(value)
-                try advance()
-                try expect(.rightParen, "')'")
+                query.limit = try parseCount(word, .invalidLimit)
             }
         }
+    }
+
+    /// The count of `OFFSET(N)` or `LIMIT(N)`, and its closing parenthesis.
+    private mutating func parseCount(_ word: String, _ kind: QueryError.Kind) throws(QueryError) -> Int {
+        guard case .integer(let value) = token.kind, value >= 0, value <= Int64(Int.max) else {
+            throw error(kind, "\(word) takes a non-negative integer", at: token.range.start)
+        }
+        try advance()
+        try expect(.rightParen, "')'")
+        return Int(value)
     }
 }

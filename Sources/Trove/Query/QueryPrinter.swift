@@ -140,6 +140,7 @@ enum QueryPrinter {
             }
             out += ")"
         }
+        if query.offset > 0 { out += " OFFSET(\(query.offset))" }
         if let limit = query.limit { out += " LIMIT(\(limit))" }
     }
 }
@@ -183,7 +184,7 @@ extension QueryKeyPath {
 }
 
 extension Query {
-    /// The canonical query text: `Model where ... SORT(...) DISTINCT(...) LIMIT(n)`.
+    /// The canonical query text: `Model where ... SORT(...) DISTINCT(...) OFFSET(n) LIMIT(n)`.
     public var description: String {
         var out = ""
         QueryPrinter.write(self, to: &out)

@@ -67,7 +67,7 @@ public struct QueryToken: Sendable, Hashable {
 /// The words of the query language. They are matched case-insensitively.
 ///
 /// Most are reserved: to name a property `in` or `any`, escape it as `#in`. The contextual ones
-/// (`where`, `SORT`, `DISTINCT`, `LIMIT`, `ASC`, `DESC`, ...) only act as keywords where the
+/// (`where`, `SORT`, `DISTINCT`, `OFFSET`, `LIMIT`, `ASC`, `DESC`, ...) only act as keywords where the
 /// grammar expects them, so they remain usable as plain property names.
 public enum QueryKeyword: String, Sendable, Hashable, CaseIterable {
     case and, or, not
@@ -79,13 +79,13 @@ public enum QueryKeyword: String, Sendable, Hashable, CaseIterable {
     case truePredicate = "truepredicate", falsePredicate = "falsepredicate"
     case `true`, `false`, yes, no
     case `nil`, null
-    case `where`, sort, distinct, limit
+    case `where`, sort, distinct, offset, limit
     case asc, desc, ascending, descending
 
     /// Whether the word only acts as a keyword in some places and otherwise is a name.
     public var isContextual: Bool {
         switch self {
-        case .where, .sort, .distinct, .limit, .asc, .desc, .ascending, .descending: true
+        case .where, .sort, .distinct, .offset, .limit, .asc, .desc, .ascending, .descending: true
         default: false
         }
     }

@@ -36,7 +36,7 @@ extension Snapshot {
             .run(model: m, predicate: bound, predicateText: cached.parsed.description, sort: [], distinct: [], limit: nil).results
     }
 
-    /// A full query statement: `Model [where P] [SORT(k ASC|DESC, ...)] [DISTINCT(k, ...)] [LIMIT(n)]`.
+    /// A full query statement: `Model [where P] [SORT(k ASC|DESC, ...)] [DISTINCT(k, ...)] [OFFSET(n)] [LIMIT(n)]`.
     ///
     /// ```swift
     /// let top = try snapshot.query("Person where age > $0 SORT(age DESC, name) LIMIT(10)", arguments: [30])
@@ -86,9 +86,15 @@ extension Results {
             .refine(model: model, keys: keys, predicate: nil, sort: [], distinct: distinct, limit: nil))
     }
 
-    /// The first `limit` objects.
+    /// The first `limit` objects, as `LIMIT(limit)`.
     public func prefix(limit: Int) -> Results {
         with(keys: Array(keys.prefix(Swift.max(0, limit))))
+    }
+
+    /// The objects after the first `count`, as `OFFSET(count)`: `results.offset(40).prefix(limit: 20)`
+    /// is the third page of 20. Skipped objects are never read.
+    public func offset(_ count: Int) -> Results {
+        with(keys: Array(keys.dropFirst(Swift.max(0, count))))
     }
 
     func with(keys: [UInt64]) -> Results {
