@@ -1,5 +1,5 @@
 import CFuzzerDriver
-import Trove
+@_spi(Fuzzing) import Trove
 
 #if canImport(Glibc)
 import Glibc
@@ -12,27 +12,7 @@ import Darwin
 /// same AST; and an error's rendering must not crash either.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzQueryParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    do {
-        let query = try QueryParser.parseQuery(text)
-        let printed = query.description
-        guard let reparsed = try? QueryParser.parseQuery(printed) else {
-            fatalError("printed query does not parse: \(printed)")
-        }
-        precondition(reparsed == query, "round trip changed the query: \(printed)")
-    } catch {
-        _ = error.description
-    }
-    do {
-        let predicate = try QueryParser.parsePredicate(text)
-        let printed = predicate.description
-        guard let reparsed = try? QueryParser.parsePredicate(printed) else {
-            fatalError("printed predicate does not parse: \(printed)")
-        }
-        precondition(reparsed == predicate, "round trip changed the predicate: \(printed)")
-    } catch {
-        _ = error.description
-    }
+    QueryRoundTrip.check(String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self))
     return 0
 }
 

@@ -7,7 +7,7 @@ import Foundation
 /// A value on its way into a property, tagged with where it comes from: the source decides
 /// which forms are accepted (a JSON string is never a number; `--arg` text is read as a
 /// literal of the property's type).
-public enum CoercionInput: Sendable, Equatable {
+package enum CoercionInput: Sendable, Equatable {
     /// A value given through the Swift API.
     case value(Value)
     /// A value of a JSON document (import, `insert`, a schema's default).
@@ -53,10 +53,10 @@ public struct CoercionError: Error, Sendable, Equatable, CustomStringConvertible
 ///   midnight UTC); data is base64; UUIDs are their string form;
 /// - a value of the wrong kind (a string for a bool, a number for a string) is an error,
 ///   never a guess.
-public enum Coercion {
+package enum Coercion {
     /// `input` as a value of the scalar `type`, for `property` (named in errors). Null stays
     /// null: whether the property allows it is the caller's concern.
-    public static func scalar(_ input: CoercionInput, as type: PropertyType, for property: String) throws(CoercionError) -> Value {
+    package static func scalar(_ input: CoercionInput, as type: PropertyType, for property: String) throws(CoercionError) -> Value {
         switch input {
         case .value(let v): return try value(v, as: type, for: property)
         case .json(let json): return try self.json(json, as: type, for: property)

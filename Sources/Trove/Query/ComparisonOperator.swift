@@ -1,5 +1,5 @@
 /// The operator of a comparison predicate.
-public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+package enum ComparisonOperator: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case equal = "=="
     case notEqual = "!="
     case lessThan = "<"
@@ -16,7 +16,7 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable, Custom
 
     /// Whether `[c]`/`[d]` may modify the operator. Ordering operators compare strings by
     /// Unicode scalar values, where case or diacritic folding has no meaning.
-    public var acceptsStringOptions: Bool {
+    package var acceptsStringOptions: Bool {
         switch self {
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual: false
         default: true
@@ -25,10 +25,10 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable, Custom
 
     /// Whether the operator orders its operands (and so applies to numbers, dates, decimals and
     /// strings only).
-    public var isOrdering: Bool { !acceptsStringOptions }
+    package var isOrdering: Bool { !acceptsStringOptions }
 
     /// Whether the operator exists only for strings.
-    public var isStringOnly: Bool {
+    package var isStringOnly: Bool {
         switch self {
         case .beginsWith, .endsWith, .contains, .like, .matches: true
         default: false
@@ -36,14 +36,14 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable, Custom
     }
 
     /// The operator as the canonical query text spells it.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }
 
 /// The quantifier of a comparison over a to-many key path.
 ///
 /// `SOME` is a synonym of `ANY`. A comparison on a to-many path without a quantifier means
 /// `ANY`; that default is the binder's business, so the AST keeps what was written.
-public enum Quantifier: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+package enum Quantifier: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// True when some element satisfies the comparison; false on an empty list.
     case any = "ANY"
     /// True when every element satisfies the comparison; true on an empty list.
@@ -52,11 +52,11 @@ public enum Quantifier: String, Sendable, Hashable, CaseIterable, CustomStringCo
     /// named `none`, which would read as `Optional.none`.)
     case noneOf = "NONE"
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }
 
 /// The collection operator of an aggregate expression such as `items.@sum.price`.
-public enum AggregateFunction: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+package enum AggregateFunction: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case count = "@count"
     /// Realm's `@size`: the length of a string or data value, or the count of a list.
     case size = "@size"
@@ -67,12 +67,12 @@ public enum AggregateFunction: String, Sendable, Hashable, CaseIterable, CustomS
 
     /// Whether the function may be followed by a property of the linked objects
     /// (`links.@sum.price`). Counting needs none.
-    public var takesProperty: Bool {
+    package var takesProperty: Bool {
         switch self {
         case .count, .size: false
         case .sum, .avg, .min, .max: true
         }
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }

@@ -18,15 +18,15 @@ import Darwin
 /// `e` of `e` + U+0307 (a letter with no precomposed form), nor a single emoji inside a
 /// family emoji. Equality, hashing and order (`<`) are those of the folded bytes, which is
 /// Unicode scalar order: folded forms are usable as index keys.
-public struct FoldedString: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct FoldedString: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The folded form, in NFC.
-    public let value: String
+    package let value: String
     /// The options `value` was folded under.
-    public let options: StringComparisonOptions
+    package let options: StringComparisonOptions
     private let isASCII: Bool
 
     /// Folds `string` under `options`.
-    public init(_ string: String, options: StringComparisonOptions) {
+    package init(_ string: String, options: StringComparisonOptions) {
         var folded = StringFolding.fold(string, options: options)
         folded.makeContiguousUTF8()
         self.value = folded
@@ -34,10 +34,10 @@ public struct FoldedString: Sendable, Hashable, Comparable, CustomStringConverti
         self.isASCII = folded.withUTF8 { StringFolding.isASCII($0) }
     }
 
-    public var description: String { value }
+    package var description: String { value }
 
     /// Whether the string starts with `prefix` (folded under the same options).
-    public func hasPrefix(_ prefix: FoldedString) -> Bool {
+    package func hasPrefix(_ prefix: FoldedString) -> Bool {
         withBytes(prefix) { bytes, needle in
             needle.count <= bytes.count
                 && Self.equal(bytes, 0, needle)
@@ -46,7 +46,7 @@ public struct FoldedString: Sendable, Hashable, Comparable, CustomStringConverti
     }
 
     /// Whether the string ends with `suffix` (folded under the same options).
-    public func hasSuffix(_ suffix: FoldedString) -> Bool {
+    package func hasSuffix(_ suffix: FoldedString) -> Bool {
         withBytes(suffix) { bytes, needle in
             let start = bytes.count - needle.count
             return start >= 0
@@ -57,7 +57,7 @@ public struct FoldedString: Sendable, Hashable, Comparable, CustomStringConverti
 
     /// Whether the string contains `other` (folded under the same options). Every string
     /// contains the empty string.
-    public func contains(_ other: FoldedString) -> Bool {
+    package func contains(_ other: FoldedString) -> Bool {
         withBytes(other) { bytes, needle in
             if needle.isEmpty { return true }
             guard needle.count <= bytes.count else { return false }
@@ -75,17 +75,17 @@ public struct FoldedString: Sendable, Hashable, Comparable, CustomStringConverti
         }
     }
 
-    public static func == (a: FoldedString, b: FoldedString) -> Bool {
+    package static func == (a: FoldedString, b: FoldedString) -> Bool {
         a.withBytes(b) { x, y in x.count == y.count && equal(x, 0, y) }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         var copy = value
         copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     /// Byte order of the folded forms, which is Unicode scalar order.
-    public static func < (a: FoldedString, b: FoldedString) -> Bool {
+    package static func < (a: FoldedString, b: FoldedString) -> Bool {
         a.withBytes(b) { x, y in
             let common = min(x.count, y.count)
             if common > 0, let p = x.baseAddress, let q = y.baseAddress {

@@ -12,16 +12,16 @@
 /// counts characters of the folded string: under `[c]`, `ß` is `ss`, two characters. This keeps
 /// a pattern without wildcards equivalent to `==` with the same modifiers. There is no escape
 /// for a literal `*` or `?`, as in Realm.
-public struct LikePattern: Sendable {
+package struct LikePattern: Sendable {
     /// The pattern as written.
-    public let pattern: String
-    public let options: StringComparisonOptions
+    package let pattern: String
+    package let options: StringComparisonOptions
     /// The folded pattern, split at `*`; nil elements are `?`.
     private let characterSegments: [[Character?]]
     /// The same in bytes, when the folded pattern is ASCII.
     private let byteSegments: [[UInt8?]]?
 
-    public init(_ pattern: String, options: StringComparisonOptions = []) {
+    package init(_ pattern: String, options: StringComparisonOptions = []) {
         self.pattern = pattern
         self.options = options
         let folded = StringFolding.fold(pattern, options: options)
@@ -39,7 +39,7 @@ public struct LikePattern: Sendable {
     }
 
     /// Whether the whole of `string` matches the pattern.
-    public func matches(_ string: String) -> Bool {
+    package func matches(_ string: String) -> Bool {
         var folded = StringFolding.fold(string, options: options)
         if let byteSegments {
             let result: Bool? = folded.withUTF8 { bytes in

@@ -4,21 +4,21 @@
 /// the first of each distinct combination, then the first `offset` skipped, then limited. The
 /// parser accepts the clauses only in that order, at most once each, so the text never
 /// suggests another.
-public struct Query: Sendable, Hashable, CustomStringConvertible {
+package struct Query: Sendable, Hashable, CustomStringConvertible {
     /// The model queried (case-sensitive).
-    public var model: QueryIdentifier
+    package var model: QueryIdentifier
     /// The condition, or nil for every object.
-    public var predicate: QueryPredicate?
+    package var predicate: QueryPredicate?
     /// The sort keys, most significant first; empty for no particular order.
-    public var sort: [QuerySortDescriptor]
+    package var sort: [QuerySortDescriptor]
     /// The key paths whose combination of values must be distinct; empty for no `DISTINCT`.
-    public var distinct: [QueryKeyPath]
+    package var distinct: [QueryKeyPath]
     /// How many results to skip before the first one returned (`OFFSET`); 0 for none.
-    public var offset: Int
+    package var offset: Int
     /// The maximum number of results, or nil.
-    public var limit: Int?
+    package var limit: Int?
 
-    public init(
+    package init(
         model: QueryIdentifier, predicate: QueryPredicate? = nil, sort: [QuerySortDescriptor] = [],
         distinct: [QueryKeyPath] = [], offset: Int = 0, limit: Int? = nil
     ) {
@@ -31,7 +31,7 @@ public struct Query: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// One key of a `SORT(...)` clause.
+/// One key of a `SORT(...)` clause, and of a live query's order (`ResultsRequest`).
 public struct QuerySortDescriptor: Sendable, Hashable, CustomStringConvertible {
     public var keyPath: QueryKeyPath
     /// `ASC`/`ASCENDING` (the default) or `DESC`/`DESCENDING`. Null sorts before every value

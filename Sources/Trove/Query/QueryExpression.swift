@@ -3,8 +3,8 @@
 ///
 /// Equality and hashing ignore source ranges, so that `QueryParser.parsePredicate(p.description)
 /// == p` holds.
-public struct QueryExpression: Sendable, Hashable, CustomStringConvertible {
-    public indirect enum Kind: Sendable, Hashable {
+package struct QueryExpression: Sendable, Hashable, CustomStringConvertible {
+    package indirect enum Kind: Sendable, Hashable {
         /// `name`, `owner.name`, `$x.name`.
         case keyPath(QueryKeyPath)
         case literal(Literal)
@@ -18,7 +18,7 @@ public struct QueryExpression: Sendable, Hashable, CustomStringConvertible {
 
     /// A literal value as written. Typing (a string read as a date, an int compared with a
     /// double) happens when binding against the schema.
-    public enum Literal: Sendable, Hashable {
+    package enum Literal: Sendable, Hashable {
         /// A number as written (`42`, `-0.25`, `1e3`, `12345678901234567890.5`): the binder reads
         /// it as the type it meets, so a decimal keeps every digit.
         case number(String)
@@ -32,15 +32,15 @@ public struct QueryExpression: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A collection operator applied to a key path.
-    public struct Aggregate: Sendable, Hashable {
+    package struct Aggregate: Sendable, Hashable {
         /// The list (or string, for `@size`) the operator reads.
-        public var collection: QueryKeyPath
-        public var function: AggregateFunction
+        package var collection: QueryKeyPath
+        package var function: AggregateFunction
         /// The property of linked objects to aggregate (`price` in `items.@sum.price`), or nil
         /// for a list of primitives.
-        public var property: QueryKeyPath?
+        package var property: QueryKeyPath?
 
-        public init(collection: QueryKeyPath, function: AggregateFunction, property: QueryKeyPath? = nil) {
+        package init(collection: QueryKeyPath, function: AggregateFunction, property: QueryKeyPath? = nil) {
             self.collection = collection
             self.function = function
             self.property = property
@@ -49,44 +49,44 @@ public struct QueryExpression: Sendable, Hashable, CustomStringConvertible {
 
     /// `SUBQUERY(collection, $variable, predicate)`, whose value is the count of the elements of
     /// `collection` that satisfy `predicate`, with `$variable` standing for each element.
-    public struct Subquery: Sendable, Hashable {
-        public var collection: QueryKeyPath
-        public var variable: QueryIdentifier
-        public var predicate: QueryPredicate
+    package struct Subquery: Sendable, Hashable {
+        package var collection: QueryKeyPath
+        package var variable: QueryIdentifier
+        package var predicate: QueryPredicate
 
-        public init(collection: QueryKeyPath, variable: QueryIdentifier, predicate: QueryPredicate) {
+        package init(collection: QueryKeyPath, variable: QueryIdentifier, predicate: QueryPredicate) {
             self.collection = collection
             self.variable = variable
             self.predicate = predicate
         }
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// Where the expression stands in the statement.
-    public var range: QuerySourceRange
+    package var range: QuerySourceRange
 
-    public init(_ kind: Kind, range: QuerySourceRange = QuerySourceRange(at: .start)) {
+    package init(_ kind: Kind, range: QuerySourceRange = QuerySourceRange(at: .start)) {
         self.kind = kind
         self.range = range
     }
 
-    public static func == (a: QueryExpression, b: QueryExpression) -> Bool { a.kind == b.kind }
+    package static func == (a: QueryExpression, b: QueryExpression) -> Bool { a.kind == b.kind }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(kind) }
 
     /// The key path, when the expression is one.
-    public var keyPath: QueryKeyPath? {
+    package var keyPath: QueryKeyPath? {
         if case .keyPath(let path) = kind { path } else { nil }
     }
 
     /// The literal, when the expression is one.
-    public var literal: Literal? {
+    package var literal: Literal? {
         if case .literal(let literal) = kind { literal } else { nil }
     }
 
     /// Whether the expression is a value known without reading any object (a literal or a
     /// parameter, or a list of them).
-    public var isConstant: Bool {
+    package var isConstant: Bool {
         switch kind {
         case .literal, .parameter: true
         case .keyPath, .aggregate, .subqueryCount: false
@@ -96,18 +96,18 @@ public struct QueryExpression: Sendable, Hashable, CustomStringConvertible {
 
 extension QueryExpression {
     /// A key path expression from its dotted text, for building queries in code.
-    public static func keyPath(_ dotted: String) -> QueryExpression {
+    package static func keyPath(_ dotted: String) -> QueryExpression {
         QueryExpression(.keyPath(QueryKeyPath(dotted)))
     }
 
-    public static func int(_ value: Int64) -> QueryExpression { QueryExpression(.literal(.number(String(value)))) }
+    package static func int(_ value: Int64) -> QueryExpression { QueryExpression(.literal(.number(String(value)))) }
     // Swift prints the shortest text that reads back as the same double.
-    public static func double(_ value: Double) -> QueryExpression { QueryExpression(.literal(.number(value.description))) }
+    package static func double(_ value: Double) -> QueryExpression { QueryExpression(.literal(.number(value.description))) }
     /// A number literal as written.
-    public static func number(_ text: String) -> QueryExpression { QueryExpression(.literal(.number(text))) }
-    public static func string(_ value: String) -> QueryExpression { QueryExpression(.literal(.string(value))) }
-    public static func bool(_ value: Bool) -> QueryExpression { QueryExpression(.literal(.bool(value))) }
-    public static let null = QueryExpression(.literal(.null))
-    public static func list(_ elements: [QueryExpression]) -> QueryExpression { QueryExpression(.literal(.list(elements))) }
-    public static func parameter(_ index: Int) -> QueryExpression { QueryExpression(.parameter(index)) }
+    package static func number(_ text: String) -> QueryExpression { QueryExpression(.literal(.number(text))) }
+    package static func string(_ value: String) -> QueryExpression { QueryExpression(.literal(.string(value))) }
+    package static func bool(_ value: Bool) -> QueryExpression { QueryExpression(.literal(.bool(value))) }
+    package static let null = QueryExpression(.literal(.null))
+    package static func list(_ elements: [QueryExpression]) -> QueryExpression { QueryExpression(.literal(.list(elements))) }
+    package static func parameter(_ index: Int) -> QueryExpression { QueryExpression(.parameter(index)) }
 }

@@ -3,19 +3,19 @@
 ///
 /// Equality and hashing ignore the range: two queries that say the same thing are equal
 /// wherever their names stand.
-public struct QueryIdentifier: Sendable, Hashable, CustomStringConvertible {
+package struct QueryIdentifier: Sendable, Hashable, CustomStringConvertible {
     /// The name, without the `#` or `$` that may prefix it in the text.
-    public var name: String
-    public var range: QuerySourceRange
+    package var name: String
+    package var range: QuerySourceRange
 
-    public init(_ name: String, range: QuerySourceRange = QuerySourceRange(at: .start)) {
+    package init(_ name: String, range: QuerySourceRange = QuerySourceRange(at: .start)) {
         self.name = name
         self.range = range
     }
 
-    public static func == (a: QueryIdentifier, b: QueryIdentifier) -> Bool { a.name == b.name }
+    package static func == (a: QueryIdentifier, b: QueryIdentifier) -> Bool { a.name == b.name }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(name) }
 
-    public var description: String { name }
+    package var description: String { name }
 }

@@ -5,12 +5,12 @@
 /// resolves that. Equality ignores source ranges.
 public struct QueryKeyPath: Sendable, Hashable, CustomStringConvertible {
     /// The `SUBQUERY` variable the path starts from, or nil for a path from the queried model.
-    public var variable: QueryIdentifier?
+    package var variable: QueryIdentifier?
     /// The property names, in order. Empty for a bare variable (`$x`, an element of a list of
     /// primitives).
-    public var components: [QueryIdentifier]
+    package var components: [QueryIdentifier]
 
-    public init(variable: QueryIdentifier? = nil, components: [QueryIdentifier]) {
+    package init(variable: QueryIdentifier? = nil, components: [QueryIdentifier]) {
         self.variable = variable
         self.components = components
     }
@@ -24,7 +24,7 @@ public struct QueryKeyPath: Sendable, Hashable, CustomStringConvertible {
     public var names: [String] { components.map(\.name) }
 
     /// The span of the path in the text.
-    public var range: QuerySourceRange {
+    package var range: QuerySourceRange {
         let first = variable ?? components.first
         let last = components.last ?? variable
         guard let first, let last else { return QuerySourceRange(at: .start) }

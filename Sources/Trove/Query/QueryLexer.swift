@@ -3,21 +3,21 @@
 /// The lexer works on the UTF-8 bytes of the statement and tracks line and column as it goes,
 /// so positions cost nothing extra. It recognises every token of the language but knows no
 /// grammar: whether `sort` is a keyword or a property name is for the parser to decide.
-public struct QueryLexer: Sendable {
+package struct QueryLexer: Sendable {
     /// The statement being read.
-    public let text: String
+    package let text: String
     private let bytes: [UInt8]
     private var index = 0
     private var line = 1
     private var column = 1
 
-    public init(_ text: String) {
+    package init(_ text: String) {
         self.text = text
         self.bytes = Array(text.utf8)
     }
 
     /// Every token of `text`, ending with an `.end` token.
-    public static func tokenize(_ text: String) throws(QueryError) -> [QueryToken] {
+    package static func tokenize(_ text: String) throws(QueryError) -> [QueryToken] {
         var lexer = QueryLexer(text)
         var tokens: [QueryToken] = []
         repeat {
@@ -27,16 +27,16 @@ public struct QueryLexer: Sendable {
     }
 
     /// The position of the next byte to read.
-    public var location: QuerySourceLocation { QuerySourceLocation(offset: index, line: line, column: column) }
+    package var location: QuerySourceLocation { QuerySourceLocation(offset: index, line: line, column: column) }
 
     /// The source text of `range`.
-    public func text(of range: QuerySourceRange) -> String {
+    package func text(of range: QuerySourceRange) -> String {
         let offsets = range.utf8Offsets.clamped(to: 0..<bytes.count)
         return String(decoding: bytes[offsets], as: UTF8.self)
     }
 
     /// The name an identifier or variable token stands for: its text without a leading `#` or `$`.
-    public func name(of token: QueryToken) -> String {
+    package func name(of token: QueryToken) -> String {
         var offsets = token.range.utf8Offsets.clamped(to: 0..<bytes.count)
         if let first = offsets.first, bytes[first] == UInt8(ascii: "#") || bytes[first] == UInt8(ascii: "$") {
             offsets = offsets.dropFirst()
@@ -45,7 +45,7 @@ public struct QueryLexer: Sendable {
     }
 
     /// Reads the next token; at the end of the text, returns `.end` tokens forever.
-    public mutating func next() throws(QueryError) -> QueryToken {
+    package mutating func next() throws(QueryError) -> QueryToken {
         skipWhitespace()
         let start = location
         guard index < bytes.count else { return QueryToken(kind: .end, range: QuerySourceRange(at: start)) }

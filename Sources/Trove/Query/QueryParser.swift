@@ -14,11 +14,11 @@
 /// let predicate = try parser.parsePredicate()
 /// guard try parser.consumeWord("set") else { ... }
 /// ```
-public struct QueryParser: Sendable {
+package struct QueryParser: Sendable {
     /// The longest statement accepted, in UTF-8 bytes.
-    public static let maximumLength = 1 << 20
+    package static let maximumLength = 1 << 20
     /// How deeply parentheses, `NOT`s and `SUBQUERY`s may nest.
-    public static let maximumDepth = 100
+    package static let maximumDepth = 100
 
     private var lexer: QueryLexer
     /// The lookahead: the next token not yet consumed.
@@ -30,7 +30,7 @@ public struct QueryParser: Sendable {
     private var variables: [String] = []
 
     /// Prepares to parse `text`; throws if it is too long or its first token is malformed.
-    public init(_ text: String) throws(QueryError) {
+    package init(_ text: String) throws(QueryError) {
         let length = text.utf8.count
         guard length <= Self.maximumLength else {
             throw QueryError(
@@ -42,7 +42,7 @@ public struct QueryParser: Sendable {
 
     /// Parses `text` as a whole query statement:
     /// `MODEL [where PREDICATE] [SORT(...)] [DISTINCT(...)] [OFFSET(N)] [LIMIT(N)]`.
-    public static func parseQuery(_ text: String) throws(QueryError) -> Query {
+    package static func parseQuery(_ text: String) throws(QueryError) -> Query {
         var parser = try QueryParser(text)
         let query = try parser.parseQuery()
         try parser.expectEnd()
@@ -50,7 +50,7 @@ public struct QueryParser: Sendable {
     }
 
     /// Parses `text` as a whole predicate.
-    public static func parsePredicate(_ text: String) throws(QueryError) -> QueryPredicate {
+    package static func parsePredicate(_ text: String) throws(QueryError) -> QueryPredicate {
         var parser = try QueryParser(text)
         let predicate = try parser.parsePredicate()
         try parser.expectEnd(expecting: "AND, OR or the end of the statement")
@@ -60,17 +60,17 @@ public struct QueryParser: Sendable {
     // MARK: Incremental API
 
     /// The text being parsed.
-    public var text: String { lexer.text }
+    package var text: String { lexer.text }
 
     /// Where the next token starts.
-    public var location: QuerySourceLocation { token.range.start }
+    package var location: QuerySourceLocation { token.range.start }
 
     /// Whether every token has been consumed.
-    public var isAtEnd: Bool { token.kind == .end }
+    package var isAtEnd: Bool { token.kind == .end }
 
     /// Consumes the next token if it is the word `word` (ASCII case-insensitive), as a keyword
     /// or a name. For statement words the query language does not reserve, such as `set`.
-    public mutating func consumeWord(_ word: String) throws(QueryError) -> Bool {
+    package mutating func consumeWord(_ word: String) throws(QueryError) -> Bool {
         switch token.kind {
         case .identifier, .keyword:
             guard lexer.text(of: token.range).lowercased() == word.lowercased() else { return false }
@@ -82,12 +82,12 @@ public struct QueryParser: Sendable {
     }
 
     /// Throws unless every token has been consumed.
-    public func expectEnd() throws(QueryError) {
+    package func expectEnd() throws(QueryError) {
         try expectEnd(expecting: "the end of the statement")
     }
 
     /// Parses a query statement and stops before the first token that cannot continue it.
-    public mutating func parseQuery() throws(QueryError) -> Query {
+    package mutating func parseQuery() throws(QueryError) -> Query {
         let model: QueryIdentifier
         switch token.kind {
         case .identifier, .keyword:
@@ -109,12 +109,12 @@ public struct QueryParser: Sendable {
     }
 
     /// Parses a predicate and stops before the first token that cannot continue it.
-    public mutating func parsePredicate() throws(QueryError) -> QueryPredicate {
+    package mutating func parsePredicate() throws(QueryError) -> QueryPredicate {
         try parseOr()
     }
 
     /// Parses one value: a key path, literal, parameter, aggregate or subquery count.
-    public mutating func parseExpression() throws(QueryError) -> QueryExpression {
+    package mutating func parseExpression() throws(QueryError) -> QueryExpression {
         try parseExpression(expecting: "a value")
     }
 

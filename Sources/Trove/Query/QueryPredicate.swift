@@ -3,8 +3,8 @@
 /// `AND` and `OR` chains are n-ary (`a AND b AND c` is one `.and` of three), which keeps the
 /// tree shallow however long the chain; parentheses make nested nodes. Equality and hashing
 /// ignore source ranges, so that `QueryParser.parsePredicate(p.description) == p` holds.
-public struct QueryPredicate: Sendable, Hashable, CustomStringConvertible {
-    public indirect enum Kind: Sendable, Hashable {
+package struct QueryPredicate: Sendable, Hashable, CustomStringConvertible {
+    package indirect enum Kind: Sendable, Hashable {
         /// `TRUEPREDICATE` or `FALSEPREDICATE`.
         case constant(Bool)
         /// `left op right`, with optional quantifier and modifiers; includes `IN`.
@@ -22,16 +22,16 @@ public struct QueryPredicate: Sendable, Hashable, CustomStringConvertible {
     ///
     /// Either side may be the key path: `5 < age` is kept as written. `value IN {a, b}` and
     /// `value IN listKeyPath` are comparisons with the `.in` operator.
-    public struct Comparison: Sendable, Hashable {
-        public var quantifier: Quantifier?
-        public var left: QueryExpression
-        public var op: ComparisonOperator
-        public var options: StringComparisonOptions
-        public var right: QueryExpression
+    package struct Comparison: Sendable, Hashable {
+        package var quantifier: Quantifier?
+        package var left: QueryExpression
+        package var op: ComparisonOperator
+        package var options: StringComparisonOptions
+        package var right: QueryExpression
         /// Where the operator (and its modifier) stands, for errors about the operator.
-        public var operatorRange: QuerySourceRange
+        package var operatorRange: QuerySourceRange
 
-        public init(
+        package init(
             quantifier: Quantifier? = nil, _ left: QueryExpression, _ op: ComparisonOperator,
             options: StringComparisonOptions = [], _ right: QueryExpression,
             operatorRange: QuerySourceRange = QuerySourceRange(at: .start)
@@ -44,11 +44,11 @@ public struct QueryPredicate: Sendable, Hashable, CustomStringConvertible {
             self.operatorRange = operatorRange
         }
 
-        public static func == (a: Comparison, b: Comparison) -> Bool {
+        package static func == (a: Comparison, b: Comparison) -> Bool {
             a.quantifier == b.quantifier && a.left == b.left && a.op == b.op && a.options == b.options && a.right == b.right
         }
 
-        public func hash(into hasher: inout Hasher) {
+        package func hash(into hasher: inout Hasher) {
             hasher.combine(quantifier)
             hasher.combine(left)
             hasher.combine(op)
@@ -58,13 +58,13 @@ public struct QueryPredicate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `[ANY|ALL|NONE] value BETWEEN {lower, upper}`.
-    public struct Between: Sendable, Hashable {
-        public var quantifier: Quantifier?
-        public var value: QueryExpression
-        public var lower: QueryExpression
-        public var upper: QueryExpression
+    package struct Between: Sendable, Hashable {
+        package var quantifier: Quantifier?
+        package var value: QueryExpression
+        package var lower: QueryExpression
+        package var upper: QueryExpression
 
-        public init(quantifier: Quantifier? = nil, _ value: QueryExpression, lower: QueryExpression, upper: QueryExpression) {
+        package init(quantifier: Quantifier? = nil, _ value: QueryExpression, lower: QueryExpression, upper: QueryExpression) {
             self.quantifier = quantifier
             self.value = value
             self.lower = lower
@@ -72,34 +72,34 @@ public struct QueryPredicate: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// Where the predicate stands in the statement (for a comparison, from its quantifier or
     /// left side to its right side).
-    public var range: QuerySourceRange
+    package var range: QuerySourceRange
 
-    public init(_ kind: Kind, range: QuerySourceRange = QuerySourceRange(at: .start)) {
+    package init(_ kind: Kind, range: QuerySourceRange = QuerySourceRange(at: .start)) {
         self.kind = kind
         self.range = range
     }
 
-    public static func == (a: QueryPredicate, b: QueryPredicate) -> Bool { a.kind == b.kind }
+    package static func == (a: QueryPredicate, b: QueryPredicate) -> Bool { a.kind == b.kind }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(kind) }
 
     /// The operands of a top-level conjunction, nested `AND`s flattened; `[self]` otherwise.
     /// The planner picks an index among these.
-    public var conjuncts: [QueryPredicate] {
+    package var conjuncts: [QueryPredicate] {
         guard case .and(let operands) = kind else { return [self] }
         return operands.flatMap(\.conjuncts)
     }
 }
 
 extension QueryPredicate {
-    public static let truePredicate = QueryPredicate(.constant(true))
-    public static let falsePredicate = QueryPredicate(.constant(false))
+    package static let truePredicate = QueryPredicate(.constant(true))
+    package static let falsePredicate = QueryPredicate(.constant(false))
 
-    public static func comparison(_ comparison: Comparison) -> QueryPredicate { QueryPredicate(.comparison(comparison)) }
-    public static func not(_ operand: QueryPredicate) -> QueryPredicate { QueryPredicate(.not(operand)) }
-    public static func and(_ operands: [QueryPredicate]) -> QueryPredicate { QueryPredicate(.and(operands)) }
-    public static func or(_ operands: [QueryPredicate]) -> QueryPredicate { QueryPredicate(.or(operands)) }
+    package static func comparison(_ comparison: Comparison) -> QueryPredicate { QueryPredicate(.comparison(comparison)) }
+    package static func not(_ operand: QueryPredicate) -> QueryPredicate { QueryPredicate(.not(operand)) }
+    package static func and(_ operands: [QueryPredicate]) -> QueryPredicate { QueryPredicate(.and(operands)) }
+    package static func or(_ operands: [QueryPredicate]) -> QueryPredicate { QueryPredicate(.or(operands)) }
 }

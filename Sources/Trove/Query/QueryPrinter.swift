@@ -158,7 +158,7 @@ extension QueryPredicate {
     }
 
     /// The canonical query text of the predicate.
-    public var description: String {
+    package var description: String {
         var out = ""
         QueryPrinter.write(self, to: &out)
         return out
@@ -167,7 +167,7 @@ extension QueryPredicate {
 
 extension QueryExpression {
     /// The canonical query text of the expression.
-    public var description: String {
+    package var description: String {
         var out = ""
         QueryPrinter.write(self, to: &out)
         return out
@@ -185,7 +185,7 @@ extension QueryKeyPath {
 
 extension Query {
     /// The canonical query text: `Model where ... SORT(...) DISTINCT(...) OFFSET(n) LIMIT(n)`.
-    public var description: String {
+    package var description: String {
         var out = ""
         QueryPrinter.write(self, to: &out)
         return out

@@ -27,27 +27,27 @@ public struct QuerySourceLocation: Sendable, Hashable, Comparable, CustomStringC
 
 /// A half-open span of a statement's text: `start` is the first character, `end` is just past
 /// the last one.
-public struct QuerySourceRange: Sendable, Hashable, CustomStringConvertible {
-    public var start: QuerySourceLocation
-    public var end: QuerySourceLocation
+package struct QuerySourceRange: Sendable, Hashable, CustomStringConvertible {
+    package var start: QuerySourceLocation
+    package var end: QuerySourceLocation
 
-    public init(start: QuerySourceLocation, end: QuerySourceLocation) {
+    package init(start: QuerySourceLocation, end: QuerySourceLocation) {
         self.start = start
         self.end = end
     }
 
     /// An empty range at `location`.
-    public init(at location: QuerySourceLocation) {
+    package init(at location: QuerySourceLocation) {
         self.init(start: location, end: location)
     }
 
     /// The smallest range that covers both `self` and `other`.
-    public func union(_ other: QuerySourceRange) -> QuerySourceRange {
+    package func union(_ other: QuerySourceRange) -> QuerySourceRange {
         QuerySourceRange(start: min(start, other.start), end: max(end, other.end))
     }
 
     /// The UTF-8 offsets of the range, for slicing the source text.
-    public var utf8Offsets: Range<Int> { start.offset..<end.offset }
+    package var utf8Offsets: Range<Int> { start.offset..<end.offset }
 
-    public var description: String { start.description }
+    package var description: String { start.description }
 }

@@ -3,8 +3,8 @@
 /// Tokens carry decoded values for literals but not for names: an identifier's or variable's
 /// text is sliced from the source only when the parser keeps it, so that lexing allocates
 /// nothing but string literals.
-public struct QueryToken: Sendable, Hashable {
-    public enum Kind: Sendable, Hashable {
+package struct QueryToken: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// A name: a model, property or key path component. `#name` escapes a reserved word; the
         /// range then includes the `#`.
         case identifier
@@ -50,16 +50,16 @@ public struct QueryToken: Sendable, Hashable {
         case end
     }
 
-    public var kind: Kind
-    public var range: QuerySourceRange
+    package var kind: Kind
+    package var range: QuerySourceRange
 
-    public init(kind: Kind, range: QuerySourceRange) {
+    package init(kind: Kind, range: QuerySourceRange) {
         self.kind = kind
         self.range = range
     }
 
     /// The keyword, when the token is one.
-    public var keyword: QueryKeyword? {
+    package var keyword: QueryKeyword? {
         if case .keyword(let keyword) = kind { keyword } else { nil }
     }
 }
@@ -69,7 +69,7 @@ public struct QueryToken: Sendable, Hashable {
 /// Most are reserved: to name a property `in` or `any`, escape it as `#in`. The contextual ones
 /// (`where`, `SORT`, `DISTINCT`, `OFFSET`, `LIMIT`, `ASC`, `DESC`, ...) only act as keywords where the
 /// grammar expects them, so they remain usable as plain property names.
-public enum QueryKeyword: String, Sendable, Hashable, CaseIterable {
+package enum QueryKeyword: String, Sendable, Hashable, CaseIterable {
     case and, or, not
     case between, `in`, beginsWith = "beginswith", endsWith = "endswith", contains, like, matches
     case any, some, all
@@ -83,7 +83,7 @@ public enum QueryKeyword: String, Sendable, Hashable, CaseIterable {
     case asc, desc, ascending, descending
 
     /// Whether the word only acts as a keyword in some places and otherwise is a name.
-    public var isContextual: Bool {
+    package var isContextual: Bool {
         switch self {
         case .where, .sort, .distinct, .offset, .limit, .asc, .desc, .ascending, .descending: true
         default: false
@@ -91,7 +91,7 @@ public enum QueryKeyword: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The keyword spelled for the word `word`, compared ASCII-case-insensitively.
-    public init?<Bytes: Collection<UInt8>>(utf8 word: Bytes) {
+    package init?<Bytes: Collection<UInt8>>(utf8 word: Bytes) {
         // Pack the lowercased word into two integers: no allocation per identifier.
         guard let key = PackedWord(word) else { return nil }
         guard let keyword = QueryKeyword.table[key] else { return nil }

@@ -13,15 +13,15 @@ import TroveStorage
 /// Compile once per query (`RegularExpressionCache` shares compilations): ICU compilation
 /// costs far more than a match. `[c]` matches case-insensitively, as ICU does; `[d]` removes
 /// nonspacing marks from both the string and the pattern, as `StringFolding` does.
-public struct RegularExpressionPattern: Sendable {
+package struct RegularExpressionPattern: Sendable {
     /// The pattern as written.
-    public let pattern: String
-    public let options: StringComparisonOptions
+    package let pattern: String
+    package let options: StringComparisonOptions
     private let matcher: RegularExpressionMatcher
 
     /// Compiles `pattern`; an invalid one throws `QueryError.Kind.invalidRegularExpression` at
     /// `location` (where the pattern stands in `statement`).
-    public init(
+    package init(
         _ pattern: String, options: StringComparisonOptions = [],
         at location: QuerySourceLocation = .start, in statement: String? = nil
     ) throws(QueryError) {
@@ -39,7 +39,7 @@ public struct RegularExpressionPattern: Sendable {
     }
 
     /// Whether the whole of `string` matches.
-    public func matches(_ string: String) -> Bool {
+    package func matches(_ string: String) -> Bool {
         let subject = options.contains(.diacriticInsensitive)
             ? StringFolding.fold(string, options: .diacriticInsensitive) : string
         return matcher.matchesWhole(subject)
@@ -139,7 +139,7 @@ private final class RegularExpressionMatcher: Sendable {
 
 /// Compiled `MATCHES` patterns by pattern and options, shared by the evaluations of a query
 /// (and safe to share between threads).
-public final class RegularExpressionCache: Sendable {
+package final class RegularExpressionCache: Sendable {
     private struct Key: Hashable {
         var pattern: String
         var options: StringComparisonOptions
@@ -149,10 +149,10 @@ public final class RegularExpressionCache: Sendable {
     // Guarded by `lock`.
     private nonisolated(unsafe) var patterns: [Key: RegularExpressionPattern] = [:]
 
-    public init() {}
+    package init() {}
 
     /// The compiled `pattern`, compiling it on first use.
-    public func pattern(
+    package func pattern(
         _ pattern: String, options: StringComparisonOptions = [],
         at location: QuerySourceLocation = .start, in statement: String? = nil
     ) throws(QueryError) -> RegularExpressionPattern {
@@ -164,5 +164,5 @@ public final class RegularExpressionCache: Sendable {
     }
 
     /// How many patterns are compiled.
-    public var count: Int { lock.withLock { patterns.count } }
+    package var count: Int { lock.withLock { patterns.count } }
 }

@@ -1,17 +1,17 @@
 /// The `[c]`, `[d]` and `[cd]` modifiers of a string comparison.
-public struct StringComparisonOptions: OptionSet, Sendable, Hashable, CustomStringConvertible {
-    public let rawValue: UInt8
+package struct StringComparisonOptions: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    package let rawValue: UInt8
 
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// `[c]`: compare with full Unicode case folding (`straße` matches `STRASSE`).
-    public static let caseInsensitive = StringComparisonOptions(rawValue: 1 << 0)
+    package static let caseInsensitive = StringComparisonOptions(rawValue: 1 << 0)
     /// `[d]`: ignore diacritics (`é` matches `e`): nonspacing marks are removed after canonical
     /// decomposition.
-    public static let diacriticInsensitive = StringComparisonOptions(rawValue: 1 << 1)
+    package static let diacriticInsensitive = StringComparisonOptions(rawValue: 1 << 1)
 
     /// The modifier as written in a query: `""`, `"[c]"`, `"[d]"` or `"[cd]"`.
-    public var description: String {
+    package var description: String {
         switch (contains(.caseInsensitive), contains(.diacriticInsensitive)) {
         case (false, false): ""
         case (true, false): "[c]"

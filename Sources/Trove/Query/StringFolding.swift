@@ -13,9 +13,9 @@
 ///   Letters that do not decompose, like `ø`, `ł` or `đ`, stay as they are.
 ///
 /// Pure ASCII strings take a fast path that allocates only when `[c]` meets an upper-case letter.
-public enum StringFolding {
+package enum StringFolding {
     /// The folded form of `string` under `options`, in NFC.
-    public static func fold(_ string: String, options: StringComparisonOptions) -> String {
+    package static func fold(_ string: String, options: StringComparisonOptions) -> String {
         var string = string
         let asciiResult: String?? = string.withUTF8 { bytes in
             guard isASCII(bytes) else { return nil }
@@ -35,7 +35,7 @@ public enum StringFolding {
     }
 
     /// The full case folding of one scalar, appended to `scalars`.
-    public static func appendCaseFolded(_ scalar: Unicode.Scalar, to scalars: inout String.UnicodeScalarView) {
+    package static func appendCaseFolded(_ scalar: Unicode.Scalar, to scalars: inout String.UnicodeScalarView) {
         if scalar.isASCII {
             let value = scalar.value
             scalars.append(value &- 0x41 < 26 ? Unicode.Scalar(UInt8(value | 0x20)) : scalar)
