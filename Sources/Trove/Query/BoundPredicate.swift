@@ -1,55 +1,3 @@
-/// `path op constant`: the comparison the planner can serve from an index and the evaluator
-/// runs on record slots without decoding them.
-struct PathComparison {
-    /// `.any` when none was written.
-    var quantifier: Quantifier
-    var path: BoundKeyPath
-    var op: BoundOperator
-    var options: StringComparisonOptions
-    /// Typed for the path's kind. For `IN`, a `.list` of elements; for `BETWEEN`, a `.list` of
-    /// the two bounds.
-    var constant: Value
-}
-
-/// A collection operator bound to the values it reads.
-struct BoundAggregate {
-    var function: AggregateFunction
-    /// Reaches every element aggregated (for `links.@sum.price`, each linked object's price).
-    var values: BoundKeyPath
-    /// The kind of the result.
-    var kind: ValueKind
-}
-
-/// `SUBQUERY(collection, $x, predicate).@count`.
-struct BoundSubquery {
-    /// Reaches the elements: objects (the predicate reads their properties) or primitives.
-    var collection: BoundKeyPath
-    var predicate: BoundPredicate
-}
-
-/// A value in a general comparison.
-indirect enum BoundOperand {
-    case path(BoundKeyPath)
-    case constant(Value)
-    case aggregate(BoundAggregate)
-    case subqueryCount(BoundSubquery)
-
-    var kindIsToMany: Bool {
-        if case .path(let p) = self { return p.isToMany }
-        return false
-    }
-}
-
-/// A comparison of two computed operands (a property with another, an aggregate, a subquery
-/// count): evaluated on decoded values. At most one side is to-many; the quantifier applies to it.
-struct GeneralComparison {
-    var quantifier: Quantifier
-    var left: BoundOperand
-    var op: BoundOperator
-    var options: StringComparisonOptions
-    var right: BoundOperand
-}
-
 /// A predicate checked against the schema, with every constant typed: what the planner and the
 /// evaluator work from.
 indirect enum BoundPredicate {
@@ -65,4 +13,27 @@ indirect enum BoundPredicate {
         if case .and(let operands) = self { return operands.flatMap(\.conjuncts) }
         return [self]
     }
+}
+
+/// `path op constant`: the comparison the planner can serve from an index and the evaluator
+/// runs on record slots without decoding them.
+struct PathComparison {
+    /// `.any` when none was written.
+    var quantifier: Quantifier
+    var path: BoundKeyPath
+    var op: BoundOperator
+    var options: StringComparisonOptions
+    /// Typed for the path's kind. For `IN`, a `.list` of elements; for `BETWEEN`, a `.list` of
+    /// the two bounds.
+    var constant: Value
+}
+
+/// A comparison of two computed operands (a property with another, an aggregate, a subquery
+/// count): evaluated on decoded values. At most one side is to-many; the quantifier applies to it.
+struct GeneralComparison {
+    var quantifier: Quantifier
+    var left: BoundOperand
+    var op: BoundOperator
+    var options: StringComparisonOptions
+    var right: BoundOperand
 }
