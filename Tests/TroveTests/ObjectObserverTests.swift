@@ -72,7 +72,7 @@ import Testing
 @Suite struct LiveResultsTests {
     @Test func liveResultsReflectEveryCommitWhenNextRead() throws {
         let store = try itemsStore()
-        let live = try LiveResults(store: store, request: ResultsRequest("Item", sortedBy: [QuerySortDescriptor(QueryKeyPath("rank"))]))
+        let live = try LiveResults(store: store, request: ResultsRequest("Item", sortedBy: ["rank"]))
         #expect(live.count == 0)
         try commit(store) { tx in
             try tx.insert("Item", ["id": 1, "rank": 2, "label": "a"])
@@ -106,7 +106,7 @@ import Testing
         let other = try Store(path: dir.file("l.trove"), schema: schema)
         // Wait for the signal the live results wait for, then read them.
         let (stream, continuation) = AsyncStream<UInt64>.makeStream()
-        let observation = store.observeCommits { continuation.yield($0) }
+        let observation = store.observeCommits { continuation.yield($0.version) }
         try commit(other) { tx in try tx.insert("Item", ["id": 1, "rank": 1, "label": "a"]) }
         _ = await Inbox(stream).next()
         observation.cancel()

@@ -103,7 +103,7 @@ import Testing
             let expected = try reference.query("Person", predicate, sort: sort, distinct: distinct, offset: offset, limit: limit)
             for (engine, snapshot) in zip(engines, snapshots) {
                 var results = try snapshot.objects("Person", where: predicate.ast().description, arguments: generator.arguments)
-                if !sort.isEmpty { results = try results.sorted(by: sort.map { ($0.0.joined(separator: "."), $0.1) }) }
+                if !sort.isEmpty { results = try results.sorted(by: sort.map { SortKey($0.0.joined(separator: "."), ascending: $0.1) }) }
                 if !distinct.isEmpty { results = try results.distinct(by: distinct.map { $0.joined(separator: ".") }) }
                 results = results.offset(offset)
                 if let limit { results = results.prefix(limit: limit) }

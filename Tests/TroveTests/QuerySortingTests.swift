@@ -55,12 +55,12 @@ import Testing
         let store = try QueryFixtures.smallStore()
         try store.read { (s: Snapshot) throws in
             let people = try s.objects("Person")
-            #expect(try people.sorted(by: "age", ascending: false).ids == [1, 4, 3, 2])
-            #expect(try people.sorted(by: [(keyPath: "active", ascending: false), (keyPath: "name", ascending: true)]).ids == [1, 3, 2, 4])
+            #expect(try people.sorted(by: .descending("age")).ids == [1, 4, 3, 2])
+            #expect(try people.sorted(by: [.descending("active"), "name"]).ids == [1, 3, 2, 4])
             #expect(try people.distinct(by: ["active"]).ids == [1, 2])
             #expect(people.prefix(limit: 2).ids == [1, 2])
             #expect(try people.filter("age > $0", 30).ids == [1, 4])
-            #expect(try people.sorted(by: "name", ascending: false).filter("age > $0", 30).ids == [4, 1])
+            #expect(try people.sorted(by: SortKey("name", ascending: false)).filter("age > $0", 30).ids == [4, 1])
             #expect(try s.objects("Person", where: "level >= 0").sorted(by: "bestFriend.age").ids == [1, 3, 4])
         }
     }

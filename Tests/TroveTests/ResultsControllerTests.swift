@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Trove
 
-private let byRank = [QuerySortDescriptor(QueryKeyPath("rank")), QuerySortDescriptor(QueryKeyPath("id"))]
+private let byRank: [SortKey] = ["rank", "id"]
 
 /// Section keys with the ids of their items, for compact expectations.
 private func layout(_ sections: [ResultsSection<DetachedObject>]) -> [String] {
@@ -283,7 +283,7 @@ private func expectedSections(_ store: Store) throws -> [ResultsSection<Detached
         let store = try itemsStore()
         try seed(store)
         let c = ResultsController(store: store, request: ResultsRequest("Item", sortedBy: [
-            QuerySortDescriptor(QueryKeyPath("owner.name"), ascending: false), QuerySortDescriptor(QueryKeyPath("rank")),
+            .descending("owner.name"), "rank",
         ]), sectionKeyPath: "owner.name", queue: DispatchQueue(label: "test"))
         try c.performFetch()
         #expect(layout(c.sections) == ["\"Bob\": 3 1", "\"Ann\": 2", "null: 4"])

@@ -73,7 +73,7 @@ import Testing
             #expect(try s.query("Person SORT(age DESC, level DESC) LIMIT(2)").ids == [4, 1])
             #expect(try s.query("Person SORT(age) LIMIT(100)").ids == [2, 3, 1, 4])
             #expect(try s.query("Person where active == true SORT(score DESC) LIMIT(5)").ids == [3, 1])
-            #expect(try s.objects("Person").sorted(by: "score", ascending: false).ids == [3, 1, 2, 4])
+            #expect(try s.objects("Person").sorted(by: .descending("score")).ids == [3, 1, 2, 4])
         }
     }
 

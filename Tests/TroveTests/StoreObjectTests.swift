@@ -183,7 +183,7 @@ import Testing
                 continuation.resume(with: result)
             }
         }
-        let names = try await store.read { s in try s.objects("User", forPrimaryKeys: keys, sort: { try $0.string("uid")! > $1.string("uid")! }).map { try $0.string("name") } }
+        let names = try await store.read { s in try s.objects("User", forPrimaryKeys: keys).sorted { try $0.string("uid")! > $1.string("uid")! }.map { try $0.string("name") } }
         #expect(names == ["Name C", "Name B", "Name A"])
     }
 

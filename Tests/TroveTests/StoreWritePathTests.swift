@@ -72,7 +72,13 @@ private func snapshotJSON(_ store: Store, _ model: String) throws -> [String: St
 private final class ChangeRecorder: @unchecked Sendable {
     private let lock = NSLock()
     private var commits: [[String: ModelChanges]] = []
-    init(_ store: Store) { store.addObserver { [self] c in lock.lock(); commits.append(c.changes); lock.unlock() } }
+    private var observation: CommitObservation?
+    init(_ store: Store) {
+        observation = store.observeCommits { [weak self] c in self?.record(c.changes ?? [:]) }
+    }
+    private func record(_ changes: [String: ModelChanges]) {
+        lock.lock(); commits.append(changes); lock.unlock()
+    }
     var last: [String: ModelChanges]? { lock.lock(); defer { lock.unlock() }; return commits.last }
     var count: Int { lock.lock(); defer { lock.unlock() }; return commits.count }
 }

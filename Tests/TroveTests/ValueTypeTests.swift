@@ -45,7 +45,7 @@ enum Comics {
                 case .publisherName(let name): [.string(name)]
                 }
             }
-            var sortDescriptors: [QuerySortDescriptor] { [QuerySortDescriptor(QueryKeyPath("name"))] }
+            var sort: [SortKey] { ["name"] }
         }
     }
 }
@@ -127,11 +127,11 @@ func comicsContainer() throws -> Container { Container(store: try memoryStore("C
         }
         let results = try container.values(Character.self, matching: .all)
         #expect(results.count == 2)
-        #expect(results.map(\.name) == ["Hulk", "Iron Man"])
+        #expect(try results.values.map(\.name) == ["Hulk", "Iron Man"])
         try container.write { tx in try tx.add(Character(identifier: 3, name: "Batman", realName: nil, publisher: Publisher(identifier: 2, name: "DC"))) }
         #expect(results.count == 3)
-        #expect(results[0].name == "Batman")
-        #expect(results[0].publisher?.name == "DC")
+        #expect(try results[0].name == "Batman")
+        #expect(try results[0].publisher?.name == "DC")
     }
 
     @Test func typedQueriesSelectAndSortThroughLinks() throws {
@@ -142,10 +142,10 @@ func comicsContainer() throws -> Container { Container(store: try memoryStore("C
             try tx.add(Character(identifier: 3, name: "Batman", realName: nil, publisher: Publisher(identifier: 2, name: "DC")))
         }
         let results = try container.values(Character.self, matching: .publisherName("Marvel"))
-        #expect(results.map(\.name) == ["Hulk", "Iron Man"])
+        #expect(try results.values.map(\.name) == ["Hulk", "Iron Man"])
         try container.write { tx in try tx.add(Character(identifier: 4, name: "Thor", realName: nil, publisher: marvel)) }
         #expect(results.count == 3)
-        #expect(results[2].name == "Thor")
+        #expect(try results[2].name == "Thor")
     }
 
     @Test func arraysReadLinkingObjectsAndAreLeftOutOfWrites() throws {
@@ -188,11 +188,15 @@ func comicsContainer() throws -> Container { Container(store: try memoryStore("C
         }
         let container = try comicsContainer()
         try container.write { tx in try tx.add(ironMan) }
-        #expect {
-            _ = try container.values(Wrong.self).value(at: 0)
-        } throws: { error in
-            guard case DecodingError.keyNotFound(let key, _) = error else { return false }
-            return key.stringValue == "nickname"
+        let wrong = try container.values(Wrong.self)
+        let reads: [() throws -> Void] = [{ _ = try wrong[0] }, { _ = try wrong.values }]
+        for read in reads {
+            #expect {
+                try read()
+            } throws: { error in
+                guard case DecodingError.keyNotFound(let key, _) = error else { return false }
+                return key.stringValue == "nickname"
+            }
         }
         #expect(throws: StoreError.noSuchProperty(model: "Character", property: "nickname")) {
             try container.write { tx in try tx.add(Wrong(identifier: 1, nickname: "x")) }

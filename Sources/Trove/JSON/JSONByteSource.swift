@@ -10,21 +10,21 @@ import Darwin
 #endif
 
 /// Where a ``JSONStreamReader`` gets its bytes.
-public protocol JSONByteSource {
+package protocol JSONByteSource {
     /// Reads up to `buffer.count` bytes into `buffer` and returns how many it read.
     /// Returns 0 only at the end of the input.
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
 }
 
 /// Reads a file descriptor with `read(2)`. The descriptor stays open: its owner closes it.
-public struct FileDescriptorByteSource: JSONByteSource {
-    public let fileDescriptor: Int32
+package struct FileDescriptorByteSource: JSONByteSource {
+    package let fileDescriptor: Int32
 
-    public init(fileDescriptor: Int32) {
+    package init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
     }
 
-    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
             #if canImport(Glibc)
             let n = Glibc.read(fileDescriptor, buffer.baseAddress, buffer.count)
@@ -41,18 +41,18 @@ public struct FileDescriptorByteSource: JSONByteSource {
 
 /// Serves bytes already in memory, at most `maxReadSize` at a time: lets tests split values
 /// at every possible chunk boundary.
-public struct ByteArraySource: JSONByteSource {
-    public let bytes: [UInt8]
-    public let maxReadSize: Int
+package struct ByteArraySource: JSONByteSource {
+    package let bytes: [UInt8]
+    package let maxReadSize: Int
     private var offset = 0
 
-    public init(_ bytes: [UInt8], maxReadSize: Int = .max) {
+    package init(_ bytes: [UInt8], maxReadSize: Int = .max) {
         precondition(maxReadSize > 0, "maxReadSize must be positive")
         self.bytes = bytes
         self.maxReadSize = maxReadSize
     }
 
-    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    package mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let n = min(buffer.count, maxReadSize, bytes.count - offset)
         guard n > 0 else { return 0 }
         bytes.withUnsafeBytes { src in

@@ -19,22 +19,22 @@ import Foundation
 /// ```swift
 /// let value = try JSONParser().parse(#"{"a":[1,2.5,"x"]}"#)
 /// ```
-public struct JSONParser: Sendable {
+package struct JSONParser: Sendable {
     /// The default nesting limit.
-    public static let defaultMaxDepth = 512
+    package static let defaultMaxDepth = 512
 
     /// The deepest nesting of arrays and objects accepted.
-    public var maxDepth: Int
+    package var maxDepth: Int
     /// Keep repeated keys instead of failing with ``JSONError/Reason/duplicateKey(_:)``.
-    public var allowsDuplicateKeys: Bool
+    package var allowsDuplicateKeys: Bool
 
-    public init(maxDepth: Int = JSONParser.defaultMaxDepth, allowsDuplicateKeys: Bool = false) {
+    package init(maxDepth: Int = JSONParser.defaultMaxDepth, allowsDuplicateKeys: Bool = false) {
         self.maxDepth = maxDepth
         self.allowsDuplicateKeys = allowsDuplicateKeys
     }
 
     /// Parses one JSON text; only whitespace may follow the value.
-    public func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONError) -> JSONValue {
+    package func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONError) -> JSONValue {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else {
             throw JSONError(.unexpectedEndOfInput(expected: "a value"), line: 1, column: 1, byteOffset: 0)
         }
@@ -51,17 +51,17 @@ public struct JSONParser: Sendable {
     }
 
     /// Parses one JSON text; only whitespace may follow the value.
-    public func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONValue {
+    package func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONValue {
         try bytes.withUnsafeBytes { buffer in Result { () throws(JSONError) in try parse(buffer) } }.get()
     }
 
     /// Parses one JSON text; only whitespace may follow the value.
-    public func parse(_ data: Data) throws(JSONError) -> JSONValue {
+    package func parse(_ data: Data) throws(JSONError) -> JSONValue {
         try data.withUnsafeBytes { buffer in Result { () throws(JSONError) in try parse(buffer) } }.get()
     }
 
     /// Parses one JSON text; only whitespace may follow the value.
-    public func parse(_ text: String) throws(JSONError) -> JSONValue {
+    package func parse(_ text: String) throws(JSONError) -> JSONValue {
         var text = text
         return try text.withUTF8 { buffer in
             Result { () throws(JSONError) in try parse(UnsafeRawBufferPointer(buffer)) }
@@ -70,12 +70,12 @@ public struct JSONParser: Sendable {
 }
 
 extension JSONValue {
-    /// Parses a JSON text with the default ``JSONParser``.
+    /// Parses a JSON text (RFC 8259; duplicate keys and nesting deeper than 512 are errors).
     public init(parsing text: String) throws(JSONError) {
         self = try JSONParser().parse(text)
     }
 
-    /// Parses UTF-8 JSON bytes with the default ``JSONParser``.
+    /// Parses UTF-8 JSON bytes, by the same rules as the text form.
     public init(parsing bytes: [UInt8]) throws(JSONError) {
         self = try JSONParser().parse(bytes)
     }

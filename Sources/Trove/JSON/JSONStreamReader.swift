@@ -14,9 +14,9 @@
 /// let reader = JSONStreamReader(fileDescriptor: fd)
 /// while let record = try reader.next() { ... }
 /// ```
-public final class JSONStreamReader {
+package final class JSONStreamReader {
     /// The two layouts of a stream.
-    public enum Layout: Sendable, Equatable {
+    package enum Layout: Sendable, Equatable {
         /// One top-level JSON array whose elements are the values.
         case array
         /// Values one after another: JSON lines or concatenated JSON.
@@ -24,14 +24,14 @@ public final class JSONStreamReader {
     }
 
     /// 64 KiB: large enough to amortize `read(2)`, small enough to stay in cache.
-    public static let defaultChunkSize = 64 << 10
+    package static let defaultChunkSize = 64 << 10
     /// 256 MiB.
-    public static let defaultMaxRecordSize = 256 << 20
+    package static let defaultMaxRecordSize = 256 << 20
 
     /// The detected layout; nil until the first call to ``next()`` and for empty input.
-    public private(set) var layout: Layout?
+    package private(set) var layout: Layout?
     /// How many values ``next()`` has returned.
-    public private(set) var recordCount = 0
+    package private(set) var recordCount = 0
 
     private enum State {
         case start, arrayFirst, arrayNext, arrayEnd, sequence, finished
@@ -59,7 +59,7 @@ public final class JSONStreamReader {
     private var scratch: [UInt8] = []
 
     /// Reads from `source` in chunks of `chunkSize` bytes.
-    public init(
+    package init(
         source: some JSONByteSource,
         chunkSize: Int = JSONStreamReader.defaultChunkSize,
         maxRecordSize: Int = JSONStreamReader.defaultMaxRecordSize,
@@ -75,7 +75,7 @@ public final class JSONStreamReader {
     }
 
     /// Reads from an open file descriptor, which the caller keeps and closes.
-    public convenience init(
+    package convenience init(
         fileDescriptor: Int32,
         chunkSize: Int = JSONStreamReader.defaultChunkSize,
         maxRecordSize: Int = JSONStreamReader.defaultMaxRecordSize
@@ -88,7 +88,7 @@ public final class JSONStreamReader {
     }
 
     /// The next value, or nil at the end of the stream.
-    public func next() throws(JSONError) -> JSONValue? {
+    package func next() throws(JSONError) -> JSONValue? {
         do {
             return try step()
         } catch {

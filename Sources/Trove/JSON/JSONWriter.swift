@@ -11,9 +11,9 @@
 /// - JSON has no infinities or NaN. By default they fail with ``NonFiniteNumberError`` rather
 ///   than silently changing the data; ``NonFiniteNumbers/writeNull`` writes `null` instead,
 ///   as JavaScript's `JSON.stringify` does, for output meant for people.
-public struct JSONWriter: Sendable {
+package struct JSONWriter: Sendable {
     /// The layout of the text.
-    public enum Style: Sendable, Equatable {
+    package enum Style: Sendable, Equatable {
         /// No whitespace.
         case compact
         /// Two-space indentation, one member or element per line.
@@ -21,7 +21,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// What to do with infinities and NaN.
-    public enum NonFiniteNumbers: Sendable, Equatable {
+    package enum NonFiniteNumbers: Sendable, Equatable {
         /// Throw ``NonFiniteNumberError``.
         case fail
         /// Write `null`.
@@ -29,33 +29,33 @@ public struct JSONWriter: Sendable {
     }
 
     /// An infinity or NaN met with ``NonFiniteNumbers/fail``.
-    public struct NonFiniteNumberError: Error, Sendable, Equatable, CustomStringConvertible {
-        public var value: Double
-        public var description: String { "\(value) cannot be written as JSON" }
+    package struct NonFiniteNumberError: Error, Sendable, Equatable, CustomStringConvertible {
+        package var value: Double
+        package var description: String { "\(value) cannot be written as JSON" }
     }
 
-    public var style: Style
-    public var nonFiniteNumbers: NonFiniteNumbers
+    package var style: Style
+    package var nonFiniteNumbers: NonFiniteNumbers
 
-    public init(style: Style = .compact, nonFiniteNumbers: NonFiniteNumbers = .fail) {
+    package init(style: Style = .compact, nonFiniteNumbers: NonFiniteNumbers = .fail) {
         self.style = style
         self.nonFiniteNumbers = nonFiniteNumbers
     }
 
     /// Appends the text of `value` to `output`.
-    public func write(_ value: JSONValue, to output: inout [UInt8]) throws(NonFiniteNumberError) {
+    package func write(_ value: JSONValue, to output: inout [UInt8]) throws(NonFiniteNumberError) {
         try write(value, to: &output, indent: 0)
     }
 
     /// The UTF-8 text of `value`.
-    public func bytes(_ value: JSONValue) throws(NonFiniteNumberError) -> [UInt8] {
+    package func bytes(_ value: JSONValue) throws(NonFiniteNumberError) -> [UInt8] {
         var out: [UInt8] = []
         try write(value, to: &out)
         return out
     }
 
     /// The text of `value`.
-    public func string(_ value: JSONValue) throws(NonFiniteNumberError) -> String {
+    package func string(_ value: JSONValue) throws(NonFiniteNumberError) -> String {
         String(decoding: try bytes(value), as: UTF8.self)
     }
 
@@ -157,8 +157,6 @@ public struct JSONWriter: Sendable {
 
 extension JSONValue {
     /// Compact JSON text; infinities and NaN are written as `null`.
-    ///
-    /// For output where changing a non-finite number is not acceptable, use ``JSONWriter``.
     public var jsonText: String {
         (try? JSONWriter(nonFiniteNumbers: .writeNull).string(self)) ?? "null"
     }

@@ -18,7 +18,7 @@ public final class LiveResults: Sequence {
     public let store: Store
     public let request: ResultsRequest
     private let latest = LatestVersion()
-    private let feed: CommitFeed
+    private let feed: CommitObservation
     private var evaluated: Results
 
     /// Evaluates `request` now and follows commits from then on.
@@ -26,8 +26,8 @@ public final class LiveResults: Sequence {
         self.store = store
         self.request = request
         let dependencies = store.schema.modelsReachable(from: request.model)
-        feed = CommitFeed(store: store) { [latest] notice in
-            if notice.mayTouch(dependencies) { latest.note(notice.version) }
+        feed = store.observeCommits { [latest] commit in
+            if commit.mayTouch(dependencies) { latest.note(commit.version) }
         }
         let snapshot = try store.beginRead()
         evaluated = try request.results(in: snapshot)
@@ -71,7 +71,7 @@ public final class LiveResults: Sequence {
     }
 }
 
-/// The newest version a commit feed announced; read from any thread.
+/// The newest version the commit observation announced; read from any thread.
 final class LatestVersion: @unchecked Sendable {
     private let lock = Lock()
     private var latest: UInt64 = 0

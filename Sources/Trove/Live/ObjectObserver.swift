@@ -31,7 +31,7 @@ public final class ObjectObserver: @unchecked Sendable {
     private let work = DispatchQueue(label: "trove.object-observer")
     private let broadcast = ChangeBroadcast<ObjectChange>()
     // Owned by `work`.
-    private var feed: CommitFeed?
+    private var feed: CommitObservation?
     private var version: UInt64
     private var values: [(name: String, value: Value)]
 
@@ -44,7 +44,7 @@ public final class ObjectObserver: @unchecked Sendable {
         self.handler = handler
         // Follow commits before reading, so that none falls between the read and the feed.
         let pending = PendingFeed()
-        let feed = CommitFeed(store: store) { notice in pending.forward(notice) }
+        let feed = store.observeCommits { commit in pending.forward(commit) }
         let (reference, version, values) = try store.read { s in
             guard let object = try s.object(model, primaryKey: primaryKey) else {
                 throw StoreError.objectNotFound(model: model, primaryKey: primaryKey.description)
@@ -55,9 +55,9 @@ public final class ObjectObserver: @unchecked Sendable {
         self.version = version
         self.values = values
         self.feed = feed
-        pending.attach { [weak self] notice in
+        pending.attach { [weak self] commit in
             guard let self else { return }
-            self.work.async { self.refresh(after: notice) }
+            self.work.async { self.refresh(after: commit) }
         }
     }
 
@@ -78,9 +78,9 @@ public final class ObjectObserver: @unchecked Sendable {
         try object.model.properties.filter(\.isStored).map { ($0.name, try object.value($0.name)) }
     }
 
-    private func refresh(after notice: CommitNotice) {
-        guard feed != nil, notice.version > version else { return }
-        if let changes = notice.changes {
+    private func refresh(after commit: StoreCommit) {
+        guard feed != nil, commit.version > version else { return }
+        if let changes = commit.changes {
             guard let model = changes[reference.model],
                   model.deleted.contains(reference.key) || model.modified[reference.key] != nil else { return }
         }
@@ -112,21 +112,21 @@ public final class ObjectObserver: @unchecked Sendable {
     }
 }
 
-/// Holds commit notices that arrive before their consumer is ready, then forwards them:
+/// Holds commits that arrive before their consumer is ready, then forwards them:
 /// lets an initializer subscribe before it reads, without escaping a half-made `self`.
 final class PendingFeed: @unchecked Sendable {
     private let lock = Lock()
-    private var held: [CommitNotice] = []
-    private var target: (@Sendable (CommitNotice) -> Void)?
+    private var held: [StoreCommit] = []
+    private var target: (@Sendable (StoreCommit) -> Void)?
 
-    func forward(_ notice: CommitNotice) {
+    func forward(_ commit: StoreCommit) {
         lock.lock()
-        guard let target else { held.append(notice); lock.unlock(); return }
+        guard let target else { held.append(commit); lock.unlock(); return }
         lock.unlock()
-        target(notice)
+        target(commit)
     }
 
-    func attach(_ target: @escaping @Sendable (CommitNotice) -> Void) {
+    func attach(_ target: @escaping @Sendable (StoreCommit) -> Void) {
         lock.lock()
         self.target = target
         let backlog = held

@@ -55,7 +55,7 @@ public final class ResultsController<Element: Sendable>: @unchecked Sendable {
     // Owned by `work`.
     private var filter: Filter?
     private var current: Evaluation?
-    private var feed: CommitFeed?
+    private var feed: CommitObservation?
     private var sequence = 0
 
     // Guarded by `lock`.
@@ -106,9 +106,9 @@ public final class ResultsController<Element: Sendable>: @unchecked Sendable {
     public func performFetch() throws {
         try work.sync {
             if feed == nil {
-                feed = CommitFeed(store: store) { [weak self] notice in
+                feed = store.observeCommits { [weak self] commit in
                     guard let self else { return }
-                    self.work.async { self.refresh(after: notice) }
+                    self.work.async { self.refresh(after: commit) }
                 }
             }
             let snapshot = try store.beginRead()
@@ -146,15 +146,15 @@ public final class ResultsController<Element: Sendable>: @unchecked Sendable {
 
     // MARK: Refreshing
 
-    /// Re-evaluates after `notice` (nil: unconditionally) and delivers the difference.
-    private func refresh(after notice: CommitNotice?) {
+    /// Re-evaluates after `commit` (nil: unconditionally) and delivers the difference.
+    private func refresh(after commit: StoreCommit?) {
         guard let old = current else { return }
-        if let notice, notice.version <= old.version || !notice.mayTouch(dependencies) { return }
+        if let commit, commit.version <= old.version || !commit.mayTouch(dependencies) { return }
         do {
             let snapshot = try store.beginRead()
             defer { snapshot.end() }
             // An earlier refresh already read this commit.
-            if notice != nil && snapshot.version <= old.version { return }
+            if commit != nil && snapshot.version <= old.version { return }
             let new = try evaluate(snapshot)
             current = new
             guard let batch = makeBatch(from: old, to: new) else { return }
@@ -188,7 +188,7 @@ public final class ResultsController<Element: Sendable>: @unchecked Sendable {
             }
             rows[s].ids.append(object.key)
             elements[object.key] = try mapper(object)
-            records[object.key] = object.record
+            records[object.key] = try object.storedRecord
         }
         let sections = rows.map { ResultsSection(key: $0.key, elements: $0.ids.map { elements[$0]! }) }
         return Evaluation(version: snapshot.version, rows: rows, sections: sections, elements: elements, records: records)

@@ -2,19 +2,22 @@
 ///
 /// ```swift
 /// let request = ResultsRequest("Task", where: "done == false AND priority > $0", [2],
-///                              sortedBy: [QuerySortDescriptor(QueryKeyPath("dueDate"))])
+///                              sortedBy: ["dueDate", .descending("priority")])
 /// ```
 public struct ResultsRequest: Sendable, Hashable {
+    /// The model whose objects are asked for.
     public var model: String
     /// A predicate in the query language, or nil for every object.
     public var predicate: String?
     /// The values of `$0`, `$1`, ... in ``predicate``.
     public var arguments: [Value]
-    /// Most significant first.
-    public var sort: [QuerySortDescriptor]
+    /// The order, most significant key first; empty for insertion order.
+    public var sort: [SortKey]
 
+    /// A request for the objects of `model` that satisfy `predicate` (every object when nil),
+    /// with `$0`, `$1`, ... bound to `arguments`, in the order of `sort`.
     public init(_ model: String, where predicate: String? = nil, _ arguments: [Value] = [],
-                sortedBy sort: [QuerySortDescriptor] = []) {
+                sortedBy sort: [SortKey] = []) {
         self.model = model
         self.predicate = predicate
         self.arguments = arguments
@@ -22,10 +25,10 @@ public struct ResultsRequest: Sendable, Hashable {
     }
 
     /// The sort keys, with `keyPath` first (ascending unless the first key already is it).
-    func sort(sectionedBy keyPath: String?) -> [QuerySortDescriptor] {
+    func sort(sectionedBy keyPath: String?) -> [SortKey] {
         guard let keyPath else { return sort }
-        if let first = sort.first, first.keyPath.dotted == keyPath { return sort }
-        return [QuerySortDescriptor(QueryKeyPath(keyPath))] + sort
+        if let first = sort.first, first.keyPath == keyPath { return sort }
+        return [SortKey(keyPath)] + sort
     }
 
     /// The matching objects in `snapshot`, sorted by `keyPath` first when given.
@@ -37,13 +40,8 @@ public struct ResultsRequest: Sendable, Hashable {
         }
         let keys = sort(sectionedBy: keyPath)
         if !keys.isEmpty {
-            results = try results.sorted(by: keys.map { (keyPath: $0.keyPath.dotted, ascending: $0.ascending) })
+            results = try results.sorted(by: keys)
         }
         return results
     }
-}
-
-extension QueryKeyPath {
-    /// `a.b.c`, without a variable.
-    var dotted: String { names.joined(separator: ".") }
 }

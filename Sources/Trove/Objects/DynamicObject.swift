@@ -7,18 +7,43 @@
 /// let owners = try dogs[0].list("owners")    // linkingObjects, from the backlink index
 /// ```
 /// An object holds the values it had in its snapshot; reading its links needs the snapshot
-/// to be live. Unknown properties and type mismatches throw ``StoreError``.
+/// to be live. Unknown properties and type mismatches throw ``StoreError``. An object that a
+/// ``Results`` subscript could not read (its snapshot had ended) throws the reason from every
+/// read.
 public final class DynamicObject: ObjectValues, CustomStringConvertible {
+    /// The snapshot the object was read from.
     public let snapshot: Snapshot
     let model: ModelLayout
     let key: UInt64
+    /// Empty for an unreadable object: read it through `storedRecord`.
     let record: [UInt8]
+    /// Why the record could not be read, for an object handed out without one.
+    private let unreadable: (any Error)?
 
     init(snapshot: Snapshot, model: ModelLayout, key: UInt64, record: [UInt8]) {
         self.snapshot = snapshot
         self.model = model
         self.key = key
         self.record = record
+        unreadable = nil
+    }
+
+    /// An object whose every read throws `error`: what a collection subscript, which cannot
+    /// throw, returns for an object it could not read.
+    init(snapshot: Snapshot, model: ModelLayout, key: UInt64, unreadable error: any Error) {
+        self.snapshot = snapshot
+        self.model = model
+        self.key = key
+        record = []
+        unreadable = error
+    }
+
+    /// The stored record, or the error that kept it from being read.
+    var storedRecord: [UInt8] {
+        get throws {
+            if let unreadable { throw unreadable }
+            return record
+        }
     }
 
     /// The model's name.
@@ -29,7 +54,7 @@ public final class DynamicObject: ObjectValues, CustomStringConvertible {
     /// The value of a stored property: scalars, `.reference` for links, `.list` for lists.
     /// For a linkingObjects property, a list of references.
     public func value(_ name: String) throws -> Value {
-        try record.withUnsafeBytes { try snapshot.storedValue(model, key: key, record: try RecordView($0), property: name) }
+        try storedRecord.withUnsafeBytes { try snapshot.storedValue(model, key: key, record: try RecordView($0), property: name) }
     }
 
     /// The primary key's value, or nil for a model without one.
@@ -64,7 +89,7 @@ public final class DynamicObject: ObjectValues, CustomStringConvertible {
     public func json() throws -> JSONObject {
         try snapshot.checkLive()
         var out = JSONObject()
-        try record.withUnsafeBytes { buffer in
+        try storedRecord.withUnsafeBytes { buffer in
             let view = try RecordView(buffer)
             for p in model.properties where p.isStored {
                 out[p.name] = try ValueJSON.json(try view.value(of: p), for: p, in: snapshot)

@@ -1,5 +1,7 @@
-/// Objects of one model, fetched lazily from a snapshot.
+/// Objects of one model, fetched lazily from a snapshot: each object is read when the
+/// subscript (or iteration) reaches it.
 public struct Results: RandomAccessCollection {
+    /// The snapshot the objects are read from; they are readable while it is live.
     public let snapshot: Snapshot
     let model: ModelLayout
     private let keyStorage: KeyStorage
@@ -52,6 +54,7 @@ public struct Results: RandomAccessCollection {
         }
     }
 
+    /// The name of the objects' model.
     public var modelName: String { model.name }
     public var startIndex: Int { 0 }
     public var endIndex: Int {
@@ -61,12 +64,23 @@ public struct Results: RandomAccessCollection {
         }
     }
 
-    /// The object at `index`. Traps if it vanished, which cannot happen within one snapshot.
+    /// The object at `index`.
+    ///
+    /// A subscript cannot throw: an object that cannot be read (the snapshot has ended, the
+    /// transaction that fetched the results has deleted it since, the file is damaged) comes
+    /// back unreadable, and its reads throw the reason (``StoreError/invalidated`` for an
+    /// ended snapshot).
     public subscript(index: Int) -> DynamicObject {
-        guard let o = try? snapshot.object(model, key: keys[index]) else {
-            fatalError("object \(model.name)#\(keys[index]) is not readable: its snapshot has ended")
+        let key = keys[index]
+        do {
+            try snapshot.checkLive()
+            guard let object = try snapshot.object(model, key: key) else {
+                throw StoreError.objectDeleted(model: model.name)
+            }
+            return object
+        } catch {
+            return DynamicObject(snapshot: snapshot, model: model, key: key, unreadable: error)
         }
-        return o
     }
 
     /// References to the objects, in order.

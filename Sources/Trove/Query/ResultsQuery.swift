@@ -57,19 +57,19 @@ extension Results {
         try refined(predicate: predicate, arguments: arguments)
     }
 
-    /// The objects sorted by one key path (which may go through to-one links). Null sorts
-    /// first ascending, last descending.
-    public func sorted(by keyPath: String, ascending: Bool = true) throws -> Results {
-        try sorted(by: [(keyPath: keyPath, ascending: ascending)])
+    /// The objects sorted by one key: `sorted(by: "name")`, `sorted(by: .descending("age"))`.
+    public func sorted(by key: SortKey) throws -> Results {
+        try sorted(by: [key])
     }
 
-    /// The objects sorted by several key paths, most significant first.
-    public func sorted(by descriptors: [(keyPath: String, ascending: Bool)]) throws -> Results {
+    /// The objects sorted by several keys, most significant first:
+    /// `sorted(by: ["team.name", .descending("score")])`.
+    public func sorted(by sortKeys: [SortKey]) throws -> Results {
         try snapshot.checkLive()
         let binder = QueryBinder(layout: snapshot.layout, arguments: [], statement: nil)
-        let sort = try descriptors.map { descriptor in
-            (try binder.orderingKeyPath(try Self.keyPath(descriptor.keyPath), model: model, clause: "SORT", allowsLinks: false),
-             descriptor.ascending)
+        let sort = try sortKeys.map { key in
+            (try binder.orderingKeyPath(try Self.keyPath(key.keyPath), model: model, clause: "SORT", allowsLinks: false),
+             key.ascending)
         }
         return with(keys: try QueryExecutor(snapshot: snapshot)
             .refine(model: model, keys: keys, predicate: nil, sort: sort, distinct: [], limit: nil))

@@ -9,8 +9,11 @@ extension Schema {
         return .object(root)
     }
 
-    /// The schema file text: compact, or indented by two spaces.
-    public func jsonText(style: JSONWriter.Style = .pretty) -> String {
+    /// The schema file text, indented by two spaces.
+    public var jsonText: String { jsonText(style: .pretty) }
+
+    /// The schema file text in `style`: the store keeps it compact.
+    package func jsonText(style: JSONWriter.Style) -> String {
         // Defaults are validated finite, so writing cannot fail.
         (try? JSONWriter(style: style).string(jsonValue)) ?? ""
     }

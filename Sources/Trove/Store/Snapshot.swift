@@ -9,7 +9,7 @@ import TroveStorage
 /// writers do meanwhile. Objects fetched from a snapshot stay readable while it lives.
 ///
 /// Use it from one thread at a time. To hand objects to another thread, hand their primary
-/// keys and fetch them again there (``Snapshot/objects(_:forPrimaryKeys:filter:sort:)``).
+/// keys and fetch them again there (``Snapshot/objects(_:forPrimaryKeys:)``).
 public class Snapshot {
     public let store: Store
     let storageTx: TroveStorage.ReadTransaction
@@ -250,21 +250,17 @@ public class Snapshot {
         return try objectsTree(try self.model(model))?.count ?? 0
     }
 
-    /// The objects with these primary keys (missing ones skipped), optionally filtered by a
-    /// closure and sorted in memory: the fetch after a background write handed keys back.
-    public func objects(_ model: String, forPrimaryKeys keys: [Value],
-                        filter: ((DynamicObject) throws -> Bool)? = nil,
-                        sort: ((DynamicObject, DynamicObject) throws -> Bool)? = nil) throws -> [DynamicObject] {
+    /// The objects with these primary keys, in the order of `keys` (missing ones skipped): the
+    /// fetch after a background write handed keys back.
+    public func objects(_ model: String, forPrimaryKeys keys: [Value]) throws -> [DynamicObject] {
         try checkLive()
         let m = try self.model(model)
         var out: [DynamicObject] = []
         out.reserveCapacity(keys.count)
         for k in keys {
             guard let key = try objectKey(m, primaryKey: k), let o = try object(m, key: key) else { continue }
-            if let filter, try !filter(o) { continue }
             out.append(o)
         }
-        if let sort { try out.sort(by: sort) }
         return out
     }
 

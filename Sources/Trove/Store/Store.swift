@@ -166,7 +166,7 @@ public final class Store: @unchecked Sendable {
 
     /// Runs `body` in a write transaction on a background queue, then calls `completion` on
     /// `queue` with its result or error. Objects don't cross threads: return primary keys and
-    /// fetch them in the completion with ``Snapshot/objects(_:forPrimaryKeys:filter:sort:)``.
+    /// fetch them in the completion with ``Snapshot/objects(_:forPrimaryKeys:)``.
     public func write<R: Sendable>(_ body: @escaping @Sendable (Transaction) throws -> R,
                                    queue: DispatchQueue = .main,
                                    completion: @escaping @Sendable (Result<R, Error>) -> Void) {
@@ -204,32 +204,23 @@ public final class Store: @unchecked Sendable {
 
     // MARK: Observation
 
-    /// Calls `observer` after every commit made through this `Store`, on the committing thread.
-    /// Returns a token; pass it to ``removeObserver(_:)``.
-    @discardableResult
-    public func addObserver(_ observer: @escaping @Sendable (StoreCommit) -> Void) -> UUID {
+    /// Calls `observer` after every commit made through this `Store`, on the committing
+    /// thread, with its changes; the half of ``observeCommits(_:)`` that knows them.
+    func addChangeObserver(_ observer: @escaping @Sendable (StoreCommit) -> Void) -> UUID {
         let id = UUID()
         state.lock(); observers[id] = observer; state.unlock()
         return id
     }
 
-    public func removeObserver(_ id: UUID) {
+    func removeChangeObserver(_ id: UUID) {
         state.lock(); observers[id] = nil; state.unlock()
-    }
-
-    /// Calls `handler` with the new version after every commit to this store's file, made by
-    /// any process or `Store`: the signal that live results should re-evaluate. Commits through
-    /// this `Store` also reach ``addObserver(_:)`` with their exact changes. Keep the returned
-    /// observation alive; cancel it or let it go to stop.
-    public func observeCommits(_ handler: @escaping @Sendable (_ version: UInt64) -> Void) -> CommitObservation {
-        storage.observeCommits(handler)
     }
 
     /// The newest committed version of the file, whoever committed it.
     public var latestVersion: UInt64 { storage.latestTransactionID }
 
     /// Whether the calling thread is inside a write of this `Store`: commit observers use it
-    /// to leave a commit to ``addObserver(_:)``, which reports it with its changes.
+    /// to leave a commit to ``addChangeObserver(_:)``, which reports it with its changes.
     var isWritingOnCurrentThread: Bool {
         state.lock(); defer { state.unlock() }
         return activeWrite.map { pthread_equal($0.thread, pthread_self()) != 0 } ?? false
@@ -253,15 +244,6 @@ public final class Store: @unchecked Sendable {
 
     /// The path of the file, or nil in memory.
     public var path: String? { configuration.path }
-}
-
-/// A running observation of commits; see ``Store/observeCommits(_:)``.
-public typealias CommitObservation = CommitObserver
-
-/// One commit's changes, by model name.
-public struct StoreCommit: Sendable {
-    public let version: UInt64
-    public let changes: [String: ModelChanges]
 }
 
 /// In-memory stores by identifier: the same identifier in one process is the same store while

@@ -8,6 +8,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingPrimaryKey(model: String)
     case duplicatePrimaryKey(model: String, value: String)
     case objectNotFound(model: String, primaryKey: String)
+    /// An object of `model` in ``Results`` that the transaction reading them has deleted since.
+    case objectDeleted(model: String)
     case noPrimaryKey(model: String)
     case readOnlyProperty(model: String, property: String)
     case nullNotAllowed(model: String, property: String)
@@ -30,6 +32,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .missingPrimaryKey(let m): "an object of '\(m)' needs its primary key"
         case let .duplicatePrimaryKey(m, v): "'\(m)' already has an object with primary key \(v)"
         case let .objectNotFound(m, k): "'\(m)' has no object with primary key \(k)"
+        case .objectDeleted(let m): "this object of '\(m)' was deleted after the results holding it were fetched"
         case .noPrimaryKey(let m): "model '\(m)' has no primary key"
         case let .readOnlyProperty(m, p): "'\(m).\(p)' is computed (linkingObjects) and cannot be set"
         case let .nullNotAllowed(m, p): "'\(m).\(p)' cannot be null"

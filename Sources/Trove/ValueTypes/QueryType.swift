@@ -7,7 +7,7 @@
 ///         case publisherName(String)
 ///         var predicate: String? { "publisher.name == $0" }
 ///         var arguments: [Value] { switch self { case .publisherName(let n): [.string(n)] } }
-///         var sortDescriptors: [QuerySortDescriptor] { [QuerySortDescriptor(QueryKeyPath("name"))] }
+///         var sort: [SortKey] { ["name"] }
 ///     }
 /// }
 /// ```
@@ -16,17 +16,19 @@ public protocol QueryType {
     var predicate: String? { get }
     /// The values of `$0`, `$1`, ... in the predicate.
     var arguments: [Value] { get }
-    /// Most significant first; empty for insertion order.
-    var sortDescriptors: [QuerySortDescriptor] { get }
+    /// The order, most significant key first; empty for insertion order.
+    var sort: [SortKey] { get }
 }
 
 extension QueryType {
+    /// No arguments, for a query whose predicate has no `$0`.
     public var arguments: [Value] { [] }
-    public var sortDescriptors: [QuerySortDescriptor] { [] }
+    /// Insertion order.
+    public var sort: [SortKey] { [] }
 
     /// The request for `model`.
     func request(for model: String) -> ResultsRequest {
-        ResultsRequest(model, where: predicate, arguments, sortedBy: sortDescriptors)
+        ResultsRequest(model, where: predicate, arguments, sortedBy: sort)
     }
 }
 

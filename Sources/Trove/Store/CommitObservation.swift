@@ -1,0 +1,56 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import TroveStorage
+
+extension Store {
+    /// Calls `handler` after every commit to this store's file, by this `Store`, another
+    /// `Store` on the file or another process.
+    ///
+    /// ```swift
+    /// let observation = store.observeCommits { commit in
+    ///     print("now at version", commit.version)
+    /// }
+    /// ```
+    /// A commit through this `Store` is reported on the committing thread, once, with its
+    /// changes; others are reported on a watcher thread without them (several in quick
+    /// succession may come as one, with the newest version). Keep the handler short and hand
+    /// the work to a queue. Observation stops when the returned object is cancelled or released.
+    public func observeCommits(_ handler: @escaping @Sendable (StoreCommit) -> Void) -> CommitObservation {
+        CommitObservation(store: self, handler)
+    }
+}
+
+/// A running observation of a store's commits (``Store/observeCommits(_:)``); it stops when
+/// cancelled or released.
+public final class CommitObservation: @unchecked Sendable {
+    private let store: Store
+    private let lock = Lock()
+    private var token: UUID?
+    private var fileObserver: CommitObserver?
+
+    init(store: Store, _ handler: @escaping @Sendable (StoreCommit) -> Void) {
+        self.store = store
+        token = store.addChangeObserver(handler)
+        fileObserver = store.storage.observeCommits { [store] version in
+            // A commit through this Store is announced again, with its changes, right after.
+            if store.isWritingOnCurrentThread { return }
+            handler(StoreCommit(version: version, changes: nil))
+        }
+    }
+
+    /// Stops the observation. Idempotent.
+    public func cancel() {
+        lock.lock()
+        let t = token, o = fileObserver
+        token = nil
+        fileObserver = nil
+        lock.unlock()
+        if let t { store.removeChangeObserver(t) }
+        o?.cancel()
+    }
+
+    deinit { cancel() }
+}
