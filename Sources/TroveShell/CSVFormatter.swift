@@ -20,6 +20,7 @@ struct CSVFormatter: ResultFormatter {
             let rows = objects.compactMap { $0 }
             writeTable(columns: ResultSet(columns: columns, rows: rows).effectiveColumns, rows: rows, to: out)
         case .count(let n): out.write("\(n)\n")
+        case .value(_, let value): out.write(CellText.plain(value, null: "null") + "\n")
         case .written(let summary): out.write(JSONText.string(summary.object) + "\n")
         case .plan(let plan): writeTable(columns: plan.keys, rows: [plan], to: out)
         case .none: break

@@ -165,6 +165,10 @@ enum CommandTable {
 
     static let statements: [StatementRow] = [
         StatementRow(keyword: "count", usage: ["count MODEL [where PREDICATE]"]),
+        StatementRow(keyword: "sum", usage: ["sum MODEL.KEYPATH [where PREDICATE]   (likewise avg, min, max)"]),
+        StatementRow(keyword: "avg", usage: []),
+        StatementRow(keyword: "min", usage: []),
+        StatementRow(keyword: "max", usage: []),
         StatementRow(keyword: "get", usage: ["get MODEL PK [PK ...]"]),
         StatementRow(keyword: "insert", usage: ["insert MODEL JSON"]),
         StatementRow(keyword: "upsert", usage: ["upsert MODEL JSON"]),

@@ -38,7 +38,9 @@ enum HelpText {
               --version          show the version and exit
 
         Statements (one per line; ; separates several; type .help in the shell):
-          MODEL [where PREDICATE] [SORT(..)] [DISTINCT(..)] [OFFSET(N)] [LIMIT(N)]
+          MODEL [where P] [SORT(..)] [DISTINCT(..)] [OFFSET(N)] [LIMIT(N)] [SELECT(..)]
+          MODEL [where P] GROUP(..) [SELECT(..)] [SORT(..)] [OFFSET(N)] [LIMIT(N)]
+          sum|avg|min|max MODEL.KEYPATH [where PREDICATE]
           count MODEL [where PREDICATE]       get MODEL PK [PK ...]
           insert MODEL JSON                   upsert MODEL JSON
           update MODEL PK|where PREDICATE set PROP = VALUE [, ...]
@@ -64,6 +66,12 @@ enum HelpText {
             unless a quote or bracket is open; ; separates statements; -- comments):
               MODEL [where PREDICATE] [SORT(KEYPATH [ASC|DESC], ...)]
                     [DISTINCT(KEYPATH, ...)] [OFFSET(N)] [LIMIT(N)]
+                    [SELECT(ITEM [AS NAME], ...)]
+              MODEL [where PREDICATE] GROUP(KEYPATH, ...)
+                    [SELECT(ITEM [AS NAME], ...)] [SORT(ITEM [ASC|DESC], ...)]
+                    [OFFSET(N)] [LIMIT(N)]
+              (ITEM: a key path, a list aggregate such as dogs.@count, and under GROUP
+               @count, @sum.KEYPATH, @avg.KEYPATH, @min.KEYPATH, @max.KEYPATH)
 
             """
         for usage in CommandTable.statements.flatMap(\.usage) { text += "  " + usage + "\n" }

@@ -15,6 +15,7 @@ struct JSONFormatter: ResultFormatter {
                 writeArray(objects.map { $0.map(JSONValue.object) ?? .null }, to: out)
             }
         case .count(let n): out.write("\(n)\n")
+        case .value(_, let value): out.write(JSONText.string(value) + "\n")
         case .written(let summary): out.write(JSONText.string(summary.object) + "\n")
         case .plan(let plan): out.write(JSONText.string(plan) + "\n")
         case .none: break

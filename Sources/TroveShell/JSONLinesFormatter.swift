@@ -10,6 +10,7 @@ struct JSONLinesFormatter: ResultFormatter {
         case .lookup(_, let objects):
             for object in objects { out.write((object.map { JSONText.string($0) } ?? "null") + "\n") }
         case .count(let n): out.write("\(n)\n")
+        case .value(_, let value): out.write(JSONText.string(value) + "\n")
         case .written(let summary): out.write(JSONText.string(summary.object) + "\n")
         case .plan(let plan): out.write(JSONText.string(plan) + "\n")
         case .none: break

@@ -18,6 +18,8 @@ struct MarkdownFormatter: ResultFormatter {
             out.write(render(columns: ResultSet(columns: columns, rows: rows).effectiveColumns, rows: rows))
         case .count(let n):
             out.write(render(columns: ["count"], rows: [JSONObject([("count", .int(Int64(n)))])]))
+        case .value(let name, let value):
+            out.write(render(columns: [name], rows: [JSONObject([(name, value)])]))
         case .written(let summary):
             out.write(TableFormatter.describe(summary) + "\n")
         case .plan(let plan):

@@ -10,7 +10,9 @@ import Trove
 /// After each commit the query runs again and the new results are compared with the last
 /// ones (`ResultDiff`): `{"op": "insert", "index": I, "object": {...}}`, `{"op": "delete",
 /// "index": I, "object": {...}}`, `{"op": "move", "from": I, "to": J}` and `{"op": "update",
-/// "index": I, "object": {...}}`.
+/// "index": I, "object": {...}}`. A projected or grouped query diffs its rows the same way
+/// (a group is the same row while its key values are); an aggregate prints its new value,
+/// one JSON line, whenever a commit changes it.
 final class QueryWatcher {
     let store: Store
     let query: StoreQuery
@@ -38,7 +40,10 @@ final class QueryWatcher {
             // A Ctrl-C pressed at the prompt earlier may have left a byte in the self-pipe.
             Interrupt.drainWakeUps()
             var previous = try evaluate()
-            context.show(.objects(ResultSet(columns: columns, rows: previous.map(\.object))))
+            switch previous {
+            case .rows(let columns, let entries): context.show(.objects(ResultSet(columns: columns, rows: entries.map(\.object))))
+            case .value(let value): context.show(.value(name: StoreQuery.function(of: query.spec.text.text), value))
+            }
             while !context.isCancelled {
                 var polled = [pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0),
                               pollfd(fd: Interrupt.wakeUpReadEnd, events: Int16(POLLIN), revents: 0)]
@@ -53,22 +58,39 @@ final class QueryWatcher {
                 var drain = [UInt8](repeating: 0, count: 256)
                 while drain.withUnsafeMutableBytes({ read(fds[0], $0.baseAddress, $0.count) }) > 0 {}
                 let current = try evaluate()
-                for event in ResultDiff.events(from: previous, to: current) { context.emit(event) }
+                switch (previous, current) {
+                case (.rows(_, let old), .rows(_, let new)):
+                    for event in ResultDiff.events(from: old, to: new) { context.emit(event) }
+                case (.value(let old), .value(let new)) where old != new:
+                    context.emit(value: new)
+                default:
+                    break
+                }
                 previous = current
             }
             Interrupt.drainWakeUps()
         }
     }
 
-    private var columns: [String] {
-        store.schema[query.modelName].map(ResultRows.columns(of:)) ?? []
+    /// What a run of the query gives: rows to compare (objects, projected rows or groups), or
+    /// an aggregate's value.
+    private enum Observed {
+        case rows(columns: [String], [ResultDiff.Entry])
+        case value(JSONValue)
     }
 
-    private func evaluate() throws -> [ResultDiff.Entry] {
+    private func evaluate() throws -> Observed {
         try store.read { snapshot in
-            let results = try query.run(in: snapshot, context: context)
-            return try zip(results.references, results).map { reference, object in
-                ResultDiff.Entry(reference: reference, object: try object.json())
+            switch try query.answer(in: snapshot) {
+            case .objects(let results):
+                let columns = store.schema[results.modelName].map(ResultRows.columns(of:)) ?? []
+                return .rows(columns: columns, try zip(results.references, results).map { reference, object in
+                    ResultDiff.Entry(reference: reference, object: try object.json())
+                })
+            case .rows(let rows):
+                return .rows(columns: rows.columns, rows.map { ResultDiff.Entry(identity: $0.identity, object: $0.json) })
+            case .value(let value):
+                return .value(QueryRow.json(value))
             }
         }
     }

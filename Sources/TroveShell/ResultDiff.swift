@@ -7,28 +7,38 @@ import Trove
 /// then updates of objects that stayed but whose values changed (indexes in the new list).
 enum ResultDiff {
     struct Entry: Equatable {
-        var reference: ObjectReference
+        /// What the entry stands for across runs: an object, or a group's key values.
+        var identity: AnyHashable
         var object: JSONObject
+
+        init(identity: AnyHashable, object: JSONObject) {
+            self.identity = identity
+            self.object = object
+        }
+
+        init(reference: ObjectReference, object: JSONObject) {
+            self.init(identity: reference, object: object)
+        }
     }
 
     static func events(from old: [Entry], to new: [Entry]) -> [JSONObject] {
         var events: [JSONObject] = []
-        let newReferences = Set(new.map(\.reference))
+        let newReferences = Set(new.map(\.identity))
         var current: [Entry] = []
         current.reserveCapacity(old.count)
         var index = 0
         for entry in old {
-            if newReferences.contains(entry.reference) {
+            if newReferences.contains(entry.identity) {
                 current.append(entry)
                 index += 1
             } else {
                 events.append(["op": "delete", "index": .int(Int64(index)), "object": .object(entry.object)])
             }
         }
-        let oldObjects = Dictionary(current.map { ($0.reference, $0.object) }, uniquingKeysWith: { a, _ in a })
+        let oldObjects = Dictionary(current.map { ($0.identity, $0.object) }, uniquingKeysWith: { a, _ in a })
         for (i, entry) in new.enumerated() {
-            if i < current.count, current[i].reference == entry.reference { continue }
-            if let from = current[i...].firstIndex(where: { $0.reference == entry.reference }) {
+            if i < current.count, current[i].identity == entry.identity { continue }
+            if let from = current[i...].firstIndex(where: { $0.identity == entry.identity }) {
                 let moved = current.remove(at: from)
                 current.insert(moved, at: i)
                 events.append(["op": "move", "from": .int(Int64(from)), "to": .int(Int64(i))])
@@ -38,7 +48,7 @@ enum ResultDiff {
             }
         }
         for (i, entry) in new.enumerated() {
-            if let before = oldObjects[entry.reference], before != entry.object {
+            if let before = oldObjects[entry.identity], before != entry.object {
                 events.append(["op": "update", "index": .int(Int64(i)), "object": .object(entry.object)])
             }
         }

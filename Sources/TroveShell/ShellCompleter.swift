@@ -11,7 +11,8 @@ struct ShellCompleter {
     /// The models to complete, asked at each Tab so new models show up.
     var models: () -> [ModelDescription]
 
-    static let clauseWords = ["where", "set"] + QueryParser.clauseKeywords.map { $0 + "(" } + ["AND", "OR", "NOT",
+    static let clauseWords = ["where", "set"] + QueryParser.clauseKeywords.map { $0 + "(" } + [
+                              "@count", "@sum.", "@avg.", "@min.", "@max.", "AND", "OR", "NOT",
                               "ASC", "DESC", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES",
                               "IN", "BETWEEN", "ANY", "SOME", "ALL", "NONE", "SUBQUERY(",
                               "TRUEPREDICATE", "FALSEPREDICATE", "nil", "true", "false"]
@@ -50,6 +51,12 @@ struct ShellCompleter {
         }
         let statement = CommandTable.statement(first.lowercased())
         let isKeyword = statement != nil
+        if statement != nil, tokens.count == 1, QueryAggregateStatement.words[first.lowercased()] != nil,
+           let dot = fullWord.firstIndex(of: ".") {
+            // `sum Model.keyPath`: the key path after the model's name.
+            return completePath(String(fullWord[fullWord.index(after: dot)...]), model: String(fullWord[..<dot]),
+                                prefix: String(fullWord[...dot]), start: wordStart)
+        }
         if let statement, tokens.count == 1 {
             guard statement.takesModel else { return Completion(start: wordStart, candidates: []) }
             return Completion(start: wordStart, candidates: Self.match(fullWord, models().map(\.name)))
@@ -61,25 +68,41 @@ struct ShellCompleter {
         // Inside a statement: key paths start after an operator or bracket as well.
         var keyStart = bytes.count
         while keyStart > wordStart, StatementScanner.isKeyPathByte(bytes[keyStart - 1]) { keyStart -= 1 }
-        let word = String(decoding: bytes[keyStart...], as: UTF8.self)
-        let modelName = isKeyword ? tokens[1] : first
+        var word = String(decoding: bytes[keyStart...], as: UTF8.self)
+        var modelName = isKeyword ? tokens[1] : first
+        if isKeyword, let dot = modelName.firstIndex(of: ".") { modelName = String(modelName[..<dot]) }
+        // `@avg.mpg`: the key path after a group aggregate's name.
+        if keyStart > 0, bytes[keyStart - 1] == 0x40, let dot = word.firstIndex(of: ".") {
+            let function = String(word[...dot])
+            word = String(word[word.index(after: dot)...])
+            let completion = completePath(word, model: modelName, prefix: "", start: keyStart + function.utf8.count)
+            return completion
+        }
+        if keyStart > 0, bytes[keyStart - 1] == 0x40 {
+            return Completion(start: keyStart - 1, candidates: Self.match("@" + word, Self.clauseWords.filter { $0.hasPrefix("@") }))
+        }
+        return completePath(word, model: modelName, prefix: "", start: keyStart, offersClauses: true)
+    }
+
+    /// Key paths of `modelName` completing `word`, each after `prefix`.
+    private func completePath(_ word: String, model modelName: String, prefix: String, start: Int, offersClauses: Bool = false) -> Completion {
         let all = models()
         guard var model = all.first(where: { $0.name == modelName }) else {
-            return Completion(start: keyStart, candidates: Self.match(word, Self.clauseWords))
+            return Completion(start: start, candidates: offersClauses ? Self.match(word, Self.clauseWords) : [])
         }
         var path = word.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let last = path.removeLast()
         for component in path {
             guard let property = model.properties.first(where: { $0.name == component }),
                   let target = property.objectType, let next = all.first(where: { $0.name == target }) else {
-                return Completion(start: keyStart, candidates: [])
+                return Completion(start: start, candidates: [])
             }
             model = next
         }
-        let prefix = path.map { $0 + "." }.joined()
-        var candidates = Self.match(last, model.properties.map(\.name)).map { prefix + $0 }
-        if path.isEmpty, !last.isEmpty { candidates += Self.match(last, Self.clauseWords) }
-        return Completion(start: keyStart, candidates: candidates)
+        let pathPrefix = prefix + path.map { $0 + "." }.joined()
+        var candidates = Self.match(last, model.properties.map(\.name)).map { pathPrefix + $0 }
+        if offersClauses, path.isEmpty, !last.isEmpty { candidates += Self.match(last, Self.clauseWords) }
+        return Completion(start: start, candidates: candidates)
     }
 
     /// Words starting with `prefix`: case-sensitive matches, else case-insensitive ones

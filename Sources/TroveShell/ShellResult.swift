@@ -8,6 +8,8 @@ public enum ShellResult: Sendable, Equatable {
     case lookup(columns: [String], objects: [JSONObject?])
     /// `count`
     case count(Int)
+    /// `sum`, `avg`, `min`, `max`: one value, named by the statement's function.
+    case value(name: String, JSONValue)
     /// A committed (or, in a transaction, pending) write.
     case written(WriteSummary)
     /// `explain`: how the query runs, e.g. `{"model": "Person", "index": "age", "estimatedRows": 12}`.

@@ -164,6 +164,10 @@ final class ShellSession {
             stdout.write(JSONText.string(object) + "\n")
             stdout.flush()
         }, progress: bar, standardInputStream: { [standardInput] in standardInput.takeRemainingInput() })
+        context.valueEmitter = { [stdout] value in
+            stdout.write(JSONText.string(value) + "\n")
+            stdout.flush()
+        }
         context.printer = { [weak self] result in
             self?.print(result)
             self?.stdout.flush()

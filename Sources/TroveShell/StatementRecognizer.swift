@@ -111,6 +111,13 @@ private struct Recognizer {
             return .importFile(model: model, file: file, format: format, merge: merge)
         case "export":
             return try export()
+        case "sum", "avg", "min", "max":
+            // The query parser reads the whole statement, from its first word.
+            s.position = 0
+            s.skipSpace()
+            let start = s.position
+            s.position = s.bytes.count
+            return .query(QuerySpec(model: s.fragment(word(at: start)), text: s.fragment(s.trimmed(start..<s.bytes.count))))
         case "explain", "watch":
             s.skipSpace()
             if s.isAtEnd { throw error("expected a query after '\(keyword)'", at: s.position) }
@@ -270,6 +277,13 @@ private struct Recognizer {
     }
 
     // MARK: Pieces
+
+    /// The word at `start`.
+    func word(at start: Int) -> Range<Int> {
+        var t = s
+        t.position = start
+        return t.peekWord() ?? start..<start
+    }
 
     mutating func modelName(after keyword: String?) throws(StatementError) -> SourceFragment {
         s.skipSpace()

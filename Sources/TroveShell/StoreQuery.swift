@@ -17,6 +17,28 @@ struct StoreQuery {
         try Self.mapping(spec.text) { try snapshot.query(spec.text.text, arguments: arguments.values) }
     }
 
+    /// What the statement answers: objects, rows (SELECT, GROUP) or one value (`sum`, ...).
+    func answer(in snapshot: Snapshot) throws -> QueryAnswer {
+        try Self.mapping(spec.text) { try snapshot.answer(spec.text.text, arguments: arguments.values) }
+    }
+
+    /// The answer as the shell prints it.
+    func result(in snapshot: Snapshot, context: ExecutionContext) throws -> ShellResult {
+        switch try answer(in: snapshot) {
+        case .objects(let results):
+            return .objects(try ResultRows.make(results, context: context))
+        case .rows(let rows):
+            return .objects(ResultSet(columns: rows.columns, rows: rows.map(\.json)))
+        case .value(let value):
+            return .value(name: Self.function(of: spec.text.text), QueryRow.json(value))
+        }
+    }
+
+    /// `sum`, `avg`, `min` or `max`: the first word of an aggregate statement.
+    static func function(of text: String) -> String {
+        String(text.prefix { $0.isLetter }).lowercased()
+    }
+
     func explain(in snapshot: Snapshot) throws -> JSONObject {
         let plan = try Self.mapping(spec.text) { try snapshot.explain(spec.text.text, arguments: arguments.values) }
         return JSONObject([

@@ -23,6 +23,8 @@ struct TableFormatter: ResultFormatter {
             out.write(missing > 0 ? ", \(missing) not found)\n" : ")\n")
         case .count(let n):
             out.write(render(columns: ["count"], rows: [JSONObject([("count", .int(Int64(n)))])]))
+        case .value(let name, let value):
+            out.write(render(columns: [name], rows: [JSONObject([(name, value)])]))
         case .written(let summary):
             out.write(Self.describe(summary) + "\n")
         case .plan(let plan):

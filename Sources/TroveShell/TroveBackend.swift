@@ -134,10 +134,7 @@ public final class TroveBackend: ShellBackend {
         let arguments = ParameterValues(context.arguments)
         switch statement {
         case .query(let spec), .export(let spec, _):
-            return try read { snapshot in
-                let results = try StoreQuery(spec, arguments: arguments).run(in: snapshot, context: context)
-                return .objects(try ResultRows.make(results, context: context))
-            }
+            return try read { snapshot in try StoreQuery(spec, arguments: arguments).result(in: snapshot, context: context) }
         case .count(let model, let predicate):
             return try read { snapshot in
                 let name = try modelSchema(model).name
@@ -220,7 +217,6 @@ public final class TroveBackend: ShellBackend {
             guard explicitTransaction == nil else {
                 throw StatementError("'watch' cannot run inside a transaction: it waits for commits ('commit' or 'rollback' first)")
             }
-            _ = try modelSchema(spec.model)
             try QueryWatcher(store: store, query: StoreQuery(spec, arguments: arguments), context: context).run()
             return .none
         case .begin, .commit, .rollback:
@@ -233,11 +229,21 @@ public final class TroveBackend: ShellBackend {
         do {
             try read { snapshot in
                 let model = try modelSchema(query.model)
-                let results = try StoreQuery(query, arguments: ParameterValues(context.arguments)).run(in: snapshot, context: context)
-                try columns(ResultRows.columns(of: model))
-                for (i, object) in results.enumerated() {
-                    if i % 1024 == 0, context.isCancelled { throw StatementError("export interrupted") }
-                    try row(try object.json())
+                switch try StoreQuery(query, arguments: ParameterValues(context.arguments)).answer(in: snapshot) {
+                case .objects(let results):
+                    try columns(ResultRows.columns(of: model))
+                    for (i, object) in results.enumerated() {
+                        if i % 1024 == 0, context.isCancelled { throw StatementError("export interrupted") }
+                        try row(try object.json())
+                    }
+                case .rows(let rows):
+                    try columns(rows.columns)
+                    for (i, r) in rows.enumerated() {
+                        if i % 1024 == 0, context.isCancelled { throw StatementError("export interrupted") }
+                        try row(r.json)
+                    }
+                case .value:
+                    throw StatementError("export takes a query; an aggregate has no objects to export")
                 }
             }
         } catch let error as QueryError {

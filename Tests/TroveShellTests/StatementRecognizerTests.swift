@@ -109,7 +109,7 @@ import Testing
         #expect(try recognize("export Person where a > 1 LIMIT(2) o.json") == .export(q("Person", "Person where a > 1 LIMIT(2)", 7), file: f("o.json", 35)))
         #expect(try recognize("export Person SORT(name) LIMIT(2)") == .export(q("Person", "Person SORT(name) LIMIT(2)", 7), file: nil))
         #expect(try recognize("export Person where limit > 1 SORT(x, y) 'a b.csv'") == .export(q("Person", "Person where limit > 1 SORT(x, y)", 7), file: f("a b.csv", 41)))
-        #expect(failure("export Person LIMIT(2) a b") == StatementError("expected SORT(...), DISTINCT(...), OFFSET(...), LIMIT(...) or a file name, found 'a'", at: 23))
+        #expect(failure("export Person LIMIT(2) a b") == StatementError("expected GROUP(...), SORT(...), DISTINCT(...), OFFSET(...), LIMIT(...), SELECT(...) or a file name, found 'a'", at: 23))
     }
 
     @Test func explainAndWatchWrapAQuery() throws {

@@ -126,7 +126,7 @@ struct QueryErrorTests {
     @Test func queryStatementErrors() throws {
         #expect(QueryTest.queryError("")?.message == "expected a model name, found the end of the statement")
         let missingWhere = try #require(QueryTest.queryError("Person age > 3"))
-        #expect(missingWhere.message == "expected 'where', SORT, DISTINCT, OFFSET, LIMIT or the end of the statement after 'Person', found 'age'")
+        #expect(missingWhere.message == "expected 'where', GROUP, SORT, DISTINCT, OFFSET, LIMIT, SELECT or the end of the statement after 'Person', found 'age'")
         #expect(missingWhere.column == 8)
         #expect(QueryTest.queryError("Person where")?.kind == .unexpectedEnd)
         #expect(QueryTest.queryError("Person SORT age")?.kind == .unexpectedToken)

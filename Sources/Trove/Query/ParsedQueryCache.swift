@@ -14,8 +14,13 @@ final class ParsedQueryCache: @unchecked Sendable {
     private enum Entry {
         case query(CachedQuery)
         case predicate(CachedPredicate)
+        case aggregate(CachedAggregate)
     }
 
+    private final class CachedAggregate {
+        let statement: QueryAggregateStatement
+        init(_ statement: QueryAggregateStatement) { self.statement = statement }
+    }
     private final class CachedQuery {
         let query: Query
         init(_ query: Query) { self.query = query }
@@ -63,6 +68,22 @@ final class ParsedQueryCache: @unchecked Sendable {
         let q = try QueryParser.parseQuery(text)
         insert(.query(CachedQuery(q)), for: key)
         return q
+    }
+
+    /// The parsed form of any statement `text` (a query or an aggregate statement).
+    func statement(_ text: String) throws(QueryError) -> QueryStatement {
+        let key = Key(text: text, isPredicate: false)
+        switch cached(key) {
+        case .query(let q)?: return .query(q.query)
+        case .aggregate(let a)?: return .aggregate(a.statement)
+        default: break
+        }
+        let statement = try QueryParser.parseStatement(text)
+        switch statement {
+        case .query(let q): insert(.query(CachedQuery(q)), for: key)
+        case .aggregate(let a): insert(.aggregate(CachedAggregate(a)), for: key)
+        }
+        return statement
     }
 
     /// The predicate `text` parsed and bound to `model` with `arguments`.

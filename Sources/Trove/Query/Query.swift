@@ -17,6 +17,12 @@ package struct Query: Sendable, Hashable, CustomStringConvertible {
     package var offset: Int
     /// The maximum number of results, or nil.
     package var limit: Int?
+    /// `GROUP(k, ...)`: one result per distinct combination of these key paths' values; empty
+    /// for objects. With groups, SORT and LIMIT apply to the groups.
+    package var group: [QueryKeyPath] = []
+    /// `SELECT(item, ...)`: what each result holds, in order; empty for whole objects (or, with
+    /// GROUP, the group's key paths and `@count`).
+    package var select: [QuerySelectItem] = []
 
     package init(
         model: QueryIdentifier, predicate: QueryPredicate? = nil, sort: [QuerySortDescriptor] = [],

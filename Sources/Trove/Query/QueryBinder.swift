@@ -62,6 +62,29 @@ struct QueryBinder {
         return bound
     }
 
+    // MARK: Questions
+
+    /// A key path of a SELECT item: any path from `model`.
+    func selectedKeyPath(_ path: QueryKeyPath, model: ModelLayout) throws -> BoundKeyPath {
+        try resolve(path, .model(model))
+    }
+
+    /// A list aggregate of a SELECT item (`dogs.@count`, `dogs.@avg.age`).
+    func selectedAggregate(_ aggregate: QueryExpression.Aggregate, range: QuerySourceRange, model: ModelLayout) throws -> BoundAggregate {
+        try bindAggregate(aggregate, range: range, .model(model))
+    }
+
+    /// The key path a `sum`, `avg`, `min`, `max` (statement or group aggregate) reads: one
+    /// value per object, of a kind the function takes.
+    /// `name` is the function as written (`sum`, `@sum`).
+    func aggregatedKeyPath(_ path: QueryKeyPath, model: ModelLayout, function: AggregateFunction, name: String) throws -> BoundKeyPath {
+        let bound = try orderingKeyPath(path, model: model, clause: name, allowsLinks: true)
+        if let message = AggregateAccumulator.check(function, named: name, kind: bound.kind, text: bound.text) {
+            throw error(.invalidAggregate, message, at: path.range.start)
+        }
+        return bound
+    }
+
     // MARK: Predicates
 
     private func bind(_ predicate: QueryPredicate, _ subject: Subject) throws -> BoundPredicate {
@@ -468,7 +491,7 @@ struct QueryBinder {
 
     // MARK: Errors
 
-    private func error(_ kind: QueryError.Kind, _ message: String, at location: QuerySourceLocation) -> QueryError {
+    func error(_ kind: QueryError.Kind, _ message: String, at location: QuerySourceLocation) -> QueryError {
         QueryError(kind, message, at: location, in: statement)
     }
 

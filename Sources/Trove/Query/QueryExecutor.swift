@@ -30,15 +30,37 @@ struct QueryExecutor {
         self.describesPlan = describesPlan
     }
 
-    /// Runs `text` (`Model [where P] [SORT(...)] [DISTINCT(...)] [OFFSET(n)] [LIMIT(n)]`).
+    /// Runs `text` (`Model [where P] [SORT(...)] [DISTINCT(...)] [OFFSET(n)] [LIMIT(n)]`), a query
+    /// whose results are objects.
     func run(_ text: String, arguments: [Value]) throws -> (results: Results, plan: QueryPlan) {
         try snapshot.checkLive()
         let query = try ParsedQueryCache.shared.query(text)
         let binder = QueryBinder(layout: snapshot.layout, arguments: arguments, statement: text)
+        if let item = query.select.first {
+            throw binder.error(.unexpectedToken, "SELECT makes rows, not objects: run this query with rows(_:)", at: item.range.start)
+        }
+        if let key = query.group.first {
+            throw binder.error(.unexpectedToken, "GROUP makes rows, not objects: run this query with rows(_:)", at: key.range.start)
+        }
         let model = try binder.model(query.model)
+        return try run(query, model: model, binder: binder, projection: nil)
+    }
+
+    /// Runs the objects part of `query`: its predicate, SORT, DISTINCT and LIMIT. A SORT key
+    /// may name an item of `projection` by its name or text.
+    func run(_ query: Query, model: ModelLayout, binder: QueryBinder, projection: BoundProjection?) throws -> (results: Results, plan: QueryPlan) {
         let predicate = try query.predicate.map { try binder.bind($0, to: model) }
         let sort = try query.sort.map { descriptor in
-            (try binder.orderingKeyPath(descriptor.keyPath, model: model, clause: "SORT", allowsLinks: false), descriptor.ascending)
+            do {
+                return (try binder.orderingKeyPath(descriptor.keyPath, model: model, clause: "SORT", allowsLinks: false), descriptor.ascending)
+            } catch let error as QueryError where error.kind == .unknownProperty {
+                guard let projection else { throw error }
+                let written = descriptor.keyPath.description
+                guard let path = projection.sortPath(named: written) else {
+                    throw binder.error(.invalidKeyPath, "SORT takes a key path of '\(model.name)' or a SELECT item's name or text; '\(written)' is neither", at: descriptor.keyPath.range.start)
+                }
+                return (path, descriptor.ascending)
+            }
         }
         let distinct = try query.distinct.map {
             try binder.orderingKeyPath($0, model: model, clause: "DISTINCT", allowsLinks: true)

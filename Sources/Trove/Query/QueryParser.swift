@@ -102,10 +102,139 @@ package struct QueryParser: Sendable {
             predicate = try parsePredicate()
         }
         var query = Query(model: model, predicate: predicate)
+        if token.keyword == .group {
+            try parseGroup(into: &query)
+            if token.keyword == .select { try parseSelect(into: &query) }
+            try parseClauses(into: &query, expectation: "SELECT, SORT, OFFSET, LIMIT or the end of the statement")
+            return query
+        }
         try parseClauses(into: &query, expectation: predicate == nil
             ? "'where', \(Self.clauseList) or the end of the statement"
             : "AND, OR, \(Self.clauseList) or the end of the statement")
+        if token.keyword == .select { try parseSelect(into: &query) }
         return query
+    }
+
+    /// Parses `text` as a whole statement: a query, or an aggregate statement
+    /// (`sum MODEL.KEYPATH [where PREDICATE]`, likewise `avg`, `min`, `max`).
+    package static func parseStatement(_ text: String) throws(QueryError) -> QueryStatement {
+        var parser = try QueryParser(text)
+        let statement = try parser.parseStatement()
+        try parser.expectEnd()
+        return statement
+    }
+
+    /// Parses a query or an aggregate statement. `sum` followed by a name and a dot is an
+    /// aggregate statement; otherwise `sum` is a model's name.
+    package mutating func parseStatement() throws(QueryError) -> QueryStatement {
+        if case .identifier = token.kind, let function = QueryAggregateStatement.words[lexer.text(of: token.range).lowercased()] {
+            var ahead = self
+            try ahead.advance()
+            let namesPath: Bool
+            switch ahead.token.kind {
+            case .identifier: namesPath = true
+            case .keyword(let keyword): namesPath = keyword.isContextual && keyword != .where
+            default: namesPath = false
+            }
+            if namesPath {
+                try ahead.advance()
+                if ahead.token.kind == .dot {
+                    try advance()
+                    return .aggregate(try parseAggregateStatement(function))
+                }
+            }
+        }
+        return .query(try parseQuery())
+    }
+
+    private mutating func parseAggregateStatement(_ function: AggregateFunction) throws(QueryError) -> QueryAggregateStatement {
+        let model = identifier(token)
+        try advance()
+        try expect(.dot, "'.' and a key path")
+        switch token.kind {
+        case .identifier, .keyword: break
+        case .aggregate(let f): throw error(.invalidAggregate, "\(f) cannot appear here; write '\(String(function.rawValue.dropFirst())) \(model.name).PROPERTY'", at: token.range.start)
+        default: throw unexpected("a property name")
+        }
+        let path = try parsePlainKeyPathRest(first: token)
+        var predicate: QueryPredicate?
+        if token.keyword == .where {
+            try advance()
+            predicate = try parsePredicate()
+        }
+        try expectEnd(expecting: predicate == nil ? "'where' or the end of the statement" : "AND, OR or the end of the statement")
+        return QueryAggregateStatement(function: function, model: model, keyPath: path, predicate: predicate)
+    }
+
+    // MARK: Questions
+
+    private mutating func parseGroup(into query: inout Query) throws(QueryError) {
+        try advance()
+        try expect(.leftParen, "'(' after GROUP")
+        repeat {
+            query.group.append(try parseKeyPath(expecting: "a key path", allowVariable: false))
+        } while try consume(.comma)
+        try expect(.rightParen, "',' or ')'")
+    }
+
+    private mutating func parseSelect(into query: inout Query) throws(QueryError) {
+        try advance()
+        try expect(.leftParen, "'(' after SELECT")
+        repeat {
+            query.select.append(try parseSelectItem(allowsAlias: true))
+        } while try consume(.comma)
+        try expect(.rightParen, "',' or ')'")
+    }
+
+    /// `keyPath`, `list.@avg.price`, `@count`, `@sum.price`, each with `AS NAME` if allowed.
+    private mutating func parseSelectItem(allowsAlias: Bool) throws(QueryError) -> QuerySelectItem {
+        let start = token.range.start
+        let kind: QuerySelectItem.Kind
+        switch token.kind {
+        case .aggregate(let function):
+            guard [.count, .sum, .avg, .min, .max].contains(function) else {
+                throw error(.invalidAggregate, "\(function) is not a group aggregate; use @count, @sum, @avg, @min or @max", at: start)
+            }
+            try advance()
+            var property: QueryKeyPath?
+            if token.kind == .dot {
+                guard function.takesProperty else { throw error(.invalidAggregate, "\(function) takes no property", at: token.range.start) }
+                try advance()
+                switch token.kind {
+                case .identifier, .keyword: property = try parsePlainKeyPathRest(first: token)
+                default: throw unexpected("a property name")
+                }
+            } else if function != .count {
+                throw error(.invalidAggregate, "\(function) needs a key path: \(function).PROPERTY", at: start)
+            }
+            kind = .groupAggregate(function, property)
+        case .identifier:
+            try advance()
+            kind = Self.selectKind(try parseKeyPathTail(variable: nil, components: [identifier(previous!)], allowAggregate: true))
+        case .keyword(let keyword) where keyword.isContextual:
+            try advance()
+            kind = Self.selectKind(try parseKeyPathTail(variable: nil, components: [identifier(previous!)], allowAggregate: true))
+        default:
+            throw unexpected("a key path or an aggregate")
+        }
+        let range = QuerySourceRange(start: start, end: previous?.range.end ?? start)
+        let text = lexer.text(of: range)
+        var alias: QueryIdentifier?
+        if allowsAlias, try consumeWord("as") {
+            switch token.kind {
+            case .identifier, .keyword:
+                alias = identifier(token)
+                try advance()
+            default:
+                throw unexpected("a name after AS")
+            }
+        }
+        return QuerySelectItem(kind, alias: alias, text: text, range: range)
+    }
+
+    private static func selectKind(_ expression: QueryExpression) -> QuerySelectItem.Kind {
+        if case .aggregate(let aggregate) = expression.kind { return .listAggregate(aggregate) }
+        return .keyPath(expression.keyPath ?? QueryKeyPath(components: []))
     }
 
     /// Parses a predicate and stops before the first token that cannot continue it.
@@ -515,7 +644,7 @@ package struct QueryParser: Sendable {
 
     /// The clauses after a query's predicate, in the order they must appear. The shell finds
     /// where a query ends by them.
-    package static let clauseKeywords = ["SORT", "DISTINCT", "OFFSET", "LIMIT"]
+    package static let clauseKeywords = ["GROUP", "SORT", "DISTINCT", "OFFSET", "LIMIT", "SELECT"]
 
     /// `SORT, DISTINCT, OFFSET, LIMIT`, for messages.
     private static let clauseList = clauseKeywords.joined(separator: ", ")
@@ -529,7 +658,11 @@ package struct QueryParser: Sendable {
             case .distinct?: rank = 2
             case .offset?: rank = 3
             case .limit?: rank = 4
+            case .select? where query.group.isEmpty: return
             default: return try expectEnd(expecting: expectation)
+            }
+            if rank == 2 && !query.group.isEmpty {
+                throw error(.unexpectedToken, "DISTINCT does not apply to groups: each group is already distinct", at: token.range.start)
             }
             let word = lexer.text(of: token.range).uppercased()
             guard rank > stage else {
@@ -544,7 +677,7 @@ package struct QueryParser: Sendable {
             switch rank {
             case 1:
                 repeat {
-                    let keyPath = try parseKeyPath(expecting: "a key path to sort by", allowVariable: false)
+                    let keyPath = try parseSortKey()
                     var ascending = true
                     switch token.keyword {
                     case .asc?, .ascending?: try advance()
@@ -575,5 +708,16 @@ package struct QueryParser: Sendable {
         try advance()
         try expect(.rightParen, "')'")
         return Int(value)
+    }
+
+    /// A SORT key: a key path, or in a grouped query also a group aggregate as written
+    /// (`@count`, `@avg.mpg`), kept as a one-name path holding its text for the binder to match
+    /// against the SELECT items.
+    private mutating func parseSortKey() throws(QueryError) -> QueryKeyPath {
+        guard case .aggregate = token.kind else {
+            return try parseKeyPath(expecting: "a key path to sort by", allowVariable: false)
+        }
+        let item = try parseSelectItem(allowsAlias: false)
+        return QueryKeyPath(components: [QueryIdentifier(item.text, range: item.range)])
     }
 }

@@ -53,6 +53,12 @@ public struct QueryPlan: Sendable, CustomStringConvertible {
         return names(access).filter { seen.insert($0).inserted }
     }
 
+    /// The plan with `more` steps after its own, returning `rows` rows.
+    func adding(_ more: [String], returning rows: Int) -> QueryPlan {
+        QueryPlan(model: model, access: access, steps: steps + more, estimatedRows: estimatedRows,
+                  examinedRows: examinedRows, actualRows: rows)
+    }
+
     /// Whether the plan reads every object of the model.
     public var isScan: Bool { access == .scan }
 

@@ -123,6 +123,15 @@ enum QueryPrinter {
             out += " where "
             write(predicate, to: &out)
         }
+        if !query.group.isEmpty {
+            out += " GROUP("
+            for (i, path) in query.group.enumerated() {
+                if i > 0 { out += ", " }
+                write(path, to: &out)
+            }
+            out += ")"
+            writeSelect(query.select, to: &out)
+        }
         if !query.sort.isEmpty {
             out += " SORT("
             for (i, descriptor) in query.sort.enumerated() {
@@ -142,6 +151,18 @@ enum QueryPrinter {
         }
         if query.offset > 0 { out += " OFFSET(\(query.offset))" }
         if let limit = query.limit { out += " LIMIT(\(limit))" }
+        if query.group.isEmpty { writeSelect(query.select, to: &out) }
+    }
+
+    private static func writeSelect(_ items: [QuerySelectItem], to out: inout String) {
+        guard !items.isEmpty else { return }
+        out += " SELECT("
+        for (i, item) in items.enumerated() {
+            if i > 0 { out += ", " }
+            out += item.text
+            if let alias = item.alias { out += " AS " + alias.name }
+        }
+        out += ")"
     }
 }
 

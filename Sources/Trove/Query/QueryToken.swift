@@ -79,13 +79,13 @@ package enum QueryKeyword: String, Sendable, Hashable, CaseIterable {
     case truePredicate = "truepredicate", falsePredicate = "falsepredicate"
     case `true`, `false`, yes, no
     case `nil`, null
-    case `where`, sort, distinct, offset, limit
+    case `where`, sort, distinct, offset, limit, group, select
     case asc, desc, ascending, descending
 
     /// Whether the word only acts as a keyword in some places and otherwise is a name.
     package var isContextual: Bool {
         switch self {
-        case .where, .sort, .distinct, .offset, .limit, .asc, .desc, .ascending, .descending: true
+        case .where, .sort, .distinct, .offset, .limit, .group, .select, .asc, .desc, .ascending, .descending: true
         default: false
         }
     }

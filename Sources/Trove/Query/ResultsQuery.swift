@@ -45,9 +45,10 @@ extension Snapshot {
         try QueryExecutor(snapshot: self, describesPlan: false).run(text, arguments: arguments).results
     }
 
-    /// The plan `query` would use, with estimated and actual row counts (runs the query).
+    /// The plan any statement (`query`, `rows`, `aggregate`) would use, with estimated and actual
+    /// row counts (runs the statement).
     public func explain(_ text: String, arguments: [Value] = []) throws -> QueryPlan {
-        try QueryExecutor(snapshot: self).run(text, arguments: arguments).plan
+        try QueryExecutor(snapshot: self).answer(text, arguments: arguments).plan
     }
 }
 

@@ -1,0 +1,100 @@
+/// `SELECT(item, ...)` over objects, bound to the schema: what each row holds, read from the
+/// records straight (only the selected properties are decoded).
+struct BoundProjection {
+    enum Source {
+        /// One value through to-one links (null through a null link), or an array through a list.
+        case path(BoundKeyPath)
+        /// `dogs.@count`, `dogs.@avg.age`.
+        case listAggregate(BoundAggregate)
+    }
+
+    struct Item {
+        let name: String
+        let text: String
+        let source: Source
+    }
+
+    let items: [Item]
+
+    var columns: [String] { items.map(\.name) }
+
+    /// The plan's step.
+    var step: String { "SELECT \(items.map(\.text).joined(separator: ", ")) (decodes only the selected properties)" }
+
+    /// Binds the items of `select` against `model`; group aggregates are refused here.
+    init(_ select: [QuerySelectItem], model: ModelLayout, binder: QueryBinder) throws {
+        items = try select.map { item in
+            switch item.kind {
+            case .keyPath(let path):
+                return Item(name: item.name, text: item.text, source: .path(try binder.selectedKeyPath(path, model: model)))
+            case .listAggregate(let aggregate):
+                return Item(name: item.name, text: item.text,
+                            source: .listAggregate(try binder.selectedAggregate(aggregate, range: item.range, model: model)))
+            case .groupAggregate(let function, _):
+                throw binder.error(.invalidAggregate, "\(function) is a group aggregate: it needs GROUP(...) before SELECT; a list aggregate reads a list (dogs.\(function))", at: item.range.start)
+            }
+        }
+    }
+
+    /// The item named `name` (its alias or its text) that is a key path, for `SORT`.
+    func sortPath(named name: String) -> BoundKeyPath? {
+        for item in items where item.name == name || item.text == name {
+            if case .path(let path) = item.source, !path.isToMany { return path }
+        }
+        return nil
+    }
+
+    /// The rows of the objects `keys` of `model`, in that order.
+    func rows(_ keys: [UInt64], model: ModelLayout, snapshot: Snapshot) throws -> QueryRows {
+        let evaluator = PredicateEvaluator(snapshot: snapshot)
+        let readers = try items.map { try Self.reader($0.source, evaluator) }
+        let tree = try evaluator.reader.tree(model)
+        let names = columns
+        var rows: [QueryRow] = []
+        rows.reserveCapacity(keys.count)
+        for key in keys {
+            let values = try evaluator.reader.withRecord(tree, key) { record in
+                try readers.map { try RowValue.plain(try $0(record, key), snapshot) }
+            }
+            if let values { rows.append(QueryRow(names: names, values: values, identity: .object(ObjectReference(model: model.name, key: key)))) }
+        }
+        return QueryRows(columns: names, rows: rows)
+    }
+
+    static func reader(_ source: Source, _ evaluator: PredicateEvaluator) throws -> (RecordView, UInt64) throws -> Value {
+        switch source {
+        case .listAggregate(let aggregate):
+            return try evaluator.aggregator(aggregate)
+        case .path(let path) where !path.isToMany:
+            return try evaluator.reader.valueReader(path)
+        case .path(let path):
+            let visit = try evaluator.reader.visitor(path)
+            let decode = KeyPathReader.decoder(path)
+            return { record, key in
+                var values: [Value] = []
+                _ = try visit(record, key) { payload in
+                    values.append(try decode(payload))
+                    return false
+                }
+                return .list(values)
+            }
+        }
+    }
+}
+
+/// Values as rows hold them: a link is its target's primary key (its object key when the
+/// target has none), as objects print.
+enum RowValue {
+    static func plain(_ value: Value, _ snapshot: Snapshot) throws -> Value {
+        switch value {
+        case .reference(let reference):
+            guard let model = snapshot.layout.byName[reference.model] else { return .null }
+            guard let pk = model.primaryKey else { return .int(Int64(bitPattern: reference.key)) }
+            return try snapshot.withRecord(model, reference.key) { try $0.value(of: pk) } ?? .null
+        case .list(let items):
+            return .list(try items.map { try plain($0, snapshot) })
+        default:
+            return value
+        }
+    }
+}

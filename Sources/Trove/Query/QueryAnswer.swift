@@ -1,0 +1,79 @@
+/// What a statement of the query language answers: objects, rows or one value.
+public enum QueryAnswer {
+    /// A query without SELECT or GROUP.
+    case objects(Results)
+    /// A query with SELECT or GROUP: ordered (name, value) rows.
+    case rows(QueryRows)
+    /// `sum`, `avg`, `min` or `max`.
+    case value(Value)
+}
+
+extension QueryExecutor {
+    /// Runs any statement: a query (with or without SELECT and GROUP) or an aggregate statement.
+    func answer(_ text: String, arguments: [Value]) throws -> (answer: QueryAnswer, plan: QueryPlan) {
+        try snapshot.checkLive()
+        let binder = QueryBinder(layout: snapshot.layout, arguments: arguments, statement: text)
+        switch try ParsedQueryCache.shared.statement(text) {
+        case .aggregate(let statement):
+            let (value, plan) = try BoundAggregateStatement(statement, binder: binder).run(self)
+            return (.value(value), plan)
+        case .query(let query):
+            let model = try binder.model(query.model)
+            if !query.group.isEmpty {
+                let grouping = try BoundGrouping(query, model: model, binder: binder)
+                let predicate = try query.predicate.map { try binder.bind($0, to: model) }
+                let (results, plan) = try run(model: model, predicate: predicate, predicateText: query.predicate?.description as String?,
+                                              sort: [], distinct: [], limit: nil)
+                let rows = try grouping.rows(results.keys, model: model, snapshot: snapshot)
+                return (.rows(rows), plan.adding(grouping.steps, returning: rows.count))
+            }
+            if query.select.isEmpty {
+                let (results, plan) = try run(query, model: model, binder: binder, projection: nil)
+                return (.objects(results), plan)
+            }
+            let projection = try BoundProjection(query.select, model: model, binder: binder)
+            let (results, plan) = try run(query, model: model, binder: binder, projection: projection)
+            let rows = try projection.rows(results.keys, model: model, snapshot: snapshot)
+            return (.rows(rows), plan.adding([projection.step], returning: rows.count))
+        }
+    }
+}
+
+extension Snapshot {
+    /// Runs any statement of the query language and returns what it answers.
+    ///
+    /// ```swift
+    /// switch try snapshot.answer("Car GROUP(origin) SELECT(origin, @avg.mpg AS mpg)") {
+    /// case .rows(let rows): ...
+    /// case .value(let value): ...      // sum, avg, min, max
+    /// case .objects(let results): ...  // a query without SELECT or GROUP
+    /// }
+    /// ```
+    public func answer(_ text: String, arguments: [Value] = []) throws -> QueryAnswer {
+        try QueryExecutor(snapshot: self, describesPlan: false).answer(text, arguments: arguments).answer
+    }
+
+    /// The rows of a query with SELECT or GROUP (or of a plain query: every stored property of
+    /// each object, in schema order).
+    ///
+    /// ```swift
+    /// let rows = try snapshot.rows("Car where origin == $0 SORT(hp DESC) LIMIT(3) SELECT(name, hp)", arguments: ["Japan"])
+    /// rows[0]["name"]  // .string("...")
+    /// ```
+    public func rows(_ text: String, arguments: [Value] = []) throws -> QueryRows {
+        switch try answer(text, arguments: arguments) {
+        case .rows(let rows): return rows
+        case .objects(let results): return try results.rows()
+        case .value(let value): return QueryRows(columns: [""], rows: [QueryRow(names: [""], values: [value], identity: .group([]))])
+        }
+    }
+
+    /// The value of `sum MODEL.KEYPATH [where P]` (likewise `avg`, `min`, `max`): a number, a
+    /// date for `min`/`max` of dates, or `.null` (`avg`, `min`, `max` over no value).
+    public func aggregate(_ text: String, arguments: [Value] = []) throws -> Value {
+        guard case .value(let value) = try answer(text, arguments: arguments) else {
+            throw QueryError(.unexpectedToken, "expected an aggregate statement: sum, avg, min or max MODEL.KEYPATH [where PREDICATE]", at: .start, in: text)
+        }
+        return value
+    }
+}

@@ -1,0 +1,71 @@
+/// One result of a projected or grouped query: its values in column order, each named.
+public struct QueryRow: Sendable, Hashable {
+    /// The column names, in order: the SELECT items' names, or a group's key paths and `@count`.
+    public let names: [String]
+    /// The values, one per name. Links are their target's primary key; a path through a list
+    /// is a `.list`.
+    public let values: [Value]
+    /// What the row stands for, so that a later run's rows can be matched to these.
+    public let identity: Identity
+
+    /// The object a projected row was read from, or the key values of a group.
+    public enum Identity: Sendable, Hashable {
+        case object(ObjectReference)
+        case group([Value])
+    }
+
+    public init(names: [String], values: [Value], identity: Identity) {
+        self.names = names
+        self.values = values
+        self.identity = identity
+    }
+
+    /// Rows are equal when their names and values are, whatever they stand for.
+    public static func == (a: QueryRow, b: QueryRow) -> Bool { a.names == b.names && a.values == b.values }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(names)
+        hasher.combine(values)
+    }
+
+    /// The (name, value) pairs in column order.
+    public var pairs: [(name: String, value: Value)] {
+        Array(zip(names, values)).map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The row as a JSON object, keys in column order: dates ISO 8601, data base64, decimals
+    /// and UUIDs as strings, as objects print.
+    public var json: JSONObject {
+        JSONObject(zip(names, values).map { (key: $0.0, value: Self.json($0.1)) })
+    }
+
+    /// The JSON form of one value as rows print it.
+    public static func json(_ value: Value) -> JSONValue {
+        switch value {
+        case .list(let items): .array(items.map(json))
+        case .reference(let r): .int(Int64(bitPattern: r.key))
+        case .object: .null
+        default: value.jsonValue
+        }
+    }
+
+    /// The value of the column `name`, or nil when no column has that name.
+    public subscript(name: String) -> Value? {
+        names.firstIndex(of: name).map { values[$0] }
+    }
+}
+
+/// The rows of a projected or grouped query, in order, with their column names.
+public struct QueryRows: Sendable, Hashable, RandomAccessCollection {
+    public let columns: [String]
+    public let rows: [QueryRow]
+
+    public init(columns: [String], rows: [QueryRow]) {
+        self.columns = columns
+        self.rows = rows
+    }
+
+    public var startIndex: Int { rows.startIndex }
+    public var endIndex: Int { rows.endIndex }
+    public subscript(position: Int) -> QueryRow { rows[position] }
+}
