@@ -44,8 +44,8 @@ public final class TroveBackend: ShellBackend {
                 throw UsageError("cannot open '\(path)': \(problem.rawValue)")
             }
             switch error {
-            case .storage(let detail):
-                throw UsageError("cannot open '\(path)': \(Self.describeOpenFailure(detail))")
+            case .storage(let failure):
+                throw UsageError("cannot open '\(path)': \(Self.describeOpenFailure(failure))")
             case .migrationRequired(let detail):
                 throw StatementError("cannot open '\(path)' with this schema: \(detail)"
                     + " (raise schemaVersion, or pass --reset-on-migration to wipe the store)")
@@ -63,20 +63,19 @@ public final class TroveBackend: ShellBackend {
     }
 
     static func keyProblem(_ error: StoreError, hasKey: Bool) -> KeyProblem? {
-        let text = error.description
-        if text == "wrong encryption key" { return .wrong }
-        if text.hasSuffix("is encrypted: an encryption key is needed") { return hasKey ? .wrong : .missing }
-        if text.hasSuffix("is not encrypted, but an encryption key was given") { return .unexpected }
-        return nil
+        switch error {
+        case .storage(.wrongEncryptionKey): .wrong
+        case .storage(.keyNeeded): hasKey ? .wrong : .missing
+        case .storage(.notEncrypted): .unexpected
+        default: nil
+        }
     }
 
-    /// Storage messages name the path and errno; say it the way people read it.
-    private static func describeOpenFailure(_ detail: String) -> String {
-        if detail.hasPrefix("open failed on "), let paren = detail.firstRange(of: " (errno") {
-            let text = detail[..<paren.lowerBound]
-            if let colon = text.ranges(of: ": ").last { return String(text[colon.upperBound...]) }
-        }
-        return detail
+    /// What went wrong, the way people read it: a file that cannot be opened by the system's
+    /// words alone (the message names the path already), anything else as the store says it.
+    private static func describeOpenFailure(_ failure: StoreError.StorageFailure) -> String {
+        if case let .cannotOpen(_, errno) = failure { return SystemError(errno: errno).message }
+        return failure.description
     }
 
     // MARK: ShellBackend
@@ -262,7 +261,7 @@ public final class TroveBackend: ShellBackend {
             + " so does damage to the file. If that commit matters, copy the file before writing to it."]
     }
 
-    public func verify() throws -> [String] { try store.verify() }
+    public func verify() throws -> [String] { try store.verify().map(\.description) }
 
     public func statistics() throws -> StoreStatistics { try store.statistics() }
 

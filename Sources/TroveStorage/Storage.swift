@@ -93,7 +93,7 @@ public final class Storage: @unchecked Sendable {
     public convenience init(path: String, options: StorageOptions = StorageOptions()) throws {
         // access(2), not FileManager: a one-shot command would build FileManager for this alone.
         if options.readOnly && access(path, F_OK) != 0 {
-            throw StorageError.io(operation: "open", path: path, errno: ENOENT)
+            throw StorageError.cannotOpen(path: path, errno: ENOENT)
         }
         let io = try FileStorageIO(path: path, writable: !options.readOnly, create: !options.readOnly)
         let lockPath = path + "-lock"
@@ -177,14 +177,14 @@ public final class Storage: @unchecked Sendable {
         // Encryption must match the file, and the key must open it.
         if newest.isEncrypted {
             guard let key = options.encryptionKey else {
-                throw StorageError.encryptionMismatch(detail: "\(io.name) is encrypted: an encryption key is needed")
+                throw StorageError.keyNeeded(path: io.name)
             }
             let c = try PageCipher(userKey: key, salt: newest.keySalt)
             try c.checkKey(newest.keyCheck)
             cipher = c
         } else {
             if options.encryptionKey != nil {
-                throw StorageError.encryptionMismatch(detail: "\(io.name) is not encrypted, but an encryption key was given")
+                throw StorageError.notEncrypted(path: io.name)
             }
             cipher = nil
         }

@@ -7,8 +7,10 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case corrupt(page: UInt64?, detail: String)
     /// The encryption key does not open this store.
     case wrongEncryptionKey
-    /// An encryption key was given for a plain store, or none for an encrypted one.
-    case encryptionMismatch(detail: String)
+    /// The store at `path` is encrypted, and no encryption key was given.
+    case keyNeeded(path: String)
+    /// An encryption key was given for the store at `path`, which is not encrypted.
+    case notEncrypted(path: String)
     /// A write was attempted on a read-only store or in a read transaction.
     case readOnly
     /// The key is empty or longer than ``Storage/maxKeySize``.
@@ -22,6 +24,9 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The commit log beside the store (`path`) holds commits made to another file: a
     /// compacted copy, or an older or newer copy of the store, was put in the store's place.
     case foreignCommitLog(path: String, detail: String)
+    /// A file of the store (`path`) could not be opened; `errno` says why (`ENOENT`,
+    /// `EACCES`, ...).
+    case cannotOpen(path: String, errno: Int32)
     /// An operating-system call failed.
     case io(operation: String, path: String, errno: Int32)
     /// A bad argument (an invalid option, a key of the wrong size, ...).
@@ -34,13 +39,15 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
             if let page { return "database is corrupt at page \(page): \(detail)" }
             return "database is corrupt: \(detail)"
         case .wrongEncryptionKey: return "wrong encryption key"
-        case let .encryptionMismatch(detail): return detail
+        case let .keyNeeded(path): return "\(path) is encrypted: an encryption key is needed"
+        case let .notEncrypted(path): return "\(path) is not encrypted, but an encryption key was given"
         case .readOnly: return "the store is read-only"
         case let .invalidKey(length): return "invalid key length \(length) (keys are 1...\(Storage.maxKeySize) bytes)"
         case let .noSuchTree(name): return "no tree named '\(name)'"
         case .transactionFinished: return "the transaction has already finished"
         case let .readersFull(max): return "all \(max) reader slots are in use"
         case let .foreignCommitLog(path, detail): return "the commit log \(path) holds commits for another file: \(detail)"
+        case let .cannotOpen(path, errno): return StorageError.io(operation: "open", path: path, errno: errno).description
         case let .io(operation, path, errno): return "\(operation) failed on \(path): \(String(cString: strerror(errno))) (errno \(errno))"
         case let .invalidArgument(detail): return detail
         }

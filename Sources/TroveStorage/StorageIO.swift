@@ -107,7 +107,7 @@ public final class FileStorageIO: StorageIO, @unchecked Sendable {
         if create && writable { flags |= O_CREAT }
         flags |= O_CLOEXEC
         let fd = open(path, flags, 0o644)
-        if fd < 0 { throw StorageError.io(operation: "open", path: path, errno: errno) }
+        if fd < 0 { throw StorageError.cannotOpen(path: path, errno: errno) }
         self.fd = fd
     }
 

@@ -1,30 +1,3 @@
-/// What ``Storage/verify()`` found.
-public struct VerifyReport: Sendable, CustomStringConvertible {
-    /// One named tree.
-    public struct TreeSummary: Sendable {
-        public var name: String
-        public var entries: Int
-        public var pages: Int
-        public var depth: Int
-    }
-    /// The snapshot verified.
-    public var transactionID: UInt64 = 0
-    public var pageCount: Int = 0
-    public var usedPages: Int = 0
-    public var freePages: Int = 0
-    public var trees: [TreeSummary] = []
-    /// Every inconsistency, each naming its page: empty when the store is sound.
-    public var problems: [String] = []
-
-    public var isValid: Bool { problems.isEmpty }
-
-    public var description: String {
-        var s = "transaction \(transactionID): \(pageCount) pages, \(usedPages) used, \(freePages) free, \(trees.count) trees"
-        for p in problems { s += "\n  problem: \(p)" }
-        return s
-    }
-}
-
 /// Walks a snapshot's pages from its meta, checking each against the checksum its parent
 /// recorded. Two uses: crash recovery (only pages newer than the last durable transaction,
 /// stopping at the first failure) and ``Storage/verify()`` (everything, collecting problems).
@@ -64,15 +37,21 @@ final class Verifier {
         report.transactionID = meta.txnid
         report.pageCount = Int(meta.pageCount)
         if meta.pageCount * UInt64(pageSize) > fileSize {
-            report.problems.append("the file is truncated: \(meta.pageCount) pages expected, \(fileSize / UInt64(pageSize)) present")
+            report.problems.append(.truncated(expectedPages: meta.pageCount, presentPages: fileSize / UInt64(pageSize)))
             return report
         }
-        do { try walkAll() } catch { report.problems.append("\(error)") }
+        do {
+            try walkAll()
+        } catch let StorageError.corrupt(page, detail) {
+            report.problems.append(.damaged(page: page, detail: detail))
+        } catch {
+            report.problems.append(.walkFailed("\(error)"))
+        }
         // Every page is a meta, referenced once, or free.
         var free = 0
         for pg in PageLayout.metaPages..<meta.pageCount {
             switch seen[pg] ?? 0 {
-            case 0: report.problems.append("page \(pg) is leaked: neither used nor free")
+            case 0: report.problems.append(.leaked(page: pg))
             case 1: report.usedPages += 1
             case 2: free += 1
             default: break
@@ -83,9 +62,8 @@ final class Verifier {
     }
 
     private func problem(_ page: UInt64?, _ detail: String) throws {
-        let error = StorageError.corrupt(page: page, detail: detail)
-        if prune != nil { throw error }
-        report.problems.append(error.description)
+        if prune != nil { throw StorageError.corrupt(page: page, detail: detail) }
+        report.problems.append(.damaged(page: page, detail: detail))
     }
 
     private func mark(_ pgno: UInt64, pages: Int, as state: UInt8) throws {
@@ -240,26 +218,6 @@ final class Verifier {
     }
 }
 
-/// Space accounting, to notice a long-lived reader pinning old pages.
-public struct StorageStats: Sendable {
-    /// Pages in the file (metas included).
-    public var pageCount: Int
-    /// Pages reusable now.
-    public var freePages: Int
-    /// Pages freed but still visible to some snapshot.
-    public var pendingPages: Int
-    /// Pages holding live data.
-    public var usedPages: Int { pageCount - freePages - pendingPages }
-    public var pageSize: Int
-    /// Bytes of the file: at least `pageCount` pages (a transaction that failed may have
-    /// written past them; the next ones reuse that space).
-    public var fileBytes: UInt64
-    /// The newest committed transaction.
-    public var transactionID: UInt64
-    /// The oldest snapshot a live reader holds, and for how long (seconds), or nil if none.
-    public var oldestReader: (transactionID: UInt64, age: Double)?
-}
-
 extension Storage {
     /// Walks every tree and the free list of the newest snapshot and reports any page referenced
     /// twice, leaked, out of order or failing its checksum.
@@ -268,22 +226,5 @@ extension Storage {
         defer { tx.end() }
         let v = Verifier(storage: self, meta: tx.meta, mapping: try mapping(covering: tx.meta.pageCount * UInt64(pageSize)), fileSize: try io.size())
         return v.verify()
-    }
-
-    /// Page counts and the oldest reader.
-    public func stats() throws -> StorageStats {
-        let tx = try beginRead()
-        let meta = tx.meta
-        // Read while the snapshot holds its pages (a writer may reuse them once it ends), and
-        // end it before asking for the oldest reader.
-        let list: FreeList
-        do { list = try readFreeList(meta) } catch { tx.end(); throw error }
-        tx.end()
-        var oldest: (UInt64, Double)? = nil
-        if let r = lockFile?.oldestReader() {
-            oldest = (r.txnid, Double(LockFile.nowNanoseconds() &- r.startedNanoseconds) / 1e9)
-        }
-        return StorageStats(pageCount: Int(meta.pageCount), freePages: list.readyCount, pendingPages: list.pendingCount,
-                            pageSize: pageSize, fileBytes: try io.size(), transactionID: meta.txnid, oldestReader: oldest)
     }
 }

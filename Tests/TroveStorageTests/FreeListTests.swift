@@ -284,7 +284,7 @@ extension FreeList {
         let s = try Storage(path: path)
         let report = try s.verify()
         #expect(!report.isValid)
-        #expect(report.problems.contains { $0.contains("at page \(chunk):") }, "\(report)")
+        #expect(report.problems.contains { $0.description.contains("at page \(chunk):") }, "\(report)")
         // A writer reads the list and refuses it, rather than handing out pages it names.
         #expect { try s.write { tx in try tx.put(try #require(try tx.tree(named: "t")), key(1), bytes("x")) } } throws: {
             "\($0)".contains("at page \(chunk):")

@@ -220,6 +220,29 @@ import Testing
         #expect(try store.read { try $0.object("Person", primaryKey: 1)?.string("name") } == "Ada")
     }
 
+    @Test func storageFailuresArriveAsCasesNotText() throws {
+        let dir = StoreTempDir()
+        defer { dir.cleanup() }
+        let missing = dir.file("no such directory/s.trove")
+        #expect(throws: StoreError.storage(.cannotOpen(path: missing, errno: ENOENT))) {
+            _ = try Store(configuration: StoreConfiguration(path: missing))
+        }
+        let text = dir.file("notes.txt")
+        try Data("not a store, but long enough to hold a header or two".utf8).write(to: URL(fileURLWithPath: text))
+        do {
+            _ = try Store(configuration: StoreConfiguration(path: text))
+            Issue.record("a text file opened as a store")
+        } catch StoreError.storage(.notATroveFile(let path, _)) {
+            #expect(path == text)
+        }
+        let store = try Store(configuration: StoreConfiguration(path: dir.file("ok.trove"), schema: try loadSchema("User.json")))
+        let problems: [StoreProblem] = try store.verify()
+        #expect(problems.isEmpty)
+        #expect(StoreProblem.leakedPage(7).description == "page 7 is leaked: neither used nor free")
+        #expect(StoreProblem.damaged(page: 3, detail: "checksum mismatch (page content is damaged)").description
+                == "database is corrupt at page 3: checksum mismatch (page content is damaged)")
+    }
+
     @Test func readOnlyStoresRefuseWritesAndWrongKeysFail() throws {
         let dir = StoreTempDir()
         defer { dir.cleanup() }
@@ -229,7 +252,7 @@ import Testing
         do { _ = try Store(configuration: config) }
         var wrong = config
         wrong.encryptionKey = [UInt8](repeating: 4, count: 64)
-        #expect(throws: StoreError.storage("wrong encryption key")) { _ = try Store(configuration: wrong) }
+        #expect(throws: StoreError.storage(.wrongEncryptionKey)) { _ = try Store(configuration: wrong) }
         var ro = config
         ro.readOnly = true
         let store = try Store(configuration: ro)

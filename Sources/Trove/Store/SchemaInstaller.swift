@@ -66,20 +66,20 @@ struct SchemaInstaller {
                 return (schema, ids.ids, ids.next)
             }
         } catch let e as StorageError {
-            throw StoreError.storage(e.description)
+            throw StoreError(e)
         }
     }
 
     private func inTransaction(_ layout: StoreLayout, _ body: (Transaction) throws -> Void) throws {
         let wtx: WriteTransaction
-        do { wtx = try storage.beginWrite() } catch let e as StorageError { throw StoreError.storage(e.description) }
+        do { wtx = try storage.beginWrite() } catch let e as StorageError { throw StoreError(e) }
         let tx = Transaction(store: store, transaction: wtx, layout: layout)
         do {
             try body(tx)
             try wtx.commit()
         } catch let e as StorageError {
             wtx.abort()
-            throw StoreError.storage(e.description)
+            throw StoreError(e)
         } catch {
             wtx.abort()
             throw error

@@ -51,7 +51,7 @@ public final class Store: @unchecked Sendable {
                 storage = try MemoryStores.shared.storage(identifier: configuration.inMemoryIdentifier, options: options)
             }
         } catch let e as StorageError {
-            throw StoreError.storage(e.description)
+            throw StoreError(e)
         }
         layout = StoreLayout(schema: try! Schema(models: []), ids: [:], nextModelID: 1)
         layout = try SchemaInstaller(store: self).install()
@@ -77,7 +77,7 @@ public final class Store: @unchecked Sendable {
         do {
             return Snapshot(store: self, transaction: try storage.beginRead())
         } catch let e as StorageError {
-            throw StoreError.storage(e.description)
+            throw StoreError(e)
         }
     }
 
@@ -103,7 +103,7 @@ public final class Store: @unchecked Sendable {
             do {
                 try tx.writeTx.commit()
             } catch let e as StorageError {
-                throw StoreError.storage(e.description)
+                throw StoreError(e)
             }
             tx.isLive = false
             if !changes.isEmpty { notify(StoreCommit(version: tx.writeTx.snapshotID + 1, changes: changes)) }
@@ -139,7 +139,7 @@ public final class Store: @unchecked Sendable {
         do {
             tx = Transaction(store: self, transaction: try storage.beginWrite())
         } catch let e as StorageError {
-            throw StoreError.storage(e.description)
+            throw StoreError(e)
         }
         state.lock(); activeWrite = (pthread_self(), tx); state.unlock()
         return tx
@@ -159,7 +159,7 @@ public final class Store: @unchecked Sendable {
             try tx.writeTx.commit()
         } catch let e as StorageError {
             tx.writeTx.abort()
-            throw StoreError.storage(e.description)
+            throw StoreError(e)
         }
         if !changes.isEmpty { notify(StoreCommit(version: tx.writeTx.snapshotID + 1, changes: changes)) }
     }

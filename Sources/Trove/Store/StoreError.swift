@@ -20,7 +20,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case readOnly
     case invalidated
     case corruptRecord(String)
-    case storage(String)
+    /// The file beneath the store failed (see ``StorageFailure``).
+    case storage(StorageFailure)
     case invalidArgument(String)
 
     public var description: String {
@@ -43,7 +44,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .readOnly: "the store is read-only"
         case .invalidated: "the transaction has ended; fetch the object again by primary key"
         case .corruptRecord(let s): "damaged object record: \(s)"
-        case .storage(let s): s
+        case .storage(let failure): failure.description
         case .invalidArgument(let s): s
         }
     }

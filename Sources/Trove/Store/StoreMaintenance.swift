@@ -58,14 +58,14 @@ extension Store {
     /// Checks every page of the latest version: checksums, tree order, and that each page is
     /// used exactly once or free. Returns the problems found, each naming its page; empty when
     /// the store is sound.
-    public func verify() throws -> [String] {
-        do { return try storage.verify().problems } catch let e as StorageError { throw StoreError.storage(e.description) }
+    public func verify() throws -> [StoreProblem] {
+        do { return try storage.verify().problems.map(StoreProblem.init) } catch let e as StorageError { throw StoreError(e) }
     }
 
     /// How the file uses its space, read from the latest version.
     public func statistics() throws -> StoreStatistics {
         let s: StorageStats
-        do { s = try storage.stats() } catch let e as StorageError { throw StoreError.storage(e.description) }
+        do { s = try storage.stats() } catch let e as StorageError { throw StoreError(e) }
         return StoreStatistics(fileBytes: s.fileBytes, pageSize: s.pageSize, pageCount: s.pageCount,
                                freePages: s.freePages, pendingPages: s.pendingPages, version: s.transactionID)
     }
@@ -95,7 +95,7 @@ extension Store {
             options.pageSize = storage.pageSize
             return try storage.compact(to: path, options: options).bytesAfter
         } catch let e as StorageError {
-            throw StoreError.storage(e.description)
+            throw StoreError(e)
         }
     }
 }

@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TroveStorage
+
+extension StoreError {
+    /// Why the file beneath a store failed: what ``StoreError/storage(_:)`` carries, so that a
+    /// caller can tell a missing file from a damaged one without reading the message.
+    public enum StorageFailure: Error, Equatable, Sendable, CustomStringConvertible {
+        /// A file of the store (`path`) could not be opened; `errno` says why (`ENOENT`: no
+        /// such file, `EACCES`: permission denied, ...).
+        case cannotOpen(path: String, errno: Int32)
+        /// An operating-system call failed on `path`; `errno` says why (`EROFS`: read-only,
+        /// `EIO`: the disk failed, or an earlier commit did and the store must be reopened).
+        case system(operation: String, path: String, errno: Int32)
+        /// The file is not a Trove store, or has a format this build cannot read.
+        case notATroveFile(path: String, detail: String)
+        /// The file is damaged: a checksum failed, a structure is inconsistent, or it is
+        /// truncated. `page` names where, when known.
+        case corrupt(page: UInt64?, detail: String)
+        /// The encryption key does not open this store.
+        case wrongEncryptionKey
+        /// The store at `path` is encrypted, and no encryption key was given.
+        case keyNeeded(path: String)
+        /// An encryption key was given for the store at `path`, which is not encrypted.
+        case notEncrypted(path: String)
+        /// The commit log beside the store (`path`) holds commits made to another file.
+        case foreignCommitLog(path: String, detail: String)
+        /// Every reader slot of the lock file is taken by a live reader.
+        case readersFull(max: Int)
+        /// A write on a store opened read-only.
+        case readOnly
+        /// An option or argument the storage engine refuses (a page size, a key length, ...).
+        case invalidArgument(String)
+
+        /// The one place a storage engine error becomes a Trove one.
+        init(_ error: StorageError) {
+            switch error {
+            case let .cannotOpen(path, errno): self = .cannotOpen(path: path, errno: errno)
+            case let .io(operation, path, errno): self = .system(operation: operation, path: path, errno: errno)
+            case let .notATroveFile(path, detail): self = .notATroveFile(path: path, detail: detail)
+            case let .corrupt(page, detail): self = .corrupt(page: page, detail: detail)
+            case .wrongEncryptionKey: self = .wrongEncryptionKey
+            case let .keyNeeded(path): self = .keyNeeded(path: path)
+            case let .notEncrypted(path): self = .notEncrypted(path: path)
+            case let .foreignCommitLog(path, detail): self = .foreignCommitLog(path: path, detail: detail)
+            case let .readersFull(max): self = .readersFull(max: max)
+            case .readOnly: self = .readOnly
+            case .invalidKey, .noSuchTree, .transactionFinished, .invalidArgument:
+                self = .invalidArgument(error.description)
+            }
+        }
+
+        /// The operating system's words for `errno` (`strerror`).
+        public static func systemMessage(errno: Int32) -> String { String(cString: strerror(errno)) }
+
+        public var description: String {
+            switch self {
+            case let .cannotOpen(path, errno): Self.system(operation: "open", path: path, errno: errno).description
+            case let .system(operation, path, errno):
+                "\(operation) failed on \(path): \(Self.systemMessage(errno: errno)) (errno \(errno))"
+            case let .notATroveFile(path, detail): "\(path) is not a Trove store: \(detail)"
+            case let .corrupt(page?, detail): "database is corrupt at page \(page): \(detail)"
+            case let .corrupt(nil, detail): "database is corrupt: \(detail)"
+            case .wrongEncryptionKey: "wrong encryption key"
+            case let .keyNeeded(path): "\(path) is encrypted: an encryption key is needed"
+            case let .notEncrypted(path): "\(path) is not encrypted, but an encryption key was given"
+            case let .foreignCommitLog(path, detail): "the commit log \(path) holds commits for another file: \(detail)"
+            case let .readersFull(max): "all \(max) reader slots are in use"
+            case .readOnly: "the store is read-only"
+            case let .invalidArgument(detail): detail
+            }
+        }
+    }
+}
+
+extension StoreError {
+    /// `error` as a ``StoreError/storage(_:)``.
+    init(_ error: StorageError) { self = .storage(StorageFailure(error)) }
+}

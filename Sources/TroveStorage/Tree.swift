@@ -1,0 +1,28 @@
+/// A named tree as one transaction sees it. Get one from ``ReadTransaction/tree(named:)`` or
+/// ``WriteTransaction/createTree(named:)``; it is valid only within that transaction.
+public final class Tree {
+    /// The tree's name in the catalog.
+    public let name: String
+    // Unchecked exclusivity, here and in the transactions: a transaction belongs to one thread
+    // at a time and never overlaps two accesses to its own state, and the runtime check cost
+    // ~25 instructions per access, 10% of a delete, on the write path.
+    @exclusivity(unchecked) var info: TreeInfo
+    @exclusivity(unchecked) var modified = false
+    @exclusivity(unchecked) var dropped = false
+    let isCatalog: Bool
+    /// The largest key, kept while appending (empty: unknown).
+    @exclusivity(unchecked) var appendKey: [UInt8] = []
+
+    init(name: String, info: TreeInfo, isCatalog: Bool = false) {
+        self.name = name
+        self.info = info
+        self.isCatalog = isCatalog
+    }
+
+    /// The number of keys in the tree.
+    public var count: Int { Int(info.entries) }
+    /// Pages the tree occupies (branch, leaf and overflow).
+    public var pageCount: Int { Int(info.pages) }
+    /// Levels from the root to the leaves (0 for an empty tree).
+    public var depth: Int { Int(info.depth) }
+}

@@ -1,0 +1,48 @@
+/// What ``Storage/verify()`` found.
+public struct VerifyReport: Sendable, CustomStringConvertible {
+    /// One named tree.
+    public struct TreeSummary: Sendable {
+        public var name: String
+        public var entries: Int
+        public var pages: Int
+        public var depth: Int
+    }
+    /// The snapshot verified.
+    public var transactionID: UInt64 = 0
+    public var pageCount: Int = 0
+    public var usedPages: Int = 0
+    public var freePages: Int = 0
+    public var trees: [TreeSummary] = []
+    /// Every inconsistency, each naming its page: empty when the store is sound.
+    public var problems: [VerifyProblem] = []
+
+    public var isValid: Bool { problems.isEmpty }
+
+    public var description: String {
+        var s = "transaction \(transactionID): \(pageCount) pages, \(usedPages) used, \(freePages) free, \(trees.count) trees"
+        for p in problems { s += "\n  problem: \(p)" }
+        return s
+    }
+}
+
+/// One inconsistency ``Storage/verify()`` found; its description names the page.
+public enum VerifyProblem: Sendable, Equatable, CustomStringConvertible {
+    /// The file holds fewer pages than the snapshot counts: nothing else was checked.
+    case truncated(expectedPages: UInt64, presentPages: UInt64)
+    /// A page that is neither used nor free.
+    case leaked(page: UInt64)
+    /// A page (or, with no page, the store) that fails a check: its checksum, header, type,
+    /// key order, or a reference to it. Described as ``StorageError/corrupt(page:detail:)``.
+    case damaged(page: UInt64?, detail: String)
+    /// The walk stopped at an error other than damage (a failed read, for one).
+    case walkFailed(String)
+
+    public var description: String {
+        switch self {
+        case let .truncated(expected, present): "the file is truncated: \(expected) pages expected, \(present) present"
+        case let .leaked(page): "page \(page) is leaked: neither used nor free"
+        case let .damaged(page, detail): StorageError.corrupt(page: page, detail: detail).description
+        case let .walkFailed(detail): detail
+        }
+    }
+}
