@@ -73,15 +73,17 @@ extension WriteTransaction {
         let bytes = (dirty.count + 1) * pageSize + list.bytes + Meta.size
         guard durable, early.isEmpty, meta.txnid <= synced, let log = storage.logState,
               bytes <= log.log.largestRecord else { return nil }
+        let size = CommitLog.recordSize(extents: dirty.count + list.pages.count + 2, dataBytes: bytes)
         let position = log.position
-        // A full log, one whose position is unknown, or one another data file left at this
-        // path restarts first.
-        if try position.end == 0
-            || position.end + CommitLog.recordSize(extents: dirty.count + list.pages.count + 2, dataBytes: bytes) > log.log.capacity
+        // A full log (one that cannot grow to take the record), one whose position is
+        // unknown, or one another data file left at this path restarts first.
+        if try position.end == 0 || !log.log.makeRoom(upTo: position.end + size)
             || !log.follows(generation: position.generation, storeID: meta.storeID, txnid: meta.txnid) {
             // Nothing of this commit is written yet: the data file holds the base state.
             try storage.checkpoint(restartingLog: true)
-            return Record(log: log, position: log.position)
+            let restarted = log.position
+            guard try log.log.makeRoom(upTo: restarted.end + size) else { return nil }
+            return Record(log: log, position: restarted)
         }
         return Record(log: log, position: position)
     }

@@ -10,9 +10,14 @@ final class CommitLog {
     static let version: UInt32 = 3
     static let headerSize: UInt64 = 4096
     static let recordHeaderSize = 48
-    /// The log's size: a checkpoint comes once it is full. SQLite's default checkpoint comes
-    /// at 1,000 pages (4 MiB) of log too.
+    /// The largest the log grows: a checkpoint comes once it is full. SQLite's default
+    /// checkpoint comes at 1,000 pages (4 MiB) of log too.
     let capacity: UInt64
+    /// The size a new log starts at, and the last process to close the store cuts it back to:
+    /// a store that commits little keeps a small log.
+    let initialSize: UInt64
+    /// A size the file is known to reach; appends stay below it.
+    private var knownSize: UInt64 = 0
     /// The largest commit (bytes written in place) the log takes; a larger one is written in
     /// place and syncs the data file, where its pages mostly form long runs anyway.
     let largestRecord: Int
@@ -32,11 +37,12 @@ final class CommitLog {
     private var tail: (generation: UInt64, end: UInt64)?
     private let tailBlock = UnsafeMutableRawPointer.allocate(byteCount: directWriteAlignment, alignment: directWriteAlignment)
 
-    init(io: StorageIO, capacity: UInt64 = 4 << 20, largestRecord: Int = 1 << 20) {
+    init(io: StorageIO, capacity: UInt64 = 4 << 20, largestRecord: Int = 1 << 20, initialSize: UInt64 = 64 << 10) {
         self.io = io
         // Whole blocks, so that a direct append's last block never reaches past the log's end.
         let block = UInt64(directWriteAlignment)
         self.capacity = max((capacity + block - 1) / block * block, CommitLog.headerSize * 2)
+        self.initialSize = min(max((initialSize + block - 1) / block * block, CommitLog.headerSize * 2), self.capacity)
         // A record always fits an empty log.
         self.largestRecord = min(largestRecord, Int(self.capacity - CommitLog.headerSize) / 2)
     }
@@ -101,22 +107,14 @@ final class CommitLog {
 
     /// Starts a new generation: an empty log, durable before this returns; returns the
     /// generation. It is random, so that no record a user's bytes imitate, nor one left over
-    /// from an earlier generation, can pass for a record of this one. The first call sizes the
-    /// file to its capacity, so that appends never grow it (a file that grows makes
-    /// `fdatasync` write its inode too). `storeID` and `base` name the data file and its
-    /// synced commit that the records will follow.
+    /// from an earlier generation, can pass for a record of this one. The file is at least
+    /// `initialSize` afterwards (see `makeRoom`). `storeID` and `base` name the data file and
+    /// its synced commit that the records will follow.
     func restart(storeID: UInt64, base: UInt64) throws -> UInt64 {
         var rng = SystemRandomNumberGenerator()
         let generation = rng.next() | 1
-        if try io.size() < capacity {
-            let zeros = [UInt8](repeating: 0, count: 1 << 20)
-            var o = CommitLog.headerSize
-            while o < capacity {
-                let n = Int(min(UInt64(zeros.count), capacity - o))
-                try zeros.withUnsafeBytes { try io.write(UnsafeRawBufferPointer(rebasing: $0[0..<n]), at: o) }
-                o += UInt64(n)
-            }
-        }
+        knownSize = try io.size()
+        if knownSize < initialSize { try fillWithZeros(upTo: initialSize) }
         try withUnsafeTemporaryAllocation(byteCount: 48, alignment: 8) { b in
             let p = b.baseAddress!
             p.initializeMemory(as: UInt8.self, repeating: 0, count: 48)
@@ -130,6 +128,48 @@ final class CommitLog {
         }
         try io.sync()
         return generation
+    }
+
+    /// Makes the file reach `end`, doubling it up to `capacity`, before a record goes there:
+    /// appends then rarely grow the file, which makes their sync write the inode too. The
+    /// zeros need no sync of their own: the append that follows is durable with the file's
+    /// size (`fdatasync`, or `O_DSYNC`). False, with nothing changed, if `end` is past
+    /// `capacity`: the log is full.
+    func makeRoom(upTo end: UInt64) throws -> Bool {
+        guard end > knownSize else { return true }
+        guard end <= capacity else { return false }
+        // Another process may have grown it.
+        knownSize = try io.size()
+        guard end > knownSize else { return true }
+        var size = max(knownSize, initialSize)
+        while size < end { size = min(size * 2, capacity) }
+        try fillWithZeros(upTo: size)
+        return true
+    }
+
+    /// Cuts the file back to `initialSize`. Only when no process has the store open but this
+    /// one, under the writer lock, with no records in the log.
+    func shrink() throws {
+        guard try io.size() > initialSize else { return }
+        try io.truncate(to: initialSize)
+        try io.sync()
+        knownSize = initialSize
+        tail = nil
+    }
+
+    /// Whether the file is larger than a new log.
+    var hasGrown: Bool { ((try? io.size()) ?? 0) > initialSize }
+
+    /// Writes zeros from the end of the file, or the header's end, up to `size`.
+    private func fillWithZeros(upTo size: UInt64) throws {
+        let zeros = [UInt8](repeating: 0, count: 1 << 20)
+        var o = max(knownSize, CommitLog.headerSize)
+        while o < size {
+            let n = Int(min(UInt64(zeros.count), size - o))
+            try zeros.withUnsafeBytes { try io.write(UnsafeRawBufferPointer(rebasing: $0[0..<n]), at: o) }
+            o += UInt64(n)
+        }
+        knownSize = max(knownSize, size)
     }
 
     /// The txnid of the first record of `generation`, or nil if there is none.

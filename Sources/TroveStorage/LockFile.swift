@@ -169,6 +169,13 @@ final class LockFile: @unchecked Sendable {
         }
     }
 
+    /// Whether this is the only opener left: takes the init lock, which every other opener
+    /// holds shared, exclusively without waiting. Once taken it is held until this opener
+    /// closes, so that no process opens the store while the last one tidies up.
+    func isLastOpener() -> Bool {
+        (try? LockFile.lock(fd, LockFile.initLock, exclusive: true, wait: false)) ?? false
+    }
+
     // MARK: Writer lock
 
     func lockWriter() throws { _ = try LockFile.lock(fd, LockFile.writerLock, exclusive: true, wait: true) }

@@ -58,6 +58,8 @@ public final class Storage: @unchecked Sendable {
     /// `syncBeforeFirstWrite()`).
     private var firstWriteSyncPending = true
     private var poisoned: String?
+    /// Whether the open finished: an open that failed leaves the files as it found them.
+    private var isOpen = false
     private let writerGate = DispatchSemaphore(value: 1)
     private var commitObservers: [ObjectIdentifier: @Sendable (UInt64) -> Void] = [:]
 
@@ -134,17 +136,32 @@ public final class Storage: @unchecked Sendable {
     }
 
     deinit {
-        // Leave the log empty, so that a read-only open after a clean shutdown and a reboot
-        // finds nothing to apply (a killed writer leaves that to the next writable open).
-        if logState?.loggedSinceCheckpoint == true {
-            writerGate.wait()
-            if (try? lockFile?.lockWriter()) != nil {
-                try? checkpoint()
-                lockFile?.unlockWriter()
-            }
-            writerGate.signal()
-        }
+        if let logState, isOpen, !options.readOnly { close(logState) }
         if let spare = writer.spareChunk { PageArena.unmapChunk(spare) }
+    }
+
+    /// Leaves the commit log empty when this object appended to it, so that a read-only open
+    /// after a clean shutdown and a reboot finds nothing to apply (a killed writer leaves that
+    /// to the next writable open). The last process to close the store also cuts the log back
+    /// to its initial size: a log grows only while the store is in use.
+    private func close(_ logState: CommitLogState) {
+        let last = lockFile?.isLastOpener() ?? false
+        state.lock()
+        let healthy = poisoned == nil
+        state.unlock()
+        let shrink = last && healthy && logState.log.hasGrown
+        guard logState.loggedSinceCheckpoint || shrink else { return }
+        writerGate.wait()
+        defer { writerGate.signal() }
+        guard (try? lockFile?.lockWriter()) != nil else { return }
+        defer { lockFile?.unlockWriter() }
+        do {
+            // The checkpoint leaves the log without records: nothing is lost past the cut.
+            try checkpoint()
+            if shrink { try logState.log.shrink() }
+        } catch {
+            // Closing cannot report it; the log stays as it was, which replay handles.
+        }
     }
 
     init(io: StorageIO, log: CommitLog?, lockFile: LockFile?, options: StorageOptions) throws {
@@ -227,6 +244,7 @@ public final class Storage: @unchecked Sendable {
             latestMeta = try loadMeta(txnid: lockFile!.currentTxnid) ?? newest
         }
         try lockFile?.finishInitialization()
+        isOpen = true
     }
 
     /// Recovery's first step, after a reboot: the log's records are written into the data

@@ -35,6 +35,9 @@ public protocol StorageIO: AnyObject, Sendable {
     /// Returns false, having written nothing, where that is not possible (a file system without
     /// direct I/O, a file in memory, a test file); the caller then writes and syncs.
     func writeDirect(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws -> Bool
+    /// Cuts the file to `size` bytes (not durable until `sync()`). The default keeps the file
+    /// as it is: a file that cannot shrink only keeps space it no longer needs.
+    func truncate(to size: UInt64) throws
     /// A read-only view of the first `length` bytes. `length` may exceed the current size
     /// (room to grow), but only bytes below `size()` may be touched.
     func map(length: UInt64) throws -> StorageMapping
@@ -45,6 +48,9 @@ public protocol StorageIO: AnyObject, Sendable {
 public let directWriteAlignment = 4096
 
 extension StorageIO {
+    /// Keeps the file as it is.
+    public func truncate(to size: UInt64) throws {}
+
     /// No direct writes: the caller writes and syncs.
     public func writeDirect(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws -> Bool { false }
 
@@ -239,6 +245,12 @@ public final class FileStorageIO: StorageIO, @unchecked Sendable {
         let rc = fsync(fd)
         #endif
         if rc != 0 { throw StorageError.io(operation: "fdatasync", path: name, errno: errno) }
+    }
+
+    public func truncate(to size: UInt64) throws {
+        while ftruncate(fd, off_t(size)) != 0 {
+            if errno != EINTR { throw StorageError.io(operation: "ftruncate", path: name, errno: errno) }
+        }
     }
 
     public func map(length: UInt64) throws -> StorageMapping {

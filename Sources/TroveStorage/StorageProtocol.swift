@@ -160,8 +160,17 @@
 /// ```
 /// An extent whose length has its top bit set is a `PageDelta`. Records start at 4096 and
 /// follow each other back to back; the first one that fails its checksum, or belongs to
-/// another generation, ends the log. The log is sized to 4 MiB when a generation starts, so
-/// that appends never grow it (a file that grows makes `fdatasync` write its inode too).
+/// another generation, ends the log.
+///
+/// The log is sized by use: a new one is 64 KiB (`CommitLog.initialSize`); a record that would
+/// run past its end first doubles it (zeros written ahead of the record, so that appends
+/// rarely grow the file, which makes their sync write the inode too), up to 4 MiB
+/// (`CommitLog.capacity`), and a record that would run past that is a checkpoint. The last
+/// process to close the store cleanly (the one that can take the lock file's init lock
+/// exclusively, without waiting: every other opener holds it shared) checkpoints and cuts the
+/// log back to 64 KiB, holding that lock until it has closed, so no process opens the store
+/// meanwhile. A store that commits little so never carries a large log; a crash leaves the log
+/// as it was, and the next open in a new boot replays it as always.
 ///
 /// # The lock file
 ///
