@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Trove
+import TroveStorage
 
 @Suite struct StoreObjectTests {
     @Test func insertedObjectsReadBackWithTheirTypes() throws {
@@ -238,6 +239,13 @@ import Testing
         let store = try Store(configuration: StoreConfiguration(path: dir.file("ok.trove"), schema: try loadSchema("User.json")))
         let problems: [StoreProblem] = try store.verify()
         #expect(problems.isEmpty)
+        // An engine error from inside a transaction's closure arrives as Trove's too.
+        #expect(throws: StoreError.storage(.corrupt(page: 9, detail: "a test"))) {
+            try store.read { _ in throw StorageError.corrupt(page: 9, detail: "a test") }
+        }
+        #expect(throws: StoreError.storage(.corrupt(page: nil, detail: "a test"))) {
+            try store.write { _ in throw StorageError.corrupt(page: nil, detail: "a test") }
+        }
         #expect(StoreProblem.leakedPage(7).description == "page 7 is leaked: neither used nor free")
         #expect(StoreProblem.damaged(page: 3, detail: "checksum mismatch (page content is damaged)").description
                 == "database is corrupt at page 3: checksum mismatch (page content is damaged)")

@@ -79,4 +79,10 @@ extension StoreError {
 extension StoreError {
     /// `error` as a ``StoreError/storage(_:)``.
     init(_ error: StorageError) { self = .storage(StorageFailure(error)) }
+
+    /// `error`, an engine error made a ``StoreError/storage(_:)``: what a transaction's
+    /// closure throws reaches the caller in Trove's terms.
+    static func wrapping(_ error: any Error) -> any Error {
+        (error as? StorageError).map(StoreError.init) ?? error
+    }
 }

@@ -68,7 +68,7 @@ public final class Store: @unchecked Sendable {
     public func read<R>(_ body: (Snapshot) throws -> R) throws -> R {
         let s = try beginRead()
         defer { s.end() }
-        return try body(s)
+        do { return try body(s) } catch { throw StoreError.wrapping(error) }
     }
 
     /// Starts a snapshot; end it with ``Snapshot/end()`` when done (a live snapshot keeps the
@@ -111,7 +111,7 @@ public final class Store: @unchecked Sendable {
         } catch {
             tx.isLive = false
             tx.writeTx.abort()
-            throw error
+            throw StoreError.wrapping(error)
         }
     }
 
