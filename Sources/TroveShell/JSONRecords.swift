@@ -13,7 +13,7 @@ enum JSONRecords {
         do {
             value = try JSONParser().parse(fragment.text)
         } catch {
-            throw StatementError("invalid JSON: \(error.description.droppingPosition)", at: fragment.offset + error.byteOffset)
+            throw StatementError("invalid JSON: \(error.message)", at: fragment.offset + error.byteOffset)
         }
         switch value {
         case .object(let object):
@@ -28,14 +28,5 @@ enum JSONRecords {
         default:
             throw StatementError("expected a JSON object or an array of objects, found \(value.typeDescription)", at: fragment.offset)
         }
-    }
-}
-
-extension String {
-    /// A `JSONError` description without its leading `line L, column C: ` (the shell prints
-    /// the position itself).
-    var droppingPosition: String {
-        guard hasPrefix("line "), let colon = firstRange(of: ": ") else { return self }
-        return String(self[colon.upperBound...])
     }
 }

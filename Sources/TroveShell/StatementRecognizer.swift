@@ -28,7 +28,7 @@ private struct Recognizer {
         s.skipSpace()
         guard let word = s.peekWord() else {
             if s.isAtEnd { throw StatementError("empty statement", at: 0) }
-            throw error("expected a model name or a statement keyword", at: s.position)
+            throw expected("a model name or a statement keyword", at: s.position)
         }
         let keyword = s.text(word).lowercased()
         if StatementRecognizer.keywords.contains(keyword), !namesModelQuery(after: word) {
@@ -62,7 +62,7 @@ private struct Recognizer {
             s.skipSpace()
             if s.isAtEnd { return .count(model: model, predicate: nil) }
             guard s.peekKeyword("where") else {
-                throw error("expected 'where' or the end of the statement", at: s.position)
+                throw expected("'where' or the end of the statement", at: s.position)
             }
             return .count(model: model, predicate: try wherePredicate(upTo: s.bytes.count))
         case "get":
@@ -73,7 +73,7 @@ private struct Recognizer {
             let model = try modelName(after: keyword)
             s.skipSpace()
             guard let b = s.current, b == 0x7B || b == 0x5B else {
-                throw error("expected a JSON object or array after '\(keyword) \(model.text)'", at: s.position)
+                throw expected("a JSON object or array after '\(keyword) \(model.text)'", at: s.position)
             }
             let json = s.fragment(s.trimmed(s.position..<s.bytes.count))
             return keyword == "insert" ? .insert(model: model, json: json) : .upsert(model: model, json: json)
@@ -89,7 +89,7 @@ private struct Recognizer {
         case "import":
             let model = try modelName(after: "import")
             s.skipSpace()
-            if s.isAtEnd { throw error("expected a file name (or '-' for standard input)", at: s.position) }
+            if s.isAtEnd { throw expected("a file name (or '-' for standard input)", at: s.position) }
             var end = s.bytes.count
             var merge = false
             var format: ImportFormat?
@@ -100,12 +100,12 @@ private struct Recognizer {
             if let word = lastWord(s.position..<end), let as_ = lastWord(s.position..<word.lowerBound),
                StatementScanner.equalsIgnoringCase(s.bytes[as_], "as") {
                 guard let named = ImportFormat(rawValue: String(decoding: s.bytes[word], as: UTF8.self).lowercased()) else {
-                    throw error("expected CSV, TSV or JSON after 'AS'", at: word.lowerBound)
+                    throw expected("CSV, TSV or JSON after 'AS'", at: word.lowerBound)
                 }
                 format = named
                 end = as_.lowerBound
             }
-            if s.trimmed(s.position..<end).isEmpty { throw error("expected a file name (or '-' for standard input)", at: s.position) }
+            if s.trimmed(s.position..<end).isEmpty { throw expected("a file name (or '-' for standard input)", at: s.position) }
             let file = fileName(s.position..<end)
             s.position = s.bytes.count
             return .importFile(model: model, file: file, format: format, merge: merge)
@@ -120,7 +120,7 @@ private struct Recognizer {
             return .query(QuerySpec(model: s.fragment(word(at: start)), text: s.fragment(s.trimmed(start..<s.bytes.count))))
         case "explain", "watch":
             s.skipSpace()
-            if s.isAtEnd { throw error("expected a query after '\(keyword)'", at: s.position) }
+            if s.isAtEnd { throw expected("a query after '\(keyword)'", at: s.position) }
             let spec = try querySpec()
             return keyword == "explain" ? .explain(spec) : .watch(spec)
         default:
@@ -132,7 +132,7 @@ private struct Recognizer {
         let model = try modelName(after: "update")
         s.skipSpace()
         guard let setRange = lastTopLevelSet(from: s.position) else {
-            throw error("expected 'set PROPERTY = VALUE' in update", at: s.bytes.count)
+            throw expected("'set PROPERTY = VALUE' in update", at: s.bytes.count)
         }
         let target: WriteTarget
         if s.peekKeyword("where") {
@@ -153,17 +153,17 @@ private struct Recognizer {
         var t = s
         t.position = range.lowerBound
         guard let name = t.peekWord(), name.upperBound <= range.upperBound else {
-            throw error("expected 'PROPERTY = VALUE'", at: range.isEmpty ? near : range.lowerBound)
+            throw expected("'PROPERTY = VALUE'", at: range.isEmpty ? near : range.lowerBound)
         }
         t.position = name.upperBound
         t.skipSpace()
         guard t.position < range.upperBound, t.current == 0x3D,
               t.position + 1 >= range.upperBound || t.bytes[t.position + 1] != 0x3D else {
-            throw error("expected '=' after '\(s.text(name))'", at: t.position)
+            throw expected("'=' after '\(s.text(name))'", at: t.position)
         }
         t.position += 1
         let value = t.trimmed(t.position..<range.upperBound)
-        if value.isEmpty { throw error("expected a value after '\(s.text(name)) ='", at: value.lowerBound) }
+        if value.isEmpty { throw expected("a value after '\(s.text(name)) ='", at: value.lowerBound) }
         return Assignment(property: s.fragment(name), value: s.fragment(value))
     }
 
@@ -195,7 +195,7 @@ private struct Recognizer {
             }
         } else if !s.isAtEnd, clauseKeyword(at: s) == nil {
             let chunks = s.chunks(in: s.position..<s.bytes.count)
-            guard chunks.count == 1 else { throw error("expected 'where', a clause or a file name", at: s.position) }
+            guard chunks.count == 1 else { throw expected("'where', a clause or a file name", at: s.position) }
             return .export(QuerySpec(model: model, text: model), file: fileName(chunks[0]))
         }
         // Clauses, each skipped whole; what follows the last one is the file.
@@ -212,7 +212,7 @@ private struct Recognizer {
             }
             let rest = s.chunks(in: s.position..<s.bytes.count)
             guard rest.count == 1 else {
-                throw error("expected " + Self.clauseList + " or a file name", at: s.position)
+                throw expected(Self.clauseList + " or a file name", at: s.position)
             }
             file = fileName(rest[0])
             end = rest[0].lowerBound
@@ -289,7 +289,7 @@ private struct Recognizer {
         s.skipSpace()
         guard let word = s.peekWord() else {
             let context = keyword.map { " after '\($0)'" } ?? ""
-            throw error("expected a model name\(context)", at: s.position)
+            throw expected("a model name\(context)", at: s.position)
         }
         s.position = word.upperBound
         if let b = s.current, !StatementScanner.isSpace(b) {
@@ -303,7 +303,7 @@ private struct Recognizer {
         let word = s.peekWord()!
         s.position = word.upperBound
         let range = s.trimmed(s.position..<end)
-        if range.isEmpty { throw error("expected a predicate after 'where'", at: s.trimmed(word.upperBound..<s.bytes.count).lowerBound) }
+        if range.isEmpty { throw expected("a predicate after 'where'", at: s.trimmed(word.upperBound..<s.bytes.count).lowerBound) }
         s.position = end
         return s.fragment(range)
     }
@@ -316,7 +316,7 @@ private struct Recognizer {
 
     func keyList(in range: Range<Int>, after context: String) throws(StatementError) -> [SourceFragment] {
         let chunks = s.chunks(in: range)
-        if chunks.isEmpty { throw error("expected a primary key after '\(context)'", at: s.trimmed(range).lowerBound) }
+        if chunks.isEmpty { throw expected("a primary key after '\(context)'", at: s.trimmed(range).lowerBound) }
         for chunk in chunks {
             if let first = s.bytes[chunk].first, first == 0x22 || first == 0x27 {
                 var t = s
@@ -361,9 +361,14 @@ private struct Recognizer {
         if !s.isAtEnd { throw error("unexpected text after \(context)", at: s.position) }
     }
 
-    /// An error at `offset`; "expected ..." messages also say what was found there.
+    /// An error at `offset`.
     func error(_ message: String, at offset: Int) -> StatementError {
-        guard message.hasPrefix("expected") else { return StatementError(message, at: offset) }
+        StatementError(message, at: offset)
+    }
+
+    /// "expected WHAT" at `offset`, saying what was found there instead.
+    func expected(_ what: String, at offset: Int) -> StatementError {
+        let message = "expected " + what
         guard offset < s.bytes.count else {
             return StatementError(message + ", found the end of the statement", at: offset)
         }

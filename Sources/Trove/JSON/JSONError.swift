@@ -52,8 +52,12 @@ public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// `record 3, line 4, column 7: expected ',' or '}' after an object member, found ']'`.
     public var description: String {
-        var s = record.map { "record \($0), " } ?? ""
-        s += "line \(line), column \(column): "
+        (record.map { "record \($0), " } ?? "") + "line \(line), column \(column): " + message
+    }
+
+    /// What is wrong, without the position: for callers that print the position their own way.
+    public var message: String {
+        var s = ""
         switch reason {
         case .unexpectedEndOfInput(let expected):
             s += "unexpected end of input, expected \(expected)"

@@ -12,7 +12,7 @@ import Dispatch
 /// ```swift
 /// let controller = ResultsController(
 ///     store: store,
-///     request: ResultsRequest("Task", where: "done == false", sortedBy: [.init(QueryKeyPath("name"))]),
+///     request: ResultsRequest("Task", where: "done == false", sortedBy: ["name"]),
 ///     sectionKeyPath: "project.name",
 ///     queue: .main,
 ///     mapper: { try TaskRow($0) })

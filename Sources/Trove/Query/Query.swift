@@ -37,14 +37,14 @@ package struct Query: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// One key of a `SORT(...)` clause, and of a live query's order (`ResultsRequest`).
-public struct QuerySortDescriptor: Sendable, Hashable, CustomStringConvertible {
-    public var keyPath: QueryKeyPath
+/// One key of a `SORT(...)` clause.
+package struct QuerySortDescriptor: Sendable, Hashable, CustomStringConvertible {
+    package var keyPath: QueryKeyPath
     /// `ASC`/`ASCENDING` (the default) or `DESC`/`DESCENDING`. Null sorts before every value
     /// when ascending, after when descending.
-    public var ascending: Bool
+    package var ascending: Bool
 
-    public init(_ keyPath: QueryKeyPath, ascending: Bool = true) {
+    package init(_ keyPath: QueryKeyPath, ascending: Bool = true) {
         self.keyPath = keyPath
         self.ascending = ascending
     }

@@ -3,7 +3,7 @@
 ///
 /// Whether a component crosses a link or a list is known only against a schema; the binder
 /// resolves that. Equality ignores source ranges.
-public struct QueryKeyPath: Sendable, Hashable, CustomStringConvertible {
+package struct QueryKeyPath: Sendable, Hashable, CustomStringConvertible {
     /// The `SUBQUERY` variable the path starts from, or nil for a path from the queried model.
     package var variable: QueryIdentifier?
     /// The property names, in order. Empty for a bare variable (`$x`, an element of a list of
@@ -16,12 +16,12 @@ public struct QueryKeyPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A path from the queried model, from its dotted text: `QueryKeyPath("owner.name")`.
-    public init(_ dotted: String) {
+    package init(_ dotted: String) {
         self.init(components: dotted.split(separator: ".", omittingEmptySubsequences: false).map { QueryIdentifier(String($0)) })
     }
 
     /// The property names, without the variable.
-    public var names: [String] { components.map(\.name) }
+    package var names: [String] { components.map(\.name) }
 
     /// The span of the path in the text.
     package var range: QuerySourceRange {
