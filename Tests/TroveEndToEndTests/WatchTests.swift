@@ -102,4 +102,35 @@ import Glibc
         watcher.waitUntilExit()
         #expect(watcher.terminationStatus == 0)
     }
+    @Test func aWatchedAggregatePrintsItsNewValueWhenACommitChangesIt() throws {
+        #expect(try w.run(["db", "-s", Workspace.schema("People"), #"insert Dog {"name": "Rex", "age": 3}"#]).status == 0)
+        let (watcher, lines, errors) = try startWatcher(["db", "watch sum Dog.age"])
+        #expect(lines.next() == "3")
+        #expect(try w.run(["db", #"insert Dog {"name": "Max", "age": 4}"#]).status == 0)
+        #expect(lines.next() == "7")
+        // A commit that leaves the sum as it was prints nothing; the next change does.
+        #expect(try w.run(["db", #"insert Dog {"name": "Pup", "age": 0}"#]).status == 0)
+        #expect(try w.run(["db", "delete Dog where name == 'Rex'"]).status == 0)
+        #expect(lines.next() == "4")
+        kill(watcher.processIdentifier, SIGINT)
+        watcher.waitUntilExit()
+        #expect(watcher.terminationStatus == 0)
+        #expect(lines.next() == nil)
+        #expect(errors.fileHandleForReading.readDataToEndOfFile().isEmpty)
+    }
+
+    @Test func aWatchedGroupQueryPrintsEventsOverItsGroups() throws {
+        #expect(try w.run(["db", "-s", Workspace.schema("People"), #"insert Dog [{"name": "Rex", "age": 3}, {"name": "Max", "age": 5}]"#]).status == 0)
+        let (watcher, lines, _) = try startWatcher(["db", "watch Dog GROUP(age)"])
+        #expect(lines.next() == #"{"age": 3, "@count": 1}"#)
+        #expect(lines.next() == #"{"age": 5, "@count": 1}"#)
+        // A group is the same row while its key values are: a new member updates it.
+        #expect(try w.run(["db", #"insert Dog {"name": "Fido", "age": 5}"#]).status == 0)
+        #expect(lines.next() == #"{"op": "update", "index": 1, "object": {"age": 5, "@count": 2}}"#)
+        #expect(try w.run(["db", #"insert Dog {"name": "Pup", "age": 1}"#]).status == 0)
+        #expect(lines.next() == #"{"op": "insert", "index": 0, "object": {"age": 1, "@count": 1}}"#)
+        kill(watcher.processIdentifier, SIGINT)
+        watcher.waitUntilExit()
+        #expect(watcher.terminationStatus == 0)
+    }
 }

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// Questions through the built binary: aggregates print a bare value and SELECT or GROUP
+/// queries print objects keyed by their items, as the shell contract's "Questions" says.
+@Suite struct QuestionOutputTests {
+    let w: Workspace
+    init() throws { w = try Workspace() }
+
+    /// A People store with three people (one without an age or a birthdate) and three dogs.
+    func people() throws {
+        let r = try w.run(["db", "-s", Workspace.schema("People"), """
+            insert Person [{"id": 1, "name": "Ann", "birthdate": "1990-05-01T00:00:00Z", "age": 31},
+                           {"id": 2, "name": "Bob"},
+                           {"id": 3, "name": "Cy", "birthdate": "1985-01-02T00:00:00Z", "age": 40}]
+            """])
+        #expect(r.status == 0, "\(r.err)")
+        let dogs = try w.run(["db", #"insert Dog [{"name": "Rex", "age": 3}, {"name": "Fido", "age": 3}, {"name": "Max", "age": 5}]"#])
+        #expect(dogs.status == 0, "\(dogs.err)")
+    }
+
+    @Test func anAggregatePrintsABareValueInJSONJSONLinesAndCSV() throws {
+        try people()
+        for mode in ["--json", "--jsonl", "--csv"] {
+            #expect(try w.run(["db", mode, "sum Person.age"]).out == "71\n", "\(mode)")
+            #expect(try w.run(["db", mode, "avg Person.age"]).out == "35.5\n", "\(mode)")
+            #expect(try w.run(["db", mode, "max Person.age where name == 'Ann'"]).out == "31\n", "\(mode)")
+            #expect(try w.run(["db", mode, "min Person.age where age == nil"]).out == "null\n", "\(mode)")
+            #expect(try w.run(["db", mode, "avg Dog.age where age > 10"]).out == "null\n", "\(mode)")
+        }
+        // A date is its ISO 8601 string: a JSON string in json and jsonl, a bare field in csv.
+        #expect(try w.run(["db", "--json", "max Person.birthdate"]).out == "\"1990-05-01T00:00:00Z\"\n")
+        #expect(try w.run(["db", "--jsonl", "min Person.birthdate"]).out == "\"1985-01-02T00:00:00Z\"\n")
+        #expect(try w.run(["db", "--csv", "max Person.birthdate"]).out == "1990-05-01T00:00:00Z\n")
+    }
+
+    @Test func aSelectPrintsItsItemsInOrderWithACSVHeader() throws {
+        try people()
+        let query = "Person where age != nil SORT(age DESC) SELECT(age AS years, name)"
+        let jsonl = try w.run(["db", "--jsonl", query])
+        #expect(jsonl.status == 0, "\(jsonl.err)")
+        #expect(jsonl.out == """
+            {"years": 40, "name": "Cy"}
+            {"years": 31, "name": "Ann"}
+
+            """)
+        #expect(try w.run(["db", "--csv", query]).out == "years,name\n40,Cy\n31,Ann\n")
+    }
+
+    @Test func aGroupPrintsItsItemsInOrderWithACSVHeader() throws {
+        try people()
+        let query = "Dog GROUP(age) SELECT(@count AS n, age) SORT(n DESC)"
+        let jsonl = try w.run(["db", "--jsonl", query])
+        #expect(jsonl.status == 0, "\(jsonl.err)")
+        #expect(jsonl.out == """
+            {"n": 2, "age": 3}
+            {"n": 1, "age": 5}
+
+            """)
+        #expect(try w.run(["db", "--csv", query]).out == "n,age\n2,3\n1,5\n")
+        // Without SELECT a group holds its key paths and @count.
+        #expect(try w.run(["db", "--csv", "Person GROUP(age)"]).out == "age,@count\n,1\n31,1\n40,1\n")
+    }
+}
