@@ -42,6 +42,8 @@ import Testing
         #expect(out.contains("{\"updated\": 1}"))
         #expect(out.contains("{\"inserted\": 0, \"updated\": 1}"))
         #expect(out.contains("{\"inserted\": 1, \"updated\": 1}"))
+        // The questions: Ann, Cy and Dee are older than 30; Bob's best friend is Ann.
+        #expect(out.contains("{\"name\": \"Dee\", \"age\": 52}\n35.75\nfriend,@count,age\n,3,39.0\nAnn,1,26.0\n"))
         #expect(out.contains("{\"op\": \"insert\", \"index\": 0, \"object\": {\"id\": 4, \"name\": \"Dee\""))
         #expect(out.contains("id,name,birthdate,age,dogs,nicknames,bestFriend\nok\n    file size: "))
         // The copy holds what the store held after the transaction above deleted Bob.
