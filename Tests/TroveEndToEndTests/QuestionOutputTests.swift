@@ -61,4 +61,23 @@ import Testing
         // Without SELECT a group holds its key paths and @count.
         #expect(try w.run(["db", "--csv", "Person GROUP(age)"]).out == "age,@count\n,1\n31,1\n40,1\n")
     }
+
+    @Test func aWrongQuestionExitsOneWithTheColumnOfItsMistake() throws {
+        try people()
+        let cases: [(String, String)] = [
+            ("Person SELECT(nme)", "error: column 15: 'Person' has no property 'nme'"),
+            ("Person GROUP(agee)", "error: column 14: 'Person' has no property 'agee'"),
+            ("Person GROUP(age) SORT(nope)", "error: column 24: 'Person' has no property 'nope'"),
+            ("Person GROUP(age) SELECT(@avg.name)", "error: column 31: @avg applies to numbers; 'name' is string"),
+            ("sum Person.birthdate", "error: column 12: sum applies to numbers; 'birthdate' is date"),
+            ("Person OFFSET(-1)", "error: column 15: OFFSET takes a non-negative integer"),
+            ("Person SELECT(@count)", "error: column 15: @count is a group aggregate: it needs GROUP(...) before SELECT"),
+        ]
+        for (statement, message) in cases {
+            let r = try w.run(["db", statement])
+            #expect(r.status == 1, "\(statement)")
+            #expect(r.out.isEmpty, "\(statement)")
+            #expect(r.err.hasPrefix(message), "\(statement): \(r.err)")
+        }
+    }
 }
