@@ -32,44 +32,17 @@ extension Results {
         try snapshot.checkLive()
         let binder = QueryBinder(layout: snapshot.layout, arguments: [], statement: property)
         let path = try binder.orderingKeyPath(try Self.keyPath(property), model: model, clause: "\(function)", allowsLinks: false)
-        let kind = path.kind
-        guard kind.isNumeric || (kind == .date && (function == .min || function == .max)) else {
-            throw QueryError(.invalidAggregate, "\(function) applies to numbers\(function == .min || function == .max ? " and dates" : ""); '\(path.text)' is \(kind)",
-                             at: .start, in: property)
+        if let problem = AggregateAccumulator.check(function, named: "\(function)", kind: path.kind, text: path.text) {
+            throw QueryError(.invalidAggregate, problem, at: .start, in: property)
         }
         let reader = KeyPathReader(snapshot: snapshot)
         let read = try reader.valueReader(path)
         let tree = try reader.tree(model)
-        var ints: Int64 = 0, doubles = 0.0, decimals = Decimal(0), count = 0
-        var best = Value.null
+        var accumulator = AggregateAccumulator(function, kind: path.kind)
         for key in keys {
-            guard let value = try reader.withRecord(tree, key, { try read($0, key) }), !value.isNull else { continue }
-            count += 1
-            switch value {
-            case .int(let i): ints &+= i; doubles += Double(i)
-            case .float(let f): doubles += Double(f)
-            case .double(let d): doubles += d
-            case .decimal(let d): decimals += d
-            default: break
-            }
-            if best.isNull {
-                best = value
-            } else if let order = ValueComparison.order(value, best), function == .min ? order < 0 : order > 0 {
-                best = value
-            }
+            guard let value = try reader.withRecord(tree, key, { try read($0, key) }) else { continue }
+            accumulator.add(value)
         }
-        switch function {
-        case .sum:
-            switch kind {
-            case .int: return .int(ints)
-            case .decimal: return .decimal(decimals)
-            default: return .double(doubles)
-            }
-        case .avg:
-            guard count > 0 else { return .null }
-            return kind == .decimal ? .decimal(decimals / Decimal(count)) : .double(doubles / Double(count))
-        default:
-            return best
-        }
+        return accumulator.value
     }
 }
