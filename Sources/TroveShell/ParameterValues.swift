@@ -1,6 +1,6 @@
 import Trove
 
-/// The `--arg` values bound to `$0`, `$1`, ...: each is read as a literal of the type of the
+/// The values bound to `$0`, `$1`, ... by `--arg` and `.param set`: each is read as a literal of the type of the
 /// property it meets (a number for `int`, ISO 8601 for `date`, base64 for `data`, ...), and
 /// is never query text.
 struct ParameterValues {
@@ -14,8 +14,8 @@ struct ParameterValues {
     /// The text of `$index`; `offset` is where `$index` stands.
     func text(_ index: Int, at offset: Int) throws(StatementError) -> String {
         guard index < texts.count else {
-            let given = texts.isEmpty ? "no --arg was given" : texts.count == 1 ? "only 1 --arg was given" : "only \(texts.count) --arg values were given"
-            throw StatementError("$\(index) has no value: \(given)", at: offset)
+            let bound = texts.isEmpty ? "none is bound" : texts.count == 1 ? "only $0 is bound" : "only $0 to $\(texts.count - 1) are bound"
+            throw StatementError("$\(index) has no value: \(bound) (bind them with --arg VALUE, or .param set N VALUE)", at: offset)
         }
         return texts[index]
     }

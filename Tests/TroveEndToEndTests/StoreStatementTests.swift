@@ -102,7 +102,7 @@ import Testing
         let unknown = try w.run(["db", "update Person 2 set agee = 1"])
         #expect(unknown.err == "error: column 21: model 'Person' has no property 'agee'\n")
         let noArg = try w.run(["db", "update Person 2 set age = $1"])
-        #expect(noArg.err == "error: column 27: $1 has no value: no --arg was given\n")
+        #expect(noArg.err == "error: column 27: $1 has no value: none is bound (bind them with --arg VALUE, or .param set N VALUE)\n")
     }
 
     @Test func deleteByKey() throws {
