@@ -1,7 +1,7 @@
 /// What a `Storage`'s write transactions hand on to the next one. Read and written only by the
 /// writer, under `Storage.writerGate`.
 struct WriterState {
-    /// The last nonce counter a transaction of this session sealed with (see `PageCipher`).
+    /// The last nonce counter a write transaction of this `Storage` sealed with (see `PageCipher`).
     var nonceCounter: UInt32 = 0
     /// A size the data file is known to reach (it never shrinks).
     var fileSize: UInt64 = 0
