@@ -117,6 +117,16 @@ enum QueryPrinter {
         out += "\""
     }
 
+    /// `CLAUSE(a, b.c, ...)`: the key-path lists of GROUP and DISTINCT.
+    private static func write(_ clause: String, _ paths: [QueryKeyPath], to out: inout String) {
+        out += clause + "("
+        for (i, path) in paths.enumerated() {
+            if i > 0 { out += ", " }
+            write(path, to: &out)
+        }
+        out += ")"
+    }
+
     static func write(_ query: Query, to out: inout String) {
         out += query.model.name
         if let predicate = query.predicate {
@@ -124,12 +134,7 @@ enum QueryPrinter {
             write(predicate, to: &out)
         }
         if !query.group.isEmpty {
-            out += " GROUP("
-            for (i, path) in query.group.enumerated() {
-                if i > 0 { out += ", " }
-                write(path, to: &out)
-            }
-            out += ")"
+            write(" GROUP", query.group, to: &out)
             writeSelect(query.select, to: &out)
         }
         if !query.sort.isEmpty {
@@ -141,14 +146,7 @@ enum QueryPrinter {
             }
             out += ")"
         }
-        if !query.distinct.isEmpty {
-            out += " DISTINCT("
-            for (i, path) in query.distinct.enumerated() {
-                if i > 0 { out += ", " }
-                write(path, to: &out)
-            }
-            out += ")"
-        }
+        if !query.distinct.isEmpty { write(" DISTINCT", query.distinct, to: &out) }
         if query.offset > 0 { out += " OFFSET(\(query.offset))" }
         if let limit = query.limit { out += " LIMIT(\(limit))" }
         if query.group.isEmpty { writeSelect(query.select, to: &out) }
