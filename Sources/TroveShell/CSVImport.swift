@@ -93,7 +93,9 @@ struct CSVImport {
         case .list:
             return try json(text, for: property)
         case .link(let target):
-            if text.hasPrefix("{"), (try? JSONParser().parse(text))?.objectValue != nil { return try json(text, for: property) }
+            if text.hasPrefix("{"), let object = try? JSONParser().parse(text), object.objectValue != nil {
+                return try json(object, for: property)
+            }
             guard let pk = tx.schema[target]?.primaryKeyProperty else {
                 throw ImportFailure("\(target) has no primary key: give the linked object as JSON text")
             }
@@ -110,7 +112,11 @@ struct CSVImport {
         } catch {
             throw ImportFailure("\(JSONValue.string(text).jsonText) is not JSON text (\(error.description))")
         }
-        return try tx.values(fromJSON: JSONObject([(property.name, parsed)]), model: model.name)[property.name] ?? .null
+        return try json(parsed, for: property)
+    }
+
+    private func json(_ parsed: JSONValue, for property: PropertySchema) throws -> Value {
+        try tx.values(fromJSON: JSONObject([(property.name, parsed)]), model: model.name)[property.name] ?? .null
     }
 
     private static func message(_ error: any Error) -> String {
