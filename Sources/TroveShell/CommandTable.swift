@@ -123,6 +123,13 @@ enum CommandTable {
         DotCommandRow(name: ".quit", help: "leave the shell", parse: { args throws(StatementError) in try args.none(.quit) }),
         DotCommandRow(name: ".read", arguments: "FILE", help: "run the statements in FILE",
                       completes: .files, parse: { args throws(StatementError) in .read(file: try args.one("FILE")) }),
+        DotCommandRow(name: ".rekey", arguments: "[KEYFILE|--none]",
+                      help: "change the store's key (--none: remove it)",
+                      completes: .files, parse: { args throws(StatementError) in
+                          guard args.values.count <= 1 else { throw args.usage("[KEYFILE|--none]") }
+                          guard let value = args.values.first else { return .rekey(.typed) }
+                          return .rekey(value == "--none" ? .plain : .file(value))
+                      }),
         DotCommandRow(name: ".schema", arguments: "[MODEL]", help: "show the schema of every model, or of MODEL",
                       completes: .models, parse: { args throws(StatementError) in
                           guard args.values.count <= 1 else { throw args.usage("[MODEL]") }

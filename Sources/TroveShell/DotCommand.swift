@@ -23,6 +23,17 @@ enum DotCommand: Equatable {
     case once(file: String)
     case nullValue(String?)
     case parameter(ParameterAction)
+    case rekey(NewKey)
+
+    /// Where `.rekey` finds the store's new key.
+    enum NewKey: Equatable {
+        /// A key file, read as `--key-file` reads one.
+        case file(String)
+        /// Typed at the terminal, twice, without echo.
+        case typed
+        /// No key: the store becomes a plain one.
+        case plain
+    }
 
     /// What `.param` does to the `$N` bindings.
     enum ParameterAction: Equatable {

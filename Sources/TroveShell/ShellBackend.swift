@@ -45,6 +45,10 @@ public protocol ShellBackend: AnyObject {
     /// `encryptionKey`, or when nil with the store's own key (none for a plain store).
     func writeCopy(toFile path: String, encryptionKey: [UInt8]?) throws -> UInt64
 
+    /// `.rekey`: changes the store's encryption key to `newKey` (nil: none, a plain store),
+    /// after which the store stays open with the new key.
+    func changeEncryptionKey(to newKey: [UInt8]?) throws
+
     /// `.apply-schema`: applies the schema file text `text` (from `source`, named in errors)
     /// to the open store with the migration rules of `--schema`.
     func applySchema(_ text: String, source: String) throws
@@ -68,6 +72,7 @@ extension ShellBackend {
     public func verify() throws -> [String] { throw Self.noStore(".verify") }
     public func statistics() throws -> StoreStatistics { throw Self.noStore(".dbinfo") }
     public func writeCopy(toFile path: String, encryptionKey: [UInt8]?) throws -> UInt64 { throw Self.noStore(".backup") }
+    public func changeEncryptionKey(to newKey: [UInt8]?) throws { throw Self.noStore(".rekey") }
     public func applySchema(_ text: String, source: String) throws { throw Self.noStore(".apply-schema") }
     public func dump(models: [String], write: @escaping (String) throws -> Void, warn: @escaping (String) -> Void) throws {
         throw Self.noStore(".dump")

@@ -385,11 +385,44 @@ final class ShellSession {
             }
         case .parameter(.clear):
             arguments = []
+        case .rekey(let newKey):
+            try backend.changeEncryptionKey(to: try readNewKey(newKey))
         case .verify:
             let problems = try backend.verify()
             guard !problems.isEmpty else { stdout.write("ok\n"); return }
             for problem in problems { stdout.write(problem + "\n") }
             throw StatementError(problems.count == 1 ? "the store has a problem" : "the store has \(problems.count) problems")
+        }
+    }
+
+    /// The key `.rekey` names. A typed key is asked for twice, as `passwd` does: a typing
+    /// mistake would otherwise lock the store for good.
+    private func readNewKey(_ newKey: DotCommand.NewKey) throws -> [UInt8]? {
+        do throws(UsageError) {
+            switch newKey {
+            case .plain:
+                return nil
+            case .file(let path):
+                return try EncryptionKey(file: path).bytes
+            case .typed:
+                guard terminal.stdinIsTerminal else {
+                    throw UsageError(".rekey: give the new key's file (.rekey KEYFILE), or --none for a plain store")
+                }
+                stdout.flush()
+                guard let first = SecretPrompt.ask("New encryption key (128 hexadecimal digits): ") else {
+                    throw UsageError(".rekey: no key typed; the key is unchanged")
+                }
+                let key = try EncryptionKey(contents: first, source: "the key typed").bytes
+                guard let second = SecretPrompt.ask("The new key again: ") else {
+                    throw UsageError(".rekey: no key typed; the key is unchanged")
+                }
+                guard (try? EncryptionKey(contents: second, source: "the key typed").bytes) == key else {
+                    throw UsageError(".rekey: the two keys typed differ; the key is unchanged")
+                }
+                return key
+            }
+        } catch {
+            throw StatementError(error.message)
         }
     }
 

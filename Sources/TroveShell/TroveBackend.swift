@@ -275,6 +275,54 @@ public final class TroveBackend: ShellBackend {
         }
     }
 
+    /// The store's file is replaced by a copy with the new key, which needs the store closed
+    /// everywhere, here too: this backend lets go of it, and opens it again afterwards.
+    public func changeEncryptionKey(to newKey: [UInt8]?) throws {
+        guard explicitTransaction == nil else {
+            throw StatementError("cannot change the key inside a transaction ('commit' or 'rollback' first)")
+        }
+        let configuration = store.configuration
+        guard !configuration.readOnly else {
+            throw StatementError("cannot change the key: the database is open read-only (--readonly)")
+        }
+        guard let path = configuration.path else {
+            throw StatementError("cannot change the key of an in-memory store: it has no file")
+        }
+        do {
+            store = try Store(configuration: .inMemory())
+        } catch let error as StoreError {
+            throw StatementError("cannot change the key: \(error.description)")
+        }
+        var failure: StoreError?
+        var keys = [newKey, configuration.encryptionKey]
+        do {
+            try Store.changeEncryptionKey(ofStoreAt: path, from: configuration.encryptionKey, to: newKey)
+        } catch let error as StoreError {
+            failure = error
+            keys.reverse()
+        }
+        // The file holds one of the two keys whatever happened: the expected one first.
+        var reopened = configuration
+        var reopenFailure: StoreError?
+        for key in keys {
+            reopened.encryptionKey = key
+            do {
+                store = try Store(configuration: reopened)
+                reopenFailure = nil
+                break
+            } catch let error as StoreError {
+                reopenFailure = reopenFailure ?? error
+            }
+        }
+        if let reopenFailure {
+            throw StatementError("cannot open '\(path)' again: \(reopenFailure.description); open it with .open")
+        }
+        if let failure {
+            let changed = reopened.encryptionKey == newKey && newKey != configuration.encryptionKey
+            throw StatementError("cannot change the key: \(failure.description)" + (changed ? " (the store has the new key)" : "; the key is unchanged"))
+        }
+    }
+
     /// Opens the store again with the new schema, which applies it as opening with `--schema`
     /// does; the store open until then stays in use if that fails. A second `Store` on the same
     /// file (or named in-memory store) is safe while the first is open.

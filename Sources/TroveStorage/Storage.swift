@@ -97,13 +97,18 @@ public final class Storage: @unchecked Sendable {
         if options.readOnly && access(path, F_OK) != 0 {
             throw StorageError.cannotOpen(path: path, errno: ENOENT)
         }
-        let io = try FileStorageIO(path: path, writable: !options.readOnly, create: !options.readOnly)
+        var io = try FileStorageIO(path: path, writable: !options.readOnly, create: !options.readOnly)
         let lockPath = path + "-lock"
         var lock: LockFile? = nil
         do {
             lock = try LockFile(path: lockPath, slots: options.maxReaders)
         } catch {
             if !options.readOnly { throw error }
+        }
+        // A change of key renames a new file over the store while openers wait for the lock
+        // file (``changeEncryptionKey(path:options:to:)``): open the file the path names now.
+        if lock != nil, !io.isFile(at: path) {
+            io = try FileStorageIO(path: path, writable: !options.readOnly, create: false)
         }
         let logPath = path + "-log"
         var log: StorageIO? = nil

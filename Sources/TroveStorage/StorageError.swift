@@ -24,6 +24,9 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The commit log beside the store (`path`) holds commits made to another file: a
     /// compacted copy, or an older or newer copy of the store, was put in the store's place.
     case foreignCommitLog(path: String, detail: String)
+    /// The store at `path` is open elsewhere (another process, or another `Storage` in this
+    /// one), and the operation needs it to itself.
+    case inUse(path: String)
     /// A file of the store (`path`) could not be opened; `errno` says why (`ENOENT`,
     /// `EACCES`, ...).
     case cannotOpen(path: String, errno: Int32)
@@ -47,6 +50,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .transactionFinished: return "the transaction has already finished"
         case let .readersFull(max): return "all \(max) reader slots are in use"
         case let .foreignCommitLog(path, detail): return "the commit log \(path) holds commits for another file: \(detail)"
+        case let .inUse(path): return "\(path) is open in another process (or another Storage): close it there first"
         case let .cannotOpen(path, errno): return StorageError.io(operation: "open", path: path, errno: errno).description
         case let .io(operation, path, errno): return "\(operation) failed on \(path): \(String(cString: strerror(errno))) (errno \(errno))"
         case let .invalidArgument(detail): return detail

@@ -117,6 +117,14 @@ public final class FileStorageIO: StorageIO, @unchecked Sendable {
         self.fd = fd
     }
 
+    /// Whether `path` names the file this object has open, and not another file renamed over
+    /// it since (a path that names nothing, or cannot be checked, counts as this file).
+    func isFile(at path: String) -> Bool {
+        var open = stat(), named = stat()
+        guard fstat(fd, &open) == 0, stat(path, &named) == 0 else { return true }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
+    }
+
     /// An anonymous in-memory file (`memfd_create`): the same code path as a real file, with no path.
     public init(anonymousName: String) throws {
         name = anonymousName

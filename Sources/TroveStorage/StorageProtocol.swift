@@ -172,6 +172,25 @@
 /// meanwhile. A store that commits little so never carries a large log; a crash leaves the log
 /// as it was, and the next open in a new boot replays it as always.
 ///
+/// # Changing the key
+///
+/// `Storage.changeEncryptionKey(path:options:to:)` replaces the data file by a copy with the
+/// new key (or none), in steps (`KeyChangeStep`) after each of which the path opens with
+/// exactly one of the two keys and verifies:
+/// 1. With the old key, it takes the init lock exclusively without waiting (so no other
+///    process has the store open, and none opens it until this one closes), then the writer
+///    lock, and checkpoints: the data file is synced and the log holds no records.
+/// 2. It writes a compacted copy with the new key to `PATH-rekey` (every page, then both
+///    metas, synced), and verifies every page of it with the new key.
+/// 3. It cuts the log back and restarts it naming the copy's store id and commit. The log
+///    has no records, so either file may meet it: replay checks only records.
+/// 4. It renames the copy over `PATH` (atomic), updates the lock file's current txnid and
+///    complete-commit record for the copy, and
+/// 5. syncs the directory, which makes the rename durable.
+/// A crash before step 4 leaves the old file (and perhaps a `PATH-rekey`, which the next
+/// change removes); after it, the new one. An opener that opened the old file and then waited
+/// for the init lock finds that the path names another file, and opens that one.
+///
 /// # The lock file
 ///
 /// ```

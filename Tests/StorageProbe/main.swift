@@ -2,6 +2,7 @@
 //   StorageProbe count-writer PATH N      commit N transactions; print each acknowledged number
 //   StorageProbe transfer PATH N ACCOUNTS  N transactions moving money between accounts
 //   StorageProbe check-sum PATH N SUM      N read transactions, each checking the total
+//   StorageProbe rekey PATH OLD NEW STEP   change the key, killed after STEP (below)
 import Foundation
 import TroveStorage
 
@@ -10,6 +11,25 @@ func encode(_ v: Int64) -> [UInt8] { withUnsafeBytes(of: v.bigEndian) { Array($0
 func decode(_ b: [UInt8]) -> Int64 { b.withUnsafeBytes { Int64(bigEndian: $0.loadUnaligned(as: Int64.self)) } }
 
 let args = CommandLine.arguments
+
+/// `StorageProbe rekey PATH OLD NEW STEP`: changes the key (OLD and NEW: a byte value the
+/// 64-byte key repeats, or `-` for none), and kills itself with SIGKILL after STEP
+/// (`KeyChangeStep`) as a crash would; prints `done` if it got through.
+if args.count == 6, args[1] == "rekey" {
+    func key(_ s: String) -> [UInt8]? { UInt8(s).map { [UInt8](repeating: $0, count: 64) } }
+    var options = StorageOptions()
+    options.encryptionKey = key(args[3])
+    do {
+        try Storage.changeEncryptionKey(path: args[2], options: options, to: key(args[4])) { step in
+            if step.rawValue == args[5] { kill(getpid(), SIGKILL) }
+        }
+        print("done")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write("error: \(error)\n".data(using: .utf8)!)
+        exit(1)
+    }
+}
 guard args.count >= 4 else {
     FileHandle.standardError.write("usage: StorageProbe count-writer|transfer|check-sum PATH N [X]\n".data(using: .utf8)!)
     exit(2)

@@ -107,4 +107,96 @@ import Testing
         try t.expect("wrong encryption key")
         #expect(try t.waitForExit() == 2)
     }
+
+    // MARK: .rekey
+
+    @Test func rekeyGivesTheStoreANewKeyAndTheSessionGoesOnWithIt() throws {
+        try encryptedStore()
+        let raw = try rawKey(7)
+        let r = try w.run(["secret.trove", "--key-file", "key.hex", ".rekey \(raw)", "count Person", ".backup copy.trove"])
+        #expect(r.status == 0 && r.out == "1\n", "\(r.err)")
+        let old = try w.run(["secret.trove", "--key-file", "key.hex", "count Person"])
+        #expect(old.status == 2 && old.err.contains("wrong encryption key"), "\(old.err)")
+        #expect(try w.run(["secret.trove", "--key-file", raw, "count Person"]).out == "1\n")
+        #expect(try w.run(["copy.trove", "--key-file", raw, "count Person"]).out == "1\n")
+        #expect(try w.bytes("secret.trove").range(of: Data(Self.secret.utf8)) == nil)
+        #expect(!FileManager.default.fileExists(atPath: w.path("secret.trove-rekey")))
+    }
+
+    @Test func rekeyEncryptsAPlainStoreAndNoneDecryptsIt() throws {
+        let raw = try rawKey(3)
+        let made = try w.run(["plain.trove", "-s", Workspace.schema("People"), #"insert Person {"id": 1, "name": "\#(Self.secret)"}"#,
+                              ".rekey \(raw)"])
+        #expect(made.status == 0, "\(made.err)")
+        #expect(try w.run(["plain.trove", "count Person"]).status == 2)
+        #expect(try w.bytes("plain.trove").range(of: Data(Self.secret.utf8)) == nil)
+        let plain = try w.run(["plain.trove", "--key-file", raw, ".rekey --none", "count Person"])
+        #expect(plain.status == 0 && plain.out == "1\n", "\(plain.err)")
+        #expect(try w.run(["plain.trove", "count Person"]).out == "1\n")
+    }
+
+    @Test func rekeyWithABadKeyFileOrNoKeyWithoutATerminalChangesNothing() throws {
+        try encryptedStore()
+        try w.write("short.key", "abcd\n")
+        let short = try w.run(["secret.trove", "--key-file", "key.hex", ".rekey short.key"])
+        #expect(short.status == 1 && short.err.contains("key file 'short.key' holds no encryption key"), "\(short.err)")
+        let missing = try w.run(["secret.trove", "--key-file", "key.hex", ".rekey nothing.key"])
+        #expect(missing.status == 1 && missing.err.contains("cannot read key file 'nothing.key'"), "\(missing.err)")
+        let typed = try w.run(["secret.trove", "--key-file", "key.hex", ".rekey"])
+        #expect(typed.status == 1 && typed.err.contains(".rekey: give the new key's file"), "\(typed.err)")
+        let readOnly = try w.run(["secret.trove", "--readonly", "--key-file", "key.hex", ".rekey --none"])
+        #expect(readOnly.status == 1 && readOnly.err.contains("read-only"), "\(readOnly.err)")
+        let memory = try w.run([":memory:", ".rekey --none"])
+        #expect(memory.status == 1 && memory.err.contains("in-memory"), "\(memory.err)")
+        #expect(try w.run(["secret.trove", "--key-file", "key.hex", "count Person"]).out == "1\n")
+    }
+
+    @Test func rekeyIsRefusedWhileAnotherProcessHasTheStoreOpen() throws {
+        try encryptedStore()
+        let t = try PseudoTerminal(arguments: [w.path("secret.trove"), "--key-file", w.path("key.hex")],
+                                   environment: ["TERM": "xterm", "HOME": w.directory.path])
+        try t.expectPrompt()
+        let r = try w.run(["secret.trove", "--key-file", "key.hex", ".rekey \(try rawKey(5))", "count Person"])
+        #expect(r.status == 1, "\(r.err)")
+        #expect(r.err.contains("is open in another process") && r.err.contains("the key is unchanged"), "\(r.err)")
+        t.send("count Person\r")
+        try t.expect("1")
+        try t.expectPrompt()
+        t.send("\u{04}")
+        #expect(try t.waitForExit() == 0)
+        #expect(try w.run(["secret.trove", "--key-file", "key.hex", "count Person"]).out == "1\n")
+    }
+
+    @Test func atATerminalRekeyAsksTwiceWithoutEchoAndKeepsTheKeyNowhere() throws {
+        try encryptedStore()
+        let newKey = String(repeating: "fedcba9876543210", count: 8)
+        let t = try PseudoTerminal(arguments: [w.path("secret.trove"), "--key-file", w.path("key.hex")], environment: [
+            "TERM": "xterm", "HOME": w.directory.path, "TROVE_HISTORY": w.path("history"), "LANG": "C.UTF-8",
+        ])
+        try t.expectPrompt()
+        t.send(".rekey\r")
+        try t.expect("New encryption key (128 hexadecimal digits): ")
+        t.send(newKey + "\r")
+        try t.expect("again: ")
+        t.send(String(repeating: "1", count: 128) + "\r")
+        try t.expect("the two keys typed differ; the key is unchanged")
+        try t.expectPrompt()
+        t.send(".rekey\r")
+        try t.expect("New encryption key (128 hexadecimal digits): ")
+        t.send(newKey + "\r")
+        try t.expect("again: ")
+        t.send(newKey + "\r")
+        try t.expectPrompt()
+        t.send("count Person\r")
+        try t.expect("1")
+        try t.expectPrompt()
+        t.send("\u{04}")
+        #expect(try t.waitForExit() == 0)
+        #expect(!t.transcript.contains(newKey.prefix(16)))
+        let history = (try? w.read("history")) ?? ""
+        #expect(!history.contains(newKey.prefix(16)) && history.contains(".rekey"))
+        try w.write("new.hex", newKey)
+        #expect(try w.run(["secret.trove", "--key-file", "new.hex", "count Person"]).out == "1\n")
+        #expect(try w.run(["secret.trove", "--key-file", "key.hex", "count Person"]).status == 2)
+    }
 }

@@ -108,6 +108,8 @@ final class EchoBackend: ShellBackend {
     var problems: [String] = []
     var openWarnings: [String] = []
     var copies: [String] = []
+    /// The keys `.rekey` asked for, nil for none.
+    var newKeys: [[UInt8]?] = []
 
     func verify() throws -> [String] { problems }
 
@@ -119,4 +121,6 @@ final class EchoBackend: ShellBackend {
         copies.append(path)
         return 4096
     }
+
+    func changeEncryptionKey(to newKey: [UInt8]?) throws { newKeys.append(newKey) }
 }

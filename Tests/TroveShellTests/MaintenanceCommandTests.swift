@@ -61,6 +61,20 @@ import Trove
         #expect(run(["db", ".verify all"]).err.contains(".verify takes no arguments"))
     }
 
+    @Test func rekeyTakesAKeyFileOrNoneAndNeedsATerminalOtherwise() throws {
+        #expect(try DotCommand.parse(".rekey new.key") == .rekey(.file("new.key")))
+        #expect(try DotCommand.parse(".rekey --none") == .rekey(.plain))
+        #expect(try DotCommand.parse(".rekey") == .rekey(.typed))
+        #expect(throws: StatementError.self) { try DotCommand.parse(".rekey a b") }
+        let plain = EchoBackend()
+        #expect(run(["db", ".rekey --none"], backend: plain).status == 0)
+        #expect(plain.newKeys == [nil])
+        let typed = EchoBackend()
+        let r = run(["db", ".rekey"], backend: typed)
+        #expect(r.status == 1 && r.err.contains(".rekey: give the new key's file (.rekey KEYFILE), or --none"), "\(r.err)")
+        #expect(typed.newKeys.isEmpty)
+    }
+
     @Test func openWarningsComeFirstOnStandardError() {
         let backend = EchoBackend()
         backend.openWarnings = ["the newest commit (version 4) failed its checks"]
@@ -70,7 +84,7 @@ import Trove
     }
 
     @Test func aBackendWithoutAStoreRefusesTheMaintenanceCommands() {
-        for command in [".verify", ".dbinfo", ".backup x.trove"] {
+        for command in [".verify", ".dbinfo", ".backup x.trove", ".rekey --none"] {
             let out = StringOutput(), err = StringOutput()
             let status = Shell.run(arguments: ["db", command], stdout: out, stderr: err, terminal: ShellRunTests.pipes,
                                    standardInput: TextLines(""), openBackend: { _ in UnavailableBackend() })

@@ -145,4 +145,32 @@ import Testing
         #expect(try reopened.read { try $0.objects("Item").count } == 300)
         #expect(try reopened.verify().isEmpty)
     }
+
+    @Test func changeEncryptionKeyEncryptsRekeysAndDecryptsAClosedStore() throws {
+        let dir = StoreTempDir(); defer { dir.cleanup() }
+        let path = dir.file("k.trove")
+        let first = [UInt8](repeating: 1, count: 64), second = [UInt8](repeating: 2, count: 64)
+        let expected: [String]
+        do {
+            let store = try mostlyDeleted(path)
+            expected = try names(store)
+            #expect(throws: StoreError.storage(.inUse(path: path))) {
+                try Store.changeEncryptionKey(ofStoreAt: path, from: nil, to: first)
+            }
+        }
+        try Store.changeEncryptionKey(ofStoreAt: path, from: nil, to: first)
+        #expect(throws: StoreError.storage(.keyNeeded(path: path))) { try open(path) }
+        #expect(throws: StoreError.storage(.wrongEncryptionKey)) {
+            try Store.changeEncryptionKey(ofStoreAt: path, from: second, to: nil)
+        }
+        try Store.changeEncryptionKey(ofStoreAt: path, from: first, to: second)
+        #expect(throws: StoreError.storage(.wrongEncryptionKey)) { try open(path, key: first) }
+        do {
+            let store = try open(path, key: second)
+            #expect(try names(store) == expected)
+            #expect(try store.verify().isEmpty)
+        }
+        try Store.changeEncryptionKey(ofStoreAt: path, from: second, to: nil)
+        #expect(try names(try open(path)) == expected)
+    }
 }

@@ -28,6 +28,9 @@ extension StoreError {
         case notEncrypted(path: String)
         /// The commit log beside the store (`path`) holds commits made to another file.
         case foreignCommitLog(path: String, detail: String)
+        /// The store at `path` is open elsewhere (another process, or another ``Store`` in this
+        /// one), and the operation needs it to itself.
+        case inUse(path: String)
         /// Every reader slot of the lock file is taken by a live reader.
         case readersFull(max: Int)
         /// A write on a store opened read-only.
@@ -47,6 +50,7 @@ extension StoreError {
             case let .notEncrypted(path): self = .notEncrypted(path: path)
             case let .foreignCommitLog(path, detail): self = .foreignCommitLog(path: path, detail: detail)
             case let .readersFull(max): self = .readersFull(max: max)
+            case let .inUse(path): self = .inUse(path: path)
             case .readOnly: self = .readOnly
             case .invalidKey, .noSuchTree, .transactionFinished, .invalidArgument:
                 self = .invalidArgument(error.description)
@@ -68,6 +72,7 @@ extension StoreError {
             case let .keyNeeded(path): "\(path) is encrypted: an encryption key is needed"
             case let .notEncrypted(path): "\(path) is not encrypted, but an encryption key was given"
             case let .foreignCommitLog(path, detail): "the commit log \(path) holds commits for another file: \(detail)"
+            case let .inUse(path): "\(path) is open in another process (or another Store): close it there first"
             case let .readersFull(max): "all \(max) reader slots are in use"
             case .readOnly: "the store is read-only"
             case let .invalidArgument(detail): detail

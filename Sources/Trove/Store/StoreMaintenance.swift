@@ -99,3 +99,31 @@ extension Store {
         }
     }
 }
+
+extension Store {
+    /// Changes the encryption key of the store file at `path` from `currentKey` to `newKey`:
+    /// every page is written again with the new key. A nil `currentKey` encrypts a plain
+    /// store; a nil `newKey` decrypts one, leaving a plain store.
+    ///
+    /// The store must be closed everywhere: no `Store` on the file in this process (release
+    /// every one first) nor in another. Processes that open it meanwhile wait, then open the
+    /// re-keyed file, and need the new key. A copy with the new key is written beside the
+    /// file (`PATH-rekey`), synced and verified, then renamed over it: if the process or the
+    /// machine stops at any point, the file opens with exactly one of the two keys.
+    ///
+    /// - Throws: ``StoreError/storage(_:)``: ``StoreError/StorageFailure/inUse(path:)`` when the
+    ///   store is open elsewhere, ``StoreError/StorageFailure/wrongEncryptionKey`` or
+    ///   ``StoreError/StorageFailure/keyNeeded(path:)`` when `currentKey` does not open it,
+    ///   ``StoreError/StorageFailure/invalidArgument(_:)`` for a key that is not 64 bytes.
+    ///   The file is unchanged unless the error came after the rename (a failed sync of the
+    ///   directory): then it holds the new key.
+    public static func changeEncryptionKey(ofStoreAt path: String, from currentKey: [UInt8]?, to newKey: [UInt8]?) throws {
+        var options = StorageOptions()
+        options.encryptionKey = currentKey
+        do {
+            try Storage.changeEncryptionKey(path: path, options: options, to: newKey)
+        } catch let e as StorageError {
+            throw StoreError(e)
+        }
+    }
+}
