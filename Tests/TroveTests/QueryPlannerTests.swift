@@ -110,8 +110,13 @@ import Testing
         #expect(plan.examinedRows == 2)
         #expect(plan.actualRows == 1)
         #expect(plan.description.contains("LIMIT 1 (stops early)"))
-        let sorted = try Self.plan("Person SORT(age DESC) LIMIT(2)", store: try QueryFixtures.smallStore())
+        let sorted = try Self.plan("Person SORT(age DESC) LIMIT(2)", store: try QueryFixtures.smallStore(indexed: false))
         #expect(sorted.description.contains("SORT age DESC (top 2)"))
+        // On an index the order is the index's: the walk stops after two entries and the one
+        // that shows the second value's run of equal values is complete.
+        let onIndex = try Self.plan("Person SORT(age DESC) LIMIT(2)", store: try QueryFixtures.smallStore())
+        #expect(onIndex.description.contains("SORT age DESC (the index's order: nothing sorted)"))
+        #expect(onIndex.examinedRows == 3)
     }
 
     @Test(arguments: [

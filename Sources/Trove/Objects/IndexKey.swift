@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Order-preserving byte encodings of values, for primary-key and secondary indexes: the
 /// bytewise order of encodings is the order of values (null first), so equality, `IN`,
 /// ranges and `BEGINSWITH` become range scans of a tree.
@@ -99,6 +105,36 @@ enum IndexKey {
             p.removeLast()
         }
         return nil
+    }
+
+    // MARK: Values back from keys (plans that read an index instead of records)
+
+    /// The value an encoding (without an object-key suffix) holds whole: null, a boolean, an
+    /// integer, a float, double or date (a zero's sign is not kept: -0 and 0 are one key), or a
+    /// string of ASCII bytes without NUL, whose bytes order as its scalars do. Nil for the
+    /// rest: cut or non-ASCII strings (strings order by their NFC scalars, keys by the bytes as
+    /// stored), decimals (keys hold a rounded double), data, UUIDs and links.
+    static func value(of key: UnsafeRawBufferPointer, as type: PropertyType) -> Value? {
+        guard let tag = key.first else { return nil }
+        if tag == 0 { return key.count == 1 ? .null : nil }
+        @inline(__always) func word() -> UInt64? {
+            key.count == 9 ? UInt64(bigEndian: key.loadUnaligned(fromByteOffset: 1, as: UInt64.self)) : nil
+        }
+        @inline(__always) func double() -> Double? {
+            guard let stored = word() else { return nil }
+            return Double(bitPattern: stored & (1 << 63) != 0 ? stored & ~(1 << 63) : ~stored)
+        }
+        switch type {
+        case .bool: return key.count == 2 ? .bool(key[1] != 0) : nil
+        case _ where type.isInteger: return word().map { .int(Int64(bitPattern: $0 ^ (1 << 63))) }
+        case .double: return double().map { .double($0) }
+        case .float: return double().map { .float(Float($0)) }
+        case .date: return double().map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
+        case .string:
+            guard IndexScan.holdsWholeASCII(key, hasObjectKey: false) else { return nil }
+            return .string(String(decoding: UnsafeRawBufferPointer(rebasing: key[1..<(key.count - 2)]), as: UTF8.self))
+        default: return nil
+        }
     }
 
     // MARK: Encoding without a heap buffer (the write and lookup paths)

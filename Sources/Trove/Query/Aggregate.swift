@@ -80,7 +80,8 @@ struct AggregateAccumulator {
 struct BoundAggregateStatement {
     let function: AggregateFunction
     let model: ModelLayout
-    let values: BoundKeyPath
+    /// The values aggregated; nil for `count`.
+    let values: BoundKeyPath?
     let predicate: BoundPredicate?
     let predicateText: String?
 
@@ -89,16 +90,30 @@ struct BoundAggregateStatement {
         function = statement.function
         let model = try binder.model(statement.model)
         self.model = model
-        values = try binder.aggregatedKeyPath(statement.keyPath, model: model, function: statement.function,
-                                              name: String(statement.function.rawValue.dropFirst()))
+        values = try statement.keyPath.map {
+            try binder.aggregatedKeyPath($0, model: model, function: statement.function,
+                                         name: String(statement.function.rawValue.dropFirst()))
+        }
         predicate = try statement.predicate.map { try binder.bind($0, to: model) }
         predicateText = statement.predicate?.description
     }
 
     /// The value over the objects that match, and the plan that found them.
     func run(_ executor: QueryExecutor) throws -> (value: Value, plan: QueryPlan) {
+        if let answered = try runOnIndex(executor) { return answered }
+        if values == nil, predicate == nil {
+            let count = try executor.snapshot.objectsTree(model)?.count ?? 0
+            let plan = QueryPlan(model: model.name, access: .scan, steps: ["COUNT \(model.name) (the count its objects tree keeps, reads no record)"],
+                                 estimatedRows: count, examinedRows: 0, actualRows: 1)
+            return (.int(Int64(count)), plan)
+        }
         let (results, plan) = try executor.run(model: model, predicate: predicate, predicateText: predicateText,
                                                sort: [], distinct: [], limit: nil)
+        guard let values else {
+            // Results are keys: the objects an index decides are counted from its entries.
+            let how = plan.isDecidedByIndex ? "from the index entries, reads no object" : "the objects that pass"
+            return (.int(Int64(results.count)), plan.adding(["COUNT (\(how))"], returning: 1))
+        }
         let reader = KeyPathReader(snapshot: executor.snapshot)
         let read = try reader.valueReader(values)
         let tree = try reader.tree(model)

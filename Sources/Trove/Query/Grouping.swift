@@ -91,21 +91,52 @@ struct BoundGrouping {
         return steps
     }
 
+    /// One group as it is gathered: its key values, its objects' count and its aggregates.
+    struct Group {
+        let key: [Value]
+        var count = 0
+        var accumulators: [AggregateAccumulator]
+    }
+
+    /// The readers of the aggregated columns' values, in column order.
+    typealias AggregateReaders = [(RecordView, UInt64) throws -> Value]
+
+    func aggregateReaders(_ reader: KeyPathReader) throws -> AggregateReaders {
+        try columns.compactMap { column in
+            if case .aggregate(_, let path) = column.column { return try reader.valueReader(path) }
+            return nil
+        }
+    }
+
+    /// Whether a group's rows need its objects' records (for aggregates other than `@count`).
+    var readsObjects: Bool {
+        columns.contains { if case .aggregate = $0.column { true } else { false } }
+    }
+
+    /// An empty group of `key`.
+    func group(_ key: [Value]) -> Group {
+        Group(key: key, accumulators: columns.compactMap { column in
+            if case .aggregate(let function, let path) = column.column { return AggregateAccumulator(function, kind: path.kind) }
+            return nil
+        })
+    }
+
+    /// Adds the object `key` with `record` to `group`.
+    func add(_ record: RecordView, _ key: UInt64, to group: inout Group, _ readers: AggregateReaders) throws {
+        group.count += 1
+        for (a, read) in readers.enumerated() {
+            group.accumulators[a].add(try read(record, key))
+        }
+    }
+
     /// The group rows of the objects `objectKeys` of `model`.
     func rows(_ objectKeys: [UInt64], model: ModelLayout, snapshot: Snapshot) throws -> QueryRows {
         let reader = KeyPathReader(snapshot: snapshot)
         let keyReaders = try keys.map { try reader.valueReader($0) }
-        var aggregated: [(column: Int, read: (RecordView, UInt64) throws -> Value, function: AggregateFunction, kind: ValueKind)] = []
-        for (i, column) in columns.enumerated() {
-            if case .aggregate(let function, let path) = column.column {
-                aggregated.append((i, try reader.valueReader(path), function, path.kind))
-            }
-        }
+        let readers = try aggregateReaders(reader)
         let tree = try reader.tree(model)
         var groupIndex: [[Value]: Int] = [:]
-        var groupKeys: [[Value]] = []
-        var counts: [Int] = []
-        var accumulators: [[AggregateAccumulator]] = []
+        var groups: [Group] = []
         for key in objectKeys {
             _ = try reader.withRecord(tree, key) { record in
                 let values = try keyReaders.map { try $0(record, key) }
@@ -113,43 +144,45 @@ struct BoundGrouping {
                 if let found = groupIndex[values] {
                     g = found
                 } else {
-                    g = groupKeys.count
+                    g = groups.count
                     groupIndex[values] = g
-                    groupKeys.append(values)
-                    counts.append(0)
-                    accumulators.append(aggregated.map { AggregateAccumulator($0.function, kind: $0.kind) })
+                    groups.append(group(values))
                 }
-                counts[g] += 1
-                for (a, entry) in aggregated.enumerated() {
-                    accumulators[g][a].add(try entry.read(record, key))
+                try add(record, key, to: &groups[g], readers)
+            }
+        }
+        // Stable: groups of keys that compare equal keep the order they were met in.
+        let order = groups.indices.sorted { x, y in
+            let c = Self.compare(groups[x].key, groups[y].key)
+            return c != 0 ? c < 0 : x < y
+        }
+        return try finish(order.map { groups[$0] }, snapshot: snapshot)
+    }
+
+    /// The rows of `groups`, which come in the order of their key values: SORT, OFFSET and
+    /// LIMIT applied.
+    func finish(_ groups: [Group], snapshot: Snapshot) throws -> QueryRows {
+        // One row of every column per group, the keys as read (for ordering).
+        let table: [[Value]] = groups.map { group in
+            var a = 0
+            return columns.map { column in
+                switch column.column {
+                case .key(let k): return group.key[k]
+                case .count: return .int(Int64(group.count))
+                case .aggregate:
+                    defer { a += 1 }
+                    return group.accumulators[a].value
                 }
             }
         }
-        // One row of every column per group, the keys as read (for ordering).
-        var table: [[Value]] = []
-        table.reserveCapacity(groupKeys.count)
-        for g in groupKeys.indices {
-            var a = 0
-            table.append(columns.map { column in
-                switch column.column {
-                case .key(let k): return groupKeys[g][k]
-                case .count: return .int(Int64(counts[g]))
-                case .aggregate:
-                    defer { a += 1 }
-                    return accumulators[g][a].value
-                }
-            })
-        }
-        var order = Array(groupKeys.indices)
-        order.sort { Self.compare(groupKeys[$0], groupKeys[$1]) < 0 }
+        var order = Array(groups.indices)
         if !sort.isEmpty {
-            let rank = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
             order.sort { x, y in
                 for (column, ascending) in sort {
                     let c = ValueComparison.sortOrder(table[x][column], table[y][column])
                     if c != 0 { return ascending ? c < 0 : c > 0 }
                 }
-                return rank[x]! < rank[y]!
+                return x < y
             }
         }
         let start = Swift.min(offset, order.count)
@@ -157,7 +190,7 @@ struct BoundGrouping {
         let names = columns[..<printed].map(\.name)
         let rows = try order[start..<end].map { g in
             QueryRow(names: names, values: try table[g][..<printed].map { try RowValue.plain($0, snapshot) },
-                     identity: .group(groupKeys[g]))
+                     identity: .group(groups[g].key))
         }
         return QueryRows(columns: names, rows: rows)
     }

@@ -22,6 +22,10 @@ extension QueryExecutor {
             if !query.group.isEmpty {
                 let grouping = try BoundGrouping(query, model: model, binder: binder)
                 let predicate = try query.predicate.map { try binder.bind($0, to: model) }
+                if let (rows, plan) = try grouping.streamedRows(model: model, predicate: predicate,
+                                                                 predicateText: query.predicate?.description, executor: self) {
+                    return (.rows(rows), plan)
+                }
                 let (results, plan) = try run(model: model, predicate: predicate, predicateText: query.predicate?.description as String?,
                                               sort: [], distinct: [], limit: nil)
                 let rows = try grouping.rows(results.keys, model: model, snapshot: snapshot)

@@ -17,6 +17,11 @@ import TroveStorage
 /// | ordered scan, top-k | SORT, DISTINCT or LIMIT over a scan (OFFSET gathers `offset + limit`, then drops the first `offset` keys); raw slot rows when every sort key is a fixed-width slot | `QueryDifferentialTests.randomStatementsSortDistinctOffsetAndLimitLikeTheReference`, `ScanFastPathTests.rawSortKeysOrderLikeTheGeneralPath` |
 /// | ordered candidates | SORT, DISTINCT or LIMIT over index candidates or backlinks, in key order | `QueryDifferentialTests.randomStatementsSortDistinctOffsetAndLimitLikeTheReference` (indexes, every index) |
 /// | refine | `Results.filter`, `sorted(by:)`, `distinct(by:)`, `offset(_:)` over keys already found | `QueryDifferentialTests.refinedResultsAgreeWithTheReference` |
+/// | index order (`IndexOrderedKeys`) | SORT on one indexed property or the primary key, no predicate or DISTINCT: OFFSET skips entries, LIMIT stops the walk, no record read | `QuestionPlanDifferentialTests.pagesAndProjectionsAgreeWithTheScan` (indexes, every index) |
+/// | projection (`BoundProjection`) | SELECT over the keys any path found: only the selected properties of each object are decoded | `QuestionPlanDifferentialTests.pagesAndProjectionsAgreeWithTheScan`, `QuestionTests` |
+/// | count from the index | `count MODEL where P` on index candidates the keys decide: entries counted, no record read (`count MODEL`: the objects tree's count) | `QuestionPlanDifferentialTests.aggregatesAndCountsAgreeWithTheScan` |
+/// | aggregate from the index (`IndexedAggregate`) | `sum`/`avg` (index keys added) or `min`/`max` (one end of the index) of an indexed number or date, with no predicate or one the same index serves | `QuestionPlanDifferentialTests.aggregatesAndCountsAgreeWithTheScan` (indexes, every index) |
+/// | streamed groups (`IndexedGrouping`) | GROUP on one indexed key path, no predicate or index candidates (at least one object in 8): runs of equal keys are the groups, in order | `QuestionPlanDifferentialTests.groupsAgreeWithTheScan` (indexes, every index) |
 struct QueryExecutor {
     let snapshot: Snapshot
     /// Use any index that applies (for tests of the index paths).
@@ -79,6 +84,17 @@ struct QueryExecutor {
              limit requestedLimit: Int?) throws -> (results: Results, plan: QueryPlan) {
         // How many results the paths gather: the skipped ones and the returned ones.
         let limit = requestedLimit.map { offset > Int.max - $0 ? Int.max : offset + $0 }
+        if predicate == nil, distinct.isEmpty, !sort.isEmpty, requestedLimit != 0,
+           let (keys, walk, examined) = try keysInIndexOrder(model: model, sort: sort, offset: offset, limit: requestedLimit) {
+            let total = try snapshot.objectsTree(model)?.count ?? 0
+            var steps = ["SCAN \(model.name) \(walk.usingText) (in SORT order)",
+                         "SORT \(sort[0].0.text) \(sort[0].1 ? "ASC" : "DESC") (the index's order: nothing sorted)"]
+            if offset > 0 { steps.append("OFFSET \(offset) (skips index entries, reads no object)") }
+            if let requestedLimit { steps.append("LIMIT \(requestedLimit) (stops early)") }
+            let plan = QueryPlan(model: model.name, access: walk.access, steps: describesPlan ? steps : [], estimatedRows: total,
+                                 examinedRows: examined, actualRows: keys.count, isDecidedByIndex: true)
+            return (Results(snapshot: snapshot, model: model, keys: keys), plan)
+        }
         var planner = QueryPlanner(snapshot: snapshot, model: model)
         planner.prefersIndexes = prefersIndexes
         let (access, estimate) = try planner.accessPath(for: predicate)
@@ -191,7 +207,7 @@ struct QueryExecutor {
 
         guard describesPlan else {
             let plan = QueryPlan(model: model.name, access: .scan, steps: [], estimatedRows: estimate,
-                                 examinedRows: examined, actualRows: keys.count)
+                                 examinedRows: examined, actualRows: keys.count, isDecidedByIndex: decidedByIndex)
             return (Results(snapshot: snapshot, model: model, keys: keys), plan)
         }
         var (planAccess, steps) = QueryPlanner.describe(access, model: model)
@@ -207,7 +223,8 @@ struct QueryExecutor {
         if let requestedLimit { steps.append("LIMIT \(requestedLimit)" + (sort.isEmpty ? " (stops early)" : "")) }
         if case .none = access { planAccess = .none }
         let plan = QueryPlan(model: model.name, access: planAccess, steps: steps,
-                             estimatedRows: estimate, examinedRows: examined, actualRows: keys.count)
+                             estimatedRows: estimate, examinedRows: examined, actualRows: keys.count,
+                             isDecidedByIndex: decidedByIndex)
         return (Results(snapshot: snapshot, model: model, keys: keys), plan)
     }
 

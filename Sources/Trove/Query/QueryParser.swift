@@ -125,7 +125,8 @@ package struct QueryParser: Sendable {
     }
 
     /// Parses a query or an aggregate statement. `sum` followed by a name and a dot is an
-    /// aggregate statement; otherwise `sum` is a model's name.
+    /// aggregate statement, as is `count` followed by a name; otherwise `sum` or `count` is a
+    /// model's name.
     package mutating func parseStatement() throws(QueryError) -> QueryStatement {
         if case .identifier = token.kind, let function = QueryAggregateStatement.words[lexer.text(of: token.range).lowercased()] {
             var ahead = self
@@ -142,6 +143,23 @@ package struct QueryParser: Sendable {
                     try advance()
                     return .aggregate(try parseAggregateStatement(function))
                 }
+            }
+        }
+        // `count MODEL [where P]`; a model named `count` is queried as `count where P`.
+        if case .identifier = token.kind, lexer.text(of: token.range).lowercased() == "count" {
+            var ahead = self
+            try ahead.advance()
+            if case .identifier = ahead.token.kind {
+                try advance()
+                let model = identifier(token)
+                try advance()
+                var predicate: QueryPredicate?
+                if token.keyword == .where {
+                    try advance()
+                    predicate = try parsePredicate()
+                }
+                try expectEnd(expecting: predicate == nil ? "'where' or the end of the statement" : "AND, OR or the end of the statement")
+                return .aggregate(QueryAggregateStatement(function: .count, model: model, keyPath: nil, predicate: predicate))
             }
         }
         return .query(try parseQuery())

@@ -40,6 +40,9 @@ public struct QueryPlan: Sendable, CustomStringConvertible {
     /// The objects returned.
     public let actualRows: Int
 
+    /// Whether the keys of the indexes read decided the predicate: no object was read to test it.
+    var isDecidedByIndex = false
+
     /// The names of the indexed properties the plan reads (the primary key included).
     public var indexes: [String] {
         func names(_ access: Access) -> [String] {
@@ -56,7 +59,7 @@ public struct QueryPlan: Sendable, CustomStringConvertible {
     /// The plan with `more` steps after its own, returning `rows` rows.
     func adding(_ more: [String], returning rows: Int) -> QueryPlan {
         QueryPlan(model: model, access: access, steps: steps + more, estimatedRows: estimatedRows,
-                  examinedRows: examinedRows, actualRows: rows)
+                  examinedRows: examinedRows, actualRows: rows, isDecidedByIndex: isDecidedByIndex)
     }
 
     /// Whether the plan reads every object of the model.

@@ -1,0 +1,99 @@
+import TroveStorage
+
+/// One index of a model (a secondary index or the primary-key tree) walked in its key order,
+/// forward or backward, over key ranges: each entry's value encoding and object key, and no
+/// record read. The questions' plans stand on it: the ends of an index (`min`, `max`), the
+/// values its keys hold (`sum`, `avg`), runs of equal values (`GROUP`) and positions in
+/// SORT order (`OFFSET`).
+struct IndexWalk {
+    let property: PropertyLayout
+    let isPrimaryKey: Bool
+    private let snapshot: Snapshot
+    private let tree: Tree?
+
+    /// Every key, null entries (tag 0) first.
+    static let everything = IndexScan.KeyRange(lower: [], upper: nil)
+    /// The keys of non-null values.
+    static let values = IndexScan.KeyRange(lower: [1], upper: [2])
+
+    /// The walk of the index of `path`, a direct path to an indexed property or the primary
+    /// key of `model`; nil for any other path.
+    init?(_ path: BoundKeyPath, model: ModelLayout, snapshot: Snapshot) throws {
+        guard path.isDirect, path.property.model === model else { return nil }
+        let p = path.property
+        let isPrimaryKey = model.primaryKey === p
+        guard isPrimaryKey || p.isIndexed, p.type.canBeIndexed else { return nil }
+        self.property = p
+        self.isPrimaryKey = isPrimaryKey
+        self.snapshot = snapshot
+        tree = try isPrimaryKey ? snapshot.primaryKeyTree(model) : snapshot.indexTree(p)
+    }
+
+    /// The plan's access for this index.
+    var access: QueryPlan.Access {
+        isPrimaryKey ? .primaryKey(property: property.name) : .index(property: property.name)
+    }
+
+    /// `USING PRIMARY KEY id` or `USING INDEX name`, as the plans name an index.
+    var usingText: String {
+        isPrimaryKey ? "USING PRIMARY KEY \(property.name)" : "USING INDEX \(property.name)"
+    }
+
+    /// Calls `body` with the value encoding and object key of each entry in `range`, in key
+    /// order or (`descending`) against it, until `body` returns false. Returns false when
+    /// `body` stopped the walk.
+    @discardableResult
+    func walk(_ range: IndexScan.KeyRange, descending: Bool = false,
+              _ body: (UnsafeRawBufferPointer, UInt64) throws -> Bool) throws -> Bool {
+        guard let tree else { return true }
+        let cursor = try snapshot.storageTx.cursor(tree)
+        let upper = range.upper ?? IndexKey.successor(ofPrefix: range.lower)
+        var positioned: Bool
+        if descending {
+            if let upper {
+                // The last key below `upper`.
+                positioned = try cursor.seek(upper) ? try cursor.prev() : try cursor.last()
+            } else {
+                positioned = try cursor.last()
+            }
+        } else {
+            positioned = try cursor.seek(range.lower)
+        }
+        let isPrimaryKey = self.isPrimaryKey
+        while positioned {
+            let more: Bool? = try cursor.withEntry { key, value in
+                let inside = descending
+                    ? !range.lower.withUnsafeBytes { IndexScan.less(key, $0) }
+                    : upper.map { u in u.withUnsafeBytes { IndexScan.less(key, $0) } } ?? true
+                guard inside, range.upper != nil || range.lower.withUnsafeBytes({ IndexScan.hasPrefix(key, $0) }) else { return nil }
+                guard let objectKey = IndexScan.objectKey(entry: key, value: value, isPrimaryKey: isPrimaryKey) else { return true }
+                let valueKey = isPrimaryKey ? key : UnsafeRawBufferPointer(rebasing: key[..<(key.count - 8)])
+                return try body(valueKey, objectKey)
+            }
+            guard let more else { return true }
+            if !more { return false }
+            positioned = try descending ? cursor.prev() : cursor.next()
+        }
+        return true
+    }
+
+    /// The value an entry's encoding holds whole, or nil (see `IndexKey.value(of:as:)`).
+    func value(_ valueKey: UnsafeRawBufferPointer) -> Value? {
+        IndexKey.value(of: valueKey, as: property.type)
+    }
+
+    /// Whether the index holds a NaN, which sorts after every number in keys (before, with its
+    /// sign bit set) but compares with none: two looks, at the ends of the values.
+    func holdsNaN() throws -> Bool {
+        guard property.type == .double || property.type == .float else { return false }
+        var found = false
+        for descending in [false, true] {
+            try walk(Self.values, descending: descending) { key, _ in
+                if case .double(let d)? = value(key), d.isNaN { found = true }
+                if case .float(let f)? = value(key), f.isNaN { found = true }
+                return false
+            }
+        }
+        return found
+    }
+}
