@@ -133,4 +133,27 @@ import Glibc
         watcher.waitUntilExit()
         #expect(watcher.terminationStatus == 0)
     }
+
+    @Test func aWatchedProjectionPrintsEventsOverItsRows() throws {
+        #expect(try w.run(["db", "-s", Workspace.schema("People"), #"insert Dog [{"name": "Rex", "age": 3}, {"name": "Max", "age": 5}]"#]).status == 0)
+        let (watcher, lines, errors) = try startWatcher(["db", "watch Dog where age > 1 SELECT(name, age AS years)"])
+        #expect(lines.next() == #"{"name": "Rex", "years": 3}"#)
+        #expect(lines.next() == #"{"name": "Max", "years": 5}"#)
+        #expect(try w.run(["db", #"insert Dog {"name": "Fido", "age": 2}"#]).status == 0)
+        #expect(lines.next() == #"{"op": "insert", "index": 2, "object": {"name": "Fido", "years": 2}}"#)
+        #expect(try w.run(["db", "update Dog where name == 'Rex' set age = 4"]).status == 0)
+        #expect(lines.next() == #"{"op": "update", "index": 0, "object": {"name": "Rex", "years": 4}}"#)
+        // An object the predicate never held prints nothing; the next change to the rows does.
+        #expect(try w.run(["db", #"insert Dog {"name": "Pup", "age": 0}"#]).status == 0)
+        #expect(try w.run(["db", "delete Dog where name == 'Max'"]).status == 0)
+        #expect(lines.next() == #"{"op": "delete", "index": 1, "object": {"name": "Max", "years": 5}}"#)
+        // Leaving the predicate deletes the row.
+        #expect(try w.run(["db", "update Dog where name == 'Fido' set age = 1"]).status == 0)
+        #expect(lines.next() == #"{"op": "delete", "index": 1, "object": {"name": "Fido", "years": 2}}"#)
+        kill(watcher.processIdentifier, SIGINT)
+        watcher.waitUntilExit()
+        #expect(watcher.terminationStatus == 0)
+        #expect(lines.next() == nil)
+        #expect(errors.fileHandleForReading.readDataToEndOfFile().isEmpty)
+    }
 }

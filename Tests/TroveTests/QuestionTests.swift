@@ -207,6 +207,37 @@ struct QuestionTests {
         }
     }
 
+    /// Bad arguments to `select` and `grouped(by:select:)`: (call, argument named, its text,
+    /// column in it, message).
+    static let argumentErrors: [(([String], [String]) , String, String, Int, String)] = [
+        (([], ["name", "maker.nme"]), "select item 2", "maker.nme", 7, "'Maker' has no property 'nme'"),
+        (([], ["name AS"]), "select item 1", "name AS", 8, "expected"),
+        (([], ["@count"]), "select item 1", "@count", 1, "needs GROUP"),
+        ((["origin"], ["origin", "@avg.name AS a"]), "select item 2", "@avg.name AS a", 6, "@avg applies to numbers"),
+        ((["origin"], ["name"]), "select item 1", "name", 1, "not a GROUP key path"),
+        ((["origin", "cylindrs"], []), "grouped(by:) key path 2", "cylindrs", 1, "'Car' has no property 'cylindrs'"),
+        ((["origin"], ["@sum"]), "select item 1", "@sum", 1, "@sum needs a key path"),
+    ]
+
+    @Test(arguments: argumentErrors.indices)
+    func badArgumentsToSelectAndGroupedSayWhereInTheArgument(_ i: Int) throws {
+        let ((group, items), argument, text, column, message) = Self.argumentErrors[i]
+        let store = try CarFixtures.store()
+        do {
+            _ = try store.read { snapshot in
+                let cars = try snapshot.objects("Car", where: "TRUEPREDICATE")
+                return group.isEmpty ? try cars.select(items) : try cars.grouped(by: group, select: items)
+            }
+            Issue.record("no error for \(group) \(items)")
+        } catch let error as QueryError {
+            #expect(error.message.hasPrefix("\(argument) of '\(text)': "), "\(error.message)")
+            #expect(error.message.contains(message), "\(error.message)")
+            #expect(error.column == column, "\(error)")
+            #expect(error.statement == text)
+            #expect(error.description.hasSuffix("\n  \(text)\n  " + String(repeating: " ", count: column - 1) + "^"), "\(error)")
+        }
+    }
+
     @Test func explainShowsEachStep() throws {
         let store = try CarFixtures.store()
         try store.read { snapshot in

@@ -14,9 +14,19 @@ extension Results {
     /// ```swift
     /// let rows = try results.select("name", "bestFriend.name AS friend")
     /// ```
+    /// A ``QueryError`` names the item at fault and points into its text.
     public func select(_ items: String...) throws -> QueryRows {
+        try select(items)
+    }
+
+    /// The objects' values of `items`: see `select(_:)`.
+    public func select(_ items: [String]) throws -> QueryRows {
         try snapshot.checkLive()
-        return try select(try Self.parseItems(items, model: model.name, clause: "SELECT", group: nil).select)
+        let text = QuestionText(model: model.name, group: nil, select: items)
+        return try text.relocating {
+            let binder = QueryBinder(layout: snapshot.layout, arguments: [], statement: nil)
+            return try BoundProjection(try text.query().select, model: model, binder: binder).rows(keys, model: model, snapshot: snapshot)
+        }
     }
 
     /// One row per distinct combination of the values of `keyPaths` (null is a value), in key
@@ -26,6 +36,7 @@ extension Results {
     /// ```swift
     /// let byOrigin = try cars.grouped(by: "origin", select: "origin", "@count", "@avg.mpg AS mpg")
     /// ```
+    /// A ``QueryError`` names the key path or item at fault and points into its text.
     public func grouped(by keyPaths: String..., select: String...) throws -> QueryRows {
         try grouped(by: keyPaths, select: select)
     }
@@ -33,21 +44,63 @@ extension Results {
     /// One row per distinct combination of the values of `keyPaths`: see `grouped(by:select:)`.
     public func grouped(by keyPaths: [String], select: [String] = []) throws -> QueryRows {
         try snapshot.checkLive()
-        let query = try Self.parseItems(select, model: model.name, clause: "SELECT", group: keyPaths)
-        let binder = QueryBinder(layout: snapshot.layout, arguments: [], statement: nil)
-        return try BoundGrouping(query, model: model, binder: binder).rows(keys, model: model, snapshot: snapshot)
+        let text = QuestionText(model: model.name, group: keyPaths, select: select)
+        return try text.relocating {
+            let binder = QueryBinder(layout: snapshot.layout, arguments: [], statement: nil)
+            return try BoundGrouping(try text.query(), model: model, binder: binder).rows(keys, model: model, snapshot: snapshot)
+        }
     }
 
     private func select(_ items: [QuerySelectItem]) throws -> QueryRows {
         let binder = QueryBinder(layout: snapshot.layout, arguments: [], statement: nil)
         return try BoundProjection(items, model: model, binder: binder).rows(keys, model: model, snapshot: snapshot)
     }
+}
 
-    /// The query `MODEL [GROUP(keys)] SELECT(items)` parsed, so that items read as in statements.
-    private static func parseItems(_ items: [String], model: String, clause: String, group: [String]?) throws -> Query {
+/// The query `MODEL [GROUP(keys)] SELECT(items)` written from the arguments of `Results.select`
+/// and `grouped(by:select:)`, so that they read as in statements, with each argument's place
+/// in it: an error in the query is reported in the argument's own text.
+private struct QuestionText {
+    let text: String
+    /// Each argument: what it is, its text and its UTF-8 offset in `text`.
+    private let arguments: [(name: String, text: String, offset: Int)]
+
+    init(model: String, group: [String]?, select: [String]) {
         var text = model
-        if let group { text += " GROUP(\(group.joined(separator: ", ")))" }
-        if !items.isEmpty { text += " SELECT(\(items.joined(separator: ", ")))" }
-        return try QueryParser.parseQuery(text)
+        var arguments: [(name: String, text: String, offset: Int)] = []
+        func append(_ items: [String], clause: String, name: String) {
+            text += " \(clause)("
+            for (i, item) in items.enumerated() {
+                if i > 0 { text += ", " }
+                arguments.append(("\(name) \(i + 1)", item, text.utf8.count))
+                text += item
+            }
+            text += ")"
+        }
+        if let group { append(group, clause: "GROUP", name: "grouped(by:) key path") }
+        if !select.isEmpty { append(select, clause: "SELECT", name: "select item") }
+        self.text = text
+        self.arguments = arguments
+    }
+
+    func query() throws -> Query { try QueryParser.parseQuery(text) }
+
+    /// Runs `body`; a `QueryError` from it is reported at its place in the argument it falls in.
+    func relocating<R>(_ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let error as QueryError {
+            let offset = error.location.offset
+            guard let argument = arguments.last(where: { $0.offset <= offset }), offset <= argument.offset + argument.text.utf8.count else {
+                throw QueryError(error.kind, error.message, at: .start, in: nil)
+            }
+            // Line and column of the offset within the argument.
+            var line = 1, column = 1
+            for scalar in String(decoding: argument.text.utf8.prefix(offset - argument.offset), as: UTF8.self).unicodeScalars {
+                if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
+            }
+            throw QueryError(error.kind, "\(argument.name) of '\(argument.text)': \(error.message)",
+                             at: QuerySourceLocation(offset: offset - argument.offset, line: line, column: column), in: argument.text)
+        }
     }
 }
