@@ -11,6 +11,8 @@ final class Verifier {
     var prune: UInt64? = nil
     var report = VerifyReport()
     private var seen: [UInt64: UInt8] = [:]
+    /// Branch and leaf pages, and the bytes their entries take, per tree name.
+    private var nodeUse: [String: (pages: Int, bytes: Int)] = [:]
     private var buffers: [UnsafeMutableRawPointer] = []
 
     init(storage: Storage, meta: Meta, mapping: StorageMapping, fileSize: UInt64) {
@@ -58,6 +60,13 @@ final class Verifier {
             }
         }
         report.freePages = free
+        let room = pageSize - PageLayout.headerSize - PageLayout.trailerSize
+        for i in report.trees.indices {
+            guard let use = nodeUse[report.trees[i].name], use.pages > 0 else { continue }
+            report.trees[i].nodePages = use.pages
+            report.trees[i].nodeBytes = use.bytes
+            report.trees[i].fill = Double(use.bytes) / Double(use.pages * room)
+        }
         return report
     }
 
@@ -177,6 +186,10 @@ final class Verifier {
         } catch {
             try problem(pgno, "\(error)")
             return
+        }
+        if prune == nil {
+            nodeUse[name, default: (0, 0)].pages += 1
+            nodeUse[name, default: (0, 0)].bytes += n.usedBytes
         }
         if prune == nil, n.count > 0 {
             let firstKey = Array(try n.key(n.isLeaf ? 0 : min(1, n.count - 1)))

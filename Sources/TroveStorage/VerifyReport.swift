@@ -6,6 +6,12 @@ public struct VerifyReport: Sendable, CustomStringConvertible {
         public var entries: Int
         public var pages: Int
         public var depth: Int
+        /// Branch and leaf pages, and the bytes their entries and slots take.
+        public var nodePages = 0
+        public var nodeBytes = 0
+        /// How full the branch and leaf pages are: `nodeBytes` over the room their bodies
+        /// have (0 for an empty tree).
+        public var fill: Double = 0
     }
     /// The snapshot verified.
     public var transactionID: UInt64 = 0

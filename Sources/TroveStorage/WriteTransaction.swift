@@ -384,8 +384,11 @@ public final class WriteTransaction: ReadTransaction {
         var present = false
     }
 
+    /// `parent` is the branch page above (and this page's index in it), which a full leaf
+    /// needs to move entries into a sibling.
     private func insert(_ tree: Tree, pgno: UInt64, level: Int, key: UnsafeRawBufferPointer, entrySize: Int,
-                        replace: Bool, write: (UnsafeMutableRawPointer) -> Void) throws -> InsertResult {
+                        replace: Bool, parent: (page: UnsafeMutableRawPointer, pgno: UInt64, index: Int)? = nil,
+                        write: (UnsafeMutableRawPointer) -> Void) throws -> InsertResult {
         if level > 64 { throw StorageError.corrupt(page: pgno, detail: "tree deeper than 64 levels (a cycle?)") }
         let (np, p) = try touch(pgno)
         let view = try NodeView(p, pgno: np, pageSize: pageSize)
@@ -404,16 +407,22 @@ public final class WriteTransaction: ReadTransaction {
                 editor.insertRaw(at: i, size: entrySize, write)
                 return InsertResult(pgno: np, split: nil, added: !exact)
             }
-            let newEntry = UnsafeMutableRawPointer.allocate(byteCount: entrySize, alignment: 8)
-            defer { newEntry.deallocate() }
-            write(newEntry)
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: entrySize, alignment: 8)
+            defer { buffer.deallocate() }
+            write(buffer)
             if exact { i = min(i, editor.count) }
-            let split = try splitInsert(tree, pgno: np, page: p, at: i, entry: UnsafeRawBufferPointer(start: newEntry, count: entrySize))
+            let newEntry = UnsafeRawBufferPointer(start: buffer, count: entrySize)
+            if let parent, try shiftIntoSibling(leaf: p, pgno: np, at: i, entry: newEntry,
+                                                parent: parent.page, parentPgno: parent.pgno, index: parent.index) {
+                return InsertResult(pgno: np, split: nil, added: !exact)
+            }
+            let split = try splitInsert(tree, pgno: np, page: p, at: i, entry: newEntry)
             return InsertResult(pgno: np, split: split, added: !exact)
         }
         let i = try view.childIndex(for: key)
         let child = try view.child(i)
-        let r = try insert(tree, pgno: child, level: level + 1, key: key, entrySize: entrySize, replace: replace, write: write)
+        let r = try insert(tree, pgno: child, level: level + 1, key: key, entrySize: entrySize, replace: replace,
+                           parent: (p, np, i), write: write)
         editor.setChild(i, pgno: r.pgno, checksum: 0)
         guard let s = r.split else { return InsertResult(pgno: np, split: nil, added: r.added, present: r.present) }
         let size = NodeView.branchFixed + s.key.count
@@ -433,7 +442,8 @@ public final class WriteTransaction: ReadTransaction {
 
     /// Splits the full page `p` while inserting `entry` at index `at`; returns the separator key
     /// and the new right sibling. Appending at the end (sequential keys) leaves the old page full
-    /// and starts the new one with the new entry alone, so bulk loads fill pages completely.
+    /// and starts the new one with the new entry alone, so bulk loads fill pages completely;
+    /// inserting at the start does the mirror image.
     private func splitInsert(_ tree: Tree, pgno: UInt64, page p: UnsafeMutableRawPointer, at: Int,
                              entry: UnsafeRawBufferPointer) throws -> (key: [UInt8], right: UInt64) {
         scratch.copyMemory(from: p, byteCount: pageSize)
@@ -447,6 +457,9 @@ public final class WriteTransaction: ReadTransaction {
         var splitAt: Int
         if at == old.count {
             splitAt = n - 1
+        } else if at == 0 {
+            // Descending keys: the new entry alone on the left, the old page whole on the right.
+            splitAt = 1
         } else {
             var total = 0
             for j in 0..<n { total += try raw(j).count + 2 }

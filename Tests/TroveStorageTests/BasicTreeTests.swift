@@ -219,7 +219,8 @@ import Testing
             #expect(throws: StorageError.self) { try tx.append(a, key(5), [UInt8]()) }
             return (a.pageCount, r.pageCount)
         }
-        #expect(appended * 10 < random * 7)
+        // Appends fill pages whole; random inserts, balanced into siblings, about 87%.
+        #expect(appended * 10 < random * 9)
         #expect(try s.read { try $0.dump("a") }.map(\.0) == (0..<20_000).map(key))
         #expect(try s.verify().isValid)
     }

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import TroveStorage
+
+/// How full B+tree pages end: random inserts move entries into siblings before splitting,
+/// ascending and descending ones split at the insertion point, and the verifier's invariants
+/// hold throughout.
+@Suite struct TreeFillTests {
+    /// 16 random hex digits, as the shell's workload keys its objects.
+    static func randomKey(_ rng: inout SplitMix64) -> [UInt8] {
+        let digits = Array("0123456789abcdef".utf8)
+        return (0..<16).map { _ in digits[Int(rng.next() % 16)] }
+    }
+
+    static func value(_ i: Int) -> [UInt8] { bytes("value \(i) " + String(repeating: "v", count: i % 40)) }
+
+    /// The verified summary of tree `t`, after checking every invariant.
+    static func summary(_ s: Storage) throws -> VerifyReport.TreeSummary {
+        let report = try s.verify()
+        #expect(report.isValid, "\(report)")
+        return try #require(report.trees.first { $0.name == "t" })
+    }
+
+    @Test func twentyThousandRandomInsertsLeavePagesWellFilled() throws {
+        let s = try Storage.inMemory()
+        var rng = SplitMix64(seed: 28)
+        var expected: [[UInt8]: [UInt8]] = [:]
+        for batch in 0..<200 {
+            try s.write { tx in
+                let t = try tx.createTree(named: "t")
+                for j in 0..<100 {
+                    let k = Self.randomKey(&rng), v = Self.value(batch * 100 + j)
+                    try tx.put(t, k, v)
+                    expected[k] = v
+                }
+            }
+        }
+        let tree = try Self.summary(s)
+        #expect(tree.entries == expected.count)
+        #expect(tree.fill >= 0.84, "fill \(tree.fill) over \(tree.nodePages) pages")
+        let stored = try s.read { try $0.dump("t") }
+        #expect(stored.count == expected.count)
+        #expect(stored.allSatisfy { expected[$0.0] == $0.1 })
+    }
+
+    @Test func ascendingAndDescendingInsertsFillPagesNearlyFull() throws {
+        for descending in [false, true] {
+            let s = try Storage.inMemory()
+            let order = descending ? Array((0..<20_000).reversed()) : Array(0..<20_000)
+            for chunk in stride(from: 0, to: order.count, by: 1000) {
+                try s.write { tx in
+                    let t = try tx.createTree(named: "t")
+                    for i in order[chunk..<(chunk + 1000)] { try tx.put(t, key(i), Self.value(i)) }
+                }
+            }
+            let tree = try Self.summary(s)
+            #expect(tree.entries == 20_000)
+            #expect(tree.fill >= 0.97, "\(descending ? "descending" : "ascending"): fill \(tree.fill)")
+        }
+    }
+
+    /// Inserts and deletes in random order, checked against a dictionary and the verifier:
+    /// entries moved between siblings keep every key findable and the separators in order.
+    @Test func randomInsertsAndDeletesKeepEveryInvariant() throws {
+        let s = try Storage.inMemory()
+        var rng = SplitMix64(seed: 2028)
+        var expected: [[UInt8]: [UInt8]] = [:]
+        for round in 0..<60 {
+            try s.write { tx in
+                let t = try tx.createTree(named: "t")
+                for j in 0..<400 {
+                    let k = Self.randomKey(&rng)
+                    if rng.next() % 3 == 0, let victim = expected.keys.first {
+                        #expect(try tx.delete(t, victim))
+                        expected[victim] = nil
+                    } else {
+                        // Values of many sizes, some long enough to leave few entries a page.
+                        let v = [UInt8](repeating: UInt8(j & 0xFF), count: Int(rng.next() % 900))
+                        try tx.put(t, k, v)
+                        expected[k] = v
+                    }
+                }
+            }
+            if round % 10 == 9 { _ = try Self.summary(s) }
+        }
+        let stored = try s.read { try $0.dump("t") }
+        #expect(stored.count == expected.count)
+        #expect(stored.allSatisfy { expected[$0.0] == $0.1 })
+        try s.read { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            for (k, v) in expected.prefix(200) { #expect(try tx.get(t, k) == v) }
+        }
+    }
+}
