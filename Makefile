@@ -3,13 +3,14 @@
 #   make test   runs every test
 PREFIX ?= /usr/local
 SWIFT  ?= swift
-APT_PACKAGES = libedit-dev
+APT_PACKAGES = libedit-dev libpq-dev postgresql
 
-.PHONY: run test build release install deps clean bench fuzz
+.PHONY: run test build release install deps clean bench fuzz pg
 
-# Installs the C libraries the build links against, when they are missing.
+# Installs the C libraries the build links against, and the PostgreSQL server the tests start,
+# when they are missing.
 deps:
-	@if ! pkg-config --exists libedit 2>/dev/null; then \
+	@if ! pkg-config --exists libedit libpq 2>/dev/null || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 		echo "installing $(APT_PACKAGES)"; \
 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq $(APT_PACKAGES); \
 		else sudo apt-get update -qq && sudo apt-get install -y -qq $(APT_PACKAGES); fi; \
@@ -43,8 +44,18 @@ run: build
 	$(SWIFT) run trove $(ARGS)
 endif
 
+# The tests run against a throwaway PostgreSQL cluster (Scripts/pg-server), stopped and
+# deleted whatever the tests' outcome; its URL reaches them in TROVE_TEST_POSTGRES_URL.
 test: deps
-	$(SWIFT) test
+	@eval "$$(Scripts/pg-server env)"; Scripts/pg-server start >/dev/null || exit 1; \
+		$(SWIFT) test; status=$$?; Scripts/pg-server stop; exit $$status
+
+# Starts the same server for development; `Scripts/pg-server stop` stops it.
+pg: deps
+	@Scripts/pg-server start >/dev/null
+	@echo "PostgreSQL is running; to reach it:"
+	@Scripts/pg-server env
+	@echo 'then: trove "$$TROVE_TEST_POSTGRES_URL"'
 
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

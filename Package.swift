@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "TroveStorage", targets: ["TroveStorage"]),
         .library(name: "Trove", targets: ["Trove"]),
+        .library(name: "TrovePostgres", targets: ["TrovePostgres"]),
         .executable(name: "trove", targets: ["trove"]),
     ],
     dependencies: [
@@ -44,6 +45,9 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
+        // The PostgreSQL backend: Trove's schemas and queries on a server, through libpq.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(name: "TrovePostgres", dependencies: ["Trove", "CLibPQ"]),
         .target(name: "TroveShell", dependencies: ["Trove", "CLibEdit"]),
         .executableTarget(name: "trove", dependencies: ["TroveShell"]),
 
@@ -54,6 +58,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "TroveTests", dependencies: ["Trove"]),
         .testTarget(name: "TroveShellTests", dependencies: ["TroveShell"]),
+        .testTarget(name: "TrovePostgresTests", dependencies: ["TrovePostgres", "Trove"]),
         .testTarget(name: "TroveEndToEndTests", dependencies: ["trove"]),
     ]
 )

@@ -1,0 +1,133 @@
+import CLibPQ
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One connection to a PostgreSQL server through libpq, used from one thread at a time.
+///
+/// Statements run synchronously, as the shell does. Every value goes to the server as a
+/// bound parameter in text format, never spliced into SQL.
+public final class PostgresConnection {
+    private let connection: OpaquePointer
+    /// The password the URL carried, to be cut out of any message libpq writes.
+    private let password: String?
+
+    /// Connects by a `postgres://` or `postgresql://` URL. What the URL leaves out comes from
+    /// libpq's environment (`PGHOST`, `PGUSER`, `PGPASSWORD`, ...) and the password file
+    /// (`~/.pgpass` or `PGPASSFILE`).
+    public init(url: String) throws {
+        guard Self.isURL(url) else {
+            throw PostgresError("not a PostgreSQL URL: expected postgres://USER@HOST/DATABASE")
+        }
+        let password = Self.password(in: url)
+        guard let connection = PQconnectdb(url) else { throw PostgresError("cannot connect to PostgreSQL: out of memory") }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = Self.redact(String(cString: PQerrorMessage(connection)), password: password)
+            PQfinish(connection)
+            throw PostgresError("cannot connect to PostgreSQL: " + message)
+        }
+        self.connection = connection
+        self.password = password
+        // Notices ("relation already exists, skipping") are not the user's concern.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        _ = try execute("SET client_min_messages = warning")
+    }
+
+    deinit { PQfinish(connection) }
+
+    /// Whether `text` is a URL this backend opens (`postgres://` or `postgresql://`).
+    public static func isURL(_ text: String) -> Bool {
+        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
+    }
+
+    /// The database the connection reached.
+    public var database: String { String(cString: PQdb(connection)) }
+
+    /// Runs one statement with `parameters` bound to `$1`, `$2`, ... (nil is NULL).
+    @discardableResult
+    public func execute(_ sql: String, _ parameters: [String?] = []) throws -> PostgresRows {
+        for case let parameter? in parameters where parameter.utf8.contains(0) {
+            throw PostgresError("PostgreSQL text cannot hold a NUL character")
+        }
+        let cStrings: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.map { strdup($0) } ?? nil }
+        defer { for pointer in cStrings { free(pointer) } }
+        let result: OpaquePointer? = cStrings.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(buffer.count, 1)) { values in
+                PQexecParams(connection, sql, Int32(parameters.count), nil, parameters.isEmpty ? nil : values, nil, nil, 0)
+            }
+        }
+        guard let result else { throw PostgresError(Self.redact(String(cString: PQerrorMessage(connection)), password: password)) }
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
+            break
+        default:
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+            let message = primary ?? String(cString: PQresultErrorMessage(result))
+            throw PostgresError(Self.redact(Self.trimmed(message), password: password), sqlState: state)
+        }
+        let columnCount = Int(PQnfields(result))
+        let columns = (0..<columnCount).map { String(cString: PQfname(result, Int32($0))) }
+        var rows: [[String?]] = []
+        let rowCount = Int(PQntuples(result))
+        rows.reserveCapacity(rowCount)
+        for row in 0..<Int32(rowCount) {
+            rows.append((0..<Int32(columnCount)).map { column in
+                PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+            })
+        }
+        let affected = Int(String(cString: PQcmdTuples(result))) ?? 0
+        return PostgresRows(columns: columns, rows: rows, affected: affected)
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            _ = try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The password a URL names (`user:password@` or `?password=`), found by libpq's own parser.
+    private static func password(in url: String) -> String? {
+        var error: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(url, &error) else {
+            if let error { PQfreemem(error) }
+            return nil
+        }
+        defer { PQconninfoFree(options) }
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if String(cString: keyword) == "password", let value = option.pointee.val {
+                let password = String(cString: value)
+                return password.isEmpty ? nil : password
+            }
+            option += 1
+        }
+        return nil
+    }
+
+    private static func redact(_ message: String, password: String?) -> String {
+        var message = trimmed(message)
+        if let password { message = message.split(separator: password, omittingEmptySubsequences: false).joined(separator: "***") }
+        return message
+    }
+
+    private static func trimmed(_ message: String) -> String {
+        var lines = message.split(separator: "\n").map { $0.trimmingSpaces() }
+        lines.removeAll(where: \.isEmpty)
+        return lines.joined(separator: "; ")
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingSpaces() -> String {
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}

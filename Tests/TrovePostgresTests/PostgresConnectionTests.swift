@@ -1,0 +1,56 @@
+import Testing
+import TrovePostgres
+
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
+struct PostgresConnectionTests {
+    @Test func bindsHostileStringsAsValuesNeverAsSQL() throws {
+        let connection = try PostgresConnection(url: try PostgresTestServer.freshURL())
+        try connection.execute("CREATE TABLE \"select\" (\"from\" text COLLATE \"C\")")
+        let hostile = ["it's", "back\\slash", "$1", "'; DROP TABLE \"select\"; --", "\"quoted\"", "é\u{301}", ""]
+        for value in hostile { try connection.execute("INSERT INTO \"select\" VALUES ($1)", [value]) }
+        for value in hostile {
+            let rows = try connection.execute("SELECT \"from\" FROM \"select\" WHERE \"from\" = $1", [value])
+            #expect(rows.rows == [[value]])
+        }
+        #expect(try connection.execute("SELECT count(*) FROM \"select\"").rows == [["\(hostile.count)"]])
+    }
+
+    @Test func refusesANulCharacterClearly() throws {
+        let connection = try PostgresConnection(url: try PostgresTestServer.freshURL())
+        #expect(throws: PostgresError("PostgreSQL text cannot hold a NUL character")) {
+            try connection.execute("SELECT $1::text", ["a\u{0}b"])
+        }
+    }
+
+    @Test func aWrongPasswordIsNamedWithoutThePassword() throws {
+        let url = PostgresTestServer.url! + "&password=hunter2-not-it"
+        let error = #expect(throws: PostgresError.self) { try PostgresConnection(url: url) }
+        #expect(error?.message.contains("password authentication failed") == true)
+        #expect(error?.message.contains("hunter2") == false)
+    }
+
+    @Test func anUnreachableHostIsAClearError() throws {
+        let error = #expect(throws: PostgresError.self) {
+            try PostgresConnection(url: "postgresql://trove:s3cret-pw@127.0.0.1:1/trove?connect_timeout=2")
+        }
+        #expect(error?.message.hasPrefix("cannot connect to PostgreSQL: ") == true)
+        #expect(error?.message.contains("s3cret-pw") == false)
+    }
+
+    @Test func onlyPostgresURLsAreAccepted() throws {
+        #expect(PostgresConnection.isURL("postgres://u@h/d") && PostgresConnection.isURL("postgresql://u@h/d"))
+        #expect(throws: PostgresError.self) { try PostgresConnection(url: "host=localhost dbname=x") }
+    }
+
+    @Test func aFailedTransactionChangesNothing() throws {
+        let connection = try PostgresConnection(url: try PostgresTestServer.freshURL())
+        try connection.execute("CREATE TABLE t (k int PRIMARY KEY)")
+        #expect(throws: PostgresError.self) {
+            try connection.transaction {
+                try connection.execute("INSERT INTO t VALUES (1)")
+                try connection.execute("INSERT INTO t VALUES (1)")
+            }
+        }
+        #expect(try connection.execute("SELECT count(*) FROM t").rows == [["0"]])
+    }
+}
