@@ -1,0 +1,56 @@
+import Trove
+
+/// Objects read from PostgreSQL: each one's stored properties in schema order. A link holds
+/// its target's primary key (or `"@key"`), a list its elements.
+public struct PostgresObjects: Sendable, Equatable {
+    public var model: ModelSchema
+    public var objects: [[Value]]
+
+    init(model: ModelSchema, schema: Schema, rows: [[String?]]) throws {
+        self.model = model
+        let properties = model.properties.filter(\.isStored)
+        let types: [PropertyType] = try properties.map { property in
+            switch property.type {
+            case .link(let target):
+                return schema[target]?.primaryKeyProperty?.type ?? .int
+            case .list(.link(let target)):
+                return .list(schema[target]?.primaryKeyProperty?.type ?? .int)
+            default:
+                guard property.isStored else { throw PostgresError("not stored") }
+                return property.type
+            }
+        }
+        objects = try rows.map { row in
+            try zip(row, types).map { text, type in
+                guard case .list(let element) = type else { return try PostgresValues.value(text, type: type) }
+                return try Self.list(text ?? "[]", element: element)
+            }
+        }
+    }
+
+    /// The property names, in the order of each object's values.
+    public var columns: [String] { model.properties.filter(\.isStored).map(\.name) }
+
+    /// The objects as the JSON the shell prints.
+    public var json: [JSONObject] {
+        objects.map { values in JSONObject(zip(columns, values).map { ($0, $1.jsonValue) }) }
+    }
+
+    /// A JSON array of texts (`json_agg`), each element parsed as `element`.
+    private static func list(_ text: String, element: PropertyType) throws -> Value {
+        let parsed: JSONValue
+        do {
+            parsed = try JSONParser().parse(text)
+        } catch {
+            throw PostgresError("PostgreSQL returned an unreadable list: \(error)")
+        }
+        guard case .array(let items) = parsed else { throw PostgresError("PostgreSQL returned an unreadable list") }
+        return .list(try items.map { item in
+            switch item {
+            case .null: return .null
+            case .string(let s): return try PostgresValues.value(s, type: element)
+            default: throw PostgresError("PostgreSQL returned an unreadable list")
+            }
+        })
+    }
+}

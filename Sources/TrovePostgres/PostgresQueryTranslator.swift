@@ -1,0 +1,593 @@
+import Trove
+
+/// Translates a query of Trove's query language into one SQL statement, every value a bound
+/// parameter, with the semantics a store gives it.
+///
+/// - Comparisons follow Realm's null rules: null equals only null, `!=` a value is true for
+///   null, and an ordering comparison with null is false. Every translated condition is
+///   two-valued (never SQL's unknown), so `NOT` and `ALL` mean what they mean on a store.
+/// - Strings compare by Unicode scalar values (`COLLATE "C"`); `[c]` folds case as a store
+///   does (see `PostgresStringFolding`), `[d]` removes nonspacing marks after canonical
+///   decomposition.
+/// - Key paths through to-one links become left joins (a null link gives null values);
+///   paths through lists and linkingObjects become `EXISTS` subqueries, with `ANY` (the
+///   default), `ALL` and `NONE` quantifiers.
+/// - What has no faithful translation (`MATCHES`, whose regular expressions are ICU's,
+///   `SELECT`, `GROUP`, aggregate statements) is an error, never an approximate answer.
+struct PostgresQueryTranslator {
+    let schema: Schema
+    let tables: PostgresTables
+    /// The values of `$0`, `$1`, ... in the query text.
+    let arguments: [Value]
+    var parameters = SQLParameters()
+    private var aliasCount = 0
+    /// The left joins of each open scope (the statement, then each `SUBQUERY` inside it).
+    private var scopes: [Scope] = [Scope()]
+
+    private struct Scope {
+        var joins: [String] = []
+        /// The alias joined for a link property of an alias: `"t0.owner"` -> `"t1"`.
+        var joined: [String: String] = [:]
+    }
+
+    init(schema: Schema, arguments: [Value] = []) {
+        self.schema = schema
+        self.tables = PostgresTables(schema: schema)
+        self.arguments = arguments
+    }
+
+    /// The query's model.
+    func model(_ name: String) throws -> ModelSchema {
+        guard let model = schema[name] else { throw PostgresError("no model named '\(name)'") }
+        return model
+    }
+
+    // MARK: Statements
+
+    /// `SELECT` of the objects of `query` (their stored properties, in schema order, as
+    /// `PostgresObjects` reads them).
+    mutating func select(_ query: Query) throws -> String {
+        guard query.select.isEmpty, query.group.isEmpty else {
+            throw PostgresError("SELECT and GROUP are not translated to PostgreSQL yet")
+        }
+        let model = try model(query.model.name)
+        let root = "t0"
+        let columns = try outputColumns(model, alias: root)
+        let condition = try query.predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"
+        var order: [String] = []
+        for descriptor in query.sort {
+            let path = try resolve(descriptor.keyPath, model: model, alias: root)
+            guard path.subquery == nil, path.type.isScalar else {
+                throw PostgresError("cannot sort by '\(descriptor.keyPath)': SORT takes a key path to one value")
+            }
+            order.append(path.expression + (descriptor.ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"))
+        }
+        order.append("\(root).\(PostgresTables.orderColumn)")
+        let from = "\(PostgresTables.table(model.name)) AS \(root)" + scopes[0].joins.joined()
+        var sql: String
+        if query.distinct.isEmpty {
+            sql = "SELECT \(columns.joined(separator: ", ")) FROM \(from) WHERE \(condition) ORDER BY \(order.joined(separator: ", "))"
+        } else {
+            // The first object of each combination in the sorted order, then the sorted order again.
+            var keys: [String] = []
+            for keyPath in query.distinct {
+                let path = try resolve(keyPath, model: model, alias: root)
+                guard path.subquery == nil else { throw PostgresError("cannot take DISTINCT of '\(keyPath)': it has many values") }
+                keys.append(path.expression)
+            }
+            let from = "\(PostgresTables.table(model.name)) AS \(root)" + scopes[0].joins.joined()
+            let ordinals = order.indices.map { "o\($0)" }
+            let orderValues = try query.sort.map { try resolve($0.keyPath, model: model, alias: root).expression }
+                + ["\(root).\(PostgresTables.orderColumn)"]
+            let inner = "SELECT \(columns.enumerated().map { "\($1) AS c\($0)" }.joined(separator: ", ")), "
+                + zip(orderValues, ordinals).map { "\($0) AS \($1)" }.joined(separator: ", ")
+                + ", row_number() OVER (PARTITION BY \(keys.joined(separator: ", ")) ORDER BY \(order.joined(separator: ", "))) AS rank"
+                + " FROM \(from) WHERE \(condition)"
+            let outerOrder = zip(ordinals, descriptorsDirections(query.sort)).map { "\($0)\($1)" }
+            sql = "SELECT \(columns.indices.map { "c\($0)" }.joined(separator: ", ")) FROM (\(inner)) AS d WHERE rank = 1"
+                + " ORDER BY \(outerOrder.joined(separator: ", "))"
+        }
+        if query.offset > 0 { sql += " OFFSET \(parameters.add(String(query.offset)))::bigint" }
+        if let limit = query.limit { sql += " LIMIT \(parameters.add(String(limit)))::bigint" }
+        return sql
+    }
+
+    private func descriptorsDirections(_ sort: [QuerySortDescriptor]) -> [String] {
+        sort.map { $0.ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST" } + [""]
+    }
+
+    /// The keys (the columns links refer to) of the objects of `model` matching `predicate`.
+    mutating func keys(_ model: ModelSchema, where predicate: QueryPredicate?) throws -> String {
+        let root = "t0"
+        let condition = try predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"
+        return "SELECT \(root).\(tables.keyColumn(model)) FROM \(PostgresTables.table(model.name)) AS \(root)"
+            + scopes[0].joins.joined() + " WHERE \(condition)"
+    }
+
+    /// The SQL reading each stored property of `model` from `alias`: scalars and links as
+    /// `PostgresValues.output` writes them, lists as a JSON array of those texts.
+    func outputColumns(_ model: ModelSchema, alias: String) throws -> [String] {
+        try model.properties.filter(\.isStored).map { property in
+            let column = "\(alias).\(PostgresTables.quoted(property.name))"
+            switch property.type {
+            case .link(let target):
+                return PostgresValues.output(column, type: try keyProperty(target))
+            case .list(let element):
+                let value: String
+                if case .link(let target) = element {
+                    value = PostgresValues.output("l.value", type: try keyProperty(target))
+                } else {
+                    value = PostgresValues.output("l.value", type: element)
+                }
+                return "(SELECT COALESCE(json_agg((\(value))::text ORDER BY l.position), '[]') FROM "
+                    + "\(PostgresTables.listTable(model.name, property.name)) AS l WHERE l.owner = \(alias).\(tables.keyColumn(model)))"
+            default:
+                return PostgresValues.output(column, type: property.type)
+            }
+        }
+    }
+
+    /// The type of the values links to `model` hold: its primary key's, or `int` for `"@key"`.
+    func keyProperty(_ model: String) throws -> PropertyType {
+        try self.model(model).primaryKeyProperty?.type ?? .int
+    }
+
+    // MARK: Key paths
+
+    /// A key path resolved to SQL.
+    struct Path {
+        /// The SQL of the value reached (inside `subquery` when there is one).
+        var expression: String
+        /// The scalar type of the value (a link's key type for a link).
+        var type: PropertyType
+        /// For a path through a list or linkingObjects: the `FROM ... WHERE` of the subquery
+        /// whose rows are the values reached.
+        var subquery: Subquery?
+        /// The model of the object reached, when the path ends at objects (a link or a list of
+        /// links) rather than a scalar.
+        var objectModel: ModelSchema?
+        var objectAlias: String?
+    }
+
+    struct Subquery {
+        /// `"Person.dogs" AS l1 JOIN "Dog" AS t2 ON ...`
+        var from: String
+        /// `l1.owner = t0."@key"`
+        var correlation: String
+
+        func exists(_ condition: String) -> String {
+            "EXISTS (SELECT 1 FROM \(from) WHERE \(correlation) AND \(condition))"
+        }
+    }
+
+    private mutating func nextAlias(_ prefix: String) -> String {
+        aliasCount += 1
+        return "\(prefix)\(aliasCount)"
+    }
+
+    /// Resolves `keyPath` from the object `alias` of `model`. `variables` gives the model and
+    /// alias each `SUBQUERY` variable stands for (nil model for an element of a primitive list).
+    mutating func resolve(_ keyPath: QueryKeyPath, model: ModelSchema, alias: String,
+                          variables: [String: (ModelSchema?, String, PropertyType?)] = [:]) throws -> Path {
+        var current = model
+        var currentAlias = alias
+        if let variable = keyPath.variable {
+            guard let bound = variables[variable.name] else { throw PostgresError("unknown variable '$\(variable.name)'") }
+            guard let boundModel = bound.0 else {
+                guard keyPath.components.isEmpty, let type = bound.2 else {
+                    throw PostgresError("'$\(variable.name)' is a value of a list and has no properties")
+                }
+                return Path(expression: bound.1, type: type)
+            }
+            current = boundModel
+            currentAlias = bound.1
+        }
+        var subquery: Subquery?
+        let names = keyPath.names
+        guard !names.isEmpty else { throw PostgresError("'\(keyPath)' names no property") }
+        for (i, name) in names.enumerated() {
+            guard let property = current[property: name] else {
+                throw PostgresError("'\(current.name)' has no property '\(name)'")
+            }
+            let isLast = i == names.count - 1
+            let column = "\(currentAlias).\(PostgresTables.quoted(name))"
+            switch property.type {
+            case .link(let target):
+                let targetModel = try self.model(target)
+                if isLast {
+                    return Path(expression: column, type: try keyProperty(target), subquery: subquery,
+                                objectModel: targetModel, objectAlias: nil)
+                }
+                let joined = nextAlias("t")
+                let join = " LEFT JOIN \(PostgresTables.table(target)) AS \(joined) ON \(joined).\(tables.keyColumn(targetModel)) = \(column)"
+                if subquery != nil {
+                    subquery!.from += join
+                } else if let existing = scopes[scopes.count - 1].joined["\(currentAlias).\(name)"] {
+                    current = targetModel
+                    currentAlias = existing
+                    continue
+                } else {
+                    scopes[scopes.count - 1].joins.append(join)
+                    scopes[scopes.count - 1].joined["\(currentAlias).\(name)"] = joined
+                }
+                current = targetModel
+                currentAlias = joined
+            case .list(let element):
+                let list = nextAlias("l")
+                let side = "\(PostgresTables.listTable(current.name, name)) AS \(list)"
+                let owner = "\(list).owner = \(currentAlias).\(tables.keyColumn(current))"
+                var from = side
+                if case .link(let target) = element {
+                    let targetModel = try self.model(target)
+                    let joined = nextAlias("t")
+                    from += " JOIN \(PostgresTables.table(target)) AS \(joined) ON \(joined).\(tables.keyColumn(targetModel)) = \(list).value"
+                    if subquery == nil {
+                        subquery = Subquery(from: from, correlation: owner)
+                    } else {
+                        subquery!.from += " JOIN \(from) ON \(owner)"
+                    }
+                    if isLast {
+                        return Path(expression: "\(joined).\(tables.keyColumn(targetModel))", type: try keyProperty(target),
+                                    subquery: subquery, objectModel: targetModel, objectAlias: joined)
+                    }
+                    current = targetModel
+                    currentAlias = joined
+                } else {
+                    if subquery == nil {
+                        subquery = Subquery(from: from, correlation: owner)
+                    } else {
+                        subquery!.from += " JOIN \(from) ON \(owner)"
+                    }
+                    guard isLast else { throw PostgresError("'\(name)' is a list of values and has no properties") }
+                    return Path(expression: "\(list).value", type: element, subquery: subquery)
+                }
+            case .linkingObjects(let origin, let originProperty):
+                let originModel = try self.model(origin)
+                guard let link = originModel[property: originProperty] else { throw PostgresError("'\(origin)' has no property '\(originProperty)'") }
+                let joined = nextAlias("t")
+                var from: String
+                var correlation: String
+                if link.type.isList {
+                    let list = nextAlias("l")
+                    from = "\(PostgresTables.listTable(origin, originProperty)) AS \(list) JOIN \(PostgresTables.table(origin)) AS \(joined) "
+                        + "ON \(joined).\(tables.keyColumn(originModel)) = \(list).owner"
+                    correlation = "\(list).value = \(currentAlias).\(tables.keyColumn(current))"
+                } else {
+                    from = "\(PostgresTables.table(origin)) AS \(joined)"
+                    correlation = "\(joined).\(PostgresTables.quoted(originProperty)) = \(currentAlias).\(tables.keyColumn(current))"
+                }
+                if subquery == nil {
+                    subquery = Subquery(from: from, correlation: correlation)
+                } else {
+                    subquery!.from += " JOIN \(from) ON \(correlation)"
+                }
+                if isLast {
+                    return Path(expression: "\(joined).\(tables.keyColumn(originModel))", type: try keyProperty(origin),
+                                subquery: subquery, objectModel: originModel, objectAlias: joined)
+                }
+                current = originModel
+                currentAlias = joined
+            default:
+                guard isLast else { throw PostgresError("'\(name)' is a \(property.type) and has no properties") }
+                return Path(expression: column, type: property.type, subquery: subquery)
+            }
+        }
+        throw PostgresError("'\(keyPath)' reaches no value")
+    }
+
+    // MARK: Predicates
+
+    /// The two-valued SQL condition of `predicate` on the object `alias` of `model`.
+    mutating func condition(_ predicate: QueryPredicate, model: ModelSchema, alias: String,
+                            variables: [String: (ModelSchema?, String, PropertyType?)] = [:]) throws -> String {
+        switch predicate.kind {
+        case .constant(let value):
+            return value ? "true" : "false"
+        case .not(let operand):
+            return "NOT (\(try condition(operand, model: model, alias: alias, variables: variables)))"
+        case .and(let operands):
+            return "(" + (try operands.map { try condition($0, model: model, alias: alias, variables: variables) }).joined(separator: " AND ") + ")"
+        case .or(let operands):
+            return "(" + (try operands.map { try condition($0, model: model, alias: alias, variables: variables) }).joined(separator: " OR ") + ")"
+        case .between(let between):
+            let bounds = QueryExpression.list([between.lower, between.upper])
+            return try comparison(quantifier: between.quantifier, between.value, .between, [], bounds,
+                                  model: model, alias: alias, variables: variables)
+        case .comparison(let c):
+            return try comparison(quantifier: c.quantifier, c.left, Operator(c.op), c.options, c.right,
+                                  model: model, alias: alias, variables: variables)
+        }
+    }
+
+    enum Operator: Equatable {
+        case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
+        case beginsWith, endsWith, contains, like, matches, `in`, between
+
+        init(_ op: ComparisonOperator) {
+            switch op {
+            case .equal: self = .equal
+            case .notEqual: self = .notEqual
+            case .lessThan: self = .less
+            case .lessThanOrEqual: self = .lessOrEqual
+            case .greaterThan: self = .greater
+            case .greaterThanOrEqual: self = .greaterOrEqual
+            case .beginsWith: self = .beginsWith
+            case .endsWith: self = .endsWith
+            case .contains: self = .contains
+            case .like: self = .like
+            case .matches: self = .matches
+            case .in: self = .in
+            }
+        }
+
+        var swapped: Operator? {
+            switch self {
+            case .equal, .notEqual: self
+            case .less: .greater
+            case .lessOrEqual: .greaterOrEqual
+            case .greater: .less
+            case .greaterOrEqual: .lessOrEqual
+            default: nil
+            }
+        }
+
+        var sql: String {
+            switch self {
+            case .equal: "="
+            case .notEqual: "<>"
+            case .less: "<"
+            case .lessOrEqual: "<="
+            case .greater: ">"
+            case .greaterOrEqual: ">="
+            default: ""
+            }
+        }
+    }
+
+    /// An operand: SQL over one value, possibly inside a to-many subquery.
+    private struct Operand {
+        var expression: String
+        var type: PropertyType
+        var subquery: Subquery?
+    }
+
+    private mutating func comparison(quantifier: Quantifier?, _ left: QueryExpression, _ op: Operator,
+                                     _ options: StringComparisonOptions, _ right: QueryExpression,
+                                     model: ModelSchema, alias: String,
+                                     variables: [String: (ModelSchema?, String, PropertyType?)]) throws -> String {
+        if op == .matches {
+            throw PostgresError("MATCHES is not translated to PostgreSQL: its regular expressions are ICU's, not PostgreSQL's")
+        }
+        // `constant IN listPath`: any element equals the constant.
+        if op == .in, left.isConstant, !right.isConstant {
+            return try comparison(quantifier: quantifier ?? .any, right, .equal, options, left,
+                                  model: model, alias: alias, variables: variables)
+        }
+        var op = op
+        var (left, right) = (left, right)
+        if left.isConstant, !right.isConstant {
+            guard let swapped = op.swapped else { throw PostgresError("the left side of '\(op)' must be a key path") }
+            (left, right, op) = (right, left, swapped)
+        }
+        guard !left.isConstant else { throw PostgresError("a comparison needs a key path on one side") }
+        let subject = try operand(left, model: model, alias: alias, variables: variables)
+        var test: String
+        if right.isConstant {
+            test = try constantTest(subject, op, options, right)
+        } else {
+            let other = try operand(right, model: model, alias: alias, variables: variables)
+            guard subject.subquery == nil || other.subquery == nil else {
+                throw PostgresError("a comparison of two lists is not translated to PostgreSQL")
+            }
+            test = try valueTest(subject.expression, op, options, other.expression, type: subject.type)
+            if let subquery = other.subquery { return quantified(quantifier, subquery, test) }
+        }
+        if let subquery = subject.subquery { return quantified(quantifier, subquery, test) }
+        if quantifier != nil, quantifier != .any {
+            throw PostgresError("\(quantifier!) needs a key path through a list")
+        }
+        return test
+    }
+
+    private func quantified(_ quantifier: Quantifier?, _ subquery: Subquery, _ test: String) -> String {
+        switch quantifier ?? .any {
+        case .any: subquery.exists(test)
+        case .all: "NOT " + subquery.exists("NOT (\(test))")
+        case .noneOf: "NOT " + subquery.exists(test)
+        }
+    }
+
+    private mutating func operand(_ expression: QueryExpression, model: ModelSchema, alias: String,
+                                  variables: [String: (ModelSchema?, String, PropertyType?)]) throws -> Operand {
+        switch expression.kind {
+        case .keyPath(let keyPath):
+            let path = try resolve(keyPath, model: model, alias: alias, variables: variables)
+            return Operand(expression: path.expression, type: path.type, subquery: path.subquery)
+        case .aggregate(let aggregate):
+            let path = try resolve(aggregate.collection, model: model, alias: alias, variables: variables)
+            guard let subquery = path.subquery else {
+                throw PostgresError("\(aggregate.function) of '\(aggregate.collection)' is not translated to PostgreSQL: it takes a list")
+            }
+            switch aggregate.function {
+            case .count, .size:
+                return Operand(expression: "(SELECT count(*) FROM \(subquery.from) WHERE \(subquery.correlation))", type: .int)
+            case .sum, .avg, .min, .max:
+                var value = path
+                if let property = aggregate.property {
+                    guard let target = path.objectModel, let targetAlias = path.objectAlias else {
+                        throw PostgresError("'\(aggregate.collection)' is a list of values: \(aggregate.function) takes no property")
+                    }
+                    // The property is read in the list's subquery, through to-one links only.
+                    var inner = PostgresQueryTranslator(schema: schema, arguments: arguments)
+                    inner.aliasCount = aliasCount + 100
+                    inner.parameters = parameters
+                    let reached = try inner.resolve(property, model: target, alias: targetAlias)
+                    guard reached.subquery == nil else { throw PostgresError("\(aggregate.function).\(property) must reach one value per element") }
+                    parameters = inner.parameters
+                    aliasCount = inner.aliasCount
+                    value = Path(expression: reached.expression, type: reached.type,
+                                 subquery: Subquery(from: subquery.from + inner.scopes[0].joins.joined(), correlation: subquery.correlation))
+                } else if path.objectModel != nil {
+                    throw PostgresError("\(aggregate.function) of a list of objects needs a property: '\(aggregate.collection).\(aggregate.function).PROPERTY'")
+                }
+                guard value.type.isNumeric || (value.type == .date && aggregate.function != .sum && aggregate.function != .avg) else {
+                    throw PostgresError("\(aggregate.function) needs numbers")
+                }
+                let from = "FROM \(value.subquery!.from) WHERE \(value.subquery!.correlation)"
+                switch aggregate.function {
+                case .sum: return Operand(expression: "(SELECT COALESCE(sum(\(value.expression)), 0) \(from))", type: .decimal)
+                case .avg: return Operand(expression: "(SELECT avg(\(value.expression)) \(from))", type: .decimal)
+                case .min: return Operand(expression: "(SELECT min(\(value.expression)) \(from))", type: value.type)
+                default: return Operand(expression: "(SELECT max(\(value.expression)) \(from))", type: value.type)
+                }
+            }
+        case .subqueryCount(let sub):
+            let path = try resolve(sub.collection, model: model, alias: alias, variables: variables)
+            guard let subquery = path.subquery else { throw PostgresError("SUBQUERY needs a list: '\(sub.collection)' is not one") }
+            var bound = variables
+            if let target = path.objectModel, let targetAlias = path.objectAlias {
+                bound[sub.variable.name] = (target, targetAlias, nil)
+            } else {
+                bound[sub.variable.name] = (nil, path.expression, path.type)
+            }
+            scopes.append(Scope())
+            let test = try condition(sub.predicate, model: model, alias: alias, variables: bound)
+            let joins = scopes.removeLast().joins.joined()
+            return Operand(expression: "(SELECT count(*) FROM \(subquery.from)\(joins) WHERE \(subquery.correlation) AND \(test))", type: .int)
+        case .literal, .parameter:
+            throw PostgresError("a comparison needs a key path on one side")
+        }
+    }
+
+    // MARK: Values
+
+    /// The constant `expression` as a value of `type`.
+    private func value(_ expression: QueryExpression, as type: PropertyType) throws -> Value {
+        do {
+            switch expression.kind {
+            case .literal(let literal):
+                if case .null = literal { return .null }
+                return try Coercion.scalar(.literal(literal), as: type, for: "the value")
+            case .parameter(let index):
+                guard arguments.indices.contains(index) else { throw PostgresError("$\(index) is not bound") }
+                return try Self.argument(arguments[index], as: type, index: index)
+            default:
+                throw PostgresError("not a constant")
+            }
+        } catch let error as CoercionError {
+            throw PostgresError(error.description)
+        }
+    }
+
+    /// An argument as a value of `type`: a string meeting another type is read as a literal of
+    /// that type, as the shell's `--arg` values are.
+    static func argument(_ value: Value, as type: PropertyType, index: Int) throws(CoercionError) -> Value {
+        if value.isNull { return .null }
+        if case .string(let text) = value, type != .string { return try Coercion.scalar(.text(text), as: type, for: "$\(index)") }
+        return try Coercion.scalar(.value(value), as: type, for: "$\(index)")
+    }
+
+    /// The constants of `IN`'s or `BETWEEN`'s list, as values of `type`.
+    private func constantList(_ constant: QueryExpression, as type: PropertyType) throws -> [Value] {
+        if case .literal(.list(let list)) = constant.kind { return try list.map { try value($0, as: type) } }
+        if case .parameter(let index) = constant.kind, arguments.indices.contains(index), case .list(let values) = arguments[index] {
+            do {
+                return try values.map { try Self.argument($0, as: type, index: index) }
+            } catch let error as CoercionError {
+                throw PostgresError(error.description)
+            }
+        }
+        throw PostgresError("IN and BETWEEN take a list: {a, b, ...}")
+    }
+
+    private mutating func constantTest(_ subject: Operand, _ op: Operator, _ options: StringComparisonOptions,
+                                       _ constant: QueryExpression) throws -> String {
+        let type = subject.type
+        switch op {
+        case .in, .between:
+            let elements = try constantList(constant, as: type)
+            if op == .between {
+                guard elements.count == 2 else { throw PostgresError("BETWEEN takes two bounds: {lower, upper}") }
+                if elements.contains(where: \.isNull) { return "false" }
+                let lower = try valueTest(subject.expression, .greaterOrEqual, [], try bind(elements[0], as: type, []), type: type)
+                let upper = try valueTest(subject.expression, .lessOrEqual, [], try bind(elements[1], as: type, []), type: type)
+                return "(\(lower) AND \(upper))"
+            }
+            guard !elements.isEmpty else { return "false" }
+            return "(" + (try elements.map { element in
+                element.isNull ? "(\(subject.expression) IS NULL)"
+                    : try valueTest(subject.expression, .equal, options, try bind(element, as: type, options), type: type, foldRight: false)
+            }).joined(separator: " OR ") + ")"
+        default:
+            let value = try value(constant, as: type)
+            if value.isNull {
+                switch op {
+                case .equal: return "(\(subject.expression) IS NULL)"
+                case .notEqual: return "(\(subject.expression) IS NOT NULL)"
+                case .less, .lessOrEqual, .greater, .greaterOrEqual: return "false"
+                default: throw PostgresError("\(op) with null is not translated to PostgreSQL")
+                }
+            }
+            if op == .like {
+                guard case .string(let pattern) = value else { throw PostgresError("LIKE takes a string") }
+                let placeholder = parameters.add(Self.likePattern(pattern, options: options))
+                return "COALESCE(\(PostgresStringFolding.fold(subject.expression, options)) LIKE \(placeholder), false)"
+            }
+            return try valueTest(subject.expression, op, options, try bind(value, as: type, options), type: type, foldRight: false)
+        }
+    }
+
+    /// A bound constant, folded by the store's own code under `options`.
+    private mutating func bind(_ value: Value, as type: PropertyType, _ options: StringComparisonOptions) throws -> String {
+        var value = value
+        if !options.isEmpty, case .string(let s) = value { value = .string(PostgresStringFolding.foldConstant(s, options)) }
+        return try PostgresValues.sql(value, type: type, &parameters)
+    }
+
+    /// The two-valued test `left op right` on SQL values of `type`, with Realm's null rules.
+    private func valueTest(_ left: String, _ op: Operator, _ options: StringComparisonOptions, _ right: String,
+                           type: PropertyType, foldRight: Bool = true) throws -> String {
+        if !options.isEmpty, type != .string {
+            throw PostgresError("[c] and [d] apply to strings only")
+        }
+        let l = PostgresStringFolding.fold(left, options)
+        let r = foldRight ? PostgresStringFolding.fold(right, options) : right
+        switch op {
+        case .equal: return "(\(l) IS NOT DISTINCT FROM \(r))"
+        case .notEqual: return "(\(l) IS DISTINCT FROM \(r))"
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            guard type.isNumeric || type == .string || type == .date else {
+                throw PostgresError("'\(op.sql)' does not order \(type) values")
+            }
+            // NaN orders with nothing in a store; PostgreSQL puts it after every number.
+            let nan = type == .float || type == .double ? " AND \(l) <> 'NaN' AND \(r) <> 'NaN'" : ""
+            return "COALESCE(\(l) \(op.sql) \(r)\(nan), false)"
+        case .beginsWith, .endsWith, .contains:
+            guard type == .string else { throw PostgresError("\(op) applies to strings only on PostgreSQL") }
+            switch op {
+            case .beginsWith: return "COALESCE(starts_with(\(l), \(r)), false)"
+            case .endsWith: return "COALESCE(right(\(l), char_length(\(r))) = \(r) AND char_length(\(r)) <= char_length(\(l)), false)"
+            default: return "COALESCE(strpos(\(l), \(r)) > 0, false)"
+            }
+        case .like:
+            throw PostgresError("LIKE takes a constant pattern on PostgreSQL")
+        case .matches, .in, .between:
+            throw PostgresError("\(op) is not translated here")
+        }
+    }
+
+    /// A LIKE pattern of the query language (`*` any run, `?` one character, no escape) as
+    /// SQL LIKE's, folded as the subject is.
+    static func likePattern(_ pattern: String, options: StringComparisonOptions) -> String {
+        var sql = ""
+        for scalar in PostgresStringFolding.foldConstant(pattern, options).unicodeScalars {
+            switch scalar {
+            case "*": sql += "%"
+            case "?": sql += "_"
+            case "%", "_", "\\": sql += "\\" + String(scalar)
+            default: sql.unicodeScalars.append(scalar)
+            }
+        }
+        return sql
+    }
+}

@@ -1,0 +1,395 @@
+import Trove
+
+/// A Trove schema's objects in a PostgreSQL database: the same models, query language and
+/// null rules as a store file, on a server shared by many clients.
+///
+/// ```swift
+/// let store = try PostgresStore(url: "postgres://app@db.example/trove", schema: schema)
+/// try store.insert("Person", ["name": "Ada", "age": 36])
+/// let adults = try store.objects("Person where age >= 18 SORT(name)")
+/// ```
+///
+/// Each write outside `begin()`/`commit()` is one transaction of its own.
+public final class PostgresStore {
+    public let connection: PostgresConnection
+    /// The schema the database holds.
+    public private(set) var schema: Schema
+    public private(set) var isInTransaction = false
+
+    /// Connects to `url` and makes the database hold `schema` (creating its tables, or
+    /// applying additive changes to the ones there). With no schema, the database's own is
+    /// used; a database without one is an error.
+    public init(url: String, schema: Schema? = nil) throws {
+        connection = try PostgresConnection(url: url)
+        if let schema {
+            self.schema = try PostgresSchemaInstaller.install(schema, on: connection)
+        } else if let stored = try PostgresSchemaInstaller.storedSchema(connection) {
+            self.schema = stored
+        } else {
+            throw PostgresError("the database '\(connection.database)' holds no Trove schema: give one with --schema FILE")
+        }
+    }
+
+    /// Applies `schema` to the database with the rules of `init(url:schema:)`.
+    public func apply(_ schema: Schema) throws {
+        self.schema = try PostgresSchemaInstaller.install(schema, on: connection)
+    }
+
+    func model(_ name: String) throws -> ModelSchema {
+        guard let model = schema[name] else { throw PostgresError("no model named '\(name)'") }
+        return model
+    }
+
+    // MARK: Transactions
+
+    public func begin() throws {
+        guard !isInTransaction else { throw PostgresError("a transaction is already open") }
+        try connection.execute("BEGIN")
+        isInTransaction = true
+    }
+
+    public func commit() throws {
+        guard isInTransaction else { throw PostgresError("no transaction is open") }
+        isInTransaction = false
+        try connection.execute("COMMIT")
+    }
+
+    public func rollback() throws {
+        guard isInTransaction else { throw PostgresError("no transaction is open") }
+        isInTransaction = false
+        try connection.execute("ROLLBACK")
+    }
+
+    /// Runs a read; in an open transaction under a savepoint, so that a failed statement
+    /// leaves the transaction usable.
+    func read<T>(_ body: () throws -> T) throws -> T {
+        isInTransaction ? try write(body) : try body()
+    }
+
+    /// Runs `body` atomically: in the open transaction (under a savepoint, so that a failed
+    /// statement leaves the transaction usable), or in one of its own.
+    func write<T>(_ body: () throws -> T) throws -> T {
+        guard isInTransaction else { return try connection.transaction(body) }
+        try connection.execute("SAVEPOINT trove_statement")
+        do {
+            let value = try body()
+            try connection.execute("RELEASE SAVEPOINT trove_statement")
+            return value
+        } catch {
+            _ = try? connection.execute("ROLLBACK TO SAVEPOINT trove_statement")
+            throw error
+        }
+    }
+
+    // MARK: Queries
+
+    /// The statement and parameters a query runs as.
+    public func sql(_ queryText: String, arguments: [Value] = []) throws -> (sql: String, parameters: [String?]) {
+        let query = try Self.parse(queryText)
+        var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+        let sql = try translator.select(query)
+        return (sql, translator.parameters.values)
+    }
+
+    /// The objects a query statement (`Person where age > 3 SORT(name)`) selects, each as its
+    /// stored properties in schema order.
+    public func objects(_ queryText: String, arguments: [Value] = []) throws -> PostgresObjects {
+        let query = try Self.parse(queryText)
+        let model = try model(query.model.name)
+        var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+        let sql = try translator.select(query)
+        let rows = try read { try connection.execute(sql, translator.parameters.values) }
+        return try PostgresObjects(model: model, schema: schema, rows: rows.rows)
+    }
+
+    /// How many objects of `model` satisfy `predicate` (all when nil).
+    public func count(_ model: String, where predicate: String? = nil, arguments: [Value] = []) throws -> Int {
+        let model = try self.model(model)
+        var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+        let keys = try translator.keys(model, where: try predicate.map(Self.parsePredicate))
+        let rows = try read { try connection.execute("SELECT count(*) FROM (\(keys)) AS matched", translator.parameters.values) }
+        return Int(rows.rows.first?.first.flatMap { $0 } ?? "0") ?? 0
+    }
+
+    /// PostgreSQL's plan of a query, after the SQL it runs.
+    public func explain(_ queryText: String, arguments: [Value] = []) throws -> (sql: String, plan: [String]) {
+        let (sql, parameters) = try self.sql(queryText, arguments: arguments)
+        let plan = try read { try connection.execute("EXPLAIN " + sql, parameters) }.rows.map { $0.first.flatMap { $0 } ?? "" }
+        return (sql, plan)
+    }
+
+    static func parse(_ text: String) throws -> Query {
+        do { return try QueryParser.parseQuery(text) } catch { throw PostgresError(error.message) }
+    }
+
+    static func parsePredicate(_ text: String) throws -> QueryPredicate {
+        do { return try QueryParser.parsePredicate(text) } catch { throw PostgresError(error.message) }
+    }
+
+    // MARK: Writes
+
+    /// The values of a JSON object (as `insert` and import take it) for `model`: a link is
+    /// its target's primary key, a list a JSON array.
+    public func values(fromJSON json: JSONObject, model: String) throws -> [String: Value] {
+        let model = try self.model(model)
+        var values: [String: Value] = [:]
+        for (name, item) in json.pairs {
+            guard let property = model[property: name], property.isStored else {
+                throw PostgresError("'\(model.name)' has no property '\(name)'")
+            }
+            do {
+                switch property.type {
+                case .link(let target):
+                    values[name] = try jsonScalar(item, as: try keyType(target), for: name, target: target)
+                case .list(let element):
+                    guard case .array(let items) = item else {
+                        if case .null = item { values[name] = .list([]); continue }
+                        throw PostgresError("'\(name)' takes a JSON array")
+                    }
+                    let type = try element.objectType.map(keyType) ?? element
+                    values[name] = .list(try items.map { try jsonScalar($0, as: type, for: name, target: element.objectType) })
+                default:
+                    values[name] = try jsonScalar(item, as: property.type, for: name)
+                }
+            }
+        }
+        return values
+    }
+
+    private func jsonScalar(_ item: JSONValue, as type: PropertyType, for name: String, target: String? = nil) throws -> Value {
+        if case .null = item { return .null }
+        if case .object(let object) = item {
+            guard let target else { throw PostgresError("'\(name)' takes \(type), not an object") }
+            return .object(try values(fromJSON: object, model: target))
+        }
+        do { return try Coercion.scalar(.json(item), as: type, for: name) } catch { throw PostgresError(error.description) }
+    }
+
+    /// Inserts one object; properties left out get their defaults.
+    public func insert(_ model: String, _ values: [String: Value]) throws {
+        let model = try self.model(model)
+        _ = try write { try insertRow(model, values) }
+    }
+
+    /// Inserts an object, or updates the given properties of the one with the same primary key.
+    /// Returns whether it inserted.
+    @discardableResult
+    public func upsert(_ model: String, _ values: [String: Value]) throws -> Bool {
+        let model = try self.model(model)
+        guard let pk = model.primaryKey, let key = values[pk], !key.isNull else {
+            try insert(model.name, values)
+            return true
+        }
+        return try write { try upsertRow(model, values) }
+    }
+
+    @discardableResult
+    private func upsertRow(_ model: ModelSchema, _ values: [String: Value]) throws -> Bool {
+        guard let pk = model.primaryKey, let key = values[pk], !key.isNull else {
+            try insertRow(model, values)
+            return true
+        }
+        let exists = try connection.execute("SELECT 1 FROM \(PostgresTables.table(model.name)) WHERE \(PostgresTables.quoted(pk)) = \(try keyParameter(model, key))",
+                                            [try keyText(model, key)])
+        if exists.rows.isEmpty {
+            try insertRow(model, values)
+            return true
+        }
+        var rest = values
+        rest[pk] = nil
+        _ = try updateRows(model, keysSQL: "SELECT \(try keyParameter(model, key))", keyParameters: [try keyText(model, key)], values: rest)
+        return false
+    }
+
+    /// Sets `values` on the objects of `model` matching `predicate`; returns how many.
+    @discardableResult
+    public func update(_ model: String, where predicate: String?, arguments: [Value] = [], set values: [String: Value]) throws -> Int {
+        let model = try self.model(model)
+        var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+        let keys = try translator.keys(model, where: try predicate.map(Self.parsePredicate))
+        return try write { try updateRows(model, keysSQL: keys, keyParameters: translator.parameters.values, values: values) }
+    }
+
+    /// Deletes the objects of `model` matching `predicate` (all when nil); returns how many.
+    @discardableResult
+    public func delete(_ model: String, where predicate: String?, arguments: [Value] = []) throws -> Int {
+        let model = try self.model(model)
+        var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+        let keys = try translator.keys(model, where: try predicate.map(Self.parsePredicate))
+        let key = PostgresTables(schema: schema).keyColumn(model)
+        return try write {
+            try connection.execute("DELETE FROM \(PostgresTables.table(model.name)) WHERE \(key) IN (\(keys))", translator.parameters.values).affected
+        }
+    }
+
+    /// Deletes the objects with these primary keys; returns how many existed.
+    @discardableResult
+    public func delete(_ model: String, primaryKeys: [Value]) throws -> Int {
+        let model = try self.model(model)
+        guard let pk = model.primaryKey else { throw PostgresError("'\(model.name)' has no primary key") }
+        return try write {
+            var deleted = 0
+            for key in primaryKeys {
+                deleted += try connection.execute("DELETE FROM \(PostgresTables.table(model.name)) WHERE \(PostgresTables.quoted(pk)) = \(try keyParameter(model, key))",
+                                                  [try keyText(model, key)]).affected
+            }
+            return deleted
+        }
+    }
+
+    private func keyParameter(_ model: ModelSchema, _ key: Value) throws -> String {
+        "$1::\(PostgresTables.castType(model.primaryKeyProperty?.type ?? .int))"
+    }
+
+    private func keyText(_ model: ModelSchema, _ key: Value) throws -> String {
+        let type = model.primaryKeyProperty?.type ?? .int
+        return try PostgresValues.parameter(try coerce(key, type, "primary key of '\(model.name)'"), type: type).0
+    }
+
+    private func coerce(_ value: Value, _ type: PropertyType, _ name: String) throws -> Value {
+        if value.isNull { return .null }
+        do { return try Coercion.scalar(.value(value), as: type, for: name) } catch { throw PostgresError(error.description) }
+    }
+
+    /// A link's value as the key of its target: a primary-key value, or (for a target without
+    /// one) its `"@key"`.
+    private func linkKey(_ value: Value, target: String, property: String) throws -> Value {
+        let targetModel = try self.model(target)
+        switch value {
+        case .null: return .null
+        case .object(let values):
+            // A nested object is upserted (inserted, for a model without a primary key).
+            if let pk = targetModel.primaryKey, let key = values[pk], !key.isNull {
+                try upsertRow(targetModel, values)
+                return try coerce(key, targetModel.primaryKeyProperty!.type, property)
+            }
+            return try PostgresValues.value(try insertRow(targetModel, values), type: targetModel.primaryKeyProperty?.type ?? .int)
+        case .reference, .list:
+            throw PostgresError("'\(property)' takes the primary key of a '\(target)' on PostgreSQL, not \(value.kindDescription)")
+        default:
+            return try coerce(value, targetModel.primaryKeyProperty?.type ?? .int, property)
+        }
+    }
+
+    /// Inserts a row and its list rows; returns its key as text.
+    @discardableResult
+    private func insertRow(_ model: ModelSchema, _ given: [String: Value]) throws -> String? {
+        for name in given.keys where model[property: name] == nil {
+            throw PostgresError("'\(model.name)' has no property '\(name)'")
+        }
+        var parameters = SQLParameters()
+        var columns: [String] = []
+        var expressions: [String] = []
+        var lists: [(PropertySchema, [Value])] = []
+        for property in model.properties where property.isStored {
+            let value = given[property.name] ?? property.defaultValue ?? (property.type.isList ? .list([]) : .null)
+            switch property.type {
+            case .list:
+                guard case .list(let elements) = value else {
+                    throw PostgresError("'\(property.name)' takes a list, not \(value.kindDescription)")
+                }
+                lists.append((property, elements))
+            case .link(let target):
+                let key = try linkKey(value, target: target, property: property.name)
+                columns.append(PostgresTables.quoted(property.name))
+                expressions.append(try PostgresValues.sql(key, type: try keyType(target), &parameters))
+            default:
+                let coerced = try coerce(value, property.type, "\(model.name).\(property.name)")
+                if coerced.isNull, !property.isOptional {
+                    throw PostgresError("'\(model.name).\(property.name)' is required")
+                }
+                columns.append(PostgresTables.quoted(property.name))
+                expressions.append(try PostgresValues.sql(coerced, type: property.type, &parameters))
+            }
+        }
+        let key = PostgresTables(schema: schema).keyColumn(model)
+        let sql = columns.isEmpty
+            ? "INSERT INTO \(PostgresTables.table(model.name)) DEFAULT VALUES RETURNING \(key)::text"
+            : "INSERT INTO \(PostgresTables.table(model.name)) (\(columns.joined(separator: ", "))) VALUES (\(expressions.joined(separator: ", "))) RETURNING \(key)::text"
+        let inserted = try translateConstraint(model) { try connection.execute(sql, parameters.values) }
+        let owner = inserted.rows.first?.first ?? nil
+        for (property, elements) in lists { try replaceList(model, property, owner: owner, elements) }
+        return owner
+    }
+
+    private func keyType(_ model: String) throws -> PropertyType {
+        try self.model(model).primaryKeyProperty?.type ?? .int
+    }
+
+    private func replaceList(_ model: ModelSchema, _ property: PropertySchema, owner: String?, _ elements: [Value]) throws {
+        guard case .list(let element) = property.type else { return }
+        let side = PostgresTables.listTable(model.name, property.name)
+        let ownerCast = PostgresTables.castType(model.primaryKeyProperty?.type ?? .int)
+        try connection.execute("DELETE FROM \(side) WHERE owner = $1::\(ownerCast)", [owner])
+        guard !elements.isEmpty else { return }
+        var parameters = SQLParameters()
+        let ownerPlaceholder = parameters.add(owner)
+        var rows: [String] = []
+        for (position, value) in elements.enumerated() {
+            let sqlValue: String
+            if case .link(let target) = element {
+                let key = try linkKey(value, target: target, property: property.name)
+                guard !key.isNull else { throw PostgresError("a list of '\(target)' cannot hold null") }
+                sqlValue = try PostgresValues.sql(key, type: try keyType(target), &parameters)
+            } else {
+                let coerced = try coerce(value, element, "\(model.name).\(property.name)")
+                if coerced.isNull, !property.isOptional { throw PostgresError("'\(model.name).\(property.name)' cannot hold null") }
+                sqlValue = try PostgresValues.sql(coerced, type: element, &parameters)
+            }
+            rows.append("(\(ownerPlaceholder)::\(ownerCast), \(position), \(sqlValue))")
+        }
+        try translateConstraint(model) {
+            try connection.execute("INSERT INTO \(side) (owner, position, value) VALUES \(rows.joined(separator: ", "))", parameters.values)
+        }
+    }
+
+    private func updateRows(_ model: ModelSchema, keysSQL: String, keyParameters: [String?], values: [String: Value]) throws -> Int {
+        var parameters = SQLParameters()
+        for value in keyParameters { _ = parameters.add(value) }
+        var assignments: [String] = []
+        var lists: [(PropertySchema, [Value])] = []
+        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+            guard let property = model[property: name], property.isStored else {
+                throw PostgresError("'\(model.name)' has no stored property '\(name)'")
+            }
+            switch property.type {
+            case .list:
+                guard case .list(let elements) = value else { throw PostgresError("'\(name)' takes a list, not \(value.kindDescription)") }
+                lists.append((property, elements))
+            case .link(let target):
+                let key = try linkKey(value, target: target, property: name)
+                assignments.append("\(PostgresTables.quoted(name)) = \(try PostgresValues.sql(key, type: try keyType(target), &parameters))")
+            default:
+                let coerced = try coerce(value, property.type, "\(model.name).\(name)")
+                if coerced.isNull, !property.isOptional { throw PostgresError("'\(model.name).\(name)' is required") }
+                assignments.append("\(PostgresTables.quoted(name)) = \(try PostgresValues.sql(coerced, type: property.type, &parameters))")
+            }
+        }
+        let key = PostgresTables(schema: schema).keyColumn(model)
+        let table = PostgresTables.table(model.name)
+        let keys = try connection.execute("SELECT \(key)::text FROM \(table) WHERE \(key) IN (\(keysSQL)) ORDER BY \(PostgresTables.orderColumn)",
+                                          keyParameters).rows.map { $0[0] }
+        guard !keys.isEmpty else { return 0 }
+        if !assignments.isEmpty {
+            try translateConstraint(model) {
+                try connection.execute("UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(key) IN (\(keysSQL))", parameters.values)
+            }
+        }
+        for (property, elements) in lists {
+            for owner in keys { try replaceList(model, property, owner: owner, elements) }
+        }
+        return keys.count
+    }
+
+    /// Runs `body`, naming a broken constraint in the store's words.
+    @discardableResult
+    private func translateConstraint<T>(_ model: ModelSchema, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as PostgresError where error.sqlState == "23505" {
+            throw PostgresError("'\(model.name)' already has an object with this primary key", sqlState: error.sqlState)
+        } catch let error as PostgresError where error.sqlState == "23503" {
+            throw PostgresError("a link of '\(model.name)' names an object that does not exist (\(error.message))", sqlState: error.sqlState)
+        }
+    }
+}

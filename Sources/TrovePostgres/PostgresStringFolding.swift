@@ -1,0 +1,58 @@
+import Trove
+
+/// `[c]` and `[d]` in SQL, as close to the store's `StringFolding` as PostgreSQL reaches.
+///
+/// - ASCII text folds exactly as in a store: `[c]` lowers A-Z, `[d]` changes nothing.
+/// - `[c]` on other text applies ICU's full case mappings in the root locale (lower, upper,
+///   lower again, as the store does per scalar), then NFC: `straße` ==[c] `STRASSE` and
+///   `İ` folds to `i` + U+0307 as in a store. ICU lowers a Greek capital sigma by context (ς at
+///   the end of a word) where the store's case folding always gives σ, so a final `ς` matches
+///   a `σ` in a store and not here; Cherokee letters fold to lower case here, to upper case in
+///   a store (both sides fold alike, so only mixed-case Cherokee is affected).
+/// - `[d]` decomposes canonically (NFD), removes every nonspacing mark (general category Mn,
+///   by the Swift runtime's Unicode tables, listed in the SQL as ranges) and recomposes (NFC),
+///   as a store does; PostgreSQL's own Unicode version decides the decompositions.
+/// Constants are folded on this side with the store's own code.
+enum PostgresStringFolding {
+    static func fold(_ expression: String, _ options: StringComparisonOptions) -> String {
+        var sql = expression
+        if options.contains(.caseInsensitive) {
+            sql = "lower(upper(lower((\(sql)) COLLATE \"und-x-icu\")))"
+        }
+        if options.contains(.diacriticInsensitive) {
+            sql = "regexp_replace(normalize(\(sql), NFD), '\(nonspacingMarks)', '', 'g')"
+        }
+        if !options.isEmpty { sql = "normalize(\(sql), NFC) COLLATE \"C\"" }
+        return sql
+    }
+
+    /// A constant folded by the store's rules.
+    static func foldConstant(_ string: String, _ options: StringComparisonOptions) -> String {
+        options.isEmpty ? string : StringFolding.fold(string, options: options)
+    }
+
+    /// A regular-expression bracket of every nonspacing mark, as ranges of raw characters.
+    static let nonspacingMarks: String = {
+        var ranges: [(UInt32, UInt32)] = []
+        var scalar: UInt32 = 0
+        while scalar <= 0x10FFFF {
+            if let s = Unicode.Scalar(scalar), s.properties.generalCategory == .nonspacingMark {
+                if let last = ranges.last, last.1 + 1 == scalar {
+                    ranges[ranges.count - 1].1 = scalar
+                } else {
+                    ranges.append((scalar, scalar))
+                }
+            }
+            scalar += 1
+        }
+        var text = "["
+        for (low, high) in ranges {
+            text.unicodeScalars.append(Unicode.Scalar(low)!)
+            if high > low {
+                text += "-"
+                text.unicodeScalars.append(Unicode.Scalar(high)!)
+            }
+        }
+        return text + "]"
+    }()
+}

@@ -1,0 +1,148 @@
+import Trove
+
+/// How a Trove schema lies in PostgreSQL: a table per model, a column per stored scalar or
+/// to-one link, a side table per list.
+///
+/// Every table has a generated `"@key"` column counting objects in the order they were first
+/// saved (the order of results without `SORT`, and the tie-break of sorts). The primary key is
+/// the model's primary-key property, or `"@key"` for a model without one; links and list
+/// rows refer to it. `@` cannot start a property name, so the column never meets one.
+struct PostgresTables {
+    let schema: Schema
+
+    static let orderColumn = "\"@key\""
+    /// The table that keeps the schema itself, for `.schema` and migrations.
+    static let schemaTable = "\"@trove_schema\""
+
+    /// An identifier quoted for SQL: any name, keywords included, stands for itself.
+    static func quoted(_ name: String) -> String {
+        "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+    }
+
+    static func table(_ model: String) -> String { quoted(model) }
+
+    /// The side table of a list property: `"Person.dogs"`, rows `(owner, position, value)`.
+    static func listTable(_ model: String, _ property: String) -> String { quoted(model + "." + property) }
+
+    /// The column links and list rows refer to: the primary key, or `"@key"`.
+    func keyColumn(_ model: ModelSchema) -> String {
+        model.primaryKey.map(Self.quoted) ?? Self.orderColumn
+    }
+
+    /// The SQL type of the key links to `model` hold.
+    func keyType(_ model: ModelSchema) -> String {
+        model.primaryKeyProperty.map { Self.scalarType($0.type) } ?? "bigint"
+    }
+
+    /// The column type of a scalar: text in the "C" collation orders by Unicode scalar values,
+    /// as a store does; dates keep microseconds.
+    static func scalarType(_ type: PropertyType) -> String {
+        switch type {
+        case .bool: "boolean"
+        case .int, .int64: "bigint"
+        case .int8, .int16: "smallint"
+        case .int32: "integer"
+        case .float: "real"
+        case .double: "double precision"
+        case .string: "text COLLATE \"C\""
+        case .date: "timestamptz"
+        case .data: "bytea"
+        case .decimal: "numeric"
+        case .uuid: "uuid"
+        case .link, .list, .linkingObjects: "bigint"
+        }
+    }
+
+    /// The type a bound text parameter is cast to for `type`.
+    static func castType(_ type: PropertyType) -> String {
+        switch type {
+        case .string: "text"
+        default: scalarType(type)
+        }
+    }
+
+    /// The statements that create `model`'s table and indexes; foreign keys come separately
+    /// (`foreignKeys`), once every table exists.
+    func createTable(_ model: ModelSchema) -> [String] {
+        var columns = ["\(Self.orderColumn) bigint GENERATED ALWAYS AS IDENTITY"]
+        for property in model.properties where property.isStored && !property.type.isList {
+            columns.append(column(property, in: model))
+        }
+        columns.append("PRIMARY KEY (\(keyColumn(model)))")
+        if model.primaryKey != nil { columns.append("UNIQUE (\(Self.orderColumn))") }
+        var statements = ["CREATE TABLE \(Self.table(model.name)) (\(columns.joined(separator: ", ")))"]
+        for property in model.properties where property.isIndexed && property.name != model.primaryKey {
+            statements.append(createIndex(model.name, property.name))
+        }
+        for property in model.properties where property.type.isList {
+            statements.append(createListTable(property, in: model))
+        }
+        return statements
+    }
+
+    func column(_ property: PropertySchema, in model: ModelSchema) -> String {
+        var text = Self.quoted(property.name) + " "
+        if case .link(let target) = property.type, let targetModel = schema[target] {
+            text += keyType(targetModel)
+        } else {
+            text += Self.scalarType(property.type)
+        }
+        if let range = property.type.integerRange, property.type == .int8 {
+            text += " CHECK (\(Self.quoted(property.name)) BETWEEN \(range.lowerBound) AND \(range.upperBound))"
+        }
+        if !property.isOptional { text += " NOT NULL" }
+        return text
+    }
+
+    func createIndex(_ model: String, _ property: String) -> String {
+        "CREATE INDEX \(Self.indexName(model, property)) ON \(Self.table(model)) (\(Self.quoted(property)))"
+    }
+
+    static func indexName(_ model: String, _ property: String) -> String {
+        quoted("\(model).\(property) index")
+    }
+
+    func createListTable(_ property: PropertySchema, in model: ModelSchema) -> String {
+        guard case .list(let element) = property.type else { return "" }
+        var valueType: String
+        if case .link(let target) = element, let targetModel = schema[target] {
+            valueType = keyType(targetModel)
+        } else {
+            valueType = Self.scalarType(element)
+        }
+        if !property.isOptional && !element.isLink { valueType += " NOT NULL" }
+        return "CREATE TABLE \(Self.listTable(model.name, property.name)) (owner \(keyType(model)) NOT NULL, position integer NOT NULL, "
+            + "value \(valueType), PRIMARY KEY (owner, position))"
+    }
+
+    /// Foreign keys of `model`'s links and lists: a deleted target leaves a null link and
+    /// leaves the lists it was in; a deleted owner takes its list rows with it; a changed
+    /// primary key is followed.
+    func foreignKeys(_ model: ModelSchema) -> [String] {
+        model.properties.flatMap { foreignKeys($0, in: model) }
+    }
+
+    func foreignKeys(_ property: PropertySchema, in model: ModelSchema) -> [String] {
+        var statements: [String] = []
+        do {
+            switch property.type {
+            case .link(let target):
+                guard let targetModel = schema[target] else { break }
+                statements.append("ALTER TABLE \(Self.table(model.name)) ADD FOREIGN KEY (\(Self.quoted(property.name))) "
+                    + "REFERENCES \(Self.table(target)) (\(keyColumn(targetModel))) ON DELETE SET NULL ON UPDATE CASCADE")
+            case .list(let element):
+                let side = Self.listTable(model.name, property.name)
+                statements.append("ALTER TABLE \(side) ADD FOREIGN KEY (owner) REFERENCES \(Self.table(model.name)) "
+                    + "(\(keyColumn(model))) ON DELETE CASCADE ON UPDATE CASCADE")
+                statements.append("CREATE INDEX ON \(side) (value)")
+                if case .link(let target) = element, let targetModel = schema[target] {
+                    statements.append("ALTER TABLE \(side) ADD FOREIGN KEY (value) REFERENCES \(Self.table(target)) "
+                        + "(\(keyColumn(targetModel))) ON DELETE CASCADE ON UPDATE CASCADE")
+                }
+            default:
+                break
+            }
+        }
+        return statements
+    }
+}

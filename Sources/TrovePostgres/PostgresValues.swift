@@ -1,0 +1,119 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Trove
+
+/// The parameters of one SQL statement, bound in text format as `$1`, `$2`, ...
+struct SQLParameters {
+    private(set) var values: [String?] = []
+
+    /// The placeholder of a new parameter holding `text`.
+    mutating func add(_ text: String?) -> String {
+        values.append(text)
+        return "$\(values.count)"
+    }
+}
+
+/// Values between Trove and PostgreSQL: SQL expressions binding them, and the SQL that reads
+/// them back in a text form this side parses exactly.
+///
+/// Dates travel as whole microseconds since 1970 (a `timestamptz` holds microseconds, so a
+/// finer date is rounded to the nearest one); data as hex; the rest as PostgreSQL's text.
+enum PostgresValues {
+    /// An SQL expression of type `type` holding `value`, bound through `parameters`.
+    static func sql(_ value: Value, type: PropertyType, _ parameters: inout SQLParameters) throws -> String {
+        guard !value.isNull else { return "NULL::\(PostgresTables.castType(type))" }
+        let (text, cast) = try parameter(value, type: type)
+        let placeholder = parameters.add(text)
+        switch type {
+        case .date: return "('epoch'::timestamptz + \(placeholder)::bigint * interval '1 microsecond')"
+        case .data: return "decode(\(placeholder), 'hex')"
+        default: return "\(placeholder)::\(cast)"
+        }
+    }
+
+    /// The text of a non-null value, and the type its placeholder is cast to.
+    static func parameter(_ value: Value, type: PropertyType) throws -> (String, String) {
+        let cast = PostgresTables.castType(type)
+        switch value {
+        case .bool(let b): return (b ? "true" : "false", cast)
+        case .int(let i): return (String(i), cast)
+        case .float(let f): return (text(Double(f)), cast)
+        case .double(let d): return (text(d), cast)
+        case .string(let s): return (s, cast)
+        case .date(let date):
+            let micros = (date.timeIntervalSince1970 * 1_000_000).rounded()
+            guard let whole = Int64(exactly: micros) else { throw PostgresError("the date \(date) is out of PostgreSQL's range") }
+            return (String(whole), "bigint")
+        case .data(let data): return (data.map { hexDigits[Int($0 >> 4)] + hexDigits[Int($0 & 15)] }.joined(), "bytea")
+        case .decimal(let d): return (d.description, cast)
+        case .uuid(let u): return (u.uuidString.lowercased(), cast)
+        case .null, .list, .reference, .object:
+            throw PostgresError("\(value.kindDescription) cannot be bound as a \(type) value")
+        }
+    }
+
+    private static let hexDigits = (0..<16).map { String($0, radix: 16) }
+
+    private static func text(_ d: Double) -> String {
+        d.isNaN ? "NaN" : d == .infinity ? "Infinity" : d == -.infinity ? "-Infinity" : d.description
+    }
+
+    /// The SQL reading `expression` (of scalar type `type`) in the form `value(_:type:)` parses.
+    static func output(_ expression: String, type: PropertyType) -> String {
+        switch type {
+        case .date: "(extract(epoch from \(expression)) * 1000000)::bigint"
+        case .data: "encode(\(expression), 'hex')"
+        default: expression
+        }
+    }
+
+    /// The value of `type` that `output` wrote as `text`.
+    static func value(_ text: String?, type: PropertyType) throws -> Value {
+        guard let text else { return .null }
+        func bad() -> PostgresError { PostgresError("PostgreSQL returned '\(text)' for a \(type) value") }
+        switch type {
+        case .bool: return .bool(text == "t" || text == "true")
+        case .int, .int8, .int16, .int32, .int64:
+            guard let i = Int64(text) else { throw bad() }
+            return .int(i)
+        case .float:
+            guard let f = Float(text) else { throw bad() }
+            return .float(f)
+        case .double:
+            guard let d = Double(text) else { throw bad() }
+            return .double(d)
+        case .string: return .string(text)
+        case .date:
+            guard let micros = Int64(text) else { throw bad() }
+            return .date(Date(timeIntervalSince1970: Double(micros) / 1_000_000))
+        case .data:
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(text.utf8.count / 2)
+            var iterator = text.utf8.makeIterator()
+            while let high = iterator.next(), let low = iterator.next() {
+                guard let h = hexValue(high), let l = hexValue(low) else { throw bad() }
+                bytes.append(h << 4 | l)
+            }
+            return .data(Data(bytes))
+        case .decimal:
+            guard let d = Decimal(string: text) else { throw bad() }
+            return .decimal(d)
+        case .uuid:
+            guard let u = UUID(uuidString: text) else { throw bad() }
+            return .uuid(u)
+        case .link, .list, .linkingObjects:
+            throw bad()
+        }
+    }
+
+    private static func hexValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import Trove
+import TrovePostgres
+
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
+struct PostgresStoreTests {
+    static func schema(_ text: String) throws -> Schema { try Schema(jsonData: Array(text.utf8), fileName: "test") }
+
+    @Test func createsTablesAndKeepsTheSchema() throws {
+        let url = try PostgresTestServer.freshURL()
+        let store = try PostgresStore(url: url, schema: PostgresFixtures.schema)
+        let columns = try store.connection.execute("""
+            SELECT column_name, data_type, is_nullable FROM information_schema.columns
+            WHERE table_name = 'Person' AND table_schema = current_schema() ORDER BY ordinal_position
+            """).rows
+        #expect(columns.map { $0[0]! } == ["@key", "id", "name", "age", "score", "flag", "born", "friend"])
+        #expect(columns.map { $0[1]! } == ["bigint", "bigint", "text", "bigint", "double precision", "boolean",
+                                           "timestamp with time zone", "bigint"])
+        #expect(try store.connection.execute("SELECT collation_name FROM information_schema.columns WHERE table_name = 'Person' AND column_name = 'name' AND table_schema = current_schema()").rows == [["C"]])
+        let reopened = try PostgresStore(url: url)
+        #expect(reopened.schema == PostgresFixtures.schema)
+    }
+
+    @Test func additiveChangesMigrateAndOthersAreRefused() throws {
+        let url = try PostgresTestServer.freshURL()
+        let v1 = try Self.schema(#"{"models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "string", "n": "int"}}]}"#)
+        let store = try PostgresStore(url: url, schema: v1)
+        try store.insert("Item", ["id": "a", "n": 1])
+        let v2 = try Self.schema(#"""
+            {"models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "string", "n": {"type": "int", "indexed": true},
+              "label": {"type": "string", "default": "none"}, "tags": "string[]", "owner": "Box?"}},
+              {"name": "Box", "properties": {"size": "int?"}}]}
+            """#)
+        let migrated = try PostgresStore(url: url, schema: v2)
+        let objects = try migrated.objects("Item")
+        #expect(objects.json.map { JSONValue.object($0).jsonText } == [#"{"id":"a","n":1,"label":"none","tags":[],"owner":null}"#])
+        let v3 = try Self.schema(#"{"schemaVersion": 2, "models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "string"}}]}"#)
+        let error = #expect(throws: PostgresError.self) { try PostgresStore(url: url, schema: v3) }
+        #expect(error?.message.contains("additive changes only") == true)
+        #expect(try PostgresStore(url: url).schema == v2)
+    }
+
+    @Test func hostileStringsAndKeywordNamesAreStoredAndMatchedExactly() throws {
+        let schema = try Self.schema(#"""
+            {"models": [{"name": "select", "primaryKey": "from", "properties": {"from": "string", "where": "string?", "order": "string[]"}}]}
+            """#)
+        let store = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: schema)
+        let hostile = ["it's", "back\\slash", "$1", "'; DROP TABLE \"select\"; --", "\"", "%_*?", "é"]
+        for (i, value) in hostile.enumerated() {
+            try store.insert("select", ["from": .string("k\(i)"), "where": .string(value), "order": .list([.string(value)])])
+        }
+        for (i, value) in hostile.enumerated() {
+            let found = try store.objects("select where where == $0", arguments: [.string(value)])
+            #expect(found.objects.map { $0[0] } == [.string("k\(i)")])
+            #expect(found.objects.first?[2] == .list([.string(value)]))
+            #expect(try store.count("select", where: "ANY order == $0", arguments: [.string(value)]) == 1)
+        }
+        #expect(try store.count("select", where: "where LIKE '*%*'") == 1)
+        #expect(try store.count("select") == hostile.count)
+    }
+
+    @Test func writesFollowTheStoresRules() throws {
+        let store = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: PostgresFixtures.schema)
+        try store.insert("Dog", ["id": 1, "name": "Rex", "age": 3])
+        try store.insert("Dog", ["id": 2, "name": "Fido"])
+        try store.insert("Person", ["id": 1, "name": "Ann", "dogs": [1, 2, 1], "tags": ["x", "y"]])
+        try store.insert("Person", ["id": 2, "name": "Bob", "friend": 1])
+        #expect(throws: PostgresError.self) { try store.insert("Person", ["id": 1, "name": "dup"]) }
+        #expect(try store.upsert("Person", ["id": 2, "age": 40]) == false)
+        #expect(try store.upsert("Person", ["id": 3, "name": "Cy"]) == true)
+        #expect(try store.objects("Person where id == 2").json.first?["name"] == .string("Bob"))
+        #expect(try store.update("Person", where: "name BEGINSWITH 'A'", set: ["age": 30]) == 1)
+        #expect(try store.count("Person", where: "age >= 30") == 2)
+        // A deleted target leaves a null link and leaves the lists it was in.
+        #expect(try store.delete("Person", primaryKeys: [1]) == 1)
+        #expect(try store.objects("Person where id == 2").json.first?["friend"] == .null)
+        #expect(try store.delete("Dog", where: "name == 'Rex'") == 1)
+        #expect(try store.count("Dog", where: "owners.@count > 0") == 0)
+        // A failed write in a transaction leaves the transaction usable and changes nothing.
+        try store.begin()
+        try store.insert("Dog", ["id": 5, "name": "Kept"])
+        #expect(throws: PostgresError.self) { try store.insert("Dog", ["id": 5, "name": "dup"]) }
+        try store.commit()
+        #expect(try store.count("Dog", where: "id == 5") == 1)
+    }
+
+    @Test func untranslatedQueriesAreErrorsNotWrongAnswers() throws {
+        let store = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: PostgresFixtures.schema)
+        #expect(throws: PostgresError.self) { try store.objects("Person where name MATCHES 'a.*'") }
+        #expect(throws: PostgresError.self) { try store.objects("Person SORT(dogs.age)") }
+        #expect(throws: PostgresError.self) { try store.objects("Person where nope == 1") }
+    }
+
+    @Test func explainShowsTheSQLWithEveryValueBound() throws {
+        let store = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: PostgresFixtures.schema)
+        let (sql, plan) = try store.explain("Person where name == 'x; DROP TABLE' AND age > 3 SORT(age) LIMIT(5)")
+        #expect(!sql.contains("DROP") && !sql.contains(" 3") && sql.contains("$1"))
+        #expect(!plan.isEmpty)
+    }
+}
