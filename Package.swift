@@ -48,7 +48,7 @@ let package = Package(
         // The PostgreSQL backend: Trove's schemas and queries on a server, through libpq.
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .target(name: "TrovePostgres", dependencies: ["Trove", "CLibPQ"]),
-        .target(name: "TroveShell", dependencies: ["Trove", "CLibEdit"]),
+        .target(name: "TroveShell", dependencies: ["Trove", "TrovePostgres", "CLibEdit"]),
         .executableTarget(name: "trove", dependencies: ["TroveShell"]),
 
         // A helper process for the multi-process and kill -9 tests of the storage engine.

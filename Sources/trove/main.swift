@@ -3,4 +3,4 @@ import TroveShell
 import Glibc
 #endif
 
-exit(Shell.main(arguments: Array(CommandLine.arguments.dropFirst()), openBackend: TroveBackend.open))
+exit(Shell.main(arguments: Array(CommandLine.arguments.dropFirst()), openBackend: ShellBackends.open))

@@ -1,0 +1,271 @@
+import Trove
+import TrovePostgres
+
+/// The shell on a PostgreSQL database (`trove postgres://USER@HOST/DB`): the same statements
+/// as on a store, translated to SQL by `TrovePostgres`.
+///
+/// `.verify`, `.dbinfo`, `.backup` and `.dump` concern a store file and are refused; `watch`
+/// and CSV import are not available on PostgreSQL.
+public final class PostgresBackend: ShellBackend {
+    let store: PostgresStore
+
+    init(store: PostgresStore) { self.store = store }
+
+    /// Opens the database a `postgres://` or `postgresql://` URL names. A failure to connect is
+    /// a usage error (exit status 2) whose message names neither the URL nor its password.
+    public static func open(_ configuration: BackendConfiguration) throws -> PostgresBackend {
+        guard let url = configuration.databasePath else { throw UsageError("no PostgreSQL URL") }
+        var schema: Schema?
+        if let (path, text) = configuration.schema {
+            do {
+                schema = try Schema(jsonData: Array(text.utf8), fileName: path)
+            } catch {
+                throw UsageError("bad schema: \(error.description)")
+            }
+        }
+        do {
+            return PostgresBackend(store: try PostgresStore(url: url, schema: schema))
+        } catch let error as PostgresError {
+            if error.message.hasPrefix("cannot connect") { throw UsageError(error.message) }
+            throw StatementError(error.message)
+        }
+    }
+
+    public func models() throws -> [ModelDescription] { store.schema.models.map(ModelDescription.init) }
+
+    public var isInTransaction: Bool { store.isInTransaction }
+
+    public func begin() throws {
+        guard !store.isInTransaction else { throw StatementError("a transaction is already open; 'commit' or 'rollback' it first") }
+        try translated { try store.begin() }
+    }
+
+    public func commit() throws {
+        guard store.isInTransaction else { throw StatementError("no transaction is open ('begin' starts one)") }
+        try translated { try store.commit() }
+    }
+
+    public func rollback() throws {
+        guard store.isInTransaction else { throw StatementError("no transaction is open ('begin' starts one)") }
+        try translated { try store.rollback() }
+    }
+
+    public func applySchema(_ text: String, source: String) throws {
+        let schema: Schema
+        do { schema = try Schema(jsonData: Array(text.utf8), fileName: source) } catch { throw StatementError("bad schema: \(error.description)") }
+        try translated { try store.apply(schema) }
+    }
+
+    public func execute(_ statement: ShellStatement, context: ExecutionContext) throws -> ShellResult {
+        try translated { try run(statement, context: context) }
+    }
+
+    private func translated<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as PostgresError {
+            throw StatementError(error.message)
+        }
+    }
+
+    private func run(_ statement: ShellStatement, context: ExecutionContext) throws -> ShellResult {
+        let arguments = context.arguments.map(Value.string)
+        switch statement {
+        case .query(let spec), .export(let spec, _):
+            let objects = try store.objects(spec.text.text, arguments: arguments)
+            return .objects(ResultSet(columns: objects.columns, rows: objects.json))
+        case .count(let model, let predicate):
+            return .count(try store.count(try modelSchema(model).name, where: predicate?.text, arguments: arguments))
+        case .get(let model, let keys):
+            let m = try modelSchema(model)
+            guard let pk = m.primaryKey else { throw StatementError("'\(m.name)' has no primary key", at: model.offset) }
+            var found: [JSONObject?] = []
+            var columns = m.properties.filter(\.isStored).map(\.name)
+            for key in keys {
+                let value = try literal(key, for: m[property: pk]!, arguments: context.arguments)
+                let objects = try store.objects("\(m.name) where \(pk) == $0", arguments: [value])
+                columns = objects.columns
+                found.append(objects.json.first)
+            }
+            return .lookup(columns: columns, objects: found)
+        case .insert(let model, let json), .upsert(let model, let json):
+            let m = try modelSchema(model)
+            let records = try JSONRecords.parse(json)
+            let isInsert = statement.keyword == "insert"
+            var inserted = 0, updated = 0
+            try atomically {
+                for (index, record) in records.enumerated() {
+                    do {
+                        let values = try store.values(fromJSON: record.object, model: m.name)
+                        if isInsert || store.schema[m.name]?.primaryKey == nil {
+                            try store.insert(m.name, values)
+                            inserted += 1
+                        } else if try store.upsert(m.name, values) {
+                            inserted += 1
+                        } else {
+                            updated += 1
+                        }
+                    } catch let error as PostgresError {
+                        let which = records.count > 1 ? "record \(index + 1): " : ""
+                        throw StatementError(which + error.message, at: record.offset)
+                    }
+                }
+            }
+            return .written(isInsert ? WriteSummary(inserted: inserted) : WriteSummary(inserted: inserted, updated: updated))
+        case .update(let model, let target, let assignments):
+            let m = try modelSchema(model)
+            var values: [String: Value] = [:]
+            for assignment in assignments {
+                guard let property = m[property: assignment.property.text], property.isStored else {
+                    throw StatementError("'\(m.name)' has no property '\(assignment.property.text)'", at: assignment.property.offset)
+                }
+                values[property.name] = try literal(assignment.value, for: property, arguments: context.arguments)
+            }
+            switch target {
+            case .keys(let keys):
+                let pk = try primaryKey(m, at: model)
+                var updated = 0
+                try atomically {
+                    for key in keys {
+                        let value = try literal(key, for: pk, arguments: context.arguments)
+                        let n = try store.update(m.name, where: "\(pk.name) == $0", arguments: [value], set: values)
+                        if n == 0 { throw StatementError("'\(m.name)' has no object with primary key \(key.text)", at: key.offset) }
+                        updated += n
+                    }
+                }
+                return .written(WriteSummary(updated: updated))
+            case .predicate(let predicate):
+                return .written(WriteSummary(updated: try store.update(m.name, where: predicate.text, arguments: arguments, set: values)))
+            }
+        case .delete(let model, let target):
+            let m = try modelSchema(model)
+            switch target {
+            case .keys(let keys):
+                let pk = try primaryKey(m, at: model)
+                let values = try keys.map { try literal($0, for: pk, arguments: context.arguments) }
+                return .written(WriteSummary(deleted: try store.delete(m.name, primaryKeys: values)))
+            case .predicate(let predicate):
+                return .written(WriteSummary(deleted: try store.delete(m.name, where: predicate.text, arguments: arguments)))
+            }
+        case .importFile(let model, let file, let format, let merge):
+            let m = try modelSchema(model)
+            guard (format ?? ImportFormat(fileName: file.text)) == .json else {
+                throw StatementError("import on PostgreSQL reads JSON (an array or JSON lines); CSV and TSV are not available", at: file.offset)
+            }
+            let records = try Self.jsonRecords(try context.readFile(file.text), name: file.text)
+            var inserted = 0, updated = 0
+            try atomically {
+                for (index, object) in records.enumerated() {
+                    do {
+                        let values = try store.values(fromJSON: object, model: m.name)
+                        if merge, m.primaryKey != nil {
+                            if try store.upsert(m.name, values) { inserted += 1 } else { updated += 1 }
+                        } else {
+                            try store.insert(m.name, values)
+                            inserted += 1
+                        }
+                    } catch let error as PostgresError {
+                        throw StatementError("\(file.text): record \(index + 1): \(error.message)")
+                    }
+                }
+            }
+            return .written(merge ? WriteSummary(inserted: inserted, updated: updated) : WriteSummary(inserted: inserted))
+        case .explain(let spec):
+            let (sql, plan) = try store.explain(spec.text.text, arguments: arguments)
+            return .plan(JSONObject([("sql", .string(sql)), ("plan", .array(plan.map(JSONValue.string)))]))
+        case .watch:
+            throw StatementError("'watch' is not available on PostgreSQL")
+        case .begin, .commit, .rollback:
+            throw StatementError("'\(statement.keyword)' is handled by the shell")
+        }
+    }
+
+    /// Runs `body` in a transaction of its own, or in the open one.
+    private func atomically(_ body: () throws -> Void) throws {
+        if store.isInTransaction {
+            try body()
+            return
+        }
+        try store.begin()
+        do {
+            try body()
+            try store.commit()
+        } catch {
+            try? store.rollback()
+            throw error
+        }
+    }
+
+    private func modelSchema(_ name: SourceFragment) throws -> ModelSchema {
+        guard let model = store.schema[name.text] else {
+            throw StatementError("no model named '\(name.text)'", at: name.offset)
+        }
+        return model
+    }
+
+    private func primaryKey(_ model: ModelSchema, at fragment: SourceFragment) throws -> PropertySchema {
+        guard let pk = model.primaryKeyProperty else { throw StatementError("'\(model.name)' has no primary key", at: fragment.offset) }
+        return pk
+    }
+
+    /// A raw literal of a statement (`42`, `'ann'`, `nil`, `$0`, a JSON array or object) as a
+    /// value of `property`, read by the query language's own lexer.
+    private func literal(_ fragment: SourceFragment, for property: PropertySchema, arguments: [String]) throws -> Value {
+        let text = fragment.text
+        if text.hasPrefix("["), case .list = property.type {
+            let json: JSONValue
+            do { json = try JSONParser().parse(text) } catch { throw StatementError("invalid JSON: \(error.message)", at: fragment.offset) }
+            return try translated { try store.values(fromJSON: JSONObject([(property.name, json)]), model: modelName(of: property))[property.name] ?? .null }
+        }
+        if text.hasPrefix("$"), let index = Int(text.dropFirst()) {
+            guard arguments.indices.contains(index) else { throw StatementError("$\(index) has no value", at: fragment.offset) }
+            return .string(arguments[index])
+        }
+        let predicate: QueryPredicate
+        do { predicate = try QueryParser.parsePredicate("x == " + text) } catch { throw StatementError("not a value: \(text)", at: fragment.offset) }
+        guard case .comparison(let comparison) = predicate.kind, case .literal(let literal) = comparison.right.kind else {
+            throw StatementError("not a value: \(text)", at: fragment.offset)
+        }
+        if case .null = literal { return .null }
+        var type = property.type
+        if case .link(let target) = type { type = store.schema[target]?.primaryKeyProperty?.type ?? .int }
+        do { return try Coercion.scalar(.literal(literal), as: type, for: property.name) } catch {
+            throw StatementError(error.description, at: fragment.offset)
+        }
+    }
+
+    private func modelName(of property: PropertySchema) -> String {
+        store.schema.models.first { $0.properties.contains(property) }?.name ?? ""
+    }
+
+    /// The objects of a JSON import file: one array, or JSON lines.
+    static func jsonRecords(_ bytes: [UInt8], name: String) throws -> [JSONObject] {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let values: [JSONValue]
+        do {
+            if text.drop(while: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).hasPrefix("[") {
+                guard case .array(let items) = try JSONParser().parse(text) else { throw StatementError("\(name): not a JSON array") }
+                values = items
+            } else {
+                values = try text.split(whereSeparator: \.isNewline).filter { !$0.allSatisfy(\.isWhitespace) }
+                    .map { try JSONParser().parse(String($0)) }
+            }
+        } catch let error as JSONError {
+            throw StatementError("\(name): invalid JSON: \(error.message)")
+        }
+        return try values.enumerated().map { index, value in
+            guard case .object(let object) = value else { throw StatementError("\(name): record \(index + 1) is not an object") }
+            return object
+        }
+    }
+}
+
+/// The backend the command line's DATABASE names: a PostgreSQL URL, or a store file.
+public enum ShellBackends {
+    public static func open(_ configuration: BackendConfiguration) throws -> ShellBackend {
+        if let path = configuration.databasePath, PostgresConnection.isURL(path) {
+            return try PostgresBackend.open(configuration)
+        }
+        return try TroveBackend.open(configuration)
+    }
+}
