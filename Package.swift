@@ -59,6 +59,6 @@ let package = Package(
         .testTarget(name: "TroveTests", dependencies: ["Trove"]),
         .testTarget(name: "TroveShellTests", dependencies: ["TroveShell"]),
         .testTarget(name: "TrovePostgresTests", dependencies: ["TrovePostgres", "Trove"]),
-        .testTarget(name: "TroveEndToEndTests", dependencies: ["trove"]),
+        .testTarget(name: "TroveEndToEndTests", dependencies: ["trove", "TrovePostgres"]),
     ]
 )
