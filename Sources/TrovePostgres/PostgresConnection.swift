@@ -81,6 +81,23 @@ public final class PostgresConnection {
         return PostgresRows(columns: columns, rows: rows, affected: affected)
     }
 
+    /// The connection's socket, to wait on for notifications (see `takeNotifications`).
+    public var socket: Int32 { PQsocket(connection) }
+
+    /// Reads what the server sent and returns the payloads of the notifications received
+    /// since the last call (after `LISTEN channel`); empty when none arrived.
+    public func takeNotifications() throws -> [String] {
+        guard PQconsumeInput(connection) == 1 else {
+            throw PostgresError("lost the connection to PostgreSQL: " + Self.redact(String(cString: PQerrorMessage(connection)), password: password))
+        }
+        var payloads: [String] = []
+        while let notification = PQnotifies(connection) {
+            payloads.append(String(cString: notification.pointee.extra))
+            PQfreemem(notification)
+        }
+        return payloads
+    }
+
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN")

@@ -5,6 +5,8 @@ import Trove
 public struct PostgresObjects: Sendable, Equatable {
     public var model: ModelSchema
     public var objects: [[Value]]
+    /// Each object's key (its primary key, or `"@key"`) as text: what tells objects apart.
+    public var keys: [String]
 
     init(model: ModelSchema, schema: Schema, rows: [[String?]]) throws {
         self.model = model
@@ -20,8 +22,9 @@ public struct PostgresObjects: Sendable, Equatable {
                 return property.type
             }
         }
+        keys = rows.map { $0.last.flatMap { $0 } ?? "" }
         objects = try rows.map { row in
-            try zip(row, types).map { text, type in
+            try zip(row.dropLast(), types).map { text, type in
                 guard case .list(let element) = type else { return try PostgresValues.value(text, type: type) }
                 return try Self.list(text ?? "[]", element: element)
             }

@@ -52,7 +52,8 @@ struct PostgresQueryTranslator {
         }
         let model = try model(query.model.name)
         let root = "t0"
-        let columns = try outputColumns(model, alias: root)
+        // The object's key last, for telling objects apart across runs (`watch`).
+        let columns = try outputColumns(model, alias: root) + ["\(root).\(tables.keyColumn(model))::text"]
         let condition = try query.predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"
         var order: [String] = []
         for descriptor in query.sort {

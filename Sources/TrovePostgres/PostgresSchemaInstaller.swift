@@ -31,6 +31,7 @@ enum PostgresSchemaInstaller {
                 try connection.execute("CREATE TABLE \(PostgresTables.schemaTable) (id integer PRIMARY KEY CHECK (id = 1), definition text NOT NULL)")
                 for model in schema.models { for statement in tables.createTable(model) { try connection.execute(statement) } }
                 for model in schema.models { for statement in tables.foreignKeys(model) { try connection.execute(statement) } }
+                for statement in tables.notifyTriggers() { try connection.execute(statement) }
                 try connection.execute("INSERT INTO \(PostgresTables.schemaTable) VALUES (1, $1)", [schema.jsonText])
                 return schema
             }
@@ -51,6 +52,7 @@ enum PostgresSchemaInstaller {
             }
             for change in plan.changes { try apply(change, tables: tables, connection: connection) }
             for model in added { for statement in tables.foreignKeys(model) { try connection.execute(statement) } }
+            for statement in tables.notifyTriggers() { try connection.execute(statement) }
             try connection.execute("UPDATE \(PostgresTables.schemaTable) SET definition = $1", [schema.jsonText])
             return schema
         }

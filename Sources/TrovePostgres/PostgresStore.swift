@@ -102,6 +102,12 @@ public final class PostgresStore {
         return try PostgresObjects(model: model, schema: schema, rows: rows.rows)
     }
 
+    /// Starts receiving a notification at each commit that changes the schema's tables, from
+    /// any client; `connection.takeNotifications()` collects them.
+    public func listen() throws {
+        try connection.execute("LISTEN \(PostgresTables.notifyChannel)")
+    }
+
     /// How many objects of `model` satisfy `predicate` (all when nil).
     public func count(_ model: String, where predicate: String? = nil, arguments: [Value] = []) throws -> Int {
         let model = try self.model(model)

@@ -4,8 +4,8 @@ import TrovePostgres
 /// The shell on a PostgreSQL database (`trove postgres://USER@HOST/DB`): the same statements
 /// as on a store, translated to SQL by `TrovePostgres`.
 ///
-/// `.verify`, `.dbinfo`, `.backup` and `.dump` concern a store file and are refused; `watch`
-/// and CSV import are not available on PostgreSQL.
+/// `.verify`, `.dbinfo`, `.backup` and `.dump` concern a store file and are refused; CSV
+/// import is not available on PostgreSQL.
 public final class PostgresBackend: ShellBackend {
     let store: PostgresStore
 
@@ -173,8 +173,12 @@ public final class PostgresBackend: ShellBackend {
         case .explain(let spec):
             let (sql, plan) = try store.explain(spec.text.text, arguments: arguments)
             return .plan(JSONObject([("sql", .string(sql)), ("plan", .array(plan.map(JSONValue.string)))]))
-        case .watch:
-            throw StatementError("'watch' is not available on PostgreSQL")
+        case .watch(let spec):
+            guard !store.isInTransaction else {
+                throw StatementError("'watch' cannot run inside a transaction: it waits for commits ('commit' or 'rollback' first)")
+            }
+            try PostgresWatcher(store: store, text: spec.text.text, arguments: arguments, context: context).run()
+            return .none
         case .begin, .commit, .rollback:
             throw StatementError("'\(statement.keyword)' is handled by the shell")
         }

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 import TrovePostgres
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The `trove` binary on a PostgreSQL database: the server `make test` starts (see
 /// Tests/TrovePostgresTests/PostgresTestServer.swift); skipped without `TROVE_TEST_POSTGRES_URL`.
@@ -62,6 +65,32 @@ struct PostgresShellTests {
         #expect(failed.status == 1 && failed.err.contains("already has an object with this primary key"), "\(failed.err)")
         let tx = try w.run([url, "-c", "begin", "-c", #"insert Item {"id": 3}"#, "-c", "rollback", "-c", "count Item"])
         #expect(tx.status == 0 && tx.out.hasSuffix("1\n"), "\(tx.out)\(tx.err)")
+    }
+
+    @Test func watchSeesCommitsOfAnotherProcess() throws {
+        let setup = try w.run([url, "-s", Workspace.schema("People"), #"insert Person [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bob"}]"#])
+        #expect(setup.status == 0, "\(setup.err)")
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: TroveBinary.path)
+        watcher.arguments = [url, "watch Person SORT(id)"]
+        let output = Pipe(), errors = Pipe()
+        watcher.standardOutput = output
+        watcher.standardError = errors
+        watcher.standardInput = FileHandle.nullDevice
+        try watcher.run()
+        let lines = WatchTests.Lines(output.fileHandleForReading)
+        #expect(try #require(lines.next()).hasPrefix(#"{"id": 1, "name": "Ann""#))
+        #expect(try #require(lines.next()).hasPrefix(#"{"id": 2, "name": "Bob""#))
+        #expect(try w.run([url, #"insert Person {"id": 3, "name": "Cy"}"#]).status == 0)
+        #expect(try #require(lines.next()) == #"{"op": "insert", "index": 2, "object": {"id": 3, "name": "Cy", "birthdate": null, "age": null, "dogs": [], "nicknames": [], "bestFriend": null}}"#)
+        #expect(try w.run([url, "update Person 1 set age = 30"]).status == 0)
+        #expect(try #require(lines.next()).hasPrefix(#"{"op": "update", "index": 0, "object": {"id": 1, "name": "Ann", "birthdate": null, "age": 30"#))
+        #expect(try w.run([url, "delete Person 2"]).status == 0)
+        #expect(try #require(lines.next()).hasPrefix(#"{"op": "delete", "index": 1, "object": {"id": 2"#))
+        kill(watcher.processIdentifier, SIGINT)
+        watcher.waitUntilExit()
+        #expect(watcher.terminationReason == .exit && watcher.terminationStatus == 0)
+        #expect(errors.fileHandleForReading.readDataToEndOfFile().isEmpty)
     }
 
     @Test func aWrongPasswordOrAnUnreachableServerIsAClearErrorWithStatus2() throws {

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Trove
+import TrovePostgres
+
+/// `watch QUERY` on PostgreSQL: prints the query's results, then one JSON line per change to
+/// them (as `QueryWatcher` does on a store) until Ctrl-C.
+///
+/// Every table of the schema notifies at commit (triggers the schema installs); the watcher
+/// LISTENs before the first run, so that no commit slips in between, then waits on the
+/// connection's socket, re-runs the query after each notification and prints the
+/// differences. Commits from any client on any host arrive.
+final class PostgresWatcher {
+    let store: PostgresStore
+    let text: String
+    let arguments: [Value]
+    let context: ExecutionContext
+
+    init(store: PostgresStore, text: String, arguments: [Value], context: ExecutionContext) {
+        self.store = store
+        self.text = text
+        self.arguments = arguments
+        self.context = context
+    }
+
+    func run() throws {
+        try store.listen()
+        try Interrupt.catching {
+            Interrupt.drainWakeUps()
+            var (columns, previous) = try evaluate()
+            context.show(.objects(ResultSet(columns: columns, rows: previous.map(\.object))))
+            while !context.isCancelled {
+                var polled = [pollfd(fd: store.connection.socket, events: Int16(POLLIN), revents: 0),
+                              pollfd(fd: Interrupt.wakeUpReadEnd, events: Int16(POLLIN), revents: 0)]
+                let n = poll(&polled, Interrupt.wakeUpReadEnd >= 0 ? 2 : 1, -1)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw StatementError("watch: poll failed: \(SystemError(errno: errno).message)")
+                }
+                if context.isCancelled { break }
+                if polled[1].revents & Int16(POLLIN) != 0 { Interrupt.drainWakeUps() }
+                guard polled[0].revents != 0 else { continue }
+                guard !(try store.connection.takeNotifications()).isEmpty else { continue }
+                let current: [ResultDiff.Entry]
+                (columns, current) = try evaluate()
+                for event in ResultDiff.events(from: previous, to: current) { context.emit(event) }
+                previous = current
+            }
+            Interrupt.drainWakeUps()
+        }
+    }
+
+    private func evaluate() throws -> ([String], [ResultDiff.Entry]) {
+        let objects = try store.objects(text, arguments: arguments)
+        return (objects.columns, zip(objects.keys, objects.json).map { ResultDiff.Entry(identity: $0, object: $1) })
+    }
+}
