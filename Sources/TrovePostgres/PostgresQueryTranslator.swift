@@ -13,7 +13,7 @@ import Trove
 ///   paths through lists and linkingObjects become `EXISTS` subqueries, with `ANY` (the
 ///   default), `ALL` and `NONE` quantifiers.
 /// - What has no faithful translation (`MATCHES`, whose regular expressions are ICU's,
-///   `SELECT`, `GROUP`, aggregate statements) is an error, never an approximate answer.
+///   `SELECT`, `GROUP`) is an error, never an approximate answer.
 struct PostgresQueryTranslator {
     let schema: Schema
     let tables: PostgresTables
@@ -95,6 +95,54 @@ struct PostgresQueryTranslator {
 
     private func descriptorsDirections(_ sort: [QuerySortDescriptor]) -> [String] {
         sort.map { $0.ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST" } + [""]
+    }
+
+    /// `sum|avg|min|max MODEL.KEYPATH [where P]`: one row, one column, the aggregate in the
+    /// text `PostgresValues.value` reads as `resultType`. As in a store, nulls are skipped,
+    /// `sum` is 0 over no values and the others null, and `avg` is a double (a decimal for
+    /// decimals).
+    mutating func aggregate(_ statement: QueryAggregateStatement) throws -> (sql: String, resultType: PropertyType) {
+        let model = try model(statement.model.name)
+        guard let keyPath = statement.keyPath else { throw PostgresError("\(statement.function) needs MODEL.KEYPATH") }
+        let root = "t0"
+        let path = try resolve(keyPath, model: model, alias: root)
+        let name = String(statement.function.rawValue.dropFirst())
+        guard path.subquery == nil, path.objectModel == nil else {
+            throw PostgresError("\(name) takes a key path to one value per object; '\(keyPath)' is not one")
+        }
+        let type = path.type
+        let ordersDates = statement.function == .min || statement.function == .max
+        guard type.isNumeric || (ordersDates && type == .date) else {
+            throw PostgresError("\(name) applies to numbers\(ordersDates ? " and dates" : ""); '\(keyPath)' is \(type)")
+        }
+        let condition = try statement.predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"
+        let value = path.expression
+        let expression: String
+        let resultType: PropertyType
+        switch statement.function {
+        case .sum:
+            if type.isInteger {
+                (expression, resultType) = ("COALESCE(sum(\(value)), 0)::bigint", .int)
+            } else if type == .decimal {
+                (expression, resultType) = ("COALESCE(sum(\(value)), 0)", .decimal)
+            } else {
+                (expression, resultType) = ("COALESCE(sum(\(value)::double precision), 0)", .double)
+            }
+        case .avg:
+            if type == .decimal {
+                (expression, resultType) = ("avg(\(value))", .decimal)
+            } else {
+                (expression, resultType) = ("avg(\(value)::double precision)", .double)
+            }
+        case .min, .max:
+            // NaN orders with nothing in a store, so it takes no part.
+            let filtered = type == .float || type == .double ? "\(name)(\(value)) FILTER (WHERE \(value) <> 'NaN')" : "\(name)(\(value))"
+            (expression, resultType) = (PostgresValues.output(filtered, type: type), type)
+        case .count, .size:
+            throw PostgresError("count is its own statement")
+        }
+        let sql = "SELECT \(expression) FROM \(PostgresTables.table(model.name)) AS \(root)" + scopes[0].joins.joined() + " WHERE \(condition)"
+        return (sql, resultType)
     }
 
     /// The keys (the columns links refer to) of the objects of `model` matching `predicate`.
@@ -332,6 +380,22 @@ struct PostgresQueryTranslator {
             }
         }
 
+        /// The operator as the query language writes it.
+        var symbol: String {
+            switch self {
+            case .equal: "=="
+            case .notEqual: "!="
+            case .beginsWith: "BEGINSWITH"
+            case .endsWith: "ENDSWITH"
+            case .contains: "CONTAINS"
+            case .like: "LIKE"
+            case .matches: "MATCHES"
+            case .in: "IN"
+            case .between: "BETWEEN"
+            default: sql
+            }
+        }
+
         var sql: String {
             switch self {
             case .equal: "="
@@ -525,8 +589,7 @@ struct PostgresQueryTranslator {
                 switch op {
                 case .equal: return "(\(subject.expression) IS NULL)"
                 case .notEqual: return "(\(subject.expression) IS NOT NULL)"
-                case .less, .lessOrEqual, .greater, .greaterOrEqual: return "false"
-                default: throw PostgresError("\(op) with null is not translated to PostgreSQL")
+                default: throw PostgresError("nil cannot be compared with \(op.symbol); only == and != take nil")
                 }
             }
             if op == .like {

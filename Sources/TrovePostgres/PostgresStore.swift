@@ -91,6 +91,29 @@ public final class PostgresStore {
         return (sql, translator.parameters.values)
     }
 
+    /// What a statement of the query language gives.
+    public enum Answer: Sendable, Equatable {
+        case objects(PostgresObjects)
+        /// `sum`, `avg`, `min`, `max`: the function's name and its value.
+        case value(String, Value)
+    }
+
+    /// Runs a query (`Person where age > 3`) or an aggregate statement (`sum Person.age where
+    /// ...`).
+    public func run(_ text: String, arguments: [Value] = []) throws -> Answer {
+        let statement: QueryStatement
+        do { statement = try QueryParser.parseStatement(text) } catch { throw PostgresError(error.message) }
+        switch statement {
+        case .query:
+            return .objects(try objects(text, arguments: arguments))
+        case .aggregate(let aggregate):
+            var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+            let (sql, type) = try translator.aggregate(aggregate)
+            let rows = try read { try connection.execute(sql, translator.parameters.values) }
+            return .value(String(aggregate.function.rawValue.dropFirst()), try PostgresValues.value(rows.rows.first?.first ?? nil, type: type))
+        }
+    }
+
     /// The objects a query statement (`Person where age > 3 SORT(name)`) selects, each as its
     /// stored properties in schema order.
     public func objects(_ queryText: String, arguments: [Value] = []) throws -> PostgresObjects {
@@ -119,7 +142,14 @@ public final class PostgresStore {
 
     /// PostgreSQL's plan of a query, after the SQL it runs.
     public func explain(_ queryText: String, arguments: [Value] = []) throws -> (sql: String, plan: [String]) {
-        let (sql, parameters) = try self.sql(queryText, arguments: arguments)
+        let sql: String, parameters: [String?]
+        if case .aggregate(let aggregate)? = try? QueryParser.parseStatement(queryText) {
+            var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+            sql = try translator.aggregate(aggregate).sql
+            parameters = translator.parameters.values
+        } else {
+            (sql, parameters) = try self.sql(queryText, arguments: arguments)
+        }
         let plan = try read { try connection.execute("EXPLAIN " + sql, parameters) }.rows.map { $0.first.flatMap { $0 } ?? "" }
         return (sql, plan)
     }

@@ -72,8 +72,10 @@ public final class PostgresBackend: ShellBackend {
         let arguments = context.arguments.map(Value.string)
         switch statement {
         case .query(let spec), .export(let spec, _):
-            let objects = try store.objects(spec.text.text, arguments: arguments)
-            return .objects(ResultSet(columns: objects.columns, rows: objects.json))
+            switch try store.run(spec.text.text, arguments: arguments) {
+            case .objects(let objects): return .objects(ResultSet(columns: objects.columns, rows: objects.json))
+            case .value(let name, let value): return .value(name: name, value.jsonValue)
+            }
         case .count(let model, let predicate):
             return .count(try store.count(try modelSchema(model).name, where: predicate?.text, arguments: arguments))
         case .get(let model, let keys):

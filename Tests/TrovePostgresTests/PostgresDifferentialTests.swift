@@ -140,7 +140,9 @@ struct PostgresDifferentialTests {
             do {
                 expected = try store.read { try Self.ids($0.query(text, arguments: generator.arguments)) }
             } catch {
-                continue  // not a valid query for the store either
+                // What a store refuses, PostgreSQL refuses too.
+                #expect(throws: PostgresError.self, "\(text)") { try postgres.objects(text, arguments: generator.arguments) }
+                continue
             }
             compared += 1
             if !expected.isEmpty && expected.count < 40 { selective += 1 }
@@ -165,5 +167,46 @@ struct PostgresDifferentialTests {
         }
         #expect(compared > 350)
         #expect(selective > 150)
+    }
+
+    @Test(arguments: [UInt64(4), 5])
+    func aggregateStatementsAgreeWithAStore(seed: UInt64) throws {
+        let (store, postgres) = try Self.load(seed: seed)
+        var compared = 0
+        for round in 0..<120 {
+            var generator = Generator(random: PostgresFixtures.Random(state: seed &* 104_729 &+ UInt64(round)))
+            let function = generator.random.pick(["sum", "avg", "min", "max"])
+            let paths = function == "min" || function == "max" ? ["age", "score", "born", "friend.age"] : ["age", "score", "friend.age"]
+            let path = generator.random.pick(paths)
+            let predicate = generator.random.chance(20) ? "TRUEPREDICATE" : generator.predicate()
+            let text = "\(function) Person.\(path) where \(predicate)"
+            let storeAnswer = Result { try store.read { snapshot -> Value in
+                let results = try snapshot.objects("Person", where: predicate, arguments: generator.arguments)
+                switch function {
+                case "sum": return try results.sum(of: path)
+                case "avg": return try results.average(of: path)
+                case "min": return try results.min(of: path)
+                default: return try results.max(of: path)
+                }
+            } }
+            guard case .success(let expected) = storeAnswer else {
+                // What a store refuses, PostgreSQL refuses too.
+                #expect(throws: PostgresError.self, "\(text)") { try postgres.run(text, arguments: generator.arguments) }
+                continue
+            }
+            guard case .value(let name, let got) = try postgres.run(text, arguments: generator.arguments) else {
+                Issue.record("\(text): no value")
+                continue
+            }
+            #expect(name == function)
+            compared += 1
+            switch (got, expected) {
+            case (.double(let a), .double(let b)):
+                #expect(abs(a - b) <= 1e-9 * Swift.max(1, abs(b)), "\(text) \(generator.arguments): got \(got), expected \(expected)")
+            default:
+                #expect(got == expected, "\(text) \(generator.arguments): got \(got), expected \(expected)")
+            }
+        }
+        #expect(compared > 80)
     }
 }
