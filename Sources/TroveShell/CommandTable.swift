@@ -138,6 +138,8 @@ enum CommandTable {
         DotCommandRow(name: ".show", help: "show the current settings", parse: { args throws(StatementError) in try args.none(.show) }),
         DotCommandRow(name: ".timer", arguments: "on|off", help: "print each statement's run time on standard error",
                       completes: .onOff, parse: { args throws(StatementError) in .timer(try args.flag()) }),
+        DotCommandRow(name: ".vacuum", help: "shrink the file to what its data needs, online",
+                      parse: { args throws(StatementError) in try args.none(.vacuum) }),
         DotCommandRow(name: ".verify", help: "check every page of the store; print ok or each problem",
                       parse: { args throws(StatementError) in try args.none(.verify) }),
     ]

@@ -19,6 +19,7 @@ enum DotCommand: Equatable {
     case open(CommandLineOptions)
     case dbinfo
     case verify
+    case vacuum
     case output(file: String?)
     case once(file: String)
     case nullValue(String?)

@@ -40,6 +40,9 @@ public protocol ShellBackend: AnyObject {
     /// `.dbinfo`: how the store's file uses its space.
     func statistics() throws -> StoreStatistics
 
+    /// `.vacuum`: shrinks the store's file online (``Store/vacuum()``).
+    func vacuum() throws -> StoreVacuumReport
+
     /// `.backup FILE [KEYFILE]`: writes a compacted copy of the latest committed version to the
     /// new file `path` and returns its size in bytes. The copy is encrypted with
     /// `encryptionKey`, or when nil with the store's own key (none for a plain store).
@@ -73,6 +76,7 @@ extension ShellBackend {
     public func statistics() throws -> StoreStatistics { throw Self.noStore(".dbinfo") }
     public func writeCopy(toFile path: String, encryptionKey: [UInt8]?) throws -> UInt64 { throw Self.noStore(".backup") }
     public func changeEncryptionKey(to newKey: [UInt8]?) throws { throw Self.noStore(".rekey") }
+    public func vacuum() throws -> StoreVacuumReport { throw Self.noStore(".vacuum") }
     public func applySchema(_ text: String, source: String) throws { throw Self.noStore(".apply-schema") }
     public func dump(models: [String], write: @escaping (String) throws -> Void, warn: @escaping (String) -> Void) throws {
         throw Self.noStore(".dump")

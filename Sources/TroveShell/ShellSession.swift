@@ -365,6 +365,14 @@ final class ShellSession {
             try openStore(options)
         case .dbinfo:
             stdout.write(Self.describe(try backend.statistics()))
+        case .vacuum:
+            // The explicit transaction holds the writer the vacuum's commits need.
+            if backend.isInTransaction {
+                throw StatementError("cannot vacuum inside a transaction ('commit' or 'rollback' first)")
+            }
+            let r = try backend.vacuum()
+            stdout.write("file size: \(r.bytesBefore) -> \(r.bytesAfter) bytes (\(ByteCount.text(r.bytesBefore)) -> \(ByteCount.text(r.bytesAfter)))\n")
+            if r.heldBySnapshots { stdout.write("an open snapshot holds pages at the end of the file: vacuum again once it ends\n") }
         case .output(let file):
             endRedirection(origin: origin)
             if let file, file != "-" { try redirect(to: file) }

@@ -265,6 +265,8 @@ public final class TroveBackend: ShellBackend {
 
     public func statistics() throws -> StoreStatistics { try store.statistics() }
 
+    public func vacuum() throws -> StoreVacuumReport { try store.vacuum() }
+
     /// Without a key of its own, the copy keeps the store's encryption, so that it opens as
     /// the store does.
     public func writeCopy(toFile path: String, encryptionKey: [UInt8]?) throws -> UInt64 {

@@ -6,9 +6,15 @@ extension WriteTransaction {
     /// `.noSync`, durable. An error before anything reaches the file changes nothing; a failed
     /// write or sync makes the `Storage` throw from then on, until the store is reopened.
     public func commit() throws {
+        if try commitChanges() { storage.compactAutomatically() }
+    }
+
+    /// The commit itself; returns whether the automatic vacuum should run next, once the
+    /// writer is free.
+    private func commitChanges() throws -> Bool {
         try checkLive()
         defer { abort() }
-        guard hasChanges else { return }
+        guard hasChanges else { return false }
         committing = true
         try sealTrees()
         let list = try sealFreeList()
@@ -33,11 +39,14 @@ extension WriteTransaction {
             storage.poison("\(error)")
             throw error
         }
+        return !isCompaction && storage.wantsCompaction(txnid: txnid, pageCount: pageLimit,
+                                                        freePages: freeList.readyCount + freeList.pendingCount)
     }
 
     /// Whether there is anything to commit: a commit without changes writes nothing.
     private var hasChanges: Bool {
         !dirty.isEmpty || !early.isEmpty || !freed.isEmpty || openTrees.values.contains(where: \.modified)
+            || pageLimit < meta.pageCount
     }
 
     /// Seals each changed tree bottom-up and records its root in the catalog, then seals the
@@ -97,10 +106,12 @@ extension WriteTransaction {
 
     /// Pages taken from the end and released again were never written: extends the file so
     /// that it holds every page the meta counts, and has the record repeat the write, so that
-    /// replay grows the file as far. The file never shrinks, so a size once seen needs no
-    /// `fstat` again.
+    /// replay grows the file as far. Only a vacuum shrinks the file, after a commit that
+    /// counts fewer pages: a size once seen needs no `fstat` again while it is no more than
+    /// the base commit counts.
     private func extendFile(record: inout Record?) throws {
         let needed = pageLimit * UInt64(pageSize)
+        if storage.writer.fileSize > meta.pageCount * UInt64(pageSize) { storage.writer.fileSize = 0 }
         guard storage.writer.fileSize < needed else { return }
         if try storage.io.size() < needed {
             let page = UnsafeRawBufferPointer(start: WriteTransaction.zeroPage, count: pageSize)

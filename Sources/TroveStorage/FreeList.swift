@@ -176,6 +176,34 @@ struct FreeList {
         readyCount -= count
     }
 
+    /// The lowest ready page, or nil if there is none.
+    var lowestReady: UInt64? {
+        guard readyCount > 0 else { return nil }
+        var s = lowestWord >> 6
+        var summary = nonZeroWords[s] & (~0 << UInt64(lowestWord & 63))
+        while summary == 0 {
+            s += 1
+            guard s < nonZeroWords.count else { return nil }
+            summary = nonZeroWords[s]
+        }
+        let w = s * 64 + summary.trailingZeroBitCount
+        return UInt64(w * 64 + words[w].trailingZeroBitCount)
+    }
+
+    /// Takes the ready pages that end a file of `pageCount` pages (it can then end before
+    /// them); returns the page count left.
+    mutating func trimTail(pageCount: UInt64) -> UInt64 {
+        var n = pageCount
+        while n > PageLayout.metaPages, isReady(n - 1) { n -= 1 }
+        if n < pageCount { take(n, count: Int(pageCount - n)) }
+        return n
+    }
+
+    /// Has the next commit write again every chunk whose page lies at or past `page`.
+    mutating func rewriteChunks(atOrPast page: UInt64) {
+        for (k, c) in chunkPages.enumerated() where c.pgno >= page { markChanged(k) }
+    }
+
     /// Returns pages nobody has seen (allocated and released within one transaction).
     mutating func release(_ pgno: UInt64, count: Int) {
         for p in pgno..<(pgno + UInt64(count)) { markReady(p) }
@@ -239,6 +267,8 @@ struct FreeList {
     mutating func committedChunks(_ written: [(chunk: Int, pgno: UInt64, checksum: UInt64)], count: Int) {
         if chunkPages.count < count { chunkPages.append(contentsOf: repeatElement((pgno: UInt64(0), checksum: UInt64(0)), count: count - chunkPages.count)) }
         for c in written { chunkPages[c.chunk] = (c.pgno, c.checksum) }
+        // A file cut short has fewer chunks: those past its end hold no page.
+        while chunkPages.count > count, chunkPages[chunkPages.count - 1].pgno == 0 { chunkPages.removeLast() }
         changedBits.removeAll(keepingCapacity: true)
     }
 

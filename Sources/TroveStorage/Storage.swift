@@ -60,7 +60,7 @@ public final class Storage: @unchecked Sendable {
     private var poisoned: String?
     /// Whether the open finished: an open that failed leaves the files as it found them.
     private var isOpen = false
-    private let writerGate = DispatchSemaphore(value: 1)
+    let writerGate = DispatchSemaphore(value: 1)
     private var commitObservers: [ObjectIdentifier: @Sendable (UInt64) -> Void] = [:]
 
     /// What an open that found the newest commit failing its checks fell back to.
@@ -473,7 +473,7 @@ public final class Storage: @unchecked Sendable {
         writerGate.signal()
     }
 
-    private func newestMeta() throws -> Meta {
+    func newestMeta() throws -> Meta {
         guard let lockFile else { state.lock(); defer { state.unlock() }; return latestMeta }
         let t = lockFile.currentTxnid
         guard let m = try loadMeta(txnid: t) else {

@@ -26,6 +26,9 @@ public struct StorageOptions: Sendable {
     /// Verify each page's checksum whenever it is read, not only in ``Storage/verify()`` and
     /// crash recovery. Costs a hash per page visit.
     public var verifyChecksumsOnRead: Bool = false
+    /// Run ``Storage/vacuum()`` after a commit that leaves a file of 1 MiB or more over 40%
+    /// free, so that the file shrinks back after large deletes and updates. On by default.
+    public var compactsAutomatically: Bool = true
 
     public init() {}
 }

@@ -109,6 +109,33 @@
 /// durability, so each `Storage` syncs once before its first write transaction builds on that
 /// claim. No-sync commits never overwrite the slot holding the last durable state.
 ///
+/// # Compaction
+///
+/// `Storage.vacuum()` shrinks the file online, in rounds (`Vacuum.swift`), each an ordinary
+/// write transaction under the commit protocol above, so a crash at any point leaves what the
+/// last commit left, and readers in every process go on meanwhile:
+/// 1. The ready pages that end the file are taken off it: the transaction's page count (the
+///    meta's `pageCount`) ends before them. They were ready, so no snapshot a reader holds,
+///    nor the meta a crash falls back to, reaches them.
+/// 2. Every live page at or past the point where the file could end (its pages less the ready
+///    ones) is copied on write to the lowest ready page when that lies before it: a tree's
+///    page with the path above it, an overflow run, a free-list chunk (written again). The
+///    old pages become pending under the round's txnid, as any copy's source does.
+/// 3. After the commit, the file is cut (`ftruncate`) to the page count the newest commit
+///    names, once no reader slot holds an older snapshot (an older meta may count more
+///    pages, and `verify()` reads every page its meta counts), and only after a checkpoint:
+///    the commit is then on disk in the data file, so no crash or replay can fall back to a
+///    commit that needs the pages cut. A reader that holds an older snapshot leaves the file
+///    as it is; a later vacuum cuts it. A cut that a crash loses leaves a file longer than
+///    its meta counts, which is allowed.
+///
+/// The next round reclaims the pages the one before freed, takes them off the end, and moves
+/// what is left; a vacuum stops when a round neither moves nor takes off anything. A writer's
+/// cached file size is trusted only while it is no more than the base commit counts: a
+/// process that finds its commit counting fewer pages than the size it saw asks the file
+/// again before it extends it. `StorageOptions.compactsAutomatically` runs a vacuum after a
+/// commit that leaves a file of 1 MiB or more over 40% free (ready or pending).
+///
 /// # The commit log
 ///
 /// A commit's pages are scattered over the data file, and on a virtual disk each separate run

@@ -28,6 +28,8 @@ public final class WriteTransaction: ReadTransaction {
     @exclusivity(unchecked) var nonceCounter: UInt32 = 0
     let nonceEpoch: UInt32
     var lockHeld = true
+    /// A vacuum's transaction (``Storage/vacuum()``): its commit never starts another.
+    @exclusivity(unchecked) var isCompaction = false
     /// Set while commit seals pages: nothing may be spilled (it would seal them twice).
     @exclusivity(unchecked) var committing = false
     let scratch: UnsafeMutableRawPointer

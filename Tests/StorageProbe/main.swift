@@ -3,6 +3,8 @@
 //   StorageProbe transfer PATH N ACCOUNTS  N transactions moving money between accounts
 //   StorageProbe check-sum PATH N SUM      N read transactions, each checking the total
 //   StorageProbe rekey PATH OLD NEW STEP   change the key, killed after STEP (below)
+//   StorageProbe churn-vacuum PATH N       N rounds of: fill, commit, empty with the next count,
+//                                          commit, print it, vacuum
 import Foundation
 import TroveStorage
 
@@ -67,6 +69,27 @@ do {
                 let vb = try tx.get(t, key("acct-\(b)")).map(decode) ?? 0
                 try tx.put(t, key("acct-\(b)"), encode(vb + amount))
             }
+        }
+    case "churn-vacuum":
+        var i = try storage.read { tx in try tx.tree(named: "log").flatMap { try tx.get($0, key("n")) }.map(decode) ?? 0 }
+        for _ in 0..<n {
+            i += 1
+            let round = i
+            try storage.write { tx in
+                let t = try tx.createTree(named: "churn")
+                for k in 0..<3000 { try tx.put(t, key("c-\(round)-\(k)"), [UInt8](repeating: UInt8(truncatingIfNeeded: k), count: 40 + k % 200)) }
+                // A few overflow values, so that runs move too.
+                for k in 0..<20 { try tx.put(t, key("big-\(round)-\(k)"), [UInt8](repeating: 7, count: 5000 + k)) }
+            }
+            try storage.write { tx in
+                try tx.clear(try tx.createTree(named: "churn"))
+                let t = try tx.createTree(named: "log")
+                try tx.put(t, key("n"), encode(round))
+                try tx.put(t, key("rec-\(round)"), [UInt8](repeating: UInt8(truncatingIfNeeded: round), count: Int(round % 3000)))
+                try tx.put(t, key("sum"), encode(round * (round + 1) / 2))
+            }
+            FileHandle.standardOutput.write("\(round)\n".data(using: .utf8)!)
+            try storage.vacuum()
         }
     case "check-sum":
         let expected = Int64(args[4])!

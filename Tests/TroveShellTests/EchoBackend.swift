@@ -117,6 +117,12 @@ final class EchoBackend: ShellBackend {
         StoreStatistics(fileBytes: 602_681_344, pageSize: 4096, pageCount: 147_139, freePages: 73_035, pendingPages: 20, version: 2006)
     }
 
+    var vacuums = 0
+    func vacuum() throws -> StoreVacuumReport {
+        vacuums += 1
+        return StoreVacuumReport(bytesBefore: 602_681_344, bytesAfter: 303_570_944, heldBySnapshots: false)
+    }
+
     func writeCopy(toFile path: String, encryptionKey: [UInt8]?) throws -> UInt64 {
         copies.append(path)
         return 4096

@@ -51,6 +51,23 @@ import Trove
         #expect(backend.copies == ["my copy.trove"])
     }
 
+    @Test func vacuumPrintsTheFileSizeBeforeAndAfter() {
+        let backend = EchoBackend()
+        let r = run(["db", ".vacuum"], backend: backend)
+        #expect(r.status == 0)
+        #expect(r.out == "file size: 602681344 -> 303570944 bytes (574.8 MiB -> 289.5 MiB)\n")
+        #expect(backend.vacuums == 1)
+        #expect(run(["db", ".vacuum all"]).err.contains(".vacuum takes no arguments"))
+    }
+
+    @Test func vacuumRefusesToRunInsideATransaction() {
+        let backend = EchoBackend()
+        let r = run(["db", "begin", ".vacuum"], backend: backend)
+        #expect(r.status == 1)
+        #expect(r.err.contains("cannot vacuum inside a transaction"), "\(r.err)")
+        #expect(backend.vacuums == 0)
+    }
+
     @Test func backupNeedsAFileAndAtMostAKeyFile() {
         for command in [".backup", ".backup a b c"] {
             let r = run(["db", command])
@@ -84,7 +101,7 @@ import Trove
     }
 
     @Test func aBackendWithoutAStoreRefusesTheMaintenanceCommands() {
-        for command in [".verify", ".dbinfo", ".backup x.trove", ".rekey --none"] {
+        for command in [".verify", ".dbinfo", ".backup x.trove", ".rekey --none", ".vacuum"] {
             let out = StringOutput(), err = StringOutput()
             let status = Shell.run(arguments: ["db", command], stdout: out, stderr: err, terminal: ShellRunTests.pipes,
                                    standardInput: TextLines(""), openBackend: { _ in UnavailableBackend() })

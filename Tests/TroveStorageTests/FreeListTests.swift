@@ -193,8 +193,15 @@ extension FreeList {
 @Suite struct FreeListStorageTests {
     /// A store at `path` with about 5,000 free pages: that many one-page values, all deleted
     /// but one key.
+    /// Options that keep the free pages (no automatic vacuum).
+    static var keepingFreePages: StorageOptions {
+        var o = StorageOptions()
+        o.compactsAutomatically = false
+        return o
+    }
+
     static func storeWithFreePages(_ path: String) throws -> Storage {
-        let s = try Storage(path: path)
+        let s = try Storage(path: path, options: keepingFreePages)
         try s.write { tx in
             let t = try tx.createTree(named: "t")
             for i in 0..<5_000 { try tx.put(t, key(i), [UInt8](repeating: UInt8(i & 0xff), count: 3_000)) }
@@ -245,7 +252,7 @@ extension FreeList {
         }
         // Without the lock file, open checks the newest commit's pages.
         try FileManager.default.removeItem(atPath: path + "-lock")
-        let s = try Storage(path: path)
+        let s = try Storage(path: path, options: Self.keepingFreePages)
         #expect(s.openCheck == .verifiedNewestCommit)
         let reopened = try s.stats()
         #expect(reopened.freePages == first.freePages && reopened.pendingPages == first.pendingPages)
@@ -281,7 +288,7 @@ extension FreeList {
         try handle.seek(toOffset: chunk * 4096 + 100)
         try handle.write(contentsOf: [0x5a])
         try handle.close()
-        let s = try Storage(path: path)
+        let s = try Storage(path: path, options: Self.keepingFreePages)
         let report = try s.verify()
         #expect(!report.isValid)
         #expect(report.problems.contains { $0.description.contains("at page \(chunk):") }, "\(report)")

@@ -13,7 +13,7 @@ final class SimulatedDisk: StorageIO, @unchecked Sendable {
     private var length = 0
     /// What survives a crash for sure.
     private var durable: [UInt8]
-    /// Writes since the last sync, in order.
+    /// Writes since the last sync, in order; a write of no bytes is a truncation to `offset`.
     private var pending: [(offset: Int, bytes: [UInt8])] = []
     /// After this many more writes or syncs, every call fails: the process is dead. Disks
     /// that lose power together (a store and its commit log) share one budget.
@@ -100,6 +100,16 @@ final class SimulatedDisk: StorageIO, @unchecked Sendable {
         return true
     }
 
+    /// Cuts the file to `size` bytes. Like a write, it survives a crash only once synced.
+    func truncate(to size: UInt64) throws {
+        lock.lock(); defer { lock.unlock() }
+        try tick()
+        let n = Int(size)
+        if n < length { (image + n).initializeMemory(as: UInt8.self, repeating: 0, count: length - n) }
+        length = n
+        pending.append((n, []))
+    }
+
     func sync() throws {
         lock.lock(); defer { lock.unlock() }
         try tick()
@@ -140,6 +150,10 @@ final class SimulatedDisk: StorageIO, @unchecked Sendable {
     }
 
     private func apply(_ out: inout [UInt8], _ offset: Int, _ bytes: ArraySlice<UInt8>) {
+        if bytes.isEmpty {
+            if out.count > offset { out.removeSubrange(offset...) }
+            return
+        }
         if out.count < offset + bytes.count { out.append(contentsOf: [UInt8](repeating: 0, count: offset + bytes.count - out.count)) }
         out.replaceSubrange(offset..<(offset + bytes.count), with: bytes)
     }

@@ -2,18 +2,25 @@ import Foundation
 import Testing
 @testable import Trove
 
-/// `Store.statistics()`, `writeCopy(toFile:encryptionKey:)`, `verify()` and `discardedCommit`:
-/// what a store's file holds, and how it is copied, checked and recovered.
+/// `Store.statistics()`, `vacuum()`, `writeCopy(toFile:encryptionKey:)`, `verify()` and
+/// `discardedCommit`: what a store's file holds, and how it is shrunk, copied, checked and
+/// recovered.
 @Suite struct StoreMaintenanceTests {
     static let schema = """
         { "schemaVersion": 1, "models": [ { "name": "Item", "primaryKey": "id",
           "properties": { "id": "int", "name": { "type": "string", "indexed": true } } } ] }
         """
 
-    func open(_ path: String, key: [UInt8]? = nil) throws -> Store {
+    func configuration(_ path: String, key: [UInt8]? = nil) throws -> StoreConfiguration {
         var configuration = StoreConfiguration(path: path, schema: try schemaFromJSON(Self.schema))
         configuration.encryptionKey = key
-        return try Store(configuration: configuration)
+        // These stores keep the space their deletes free, to show it.
+        configuration.compactsAutomatically = false
+        return configuration
+    }
+
+    func open(_ path: String, key: [UInt8]? = nil) throws -> Store {
+        try Store(configuration: try configuration(path, key: key))
     }
 
     /// A store with 5,000 items of which all but the first 500 are deleted again.
@@ -60,6 +67,70 @@ import Testing
         #expect(s.fileBytes >= UInt64(s.pageCount * s.pageSize))
         #expect(s.freePages + s.pendingPages > s.usedPages, "most of the file is free after the delete: \(s)")
         #expect(s.usedPages + s.freePages + s.pendingPages == s.pageCount)
+    }
+
+    @Test func vacuumShrinksTheFileAndKeepsEveryObject() throws {
+        let dir = StoreTempDir(); defer { dir.cleanup() }
+        let store = try mostlyDeleted(dir.file("a.trove"))
+        let other = try open(dir.file("a.trove"))
+        let before = try names(store)
+        let report = try store.vacuum()
+        #expect(report.bytesAfter < report.bytesBefore / 2, "\(report)")
+        #expect(!report.heldBySnapshots)
+        #expect(try store.statistics().fileBytes == report.bytesAfter)
+        #expect(try store.verify().isEmpty)
+        #expect(try names(store) == before)
+        // Another instance on the file goes on reading and writing.
+        #expect(try names(other) == before)
+        try other.write { tx in try tx.insert("Item", ["id": .int(9_999), "name": .string("after")]) }
+        #expect(try names(store).last == "after")
+        #expect(try store.verify().isEmpty)
+    }
+
+    @Test func vacuumCannotRunInsideAWrite() throws {
+        let dir = StoreTempDir(); defer { dir.cleanup() }
+        let store = try open(dir.file("a.trove"))
+        #expect(throws: StoreError.self) { try store.write { _ in try store.vacuum() } }
+    }
+
+    @Test func shouldCompactOnLaunchIsAskedWithTheFileAndDataSizes() throws {
+        final class Asked: @unchecked Sendable { var sizes: [(total: UInt64, used: UInt64)] = [] }
+        let dir = StoreTempDir(); defer { dir.cleanup() }
+        let path = dir.file("a.trove")
+        let before = try mostlyDeleted(path).statistics()
+        let asked = Asked()
+        var c = try configuration(path)
+        c.shouldCompactOnLaunch = { total, used in
+            asked.sizes.append((total, used))
+            return used * 2 < total
+        }
+        let store = try Store(configuration: c)
+        #expect(asked.sizes.count == 1)
+        #expect(asked.sizes.first?.total == before.fileBytes)
+        #expect(asked.sizes.first?.used == UInt64(before.usedPages * before.pageSize))
+        #expect(try store.statistics().fileBytes < before.fileBytes / 2)
+        #expect(try store.verify().isEmpty)
+        // Declined, nothing changes.
+        c.shouldCompactOnLaunch = { _, _ in false }
+        let size = try store.statistics().fileBytes
+        _ = try Store(configuration: c)
+        #expect(try store.statistics().fileBytes == size)
+    }
+
+    @Test func theAutomaticPolicyShrinksTheFileAfterALargeDelete() throws {
+        let dir = StoreTempDir(); defer { dir.cleanup() }
+        var c = try configuration(dir.file("a.trove"))
+        c.compactsAutomatically = true
+        let store = try Store(configuration: c)
+        try store.write { tx in
+            for i in 0..<20_000 { try tx.insert("Item", ["id": .int(Int64(i)), "name": .string("item \(i) " + String(repeating: "x", count: 40))]) }
+        }
+        let full = try store.statistics().fileBytes
+        try store.write { tx in _ = try tx.delete("Item", where: "id >= 2000") }
+        let s = try store.statistics()
+        #expect(s.fileBytes < full / 2, "\(full) -> \(s)")
+        #expect(try store.read { try $0.objects("Item").count } == 2000)
+        #expect(try store.verify().isEmpty)
     }
 
     @Test func aCopyHoldsTheSameObjectsWithoutTheFreePages() throws {

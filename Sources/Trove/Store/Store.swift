@@ -44,6 +44,7 @@ public final class Store: @unchecked Sendable {
         options.readOnly = configuration.readOnly
         options.encryptionKey = configuration.encryptionKey
         options.durability = configuration.durability == .durable ? .durable : .noSync
+        options.compactsAutomatically = configuration.compactsAutomatically
         do {
             if let path = configuration.path {
                 storage = try Storage(path: path, options: options)
@@ -55,6 +56,10 @@ public final class Store: @unchecked Sendable {
         }
         layout = StoreLayout(schema: try! Schema(models: []), ids: [:], nextModelID: 1)
         layout = try SchemaInstaller(store: self).install()
+        if !configuration.readOnly, let shouldCompact = configuration.shouldCompactOnLaunch {
+            let s = try statistics()
+            if shouldCompact(s.fileBytes, UInt64(s.usedPages) * UInt64(s.pageSize)) { try vacuum() }
+        }
     }
 
     /// Opens the store at `path` with `schema` (or the schema stored in it).

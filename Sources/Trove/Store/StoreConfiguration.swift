@@ -31,6 +31,13 @@ public struct StoreConfiguration: Sendable {
     public var deleteIfMigrationNeeded = false
     /// `.durable` (default): a commit returns once on disk; `.noSync` for bulk loads.
     public var durability: TroveDurability = .durable
+    /// Shrink the file after a commit that leaves it (1 MiB or more) over 40% free, as
+    /// ``Store/vacuum()`` does. On by default.
+    public var compactsAutomatically = true
+    /// Asked once as the store opens for writing, with the file's size and the bytes its data
+    /// uses (Realm's `shouldCompactOnLaunch`); true runs ``Store/vacuum()`` before the open
+    /// returns. Nil (the default) asks nothing.
+    public var shouldCompactOnLaunch: (@Sendable (_ totalBytes: UInt64, _ usedBytes: UInt64) -> Bool)?
 
     public init(path: String? = nil, schema: Schema? = nil) {
         self.path = path

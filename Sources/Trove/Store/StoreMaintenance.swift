@@ -3,9 +3,9 @@ import TroveStorage
 /// How a store's file uses its space: what ``Store/statistics()`` reads.
 ///
 /// Copy-on-write never changes a page in place: a write copies the pages it changes and frees
-/// the old ones once no snapshot can see them. Later writes reuse free pages, but the file
-/// never shrinks, so a large update or delete can leave much of it free.
-/// ``Store/writeCopy(toFile:encryptionKey:)`` writes a copy without them.
+/// the old ones once no snapshot can see them. Later writes reuse free pages, and
+/// ``Store/vacuum()`` (run automatically when over 40% of the file is free) moves the data
+/// at the end of the file into them and shrinks the file.
 public struct StoreStatistics: Sendable, Equatable {
     /// Bytes of the file (of the memory that holds it, for an in-memory store).
     public var fileBytes: UInt64
@@ -28,6 +28,23 @@ public struct StoreStatistics: Sendable, Equatable {
         self.freePages = freePages
         self.pendingPages = pendingPages
         self.version = version
+    }
+}
+
+/// What ``Store/vacuum()`` did.
+public struct StoreVacuumReport: Sendable, Equatable {
+    /// Bytes of the file before.
+    public var bytesBefore: UInt64
+    /// Bytes of the file after.
+    public var bytesAfter: UInt64
+    /// Whether an open snapshot (in any process) kept the file from shrinking as far as it
+    /// could; a later vacuum shrinks it further.
+    public var heldBySnapshots: Bool
+
+    public init(bytesBefore: UInt64, bytesAfter: UInt64, heldBySnapshots: Bool) {
+        self.bytesBefore = bytesBefore
+        self.bytesAfter = bytesAfter
+        self.heldBySnapshots = heldBySnapshots
     }
 }
 
@@ -70,15 +87,35 @@ extension Store {
                                freePages: s.freePages, pendingPages: s.pendingPages, version: s.transactionID)
     }
 
+    /// Shrinks the file while other readers and writers, in this process or another, go on:
+    /// the data at the end of the file moves into free pages nearer its start, in ordinary
+    /// commits, and the file is cut back once no snapshot reads its end. A snapshot kept open
+    /// (here or in another process) keeps the pages it reads, and can keep the file from
+    /// shrinking until it ends. A crash part way leaves the store as its last commit did.
+    ///
+    /// - Returns: the file's size before and after.
+    @discardableResult
+    public func vacuum() throws -> StoreVacuumReport {
+        // The write held here would wait for itself.
+        guard !isWritingOnCurrentThread else { throw StoreError.invalidArgument("vacuum cannot run inside a write") }
+        do {
+            let r = try storage.vacuum()
+            return StoreVacuumReport(bytesBefore: r.bytesBefore, bytesAfter: r.bytesAfter, heldBySnapshots: r.heldByReaders)
+        } catch let e as StorageError {
+            throw StoreError(e)
+        }
+    }
+
     /// Writes a compacted copy of the latest version to a new file at `path`, as Realm's
     /// `writeCopy(toFile:encryptionKey:)` does: the copy has no free pages and full pages of
     /// data, so it is as small as the data allows. Other writers, in this process or another,
     /// go on meanwhile; the copy holds the version that was latest at the call, and leaves out
     /// a write transaction that is still open.
     ///
-    /// This is how a store shrinks: with every writer stopped (a later commit would be lost
-    /// with the old file), copy it, then replace the file with the copy and remove the old
-    /// file's `-lock` and `-log` before any process opens it again.
+    /// The copy's pages are full, where ``vacuum()`` keeps the pages as they are: to replace
+    /// the store with it, stop every writer (a later commit would be lost with the old
+    /// file), then replace the file with the copy and remove the old file's `-lock` and
+    /// `-log` before any process opens it again.
     ///
     /// - Parameters:
     ///   - path: where to write; nothing may exist there yet.

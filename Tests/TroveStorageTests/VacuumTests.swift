@@ -1,0 +1,294 @@
+import Foundation
+import Testing
+@testable import TroveStorage
+
+/// `Storage.vacuum()` and the automatic policy: the file shrinks online, readers keep what
+/// they see, and a crash part way loses nothing.
+@Suite struct VacuumTests {
+    static func manual() -> StorageOptions {
+        var o = StorageOptions()
+        o.compactsAutomatically = false
+        return o
+    }
+
+    /// Fills trees "a" (small values) and "b" (some overflow values), then deletes all but
+    /// every `keep`th key of each: most of the file is free, much of the live data at its end.
+    static func fillAndThin(_ s: Storage, count: Int = 6000, keep: Int = 10) throws {
+        try s.write { tx in
+            let a = try tx.createTree(named: "a"), b = try tx.createTree(named: "b")
+            for i in 0..<count {
+                try tx.put(a, key(i), [UInt8](repeating: UInt8(i & 0xFF), count: 100))
+                if i % 20 == 0 { try tx.put(b, key(i), [UInt8](repeating: UInt8(i & 0x7F), count: 3000 + i % 7)) }
+            }
+        }
+        try s.write { tx in
+            let a = try tx.createTree(named: "a"), b = try tx.createTree(named: "b")
+            for i in 0..<count where i % keep != 0 { try tx.delete(a, key(i)) }
+            for i in stride(from: 0, to: count, by: 20) where (i / 20) % keep != 0 { try tx.delete(b, key(i)) }
+        }
+    }
+
+    static func contents(_ s: Storage) throws -> [[([UInt8], [UInt8])]] {
+        try s.read { tx in [try tx.dump("a"), try tx.dump("b")] }
+    }
+
+    static func same(_ x: [[([UInt8], [UInt8])]], _ y: [[([UInt8], [UInt8])]]) -> Bool {
+        x.count == y.count && zip(x, y).allSatisfy { a, b in a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 } }
+    }
+
+    @Test func vacuumShrinksTheFileAndKeepsEveryEntry() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let s = try Storage(path: dir.file("v.trove"), options: VacuumTests.manual())
+        try VacuumTests.fillAndThin(s)
+        let before = try VacuumTests.contents(s)
+        let report = try s.vacuum()
+        #expect(report.pagesMoved > 0)
+        #expect(!report.heldByReaders)
+        #expect(report.bytesAfter < report.bytesBefore / 3, "\(report)")
+        #expect(try s.io.size() == report.bytesAfter)
+        let stats = try s.stats()
+        #expect(UInt64(stats.pageCount * stats.pageSize) == report.bytesAfter)
+        #expect(stats.freePages + stats.pendingPages < stats.pageCount / 4, "\(stats)")
+        #expect(try s.verify().isValid)
+        #expect(VacuumTests.same(before, try VacuumTests.contents(s)))
+        // The store goes on taking writes, and another process opening it sees the same.
+        try s.write { tx in try tx.put(try tx.createTree(named: "a"), key(1), bytes("after")) }
+        let other = try Storage(path: dir.file("v.trove"))
+        let value = try other.read { tx in try tx.tree(named: "a").flatMap { try tx.get($0, key(1)) } }
+        #expect(value == bytes("after"))
+        #expect(try other.verify().isValid)
+    }
+
+    @Test func aVacuumOfACompactFileChangesNothing() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let s = try Storage(path: dir.file("v.trove"), options: VacuumTests.manual())
+        try s.write { tx in
+            let a = try tx.createTree(named: "a")
+            for i in 0..<2000 { try tx.append(a, key(i), [UInt8](repeating: 1, count: 50)) }
+        }
+        let txnid = s.latestTransactionID
+        let report = try s.vacuum()
+        #expect(report.pagesMoved == 0)
+        #expect(report.bytesAfter == report.bytesBefore)
+        #expect(s.latestTransactionID - txnid <= 1)
+        #expect(try s.verify().isValid)
+    }
+
+    @Test func aReaderKeepsItsSnapshotAndTheFileUntilItEnds() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let s = try Storage(path: dir.file("v.trove"), options: VacuumTests.manual())
+        try VacuumTests.fillAndThin(s)
+        let expected = try VacuumTests.contents(s)
+        let reader = try s.beginRead()
+        let first = try s.vacuum()
+        #expect(first.heldByReaders)
+        // Whatever moved, the old snapshot reads as it did.
+        #expect(VacuumTests.same([try reader.dump("a"), try reader.dump("b")], expected))
+        #expect(try s.verify().isValid)
+        reader.end()
+        let second = try s.vacuum()
+        #expect(!second.heldByReaders)
+        #expect(second.bytesAfter < first.bytesBefore / 3, "\(first) \(second)")
+        #expect(try s.verify().isValid)
+        #expect(VacuumTests.same(expected, try VacuumTests.contents(s)))
+    }
+
+    @Test func aWriterWithAStaleFileSizeExtendsTheCutFile() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("v.trove")
+        let s = try Storage(path: path, options: VacuumTests.manual())
+        let other = try Storage(path: path, options: VacuumTests.manual())
+        try VacuumTests.fillAndThin(s)
+        // `other` writes once, so that it has seen the file at its largest.
+        try other.write { tx in try tx.put(try tx.createTree(named: "c"), key(0), bytes("x")) }
+        try s.vacuum()
+        // Pages `other` takes from the end are past the cut file's end: it must grow the file.
+        try other.write { tx in
+            let c = try tx.createTree(named: "c")
+            for i in 0..<3000 { try tx.put(c, key(i), [UInt8](repeating: 2, count: 200)) }
+        }
+        let stats = try other.stats()
+        #expect(stats.fileBytes >= UInt64(stats.pageCount * stats.pageSize))
+        #expect(try other.verify().isValid)
+        #expect(try s.verify().isValid)
+    }
+
+    @Test func anEncryptedStoreVacuums() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        var o = VacuumTests.manual()
+        o.encryptionKey = [UInt8](repeating: 9, count: 64)
+        let s = try Storage(path: dir.file("v.trove"), options: o)
+        try VacuumTests.fillAndThin(s, count: 3000)
+        let before = try VacuumTests.contents(s)
+        let report = try s.vacuum()
+        #expect(report.bytesAfter < report.bytesBefore / 2, "\(report)")
+        #expect(try s.verify().isValid)
+        #expect(VacuumTests.same(before, try VacuumTests.contents(s)))
+    }
+
+    @Test func theAutomaticPolicyShrinksTheFileAfterALargeDelete() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let s = try Storage(path: dir.file("auto.trove"))
+        try VacuumTests.fillAndThin(s)
+        let stats = try s.stats()
+        #expect(stats.freePages + stats.pendingPages < stats.pageCount / 2, "\(stats)")
+        #expect(stats.fileBytes == UInt64(stats.pageCount * stats.pageSize))
+        #expect(try s.verify().isValid)
+
+        let off = try Storage(path: dir.file("off.trove"), options: VacuumTests.manual())
+        try VacuumTests.fillAndThin(off)
+        let kept = try off.stats()
+        #expect(kept.freePages + kept.pendingPages > kept.pageCount / 2, "\(kept)")
+    }
+
+    @Test func aFreeListLongerThanOneChunkIsCutBackWithTheFile() throws {
+        // 4 KiB pages: a chunk covers 32,256 pages. Fill past it, then free nearly everything.
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let s = try Storage(path: dir.file("v.trove"), options: VacuumTests.manual())
+        try s.write { tx in
+            let a = try tx.createTree(named: "a")
+            for i in 0..<40_000 { try tx.put(a, key(i), [UInt8](repeating: 3, count: 3000)) }
+        }
+        #expect(try s.stats().pageCount > 33_000)
+        try s.write { tx in
+            let a = try tx.createTree(named: "a")
+            for i in 0..<40_000 where i % 100 != 0 { try tx.delete(a, key(i)) }
+        }
+        let report = try s.vacuum()
+        #expect(report.bytesAfter < 8 << 20, "\(report)")
+        #expect(try s.verify().isValid)
+        #expect(try s.read { try $0.dump("a") }.count == 400)
+        let reopened = try Storage(path: dir.file("v.trove"))
+        #expect(try reopened.verify().isValid)
+    }
+
+    // MARK: Writes that free less
+
+    /// A page a transaction already copied is edited in place however often it changes
+    /// again, spilled or not: updating every entry twice copies each page once.
+    @Test func rewritingEveryEntryTwiceInOneTransactionCopiesEachPageOnce() throws {
+        for spills in [false, true] {
+            let dir = TempDir()
+            defer { dir.cleanup() }
+            var o = VacuumTests.manual()
+            if spills { o.maxDirtyBytes = 64 << 10 }
+            let s = try Storage(path: dir.file("w.trove"), options: o)
+            try VacuumTests.fillAndThin(s, count: 6000, keep: 1)
+            let before = try s.stats()
+            try s.write { tx in
+                let a = try tx.createTree(named: "a"), b = try tx.createTree(named: "b")
+                for round in 0..<2 {
+                    for i in 0..<6000 {
+                        try tx.put(a, key(i), [UInt8](repeating: UInt8(round), count: 100))
+                        if i % 20 == 0 { try tx.put(b, key(i), [UInt8](repeating: UInt8(round), count: 3000 + i % 7)) }
+                    }
+                }
+            }
+            let after = try s.stats()
+            // Each used page once more, and the free list's own pages.
+            #expect(after.pageCount <= 2 * before.usedPages + before.freePages + 8, "spills \(spills): \(before) -> \(after)")
+            #expect(try s.verify().isValid)
+        }
+    }
+
+    /// Updating every entry leaves the old copy of each page free; the automatic policy then
+    /// brings the file back to the size of its data, round after round.
+    @Test func theAutomaticPolicyKeepsRepeatedFullUpdatesNearTheSizeOfTheData() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let s = try Storage(path: dir.file("u.trove"))
+        try VacuumTests.fillAndThin(s, count: 6000, keep: 1)
+        let first = try s.stats().fileBytes
+        for round in 0..<4 {
+            try s.write { tx in
+                let a = try tx.createTree(named: "a")
+                for i in 0..<6000 { try tx.put(a, key(i), [UInt8](repeating: UInt8(round), count: 100)) }
+            }
+            let stats = try s.stats()
+            #expect(stats.fileBytes <= first + first / 2, "round \(round): \(stats), first \(first)")
+        }
+        #expect(try s.verify().isValid)
+    }
+
+    // MARK: Crashes
+
+    /// Commits that fill and thin tree "t", each followed by a vacuum, on a disk that dies after
+    /// `failAfter` I/O calls; the states as `CrashSimulationTests.check` takes them.
+    static func runUntilCrash(seed: UInt64, failAfter: Int, durability: Durability, withLog: Bool) -> CrashSimulationTests.Run {
+        var rng = SplitMix64(seed: seed)
+        let disk = SimulatedDisk()
+        let logDisk = withLog ? SimulatedDisk() : nil
+        var o = StorageOptions()
+        o.durability = durability
+        var states: CrashSimulationTests.States = [[:]]
+        var current: [[UInt8]: [UInt8]] = [:]
+        var durableThrough = 0
+        guard let s = try? logDisk.map({ try Storage(io: disk, log: CrashSimulationTests.smallLog($0), options: o) }) ?? Storage(io: disk, options: o) else {
+            return (states, 0, 0, disk, logDisk)
+        }
+        disk.failAfter = failAfter
+        logDisk?.power = disk.power
+        for round in 0..<40 {
+            var next = current
+            do {
+                let tx = try s.beginWrite()
+                let t = try tx.createTree(named: "t")
+                // Grow, then shrink: the file holds free pages, and live ones at its end.
+                let puts = round % 2 == 0 ? 150 + Int(rng.next() % 150) : 10
+                for _ in 0..<puts {
+                    let k = key(Int(rng.next() % 2000))
+                    let v = [UInt8](repeating: UInt8(truncatingIfNeeded: rng.next()), count: rng.next() % 10 == 0 ? 2500 : 60)
+                    try tx.put(t, k, v)
+                    next[k] = v
+                }
+                if round % 2 == 1 {
+                    for k in next.keys where rng.next() % 4 != 0 {
+                        try tx.delete(t, k)
+                        next[k] = nil
+                    }
+                }
+                states.append(next)
+                try tx.commit()
+                current = next
+                if durability == .durable { durableThrough = states.count - 1 }
+                try s.vacuum()
+                if durability == .noSync {
+                    try s.sync()
+                    durableThrough = states.count - 1
+                }
+            } catch {
+                break
+            }
+        }
+        return (states, durableThrough, states.count - 1, disk, logDisk)
+    }
+
+    static func crashAndCheck(seed: UInt64, durability: Durability, withLog: Bool = false) throws {
+        var rng = SplitMix64(seed: seed &* 7919)
+        let failAfter = 10 + Int(rng.next() % 900)
+        let run = runUntilCrash(seed: seed, failAfter: failAfter, durability: durability, withLog: withLog)
+        for _ in 0..<3 {
+            let image = run.disk.crashImage(using: &rng)
+            try CrashSimulationTests.check(run, image: image, logImage: run.log?.crashImage(using: &rng), seed: seed)
+        }
+    }
+
+    @Test func crashesDuringVacuumsLoseNothingAcknowledged() throws {
+        for seed in 5001...5120 { try VacuumTests.crashAndCheck(seed: UInt64(seed), durability: .durable) }
+    }
+
+    @Test func crashesDuringVacuumsWithACommitLogLoseNothingAcknowledged() throws {
+        for seed in 6001...6120 { try VacuumTests.crashAndCheck(seed: UInt64(seed), durability: .durable, withLog: true) }
+    }
+
+    @Test func crashesDuringVacuumsOfANoSyncStoreFallBackToADurableState() throws {
+        for seed in 7001...7080 { try VacuumTests.crashAndCheck(seed: UInt64(seed), durability: .noSync) }
+    }
+}
