@@ -123,9 +123,11 @@
 ///    old pages become pending under the round's txnid, as any copy's source does.
 /// 3. After the commit, the file is cut (`ftruncate`) to the page count the newest commit
 ///    names, once no reader slot holds an older snapshot (an older meta may count more
-///    pages, and `verify()` reads every page its meta counts), and only after a checkpoint:
-///    the commit is then on disk in the data file, so no crash or replay can fall back to a
-///    commit that needs the pages cut. A reader that holds an older snapshot leaves the file
+///    pages, and `verify()` reads every page its meta counts), and only after a checkpoint
+///    and a copy of the newest meta written over the other slot, synced: the commit is then
+///    on disk in the data file and in both slots, so no crash or replay can fall back to a
+///    commit that needs the pages cut (no-sync commits after it, which a crash undoes,
+///    overwrite one slot only). A reader that holds an older snapshot leaves the file
 ///    as it is; a later vacuum cuts it. A cut that a crash loses leaves a file longer than
 ///    its meta counts, which is allowed.
 ///

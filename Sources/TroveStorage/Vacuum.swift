@@ -57,8 +57,8 @@ extension Storage {
     /// Cuts the data file back to the pages the newest commit counts, once every snapshot any
     /// process reads is that commit or a newer one (an older snapshot may count more pages,
     /// and ``verify()`` reads every page its meta counts). The newest commit is made durable
-    /// in the data file first, so that no crash can fall back to a commit that needs the
-    /// pages cut. Returns false if a reader held the file's end.
+    /// in the data file first, in both meta slots, so that no crash can fall back to a commit
+    /// that needs the pages cut. Returns false if a reader held the file's end.
     func cutUnseenTail() throws -> Bool {
         writerGate.wait()
         defer { writerGate.signal() }
@@ -70,6 +70,13 @@ extension Storage {
             guard try io.size() > bytes else { return true }
             if let reader = lockFile?.oldestReader(), reader.txnid < m.txnid { return false }
             try checkpoint()
+            // Both slots name this commit: a crash after later no-sync commits (this process
+            // or another, whose metas still name an older durable commit) falls back to it,
+            // never to a commit that counts the pages cut.
+            var other = m
+            other.slot ^= 1
+            _ = try writeMeta(other)
+            try io.sync()
             try io.truncate(to: bytes)
             writer.fileSize = bytes
             return true
