@@ -84,6 +84,7 @@ struct Checks: Equatable {
 struct EngineRun {
     var samples: [Sample] = []
     var sizeAfterInsert: UInt64 = 0
+    var sizeAfterUpdate: UInt64 = 0
     var sizeAfterDelete: UInt64 = 0
     var baselineKiB = 0
     var checks = Checks()
@@ -205,6 +206,7 @@ do {
         run.checks.linkPath = try phase(.linkPath, repeats: readRepeats) { try engine.countByTeamName(teamNames) }
         run.checks.top = try phase(.top, repeats: readRepeats) { try engine.topByScore(100) }
         try phase(.update) { try engine.updateScores(data, updateKeys, newScore) }
+        run.sizeAfterUpdate = try engine.fileSize()
         run.checks.deleted = try phase(.delete) { try engine.delete(data, deleteKeys) }
         run.sizeAfterDelete = try engine.fileSize()
         // Small commits again, now into a store with free space (Trove: thousands of free pages).
@@ -256,7 +258,8 @@ do {
     table("CPU time of the process (user + system); leaves out waiting for fsync and for other processes:", \.cpu, formatTime)
     table("Peak RSS during each phase (VmHWM, reset at the phase's start; includes the ~\(formatMiB(runs[0].run.baselineKiB)) of test data and runtime):",
           { Double($0.peakKiB) }, { formatMiB(Int($0)) })
-    let sizes = [("file size after the bulk insert", \EngineRun.sizeAfterInsert), ("file size after the deletes", \EngineRun.sizeAfterDelete)]
+    let sizes = [("file size after the bulk insert", \EngineRun.sizeAfterInsert), ("file size after the updates", \EngineRun.sizeAfterUpdate),
+                 ("file size after the deletes", \EngineRun.sizeAfterDelete)]
     print(renderTable(["", ] + runs.map(\.name), sizes.map { label, key in
         [label] + runs.map { String(format: "%.1f MiB", Double($0.run[keyPath: key]) / 1_048_576) }
     }))
