@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import CompilerPluginSupport
 import PackageDescription
 
 // Layers, each knowing only the one below it:
@@ -11,6 +12,7 @@ let package = Package(
         .library(name: "TroveStorage", targets: ["TroveStorage"]),
         .library(name: "Trove", targets: ["Trove"]),
         .library(name: "TrovePostgres", targets: ["TrovePostgres"]),
+        .library(name: "TroveModels", targets: ["TroveModels"]),
         .executable(name: "trove", targets: ["trove"]),
     ],
     dependencies: [
@@ -18,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         // Lock-free reader slots in the lock file shared between processes (UnsafeAtomic over mmap'd memory).
         .package(url: "https://github.com/apple/swift-atomics.git", from: "1.3.0"),
+        // The @Model macro of TroveModels (see DEVELOPERS.md, "Typed models").
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.1"..<"604.0.0"),
     ],
     targets: [
         .target(
@@ -50,6 +54,15 @@ let package = Package(
         .target(name: "TrovePostgres", dependencies: ["Trove", "CLibPQ"]),
         .target(name: "TroveShell", dependencies: ["Trove", "TrovePostgres", "CLibEdit"]),
         .executableTarget(name: "trove", dependencies: ["TroveShell"]),
+        // Models declared in Swift and queried with #Predicate, over Trove.
+        .macro(
+            name: "TroveMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        .target(name: "TroveModels", dependencies: ["Trove", "TroveMacros"]),
 
         // A helper process for the multi-process and kill -9 tests of the storage engine.
         .executableTarget(name: "StorageProbe", dependencies: ["TroveStorage"], path: "Tests/StorageProbe"),
@@ -59,6 +72,7 @@ let package = Package(
         .testTarget(name: "TroveTests", dependencies: ["Trove"]),
         .testTarget(name: "TroveShellTests", dependencies: ["TroveShell"]),
         .testTarget(name: "TrovePostgresTests", dependencies: ["TrovePostgres", "Trove"]),
+        .testTarget(name: "TroveModelsTests", dependencies: ["TroveModels"]),
         .testTarget(name: "TroveEndToEndTests", dependencies: ["trove", "TrovePostgres"]),
     ]
 )

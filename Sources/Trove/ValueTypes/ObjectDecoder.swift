@@ -8,12 +8,12 @@ import Foundation
 /// asks for: a nested struct from the object a link points to, an array from a list (of
 /// values or of linked objects, or a linkingObjects property). Also decodes from plain
 /// property values (``Value/object(_:)``), as the in-memory repository keeps them.
-enum ObjectDecoder {
+package enum ObjectDecoder {
     /// How deep links are followed; a type graph with a cycle (a publisher's characters and
     /// each character's publisher) stops here with an error instead of recursing forever.
     static let maximumDepth = 32
 
-    static func decode<T: Decodable>(_ type: T.Type, from object: DynamicObject) throws -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from object: DynamicObject) throws -> T {
         try T(from: NodeDecoder(node: .object(object), snapshot: object.snapshot, codingPath: []))
     }
 

@@ -8,8 +8,8 @@ import Foundation
 /// the store writes as a linked object when the property is a link), an array a
 /// ``Value/list(_:)``, and `Date`, `Data`, `UUID`, `Decimal` and `URL` keep their types
 /// instead of the forms `Codable` gives them by default.
-enum ValueEncoder {
-    static func encode(_ value: some Encodable) throws -> Value {
+package enum ValueEncoder {
+    package static func encode(_ value: some Encodable) throws -> Value {
         let node = EncodedNode()
         try node.encode(value, codingPath: [])
         return node.value

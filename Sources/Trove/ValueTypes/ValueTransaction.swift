@@ -3,7 +3,7 @@ public struct ValueTransaction {
     /// The underlying transaction, for anything values cannot express.
     public let transaction: Transaction
 
-    init(_ transaction: Transaction) { self.transaction = transaction }
+    package init(_ transaction: Transaction) { self.transaction = transaction }
 
     /// Stores `value` and the values it links to. With `update: false` an existing primary
     /// key is an error; with `update: true` the stored object is replaced by `value`

@@ -1,0 +1,204 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// `@Model`: makes a struct a `PersistentModel` whose property table lists its stored
+/// properties by name and key path, with the attributes written on them.
+///
+/// The table holds no types: each entry is built by a generic initializer, so the schema type
+/// of a property comes from its Swift type through `StorableProperty`, checked by the
+/// compiler. The extension also holds the `Codable` conformance over the stored properties
+/// (`@Transient` ones keep their initial value): the compiler synthesizes `Codable` only in
+/// the type's own file, and an initializer in the struct itself would take away its
+/// memberwise one.
+public struct ModelMacro: ExtensionMacro {
+    public static func expansion(
+        of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        guard let structDecl = declaration.as(StructDeclSyntax.self) else {
+            throw MacroError("@Model applies to a struct")
+        }
+        let stored = try StoredProperty.all(in: structDecl).filter { !$0.isTransient }
+        let typeName = structDecl.name.trimmedDescription
+        let access = Self.access(of: structDecl)
+        let entries = stored.map { "    " + $0.entry(root: typeName) + "," }
+        let keys = stored.isEmpty ? "" : "case " + stored.map(\.name).joined(separator: ", ")
+        let decodes = stored.map {
+            "    self.\($0.name) = try container.\($0.linkingOrigin == nil ? "decodeModelProperty" : "decodeLinkingObjects")(forKey: .\($0.name))"
+        }
+        let encodes = stored.filter { $0.linkingOrigin == nil }.map { "    try container.encode(self.\($0.name), forKey: .\($0.name))" }
+        var members = """
+            \(access)static let modelProperties: [TroveModels.ModelProperty<\(typeName)>] = [
+            \(entries.joined(separator: "\n"))
+            ]
+            enum ModelCodingKeys: String, CodingKey {
+            \(keys)
+            }
+            \(access)init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: ModelCodingKeys.self)
+            \(decodes.joined(separator: "\n"))
+            }
+            \(access)func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: ModelCodingKeys.self)
+            \(encodes.joined(separator: "\n"))
+            }
+            """
+        if let name = Self.modelName(node) {
+            members += "\n\(access)static var modelName: String { \(name) }"
+        }
+        // The conformances the type lacks, each named: one implied by PersistentModel alone is
+        // not seen when the compiler checks a macro's extension.
+        let conformances = protocols.map(\.trimmedDescription)
+        let inheritance = conformances.isEmpty ? "" : ": " + conformances.joined(separator: ", ")
+        let ext: DeclSyntax = """
+            extension \(type.trimmed)\(raw: inheritance) {
+            \(raw: members)
+            }
+            """
+        return [ext.cast(ExtensionDeclSyntax.self)]
+    }
+
+    /// `public ` or `package ` when the struct is, so the table is as visible as the type.
+    static func access(of decl: StructDeclSyntax) -> String {
+        for modifier in decl.modifiers {
+            switch modifier.name.tokenKind {
+            case .keyword(.public), .keyword(.open): return "public "
+            case .keyword(.package): return "package "
+            default: continue
+            }
+        }
+        return ""
+    }
+
+    /// The string literal of `@Model("Name")`, as written.
+    static func modelName(_ node: AttributeSyntax) -> String? {
+        guard case .argumentList(let arguments) = node.arguments, let first = arguments.first else { return nil }
+        return first.expression.trimmedDescription
+    }
+}
+
+/// A stored property of a `@Model` struct and the attributes written on it.
+struct StoredProperty {
+    var name: String
+    var isTransient = false
+    var isPrimaryKey = false
+    var isIndexed = false
+    var originalName: String?
+    /// The origin property of `@LinkingObjects(\Origin.property)`.
+    var linkingOrigin: String?
+    /// A literal initial value, which is also the schema's default.
+    var defaultLiteral: String?
+
+    static func all(in decl: StructDeclSyntax) throws -> [StoredProperty] {
+        var out: [StoredProperty] = []
+        for member in decl.memberBlock.members {
+            guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
+            if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }) {
+                continue
+            }
+            for binding in variable.bindings {
+                guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
+                if let accessors = binding.accessorBlock, !Self.isObserversOnly(accessors) { continue }
+                var property = StoredProperty(name: pattern.identifier.trimmedDescription)
+                // A `let` with a value is never decoded: it is the same in every instance.
+                if variable.bindingSpecifier.tokenKind == .keyword(.let), binding.initializer != nil { continue }
+                try property.readAttributes(variable.attributes)
+                if !property.isTransient && binding.typeAnnotation == nil {
+                    throw MacroError("@Model needs the type of '\(property.name)' written out (var \(property.name): Type)")
+                }
+                if property.isTransient && binding.initializer == nil {
+                    throw MacroError("a @Transient property needs an initial value: '\(property.name)' is not decoded")
+                }
+                if let value = binding.initializer?.value, Self.isLiteral(value) {
+                    property.defaultLiteral = value.trimmedDescription
+                }
+                out.append(property)
+            }
+        }
+        return out
+    }
+
+    static func isObserversOnly(_ block: AccessorBlockSyntax) -> Bool {
+        guard case .accessors(let list) = block.accessors else { return false }
+        return list.allSatisfy { $0.accessorSpecifier.tokenKind == .keyword(.willSet) || $0.accessorSpecifier.tokenKind == .keyword(.didSet) }
+    }
+
+    /// Literals a schema default can hold; `nil` and `[]` are what an absent value already is.
+    static func isLiteral(_ e: ExprSyntax) -> Bool {
+        if e.is(IntegerLiteralExprSyntax.self) || e.is(FloatLiteralExprSyntax.self) || e.is(BooleanLiteralExprSyntax.self) {
+            return true
+        }
+        if let s = e.as(StringLiteralExprSyntax.self) {
+            return s.segments.allSatisfy { $0.is(StringSegmentSyntax.self) }
+        }
+        if let prefix = e.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-" {
+            return prefix.expression.is(IntegerLiteralExprSyntax.self) || prefix.expression.is(FloatLiteralExprSyntax.self)
+        }
+        return false
+    }
+
+    mutating func readAttributes(_ attributes: AttributeListSyntax) throws {
+        for element in attributes {
+            guard let attribute = element.as(AttributeSyntax.self) else { continue }
+            let name = attribute.attributeName.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
+            switch name {
+            case "Transient":
+                isTransient = true
+            case "Attribute":
+                guard case .argumentList(let arguments) = attribute.arguments else { continue }
+                for argument in arguments {
+                    if argument.label?.text == "originalName" {
+                        originalName = argument.expression.trimmedDescription
+                        continue
+                    }
+                    let option = argument.expression.trimmedDescription.split(separator: ".").last.map(String.init)
+                    switch option {
+                    case "primaryKey": isPrimaryKey = true
+                    case "indexed": isIndexed = true
+                    default: throw MacroError("unknown @Attribute option '\(argument.expression.trimmedDescription)'")
+                    }
+                }
+            case "LinkingObjects":
+                guard case .argumentList(let arguments) = attribute.arguments,
+                      let path = arguments.first?.expression.as(KeyPathExprSyntax.self),
+                      let last = path.components.last?.component.as(KeyPathPropertyComponentSyntax.self)
+                else {
+                    throw MacroError("@LinkingObjects takes the key path of the link that points here: @LinkingObjects(\\Dog.owner)")
+                }
+                linkingOrigin = last.declName.baseName.text
+            default:
+                continue
+            }
+        }
+    }
+
+    /// The `ModelProperty` initializer call of the property table.
+    func entry(root: String) -> String {
+        let keyPath = "\\\(root).\(name)"
+        if let origin = linkingOrigin {
+            return ".init(\"\(name)\", linkingObjects: \(keyPath), origin: \"\(origin)\")"
+        }
+        var arguments = ["\"\(name)\"", keyPath]
+        if isPrimaryKey { arguments.append("primaryKey: true") }
+        if isIndexed { arguments.append("indexed: true") }
+        if let defaultLiteral { arguments.append("default: \(defaultLiteral)") }
+        if let originalName { arguments.append("originalName: \(originalName)") }
+        return ".init(\(arguments.joined(separator: ", ")))"
+    }
+}
+
+/// Attributes read by `@Model`; they expand to nothing themselves.
+public struct MarkerMacro: PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] { [] }
+}
+
+struct MacroError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,60 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Trove
+
+/// What a typed fetch returns: the objects of `T` a predicate selects, sorted, paged.
+///
+/// ```swift
+/// var request = FetchDescriptor<Person>(predicate: #Predicate { $0.age > 30 }, sortBy: [.init(\.name)])
+/// request.fetchLimit = 10
+/// let people = try snapshot.fetch(request)
+/// ```
+public struct FetchDescriptor<T: PersistentModel> {
+    /// The condition, or nil for every object.
+    public var predicate: Predicate<T>?
+    /// The sort keys, most significant first.
+    public var sortBy: [ModelSortDescriptor<T>]
+    /// How many results to skip (`OFFSET`).
+    public var fetchOffset: Int
+    /// The maximum number of results (`LIMIT`), or nil.
+    public var fetchLimit: Int?
+
+    public init(predicate: Predicate<T>? = nil, sortBy: [ModelSortDescriptor<T>] = [], fetchOffset: Int = 0, fetchLimit: Int? = nil) {
+        self.predicate = predicate
+        self.sortBy = sortBy
+        self.fetchOffset = fetchOffset
+        self.fetchLimit = fetchLimit
+    }
+
+    /// The query statement and its parameters: the text `explain` and the shell would run.
+    public func queryText() throws -> (text: String, arguments: [Value]) {
+        var query = Query(model: QueryIdentifier(T.modelName))
+        var arguments: [Value] = []
+        if let predicate {
+            (query.predicate, arguments) = try PredicateTranslator.translate(predicate)
+        }
+        query.sort = try sortBy.map { QuerySortDescriptor(QueryKeyPath(components: [QueryIdentifier(try T.propertyName($0.keyPath))]), ascending: $0.order == .forward) }
+        query.offset = fetchOffset
+        query.limit = fetchLimit
+        return (query.description, arguments)
+    }
+}
+
+/// A sort key of a typed fetch: a stored property of the model and an order.
+public struct ModelSortDescriptor<T: PersistentModel> {
+    public var keyPath: PartialKeyPath<T>
+    public var order: SortOrder
+
+    public init<V: Comparable>(_ keyPath: KeyPath<T, V>, order: SortOrder = .forward) {
+        self.keyPath = keyPath
+        self.order = order
+    }
+
+    public init<V: Comparable>(_ keyPath: KeyPath<T, V?>, order: SortOrder = .forward) {
+        self.keyPath = keyPath
+        self.order = order
+    }
+}

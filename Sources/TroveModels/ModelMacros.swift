@@ -1,0 +1,44 @@
+/// Makes a struct a ``PersistentModel``: lists its stored properties, with their attributes,
+/// as the model's property table. `@Model("Name")` stores it under another model name.
+@attached(extension, conformances: PersistentModel, Decodable, Encodable,
+          names: named(modelProperties), named(modelName), named(ModelCodingKeys), named(init(from:)), named(encode(to:)))
+public macro Model(_ name: String? = nil) = #externalMacro(module: "TroveMacros", type: "ModelMacro")
+
+/// The schema attributes of a stored property of a `@Model` struct.
+@attached(peer)
+public macro Attribute(_ options: AttributeOption..., originalName: String? = nil) = #externalMacro(module: "TroveMacros", type: "MarkerMacro")
+
+/// A property of a `@Model` struct that is not stored; it needs an initial value.
+@attached(peer)
+public macro Transient() = #externalMacro(module: "TroveMacros", type: "MarkerMacro")
+
+/// A computed list of the objects whose link or list `origin` points at this one:
+/// `@LinkingObjects(\Dog.owner) var dogs: [Dog] = []`.
+@attached(peer)
+public macro LinkingObjects<Origin, Target>(_ origin: KeyPath<Origin, Target>) = #externalMacro(module: "TroveMacros", type: "MarkerMacro")
+
+/// An option of ``Attribute(_:originalName:)``.
+public enum AttributeOption: Sendable {
+    /// The primary key: unique, indexed, and what upserts and partial updates find objects by.
+    case primaryKey
+    /// A secondary index, which equality and range queries use.
+    case indexed
+}
+
+extension KeyedDecodingContainer {
+    /// A stored property of a `@Model` struct, for the `init(from:)` the macro writes: null or
+    /// absent is nil for an optional.
+    public func decodeModelProperty<T: Decodable>(forKey key: Key) throws -> T {
+        if let optional = T.self as? any ExpressibleByNilLiteral.Type, try !contains(key) || decodeNil(forKey: key) {
+            return optional.init(nilLiteral: ()) as! T
+        }
+        return try decode(T.self, forKey: key)
+    }
+
+    /// A linkingObjects property: read for the value fetched, empty for the values it links
+    /// to, so that a link and its inverse do not decode each other without end.
+    public func decodeLinkingObjects<T: Decodable & RangeReplaceableCollection>(forKey key: Key) throws -> T {
+        guard codingPath.isEmpty else { return T() }
+        return try decode(T.self, forKey: key)
+    }
+}

@@ -1,0 +1,47 @@
+import Trove
+
+/// One stored property of a ``PersistentModel``: its name, key path and schema.
+///
+/// `@Model` writes these; a type may also list them by hand:
+/// `static let modelProperties: [ModelProperty<Person>] = [.init("id", \Person.id, primaryKey: true)]`.
+public struct ModelProperty<Root>: @unchecked Sendable {
+    public let name: String
+    public let keyPath: PartialKeyPath<Root>
+    /// The property as a schema file declares it.
+    public let schema: PropertySchema
+    public let isPrimaryKey: Bool
+    /// The name the property had before, to carry its data across a rename.
+    public let originalName: String?
+    /// The model a link or list of links points to, or that linkingObjects come from.
+    public let linkedModel: (any PersistentModel.Type)?
+    /// Whether the Swift type is a model itself, not an optional of one (a link must be optional).
+    let isBareModel: Bool
+
+    /// A stored property; its schema type follows from `V`.
+    public init<V: StorableProperty>(
+        _ name: String, _ keyPath: KeyPath<Root, V>, primaryKey: Bool = false, indexed: Bool = false,
+        default defaultValue: V? = nil, originalName: String? = nil
+    ) {
+        self.name = name
+        self.keyPath = keyPath
+        let stored = V.storedPropertyType
+        self.schema = PropertySchema(
+            name: name, type: stored.type, isOptional: stored.isOptional, isIndexed: indexed,
+            defaultValue: defaultValue.flatMap { try? $0.storedValue() })
+        self.isPrimaryKey = primaryKey
+        self.originalName = originalName
+        self.linkedModel = V.linkedModel
+        self.isBareModel = V.self is any PersistentModel.Type
+    }
+
+    /// A linkingObjects property: the objects of `V` whose link or list `origin` points here.
+    public init<V: PersistentModel>(_ name: String, linkingObjects keyPath: KeyPath<Root, [V]>, origin: String) {
+        self.name = name
+        self.keyPath = keyPath
+        self.schema = PropertySchema(name: name, type: .linkingObjects(V.modelName, property: origin))
+        self.isPrimaryKey = false
+        self.originalName = nil
+        self.linkedModel = V.self
+        self.isBareModel = false
+    }
+}

@@ -1,0 +1,127 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Trove
+
+/// The results of a typed fetch: model values decoded from the objects as they are read.
+///
+/// Valid while the snapshot it came from is; the ``results`` underneath are the dynamic ones.
+public struct ModelResults<T: PersistentModel>: RandomAccessCollection {
+    /// The objects, for the dynamic API.
+    public let results: Results
+
+    public init(_ results: Results) { self.results = results }
+
+    public var startIndex: Int { results.startIndex }
+    public var endIndex: Int { results.endIndex }
+
+    /// The value at `index`, decoded from its object (links and lists included).
+    public subscript(index: Int) -> T {
+        // A decoding failure means the type and the stored schema disagree, which opening
+        // the store with this type's schema rules out.
+        do {
+            return try ObjectDecoder.decode(T.self, from: results[index])
+        } catch {
+            preconditionFailure("\(T.modelName) object \(index) does not decode as \(T.self): \(error)")
+        }
+    }
+
+    /// Every value, decoded.
+    public var values: [T] { Array(self) }
+
+    /// The sum of a numeric property over the results; zero when empty.
+    public func sum<V: AggregateValue>(_ keyPath: KeyPath<T, V>) throws -> V {
+        try V(aggregate: results.sum(of: T.propertyName(keyPath))) ?? .zero
+    }
+
+    /// The mean of a numeric property, or nil with no value.
+    public func average<V: AggregateValue>(_ keyPath: KeyPath<T, V>) throws -> Double? {
+        switch try results.average(of: T.propertyName(keyPath)) {
+        case .double(let d): d
+        case .decimal(let d): NSDecimalNumberFree.double(d)
+        default: nil
+        }
+    }
+
+    /// The least value of a numeric or date property, or nil with no value.
+    public func min<V: AggregateValue>(_ keyPath: KeyPath<T, V>) throws -> V? {
+        V(aggregate: try results.min(of: T.propertyName(keyPath)))
+    }
+
+    /// The greatest value of a numeric or date property, or nil with no value.
+    public func max<V: AggregateValue>(_ keyPath: KeyPath<T, V>) throws -> V? {
+        V(aggregate: try results.max(of: T.propertyName(keyPath)))
+    }
+}
+
+/// Decimal to Double without Foundation's NSDecimalNumber.
+enum NSDecimalNumberFree {
+    static func double(_ d: Decimal) -> Double { Double(d.description) ?? .nan }
+}
+
+/// A property type sum, average, min and max apply to.
+public protocol AggregateValue: StorableScalar {
+    /// The value an empty sum gives.
+    static var zero: Self { get }
+    /// The value of an aggregate, or nil for null.
+    init?(aggregate: Value)
+}
+
+extension BinaryInteger where Self: AggregateValue {
+    public static var zero: Self { 0 }
+    public init?(aggregate: Value) {
+        guard case .int(let i) = aggregate, let v = Self(exactly: i) else { return nil }
+        self = v
+    }
+}
+
+extension Int: AggregateValue {}
+extension Int8: AggregateValue {}
+extension Int16: AggregateValue {}
+extension Int32: AggregateValue {}
+extension Int64: AggregateValue {}
+
+extension Double: AggregateValue {
+    public static var zero: Double { 0 }
+    public init?(aggregate: Value) {
+        switch aggregate {
+        case .double(let d): self = d
+        case .float(let f): self = Double(f)
+        case .int(let i): self = Double(i)
+        default: return nil
+        }
+    }
+}
+
+extension Float: AggregateValue {
+    public static var zero: Float { 0 }
+    public init?(aggregate: Value) {
+        switch aggregate {
+        case .double(let d): self = Float(d)
+        case .float(let f): self = f
+        case .int(let i): self = Float(i)
+        default: return nil
+        }
+    }
+}
+
+extension Decimal: AggregateValue {
+    public static var zero: Decimal { 0 }
+    public init?(aggregate: Value) {
+        switch aggregate {
+        case .decimal(let d): self = d
+        case .int(let i): self = Decimal(i)
+        default: return nil
+        }
+    }
+}
+
+extension Date: AggregateValue {
+    public static var zero: Date { Date(timeIntervalSince1970: 0) }
+    public init?(aggregate: Value) {
+        guard case .date(let d) = aggregate else { return nil }
+        self = d
+    }
+}

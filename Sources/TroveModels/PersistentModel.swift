@@ -1,0 +1,58 @@
+import Trove
+
+/// A Swift type stored as a model of a Trove store, with a table of its stored properties.
+///
+/// Write `@Model` on a struct and the compiler derives the table; the schema, typed queries
+/// (`#Predicate`), sorts by key path and partial updates all read it:
+///
+/// ```swift
+/// @Model struct Person {
+///     @Attribute(.primaryKey) var id: Int
+///     @Attribute(.indexed) var name: String
+///     var age: Int = 0
+///     var dog: Dog?
+/// }
+/// let adults = try snapshot.objects(Person.self, where: #Predicate { $0.age >= 18 })
+/// ```
+///
+/// Objects are read and written through the type's `Codable` conformance (see
+/// ``Trove/Persistable``), so a link is a nested model value and a list an array.
+public protocol PersistentModel: Persistable, StorableProperty {
+    /// The stored properties, in declared order: names, key paths and attributes.
+    static var modelProperties: [ModelProperty<Self>] { get }
+}
+
+extension PersistentModel {
+    /// A model value stands for a to-one link: always optional in the schema.
+    public static var storedPropertyType: StoredPropertyType {
+        StoredPropertyType(type: .link(modelName), isOptional: true)
+    }
+
+    public static var linkedModel: (any PersistentModel.Type)? { Self.self }
+
+    /// A model value has no value of its own in a query: compare its primary key instead.
+    public func storedValue() throws -> Value {
+        throw ModelQueryError("a \(Self.modelName) value is not a query constant: compare a property of the link (\\.owner?.id == id)")
+    }
+
+    /// The property whose key path is `keyPath`, if it is stored.
+    static func property(for keyPath: AnyKeyPath) -> ModelProperty<Self>? {
+        modelProperties.first { $0.keyPath == keyPath }
+    }
+
+    /// The property name of `keyPath`, or an error naming the model.
+    static func propertyName(_ keyPath: AnyKeyPath) throws -> String {
+        guard let property = property(for: keyPath) else {
+            throw ModelQueryError("\(keyPath) is not a stored property of \(modelName); only properties of the model table (not computed or @Transient ones) can be queried")
+        }
+        return property.name
+    }
+
+    /// The primary-key property, or an error when the model has none.
+    static func primaryKeyProperty() throws -> ModelProperty<Self> {
+        guard let property = modelProperties.first(where: \.isPrimaryKey) else {
+            throw StoreError.noPrimaryKey(model: modelName)
+        }
+        return property
+    }
+}

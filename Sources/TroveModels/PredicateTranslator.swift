@@ -1,0 +1,158 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Trove
+
+/// Translates a Foundation `Predicate` into Trove's query AST by walking its expression tree,
+/// so that a typed query is planned, explained and run exactly as the query text it prints.
+///
+/// Constants become parameters (`$0`, `$1`, ...), so one predicate shape is one query text and
+/// one cached template whatever the captured values. A construct with no translation is a
+/// ``ModelQueryError`` naming it: nothing is evaluated per object in Swift.
+struct PredicateTranslator {
+    /// The values of `$0`, `$1`, ... in order.
+    private(set) var arguments: [Value] = []
+    private var bindings: [PredicateExpressions.VariableID: Term] = [:]
+    private var subqueries = 0
+
+    /// The predicate's condition over objects of `T`.
+    static func translate<T: PersistentModel>(_ predicate: Predicate<T>) throws -> (QueryPredicate, [Value]) {
+        var translator = PredicateTranslator()
+        translator.bindings[predicate.variable.key] = .object(ObjectTerm(model: T.self, path: QueryKeyPath(components: [])))
+        let condition = try translator.predicate(predicate.expression)
+        return (condition, translator.arguments)
+    }
+
+    // MARK: Terms
+
+    /// What an expression stands for in a query.
+    enum Term {
+        case predicate(QueryPredicate)
+        /// A predicate through a to-one link, nil in Swift when the link is null (`if let` and
+        /// `?.` in a predicate): `guardPath` is that link.
+        case optionalPredicate(QueryPredicate, guardPath: QueryKeyPath)
+        /// A scalar key path, or an aggregate over a list; `type` is its Swift type.
+        case value(QueryExpression, type: Any.Type)
+        /// A model object: the queried one, one through links, or a subquery's element.
+        case object(ObjectTerm)
+        /// A list property; `element` is its model for a list of links.
+        case list(QueryKeyPath, element: (any PersistentModel.Type)?, type: Any.Type)
+        /// A value known without reading an object.
+        case constant(Value, type: Any.Type)
+    }
+
+    struct ObjectTerm {
+        var model: any PersistentModel.Type
+        var path: QueryKeyPath
+    }
+
+    mutating func term(_ expression: Any) throws -> Term {
+        guard let translatable = expression as? any TranslatableExpression else {
+            throw Self.unsupported(expression)
+        }
+        return try translatable.translate(&self)
+    }
+
+    /// `expression` as a condition: a Bool key path is `path == true`.
+    mutating func predicate(_ expression: Any) throws -> QueryPredicate {
+        switch try term(expression) {
+        case .predicate(let p):
+            return p
+        case .optionalPredicate(let p, _):
+            return p
+        case .value(let e, let type) where Self.isBool(type):
+            return .comparison(.init(e, .equal, .bool(true)))
+        case .constant(.bool(let b), _):
+            return QueryPredicate(.constant(b))
+        default:
+            throw ModelQueryError("#Predicate: \(Self.name(of: expression)) is not a condition")
+        }
+    }
+
+    /// `value` as a query operand: a constant becomes the next parameter (null stays `nil`).
+    mutating func operand(_ value: Value) -> QueryExpression {
+        if value.isNull { return .null }
+        arguments.append(value)
+        return .parameter(arguments.count - 1)
+    }
+
+    mutating func bind(_ variable: PredicateExpressions.VariableID, to term: Term) {
+        bindings[variable] = term
+    }
+
+    func binding(_ variable: PredicateExpressions.VariableID) throws -> Term {
+        guard let term = bindings[variable] else { throw ModelQueryError("#Predicate: a variable used outside its closure") }
+        return term
+    }
+
+    /// A fresh subquery variable name.
+    mutating func subqueryVariable() -> QueryIdentifier {
+        defer { subqueries += 1 }
+        return QueryIdentifier("x\(subqueries)")
+    }
+
+    // MARK: Comparisons
+
+    /// `lhs op rhs` over scalar operands; either side may be the constant.
+    mutating func comparison(_ lhs: Any, _ op: ComparisonOperator, _ rhs: Any, construct: String) throws -> QueryPredicate {
+        let left = try term(lhs)
+        let right = try term(rhs)
+        return try comparison(left, op, right, construct: construct)
+    }
+
+    mutating func comparison(_ left: Term, _ op: ComparisonOperator, _ right: Term, construct: String) throws -> QueryPredicate {
+        // A condition through a link compared with true or false (`$0.dog?.isGood == true`).
+        if case .optionalPredicate(let p, let guardPath) = left, case .constant(.bool(let b), _) = right, op == .equal || op == .notEqual {
+            let wantsTrue = (op == .equal) == b
+            let present = QueryPredicate.comparison(.init(QueryExpression(.keyPath(guardPath)), .notEqual, .null))
+            return wantsTrue ? .and([present, p]) : .not(.and([present, p]))
+        }
+        if case .constant = left, case .optionalPredicate = right { return try comparison(right, op, left, construct: construct) }
+        let l = try expression(left, construct: construct)
+        let r = try expression(right, construct: construct)
+        if l.isConstant && r.isConstant {
+            throw ModelQueryError("#Predicate: \(construct) compares two constants; compare a property of the model")
+        }
+        return .comparison(.init(l, op, r))
+    }
+
+    /// The query operand of a term: a key path, an aggregate or a constant.
+    mutating func expression(_ term: Term, construct: String) throws -> QueryExpression {
+        switch term {
+        case .value(let e, _):
+            return e
+        case .constant(let v, _):
+            return operand(v)
+        case .object(let object) where !object.path.components.isEmpty && object.path.variable == nil:
+            // A link compared with nil.
+            return QueryExpression(.keyPath(object.path))
+        case .object:
+            throw ModelQueryError("#Predicate: \(construct) compares a model object; compare one of its properties")
+        case .list:
+            throw ModelQueryError("#Predicate: \(construct) compares a list; use contains, contains(where:), allSatisfy, count or isEmpty")
+        case .predicate, .optionalPredicate:
+            throw ModelQueryError("#Predicate: \(construct) compares conditions; combine them with &&, || and !")
+        }
+    }
+
+    // MARK: Names
+
+    static func isBool(_ type: Any.Type) -> Bool { type == Bool.self || type == Bool?.self }
+
+    /// The expression's type without its generic arguments (`Arithmetic`), for errors.
+    static func name(of expression: Any) -> String {
+        let full = String(describing: type(of: expression))
+        return String(full.prefix { $0 != "<" })
+    }
+
+    static func unsupported(_ expression: Any) -> ModelQueryError {
+        ModelQueryError("#Predicate: \(name(of: expression)) is not supported by Trove queries")
+    }
+}
+
+/// A `PredicateExpressions` node Trove has a translation for.
+protocol TranslatableExpression {
+    func translate(_ translator: inout PredicateTranslator) throws -> PredicateTranslator.Term
+}

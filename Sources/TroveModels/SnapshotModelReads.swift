@@ -1,0 +1,44 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Trove
+
+extension Snapshot {
+    /// The objects of `T` that `predicate` selects, sorted and paged: the query the predicate
+    /// translates to, planned and run as its text would be (indexes included).
+    ///
+    /// ```swift
+    /// let names = try snapshot.objects(Person.self, where: #Predicate { $0.age > 30 && $0.dog?.name == "Rex" },
+    ///                                  sortBy: [.init(\.name)], limit: 10).map(\.name)
+    /// ```
+    public func objects<T: PersistentModel>(
+        _ type: T.Type, where predicate: Predicate<T>? = nil, sortBy: [ModelSortDescriptor<T>] = [],
+        offset: Int = 0, limit: Int? = nil
+    ) throws -> ModelResults<T> {
+        try fetch(FetchDescriptor(predicate: predicate, sortBy: sortBy, fetchOffset: offset, fetchLimit: limit))
+    }
+
+    /// The results of `descriptor`.
+    public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> ModelResults<T> {
+        let (text, arguments) = try descriptor.queryText()
+        return ModelResults(try query(text, arguments: arguments))
+    }
+
+    /// How many objects `descriptor` selects.
+    public func fetchCount<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> Int {
+        try fetch(descriptor).count
+    }
+
+    /// The plan of `descriptor`'s query, as ``Trove/Snapshot/explain(_:arguments:)`` gives it.
+    public func explain<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> QueryPlan {
+        let (text, arguments) = try descriptor.queryText()
+        return try explain(text, arguments: arguments)
+    }
+
+    /// The stored value of `T` with this primary key, or nil.
+    public func object<T: PersistentModel, K: StorableProperty>(_ type: T.Type, primaryKey: K) throws -> T? {
+        try object(T.modelName, primaryKey: primaryKey.storedValue()).map { try ObjectDecoder.decode(T.self, from: $0) }
+    }
+}

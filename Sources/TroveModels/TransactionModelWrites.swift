@@ -1,0 +1,92 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Trove
+
+extension Transaction {
+    /// Stores `value` as a new object; the values it links to are upserted. An existing
+    /// primary key is an error.
+    public func insert<T: PersistentModel>(_ value: T) throws {
+        try ValueTransaction(self).add(value, update: false)
+    }
+
+    /// Stores `value`, replacing the object with its primary key if there is one.
+    public func upsert<T: PersistentModel>(_ value: T) throws {
+        try ValueTransaction(self).add(value, update: true)
+    }
+
+    /// Deletes the object with `value`'s primary key; false if there was none.
+    @discardableResult
+    public func delete<T: PersistentModel>(_ value: T) throws -> Bool {
+        try delete(T.modelName, primaryKey: try T.primaryKeyValue(of: value))
+    }
+
+    /// Deletes the object of `T` with this primary key; false if there was none.
+    @discardableResult
+    public func delete<T: PersistentModel, K: StorableProperty>(_ type: T.Type, primaryKey: K) throws -> Bool {
+        try delete(T.modelName, primaryKey: primaryKey.storedValue())
+    }
+
+    /// Changes `value` with `body` and writes only the properties `body` changed to the stored
+    /// object with its primary key; returns the changed value.
+    ///
+    /// ```swift
+    /// person = try tx.update(person) { $0.age += 1 }     // writes `age` alone
+    /// ```
+    @discardableResult
+    public func update<T: PersistentModel>(_ value: T, _ body: (inout T) throws -> Void) throws -> T {
+        var changed = value
+        try body(&changed)
+        let primaryKey = try T.primaryKeyProperty()
+        let before = try T.storedProperties(of: value)
+        let after = try T.storedProperties(of: changed)
+        guard before[primaryKey.name] == after[primaryKey.name] else {
+            throw StoreError.invalidArgument("update cannot change the primary key '\(primaryKey.name)' of \(T.modelName)")
+        }
+        var properties: [String: Value] = [:]
+        for property in T.modelProperties where property.schema.isStored && before[property.name] != after[property.name] {
+            properties[property.name] = after[property.name] ?? .null
+        }
+        if !properties.isEmpty {
+            try update(T.modelName, primaryKey: before[primaryKey.name] ?? .null, properties)
+        }
+        return changed
+    }
+
+    /// The stored value of `T` with this primary key, created with only the key (and the
+    /// schema's defaults) when there is none.
+    public func getOrCreate<T: PersistentModel, K: StorableProperty>(_ type: T.Type, primaryKey: K) throws -> T {
+        try ObjectDecoder.decode(T.self, from: getOrCreate(T.modelName, primaryKey: primaryKey.storedValue()))
+    }
+
+    /// The stored value with `value`'s primary key, or `value` itself, inserted, when there is none.
+    public func getOrCreate<T: PersistentModel>(_ value: T) throws -> T {
+        if let stored = try object(T.self, primaryKey: T.primaryKeyValue(of: value)) { return stored }
+        try insert(value)
+        return value
+    }
+}
+
+extension PersistentModel {
+    /// The stored properties of `value`, as property values (a link as its nested object).
+    static func storedProperties(of value: Self) throws -> [String: Value] {
+        guard case .object(let properties) = try ValueEncoder.encode(value) else {
+            throw StoreError.invalidArgument("\(Self.self) must encode as a keyed container to be stored as \(modelName)")
+        }
+        return properties
+    }
+
+    static func primaryKeyValue(of value: Self) throws -> Value {
+        let property = try primaryKeyProperty()
+        guard let key = try storedProperties(of: value)[property.name] else { throw StoreError.missingPrimaryKey(model: modelName) }
+        return key
+    }
+}
+
+extension Snapshot {
+    func object<T: PersistentModel>(_ type: T.Type, primaryKey: Value) throws -> T? {
+        try object(T.modelName, primaryKey: primaryKey).map { try ObjectDecoder.decode(T.self, from: $0) }
+    }
+}

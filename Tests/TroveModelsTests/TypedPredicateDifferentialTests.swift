@@ -1,0 +1,155 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Testing
+import Trove
+import TroveModels
+
+/// Random typed predicates, built by composing `#Predicate` atoms, select the same people as
+/// Foundation's own evaluation of the predicate on the values in memory, and as the query text
+/// written independently beside each atom; with indexes on and off.
+@Suite struct TypedPredicateDifferentialTests {
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static let names = ["Ann", "Bob", "Cid", "Dee", "ann", "Eve"]
+    static let fragments = ["n", "A", "nn", "e", "B", "Ev"]
+    static let tagPool = ["a", "b", "c"]
+
+    static func people(_ g: inout Generator) -> [Person] {
+        let dogs = (1...8).map { Dog(id: $0, name: names[$0 % names.count], age: Int.random(in: 0...9, using: &g), isGood: Bool.random(using: &g)) }
+        return (1...80).map { id in
+            Person(
+                id: id, name: names.randomElement(using: &g)!, age: Int.random(in: 0...50, using: &g),
+                nickname: [nil, "a", "bb"].randomElement(using: &g)!, score: Double(Int.random(in: 0...20, using: &g)) / 2,
+                bestFriend: Bool.random(using: &g) ? dogs.randomElement(using: &g) : nil,
+                dogs: dogs.filter { _ in Int.random(in: 0..<4, using: &g) == 0 },
+                tags: tagPool.filter { _ in Bool.random(using: &g) })
+        }
+    }
+
+    typealias Root = PredicateExpressions.Variable<Person>
+    typealias Condition = any StandardPredicateExpression<Bool>
+    /// A condition built on the predicate's variable, as the expansion of `#Predicate` builds it.
+    typealias Builder = (Root) -> Condition
+
+    static func path<V>(_ root: Root, _ keyPath: KeyPath<Person, V> & Sendable) -> PredicateExpressions.KeyPath<Root, V> {
+        PredicateExpressions.KeyPath(root: root, keyPath: keyPath)
+    }
+
+    static func constant<V>(_ value: V) -> PredicateExpressions.Value<V> { PredicateExpressions.Value(value) }
+
+    static func and<A: StandardPredicateExpression<Bool>, B: StandardPredicateExpression<Bool>>(_ a: A, _ b: B) -> Condition {
+        PredicateExpressions.Conjunction(lhs: a, rhs: b)
+    }
+
+    static func or<A: StandardPredicateExpression<Bool>, B: StandardPredicateExpression<Bool>>(_ a: A, _ b: B) -> Condition {
+        PredicateExpressions.Disjunction(lhs: a, rhs: b)
+    }
+
+    static func not<A: StandardPredicateExpression<Bool>>(_ a: A) -> Condition {
+        PredicateExpressions.Negation(a)
+    }
+
+    /// One condition: the builder of the typed predicate and the query text it should mean.
+    static func atom(_ g: inout Generator) -> (Builder, String) {
+        let n = Int.random(in: 0...50, using: &g)
+        let small = Int.random(in: 0...9, using: &g)
+        let name = names.randomElement(using: &g)!
+        let fragment = fragments.randomElement(using: &g)!
+        let tag = tagPool.randomElement(using: &g)!
+        let score = Double(Int.random(in: 0...20, using: &g)) / 2
+        typealias E = PredicateExpressions
+        switch Int.random(in: 0..<23, using: &g) {
+        case 0: return ({ E.Comparison(lhs: path($0, \.age), rhs: constant(n), op: .greaterThan) }, "age > \(n)")
+        case 1: return ({ E.Comparison(lhs: path($0, \.age), rhs: constant(n), op: .lessThanOrEqual) }, "age <= \(n)")
+        case 2: return ({ E.Equal(lhs: path($0, \.age), rhs: constant(n)) }, "age == \(n)")
+        case 3: return ({ E.NotEqual(lhs: path($0, \.age), rhs: constant(n)) }, "age != \(n)")
+        case 4: return ({ E.Comparison(lhs: constant(n), rhs: path($0, \.age), op: .lessThan) }, "\(n) < age")
+        case 5: return ({ E.Equal(lhs: path($0, \.name), rhs: constant(name)) }, "name == '\(name)'")
+        case 6: return ({ E.NotEqual(lhs: path($0, \.name), rhs: constant(name)) }, "name != '\(name)'")
+        case 7: return ({ E.CollectionContainsCollection(base: path($0, \.name), other: constant(fragment)) }, "name CONTAINS '\(fragment)'")
+        case 8: return ({ E.SequenceStartsWith(base: path($0, \.name), prefix: constant(fragment)) }, "name BEGINSWITH '\(fragment)'")
+        case 9: return ({ E.Equal(lhs: path($0, \.nickname), rhs: E.NilLiteral<String>()) }, "nickname == nil")
+        case 10: return ({ E.NotEqual(lhs: path($0, \.nickname), rhs: E.NilLiteral<String>()) }, "nickname != nil")
+        case 11: return ({ E.Equal(lhs: path($0, \.nickname), rhs: constant(Optional("bb"))) }, "nickname == 'bb'")
+        case 12: return ({ E.Equal(lhs: path($0, \.bestFriend), rhs: E.NilLiteral<Dog>()) }, "bestFriend == nil")
+        case 13:
+            return ({ E.Equal(lhs: E.OptionalFlatMap(path($0, \.bestFriend)) { E.KeyPath(root: $0, keyPath: \Dog.age) }, rhs: constant(Optional(small))) },
+                    "bestFriend.age == \(small)")
+        case 14:
+            return ({ E.NotEqual(lhs: E.OptionalFlatMap(path($0, \.bestFriend)) { E.KeyPath(root: $0, keyPath: \Dog.name) }, rhs: constant(Optional(name))) },
+                    "bestFriend.name != '\(name)'")
+        case 15:
+            return ({ E.NilCoalesce(lhs: E.OptionalFlatMap(path($0, \.bestFriend)) { E.KeyPath(root: $0, keyPath: \Dog.isGood) }, rhs: constant(false)) },
+                    "bestFriend.isGood == true")
+        case 16: return ({ E.SequenceContains(sequence: path($0, \.tags), element: constant(tag)) }, "ANY tags == '\(tag)'")
+        case 17: return ({ E.KeyPath(root: path($0, \.tags), keyPath: \.isEmpty) }, "tags.@count == 0")
+        case 18: return ({ E.Comparison(lhs: E.KeyPath(root: path($0, \.tags), keyPath: \.count), rhs: constant(2), op: .greaterThanOrEqual) }, "tags.@count >= 2")
+        case 19:
+            return ({ E.SequenceContainsWhere(path($0, \.dogs)) { E.Comparison(lhs: E.KeyPath(root: $0, keyPath: \Dog.age), rhs: constant(small), op: .greaterThan) } },
+                    "ANY dogs.age > \(small)")
+        case 20: return ({ E.SequenceAllSatisfy(path($0, \.dogs)) { E.KeyPath(root: $0, keyPath: \Dog.isGood) } }, "ALL dogs.isGood == true")
+        case 21: return ({ E.Equal(lhs: E.KeyPath(root: path($0, \.dogs), keyPath: \.count), rhs: constant(small % 3)) }, "dogs.@count == \(small % 3)")
+        default: return ({ E.Comparison(lhs: path($0, \.score), rhs: constant(score), op: .greaterThan) }, "score > \(score)")
+        }
+    }
+
+    static func condition(_ g: inout Generator, depth: Int) -> (Builder, String) {
+        guard depth > 0, Int.random(in: 0..<3, using: &g) > 0 else { return atom(&g) }
+        let (a, ta) = condition(&g, depth: depth - 1)
+        switch Int.random(in: 0..<3, using: &g) {
+        case 0:
+            let (b, tb) = condition(&g, depth: depth - 1)
+            return ({ and(a($0), b($0)) }, "(\(ta)) AND (\(tb))")
+        case 1:
+            let (b, tb) = condition(&g, depth: depth - 1)
+            return ({ or(a($0), b($0)) }, "(\(ta)) OR (\(tb))")
+        default:
+            return ({ not(a($0)) }, "NOT (\(ta))")
+        }
+    }
+
+    @Test func theMacroExpansionAndTheBuildersMakeTheSameQuery() throws {
+        let built = Predicate<Person> { Self.and(PredicateExpressions.Comparison(lhs: Self.path($0, \.age), rhs: Self.constant(3), op: .greaterThan),
+                                                 PredicateExpressions.KeyPath(root: Self.path($0, \.tags), keyPath: \.isEmpty)) }
+        let written = #Predicate<Person> { $0.age > 3 && $0.tags.isEmpty }
+        #expect(try FetchDescriptor(predicate: built).queryText().text == FetchDescriptor(predicate: written).queryText().text)
+    }
+
+    @Test(arguments: [true, false])
+    func randomPredicatesSelectWhatFoundationEvaluates(indexed: Bool) throws {
+        var g = Generator(state: indexed ? 29 : 92)
+        let people = Self.people(&g)
+        let store = try peopleStore(indexed: indexed)
+        try store.write { tx in
+            _ = try tx.deleteAll("Person")
+            for p in people { try tx.upsert(p) }
+        }
+        var selective = 0
+        try store.read { s in
+            for _ in 0..<300 {
+                let (builder, text) = Self.condition(&g, depth: 3)
+                let predicate = Predicate<Person>(builder)
+                let expected = try people.filter { try predicate.evaluate($0) }.map(\.id)
+                let typed = try s.objects(Person.self, where: predicate).map(\.id)
+                let written = try s.objects("Person", where: text).map { Int(try $0.int("id") ?? -1) }
+                #expect(typed == expected, "\(text)")
+                #expect(written == expected, "\(text)")
+                if !expected.isEmpty && expected.count < people.count { selective += 1 }
+            }
+        }
+        // Most predicates select some people and not others, so that agreeing means something.
+        #expect(selective > 150)
+    }
+}
