@@ -42,3 +42,24 @@ extension Snapshot {
         try object(T.modelName, primaryKey: primaryKey.storedValue()).map { try ObjectDecoder.decode(T.self, from: $0) }
     }
 }
+
+extension Snapshot {
+    /// The stored values of `T` with these primary keys, in the order of the keys; keys with
+    /// no object are skipped. The typed end of a background write that hands keys back.
+    public func objects<T: PersistentModel, K: StorableProperty>(_ type: T.Type, forPrimaryKeys keys: [K]) throws -> [T] {
+        try objects(T.modelName, forPrimaryKeys: keys.map { try $0.storedValue() }).map { try ObjectDecoder.decode(T.self, from: $0) }
+    }
+}
+
+extension PersistentModel {
+    /// The primary keys of `values`, to hand from a background write to another thread.
+    public static func primaryKeys<K: StorableProperty>(of values: [Self], as type: K.Type = K.self) throws -> [K] {
+        let property = try primaryKeyProperty()
+        return try values.map { value in
+            guard let key = value[keyPath: property.keyPath] as? K else {
+                throw StoreError.invalidArgument("the primary key '\(property.name)' of \(modelName) is not a \(K.self)")
+            }
+            return key
+        }
+    }
+}
