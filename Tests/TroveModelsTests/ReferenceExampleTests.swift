@@ -107,5 +107,7 @@ import TroveModels
                           sortBy: [.init(\.name)], limit: 10).values
         }
         #expect(people.map(\.age) == [32])
+        let text = try FetchDescriptor<Person>(predicate: #Predicate { $0.age > minimum && $0.dogs.contains { $0.name.starts(with: "R") } }).queryText().text
+        #expect(text == "Person where age > $0 AND SUBQUERY(dogs, $x0, $x0.name BEGINSWITH $1).@count > 0")
     }
 }

@@ -70,7 +70,7 @@ import TroveModels
         let tag = tagPool.randomElement(using: &g)!
         let score = Double(Int.random(in: 0...20, using: &g)) / 2
         typealias E = PredicateExpressions
-        switch Int.random(in: 0..<23, using: &g) {
+        switch Int.random(in: 0..<24, using: &g) {
         case 0: return ({ E.Comparison(lhs: path($0, \.age), rhs: constant(n), op: .greaterThan) }, "age > \(n)")
         case 1: return ({ E.Comparison(lhs: path($0, \.age), rhs: constant(n), op: .lessThanOrEqual) }, "age <= \(n)")
         case 2: return ({ E.Equal(lhs: path($0, \.age), rhs: constant(n)) }, "age == \(n)")
@@ -101,6 +101,8 @@ import TroveModels
                     "ANY dogs.age > \(small)")
         case 20: return ({ E.SequenceAllSatisfy(path($0, \.dogs)) { E.KeyPath(root: $0, keyPath: \Dog.isGood) } }, "ALL dogs.isGood == true")
         case 21: return ({ E.Equal(lhs: E.KeyPath(root: path($0, \.dogs), keyPath: \.count), rhs: constant(small % 3)) }, "dogs.@count == \(small % 3)")
+        case 22:
+            return ({ E.build_localizedStandardContains(path($0, \.name), constant(fragment.uppercased())) }, "name CONTAINS[cd] '\(fragment.uppercased())'")
         default: return ({ E.Comparison(lhs: path($0, \.score), rhs: constant(score), op: .greaterThan) }, "score > \(score)")
         }
     }

@@ -63,6 +63,10 @@ func peopleStore(indexed: Bool = true) throws -> Store {
         #expect(try ids(store, #Predicate { $0.name.contains("e") }) == [4])
         #expect(try ids(store, #Predicate { $0.name.starts(with: "B") }) == [2])
         #expect(try ids(store, #Predicate { $0.name.count == 3 && !$0.name.isEmpty }) == [1, 2, 3, 4])
+        let fragment = "ÉE"
+        #expect(try ids(store, #Predicate { $0.name.localizedStandardContains(fragment) }) == [4])
+        #expect(try text(#Predicate { $0.name.localizedStandardContains(fragment) }) == "Person where name CONTAINS[cd] $0")
+        #expect(try #Predicate<Person> { $0.name.localizedStandardContains(fragment) }.evaluate(Person(id: 0, name: "dée")))
     }
 
     @Test func listsAnswerContainsAnyAllCountAndIsEmpty() throws {

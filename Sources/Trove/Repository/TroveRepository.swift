@@ -22,6 +22,12 @@ public final class TroveRepository: Repository {
 
     /// The saved entities of `type` matching a predicate in the query language, using indexes.
     public func fetch<T: EntityType>(_ type: T.Type, where predicate: String, _ arguments: Value...) throws -> [T] {
+        try fetch(type, where: predicate, arguments: arguments)
+    }
+
+    /// The saved entities of `type` matching a predicate in the query language, with `$0`,
+    /// `$1`, ... bound to `arguments`.
+    public func fetch<T: EntityType>(_ type: T.Type, where predicate: String, arguments: [Value]) throws -> [T] {
         try store.read { s in try entities(T.self, in: s.objects(T.modelName, where: predicate, arguments: arguments), predicate: nil) }
     }
 

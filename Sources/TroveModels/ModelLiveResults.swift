@@ -1,0 +1,77 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Dispatch
+import Trove
+
+extension FetchDescriptor {
+    /// The request of live results and results controllers for this descriptor: its
+    /// predicate and sort (live results have no offset or limit).
+    public func resultsRequest() throws -> ResultsRequest {
+        var condition: String?
+        var arguments: [Value] = []
+        if let predicate {
+            let (translated, values) = try PredicateTranslator.translate(predicate)
+            condition = translated.description
+            arguments = values
+        }
+        let sort = try sortBy.map { SortKey(try T.propertyName($0.keyPath), ascending: $0.order == .forward) }
+        return ResultsRequest(T.modelName, where: condition, arguments, sortedBy: sort)
+    }
+}
+
+extension LiveResults {
+    /// Live results of a typed fetch, kept current by ``LiveResults/refresh()``.
+    public convenience init<T: PersistentModel>(store: Store, _ descriptor: FetchDescriptor<T>) throws {
+        try self.init(store: store, request: descriptor.resultsRequest())
+    }
+
+    /// The current results as values of `T`.
+    public func values<T: PersistentModel>(as type: T.Type) throws -> ModelResults<T> {
+        ModelResults(try results)
+    }
+}
+
+extension ResultsController where Element: PersistentModel {
+    /// A controller of the values of a typed fetch, in sections by the value of
+    /// `sectionKeyPath` when given.
+    ///
+    /// ```swift
+    /// let controller = try ResultsController(store: store, FetchDescriptor<Task>(predicate: #Predicate { !$0.done }),
+    ///                                        sectionedBy: \.project)
+    /// ```
+    public convenience init<S>(
+        store: Store, _ descriptor: FetchDescriptor<Element>, sectionedBy sectionKeyPath: KeyPath<Element, S>,
+        queue: DispatchQueue = .main
+    ) throws {
+        try self.init(store: store, request: descriptor.resultsRequest(), sectionKeyPath: Element.propertyName(sectionKeyPath),
+                      queue: queue, mapper: { try ObjectDecoder.decode(Element.self, from: $0) })
+    }
+
+    /// A controller of the values of a typed fetch, in one section.
+    public convenience init(store: Store, _ descriptor: FetchDescriptor<Element>, queue: DispatchQueue = .main) throws {
+        try self.init(store: store, request: descriptor.resultsRequest(), queue: queue,
+                      mapper: { try ObjectDecoder.decode(Element.self, from: $0) })
+    }
+}
+
+extension ObjectChange {
+    /// The key paths of `T` whose properties the commit changed; empty for a deletion.
+    public func keyPaths<T: PersistentModel>(of type: T.Type) -> [PartialKeyPath<T>] {
+        guard case .changed(let changes) = self else { return [] }
+        return changes.compactMap { change in T.modelProperties.first { $0.name == change.name }?.keyPath }
+    }
+}
+
+extension ObjectObserver {
+    /// Observes the stored value of `T` with this primary key; ``ObjectChange/keyPaths(of:)``
+    /// tells which of its properties each commit changed.
+    public convenience init<T: PersistentModel, K: StorableProperty>(
+        store: Store, _ type: T.Type, primaryKey: K, queue: DispatchQueue = .main,
+        handler: (@Sendable (ObjectChange) -> Void)? = nil
+    ) throws {
+        try self.init(store: store, model: T.modelName, primaryKey: primaryKey.storedValue(), queue: queue, handler: handler)
+    }
+}

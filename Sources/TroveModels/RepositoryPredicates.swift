@@ -1,0 +1,25 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Trove
+
+extension TroveRepository {
+    /// The saved entities of `type` that `predicate` selects, by the query it translates to
+    /// (indexes included).
+    public func fetch<T: EntityType & PersistentModel>(_ type: T.Type, matching predicate: Predicate<T>) throws -> [T] {
+        let (condition, arguments) = try PredicateTranslator.translate(predicate)
+        return try fetch(type, where: condition.description, arguments: arguments)
+    }
+}
+
+extension InMemoryRepository {
+    /// The saved entities of `type` that `predicate` selects. The predicate is checked to
+    /// translate as it would for a store, so that code moving between the two repositories
+    /// meets the same errors.
+    public func fetch<T: EntityType & PersistentModel>(_ type: T.Type, matching predicate: Predicate<T>) throws -> [T] {
+        _ = try PredicateTranslator.translate(predicate)
+        return try fetch(type, predicate: { try predicate.evaluate($0) })
+    }
+}
