@@ -126,6 +126,63 @@ final class GRDBObjectEngine: ObjectEngine {
         }
     }
 
+    struct Sale: Codable, FetchableRecord, PersistableRecord {
+        static let databaseTableName = "sale"
+        var id: Int64
+        var region: String
+        var amount: Int64?
+        var price: Double
+    }
+
+    func insertSales(_ data: SalesDataset) throws {
+        try p.write { db in
+            for sale in data.sales { try Sale(id: sale.id, region: sale.region, amount: sale.amount, price: sale.price).insert(db) }
+        }
+    }
+
+    func countSalesByRegion(_ regions: [String]) throws -> Int {
+        try p.read { db in
+            try regions.reduce(0) { $0 + (try Sale.filter(Column("region") == $1).fetchCount(db)) }
+        }
+    }
+
+    func averageAmountByRegion(_ regions: [String]) throws -> Double {
+        try p.read { db in
+            try regions.reduce(0) { total, region in
+                total + (try Sale.filter(Column("region") == region).select(average(Column("amount")), as: Double.self).fetchOne(db) ?? 0)
+            }
+        }
+    }
+
+    func averageAmount(times: Int) throws -> Double {
+        try p.read { db in
+            var last = 0.0
+            for _ in 0..<times { last = try Sale.select(average(Column("amount")), as: Double.self).fetchOne(db) ?? 0 }
+            return last
+        }
+    }
+
+    func amountExtremes(times: Int) throws -> Int64 {
+        try p.read { db in
+            var total: Int64 = 0
+            for _ in 0..<times {
+                total += (try Sale.select(GRDB.min(Column("amount")), as: Int64.self).fetchOne(db) ?? 0)
+                    + (try Sale.select(GRDB.max(Column("amount")), as: Int64.self).fetchOne(db) ?? 0)
+            }
+            return total
+        }
+    }
+
+    func salesByRegion() throws -> [String] {
+        try p.read { db in
+            let request = Sale.select(Column("region"), GRDB.count(Column("id")), GRDB.sum(Column("amount")), GRDB.max(Column("amount")))
+                .group(Column("region")).order(Column("region")).asRequest(of: Row.self)
+            return try request.fetchAll(db).map { row in
+                "\(row[0] as String) \(row[1] as Int64) \(row[2] as Int64) \(row[3] as Int64)"
+            }
+        }
+    }
+
     func count() throws -> Int { try p.read { db in try User.fetchCount(db) } }
 
     func fileSize() throws -> UInt64 { try FileSize.of([path, path + "-wal"]) }

@@ -30,6 +30,20 @@ protocol ObjectEngine: AnyObject {
     func updateScores(_ data: ObjectDataset, _ indices: [Int], _ newScore: (Int) -> Double) throws
     /// Deletes each user by primary key in one transaction; returns how many were deleted.
     func delete(_ data: ObjectDataset, _ indices: [Int]) throws -> Int
+    /// Inserts every sale in one transaction (setup of the questions workloads, not timed).
+    func insertSales(_ data: SalesDataset) throws
+    /// Counts the sales of each region (the indexed property); returns the total.
+    func countSalesByRegion(_ regions: [String]) throws -> Int
+    /// The average amount of the sales of each region (an indexed equality); returns their sum.
+    func averageAmountByRegion(_ regions: [String]) throws -> Double
+    /// The average amount of all sales (the indexed property), `times` times; returns the last.
+    func averageAmount(times: Int) throws -> Double
+    /// The least and the greatest amount (the indexed property), `times` times each; returns
+    /// the sum of all.
+    func amountExtremes(times: Int) throws -> Int64
+    /// One row per region in region order, "region count sum max" (GROUP on the indexed
+    /// property, three aggregates).
+    func salesByRegion() throws -> [String]
     /// The user count.
     func count() throws -> Int
     /// Bytes of the store's data files.

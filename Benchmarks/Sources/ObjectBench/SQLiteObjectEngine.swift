@@ -4,7 +4,8 @@ import Foundation
 
 /// The schema both SQLite peers use: rowid tables with a unique text primary key (what GRDB's
 /// Codable records get by default), an index on `user.name`, and one on `user.teamId` (the
-/// counterpart of Trove's backlink index, which key paths through the link can use).
+/// counterpart of Trove's backlink index, which key paths through the link can use); sales
+/// keyed by their integer id (the rowid), with the indexes Trove's `Sale` has.
 /// Foreign keys are enforced, as Trove checks that a link's target exists.
 let sqliteSchema = """
     CREATE TABLE team(id TEXT NOT NULL PRIMARY KEY, name TEXT NOT NULL);
@@ -13,6 +14,9 @@ let sqliteSchema = """
                       teamId TEXT REFERENCES team(id));
     CREATE INDEX user_name ON user(name);
     CREATE INDEX user_teamId ON user(teamId);
+    CREATE TABLE sale(id INTEGER NOT NULL PRIMARY KEY, region TEXT NOT NULL, amount INTEGER, price REAL NOT NULL);
+    CREATE INDEX sale_region ON sale(region);
+    CREATE INDEX sale_amount ON sale(amount);
     """
 
 /// SQLite through its C API: prepared statements (prepared once), WAL, `synchronous=FULL` when
@@ -182,6 +186,69 @@ final class SQLiteObjectEngine: ObjectEngine {
                 n += Int(sqlite3_changes(db))
             }
             return n
+        }
+    }
+
+    func insertSales(_ data: SalesDataset) throws {
+        let s = try statement("INSERT INTO sale(id, region, amount, price) VALUES (?1, ?2, ?3, ?4)")
+        try transaction("BEGIN IMMEDIATE") {
+            for sale in data.sales {
+                sqlite3_bind_int64(s, 1, sale.id); try bind(s, 2, sale.region)
+                if let amount = sale.amount { sqlite3_bind_int64(s, 3, amount) } else { sqlite3_bind_null(s, 3) }
+                sqlite3_bind_double(s, 4, sale.price)
+                try run(s)
+            }
+        }
+    }
+
+    func countSalesByRegion(_ regions: [String]) throws -> Int {
+        let s = try statement("SELECT count(*) FROM sale WHERE region = ?1")
+        return try transaction("BEGIN") {
+            try regions.reduce(0) { total, region in try bind(s, 1, region); return total + (try scalar(s)) }
+        }
+    }
+
+    /// The single double a statement returns, then resets it.
+    private func real(_ s: OpaquePointer) throws -> Double {
+        defer { sqlite3_reset(s) }
+        guard sqlite3_step(s) == SQLITE_ROW else { throw BenchError("SQLite: no row: \(String(cString: sqlite3_errmsg(db)))") }
+        return sqlite3_column_double(s, 0)
+    }
+
+    func averageAmountByRegion(_ regions: [String]) throws -> Double {
+        let s = try statement("SELECT avg(amount) FROM sale WHERE region = ?1")
+        return try transaction("BEGIN") {
+            try regions.reduce(0) { total, region in try bind(s, 1, region); return total + (try real(s)) }
+        }
+    }
+
+    func averageAmount(times: Int) throws -> Double {
+        let s = try statement("SELECT avg(amount) FROM sale")
+        return try transaction("BEGIN") {
+            var last = 0.0
+            for _ in 0..<times { last = try real(s) }
+            return last
+        }
+    }
+
+    func amountExtremes(times: Int) throws -> Int64 {
+        let least = try statement("SELECT min(amount) FROM sale"), greatest = try statement("SELECT max(amount) FROM sale")
+        return try transaction("BEGIN") {
+            var total: Int64 = 0
+            for _ in 0..<times { total += Int64(try scalar(least)) + Int64(try scalar(greatest)) }
+            return total
+        }
+    }
+
+    func salesByRegion() throws -> [String] {
+        let s = try statement("SELECT region, count(*), sum(amount), max(amount) FROM sale GROUP BY region ORDER BY region")
+        return try transaction("BEGIN") {
+            defer { sqlite3_reset(s) }
+            var rows: [String] = []
+            while sqlite3_step(s) == SQLITE_ROW {
+                rows.append("\(text(s, 0)) \(sqlite3_column_int64(s, 1)) \(sqlite3_column_int64(s, 2)) \(sqlite3_column_int64(s, 3))")
+            }
+            return rows
         }
     }
 

@@ -24,6 +24,13 @@ final class TroveObjectEngine: ObjectEngine {
                 "signedUpAt": "date",
                 "email": "string?",
                 "team": "Team?"
+              } },
+            { "name": "Sale", "primaryKey": "id",
+              "properties": {
+                "id": "int",
+                "region": { "type": "string", "indexed": true },
+                "amount": { "type": "int?", "indexed": true },
+                "price": "double"
               } }
           ]
         }
@@ -138,6 +145,69 @@ final class TroveObjectEngine: ObjectEngine {
             var n = 0
             for i in indices where try tx.delete("User", primaryKey: .string(data.users[i].uid)) { n += 1 }
             return n
+        }
+    }
+
+    func insertSales(_ data: SalesDataset) throws {
+        try s.write { tx in
+            for sale in data.sales {
+                try tx.insert("Sale", ["id": .int(sale.id), "region": .string(sale.region),
+                                       "amount": sale.amount.map(Value.int) ?? .null, "price": .double(sale.price)])
+            }
+        }
+    }
+
+    func countSalesByRegion(_ regions: [String]) throws -> Int {
+        try s.read { snapshot in
+            try regions.reduce(0) { $0 + (try snapshot.objects("Sale", where: "region == $0", .string($1)).count) }
+        }
+    }
+
+    private static func double(_ value: Value) throws -> Double {
+        switch value {
+        case .double(let d): return d
+        case .int(let i): return Double(i)
+        default: throw BenchError("Trove: \(value) is not a number")
+        }
+    }
+
+    func averageAmountByRegion(_ regions: [String]) throws -> Double {
+        try s.read { snapshot in
+            try regions.reduce(0) { $0 + (try Self.double(try snapshot.aggregate("avg Sale.amount where region == $0", arguments: [.string($1)]))) }
+        }
+    }
+
+    func averageAmount(times: Int) throws -> Double {
+        try s.read { snapshot in
+            var last = 0.0
+            for _ in 0..<times { last = try Self.double(try snapshot.aggregate("avg Sale.amount")) }
+            return last
+        }
+    }
+
+    func amountExtremes(times: Int) throws -> Int64 {
+        try s.read { snapshot in
+            var total: Int64 = 0
+            for _ in 0..<times {
+                guard case .int(let least) = try snapshot.aggregate("min Sale.amount"),
+                      case .int(let greatest) = try snapshot.aggregate("max Sale.amount") else { throw BenchError("Trove: no amounts") }
+                total += least + greatest
+            }
+            return total
+        }
+    }
+
+    func salesByRegion() throws -> [String] {
+        try s.read { snapshot in
+            try snapshot.rows("Sale GROUP(region) SELECT(region, @count, @sum.amount, @max.amount)").map { row in
+                row.values.map { value -> String in
+                    switch value {
+                    case .string(let text): text
+                    case .int(let i): String(i)
+                    default: "\(value)"
+                    }
+                }.joined(separator: " ")
+            }
         }
     }
 

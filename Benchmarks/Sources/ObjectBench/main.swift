@@ -32,6 +32,11 @@ var scale: Int?
 /// How many times each query phase runs (its fastest run is reported). Declared before the
 /// code that runs: top-level values of main.swift are set in order.
 let readRepeats = 3
+/// How many statements each questions phase runs: per-region queries, whole-model aggregates
+/// and groups, and min/max pairs.
+let questionQueries = 200
+let questionRepeats = 10
+let extremeQueries = 1_000
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -54,6 +59,7 @@ guard !engineNames.isEmpty, engineNames.allSatisfy({ allEngines[$0] != nil }) el
 /// The workloads, in the order they run on each engine (each on the state the previous left).
 enum Phase: Int, CaseIterable {
     case bulkInsert, singleInserts, lookups, equality, range, compound, contains, linkPath, top, update, delete, reinserts
+    case countWhere, averageWhere, average, extremes, group
 
     func label(n: Int, ops: Int) -> String {
         switch self {
@@ -69,6 +75,11 @@ enum Phase: Int, CaseIterable {
         case .update: "update score of \(ops.grouped) objects by key, 1 txn"
         case .delete: "delete \(ops.grouped) objects by key, 1 txn"
         case .reinserts: "insert 1,000 deleted objects again, 1 txn each"
+        case .countWhere: "\(questionQueries) indexed counts (count Sale where region == x)"
+        case .averageWhere: "\(questionQueries) avg on an indexed equality (avg Sale.amount where region == x)"
+        case .average: "\(questionRepeats) avg of an indexed property (avg Sale.amount)"
+        case .extremes: "\(extremeQueries.grouped) min and \(extremeQueries.grouped) max of an indexed property"
+        case .group: "\(questionRepeats) GROUP(region) on an index, 3 aggregates"
         }
     }
 }
@@ -79,6 +90,7 @@ struct Checks: Equatable {
     var equality = 0, range = 0, compound = 0, contains = 0, linkPath = 0
     var top: [String] = []
     var deleted = 0, finalCount = 0
+    var questions = QuestionChecks()
 }
 
 struct EngineRun {
@@ -167,6 +179,9 @@ do {
     let deleteKeys = Array(permutation[ops..<(2 * ops)])
     let reinsertCount = min(1_000, ops)
     let newScore: (Int) -> Double = { Double($0 % 1000) + 0.5 }
+    log("generating \(n.grouped) sales")
+    let sales = SalesDataset(count: n, seed: 17)
+    let questionRegions = (0..<questionQueries).map { sales.regions[$0 % SalesDataset.regionCount] }
 
     var runs: [(name: String, run: EngineRun)] = []
     for name in engineNames {
@@ -212,10 +227,24 @@ do {
         // Small commits again, now into a store with free space (Trove: thousands of free pages).
         try phase(.reinserts) { for i in deleteKeys.prefix(reinsertCount) { try engine.insertUsers(data, i..<(i + 1)) } }
         run.checks.finalCount = try engine.count()
+        // The questions: sales loaded (not timed), then counts, aggregates and groups on them.
+        try engine.insertSales(sales)
+        run.checks.questions.countWhere = try phase(.countWhere, repeats: readRepeats) { try engine.countSalesByRegion(questionRegions) }
+        run.checks.questions.averageWhere = QuestionChecks.rounded(
+            try phase(.averageWhere, repeats: readRepeats) { try engine.averageAmountByRegion(questionRegions) })
+        run.checks.questions.average = QuestionChecks.rounded(try phase(.average, repeats: readRepeats) { try engine.averageAmount(times: questionRepeats) })
+        run.checks.questions.extremes = try phase(.extremes, repeats: readRepeats) { try engine.amountExtremes(times: extremeQueries) }
+        run.checks.questions.groups = try phase(.group, repeats: readRepeats) {
+            var rows: [String] = []
+            for _ in 0..<questionRepeats { rows = try engine.salesByRegion() }
+            return rows
+        }
         if let trove = engine as? TroveObjectEngine {
             for query in ["User where name == '\(equalityNames[0])'",
                           "User where name >= '\(nameRanges[0].lower)' AND name < '\(nameRanges[0].upper)'", "User where age >= 30 AND age < 40 AND score > 50.0",
-                          "User where team.name == '\(teamNames[0])'", "User SORT(score DESC) LIMIT(100)"] {
+                          "User where team.name == '\(teamNames[0])'", "User SORT(score DESC) LIMIT(100)",
+                          "count Sale where region == '\(sales.regions[0])'", "avg Sale.amount where region == '\(sales.regions[0])'",
+                          "avg Sale.amount", "min Sale.amount", "Sale GROUP(region) SELECT(region, @count, @sum.amount, @max.amount)"] {
                 log("explain \(query):\n" + (try trove.explain(query)).split(separator: "\n").map { "      " + $0 }.joined(separator: "\n"))
             }
         }
@@ -266,7 +295,8 @@ do {
     print("")
     let c = runs[0].run.checks
     print("checks: all engines agree: lookup checksum \(c.lookup), \(c.equality.grouped) equality matches, \(c.range.grouped) in name ranges, \(c.compound.grouped) compound, "
-        + "\(c.contains.grouped) CONTAINS, \(c.linkPath.grouped) via the link, the same top 100, \(c.deleted.grouped) deleted, \(c.finalCount.grouped) left")
+        + "\(c.contains.grouped) CONTAINS, \(c.linkPath.grouped) via the link, the same top 100, \(c.deleted.grouped) deleted, \(c.finalCount.grouped) left, "
+        + "\(c.questions.countWhere.grouped) sales counted, average amount \(c.questions.average), the same \(c.questions.groups.count) groups")
 
     if let shellBinary {
         print("")
