@@ -57,6 +57,19 @@ struct AggregateAccumulator {
         }
     }
 
+    /// `add(.int(value))` without the enum: the loops over index keys of integers.
+    @inline(__always)
+    mutating func add(int value: Int64) {
+        switch function {
+        case .sum, .avg:
+            count += 1
+            ints &+= value
+            doubles += Double(value)
+        default:
+            add(.int(value))
+        }
+    }
+
     /// The aggregate of the values added.
     var value: Value {
         switch function {

@@ -131,25 +131,45 @@ struct BoundGrouping {
 
     /// The group rows of the objects `objectKeys` of `model`.
     func rows(_ objectKeys: [UInt64], model: ModelLayout, snapshot: Snapshot) throws -> QueryRows {
+        try gathered(snapshot) { add in
+            let tree = try snapshot.objectsTree(model)
+            let reader = KeyPathReader(snapshot: snapshot)
+            for key in objectKeys {
+                _ = try reader.withRecord(tree, key) { try add($0, key) }
+            }
+        }
+    }
+
+    /// The group rows of every object of `model`, read in one scan of its records (rather than
+    /// a lookup per object).
+    func rows(scanning model: ModelLayout, snapshot: Snapshot) throws -> QueryRows {
+        try gathered(snapshot) { add in
+            try snapshot.scan(model) { key, record in
+                try add(record, key)
+                return true
+            }
+        }
+    }
+
+    /// The rows of the objects `feed` hands to the closure it is given, grouped by hashing
+    /// their key values, then ordered by them.
+    private func gathered(_ snapshot: Snapshot, _ feed: ((RecordView, UInt64) throws -> Void) throws -> Void) throws -> QueryRows {
         let reader = KeyPathReader(snapshot: snapshot)
         let keyReaders = try keys.map { try reader.valueReader($0) }
         let readers = try aggregateReaders(reader)
-        let tree = try reader.tree(model)
         var groupIndex: [[Value]: Int] = [:]
         var groups: [Group] = []
-        for key in objectKeys {
-            _ = try reader.withRecord(tree, key) { record in
-                let values = try keyReaders.map { try $0(record, key) }
-                let g: Int
-                if let found = groupIndex[values] {
-                    g = found
-                } else {
-                    g = groups.count
-                    groupIndex[values] = g
-                    groups.append(group(values))
-                }
-                try add(record, key, to: &groups[g], readers)
+        try feed { record, key in
+            let values = try keyReaders.map { try $0(record, key) }
+            let g: Int
+            if let found = groupIndex[values] {
+                g = found
+            } else {
+                g = groups.count
+                groupIndex[values] = g
+                groups.append(group(values))
             }
+            try add(record, key, to: &groups[g], readers)
         }
         // Stable: groups of keys that compare equal keep the order they were met in.
         let order = groups.indices.sorted { x, y in

@@ -46,25 +46,30 @@ struct IndexWalk {
     func walk(_ range: IndexScan.KeyRange, descending: Bool = false,
               _ body: (UnsafeRawBufferPointer, UInt64) throws -> Bool) throws -> Bool {
         guard let tree else { return true }
-        let cursor = try snapshot.storageTx.cursor(tree)
         let upper = range.upper ?? IndexKey.successor(ofPrefix: range.lower)
-        var positioned: Bool
-        if descending {
-            if let upper {
-                // The last key below `upper`.
-                positioned = try cursor.seek(upper) ? try cursor.prev() : try cursor.last()
-            } else {
-                positioned = try cursor.last()
-            }
-        } else {
-            positioned = try cursor.seek(range.lower)
-        }
         let isPrimaryKey = self.isPrimaryKey
+        if !descending {
+            // The tree's own walk: a cursor step per entry costs twice as much.
+            var stopped = false
+            try range.lower.withUnsafeBytes { lower in
+                try snapshot.storageTx.forEach(tree, from: lower) { key, value in
+                    let inside = if let upper { upper.withUnsafeBytes { IndexScan.less(key, $0) } } else { IndexScan.hasPrefix(key, lower) }
+                    guard inside else { return false }
+                    guard let objectKey = IndexScan.objectKey(entry: key, value: value, isPrimaryKey: isPrimaryKey) else { return true }
+                    let valueKey = isPrimaryKey ? key : UnsafeRawBufferPointer(rebasing: key[..<(key.count - 8)])
+                    if try body(valueKey, objectKey) { return true }
+                    stopped = true
+                    return false
+                }
+            }
+            return !stopped
+        }
+        let cursor = try snapshot.storageTx.cursor(tree)
+        // The last key below `upper`, then backwards.
+        var positioned = if let upper { try cursor.seek(upper) ? try cursor.prev() : try cursor.last() } else { try cursor.last() }
         while positioned {
             let more: Bool? = try cursor.withEntry { key, value in
-                let inside = descending
-                    ? !range.lower.withUnsafeBytes { IndexScan.less(key, $0) }
-                    : upper.map { u in u.withUnsafeBytes { IndexScan.less(key, $0) } } ?? true
+                let inside = !range.lower.withUnsafeBytes { IndexScan.less(key, $0) }
                 guard inside, range.upper != nil || range.lower.withUnsafeBytes({ IndexScan.hasPrefix(key, $0) }) else { return nil }
                 guard let objectKey = IndexScan.objectKey(entry: key, value: value, isPrimaryKey: isPrimaryKey) else { return true }
                 let valueKey = isPrimaryKey ? key : UnsafeRawBufferPointer(rebasing: key[..<(key.count - 8)])
@@ -72,7 +77,7 @@ struct IndexWalk {
             }
             guard let more else { return true }
             if !more { return false }
-            positioned = try descending ? cursor.prev() : cursor.next()
+            positioned = try cursor.prev()
         }
         return true
     }

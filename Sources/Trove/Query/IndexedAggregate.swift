@@ -24,15 +24,14 @@ extension BoundAggregateStatement {
         // The ranges to read, and what their keys decide of the predicate.
         let ranges: [IndexScan.KeyRange]
         var test: ((RecordView, UInt64) throws -> Bool)?
-        var searched: String
+        var served: IndexScan?
         if let predicate {
             guard let scan = Self.scan(predicate, model: model), scan.property === walk.property else { return nil }
             ranges = scan.ranges
             if case .decides = scan.entryCheck {} else { test = try PredicateEvaluator(snapshot: snapshot).compile(predicate) }
-            searched = "SEARCH \(model.name) \(walk.usingText) (\(scan.summary))"
+            served = scan
         } else {
             ranges = [IndexWalk.values]
-            searched = "SCAN \(model.name) \(walk.usingText)"
         }
         let reader = KeyPathReader(snapshot: snapshot)
         let tree = try reader.tree(model)
@@ -43,7 +42,6 @@ extension BoundAggregateStatement {
         var accumulator = AggregateAccumulator(function, kind: values.kind)
         var examined = 0
         var undecodable = false
-        let step: String
         switch function {
         case .min, .max:
             // The first entry from one end that passes, its value whole; a zero's sign is in
@@ -61,25 +59,37 @@ extension BoundAggregateStatement {
                 }
                 if stopped { break search }
             }
-            step = "\(function == .min ? "MIN" : "MAX") \(values.text) (reads one end of the index: its \(function == .min ? "first" : "last") non-null entry)"
         default:
+            let integers = walk.property.type.isInteger
             for range in ranges {
                 try walk.walk(range) { key, objectKey in
                     examined += 1
+                    // An integer's key is its tag and 8 bytes; a null's the tag alone.
+                    if integers, test == nil {
+                        if key.count == 9 {
+                            accumulator.add(int: Int64(bitPattern: UInt64(bigEndian: key.loadUnaligned(fromByteOffset: 1, as: UInt64.self)) ^ (1 << 63)))
+                        }
+                        return true
+                    }
                     guard let value = walk.value(key) else { undecodable = true; return false }
                     if !value.isNull, try passes(objectKey) { accumulator.add(value) }
                     return true
                 }
                 if undecodable { break }
             }
-            step = "\(function == .sum ? "SUM" : "AVG") \(values.text) (adds the index keys, reads \(test == nil ? "no object" : "only the objects the keys leave unsure"))"
         }
         if undecodable { return nil }
-        var steps = [searched]
+        guard executor.describesPlan else {
+            return (accumulator.value, QueryPlan(model: model.name, access: walk.access, steps: [], estimatedRows: examined,
+                                                 examinedRows: examined, actualRows: 1))
+        }
+        var steps = [served.map { "SEARCH \(model.name) \(walk.usingText) (\($0.summary))" } ?? "SCAN \(model.name) \(walk.usingText)"]
         if let predicateText, predicate != nil {
             steps.append("FILTER \(predicateText)" + (test == nil ? " (decided by the index)" : ""))
         }
-        steps.append(step)
+        steps.append(function == .min || function == .max
+            ? "\(function == .min ? "MIN" : "MAX") \(values.text) (reads one end of the index: its \(function == .min ? "first" : "last") non-null entry)"
+            : "\(function == .sum ? "SUM" : "AVG") \(values.text) (adds the index keys, reads \(test == nil ? "no object" : "only the objects the keys leave unsure"))")
         let plan = QueryPlan(model: model.name, access: walk.access, steps: steps, estimatedRows: examined,
                              examinedRows: examined, actualRows: 1)
         return (accumulator.value, plan)

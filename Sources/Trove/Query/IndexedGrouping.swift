@@ -1,7 +1,11 @@
 /// `GROUP` on one indexed key path, streamed from its index: the index holds the objects in
 /// the order of the groups' values, so each run of equal keys is one group, met in the order
-/// groups print in. Nothing is hashed or sorted (unless SORT asks), LIMIT without SORT stops
-/// the walk, and with only `@count` and the key in the rows no record is read.
+/// groups print in. Nothing is hashed or sorted (unless SORT asks) and no record is read.
+///
+/// Used when the rows hold only the key and `@count`, or when LIMIT without SORT stops the
+/// walk early: other aggregates read each object's record, and reading records in the
+/// index's order (one tree descent each) costs more than the general path's scan in key order
+/// and its hash of the groups.
 ///
 /// The keys must hold the values whole and in SORT's order (see `IndexKey.value(of:as:)`):
 /// a cut or non-ASCII string, or a NaN, leaves the query to the general path. Objects are
@@ -12,7 +16,8 @@ extension BoundGrouping {
     func streamedRows(model: ModelLayout, predicate: BoundPredicate?, predicateText: String?,
                       executor: QueryExecutor) throws -> (rows: QueryRows, plan: QueryPlan)? {
         let snapshot = executor.snapshot
-        guard keys.count == 1, let walk = try IndexWalk(keys[0], model: model, snapshot: snapshot) else { return nil }
+        guard keys.count == 1, !readsObjects || (sort.isEmpty && limit != nil),
+              let walk = try IndexWalk(keys[0], model: model, snapshot: snapshot) else { return nil }
         if try walk.holdsNaN() { return nil }
         let total = try snapshot.objectsTree(model)?.count ?? 0
         var steps: [String] = []

@@ -26,6 +26,14 @@ extension QueryExecutor {
                                                                  predicateText: query.predicate?.description, executor: self) {
                     return (.rows(rows), plan)
                 }
+                if predicate == nil {
+                    // Every object: grouped as the scan reads them.
+                    let rows = try grouping.rows(scanning: model, snapshot: snapshot)
+                    let total = try snapshot.objectsTree(model)?.count ?? 0
+                    let plan = QueryPlan(model: model.name, access: .scan, steps: describesPlan ? ["SCAN \(model.name)"] + grouping.steps : [],
+                                         estimatedRows: total, examinedRows: total, actualRows: rows.count)
+                    return (.rows(rows), plan)
+                }
                 let (results, plan) = try run(model: model, predicate: predicate, predicateText: query.predicate?.description as String?,
                                               sort: [], distinct: [], limit: nil)
                 let rows = try grouping.rows(results.keys, model: model, snapshot: snapshot)

@@ -21,7 +21,7 @@ import TroveStorage
 /// | projection (`BoundProjection`) | SELECT over the keys any path found: only the selected properties of each object are decoded | `QuestionPlanDifferentialTests.pagesAndProjectionsAgreeWithTheScan`, `QuestionTests` |
 /// | count from the index | `count MODEL where P` on index candidates the keys decide: entries counted, no record read (`count MODEL`: the objects tree's count) | `QuestionPlanDifferentialTests.aggregatesAndCountsAgreeWithTheScan` |
 /// | aggregate from the index (`IndexedAggregate`) | `sum`/`avg` (index keys added) or `min`/`max` (one end of the index) of an indexed number or date, with no predicate or one the same index serves | `QuestionPlanDifferentialTests.aggregatesAndCountsAgreeWithTheScan` (indexes, every index) |
-/// | streamed groups (`IndexedGrouping`) | GROUP on one indexed key path, no predicate or index candidates (at least one object in 8): runs of equal keys are the groups, in order | `QuestionPlanDifferentialTests.groupsAgreeWithTheScan` (indexes, every index) |
+/// | streamed groups (`IndexedGrouping`) | GROUP on one indexed key path whose rows hold only the key and `@count` (or that LIMIT without SORT stops), no predicate or index candidates (at least one object in 8): runs of equal keys are the groups, in order | `QuestionPlanDifferentialTests.groupsAgreeWithTheScan` (indexes, every index) |
 struct QueryExecutor {
     let snapshot: Snapshot
     /// Use any index that applies (for tests of the index paths).
