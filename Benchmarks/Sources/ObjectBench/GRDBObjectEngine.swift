@@ -183,6 +183,14 @@ final class GRDBObjectEngine: ObjectEngine {
         }
     }
 
+    func salesCountByRegion() throws -> [String] {
+        try p.read { db in
+            let request = Sale.select(Column("region"), GRDB.count(Column("id"))).group(Column("region")).order(Column("region"))
+                .asRequest(of: Row.self)
+            return try request.fetchAll(db).map { row in "\(row[0] as String) \(row[1] as Int64)" }
+        }
+    }
+
     func count() throws -> Int { try p.read { db in try User.fetchCount(db) } }
 
     func fileSize() throws -> UInt64 { try FileSize.of([path, path + "-wal"]) }

@@ -44,6 +44,9 @@ protocol ObjectEngine: AnyObject {
     /// One row per region in region order, "region count sum max" (GROUP on the indexed
     /// property, three aggregates).
     func salesByRegion() throws -> [String]
+    /// One row per region in region order, "region count" (GROUP on the indexed property,
+    /// counts only).
+    func salesCountByRegion() throws -> [String]
     /// The user count.
     func count() throws -> Int
     /// Bytes of the store's data files.

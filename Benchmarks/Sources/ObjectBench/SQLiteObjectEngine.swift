@@ -252,6 +252,16 @@ final class SQLiteObjectEngine: ObjectEngine {
         }
     }
 
+    func salesCountByRegion() throws -> [String] {
+        let s = try statement("SELECT region, count(*) FROM sale GROUP BY region ORDER BY region")
+        return try transaction("BEGIN") {
+            defer { sqlite3_reset(s) }
+            var rows: [String] = []
+            while sqlite3_step(s) == SQLITE_ROW { rows.append("\(text(s, 0)) \(sqlite3_column_int64(s, 1))") }
+            return rows
+        }
+    }
+
     func count() throws -> Int {
         try transaction("BEGIN") { try scalar(try statement("SELECT count(*) FROM user")) }
     }

@@ -36,6 +36,7 @@ struct QuestionChecks: Equatable {
     var average = ""
     var extremes: Int64 = 0
     var groups: [String] = []
+    var groupCounts: [String] = []
 
     static func rounded(_ x: Double) -> String { String(format: "%.6f", x) }
 }

@@ -211,6 +211,15 @@ final class TroveObjectEngine: ObjectEngine {
         }
     }
 
+    func salesCountByRegion() throws -> [String] {
+        try s.read { snapshot in
+            try snapshot.rows("Sale GROUP(region) SELECT(region, @count)").map { row in
+                guard case .string(let region) = row.values[0], case .int(let count) = row.values[1] else { return "" }
+                return "\(region) \(count)"
+            }
+        }
+    }
+
     func count() throws -> Int {
         try s.read { try $0.count("User") }
     }
