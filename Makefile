@@ -3,14 +3,14 @@
 #   make test   runs every test
 PREFIX ?= /usr/local
 SWIFT  ?= swift
-APT_PACKAGES = libedit-dev libpq-dev postgresql
+APT_PACKAGES = libedit-dev postgresql
 
 .PHONY: run test build release install deps clean bench fuzz pg
 
 # Installs the C libraries the build links against, and the PostgreSQL server the tests start,
 # when they are missing.
 deps:
-	@if ! pkg-config --exists libedit libpq 2>/dev/null || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	@if ! pkg-config --exists libedit 2>/dev/null || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 		echo "installing $(APT_PACKAGES)"; \
 		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq $(APT_PACKAGES); \
 		else sudo apt-get update -qq && sudo apt-get install -y -qq $(APT_PACKAGES); fi; \

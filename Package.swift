@@ -49,8 +49,9 @@ let package = Package(
             pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
-        // The PostgreSQL backend: Trove's schemas and queries on a server, through libpq.
-        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // The PostgreSQL backend: Trove's schemas and queries on a server, through libpq,
+        // which CLibPQ loads on first use (no libpq at build time; see its header for why).
+        .target(name: "CLibPQ"),
         .target(name: "TrovePostgres", dependencies: ["Trove", "CLibPQ"]),
         .target(name: "TroveShell", dependencies: ["Trove", "TrovePostgres", "CLibEdit"]),
         .executableTarget(name: "trove", dependencies: ["TroveShell"]),

@@ -19,6 +19,7 @@ public final class PostgresConnection {
         guard Self.isURL(url) else {
             throw PostgresError("not a PostgreSQL URL: expected postgres://USER@HOST/DATABASE")
         }
+        if let failure = trove_libpq_load() { throw PostgresError(String(cString: failure)) }
         let password = Self.password(in: url)
         guard let connection = PQconnectdb(url) else { throw PostgresError("cannot connect to PostgreSQL: out of memory") }
         guard PQstatus(connection) == CONNECTION_OK else {
