@@ -348,66 +348,8 @@ struct PostgresQueryTranslator {
         }
     }
 
-    enum Operator: Equatable {
-        case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
-        case beginsWith, endsWith, contains, like, matches, `in`, between
-
-        init(_ op: ComparisonOperator) {
-            switch op {
-            case .equal: self = .equal
-            case .notEqual: self = .notEqual
-            case .lessThan: self = .less
-            case .lessThanOrEqual: self = .lessOrEqual
-            case .greaterThan: self = .greater
-            case .greaterThanOrEqual: self = .greaterOrEqual
-            case .beginsWith: self = .beginsWith
-            case .endsWith: self = .endsWith
-            case .contains: self = .contains
-            case .like: self = .like
-            case .matches: self = .matches
-            case .in: self = .in
-            }
-        }
-
-        var swapped: Operator? {
-            switch self {
-            case .equal, .notEqual: self
-            case .less: .greater
-            case .lessOrEqual: .greaterOrEqual
-            case .greater: .less
-            case .greaterOrEqual: .lessOrEqual
-            default: nil
-            }
-        }
-
-        /// The operator as the query language writes it.
-        var symbol: String {
-            switch self {
-            case .equal: "=="
-            case .notEqual: "!="
-            case .beginsWith: "BEGINSWITH"
-            case .endsWith: "ENDSWITH"
-            case .contains: "CONTAINS"
-            case .like: "LIKE"
-            case .matches: "MATCHES"
-            case .in: "IN"
-            case .between: "BETWEEN"
-            default: sql
-            }
-        }
-
-        var sql: String {
-            switch self {
-            case .equal: "="
-            case .notEqual: "<>"
-            case .less: "<"
-            case .lessOrEqual: "<="
-            case .greater: ">"
-            case .greaterOrEqual: ">="
-            default: ""
-            }
-        }
-    }
+    /// The query language's operators, as the store's evaluator binds them.
+    typealias Operator = BoundOperator
 
     /// An operand: SQL over one value, possibly inside a to-many subquery.
     private struct Operand {
@@ -653,5 +595,21 @@ struct PostgresQueryTranslator {
             }
         }
         return sql
+    }
+}
+
+extension BoundOperator {
+    /// The SQL spelling of an ordering or equality operator; empty for the others, which the
+    /// translator spells as functions and patterns.
+    fileprivate var sql: String {
+        switch self {
+        case .equal: "="
+        case .notEqual: "<>"
+        case .less: "<"
+        case .lessOrEqual: "<="
+        case .greater: ">"
+        case .greaterOrEqual: ">="
+        default: ""
+        }
     }
 }

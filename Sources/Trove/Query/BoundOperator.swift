@@ -1,5 +1,5 @@
 /// An operator of a bound comparison.
-enum BoundOperator: Equatable {
+package enum BoundOperator: Equatable {
     case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
     case beginsWith, endsWith, contains, like, matches
     /// The value equals one of the constant's list elements.
@@ -7,7 +7,7 @@ enum BoundOperator: Equatable {
     /// Between the constant's two list elements, inclusive.
     case between
 
-    init(_ op: ComparisonOperator) {
+    package init(_ op: ComparisonOperator) {
         switch op {
         case .equal: self = .equal
         case .notEqual: self = .notEqual
@@ -25,7 +25,7 @@ enum BoundOperator: Equatable {
     }
 
     /// The operator with its operands swapped (`5 < age` is `age > 5`), where one exists.
-    var swapped: BoundOperator? {
+    package var swapped: BoundOperator? {
         switch self {
         case .equal, .notEqual: self
         case .less: .greater
@@ -36,21 +36,21 @@ enum BoundOperator: Equatable {
         }
     }
 
-    var isOrdering: Bool {
+    package var isOrdering: Bool {
         switch self {
         case .less, .lessOrEqual, .greater, .greaterOrEqual, .between: true
         default: false
         }
     }
 
-    var isStringOnly: Bool {
+    package var isStringOnly: Bool {
         switch self {
         case .beginsWith, .endsWith, .contains, .like, .matches: true
         default: false
         }
     }
 
-    var symbol: String {
+    package var symbol: String {
         switch self {
         case .equal: "=="
         case .notEqual: "!="
