@@ -32,6 +32,20 @@ public enum Interrupt {
         while buffer.withUnsafeMutableBytes({ read(wakeUpReadEnd, $0.baseAddress, $0.count) }) > 0 {}
     }
 
+    /// Blocks until `fd` is ready (input, or its other end gone) or Ctrl-C wakes the wait:
+    /// true when `fd` is ready. Either way the caller checks whether it was cancelled, as the
+    /// wake-up may have come from code (`context.cancel`) rather than a signal.
+    static func waitForInput(on fd: Int32) throws -> Bool {
+        var polled = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                      pollfd(fd: wakeUpReadEnd, events: Int16(POLLIN), revents: 0)]
+        if poll(&polled, wakeUpReadEnd >= 0 ? 2 : 1, -1) < 0 {
+            if errno == EINTR { return false }
+            throw StatementError("watch: poll failed: \(SystemError(errno: errno).message)")
+        }
+        if polled[1].revents & Int16(POLLIN) != 0 { drainWakeUps() }
+        return polled[0].revents != 0
+    }
+
     /// Sets the flag, as the signal handler does; for tests and for cancelling from code.
     public static func request() { interruptFlag.store(true, ordering: .relaxed) }
 

@@ -31,16 +31,9 @@ final class PostgresWatcher {
             var (columns, previous) = try evaluate()
             context.show(.objects(ResultSet(columns: columns, rows: previous.map(\.object))))
             while !context.isCancelled {
-                var polled = [pollfd(fd: store.connection.socket, events: Int16(POLLIN), revents: 0),
-                              pollfd(fd: Interrupt.wakeUpReadEnd, events: Int16(POLLIN), revents: 0)]
-                let n = poll(&polled, Interrupt.wakeUpReadEnd >= 0 ? 2 : 1, -1)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw StatementError("watch: poll failed: \(SystemError(errno: errno).message)")
-                }
+                let ready = try Interrupt.waitForInput(on: store.connection.socket)
                 if context.isCancelled { break }
-                if polled[1].revents & Int16(POLLIN) != 0 { Interrupt.drainWakeUps() }
-                guard polled[0].revents != 0 else { continue }
+                guard ready else { continue }
                 guard !(try store.connection.takeNotifications()).isEmpty else { continue }
                 let current: [ResultDiff.Entry]
                 (columns, current) = try evaluate()

@@ -45,16 +45,9 @@ final class QueryWatcher {
             case .value(let value): context.show(.value(name: StoreQuery.function(of: query.spec.text.text), value))
             }
             while !context.isCancelled {
-                var polled = [pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0),
-                              pollfd(fd: Interrupt.wakeUpReadEnd, events: Int16(POLLIN), revents: 0)]
-                let n = poll(&polled, Interrupt.wakeUpReadEnd >= 0 ? 2 : 1, -1)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw StatementError("watch: poll failed: \(SystemError(errno: errno).message)")
-                }
+                let ready = try Interrupt.waitForInput(on: fds[0])
                 if context.isCancelled { break }
-                if polled[1].revents & Int16(POLLIN) != 0 { Interrupt.drainWakeUps() }
-                guard polled[0].revents & Int16(POLLIN) != 0 else { continue }
+                guard ready else { continue }
                 var drain = [UInt8](repeating: 0, count: 256)
                 while drain.withUnsafeMutableBytes({ read(fds[0], $0.baseAddress, $0.count) }) > 0 {}
                 let current = try evaluate()
