@@ -173,6 +173,30 @@ final class GRDBObjectEngine: ObjectEngine {
         }
     }
 
+    func sumOfPricesOver50(times: Int) throws -> Double {
+        try p.read { db in
+            var last = 0.0
+            for _ in 0..<times {
+                last = try Sale.filter(Column("price") > 50.0).select(GRDB.sum(Column("price")), as: Double.self).fetchOne(db) ?? 0
+            }
+            return last
+        }
+    }
+
+    func salePage(times: Int) throws -> [String] {
+        try p.read { db in
+            var page: [String] = []
+            for _ in 0..<times {
+                let request = Sale.select(Column("region"), Column("amount")).order(Column("id")).limit(20, offset: 500)
+                    .asRequest(of: Row.self)
+                page = try request.fetchAll(db).map { row in
+                    "\(row[0] as String) \((row[1] as Int64?).map(String.init) ?? "nil")"
+                }
+            }
+            return page
+        }
+    }
+
     func salesByRegion() throws -> [String] {
         try p.read { db in
             let request = Sale.select(Column("region"), GRDB.count(Column("id")), GRDB.sum(Column("amount")), GRDB.max(Column("amount")))

@@ -41,6 +41,12 @@ protocol ObjectEngine: AnyObject {
     /// The least and the greatest amount (the indexed property), `times` times each; returns
     /// the sum of all.
     func amountExtremes(times: Int) throws -> Int64
+    /// The sum of the prices over 50 (no index on price: a filter over every sale), `times`
+    /// times; returns the last.
+    func sumOfPricesOver50(times: Int) throws -> Double
+    /// The 20 sales after the first 500 in key order, region and amount of each, `times` times;
+    /// returns the last page, a line per sale.
+    func salePage(times: Int) throws -> [String]
     /// One row per region in region order, "region count sum max" (GROUP on the indexed
     /// property, three aggregates).
     func salesByRegion() throws -> [String]

@@ -240,6 +240,31 @@ final class SQLiteObjectEngine: ObjectEngine {
         }
     }
 
+    func sumOfPricesOver50(times: Int) throws -> Double {
+        let s = try statement("SELECT sum(price) FROM sale WHERE price > 50.0")
+        return try transaction("BEGIN") {
+            var last = 0.0
+            for _ in 0..<times { last = try real(s) }
+            return last
+        }
+    }
+
+    func salePage(times: Int) throws -> [String] {
+        let s = try statement("SELECT region, amount FROM sale ORDER BY id LIMIT 20 OFFSET 500")
+        return try transaction("BEGIN") {
+            var page: [String] = []
+            for _ in 0..<times {
+                defer { sqlite3_reset(s) }
+                page = []
+                while sqlite3_step(s) == SQLITE_ROW {
+                    let amount = sqlite3_column_type(s, 1) == SQLITE_NULL ? "nil" : String(sqlite3_column_int64(s, 1))
+                    page.append("\(text(s, 0)) \(amount)")
+                }
+            }
+            return page
+        }
+    }
+
     func salesByRegion() throws -> [String] {
         let s = try statement("SELECT region, count(*), sum(amount), max(amount) FROM sale GROUP BY region ORDER BY region")
         return try transaction("BEGIN") {

@@ -37,6 +37,8 @@ struct QuestionChecks: Equatable {
     var extremes: Int64 = 0
     var groups: [String] = []
     var groupCounts: [String] = []
+    var sumWhere = ""
+    var page: [String] = []
 
     static func rounded(_ x: Double) -> String { String(format: "%.6f", x) }
 }

@@ -197,6 +197,28 @@ final class TroveObjectEngine: ObjectEngine {
         }
     }
 
+    func sumOfPricesOver50(times: Int) throws -> Double {
+        try s.read { snapshot in
+            var last = 0.0
+            for _ in 0..<times { last = try Self.double(try snapshot.aggregate("sum Sale.price where price > 50.0")) }
+            return last
+        }
+    }
+
+    func salePage(times: Int) throws -> [String] {
+        try s.read { snapshot in
+            var page: [[Value]] = []
+            for _ in 0..<times {
+                page = try snapshot.rows("Sale SORT(id) OFFSET(500) LIMIT(20) SELECT(region, amount)").map(\.values)
+            }
+            return page.map { values in
+                guard case .string(let region) = values[0] else { return "" }
+                if case .int(let amount) = values[1] { return "\(region) \(amount)" }
+                return "\(region) nil"
+            }
+        }
+    }
+
     func salesByRegion() throws -> [String] {
         try s.read { snapshot in
             try snapshot.rows("Sale GROUP(region) SELECT(region, @count, @sum.amount, @max.amount)").map { row in
