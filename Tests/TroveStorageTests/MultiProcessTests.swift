@@ -26,6 +26,43 @@ func runProbe(_ args: [String], stdout: Pipe? = nil) throws -> Process {
     return p
 }
 
+/// The commit counters a probe prints, a line each, as it acknowledges commits.
+private struct Acknowledgements {
+    let handle: FileHandle
+    /// The greatest counter read so far.
+    var last: Int64
+    private var buffer = Data()
+
+    init(handle: FileHandle, last: Int64) {
+        self.handle = handle
+        self.last = last
+    }
+
+    /// Reads until `wanted` more counters have come, or the output ends.
+    mutating func read(_ wanted: Int) {
+        var got = 0
+        while got < wanted {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+            while let nl = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[buffer.startIndex..<nl], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...nl)
+                if let v = Int64(line) { last = max(last, v); got += 1 }
+            }
+        }
+    }
+
+    /// After the probe is gone: the counters it printed before dying count too.
+    mutating func readToEnd() {
+        buffer.append(handle.readDataToEndOfFile())
+        for line in String(decoding: buffer, as: UTF8.self).split(separator: "\n") {
+            if let v = Int64(line) { last = max(last, v) }
+        }
+        buffer = Data()
+    }
+}
+
 @Suite(.serialized) struct MultiProcessTests {
     @Test func killNineNeverLosesAnAcknowledgedCommitNorLeavesAPartialOne() throws {
         let dir = TempDir()
@@ -38,26 +75,12 @@ func runProbe(_ args: [String], stdout: Pipe? = nil) throws -> Process {
             let child = try runProbe(["count-writer", path, "1000000"], stdout: pipe)
             // Read a random number of acknowledgements, then kill the writer mid-stream.
             let wanted = 1 + Int(rng.next() % 150)
-            var got = 0
-            var buffer = Data()
-            let handle = pipe.fileHandleForReading
-            while got < wanted {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                buffer.append(chunk)
-                while let nl = buffer.firstIndex(of: 10) {
-                    let line = String(decoding: buffer[buffer.startIndex..<nl], as: UTF8.self)
-                    buffer.removeSubrange(buffer.startIndex...nl)
-                    if let v = Int64(line) { lastAcked = max(lastAcked, v); got += 1 }
-                }
-            }
+            var acknowledged = Acknowledgements(handle: pipe.fileHandleForReading, last: lastAcked)
+            acknowledged.read(wanted)
             kill(child.processIdentifier, SIGKILL)
             child.waitUntilExit()
-            // Acknowledgements the child printed before dying count too.
-            buffer.append(handle.readDataToEndOfFile())
-            for line in String(decoding: buffer, as: UTF8.self).split(separator: "\n") {
-                if let v = Int64(line) { lastAcked = max(lastAcked, v) }
-            }
+            acknowledged.readToEnd()
+            lastAcked = acknowledged.last
 
             let s = try Storage(path: path)
             try s.read { (tx) throws in
@@ -88,27 +111,14 @@ func runProbe(_ args: [String], stdout: Pipe? = nil) throws -> Process {
             let pipe = Pipe()
             let child = try runProbe(["churn-vacuum", path, "1000"], stdout: pipe)
             let wanted = 1 + Int(rng.next() % 4)
-            var got = 0
-            var buffer = Data()
-            let handle = pipe.fileHandleForReading
-            while got < wanted {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                buffer.append(chunk)
-                while let nl = buffer.firstIndex(of: 10) {
-                    let line = String(decoding: buffer[buffer.startIndex..<nl], as: UTF8.self)
-                    buffer.removeSubrange(buffer.startIndex...nl)
-                    if let v = Int64(line) { lastAcked = max(lastAcked, v); got += 1 }
-                }
-            }
+            var acknowledged = Acknowledgements(handle: pipe.fileHandleForReading, last: lastAcked)
+            acknowledged.read(wanted)
             // An acknowledgement is printed just before a vacuum starts: kill during it.
             usleep(UInt32(rng.next() % 30_000))
             kill(child.processIdentifier, SIGKILL)
             child.waitUntilExit()
-            buffer.append(handle.readDataToEndOfFile())
-            for line in String(decoding: buffer, as: UTF8.self).split(separator: "\n") {
-                if let v = Int64(line) { lastAcked = max(lastAcked, v) }
-            }
+            acknowledged.readToEnd()
+            lastAcked = acknowledged.last
 
             let s = try Storage(path: path)
             try s.read { (tx) throws in
