@@ -207,6 +207,14 @@ struct PostgresQueryTranslator {
         func exists(_ condition: String) -> String {
             "EXISTS (SELECT 1 FROM \(from) WHERE \(correlation) AND \(condition))"
         }
+
+        /// `subquery` with `from` joined on `condition`; the first step of a to-many path
+        /// starts one, correlated to the outer row by `condition`.
+        static func joining(_ subquery: Subquery?, _ from: String, on condition: String) -> Subquery {
+            guard var subquery else { return Subquery(from: from, correlation: condition) }
+            subquery.from += " JOIN \(from) ON \(condition)"
+            return subquery
+        }
     }
 
     private mutating func nextAlias(_ prefix: String) -> String {
@@ -270,11 +278,7 @@ struct PostgresQueryTranslator {
                     let targetModel = try self.model(target)
                     let joined = nextAlias("t")
                     from += " JOIN \(PostgresTables.table(target)) AS \(joined) ON \(joined).\(tables.keyColumn(targetModel)) = \(list).value"
-                    if subquery == nil {
-                        subquery = Subquery(from: from, correlation: owner)
-                    } else {
-                        subquery!.from += " JOIN \(from) ON \(owner)"
-                    }
+                    subquery = Subquery.joining(subquery, from, on: owner)
                     if isLast {
                         return Path(expression: "\(joined).\(tables.keyColumn(targetModel))", type: try keyProperty(target),
                                     subquery: subquery, objectModel: targetModel, objectAlias: joined)
@@ -282,11 +286,7 @@ struct PostgresQueryTranslator {
                     current = targetModel
                     currentAlias = joined
                 } else {
-                    if subquery == nil {
-                        subquery = Subquery(from: from, correlation: owner)
-                    } else {
-                        subquery!.from += " JOIN \(from) ON \(owner)"
-                    }
+                    subquery = Subquery.joining(subquery, from, on: owner)
                     guard isLast else { throw PostgresError("'\(name)' is a list of values and has no properties") }
                     return Path(expression: "\(list).value", type: element, subquery: subquery)
                 }
@@ -305,11 +305,7 @@ struct PostgresQueryTranslator {
                     from = "\(PostgresTables.table(origin)) AS \(joined)"
                     correlation = "\(joined).\(PostgresTables.quoted(originProperty)) = \(currentAlias).\(tables.keyColumn(current))"
                 }
-                if subquery == nil {
-                    subquery = Subquery(from: from, correlation: correlation)
-                } else {
-                    subquery!.from += " JOIN \(from) ON \(correlation)"
-                }
+                subquery = Subquery.joining(subquery, from, on: correlation)
                 if isLast {
                     return Path(expression: "\(joined).\(tables.keyColumn(originModel))", type: try keyProperty(origin),
                                 subquery: subquery, objectModel: originModel, objectAlias: joined)
