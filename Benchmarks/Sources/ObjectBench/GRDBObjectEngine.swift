@@ -132,11 +132,12 @@ final class GRDBObjectEngine: ObjectEngine {
         var region: String
         var amount: Int64?
         var price: Double
+        var channel: String
     }
 
     func insertSales(_ data: SalesDataset) throws {
         try p.write { db in
-            for sale in data.sales { try Sale(id: sale.id, region: sale.region, amount: sale.amount, price: sale.price).insert(db) }
+            for sale in data.sales { try Sale(id: sale.id, region: sale.region, amount: sale.amount, price: sale.price, channel: sale.channel).insert(db) }
         }
     }
 
@@ -197,10 +198,15 @@ final class GRDBObjectEngine: ObjectEngine {
         }
     }
 
-    func salesByRegion() throws -> [String] {
+    func salesByRegion() throws -> [String] { try groupRows(by: "region") }
+
+    func salesByChannel() throws -> [String] { try groupRows(by: "channel") }
+
+    /// One row per value of `key` in its order, "key count sum max".
+    private func groupRows(by key: String) throws -> [String] {
         try p.read { db in
-            let request = Sale.select(Column("region"), GRDB.count(Column("id")), GRDB.sum(Column("amount")), GRDB.max(Column("amount")))
-                .group(Column("region")).order(Column("region")).asRequest(of: Row.self)
+            let request = Sale.select(Column(key), GRDB.count(Column("id")), GRDB.sum(Column("amount")), GRDB.max(Column("amount")))
+                .group(Column(key)).order(Column(key)).asRequest(of: Row.self)
             return try request.fetchAll(db).map { row in
                 "\(row[0] as String) \(row[1] as Int64) \(row[2] as Int64) \(row[3] as Int64)"
             }

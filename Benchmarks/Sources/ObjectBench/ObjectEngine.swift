@@ -50,6 +50,9 @@ protocol ObjectEngine: AnyObject {
     /// One row per region in region order, "region count sum max" (GROUP on the indexed
     /// property, three aggregates).
     func salesByRegion() throws -> [String]
+    /// One row per channel in channel order, "channel count sum max" (GROUP on a property no
+    /// index holds, three aggregates).
+    func salesByChannel() throws -> [String]
     /// One row per region in region order, "region count" (GROUP on the indexed property,
     /// counts only).
     func salesCountByRegion() throws -> [String]

@@ -14,7 +14,8 @@ let sqliteSchema = """
                       teamId TEXT REFERENCES team(id));
     CREATE INDEX user_name ON user(name);
     CREATE INDEX user_teamId ON user(teamId);
-    CREATE TABLE sale(id INTEGER NOT NULL PRIMARY KEY, region TEXT NOT NULL, amount INTEGER, price REAL NOT NULL);
+    CREATE TABLE sale(id INTEGER NOT NULL PRIMARY KEY, region TEXT NOT NULL, amount INTEGER, price REAL NOT NULL,
+                      channel TEXT NOT NULL);
     CREATE INDEX sale_region ON sale(region);
     CREATE INDEX sale_amount ON sale(amount);
     """
@@ -190,12 +191,12 @@ final class SQLiteObjectEngine: ObjectEngine {
     }
 
     func insertSales(_ data: SalesDataset) throws {
-        let s = try statement("INSERT INTO sale(id, region, amount, price) VALUES (?1, ?2, ?3, ?4)")
+        let s = try statement("INSERT INTO sale(id, region, amount, price, channel) VALUES (?1, ?2, ?3, ?4, ?5)")
         try transaction("BEGIN IMMEDIATE") {
             for sale in data.sales {
                 sqlite3_bind_int64(s, 1, sale.id); try bind(s, 2, sale.region)
                 if let amount = sale.amount { sqlite3_bind_int64(s, 3, amount) } else { sqlite3_bind_null(s, 3) }
-                sqlite3_bind_double(s, 4, sale.price)
+                sqlite3_bind_double(s, 4, sale.price); try bind(s, 5, sale.channel)
                 try run(s)
             }
         }
@@ -266,7 +267,16 @@ final class SQLiteObjectEngine: ObjectEngine {
     }
 
     func salesByRegion() throws -> [String] {
-        let s = try statement("SELECT region, count(*), sum(amount), max(amount) FROM sale GROUP BY region ORDER BY region")
+        try groupRows("SELECT region, count(*), sum(amount), max(amount) FROM sale GROUP BY region ORDER BY region")
+    }
+
+    func salesByChannel() throws -> [String] {
+        try groupRows("SELECT channel, count(*), sum(amount), max(amount) FROM sale GROUP BY channel ORDER BY channel")
+    }
+
+    /// The rows of a "key count sum max" statement, a line each.
+    private func groupRows(_ sql: String) throws -> [String] {
+        let s = try statement(sql)
         return try transaction("BEGIN") {
             defer { sqlite3_reset(s) }
             var rows: [String] = []

@@ -30,7 +30,8 @@ final class TroveObjectEngine: ObjectEngine {
                 "id": "int",
                 "region": { "type": "string", "indexed": true },
                 "amount": { "type": "int?", "indexed": true },
-                "price": "double"
+                "price": "double",
+                "channel": "string"
               } }
           ]
         }
@@ -152,7 +153,8 @@ final class TroveObjectEngine: ObjectEngine {
         try s.write { tx in
             for sale in data.sales {
                 try tx.insert("Sale", ["id": .int(sale.id), "region": .string(sale.region),
-                                       "amount": sale.amount.map(Value.int) ?? .null, "price": .double(sale.price)])
+                                       "amount": sale.amount.map(Value.int) ?? .null, "price": .double(sale.price),
+                                       "channel": .string(sale.channel)])
             }
         }
     }
@@ -220,8 +222,17 @@ final class TroveObjectEngine: ObjectEngine {
     }
 
     func salesByRegion() throws -> [String] {
+        try groupRows("Sale GROUP(region) SELECT(region, @count, @sum.amount, @max.amount)")
+    }
+
+    func salesByChannel() throws -> [String] {
+        try groupRows("Sale GROUP(channel) SELECT(channel, @count, @sum.amount, @max.amount)")
+    }
+
+    /// The rows of a grouped statement, a line each: its values separated by spaces.
+    private func groupRows(_ statement: String) throws -> [String] {
         try s.read { snapshot in
-            try snapshot.rows("Sale GROUP(region) SELECT(region, @count, @sum.amount, @max.amount)").map { row in
+            try snapshot.rows(statement).map { row in
                 row.values.map { value -> String in
                     switch value {
                     case .string(let text): text

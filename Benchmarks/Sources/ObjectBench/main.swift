@@ -59,7 +59,7 @@ guard !engineNames.isEmpty, engineNames.allSatisfy({ allEngines[$0] != nil }) el
 /// The workloads, in the order they run on each engine (each on the state the previous left).
 enum Phase: Int, CaseIterable {
     case bulkInsert, singleInserts, lookups, equality, range, compound, contains, linkPath, top, update, delete, reinserts
-    case countWhere, averageWhere, average, extremes, groupCount, group, sumWhere, page
+    case countWhere, averageWhere, average, extremes, groupCount, group, sumWhere, page, unindexedGroup
 
     func label(n: Int, ops: Int) -> String {
         switch self {
@@ -83,6 +83,7 @@ enum Phase: Int, CaseIterable {
         case .group: "\(questionRepeats) GROUP(region) on an index, 3 aggregates"
         case .sumWhere: "\(questionRepeats) sum Sale.price where price > 50.0 (no index)"
         case .page: "\(extremeQueries.grouped) pages: SORT(id) OFFSET(500) LIMIT(20) SELECT(region, amount)"
+        case .unindexedGroup: "\(questionRepeats) GROUP(channel), no index, 3 aggregates"
         }
     }
 }
@@ -251,6 +252,11 @@ do {
         run.checks.questions.sumWhere = String(format: "%.6e",
             try phase(.sumWhere, repeats: readRepeats) { try engine.sumOfPricesOver50(times: questionRepeats) })
         run.checks.questions.page = try phase(.page, repeats: readRepeats) { try engine.salePage(times: extremeQueries) }
+        run.checks.questions.unindexedGroups = try phase(.unindexedGroup, repeats: readRepeats) {
+            var rows: [String] = []
+            for _ in 0..<questionRepeats { rows = try engine.salesByChannel() }
+            return rows
+        }
         if let trove = engine as? TroveObjectEngine {
             for query in ["User where name == '\(equalityNames[0])'",
                           "User where name >= '\(nameRanges[0].lower)' AND name < '\(nameRanges[0].upper)'", "User where age >= 30 AND age < 40 AND score > 50.0",
@@ -258,7 +264,8 @@ do {
                           "count Sale where region == '\(sales.regions[0])'", "avg Sale.amount where region == '\(sales.regions[0])'",
                           "avg Sale.amount", "min Sale.amount", "Sale GROUP(region) SELECT(region, @count)",
                           "Sale GROUP(region) SELECT(region, @count, @sum.amount, @max.amount)",
-                          "sum Sale.price where price > 50.0", "Sale SORT(id) OFFSET(500) LIMIT(20) SELECT(region, amount)"] {
+                          "sum Sale.price where price > 50.0", "Sale SORT(id) OFFSET(500) LIMIT(20) SELECT(region, amount)",
+                          "Sale GROUP(channel) SELECT(channel, @count, @sum.amount, @max.amount)"] {
                 log("explain \(query):\n" + (try trove.explain(query)).split(separator: "\n").map { "      " + $0 }.joined(separator: "\n"))
             }
         }
@@ -310,7 +317,7 @@ do {
     let c = runs[0].run.checks
     print("checks: all engines agree: lookup checksum \(c.lookup), \(c.equality.grouped) equality matches, \(c.range.grouped) in name ranges, \(c.compound.grouped) compound, "
         + "\(c.contains.grouped) CONTAINS, \(c.linkPath.grouped) via the link, the same top 100, \(c.deleted.grouped) deleted, \(c.finalCount.grouped) left, "
-        + "\(c.questions.countWhere.grouped) sales counted, average amount \(c.questions.average), the same \(c.questions.groups.count) groups, sum of prices over 50 \(c.questions.sumWhere), the same page")
+        + "\(c.questions.countWhere.grouped) sales counted, average amount \(c.questions.average), the same \(c.questions.groups.count) and \(c.questions.unindexedGroups.count) groups, sum of prices over 50 \(c.questions.sumWhere), the same page")
 
     if let shellBinary {
         print("")
