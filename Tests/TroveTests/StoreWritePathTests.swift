@@ -147,6 +147,41 @@ private final class ChangeRecorder: @unchecked Sendable {
         #expect(try snapshotJSON(store, "Person") == before)
     }
 
+    /// Records take the narrowest offsets that fit (one byte under 256 bytes, two under
+    /// 64 KiB, else four), and records with four-byte offsets, as every record was written
+    /// before narrower ones, read as they always did.
+    @Test func recordsTakeTheNarrowestOffsetsAndWideOnesStillRead() throws {
+        let store = try memoryStore("AllTypes.json")
+        let m = try #require(store.layout.byName["AllTypes"])
+        let cases: [(String, UInt8)] = [("short", 3), (String(repeating: "m", count: 1_000), 2), (String(repeating: "l", count: 70_000), 1)]
+        let text = try #require(m.byName["stringValue"]), id = try #require(m.byName["id"])
+        for (string, format) in cases {
+            var values = [Value](repeating: .null, count: m.byID.count)
+            values[id.id] = .int(7)
+            values[text.id] = .string(string)
+            let record = try RecordCodec.encode(values, layout: m)
+            #expect(record[0] == format)
+            // The same payloads behind four-byte offsets: the format every older record has.
+            let n = Int(record[1]) | Int(record[2]) << 8
+            var wide: [UInt8] = [1, record[1], record[2]]
+            let width = format == 3 ? 1 : format == 2 ? 2 : 4
+            let table = 3 + width * (n + 1), shift = 3 + 4 * (n + 1) - table
+            for i in 0...n {
+                var o = 0
+                for b in 0..<width { o |= Int(record[3 + width * i + b]) << (8 * b) }
+                withUnsafeBytes(of: UInt32(o + shift).littleEndian) { wide.append(contentsOf: $0) }
+            }
+            wide.append(contentsOf: record[table...])
+            try record.withUnsafeBytes { narrow in
+                try wide.withUnsafeBytes { old in
+                    let a = try RecordView(narrow), b = try RecordView(old)
+                    for p in m.byID.compactMap({ $0 }) { #expect(try a.value(of: p) == b.value(of: p), "\(p.name)") }
+                    #expect(try a.value(of: text) == values[text.id])
+                }
+            }
+        }
+    }
+
     @Test func sameSizeAndDifferentSizeUpdatesKeepTheOtherPropertiesAndEncodeCanonically() throws {
         let store = try memoryStore("AllTypes.json")
         try store.write { tx in

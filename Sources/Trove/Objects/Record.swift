@@ -7,8 +7,12 @@ import Foundation
 /// The binary form of an object: one slot per property id, each read without decoding the others.
 ///
 /// ```
-/// u8 version (1) | u16 slotCount n | u32 offset[0...n] | payloads
+/// u8 format | u16 slotCount n | offset[0...n] | payloads
 /// ```
+/// The format byte gives the width of the offsets: 3 for one byte (a record under 256 bytes),
+/// 2 for two (under 64 KiB), 1 for four. An encoder takes the narrowest that fits, so a
+/// small object's header costs a byte per property rather than four. Formats 2 and 3 are
+/// written only to files of storage format 5 and later, which older builds refuse.
 /// Slot `i` is bytes `offset[i]..<offset[i+1]`; empty means null, and a slot past `n` (a
 /// property added after the record was written) reads as the property's default. Payloads:
 /// bool 1 byte; integers 8 (LE); float 4; double 8; date 8 (seconds since 2001 as a double,
@@ -18,33 +22,47 @@ import Foundation
 struct RecordView {
     let base: UnsafeRawPointer
     let count: Int
+    /// Bytes per offset: 1, 2 or 4.
+    let width: Int
 
     /// Inlined: scans build one view per object, and the checks are a few loads and compares.
     @inline(__always)
     init(_ buffer: UnsafeRawBufferPointer) throws {
-        guard buffer.count >= 7, buffer.load(as: UInt8.self) == 1,
-              3 + 4 * (Int(buffer.loadUnaligned(fromByteOffset: 1, as: UInt16.self)) + 1) <= buffer.count else {
+        guard buffer.count >= 4, let width = RecordCodec.offsetWidth(format: buffer.load(as: UInt8.self)),
+              3 + width * (Int(buffer.loadUnaligned(fromByteOffset: 1, as: UInt16.self)) + 1) <= buffer.count else {
             throw Self.damage(buffer)
         }
         base = buffer.baseAddress!
         count = buffer.count
+        self.width = width
     }
 
     @inline(never)
     private static func damage(_ buffer: UnsafeRawBufferPointer) -> StoreError {
-        buffer.count >= 7 && buffer.load(as: UInt8.self) == 1
+        buffer.count >= 4 && RecordCodec.offsetWidth(format: buffer.load(as: UInt8.self)) != nil
             ? StoreError.corruptRecord("record offset table is truncated")
             : StoreError.corruptRecord("record header is damaged")
     }
 
     @inline(__always) var slotCount: Int { Int(base.loadUnaligned(fromByteOffset: 1, as: UInt16.self)) }
 
+    /// Where the payloads start: past the offset table.
+    @inline(__always) var payloadStart: Int { 3 + width * (slotCount + 1) }
+
+    @inline(__always)
+    private func offset(_ i: Int) -> Int {
+        switch width {
+        case 1: Int(base.load(fromByteOffset: 3 + i, as: UInt8.self))
+        case 2: Int(base.loadUnaligned(fromByteOffset: 3 + 2 * i, as: UInt16.self))
+        default: Int(base.loadUnaligned(fromByteOffset: 3 + 4 * i, as: UInt32.self))
+        }
+    }
+
     /// The payload of slot `id`, or nil if the record predates the property.
     @inline(__always)
     func slot(_ id: Int) -> UnsafeRawBufferPointer? {
         guard id < slotCount else { return nil }
-        let start = Int(base.loadUnaligned(fromByteOffset: 3 + 4 * id, as: UInt32.self))
-        let end = Int(base.loadUnaligned(fromByteOffset: 3 + 4 * (id + 1), as: UInt32.self))
+        let start = offset(id), end = offset(id + 1)
         guard start <= end, end <= count else { return UnsafeRawBufferPointer(start: base, count: 0) }
         return UnsafeRawBufferPointer(start: base + start, count: end - start)
     }
@@ -60,13 +78,13 @@ enum RecordCodec {
     /// Encodes values by property id (nil slots: null).
     static func encode(_ values: [Value], layout: ModelLayout) throws -> [UInt8] {
         let n = values.count
-        var size = 3 + 4 * (n + 1)
+        var size = 0
         for id in 0..<n {
             guard let p = id < layout.byID.count ? layout.byID[id] : nil else { continue }
             guard let s = payloadSize(values[id], type: p.type) else { return try encodeAppending(values, layout: layout) }
             size += s
         }
-        return build(slots: n, size: size) { id, to in
+        return build(slots: n, payloadBytes: size) { id, to in
             guard let p = id < layout.byID.count ? layout.byID[id] : nil else { return 0 }
             return writePayload(values[id], type: p.type, to: to)
         }
@@ -89,7 +107,7 @@ enum RecordCodec {
             for u in updates where u.property.id == id { return u }
             return nil
         }
-        var size = 3 + 4 * (n + 1)
+        var size = 0
         for id in 0..<n {
             guard let p = layout.byID[id] else { continue }
             let s: Int?
@@ -99,7 +117,7 @@ enum RecordCodec {
             guard let s else { return try encodeAppending(updating: old, with: updates, layout: layout) }
             size += s
         }
-        return build(slots: n, size: size) { id, to in
+        return build(slots: n, payloadBytes: size) { id, to in
             guard let p = layout.byID[id] else { return 0 }
             if let u = update(id) { return writePayload(u.new, type: p.type, to: to) }
             guard let bytes = old.slot(id) else { return writePayload(p.defaultValue, type: p.type, to: to) }
@@ -113,7 +131,7 @@ enum RecordCodec {
     /// a copy and a store per update instead of a pass over every slot.
     private static func patched(_ old: RecordView, with updates: [SlotUpdate]) -> [UInt8]? {
         // A slot must lie past the offset table: a damaged record takes the full encoding.
-        let payloads = 3 + 4 * (old.slotCount + 1)
+        let payloads = old.payloadStart
         for u in updates {
             guard let bytes = old.slot(u.property.id), bytes.baseAddress! - old.base >= payloads,
                   payloadSize(u.new, type: u.property.type) == bytes.count else { return nil }
@@ -129,31 +147,78 @@ enum RecordCodec {
         }
     }
 
-    /// A record of `n` slots built in one buffer of `size` bytes: the header, each slot's
-    /// offset, and the payload `writeSlot` stores for slot `id` (returning its byte count).
-    /// One exactly sized buffer with payloads stored in place: appending them one by one cost
+    /// The width of a record's offsets for its format byte, nil for an unknown format.
+    @inline(__always)
+    static func offsetWidth(format: UInt8) -> Int? {
+        switch format {
+        case 1: 4
+        case 2: 2
+        case 3: 1
+        default: nil
+        }
+    }
+
+    /// The narrowest offsets that can address a record of `n` slots and `payloadBytes`.
+    @inline(__always)
+    static func offsetWidth(slots n: Int, payloadBytes: Int) -> Int {
+        if 3 + (n + 1) + payloadBytes <= Int(UInt8.max) { return 1 }
+        if 3 + 2 * (n + 1) + payloadBytes <= Int(UInt16.max) { return 2 }
+        return 4
+    }
+
+    @inline(__always)
+    private static func storeOffset(_ o: Int, at i: Int, width: Int, to base: UnsafeMutableRawPointer) {
+        switch width {
+        case 1: base.storeBytes(of: UInt8(truncatingIfNeeded: o), toByteOffset: 3 + i, as: UInt8.self)
+        case 2: base.storeBytes(of: UInt16(truncatingIfNeeded: o), toByteOffset: 3 + 2 * i, as: UInt16.self)
+        default: base.storeBytes(of: UInt32(truncatingIfNeeded: o), toByteOffset: 3 + 4 * i, as: UInt32.self)
+        }
+    }
+
+    /// A record of `n` slots and `payloadBytes` of payloads built in one exactly sized buffer:
+    /// the header, each slot's offset, and the payload `writeSlot` stores for slot `id`
+    /// (returning its byte count). Payloads stored in place: appending them one by one cost
     /// more than the rest of the encoding. Inlined, so the closure costs no call per slot.
     @inline(__always)
-    private static func build(slots n: Int, size: Int,
+    private static func build(slots n: Int, payloadBytes: Int,
                               _ writeSlot: (_ id: Int, _ to: UnsafeMutableRawPointer) -> Int) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+        let width = offsetWidth(slots: n, payloadBytes: payloadBytes)
+        return [UInt8](unsafeUninitializedCapacity: 3 + width * (n + 1) + payloadBytes) { buffer, count in
             let base = UnsafeMutableRawPointer(buffer.baseAddress!)
-            writeHeader(base, slots: n)
-            var o = 3 + 4 * (n + 1)
+            writeHeader(base, slots: n, width: width)
+            var o = 3 + width * (n + 1)
             for id in 0..<n {
-                base.storeBytes(of: UInt32(o), toByteOffset: 3 + 4 * id, as: UInt32.self)
+                storeOffset(o, at: id, width: width, to: base)
                 o += writeSlot(id, base + o)
             }
-            base.storeBytes(of: UInt32(o), toByteOffset: 3 + 4 * n, as: UInt32.self)
+            storeOffset(o, at: n, width: width, to: base)
             count = o
         }
     }
 
     @inline(__always)
-    private static func writeHeader(_ base: UnsafeMutableRawPointer, slots n: Int) {
-        base.storeBytes(of: 1, as: UInt8.self)
+    private static func writeHeader(_ base: UnsafeMutableRawPointer, slots n: Int, width: Int) {
+        base.storeBytes(of: width == 1 ? 3 : width == 2 ? 2 : 1, as: UInt8.self)
         base.storeBytes(of: UInt8(n & 0xff), toByteOffset: 1, as: UInt8.self)
         base.storeBytes(of: UInt8(n >> 8), toByteOffset: 2, as: UInt8.self)
+    }
+
+    /// `record` (four-byte offsets, as the appending encoders build it) with the narrowest
+    /// offsets that fit: the bytes `build` gives for the same payloads.
+    private static func narrowed(_ record: [UInt8]) -> [UInt8] {
+        record.withUnsafeBytes { r in
+            let n = Int(r.loadUnaligned(fromByteOffset: 1, as: UInt16.self))
+            let table = 3 + 4 * (n + 1)
+            let payloads = UnsafeRawBufferPointer(rebasing: r[table...])
+            let width = offsetWidth(slots: n, payloadBytes: payloads.count)
+            guard width < 4 else { return record }
+            return build(slots: n, payloadBytes: payloads.count) { id, to in
+                let start = Int(r.loadUnaligned(fromByteOffset: 3 + 4 * id, as: UInt32.self)) - table
+                let end = Int(r.loadUnaligned(fromByteOffset: 3 + 4 * (id + 1), as: UInt32.self)) - table
+                if end > start { to.copyMemory(from: payloads.baseAddress! + start, byteCount: end - start) }
+                return end - start
+            }
+        }
     }
 
     /// The bytes ``writePayload(_:type:to:)`` writes for `value`, or nil for what it leaves to
@@ -225,7 +290,7 @@ enum RecordCodec {
             try appendPayload(values[id], type: p.type, property: p, to: &out)
         }
         setOffset(n, &out)
-        return out
+        return narrowed(out)
     }
 
     static func encodeAppending(updating old: RecordView, with updates: [SlotUpdate], layout: ModelLayout) throws -> [UInt8] {
@@ -245,7 +310,7 @@ enum RecordCodec {
             }
         }
         setOffset(n, &out)
-        return out
+        return narrowed(out)
     }
 
     /// The version byte, the slot count and a zeroed offset table, in an array with room for
