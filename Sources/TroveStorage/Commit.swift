@@ -16,6 +16,7 @@ extension WriteTransaction {
         defer { abort() }
         guard hasChanges else { return false }
         committing = true
+        try packWrittenLeaves()
         try sealTrees()
         let list = try sealFreeList()
         defer { list.buffer.deallocate() }

@@ -11,8 +11,8 @@ struct Meta: Equatable {
     /// damaged free list. Older files become version 4 at their first commit (a meta-only
     /// commit, such as a new nonce epoch, may name the older list until the next one: the
     /// list's page type says which it is).
-    static let formatVersion: UInt32 = 4
-    static let readableVersions: ClosedRange<UInt32> = 1...4
+    static let formatVersion: UInt32 = 5
+    static let readableVersions: ClosedRange<UInt32> = 1...5
     static let size = 512
     static let flagEncrypted: UInt32 = 1
 

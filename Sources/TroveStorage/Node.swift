@@ -44,15 +44,23 @@ public func compareKeys(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer
 ///
 /// Entry formats (after the slot array):
 /// ```
-/// leaf:   klen u16 | vlen u32 (0xFFFF_FFFF = overflow) | key | value
-///         or, overflow: key | length u64 | pgno u64 | checksum u64
+/// leaf:   klen n15 | vtag n15 | key | value      (flagNarrowEntries: every leaf from format 5)
+///         vtag is the value's length plus one, or 0 for an overflow value:
+///         key | length u64 | pgno u64 | checksum u64
+/// leaf:   klen u16 | vlen u32 (0xFFFF_FFFF = overflow) | key | value   (leaves of older files)
 /// branch: child u64 | checksum u64 | klen u16 | key     (entry 0's key is empty: the leftmost child)
 /// ```
+/// An `n15` is a number below 2^15 in one byte when below 128, else in two, big-endian, the
+/// first with its top bit set. Keys are at most `Storage.maxKeySize` and inline values a
+/// quarter page, so both fit. A leaf of an older file is rewritten narrow when a write
+/// transaction copies it (`WriteTransaction.touch`); readers take either.
 struct NodeView {
     let p: UnsafeRawPointer
     let pgno: UInt64
     let count: Int
     let isLeaf: Bool
+    /// A leaf with narrow entry lengths (`PageLayout.flagNarrowEntries`).
+    let narrow: Bool
     let usableEnd: Int
 
     static let overflowMarker: UInt32 = 0xFFFF_FFFF
@@ -71,6 +79,7 @@ struct NodeView {
             throw StorageError.corrupt(page: pgno, detail: "expected a tree page, found page type \(type)")
         }
         isLeaf = type == PageType.leaf.rawValue
+        narrow = isLeaf && h.flags & PageLayout.flagNarrowEntries != 0
         count = h.count
         let upper = h.upper
         guard h.pgno == pgno else {
@@ -92,15 +101,40 @@ struct NodeView {
     @inline(__always)
     func corrupt(_ detail: String) -> StorageError { .corrupt(page: pgno, detail: detail) }
 
+    /// The key length, the value length (`overflowMarker` for an overflow value) and the size
+    /// of the lengths of the leaf entry at offset `o` (entry `i`). Reads at most four bytes
+    /// from `o`, which the trailer keeps inside the page when the first two are in the body.
+    @inline(__always)
+    func leafHeader(at o: Int, entry i: Int) throws -> (klen: Int, vlen: UInt32, fixed: Int) {
+        if narrow {
+            guard o + 2 <= usableEnd else { throw corrupt("entry \(i) outside the page") }
+            var klen = Int(p.load(fromByteOffset: o, as: UInt8.self)), fixed = 1
+            if klen >= 0x80 {
+                klen = (klen & 0x7F) << 8 | Int(p.load(fromByteOffset: o + 1, as: UInt8.self))
+                fixed = 2
+            }
+            var tag = Int(p.load(fromByteOffset: o + fixed, as: UInt8.self))
+            if tag >= 0x80 {
+                tag = (tag & 0x7F) << 8 | Int(p.load(fromByteOffset: o + fixed + 1, as: UInt8.self))
+                fixed += 2
+            } else {
+                fixed += 1
+            }
+            return (klen, tag == 0 ? NodeView.overflowMarker : UInt32(tag - 1), fixed)
+        }
+        guard o + NodeView.leafFixed <= usableEnd else { throw corrupt("entry \(i) outside the page") }
+        return (Int(p.loadUnaligned(fromByteOffset: o, as: UInt16.self)),
+                p.loadUnaligned(fromByteOffset: o + 2, as: UInt32.self), NodeView.leafFixed)
+    }
+
     /// The key of entry `i` (empty for a branch's entry 0).
     @inline(__always)
     func key(_ i: Int) throws -> UnsafeRawBufferPointer {
         let o = slot(i)
         if isLeaf {
-            guard o + NodeView.leafFixed <= usableEnd else { throw corrupt("entry \(i) outside the page") }
-            let klen = Int(p.loadUnaligned(fromByteOffset: o, as: UInt16.self))
-            guard o + NodeView.leafFixed + klen <= usableEnd else { throw corrupt("key \(i) outside the page") }
-            return UnsafeRawBufferPointer(start: p + o + NodeView.leafFixed, count: klen)
+            let (klen, _, fixed) = try leafHeader(at: o, entry: i)
+            guard o + fixed + klen <= usableEnd else { throw corrupt("key \(i) outside the page") }
+            return UnsafeRawBufferPointer(start: p + o + fixed, count: klen)
         } else {
             guard o + NodeView.branchFixed <= usableEnd else { throw corrupt("entry \(i) outside the page") }
             let klen = Int(p.loadUnaligned(fromByteOffset: o + 16, as: UInt16.self))
@@ -113,11 +147,9 @@ struct NodeView {
     @inline(__always)
     func entry(_ i: Int) throws -> (key: UnsafeRawBufferPointer, value: LeafValue) {
         let o = slot(i)
-        guard o + NodeView.leafFixed <= usableEnd else { throw corrupt("entry \(i) outside the page") }
-        let klen = Int(p.loadUnaligned(fromByteOffset: o, as: UInt16.self))
-        let vlen = p.loadUnaligned(fromByteOffset: o + 2, as: UInt32.self)
-        let v = o + NodeView.leafFixed + klen
-        let key = UnsafeRawBufferPointer(start: p + o + NodeView.leafFixed, count: klen)
+        let (klen, vlen, fixed) = try leafHeader(at: o, entry: i)
+        let v = o + fixed + klen
+        let key = UnsafeRawBufferPointer(start: p + o + fixed, count: klen)
         if vlen == NodeView.overflowMarker {
             guard v + NodeView.overflowRefSize <= usableEnd else { throw corrupt("overflow reference \(i) outside the page") }
             return (key, .overflow(
@@ -178,9 +210,8 @@ struct NodeView {
     func entrySize(_ i: Int) throws -> Int {
         let o = slot(i)
         if isLeaf {
-            let klen = Int(p.loadUnaligned(fromByteOffset: o, as: UInt16.self))
-            let vlen = p.loadUnaligned(fromByteOffset: o + 2, as: UInt32.self)
-            let size = NodeView.leafFixed + klen + (vlen == NodeView.overflowMarker ? NodeView.overflowRefSize : Int(vlen))
+            let (klen, vlen, fixed) = try leafHeader(at: o, entry: i)
+            let size = fixed + klen + (vlen == NodeView.overflowMarker ? NodeView.overflowRefSize : Int(vlen))
             guard o + size <= usableEnd else { throw corrupt("entry \(i) outside the page") }
             return size
         }
@@ -203,11 +234,10 @@ struct NodeView {
             guard o >= upper else { throw corrupt("entry \(i) overlaps the slot array") }
             let keyStart: Int, keyLength: Int, size: Int
             if leaf {
-                guard o + NodeView.leafFixed <= end else { throw corrupt("entry \(i) outside the page") }
-                keyLength = Int(p.loadUnaligned(fromByteOffset: o, as: UInt16.self))
-                let vlen = p.loadUnaligned(fromByteOffset: o + 2, as: UInt32.self)
-                size = NodeView.leafFixed + keyLength + (vlen == NodeView.overflowMarker ? NodeView.overflowRefSize : Int(vlen))
-                keyStart = o + NodeView.leafFixed
+                let (klen, vlen, fixed) = try leafHeader(at: o, entry: i)
+                keyLength = klen
+                size = fixed + klen + (vlen == NodeView.overflowMarker ? NodeView.overflowRefSize : Int(vlen))
+                keyStart = o + fixed
             } else {
                 guard o + NodeView.branchFixed <= end else { throw corrupt("entry \(i) outside the page") }
                 keyLength = Int(p.loadUnaligned(fromByteOffset: o + 16, as: UInt16.self))
@@ -224,6 +254,28 @@ struct NodeView {
     }
 
     var usedBytes: Int { usableEnd - PageHeader(p).upper + 2 * count }
+
+    /// The bytes of entry `i` as a narrow leaf holds them: the entry itself when this page is
+    /// narrow, else re-encoded into `buffer` (room for `NodeEditor.maxNarrowEntry` bytes).
+    func narrowEntry(_ i: Int, buffer: UnsafeMutableRawPointer) throws -> UnsafeRawBufferPointer {
+        let o = slot(i)
+        if narrow { return UnsafeRawBufferPointer(start: p + o, count: try entrySize(i)) }
+        let (klen, vlen, fixed) = try leafHeader(at: o, entry: i)
+        let body = klen + (vlen == NodeView.overflowMarker ? NodeView.overflowRefSize : Int(vlen))
+        guard o + fixed + body <= usableEnd else { throw corrupt("entry \(i) outside the page") }
+        let h = NodeEditor.writeNarrowLengths(to: buffer, keyCount: klen, valueTag: vlen == NodeView.overflowMarker ? 0 : Int(vlen) + 1)
+        (buffer + h).copyMemory(from: p + o + fixed, byteCount: body)
+        return UnsafeRawBufferPointer(start: buffer, count: h + body)
+    }
+
+    /// The key of a narrow leaf entry held apart from its page (`narrowEntry`, or one being
+    /// inserted).
+    static func narrowKey(_ e: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        var klen = Int(e[0]), fixed = 1
+        if klen >= 0x80 { klen = (klen & 0x7F) << 8 | Int(e[1]); fixed = 2 }
+        fixed += e[fixed] >= 0x80 ? 2 : 1
+        return UnsafeRawBufferPointer(rebasing: e[fixed..<(fixed + klen)])
+    }
 }
 
 /// In-place edits of a dirty branch or leaf page. Callers check `fits` first.
@@ -278,10 +330,12 @@ struct NodeEditor {
         p.storeBytes(of: checksum, toByteOffset: o + 8, as: UInt64.self)
     }
 
-    func setOverflowChecksum(_ i: Int, _ checksum: UInt64) {
-        let o = slot(i)
-        let klen = Int(p.loadUnaligned(fromByteOffset: o, as: UInt16.self))
-        p.storeBytes(of: checksum, toByteOffset: o + NodeView.leafFixed + klen + 16, as: UInt64.self)
+    /// Points the overflow value of entry `i` (of this narrow leaf) at another run.
+    func setOverflow(_ i: Int, pgno: UInt64, checksum: UInt64) {
+        let key = NodeView.narrowKey(UnsafeRawBufferPointer(start: p + slot(i), count: 4 + Storage.maxKeySize))
+        let v = UnsafeMutableRawPointer(mutating: key.baseAddress! + key.count)
+        v.storeBytes(of: pgno, toByteOffset: 8, as: UInt64.self)
+        v.storeBytes(of: checksum, toByteOffset: 16, as: UInt64.self)
     }
 
     /// Empties the page, keeping its identity and type.
@@ -306,31 +360,71 @@ struct NodeEditor {
         }
     }
 
+    /// Bytes of an `n15`.
+    @inline(__always)
+    static func narrowLengthSize(_ n: Int) -> Int { n < 0x80 ? 1 : 2 }
+
+    /// The largest narrow leaf entry: the lengths, the largest key and an overflow reference
+    /// (inline values are smaller).
+    static let maxNarrowEntry = 4 + Storage.maxKeySize + NodeView.overflowRefSize
+
+    /// Writes a narrow entry's key length and value tag (`NodeView`); returns their size.
+    @inline(__always)
+    static func writeNarrowLengths(to dst: UnsafeMutableRawPointer, keyCount: Int, valueTag: Int) -> Int {
+        @inline(__always) func put(_ n: Int, at o: Int) -> Int {
+            if n < 0x80 {
+                dst.storeBytes(of: UInt8(n), toByteOffset: o, as: UInt8.self)
+                return o + 1
+            }
+            dst.storeBytes(of: UInt8(0x80 | n >> 8), toByteOffset: o, as: UInt8.self)
+            dst.storeBytes(of: UInt8(n & 0xFF), toByteOffset: o + 1, as: UInt8.self)
+            return o + 2
+        }
+        return put(valueTag, at: put(keyCount, at: 0))
+    }
+
     static func leafEntrySize(keyCount: Int, valueCount: Int, overflow: Bool) -> Int {
-        NodeView.leafFixed + keyCount + (overflow ? NodeView.overflowRefSize : valueCount)
+        narrowLengthSize(keyCount) + narrowLengthSize(overflow ? 0 : valueCount + 1) + keyCount
+            + (overflow ? NodeView.overflowRefSize : valueCount)
+    }
+
+    /// Writes a narrow leaf entry to `dst`: an inline value, or (`overflow`) a reference to
+    /// the run holding `length` bytes.
+    static func writeLeafEntry(to dst: UnsafeMutableRawPointer, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer,
+                               overflow: (pgno: UInt64, checksum: UInt64, length: UInt64)? = nil) {
+        let h = writeNarrowLengths(to: dst, keyCount: key.count, valueTag: overflow == nil ? value.count + 1 : 0)
+        if key.count > 0 { (dst + h).copyMemory(from: key.baseAddress!, byteCount: key.count) }
+        let v = dst + h + key.count
+        if let overflow {
+            v.storeBytes(of: overflow.length, toByteOffset: 0, as: UInt64.self)
+            v.storeBytes(of: overflow.pgno, toByteOffset: 8, as: UInt64.self)
+            v.storeBytes(of: overflow.checksum, toByteOffset: 16, as: UInt64.self)
+        } else if value.count > 0 {
+            v.copyMemory(from: value.baseAddress!, byteCount: value.count)
+        }
     }
 
     func insertLeaf(at i: Int, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-        let size = NodeView.leafFixed + key.count + value.count
-        insertRaw(at: i, size: size) { dst in
-            dst.storeBytes(of: UInt16(key.count), toByteOffset: 0, as: UInt16.self)
-            dst.storeBytes(of: UInt32(value.count), toByteOffset: 2, as: UInt32.self)
-            if key.count > 0 { (dst + 6).copyMemory(from: key.baseAddress!, byteCount: key.count) }
-            if value.count > 0 { (dst + 6 + key.count).copyMemory(from: value.baseAddress!, byteCount: value.count) }
+        insertRaw(at: i, size: NodeEditor.leafEntrySize(keyCount: key.count, valueCount: value.count, overflow: false)) { dst in
+            NodeEditor.writeLeafEntry(to: dst, key: key, value: value)
         }
     }
 
     func insertLeafOverflow(at i: Int, key: UnsafeRawBufferPointer, length: UInt64, pgno: UInt64, checksum: UInt64) {
-        let size = NodeView.leafFixed + key.count + NodeView.overflowRefSize
-        insertRaw(at: i, size: size) { dst in
-            dst.storeBytes(of: UInt16(key.count), toByteOffset: 0, as: UInt16.self)
-            dst.storeBytes(of: NodeView.overflowMarker, toByteOffset: 2, as: UInt32.self)
-            if key.count > 0 { (dst + 6).copyMemory(from: key.baseAddress!, byteCount: key.count) }
-            let v = dst + 6 + key.count
-            v.storeBytes(of: length, toByteOffset: 0, as: UInt64.self)
-            v.storeBytes(of: pgno, toByteOffset: 8, as: UInt64.self)
-            v.storeBytes(of: checksum, toByteOffset: 16, as: UInt64.self)
+        insertRaw(at: i, size: NodeEditor.leafEntrySize(keyCount: key.count, valueCount: 0, overflow: true)) { dst in
+            NodeEditor.writeLeafEntry(to: dst, key: key, value: UnsafeRawBufferPointer(start: nil, count: 0),
+                                      overflow: (pgno, checksum, length))
         }
+    }
+
+    /// Makes this copy of the leaf `source` (an older file's, wide entries) narrow: the same
+    /// entries, re-encoded, in the same order.
+    func rewriteNarrow(from source: NodeView) throws {
+        reset()
+        PageHeader.addFlags(p, PageLayout.flagNarrowEntries)
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: NodeEditor.maxNarrowEntry, alignment: 8)
+        defer { buffer.deallocate() }
+        for i in 0..<source.count { appendRaw(try source.narrowEntry(i, buffer: buffer)) }
     }
 
     func insertBranch(at i: Int, key: UnsafeRawBufferPointer, child: UInt64, checksum: UInt64) {

@@ -9,6 +9,9 @@ enum PageLayout {
     /// A branch or leaf page whose checksum leaves out its free space: the gap between the slot
     /// array and `upper`, which nothing reads. Set on every tree page a commit seals (format 2).
     static let flagGapUnchecked: UInt8 = 1
+    /// A leaf whose entries start with one- or two-byte lengths (`NodeView`) instead of a
+    /// `u16` key length and a `u32` value length: every leaf written from format 5 on.
+    static let flagNarrowEntries: UInt8 = 2
 }
 
 enum PageType: UInt8 {
@@ -43,7 +46,7 @@ struct PageHeader {
         p.storeBytes(of: pgno, toByteOffset: 0, as: UInt64.self)
         p.storeBytes(of: txnid, toByteOffset: 8, as: UInt64.self)
         p.storeBytes(of: type.rawValue, toByteOffset: 16, as: UInt8.self)
-        p.storeBytes(of: 0, toByteOffset: 17, as: UInt8.self)
+        p.storeBytes(of: type == .leaf ? PageLayout.flagNarrowEntries : 0, toByteOffset: 17, as: UInt8.self)
         p.storeBytes(of: 0, toByteOffset: 18, as: UInt16.self)
         p.storeBytes(of: UInt32(pageSize - PageLayout.trailerSize), toByteOffset: 20, as: UInt32.self)
         p.storeBytes(of: UInt32(pages), toByteOffset: 24, as: UInt32.self)

@@ -18,10 +18,7 @@ extension WriteTransaction {
             let k = j < at ? j : j - 1
             return UnsafeRawBufferPointer(start: scratch + old.slot(k), count: try old.entrySize(k))
         }
-        func key(_ j: Int) throws -> UnsafeRawBufferPointer {
-            let e = try raw(j)
-            return UnsafeRawBufferPointer(rebasing: e[NodeView.leafFixed..<(NodeView.leafFixed + Int(e.loadUnaligned(as: UInt16.self)))])
-        }
+        func key(_ j: Int) throws -> UnsafeRawBufferPointer { NodeView.narrowKey(try raw(j)) }
         // prefix[j]: bytes (slots included) of the first j entries.
         var prefix = [0]
         prefix.reserveCapacity(n + 1)

@@ -36,7 +36,7 @@
 /// 0   pgno     u64   the page's own number: catches misdirected writes
 /// 8   txnid    u64   the transaction that wrote it
 /// 16  type     u8    PageType
-/// 17  flags    u8    flagGapUnchecked
+/// 17  flags    u8    flagGapUnchecked, flagNarrowEntries
 /// 18  count    u16   entries (branch, leaf)
 /// 20  upper    u32   start of the entry heap (branch, leaf)
 /// 24  pages    u32   pages in this run (1 for branch and leaf)
@@ -58,9 +58,12 @@
 /// Format versions (the meta's `format`, `Meta.formatVersion`): each holds what the one below
 /// it does, plus: from 2, a tree page's checksum may leave out its free space; from 3, the
 /// meta carries the store id and the commit log may hold page deltas (builds that cannot
-/// replay them refuse the file); from 4, the free pages are bitmap chunks behind an index.
-/// Files of older versions open, and become the current version at their first commit; a
-/// file of a newer version is refused.
+/// replay them refuse the file); from 4, the free pages are bitmap chunks behind an index;
+/// from 5, leaves flagged `flagNarrowEntries` (every leaf a commit writes) give their entries'
+/// lengths in one or two bytes (`NodeView`), and the records of the layers above may use
+/// their narrower encodings. Files of older versions open, and become the current version at
+/// their first commit (their leaves are rewritten narrow as commits copy them); a file of a
+/// newer version is refused.
 ///
 /// # The commit protocol
 ///

@@ -175,13 +175,7 @@ extension WriteTransaction {
         if movesItself { moved += 1 }
         let editor = NodeEditor(p: p, pageSize: pageSize)
         if isLeaf {
-            let leaf = try NodeView(p, pgno: np, pageSize: pageSize)
-            for c in changes {
-                let o = leaf.slot(c.index)
-                let klen = Int(p.loadUnaligned(fromByteOffset: o, as: UInt16.self))
-                p.storeBytes(of: c.pgno, toByteOffset: o + NodeView.leafFixed + klen + 8, as: UInt64.self)
-                editor.setOverflowChecksum(c.index, c.checksum)
-            }
+            for c in changes { editor.setOverflow(c.index, pgno: c.pgno, checksum: c.checksum) }
         } else {
             for c in changes { editor.setChild(c.index, pgno: c.pgno, checksum: 0) }
         }

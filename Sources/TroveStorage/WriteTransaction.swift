@@ -191,18 +191,8 @@ public final class WriteTransaction: ReadTransaction {
         let entrySize = overflow == nil ? inlineSize
             : NodeEditor.leafEntrySize(keyCount: key.count, valueCount: 0, overflow: true)
         let write: (UnsafeMutableRawPointer) -> Void = { dst in
-            dst.storeBytes(of: UInt16(key.count), toByteOffset: 0, as: UInt16.self)
-            if key.count > 0 { (dst + 6).copyMemory(from: key.baseAddress!, byteCount: key.count) }
-            let v = dst + 6 + key.count
-            if let overflow {
-                dst.storeBytes(of: NodeView.overflowMarker, toByteOffset: 2, as: UInt32.self)
-                v.storeBytes(of: UInt64(value.count), toByteOffset: 0, as: UInt64.self)
-                v.storeBytes(of: overflow.pgno, toByteOffset: 8, as: UInt64.self)
-                v.storeBytes(of: overflow.checksum, toByteOffset: 16, as: UInt64.self)
-            } else {
-                dst.storeBytes(of: UInt32(value.count), toByteOffset: 2, as: UInt32.self)
-                if value.count > 0 { v.copyMemory(from: value.baseAddress!, byteCount: value.count) }
-            }
+            NodeEditor.writeLeafEntry(to: dst, key: key, value: value,
+                                      overflow: overflow.map { ($0.pgno, $0.checksum, UInt64(value.count)) })
         }
 
         if tree.info.root == 0 {
@@ -481,8 +471,7 @@ public final class WriteTransaction: ReadTransaction {
         let first = try raw(splitAt)
         let sepKey: [UInt8]
         if old.isLeaf {
-            let klen = Int(first.loadUnaligned(fromByteOffset: 0, as: UInt16.self))
-            sepKey = Array(UnsafeRawBufferPointer(rebasing: first[6..<(6 + klen)]))
+            sepKey = Array(NodeView.narrowKey(first))
             right.appendRaw(first)
         } else {
             let klen = Int(first.loadUnaligned(fromByteOffset: 16, as: UInt16.self))
@@ -536,13 +525,18 @@ public final class WriteTransaction: ReadTransaction {
             return
         }
         // Copy the right page's entries (read from a private copy: touching may have moved pages).
+        // A right leaf of an older file is re-encoded narrow, as its left sibling is.
         scratch.copyMemory(from: rightView.p, byteCount: pageSize)
         let rv = try NodeView(scratch, pgno: rightPgno, pageSize: pageSize)
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: NodeEditor.maxNarrowEntry, alignment: 8)
+        defer { buffer.deallocate() }
         for j in 0..<rv.count {
             if j == 0 && !rv.isLeaf {
                 let child = try rv.child(0)
                 let checksum = rv.childChecksum(0)
                 separator.withUnsafeBytes { left.insertBranch(at: left.count, key: $0, child: child, checksum: checksum) }
+            } else if rv.isLeaf {
+                left.appendRaw(try rv.narrowEntry(j, buffer: buffer))
             } else {
                 left.appendRaw(UnsafeRawBufferPointer(start: scratch + rv.slot(j), count: try rv.entrySize(j)))
             }
@@ -600,6 +594,15 @@ public final class WriteTransaction: ReadTransaction {
             validatedPages += 1
             do {
                 try NodeView(p, pgno: pgno, pageSize: pageSize).validate()
+            } catch {
+                try freePage(np, pages: 1)
+                throw error
+            }
+        }
+        if source.isLeaf && !source.narrow {
+            // A leaf of an older file: edits write narrow entries only.
+            do {
+                try NodeEditor(p: p, pageSize: pageSize).rewriteNarrow(from: source)
             } catch {
                 try freePage(np, pages: 1)
                 throw error

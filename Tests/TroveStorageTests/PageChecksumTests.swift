@@ -16,7 +16,7 @@ import Testing
         for i in 0..<count {
             key(i).withUnsafeBytes { k in bytes("value \(i)").withUnsafeBytes { v in editor.insertLeaf(at: i, key: k, value: v) } }
         }
-        if flagged { p.storeBytes(of: PageLayout.flagGapUnchecked, toByteOffset: 17, as: UInt8.self) }
+        if flagged { PageHeader.addFlags(p, PageLayout.flagGapUnchecked) }
         return p
     }
 
@@ -145,6 +145,30 @@ import Testing
         let s = try Storage(path: path)
         #expect(s.openCheck == .verifiedNewestCommit)
         #expect(s.rolledBackTransaction == nil)
+        #expect(try s.verify().isValid)
+        #expect(try Self.content(s) == expected)
+    }
+
+    /// Leaves of older files hold wide entry lengths: deletes that merge them with leaves this
+    /// build rewrote, and a vacuum that moves them, keep every entry.
+    @Test func deletesMergingFormat1LeavesKeepEveryEntry() throws {
+        let dir = TempDir(); defer { dir.cleanup() }
+        let path = try Self.format1Copy(in: dir)
+        var expected = Self.expectedFormat1Content()
+        let s = try Storage(path: path)
+        for round in 0..<4 {
+            try s.write { tx in
+                let t = try #require(try tx.tree(named: "t"))
+                for i in stride(from: round, to: 200, by: 5) where i % 3 != 0 {
+                    let k = bytes(String(format: "k%03d", i))
+                    #expect(try tx.delete(t, k))
+                    expected[k] = nil
+                }
+            }
+            #expect(try s.verify().isValid)
+            #expect(try Self.content(s) == expected)
+        }
+        _ = try s.vacuum()
         #expect(try s.verify().isValid)
         #expect(try Self.content(s) == expected)
     }

@@ -43,6 +43,58 @@ import Testing
         #expect(stored.allSatisfy { expected[$0.0] == $0.1 })
     }
 
+    /// A transaction that writes most leaves (a bulk load, a large delete) packs them full at
+    /// commit, whatever the order of its keys.
+    @Test func aLargeTransactionPacksTheLeavesItWrote() throws {
+        let s = try Storage.inMemory()
+        var rng = SplitMix64(seed: 28)
+        var keys: [[UInt8]] = []
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            for i in 0..<20_000 {
+                let k = Self.randomKey(&rng)
+                try tx.put(t, k, Self.value(i))
+                keys.append(k)
+            }
+        }
+        let loaded = try Self.summary(s)
+        #expect(loaded.fill >= 0.97, "fill \(loaded.fill) over \(loaded.nodePages) pages")
+        try s.write { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            for k in keys.prefix(5_000) { #expect(try tx.delete(t, k)) }
+        }
+        let deleted = try Self.summary(s)
+        #expect(deleted.entries == 15_000)
+        #expect(deleted.fill >= 0.95, "fill \(deleted.fill) over \(deleted.nodePages) pages")
+        #expect(deleted.nodePages < loaded.nodePages * 8 / 10)
+        let stored = try s.read { try $0.dump("t") }
+        #expect(stored.map(\.0) == keys.suffix(15_000).sorted { $0.lexicographicallyPrecedes($1) })
+    }
+
+    /// Keys and values of every length class of the narrow entry lengths (one byte below 128,
+    /// two from there), inline and in overflow runs, read back as written.
+    @Test func narrowEntryLengthsRoundTrip() throws {
+        let s = try Storage.inMemory()
+        var expected: [[UInt8]: [UInt8]] = [:]
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            for (i, keyLength) in [1, 126, 127, 128, 129, 300, Storage.maxKeySize].enumerated() {
+                for valueLength in [0, 126, 127, 128, 500, 2_000, 70_000] {
+                    let k = [UInt8(i), UInt8(valueLength & 0xFF), UInt8(valueLength >> 8 & 0xFF)]
+                        + [UInt8](repeating: UInt8(i + 1), count: keyLength - 3 < 0 ? 0 : keyLength - 3)
+                    let key = Array(k.prefix(max(keyLength, 1)))
+                    let v = (0..<valueLength).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ i) }
+                    try tx.put(t, key, v)
+                    expected[key] = v
+                }
+            }
+        }
+        _ = try Self.summary(s)
+        let stored = try s.read { try $0.dump("t") }
+        #expect(stored.count == expected.count)
+        #expect(stored.allSatisfy { expected[$0.0] == $0.1 })
+    }
+
     @Test func ascendingAndDescendingInsertsFillPagesNearlyFull() throws {
         for descending in [false, true] {
             let s = try Storage.inMemory()

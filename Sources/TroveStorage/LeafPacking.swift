@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension WriteTransaction {
+    /// Packs the leaves this transaction wrote before it commits: where consecutive children
+    /// of a branch are all leaves held in memory, their entries are laid out again, in order,
+    /// filling each page before the next, and the pages left empty are released. Random keys
+    /// leave split pages part full (87% with sibling balancing); a bulk load or a delete that
+    /// rewrites most leaves then ends with them full, as ascending keys leave them, at the cost
+    /// of copying entries that are in memory anyway. Leaves written out early (`spill`) and
+    /// pages earlier commits wrote stay as they are, so a small commit writes no more pages.
+    /// A commit of fewer than `packingThreshold` pages skips the walk: it could free little.
+    func packWrittenLeaves() throws {
+        guard dirty.count >= WriteTransaction.packingThreshold else { return }
+        for (_, t) in openTrees where t.modified && !t.dropped && t.info.depth >= 2 && isOwn(t.info.root) {
+            try packLeaves(under: t.info.root, tree: t, level: 1)
+        }
+    }
+
+    static let packingThreshold = 64
+
+    private func packLeaves(under pgno: UInt64, tree: Tree, level: Int) throws {
+        guard let p = dirty[pgno], level < WriteTransaction.maxDepth else { return }
+        let view = try NodeView(p, pgno: pgno, pageSize: pageSize)
+        guard !view.isLeaf else { return }
+        if level + 1 < Int(tree.info.depth) {
+            for i in 0..<view.count { try packLeaves(under: try view.child(i), tree: tree, level: level + 1) }
+            return
+        }
+        // Runs of children in memory, packed from the last so earlier indexes stay put.
+        var end = view.count - 1
+        while end >= 1 {
+            var start = end
+            while start >= 0, dirty[try view.child(start)] != nil { start -= 1 }
+            if end - start >= 2 { try packRun(parent: p, parentPgno: pgno, from: start + 1, through: end, tree: tree) }
+            end = start - 1
+        }
+    }
+
+    /// Lays the entries of children `from...through` of `parent` (leaves in memory) out again,
+    /// each page filled before the next; releases the pages left empty and gives the parent
+    /// the new separators. Does nothing when that would free no page, or the parent could not
+    /// take the new separators.
+    private func packRun(parent: UnsafeMutableRawPointer, parentPgno: UInt64, from: Int, through: Int, tree: Tree) throws {
+        let usable = pageSize - PageLayout.headerSize - PageLayout.trailerSize
+        let pv = try NodeView(parent, pgno: parentPgno, pageSize: pageSize)
+        let pages = try (from...through).map { try pv.child($0) }
+        var used = 0
+        for pgno in pages { used += try NodeView(dirty[pgno]!, pgno: pgno, pageSize: pageSize).usedBytes }
+        guard (used + usable - 1) / usable < pages.count else { return }
+
+        // The run's pages copied aside, then refilled from the copies in order.
+        let copies = UnsafeMutableRawPointer.allocate(byteCount: pages.count * pageSize, alignment: 16)
+        defer { copies.deallocate() }
+        var views: [NodeView] = []
+        for (k, pgno) in pages.enumerated() {
+            (copies + k * pageSize).copyMemory(from: dirty[pgno]!, byteCount: pageSize)
+            let v = try NodeView(copies + k * pageSize, pgno: pgno, pageSize: pageSize)
+            guard v.isLeaf else { return }
+            views.append(v)
+        }
+        // Where each page starts (page, entry) once packed: planned first, so nothing changes
+        // if the parent cannot take the separators.
+        var starts: [(page: Int, entry: Int)] = []
+        var room = 0
+        for (k, v) in views.enumerated() {
+            for j in 0..<v.count {
+                let size = try v.entrySize(j) + 2
+                if starts.isEmpty || size > room {
+                    starts.append((k, j))
+                    room = usable
+                }
+                room -= size
+            }
+        }
+        guard starts.count < pages.count else { return }
+        var separatorBytes = 0, oldBytes = 0
+        for s in starts.dropFirst() { separatorBytes += NodeView.branchFixed + (try views[s.page].key(s.entry)).count + 2 }
+        for i in (from + 1)...through { oldBytes += try pv.entrySize(i) + 2 }
+        let parentEditor = NodeEditor(p: parent, pageSize: pageSize)
+        guard separatorBytes <= oldBytes + parentEditor.freeSpace else { return }
+
+        for i in stride(from: through, to: from, by: -1) {
+            parentEditor.remove(at: i, size: try NodeView(parent, pgno: parentPgno, pageSize: pageSize).entrySize(i))
+        }
+        var target = -1
+        var editor = NodeEditor(p: dirty[pages[0]]!, pageSize: pageSize)
+        var next = 0
+        for (k, v) in views.enumerated() {
+            for j in 0..<v.count {
+                if next < starts.count, starts[next] == (k, j) {
+                    target += 1
+                    next += 1
+                    editor = NodeEditor(p: dirty[pages[target]]!, pageSize: pageSize)
+                    editor.reset()
+                    if target > 0 {
+                        let key = try v.key(j)
+                        parentEditor.insertBranch(at: from + target, key: key, child: pages[target], checksum: 0)
+                    }
+                }
+                editor.appendRaw(UnsafeRawBufferPointer(start: v.p + v.slot(j), count: try v.entrySize(j)))
+            }
+        }
+        for pgno in pages[starts.count...] {
+            try freePage(pgno, pages: 1)
+            tree.info.pages -= 1
+        }
+    }
+}
