@@ -2,12 +2,13 @@ import BenchSupport
 import Foundation
 
 /// The `trove` shell against the `sqlite3` CLI, each as a separate process, as a user would
-/// run them: `import` of N users (JSON lines vs the same rows as CSV with `.import`), and a
-/// one-shot `count ... where ...` process. Skipped, with a note, when the shell has no object
-/// store wired in yet.
+/// run them: `import` of N users (JSON lines vs the same rows as CSV with `.import`), one-shot
+/// counts, and one-shot questions (aggregates, groups, a projected page) on the sales, whose
+/// answers must match. Skipped, with a note, when the shell has no object store wired in yet.
 struct ShellBench {
     let trove: String
     let data: ObjectDataset
+    let sales: SalesDataset
     let n: Int
     let directory: String
     let durable: Bool
@@ -104,26 +105,54 @@ struct ShellBench {
         let importScript = try write(pragmas + ".mode csv\n.import \(usersCSV) user\n", to: "import.sql")
         let sqliteImport = try check(Self.run(sqlite3, [sqliteDB], input: importScript), "sqlite3 .import")
 
+        // Setup of the questions (not timed): the sales, imported the same way, with SQLite's
+        // empty amounts (`.import` reads them as '') made null.
+        var salesJSONL = "", salesCSV = ""
+        for sale in sales.sales {
+            salesJSONL += "{\"id\":\(sale.id),\"region\":\"\(sale.region)\",\"amount\":\(sale.amount.map(String.init) ?? "null"),"
+                + "\"price\":\(sale.price),\"channel\":\"\(sale.channel)\"}\n"
+            salesCSV += "\(sale.id),\(sale.region),\(sale.amount.map(String.init) ?? ""),\(sale.price),\(sale.channel)\n"
+        }
+        let salesJ = try write(salesJSONL, to: "sales.jsonl"), salesC = try write(salesCSV, to: "sales.csv")
+        salesJSONL = ""; salesCSV = ""
+        _ = try check(Self.run(trove, ["--schema", schema, troveDB, "import Sale \(salesJ)"]), "trove import Sale")
+        let salesScript = try write(pragmas + ".mode csv\n.import \(salesC) sale\nUPDATE sale SET amount = NULL WHERE amount = '';\n", to: "sales.sql")
+        _ = try check(Self.run(sqlite3, [sqliteDB], input: salesScript), "sqlite3 .import sale")
+
         let predicate = "age >= 30 AND age < 40 AND score > 50.0"
         let name = data.users[n / 2].name
+        let region = sales.regions[7]
         var rows: [[String]] = [[
             "import \(n.grouped) users (JSON lines / CSV), 1 process",
             formatTime(troveImport.wall), formatTime(sqliteImport.wall), String(format: "%.2fx", troveImport.wall / sqliteImport.wall),
         ]]
-        for (label, troveStatement, sql) in [
-            ("one-shot count, scan: \(predicate)", "count User where \(predicate)", "select count(*) from user where \(predicate)"),
-            ("one-shot count, index: name == '\(name)'", "count User where name == '\(name)'", "select count(*) from user where name = '\(name)'"),
+        // Counts print a bare integer in both shells' default modes; the questions run in csv
+        // mode in both (trove's header line dropped), their numbers compared to 9 digits.
+        for (label, troveStatement, sql, csv) in [
+            ("one-shot count, scan: \(predicate)", "count User where \(predicate)", "select count(*) from user where \(predicate)", false),
+            ("one-shot count, index: name == '\(name)'", "count User where name == '\(name)'", "select count(*) from user where name = '\(name)'", false),
+            ("one-shot sum Sale.price where price > 50.0 (scan)", "sum Sale.price where price > 50.0",
+             "select sum(price) from sale where price > 50.0", true),
+            ("one-shot avg Sale.amount where region == '\(region)' (index)", "avg Sale.amount where region == '\(region)'",
+             "select avg(amount) from sale where region = '\(region)'", true),
+            ("one-shot GROUP(region) on an index, @count, @sum, @max", "Sale GROUP(region) SELECT(region, @count, @sum.amount, @max.amount)",
+             "select region, count(*), sum(amount), max(amount) from sale group by region order by region", true),
+            ("one-shot GROUP(channel), no index, @count, @sum, @max", "Sale GROUP(channel) SELECT(channel, @count, @sum.amount, @max.amount)",
+             "select channel, count(*), sum(amount), max(amount) from sale group by channel order by channel", true),
+            ("one-shot page: SORT(id) OFFSET(500) LIMIT(20) SELECT(region, amount)", "Sale SORT(id) OFFSET(500) LIMIT(20) SELECT(region, amount)",
+             "select region, amount from sale order by id limit 20 offset 500", true),
         ] {
             var troveTimes: [Double] = [], sqliteTimes: [Double] = []
             var answers: Set<String> = []
             // One-shot commands take a few milliseconds, so one slow spawn moves a short median:
             // 21 alternating runs of each.
             for _ in 0..<Self.oneShotRuns {
-                let t = try check(Self.run(trove, [troveDB, troveStatement]), "trove count")
-                let s = try check(Self.run(sqlite3, [sqliteDB, sql]), "sqlite3 count")
+                let t = try check(Self.run(trove, csv ? [troveDB, "--csv", troveStatement] : [troveDB, troveStatement]), "trove \(troveStatement)")
+                let s = try check(Self.run(sqlite3, csv ? ["-csv", sqliteDB, sql] : [sqliteDB, sql]), "sqlite3 \(sql)")
                 troveTimes.append(t.wall); sqliteTimes.append(s.wall)
-                answers.insert(t.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
-                answers.insert(s.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+                let rows = troveStatement.contains("SELECT(")
+                answers.insert(Self.answer(t.stdout, droppingHeader: rows))
+                answers.insert(Self.answer(s.stdout, droppingHeader: false))
             }
             guard answers.count == 1 else { throw BenchError("\(label): the shells disagree: \(answers)") }
             let t = troveTimes.sorted()[Self.oneShotRuns / 2], s = sqliteTimes.sorted()[Self.oneShotRuns / 2]
@@ -132,6 +161,21 @@ struct ShellBench {
         print(renderTable(["shell workload", "trove", "sqlite3", "trove/sqlite3"], rows))
         print("")
         print("sqlite3 imports CSV (a missing email becomes ''), trove imports JSON lines with ISO 8601 dates; both in one transaction.")
+        print("The sales (\(sales.sales.count.grouped)) are imported the same way before the questions; each question's answers match.")
+    }
+
+    /// A shell's output as compared between the shells: lines of comma-separated fields, a
+    /// fractional number to 9 significant digits (the engines add doubles in different orders
+    /// and print them differently).
+    static func answer(_ output: String, droppingHeader: Bool) -> String {
+        // `whereSeparator`: sqlite3's csv ends its lines with "\r\n", one Character in Swift.
+        let lines = output.split(whereSeparator: \.isNewline).dropFirst(droppingHeader ? 1 : 0)
+        return lines.map { line in
+            line.split(separator: ",", omittingEmptySubsequences: false).map { field -> String in
+                if Int(field) == nil, let x = Double(field) { return String(format: "%.9g", x) }
+                return String(field)
+            }.joined(separator: ",")
+        }.joined(separator: "\n")
     }
 }
 

@@ -8,7 +8,7 @@ let usage = """
       --engines  which engines to run, in that order (default: trove,sqlite,grdb)
       --dir      parent of the temporary store directory (default /tmp)
       --nosync   commits that don't wait for the disk (Trove .noSync, SQLite synchronous=OFF)
-      --shell    also compare the `trove` shell binary with the sqlite3 CLI (import, one-shot count)
+      --shell    also compare the `trove` shell binary with the sqlite3 CLI (import, one-shot counts and questions)
       --scale M  instead of the comparison: Trove alone, M users inserted in one transaction,
                  then a scan; reports peak RSS against the file size
     """
@@ -321,6 +321,6 @@ do {
 
     if let shellBinary {
         print("")
-        try ShellBench(trove: shellBinary, data: data, n: n, directory: root, durable: durable).run()
+        try ShellBench(trove: shellBinary, data: data, sales: sales, n: n, directory: root, durable: durable).run()
     }
 }
