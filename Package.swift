@@ -70,9 +70,11 @@ let package = Package(
         // Fixtures: a store written by format 1 (see PageChecksumTests).
         .testTarget(name: "TroveStorageTests", dependencies: ["TroveStorage", "StorageProbe"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "TroveTests", dependencies: ["Trove"]),
+        // The contract every Repository keeps, run by the tests of each one.
+        .target(name: "RepositoryContract", dependencies: ["Trove"], path: "Tests/RepositoryContract"),
+        .testTarget(name: "TroveTests", dependencies: ["Trove", "RepositoryContract"]),
         .testTarget(name: "TroveShellTests", dependencies: ["TroveShell"]),
-        .testTarget(name: "TrovePostgresTests", dependencies: ["TrovePostgres", "Trove"]),
+        .testTarget(name: "TrovePostgresTests", dependencies: ["TrovePostgres", "Trove", "RepositoryContract"]),
         .testTarget(name: "TroveModelsTests", dependencies: ["TroveModels"]),
         .testTarget(name: "TroveEndToEndTests", dependencies: ["trove", "TrovePostgres"]),
     ]

@@ -24,7 +24,13 @@ enum PostgresSchemaInstaller {
 
     /// Makes the database hold `schema`, and returns it.
     static func install(_ schema: Schema, on connection: PostgresConnection) throws -> Schema {
-        try connection.transaction {
+        try connection.transaction { try installInTransaction(schema, on: connection) }
+    }
+
+    /// `install` inside the transaction the caller opened, for a change that must commit with
+    /// the schema or not at all (a copy into the database).
+    static func installInTransaction(_ schema: Schema, on connection: PostgresConnection) throws -> Schema {
+        do {
             try connection.execute("SELECT pg_advisory_xact_lock(7412553)")
             let tables = PostgresTables(schema: schema)
             guard let old = try storedSchema(connection) else {

@@ -309,7 +309,7 @@ public final class PostgresStore {
 
     /// Inserts a row and its list rows; returns its key as text.
     @discardableResult
-    private func insertRow(_ model: ModelSchema, _ given: [String: Value]) throws -> String? {
+    func insertRow(_ model: ModelSchema, _ given: [String: Value]) throws -> String? {
         for name in given.keys where model[property: name] == nil {
             throw PostgresError("'\(model.name)' has no property '\(name)'")
         }
@@ -379,7 +379,7 @@ public final class PostgresStore {
         }
     }
 
-    private func updateRows(_ model: ModelSchema, keysSQL: String, keyParameters: [String?], values: [String: Value]) throws -> Int {
+    func updateRows(_ model: ModelSchema, keysSQL: String, keyParameters: [String?], values: [String: Value]) throws -> Int {
         var parameters = SQLParameters()
         for value in keyParameters { _ = parameters.add(value) }
         var assignments: [String] = []

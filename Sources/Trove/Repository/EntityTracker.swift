@@ -1,7 +1,7 @@
 /// The unit of work both repositories share: which entities they handed out, under which
 /// identity in their storage, and what was last saved of each, so that a save writes exactly
 /// the entities added, changed or removed since.
-final class EntityTracker<ID: Hashable> {
+package final class EntityTracker<ID: Hashable> {
     struct Entry {
         weak var entity: AnyObject?
         let model: String
@@ -13,10 +13,10 @@ final class EntityTracker<ID: Hashable> {
     }
 
     /// What a save must write.
-    struct Pending {
-        var inserts: [(entry: ObjectIdentifier, model: String, values: Value)] = []
-        var updates: [(entry: ObjectIdentifier, model: String, id: ID, values: Value)] = []
-        var deletes: [(model: String, id: ID)] = []
+    package struct Pending {
+        package var inserts: [(entry: ObjectIdentifier, model: String, values: Value)] = []
+        package var updates: [(entry: ObjectIdentifier, model: String, id: ID, values: Value)] = []
+        package var deletes: [(model: String, id: ID)] = []
     }
 
     private var entries: [ObjectIdentifier: Entry] = [:]
@@ -24,37 +24,37 @@ final class EntityTracker<ID: Hashable> {
     /// compare exactly with what was saved.
     private let shape: (String, Value) throws -> Value
 
-    init(shape: @escaping (String, Value) throws -> Value = { $1 }) {
+    package init(shape: @escaping (String, Value) throws -> Value = { $1 }) {
         self.shape = shape
     }
     private var removed: [(model: String, id: ID)] = []
     private var tracked = 0
-    private(set) var inWrite = false
+    package private(set) var inWrite = false
 
-    func beginWrite() throws {
+    package func beginWrite() throws {
         if inWrite { throw RepositoryError.alreadyInWrite }
         inWrite = true
     }
 
-    func requireWrite() throws {
+    package func requireWrite() throws {
         if !inWrite { throw RepositoryError.notInWrite }
     }
 
     /// Ends the write, whether or not the save succeeded.
-    func endWrite() throws {
+    package func endWrite() throws {
         try requireWrite()
         inWrite = false
     }
 
     /// Follows `entity`, stored as `id` with `saved` values (nil for a new one).
-    func track<T: EntityType>(_ entity: T, id: ID?, saved: Value?) {
+    package func track<T: EntityType>(_ entity: T, id: ID?, saved: Value?) {
         tracked += 1
         entries[ObjectIdentifier(entity)] = Entry(entity: entity, model: T.modelName, id: id, saved: saved, order: tracked) { [weak entity] in
             try entity.map { try ValueEncoder.encode($0) }
         }
     }
 
-    func remove<T: EntityType>(_ entity: T) throws {
+    package func remove<T: EntityType>(_ entity: T) throws {
         guard let entry = entries.removeValue(forKey: ObjectIdentifier(entity)) else {
             throw RepositoryError.unknownEntity(T.modelName)
         }
@@ -63,7 +63,7 @@ final class EntityTracker<ID: Hashable> {
 
     /// The changes to save; entities that were released are forgotten (their unsaved
     /// changes with them, as with any value nobody holds).
-    func pending() throws -> Pending {
+    package func pending() throws -> Pending {
         var out = Pending()
         for (key, entry) in entries.sorted(by: { $0.value.order < $1.value.order }) {
             guard entry.entity != nil, let encoded = try entry.encode() else { entries[key] = nil; continue }
@@ -81,7 +81,7 @@ final class EntityTracker<ID: Hashable> {
     }
 
     /// Records a successful save of `pending`, with the ids the inserts got.
-    func saved(_ pending: Pending, insertedIDs: [ObjectIdentifier: ID]) {
+    package func saved(_ pending: Pending, insertedIDs: [ObjectIdentifier: ID]) {
         for i in pending.inserts {
             entries[i.entry]?.id = insertedIDs[i.entry]
             entries[i.entry]?.saved = i.values
@@ -91,7 +91,7 @@ final class EntityTracker<ID: Hashable> {
     }
 
     /// A new entity of `type`, saved at the next `endWrite()`.
-    func addEntity<T: EntityType>(_ type: T.Type) throws -> T {
+    package func addEntity<T: EntityType>(_ type: T.Type) throws -> T {
         try requireWrite()
         let entity = T()
         track(entity, id: nil, saved: nil)
@@ -99,14 +99,14 @@ final class EntityTracker<ID: Hashable> {
     }
 
     /// Marks `entity` for deletion at the next `endWrite()`.
-    func removeEntity(_ entity: some EntityType) throws {
+    package func removeEntity(_ entity: some EntityType) throws {
         try requireWrite()
         try remove(entity)
     }
 }
 
 /// The properties of an encoded entity.
-func entityProperties(_ v: Value) -> [String: Value] {
+package func entityProperties(_ v: Value) -> [String: Value] {
     if case .object(let d) = v { return d }
     return [:]
 }

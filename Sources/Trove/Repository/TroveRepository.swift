@@ -9,11 +9,7 @@ public final class TroveRepository: Repository {
 
     public init(store: Store) {
         self.store = store
-        tracker = EntityTracker { [store] model, value in
-            // An unknown model is left for the save to refuse by name.
-            guard case .object(let properties) = value, let m = store.layout.byName[model] else { return value }
-            return .object(ValueMapping.shape(properties, model: m))
-        }
+        tracker = EntityTracker { [store] in ValueMapping.entityShape($0, $1, layout: store.layout) }
     }
 
     public func fetch<T: EntityType>(_ type: T.Type, predicate: ((T) throws -> Bool)?) throws -> [T] {

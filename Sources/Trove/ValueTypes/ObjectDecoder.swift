@@ -11,13 +11,13 @@ import Foundation
 package enum ObjectDecoder {
     /// How deep links are followed; a type graph with a cycle (a publisher's characters and
     /// each character's publisher) stops here with an error instead of recursing forever.
-    static let maximumDepth = 32
+    package static let maximumDepth = 32
 
     package static func decode<T: Decodable>(_ type: T.Type, from object: DynamicObject) throws -> T {
         try T(from: NodeDecoder(node: .object(object), snapshot: object.snapshot, codingPath: []))
     }
 
-    static func decode<T: Decodable>(_ type: T.Type, from properties: [String: Value]) throws -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from properties: [String: Value]) throws -> T {
         try T(from: NodeDecoder(node: .value(.object(properties)), snapshot: nil, codingPath: []))
     }
 

@@ -2,7 +2,7 @@
 /// store: computed (linkingObjects) properties dropped, nested objects shaped by their own
 /// model, and unset optional properties, links and lists written as null or empty so that a
 /// whole-value write replaces what was stored.
-enum ValueMapping {
+package enum ValueMapping {
     static func properties(of value: some Persistable, model: ModelLayout) throws -> [String: Value] {
         guard case .object(let dict) = try ValueEncoder.encode(value) else {
             throw StoreError.invalidArgument("\(type(of: value)) must encode as a keyed container to be stored as \(model.name)")
@@ -32,5 +32,19 @@ enum ValueMapping {
             if p.isList { out[p.name] = .list([]) } else if p.isOptional { out[p.name] = .null }
         }
         return out
+    }
+
+    /// An entity's encoded value (model name, value) as a repository saves and compares it:
+    /// `shape`d by its model in `layout`. An unknown model is left for the save to refuse by
+    /// name.
+    static func entityShape(_ model: String, _ value: Value, layout: StoreLayout) -> Value {
+        guard case .object(let properties) = value, let m = layout.byName[model] else { return value }
+        return .object(shape(properties, model: m))
+    }
+
+    /// ``entityShape(_:_:layout:)`` for a repository over `schema` without a store.
+    package static func entityShape(schema: Schema) -> (String, Value) -> Value {
+        let layout = StoreLayout(schema: schema, ids: [:], nextModelID: 1)
+        return { entityShape($0, $1, layout: layout) }
     }
 }

@@ -1,0 +1,304 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Trove
+
+/// Copies every object of a store into a PostgreSQL database, or of a database into a store:
+/// every model, link and list, so that a project can start on a file and move to a server (or
+/// take a server's data home).
+///
+/// - The copy is one transaction on the target: it applies whole or not at all, whatever
+///   fails (a schema that differs, a target that holds objects, a server that goes away).
+/// - The source is read in one snapshot (a store's read transaction; on PostgreSQL a
+///   `REPEATABLE READ` one), so a copy taken while clients write is consistent.
+/// - The target holds the source's schema afterwards: a database without a Trove schema gets
+///   it; a database or store that has one must have the same one. It must hold no objects,
+///   unless `replacing`, which first deletes those it holds (in the same transaction).
+/// - Objects keep their order (the order of results without `SORT`), links and lists keep
+///   their targets whether or not those have primary keys, lists keep their order, nulls stay
+///   null. Every value is copied exactly, but for dates: PostgreSQL keeps microseconds, so a
+///   date copied into it is rounded to the nearest microsecond.
+public enum StoreCopy {
+    /// How many objects a copy wrote, by model in schema order.
+    public struct Summary: Sendable, Equatable {
+        public var counts: [(model: String, objects: Int)]
+        public var objects: Int { counts.reduce(0) { $0 + $1.objects } }
+
+        public static func == (a: Summary, b: Summary) -> Bool {
+            a.counts.map(\.model) == b.counts.map(\.model) && a.counts.map(\.objects) == b.counts.map(\.objects)
+        }
+    }
+
+    // MARK: Store to PostgreSQL
+
+    /// Copies the objects of `store` into the database at `url`.
+    @discardableResult
+    public static func copy(_ store: Store, toDatabase url: String, replacing: Bool = false) throws -> Summary {
+        let connection = try PostgresConnection(url: url)
+        return try store.read { snapshot in
+            try connection.transaction { try write(snapshot, to: connection, replacing: replacing) }
+        }
+    }
+
+    private static func write(_ snapshot: Snapshot, to connection: PostgresConnection, replacing: Bool) throws -> Summary {
+        let schema = snapshot.schema
+        if let stored = try PostgresSchemaInstaller.storedSchema(connection) {
+            guard stored == schema else { throw mismatch(schema.migrationPlan(from: stored), target: "the database '\(connection.database)'") }
+        } else {
+            _ = try PostgresSchemaInstaller.installInTransaction(schema, on: connection)
+        }
+        let tables = PostgresTables(schema: schema)
+        try empty(tables, connection: connection, replacing: replacing)
+
+        // Every object's key in the database: its primary key, or its position (its "@key").
+        var keys: [ObjectReference: String] = [:]
+        var references: [String: [ObjectReference]] = [:]
+        for model in schema.models {
+            let results = try snapshot.objects(model.name)
+            var list: [ObjectReference] = []
+            list.reserveCapacity(results.count)
+            for (index, object) in results.enumerated() {
+                let reference = object.reference
+                list.append(reference)
+                if let pk = model.primaryKeyProperty, let value = try object.primaryKey {
+                    keys[reference] = try PostgresValues.parameter(value, type: pk.type).0
+                } else {
+                    keys[reference] = String(index + 1)
+                }
+            }
+            references[model.name] = list
+        }
+
+        // Rows with their scalars and lists of scalars first; links once every row exists.
+        var counts: [(String, Int)] = []
+        for model in schema.models {
+            let objects = references[model.name] ?? []
+            let scalars = model.properties.filter { $0.isStored && !$0.type.isList && !$0.type.isLink }
+            var rows = RowBatch(connection: connection,
+                                head: "INSERT INTO \(PostgresTables.table(model.name)) (\(([PostgresTables.orderColumn] + scalars.map { PostgresTables.quoted($0.name) }).joined(separator: ", "))) OVERRIDING SYSTEM VALUE VALUES ",
+                                tail: "")
+            for (index, reference) in objects.enumerated() {
+                guard let object = try snapshot.object(reference) else { continue }
+                var values = ["\(rows.parameters.add(String(index + 1)))::bigint"]
+                for property in scalars {
+                    values.append(try PostgresValues.sql(try object.value(property.name), type: property.type, &rows.parameters))
+                }
+                try rows.add("(" + values.joined(separator: ", ") + ")")
+            }
+            try rows.flush()
+            if !objects.isEmpty {
+                try connection.execute("SELECT setval(pg_get_serial_sequence($1, '@key'), $2::bigint)",
+                                       [PostgresTables.table(model.name), String(objects.count)])
+            }
+            counts.append((model.name, objects.count))
+        }
+        for model in schema.models {
+            let objects = references[model.name] ?? []
+            let keyCast = PostgresTables.castType(model.primaryKeyProperty?.type ?? .int)
+            for property in model.properties where property.isStored {
+                switch property.type {
+                case .link(let target):
+                    let targetCast = try castType(ofKeysOf: target, in: schema)
+                    var rows = RowBatch(connection: connection, head: "UPDATE \(PostgresTables.table(model.name)) AS t SET \(PostgresTables.quoted(property.name)) = v.target FROM (VALUES ",
+                                        tail: ") AS v(owner, target) WHERE t.\(tables.keyColumn(model)) = v.owner")
+                    for reference in objects {
+                        guard case .reference(let target)? = try snapshot.object(reference)?.value(property.name), let targetKey = keys[target] else { continue }
+                        try rows.add("(\(rows.parameters.add(keys[reference]))::\(keyCast), \(rows.parameters.add(targetKey))::\(targetCast))")
+                    }
+                    try rows.flush()
+                case .list(let element):
+                    var rows = RowBatch(connection: connection, head: "INSERT INTO \(PostgresTables.listTable(model.name, property.name)) (owner, position, value) VALUES ",
+                                        tail: "")
+                    for reference in objects {
+                        guard case .list(let items)? = try snapshot.object(reference)?.value(property.name), !items.isEmpty else { continue }
+                        for (position, item) in items.enumerated() {
+                            let value: String
+                            if case .link(let target) = element {
+                                guard case .reference(let r) = item, let targetKey = keys[r] else { continue }
+                                value = "\(rows.parameters.add(targetKey))::\(try castType(ofKeysOf: target, in: schema))"
+                            } else {
+                                value = try PostgresValues.sql(item, type: element, &rows.parameters)
+                            }
+                            try rows.add("(\(rows.parameters.add(keys[reference]))::\(keyCast), \(position), \(value))")
+                        }
+                    }
+                    try rows.flush()
+                default:
+                    break
+                }
+            }
+        }
+        return Summary(counts: counts)
+    }
+
+    private static func castType(ofKeysOf model: String, in schema: Schema) throws -> String {
+        guard let target = schema[model] else { throw PostgresError("no model named '\(model)'") }
+        return PostgresTables.castType(target.primaryKeyProperty?.type ?? .int)
+    }
+
+    /// Refuses a database holding objects, or (`replacing`) deletes them.
+    private static func empty(_ tables: PostgresTables, connection: PostgresConnection, replacing: Bool) throws {
+        let names = tables.schema.models.map { PostgresTables.table($0.name) }
+        guard !names.isEmpty else { return }
+        if replacing {
+            let lists = tables.schema.models.flatMap { model in
+                model.properties.filter(\.type.isList).map { PostgresTables.listTable(model.name, $0.name) }
+            }
+            try connection.execute("TRUNCATE \((names + lists).joined(separator: ", ")) RESTART IDENTITY")
+            return
+        }
+        for (model, table) in zip(tables.schema.models, names) {
+            if try connection.execute("SELECT EXISTS (SELECT 1 FROM \(table))").rows.first?.first == "t" {
+                throw notEmpty("the database '\(connection.database)'", model: model.name)
+            }
+        }
+    }
+
+    /// Rows of one statement, sent in batches under PostgreSQL's limit of parameters.
+    private struct RowBatch {
+        let connection: PostgresConnection
+        let head: String
+        let tail: String
+        var parameters = SQLParameters()
+        var rows: [String] = []
+
+        mutating func add(_ row: String) throws {
+            rows.append(row)
+            if parameters.values.count >= 30_000 { try flush() }
+        }
+
+        mutating func flush() throws {
+            guard !rows.isEmpty else { return }
+            try connection.execute(head + rows.joined(separator: ", ") + tail, parameters.values)
+            rows = []
+            parameters = SQLParameters()
+        }
+    }
+
+    // MARK: PostgreSQL to store
+
+    /// Copies the objects of the database at `url` into the store file at `path`, created
+    /// (with the database's schema) when missing, and removed again when the copy fails.
+    @discardableResult
+    public static func copy(database url: String, toStoreAt path: String, replacing: Bool = false) throws -> Summary {
+        try copy(database: try PostgresConnection(url: url), toStoreAt: path, replacing: replacing)
+    }
+
+    /// ``copy(database:toStoreAt:replacing:)`` from an open connection (outside a transaction).
+    @discardableResult
+    public static func copy(database connection: PostgresConnection, toStoreAt path: String, replacing: Bool = false) throws -> Summary {
+        let objects = try read(connection)
+        guard !FileManager.default.fileExists(atPath: path) else {
+            return try write(objects, to: try Store(path: path), replacing: replacing)
+        }
+        do {
+            return try write(objects, to: try Store(path: path, schema: objects.schema), replacing: replacing)
+        } catch {
+            for suffix in ["", "-lock", "-log", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            throw error
+        }
+    }
+
+    /// Copies the objects of the database `connection` is open on into `store`.
+    @discardableResult
+    public static func copy(database connection: PostgresConnection, to store: Store, replacing: Bool = false) throws -> Summary {
+        try write(try read(connection), to: store, replacing: replacing)
+    }
+
+    /// A database's objects as read in one snapshot: by model in schema order, each object's
+    /// key and stored values (links as their targets' keys).
+    private struct DatabaseObjects {
+        var schema: Schema
+        var models: [(model: ModelSchema, objects: PostgresObjects)]
+    }
+
+    private static func read(_ connection: PostgresConnection) throws -> DatabaseObjects {
+        try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        do {
+            guard let schema = try PostgresSchemaInstaller.storedSchema(connection) else {
+                throw PostgresError("the database '\(connection.database)' holds no Trove schema")
+            }
+            let tables = PostgresTables(schema: schema)
+            let translator = PostgresQueryTranslator(schema: schema)
+            var models: [(ModelSchema, PostgresObjects)] = []
+            for model in schema.models {
+                let columns = try translator.outputColumns(model, alias: "t0") + ["t0.\(tables.keyColumn(model))::text"]
+                let rows = try connection.execute("SELECT \(columns.joined(separator: ", ")) FROM \(PostgresTables.table(model.name)) AS t0 ORDER BY t0.\(PostgresTables.orderColumn)")
+                models.append((model, try PostgresObjects(model: model, schema: schema, rows: rows.rows)))
+            }
+            try connection.execute("COMMIT")
+            return DatabaseObjects(schema: schema, models: models)
+        } catch {
+            _ = try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private static func write(_ source: DatabaseObjects, to store: Store, replacing: Bool) throws -> Summary {
+        let schema = source.schema
+        guard store.schema == schema else { throw mismatch(schema.migrationPlan(from: store.schema), target: "the store") }
+        return try store.write { tx in
+            for model in schema.models where try tx.count(model.name) > 0 {
+                guard replacing else { throw notEmpty("the store", model: model.name) }
+                try tx.deleteAll(model.name)
+            }
+            // Each object's reference by its key's text in the database.
+            var references: [String: [String: ObjectReference]] = [:]
+            var counts: [(String, Int)] = []
+            for (model, objects) in source.models {
+                var byKey: [String: ObjectReference] = [:]
+                for (key, values) in zip(objects.keys, objects.objects) {
+                    var properties: [String: Value] = [:]
+                    for (property, value) in zip(objects.columns.compactMap { model[property: $0] }, values) where !linksObjects(property.type) {
+                        properties[property.name] = value
+                    }
+                    byKey[key] = try tx.insert(model.name, properties).reference
+                }
+                references[model.name] = byKey
+                counts.append((model.name, objects.objects.count))
+            }
+            for (model, objects) in source.models {
+                let linkProperties = objects.columns.enumerated().compactMap { index, name in
+                    model[property: name].flatMap { linksObjects($0.type) ? (index, $0) : nil }
+                }
+                guard !linkProperties.isEmpty else { continue }
+                for (key, values) in zip(objects.keys, objects.objects) {
+                    var links: [String: Value] = [:]
+                    for (index, property) in linkProperties {
+                        guard let target = property.type.objectType, let targets = references[target] else { continue }
+                        let keyType = schema[target]?.primaryKeyProperty?.type ?? .int
+                        func reference(_ value: Value) throws -> Value {
+                            guard !value.isNull else { return .null }
+                            let text = try PostgresValues.parameter(value, type: keyType).0
+                            return targets[text].map(Value.reference) ?? .null
+                        }
+                        if case .list(let items) = values[index] {
+                            links[property.name] = .list(try items.map(reference))
+                        } else {
+                            let link = try reference(values[index])
+                            if !link.isNull { links[property.name] = link }
+                        }
+                    }
+                    if !links.isEmpty, let owner = references[model.name]?[key] { try tx.update(owner, links) }
+                }
+            }
+            return Summary(counts: counts)
+        }
+    }
+
+    /// Whether values of `type` name objects: a link or a list of links.
+    private static func linksObjects(_ type: PropertyType) -> Bool {
+        if case .list(.link) = type { return true }
+        return type.isLink
+    }
+
+    private static func mismatch(_ plan: MigrationPlan, target: String) -> PostgresError {
+        PostgresError("\(target) holds a different schema (\(plan.changes.map(\.description).joined(separator: "; "))): copy into a new or matching one")
+    }
+
+    private static func notEmpty(_ target: String, model: String) -> PostgresError {
+        PostgresError("\(target) already holds '\(model)' objects: copy into an empty one, or replace them with --replace")
+    }
+}

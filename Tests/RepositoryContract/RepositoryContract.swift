@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+import Trove
+
+/// The entity the contract saves and fetches (model `User` of Schemas/User.json).
+public final class User: EntityType {
+    public var uid = ""
+    public var name = ""
+    public var email: String?
+    public var age: Int?
+    public var isVerified = false
+    public var signedUpAt = Date(timeIntervalSince1970: 0)
+    public var roles: [String] = []
+    public init() {}
+}
+
+/// What every ``Repository`` promises, one clause per case: `TroveRepository`,
+/// `InMemoryRepository` and `PostgresRepository` run the same clauses, so that code written
+/// against `Repository` behaves the same whichever is chosen.
+public enum RepositoryContract: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case addedEntitiesAreSavedAtEndWriteAndFetchedInOrder
+    case closurePredicatesFilter
+    case changesToFetchedEntitiesAreSavedByTheNextEndWrite
+    case removedEntitiesAreGoneAfterEndWrite
+    case lifetimeChangesOutsideAWriteAreRefused
+
+    public var testDescription: String { rawValue }
+
+    /// The schema of ``User``: Schemas/User.json.
+    public static func userSchema() throws -> Schema {
+        try Schema(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Schemas/User.json"))
+    }
+
+    /// Checks the clause on `repository`, new and empty, whose schema is ``userSchema()``.
+    public func check<R: Repository>(_ repository: R) throws {
+        switch self {
+        case .addedEntitiesAreSavedAtEndWriteAndFetchedInOrder: try Self.addedEntitiesAreSaved(repository)
+        case .closurePredicatesFilter: try Self.predicatesFilter(repository)
+        case .changesToFetchedEntitiesAreSavedByTheNextEndWrite: try Self.changesAreSaved(repository)
+        case .removedEntitiesAreGoneAfterEndWrite: try Self.removal(repository)
+        case .lifetimeChangesOutsideAWriteAreRefused: try Self.writeProtocol(repository)
+        }
+    }
+
+    /// Adds users named `names` (uids u0, u1, ...) in one write.
+    @discardableResult
+    public static func addUsers<R: Repository>(_ repo: R, _ names: [String]) throws -> [User] {
+        try repo.beginWrite()
+        let users = try names.enumerated().map { i, name in
+            let u = try repo.addEntity(User.self)
+            u.uid = "u\(i)"
+            u.name = name
+            u.isVerified = i % 2 == 0
+            return u
+        }
+        try repo.endWrite()
+        return users
+    }
+
+    private static func addedEntitiesAreSaved<R: Repository>(_ repo: R) throws {
+        try repo.beginWrite()
+        let ada = try repo.addEntity(User.self)
+        ada.uid = "ada"
+        ada.name = "Ada"
+        ada.roles = ["admin"]
+        #expect(try repo.fetch(User.self, predicate: nil).isEmpty)
+        try repo.endWrite()
+        try addUsers(repo, ["Bob"])
+        let all = try repo.fetch(User.self, predicate: nil)
+        #expect(all.map(\.name) == ["Ada", "Bob"])
+        #expect(all[0].roles == ["admin"] && all[0].email == nil && all[0] !== ada)
+    }
+
+    private static func predicatesFilter<R: Repository>(_ repo: R) throws {
+        try addUsers(repo, ["Ann", "Bob", "Cid"])
+        #expect(try repo.fetch(User.self) { $0.isVerified }.map(\.name) == ["Ann", "Cid"])
+        #expect(try repo.fetch(User.self) { $0.name.hasPrefix("B") }.map(\.uid) == ["u1"])
+    }
+
+    private static func changesAreSaved<R: Repository>(_ repo: R) throws {
+        try addUsers(repo, ["Ann", "Bob"])
+        let bob = try #require(try repo.fetch(User.self) { $0.name == "Bob" }.first)
+        try repo.beginWrite()
+        bob.name = "Robert"
+        bob.email = "bob@example.com"
+        try repo.endWrite()
+        let again = try repo.fetch(User.self, predicate: nil)
+        #expect(again.map(\.name) == ["Ann", "Robert"])
+        #expect(again[1].email == "bob@example.com")
+        // Setting an optional back to nil is saved too.
+        try repo.beginWrite()
+        again[1].email = nil
+        try repo.endWrite()
+        #expect(try repo.fetch(User.self) { $0.uid == "u1" }.first?.email == nil)
+    }
+
+    private static func removal<R: Repository>(_ repo: R) throws {
+        try addUsers(repo, ["Ann", "Bob", "Cid"])
+        let bob = try #require(try repo.fetch(User.self) { $0.name == "Bob" }.first)
+        try repo.beginWrite()
+        bob.name = "changed, then removed"
+        try repo.removeEntity(bob)
+        let temp = try repo.addEntity(User.self)
+        try repo.removeEntity(temp)
+        try repo.endWrite()
+        #expect(try repo.fetch(User.self, predicate: nil).map(\.name) == ["Ann", "Cid"])
+        #expect(throws: RepositoryError.unknownEntity("User")) {
+            try repo.beginWrite()
+            defer { try? repo.endWrite() }
+            try repo.removeEntity(bob)
+        }
+    }
+
+    private static func writeProtocol<R: Repository>(_ repo: R) throws {
+        #expect(throws: RepositoryError.notInWrite) { _ = try repo.addEntity(User.self) }
+        #expect(throws: RepositoryError.notInWrite) { try repo.endWrite() }
+        try repo.beginWrite()
+        #expect(throws: RepositoryError.alreadyInWrite) { try repo.beginWrite() }
+        try repo.endWrite()
+    }
+}

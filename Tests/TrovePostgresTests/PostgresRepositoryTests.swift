@@ -1,0 +1,107 @@
+import Foundation
+import RepositoryContract
+import Testing
+import Trove
+import TrovePostgres
+
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
+struct PostgresRepositoryTests {
+    static func repository(_ schema: Schema) throws -> PostgresRepository {
+        PostgresRepository(store: try PostgresStore(url: try PostgresTestServer.freshURL(), schema: schema))
+    }
+
+    @Test(arguments: RepositoryContract.allCases)
+    func keepsTheRepositoryContract(clause: RepositoryContract) throws {
+        try clause.check(try Self.repository(try RepositoryContract.userSchema()))
+    }
+
+    @Test func queryLanguagePredicatesRunOnTheServer() throws {
+        let repo = try Self.repository(try RepositoryContract.userSchema())
+        try RepositoryContract.addUsers(repo, ["Ann", "Bob", "Cid"])
+        #expect(try repo.fetch(User.self, where: "isVerified == true AND name != $0", "Ann").map(\.name) == ["Cid"])
+        let cid = try #require(try repo.fetch(User.self, where: "name == 'Cid'").first)
+        try repo.beginWrite()
+        cid.age = 40
+        cid.uid = "cid"
+        try repo.endWrite()
+        #expect(try repo.fetch(User.self, where: "age == 40").map(\.uid) == ["cid"])
+        // The entity is still tracked by its row after its primary key changed.
+        try repo.beginWrite()
+        cid.roles = ["admin", "ops"]
+        try repo.endWrite()
+        #expect(try repo.fetch(User.self, where: "uid == 'cid'").first?.roles == ["admin", "ops"])
+        #expect(try repo.fetch(User.self, predicate: nil).count == 3)
+    }
+
+    @Test func aFailedSaveWritesNothingAndKeepsTheChangesPending() throws {
+        let repo = try Self.repository(try RepositoryContract.userSchema())
+        try RepositoryContract.addUsers(repo, ["Ann"])
+        try repo.beginWrite()
+        let ann = try #require(try repo.fetch(User.self, predicate: nil).first)
+        ann.name = "Anne"
+        let dup = try repo.addEntity(User.self)
+        dup.uid = "u0"
+        #expect(throws: PostgresError.self) { try repo.endWrite() }
+        #expect(try repo.fetch(User.self, predicate: nil).map(\.name) == ["Ann"])
+        try repo.beginWrite()
+        dup.uid = "u9"
+        try repo.endWrite()
+        #expect(try repo.fetch(User.self, predicate: nil).map(\.uid) == ["u0", "u9"])
+        #expect(try repo.fetch(User.self, where: "uid == 'u0'").first?.name == "Anne")
+    }
+
+    /// Owners and their pets, with links, lists of links and linkingObjects, as nested values.
+    final class Owner: EntityType {
+        var id = 0
+        var name = ""
+        var best: Pet?
+        var pets: [Pet] = []
+        init() {}
+    }
+
+    struct Pet: Codable, Equatable {
+        var id: Int
+        var name: String
+        var keepers: [Keeper]?
+    }
+
+    struct Keeper: Codable, Equatable {
+        var id: Int
+        var name: String
+    }
+
+    static let petSchema = """
+        {"models": [
+          {"name": "Owner", "primaryKey": "id", "properties": {"id": "int", "name": "string", "best": "Pet?", "pets": "Pet[]"}},
+          {"name": "Pet", "primaryKey": "id", "properties": {"id": "int", "name": "string",
+            "keepers": {"type": "linkingObjects", "objectType": "Owner", "property": "pets"}}}
+        ]}
+        """
+
+    @Test func linksDecodeAsNestedValuesAndSaveAsUpserts() throws {
+        let repo = try Self.repository(try Schema(jsonData: Array(Self.petSchema.utf8), fileName: "pets"))
+        try repo.beginWrite()
+        let ann = try repo.addEntity(Owner.self)
+        ann.id = 1
+        ann.name = "Ann"
+        ann.best = Pet(id: 10, name: "Rex")
+        ann.pets = [Pet(id: 10, name: "Rex"), Pet(id: 11, name: "Tom")]
+        let bob = try repo.addEntity(Owner.self)
+        bob.id = 2
+        bob.name = "Bob"
+        bob.pets = [Pet(id: 11, name: "Tom")]
+        try repo.endWrite()
+        let owners = try repo.fetch(Owner.self, predicate: nil)
+        #expect(owners.map(\.name) == ["Ann", "Bob"])
+        #expect(owners[0].best?.name == "Rex")
+        #expect(owners[0].pets.map(\.name) == ["Rex", "Tom"])
+        #expect(owners[0].pets[1].keepers?.map(\.name) == ["Ann", "Bob"])
+        #expect(owners[1].best == nil)
+        #expect(try repo.fetch(Owner.self, where: "ANY pets.name == 'Rex'").map(\.id) == [1])
+        // A changed nested value is written to the object the link reaches.
+        try repo.beginWrite()
+        owners[1].pets[0].name = "Thomas"
+        try repo.endWrite()
+        #expect(try repo.fetch(Owner.self, predicate: nil)[0].pets.map(\.name) == ["Rex", "Thomas"])
+    }
+}
