@@ -83,6 +83,72 @@ public final class Cursor {
         return try step(forward: false)
     }
 
+    /// Moves to the first key `>= key`, like ``seek(_:)``, starting from the current entry:
+    /// when `key` lies in the current leaf it is one binary search there, otherwise the descent
+    /// starts from the lowest ancestor whose range holds `key`. For reading keys in ascending
+    /// order (a merge of sorted keys with the tree); a `key` before the current one is a seek.
+    @discardableResult
+    public func seek(forwardTo key: UnsafeRawBufferPointer) throws -> Bool {
+        try txn.beginOperation()
+        guard isPositioned, generation == txn.generation else { return try seek(raw: key).found }
+        let leafLevel = stack.count - 1
+        let leaf = try self.leaf ?? txn.node(stack[leafLevel].pgno)
+        let current = stack[leafLevel].index
+        guard compareKeys(key, try leaf.key(current)) > 0 else {
+            // At or before the current key: a key behind the cursor is a plain seek.
+            if compareKeys(key, try leaf.key(current)) == 0 { return true }
+            return try seek(raw: key).found
+        }
+        if compareKeys(key, try leaf.key(leaf.count - 1)) <= 0 {
+            stack[leafLevel].index = try leaf.lowerBound(key).index
+            try rememberKey()
+            return true
+        }
+        // The lowest ancestor whose child's range ends after `key` holds it (the root holds all).
+        var level = leafLevel - 1
+        while level > 0 {
+            let n = try txn.node(stack[level].pgno)
+            let i = stack[level].index
+            if i + 1 < n.count, compareKeys(key, try n.key(i + 1)) < 0 { break }
+            level -= 1
+        }
+        guard level >= 0 else { return try seek(raw: key).found }
+        stack.removeSubrange((level + 1)...)
+        return try descend(toward: key, from: nil).found
+    }
+
+    /// Moves forward `count` entries (0 stays); false (and unpositioned) past the end. Within a
+    /// leaf it is one addition, and a whole leaf is skipped by its count: no key is read.
+    @discardableResult
+    public func advance(by count: Int) throws -> Bool {
+        guard count >= 0 else { throw StorageError.invalidArgument("a cursor advances by a count >= 0, not \(count)") }
+        try txn.beginOperation()
+        guard isPositioned else { return false }
+        var remaining = count
+        if generation != txn.generation {
+            // Its entry deleted, the cursor stands on the next one: one step taken.
+            if try !resync() {
+                guard isPositioned else { return false }
+                remaining = max(remaining - 1, 0)
+            }
+        }
+        while true {
+            let level = stack.count - 1
+            let entries = try leaf?.count ?? txn.node(stack[level].pgno).count
+            let i = stack[level].index
+            if remaining < entries - i {
+                stack[level].index = i + remaining
+                try rememberKey()
+                return true
+            }
+            // To the leaf's last entry, then one step into the next leaf.
+            remaining -= entries - 1 - i
+            stack[level].index = entries - 1
+            guard try step(forward: true) else { return false }
+            remaining -= 1
+        }
+    }
+
     // MARK: Reading
 
     /// The current key, copied.
@@ -140,6 +206,11 @@ public final class Cursor {
         return try key.withUnsafeBytes { try seek(raw: $0).exact }
     }
 
+    /// `remember()` after a move within the cached leaf: only a writer's saved key changes.
+    private func rememberKey() throws {
+        if leaf == nil || txn.isWriter { try remember() }
+    }
+
     private func remember() throws {
         generation = txn.generation
         if cachesLeaf {
@@ -153,9 +224,21 @@ public final class Cursor {
 
     func seek(raw key: UnsafeRawBufferPointer) throws -> (found: Bool, exact: Bool) {
         stack.removeAll(keepingCapacity: true)
+        return try descend(toward: key, from: tree.info.root)
+    }
+
+    /// Descends to the first key `>= key` from page `start`, or (nil) from the child the
+    /// stack's last branch holds for `key`, which is then the branch's new index.
+    private func descend(toward key: UnsafeRawBufferPointer, from start: UInt64?) throws -> (found: Bool, exact: Bool) {
         isPositioned = false
         leaf = nil
-        var pgno = tree.info.root
+        var pgno: UInt64
+        if let start {
+            pgno = start
+        } else {
+            let top = stack.removeLast()
+            pgno = top.pgno
+        }
         guard pgno != 0 else { try remember(); return (false, false) }
         while true {
             let n = try txn.node(pgno)

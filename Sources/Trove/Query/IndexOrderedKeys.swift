@@ -35,7 +35,15 @@ extension QueryExecutor {
             return end.map { position < $0 } ?? true
         }
         if end == 0 { return ([], walk, 0) }
-        if ascending {
+        if ascending, !checksStrings, offset > 0 {
+            // Nothing to check in the skipped entries: OFFSET skips them by count.
+            position = offset
+            let (skipped, _) = try walk.walkAll(from: offset) { _, objectKey in
+                examined += 1
+                return take(objectKey)
+            }
+            examined += skipped
+        } else if ascending {
             try walk.walk(IndexWalk.everything) { valueKey, objectKey in
                 examined += 1
                 if checksStrings, valueKey.first != 0, !IndexScan.holdsWholeASCII(valueKey, hasObjectKey: false) {

@@ -82,6 +82,25 @@ struct IndexWalk {
         return true
     }
 
+    /// Calls `body` with the value encoding and object key of each entry from the one at
+    /// `position` (0 is the first) on, in key order, until `body` returns false. The entries
+    /// before `position` are skipped by count, a leaf at a time, none read. Returns how many
+    /// were skipped, and false when `body` stopped the walk.
+    func walkAll(from position: Int, _ body: (UnsafeRawBufferPointer, UInt64) throws -> Bool) throws -> (skipped: Int, complete: Bool) {
+        guard let tree else { return (0, true) }
+        let cursor = try snapshot.storageTx.cursor(tree)
+        guard try cursor.first(), try cursor.advance(by: position) else { return (Swift.min(position, tree.count), true) }
+        let isPrimaryKey = self.isPrimaryKey
+        repeat {
+            let more = try cursor.withEntry { key, value -> Bool in
+                guard let objectKey = IndexScan.objectKey(entry: key, value: value, isPrimaryKey: isPrimaryKey) else { return true }
+                return try body(isPrimaryKey ? key : UnsafeRawBufferPointer(rebasing: key[..<(key.count - 8)]), objectKey)
+            }
+            if !more { return (position, false) }
+        } while try cursor.next()
+        return (position, true)
+    }
+
     /// The value an entry's encoding holds whole, or nil (see `IndexKey.value(of:as:)`).
     func value(_ valueKey: UnsafeRawBufferPointer) -> Value? {
         IndexKey.value(of: valueKey, as: property.type)

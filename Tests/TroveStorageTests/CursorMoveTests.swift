@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import TroveStorage
+
+/// `Cursor.advance(by:)` and `Cursor.seek(forwardTo:)` land where `next()` steps and
+/// `seek(_:)` do, within a leaf, across leaves and levels, at the end, and in a writer.
+@Suite struct CursorMoveTests {
+    /// Even keys 0, 2, ... (30,000 of them, a tree of three levels or more); every 997th value
+    /// overflows.
+    private func store() throws -> Storage {
+        let s = try Storage.inMemory()
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            for i in 0..<30_000 {
+                try tx.put(t, key(2 * i), [UInt8](repeating: UInt8(i & 0xff), count: i % 997 == 0 ? 5_000 : i % 40))
+            }
+        }
+        return s
+    }
+
+    private func current(_ c: Cursor) throws -> Int {
+        Int(UInt64(bigEndian: try c.key().withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }))
+    }
+
+    /// Runs `body` in a read transaction and in a write transaction (which caches no leaf).
+    private func inBoth(_ s: Storage, _ body: (ReadTransaction, Tree) throws -> Void) throws {
+        try s.read { tx in try body(tx, try #require(try tx.tree(named: "t"))) }
+        try s.write { tx in try body(tx, try #require(try tx.tree(named: "t"))) }
+    }
+
+    @Test func advancingLandsWhereAsManyStepsDo() throws {
+        let s = try store()
+        try inBoth(s) { tx, t in
+            #expect(t.depth >= 3)
+            var rng = SplitMix64(seed: 11)
+            let c = try tx.cursor(t)
+            for _ in 0..<300 {
+                let start = Int(rng.next() % 30_000)
+                let count = [0, 1, Int(rng.next() % 50), Int(rng.next() % 2_000), Int(rng.next() % 40_000)][Int(rng.next() % 5)]
+                #expect(try c.seek(key(2 * start)))
+                let moved = try c.advance(by: count)
+                #expect(moved == (start + count < 30_000))
+                if moved {
+                    #expect(try current(c) == 2 * (start + count))
+                    #expect(try c.value().count == ((start + count) % 997 == 0 ? 5_000 : (start + count) % 40))
+                } else {
+                    #expect(!c.isPositioned)
+                    #expect(try !c.advance(by: 1))
+                }
+            }
+            #expect(try c.first())
+            #expect(try c.advance(by: 29_999))
+            #expect(try current(c) == 59_998)
+            #expect(throws: StorageError.self) { try c.advance(by: -1) }
+        }
+    }
+
+    @Test func advancingInAWriterGoesOnFromTheEntryAfterADeletedOne() throws {
+        let s = try store()
+        try s.write { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            let c = try tx.cursor(t)
+            #expect(try c.seek(key(200)))
+            _ = try tx.delete(t, key(200))
+            // On the key after the deleted one (202): that counts as the first step.
+            #expect(try c.advance(by: 3))
+            #expect(try current(c) == 206)
+        }
+    }
+
+    @Test func seekingForwardFindsWhatASeekFinds() throws {
+        let s = try store()
+        try inBoth(s) { tx, t in
+            var rng = SplitMix64(seed: 5)
+            let forward = try tx.cursor(t), plain = try tx.cursor(t)
+            for round in 0..<3 {
+                // Ascending targets, present (even) and absent (odd), near and far apart; in
+                // the last round some go back.
+                var target = 0
+                while target < 60_010 {
+                    let gap = [1, 2, 3, 40, 300, 5_000][Int(rng.next() % 6)]
+                    target = round == 2 && rng.next() % 4 == 0 ? max(target - gap, 0) : target + gap
+                    let found = try key(target).withUnsafeBytes { try forward.seek(forwardTo: $0) }
+                    #expect(found == (try plain.seek(key(target))))
+                    #expect(found == (target <= 59_998))
+                    if found { #expect(try forward.key() == (try plain.key())) }
+                    if target > 60_000 { break }
+                }
+            }
+        }
+    }
+}
