@@ -1,3 +1,5 @@
+import TroveStorage
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -57,6 +59,11 @@ struct AggregateAccumulator {
         }
     }
 
+    /// One more object, for `count`.
+    mutating func addOne() {
+        count += 1
+    }
+
     /// `add(.int(value))` without the enum: the loops over index keys of integers.
     @inline(__always)
     mutating func add(int value: Int64) {
@@ -114,28 +121,96 @@ struct BoundAggregateStatement {
     /// The value over the objects that match, and the plan that found them.
     func run(_ executor: QueryExecutor) throws -> (value: Value, plan: QueryPlan) {
         if let answered = try runOnIndex(executor) { return answered }
+        let snapshot = executor.snapshot
         if values == nil, predicate == nil {
-            let count = try executor.snapshot.objectsTree(model)?.count ?? 0
+            let count = try snapshot.objectsTree(model)?.count ?? 0
             let plan = QueryPlan(model: model.name, access: .scan, steps: ["COUNT \(model.name) (the count its objects tree keeps, reads no record)"],
                                  estimatedRows: count, examinedRows: 0, actualRows: 1)
             return (.int(Int64(count)), plan)
         }
+        var planner = QueryPlanner(snapshot: snapshot, model: model)
+        planner.prefersIndexes = executor.prefersIndexes
+        let (access, estimate) = try planner.accessPath(for: predicate)
+        if case .scan = access { return try runScanning(executor, estimate: estimate) }
         let (results, plan) = try executor.run(model: model, predicate: predicate, predicateText: predicateText,
-                                               sort: [], distinct: [], limit: nil)
+                                               sort: [], distinct: [], limit: nil, access: (access, estimate))
         guard let values else {
             // Results are keys: the objects an index decides are counted from its entries.
             let how = plan.isDecidedByIndex ? "from the index entries, reads no object" : "the objects that pass"
             return (.int(Int64(results.count)), plan.adding(["COUNT (\(how))"], returning: 1))
         }
-        let reader = KeyPathReader(snapshot: executor.snapshot)
-        let read = try reader.valueReader(values)
-        let tree = try reader.tree(model)
+        // The keys come in key order: one cursor reads their records, moving forward.
+        let reader = KeyPathReader(snapshot: snapshot)
+        let records = try KeyOrderRecords(try reader.tree(model), snapshot: snapshot)
         var accumulator = AggregateAccumulator(function, kind: values.kind)
-        for key in results.keys {
-            guard let value = try reader.withRecord(tree, key, { try read($0, key) }) else { continue }
-            accumulator.add(value)
+        if let slot = try AggregatedSlot(values) {
+            try Self.add(results.keys, records, slot, &accumulator)
+        } else {
+            try Self.add(results.keys, records, AggregatedPath(read: try reader.valueReader(values)), &accumulator)
         }
         let step = "\(String(function.rawValue.dropFirst()).uppercased()) \(values.text) (reads only \(values.text) of each match)"
         return (accumulator.value, plan.adding([step], returning: 1))
+    }
+
+    /// The aggregate over a scan: each record read is tested and, if it passes, its value
+    /// added there and then, so no match is looked up again by its key.
+    private func runScanning(_ executor: QueryExecutor, estimate: Int) throws -> (value: Value, plan: QueryPlan) {
+        let snapshot = executor.snapshot
+        let tree = try snapshot.objectsTree(model)
+        var accumulator = AggregateAccumulator(function, kind: values?.kind ?? .int)
+        let slot = try values.flatMap(AggregatedSlot.init)
+        let path = try values.map { AggregatedPath(read: try KeyPathReader(snapshot: snapshot).valueReader($0)) }
+        func scan<F: RecordFilter>(_ filter: F) throws -> Int {
+            if let slot { return try Self.scan(tree, snapshot, filter, slot, &accumulator) }
+            if let path { return try Self.scan(tree, snapshot, filter, path, &accumulator) }
+            return try Self.scan(tree, snapshot, filter, CountedRecords(), &accumulator)
+        }
+        let examined: Int
+        if let ranges = predicate.flatMap(SlotRanges.init(only:)) {
+            examined = try scan(ranges)
+        } else if let strings = predicate.flatMap(StringSlotTest.init(only:)) {
+            examined = try scan(strings)
+        } else if let test = try predicate.map(PredicateEvaluator(snapshot: snapshot).compile) {
+            examined = try scan(CompiledRecordFilter(test: test))
+        } else {
+            examined = try scan(EveryRecord())
+        }
+        var steps: [String] = []
+        if executor.describesPlan {
+            steps = ["SCAN \(model.name)"]
+            if let predicateText, predicate != nil { steps.append("FILTER \(predicateText)") }
+            if let values {
+                steps.append("\(String(function.rawValue.dropFirst()).uppercased()) \(values.text) (reads only \(values.text) of each match, as the scan reads it)")
+            } else {
+                steps.append("COUNT (the objects that pass)")
+            }
+        }
+        let plan = QueryPlan(model: model.name, access: .scan, steps: steps, estimatedRows: estimate,
+                             examinedRows: examined, actualRows: 1)
+        return (accumulator.value, plan)
+    }
+
+    /// Adds the values of the objects `keys` (ascending, for `records` to read forward).
+    private static func add<V: AggregatedValues>(_ keys: [UInt64], _ records: KeyOrderRecords, _ values: V,
+                                                 _ accumulator: inout AggregateAccumulator) throws {
+        for key in keys {
+            _ = try records.withRecord(key) { try values.add($0, key, to: &accumulator) }
+        }
+    }
+
+    /// Adds the values of the objects in `tree` that pass `filter`; returns how many were read.
+    /// `QueryExecutor.filter`'s loop, with the value added where the key would be kept.
+    private static func scan<F: RecordFilter, V: AggregatedValues>(_ tree: Tree?, _ snapshot: Snapshot, _ filter: F, _ values: V,
+                                                                   _ accumulator: inout AggregateAccumulator) throws -> Int {
+        guard let tree else { return 0 }
+        var examined = 0
+        try snapshot.storageTx.forEach(tree) { k, v in
+            let key = try Snapshot.objectKey(k)
+            examined &+= 1
+            let record = try RecordView(v)
+            if try filter.passes(record, key) { try values.add(record, key, to: &accumulator) }
+            return true
+        }
+        return examined
     }
 }

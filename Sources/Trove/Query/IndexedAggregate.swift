@@ -33,11 +33,11 @@ extension BoundAggregateStatement {
         } else {
             ranges = [IndexWalk.values]
         }
-        let reader = KeyPathReader(snapshot: snapshot)
-        let tree = try reader.tree(model)
+        // Records are read only for keys that leave the predicate unsure.
+        let records = try test.map { _ in try KeyOrderRecords(try snapshot.objectsTree(model), snapshot: snapshot) }
         func passes(_ key: UInt64) throws -> Bool {
-            guard let test else { return true }
-            return try reader.withRecord(tree, key) { try test($0, key) } ?? false
+            guard let test, let records else { return true }
+            return try records.withRecord(key) { try test($0, key) } ?? false
         }
         var accumulator = AggregateAccumulator(function, kind: values.kind)
         var examined = 0

@@ -21,6 +21,7 @@ import TroveStorage
 /// | projection (`BoundProjection`) | SELECT over the keys any path found: only the selected properties of each object are decoded | `QuestionPlanDifferentialTests.pagesAndProjectionsAgreeWithTheScan`, `QuestionTests` |
 /// | count from the index | `count MODEL where P` on index candidates the keys decide: entries counted, no record read (`count MODEL`: the objects tree's count) | `QuestionPlanDifferentialTests.aggregatesAndCountsAgreeWithTheScan` |
 /// | aggregate from the index (`IndexedAggregate`) | `sum`/`avg` (index keys added) or `min`/`max` (one end of the index) of an indexed number or date, with no predicate or one the same index serves | `QuestionPlanDifferentialTests.aggregatesAndCountsAgreeWithTheScan` (indexes, every index) |
+/// | aggregate over matches (`BoundAggregateStatement.run`) | an aggregate statement the index cannot answer alone: over a scan, each record that passes adds its value as the scan reads it; over index candidates, one cursor reads the matches' records in key order (`KeyOrderRecords`) | `QuestionPlanDifferentialTests.aggregatesAndCountsAgreeWithTheScan` |
 /// | streamed groups (`IndexedGrouping`) | GROUP on one indexed key path whose rows hold only the key and `@count` (or that LIMIT without SORT stops), no predicate or index candidates (at least one object in 8): runs of equal keys are the groups, in order | `QuestionPlanDifferentialTests.groupsAgreeWithTheScan` (indexes, every index) |
 struct QueryExecutor {
     let snapshot: Snapshot
@@ -78,10 +79,11 @@ struct QueryExecutor {
     ///
     /// `OFFSET` rides on `LIMIT`: every path gathers the first `offset + limit` results and
     /// drops the first `offset` of them. Results are keys, so a skipped object is never
-    /// decoded; on index candidates the keys decide, it is never read either.
+    /// decoded; on index candidates the keys decide, it is never read either. `planned` is
+    /// the planner's access for `predicate`, when the caller has chosen it already.
     func run(model: ModelLayout, predicate: BoundPredicate?, predicateText: @autoclosure () -> String?,
              sort: [(BoundKeyPath, Bool)], distinct: [BoundKeyPath], offset: Int = 0,
-             limit requestedLimit: Int?) throws -> (results: Results, plan: QueryPlan) {
+             limit requestedLimit: Int?, access planned: (QueryPlanner.AccessPath, Int)? = nil) throws -> (results: Results, plan: QueryPlan) {
         // How many results the paths gather: the skipped ones and the returned ones.
         let limit = requestedLimit.map { offset > Int.max - $0 ? Int.max : offset + $0 }
         if predicate == nil, distinct.isEmpty, !sort.isEmpty, requestedLimit != 0,
@@ -97,7 +99,7 @@ struct QueryExecutor {
         }
         var planner = QueryPlanner(snapshot: snapshot, model: model)
         planner.prefersIndexes = prefersIndexes
-        let (access, estimate) = try planner.accessPath(for: predicate)
+        let (access, estimate) = try planned ?? planner.accessPath(for: predicate)
 
         var examined = 0
         var decidedByIndex = false
