@@ -17,9 +17,17 @@ final class ParsedQueryCache: @unchecked Sendable {
         case aggregate(CachedAggregate)
     }
 
+    /// An aggregate statement's parse and, once it ran without arguments, its binding to the
+    /// layout it ran against: a repeated `min Car.hp` is neither parsed nor bound again.
     private final class CachedAggregate {
         let statement: QueryAggregateStatement
-        init(_ statement: QueryAggregateStatement) { self.statement = statement }
+        let bound: BoundAggregateStatement?
+        let layout: StoreLayout?
+        init(_ statement: QueryAggregateStatement, bound: BoundAggregateStatement? = nil, layout: StoreLayout? = nil) {
+            self.statement = statement
+            self.bound = bound
+            self.layout = layout
+        }
     }
     private final class CachedQuery {
         let query: Query
@@ -84,6 +92,24 @@ final class ParsedQueryCache: @unchecked Sendable {
         case .aggregate(let a): insert(.aggregate(CachedAggregate(a)), for: key)
         }
         return statement
+    }
+
+    /// The aggregate statement `text` bound to `layout` without arguments, if it is cached.
+    func boundAggregate(_ text: String, layout: StoreLayout) -> BoundAggregateStatement? {
+        guard case .aggregate(let a)? = cached(Key(text: text, isPredicate: false)), a.layout === layout else { return nil }
+        return a.bound
+    }
+
+    /// Keeps `bound`, the aggregate statement `text` bound to `layout` without arguments.
+    func keep(_ bound: BoundAggregateStatement, of statement: QueryAggregateStatement, for text: String, layout: StoreLayout) {
+        let key = Key(text: text, isPredicate: false)
+        lock.lock()
+        defer { lock.unlock() }
+        if entries[key] == nil {
+            append(key)
+        }
+        entries[key] = .aggregate(CachedAggregate(statement, bound: bound, layout: layout))
+        forgetRecent()
     }
 
     /// The predicate `text` parsed and bound to `model` with `arguments`.

@@ -12,10 +12,18 @@ extension QueryExecutor {
     /// Runs any statement: a query (with or without SELECT and GROUP) or an aggregate statement.
     func answer(_ text: String, arguments: [Value]) throws -> (answer: QueryAnswer, plan: QueryPlan) {
         try snapshot.checkLive()
-        let binder = QueryBinder(layout: snapshot.layout, arguments: arguments, statement: text)
+        let layout = snapshot.layout
+        // An aggregate run again without arguments reuses its binding: its cost is its read.
+        if arguments.isEmpty, let bound = ParsedQueryCache.shared.boundAggregate(text, layout: layout) {
+            let (value, plan) = try bound.run(self)
+            return (.value(value), plan)
+        }
+        let binder = QueryBinder(layout: layout, arguments: arguments, statement: text)
         switch try ParsedQueryCache.shared.statement(text) {
         case .aggregate(let statement):
-            let (value, plan) = try BoundAggregateStatement(statement, binder: binder).run(self)
+            let bound = try BoundAggregateStatement(statement, binder: binder)
+            if arguments.isEmpty { ParsedQueryCache.shared.keep(bound, of: statement, for: text, layout: layout) }
+            let (value, plan) = try bound.run(self)
             return (.value(value), plan)
         case .query(let query):
             let model = try binder.model(query.model)
