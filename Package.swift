@@ -74,7 +74,7 @@ let package = Package(
         .target(name: "RepositoryContract", dependencies: ["Trove"], path: "Tests/RepositoryContract"),
         .testTarget(name: "TroveTests", dependencies: ["Trove", "RepositoryContract"]),
         .testTarget(name: "TroveShellTests", dependencies: ["TroveShell"]),
-        .testTarget(name: "TrovePostgresTests", dependencies: ["TrovePostgres", "Trove", "RepositoryContract"]),
+        .testTarget(name: "TrovePostgresTests", dependencies: ["TrovePostgres", "Trove", "TroveModels", "RepositoryContract"]),
         .testTarget(name: "TroveModelsTests", dependencies: ["TroveModels"]),
         .testTarget(name: "TroveEndToEndTests", dependencies: ["trove", "TrovePostgres"]),
     ]

@@ -12,7 +12,7 @@ import Trove
 /// value it is in a store.
 ///
 /// Used from one thread at a time, as its connection is.
-public final class PostgresRepository: Repository {
+public final class PostgresRepository: QueryLanguageRepository {
     public let store: PostgresStore
     /// Entities by their row's `"@key"`, which stays when an entity's primary key changes.
     private let tracker: EntityTracker<Int64>

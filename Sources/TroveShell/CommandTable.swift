@@ -43,6 +43,14 @@ enum CommandTable {
                       }),
         DotCommandRow(name: ".bail", arguments: "on|off", help: "stop at the first error (scripts only)",
                       completes: .onOff, parse: { args throws(StatementError) in .bail(try args.flag()) }),
+        DotCommandRow(name: ".copy", arguments: "TARGET",
+                      help: "copy every object to a postgres:// URL or FILE (--replace)",
+                      completes: .files, parse: { args throws(StatementError) in
+                          let replacing = args.values.contains("--replace")
+                          let rest = args.values.filter { $0 != "--replace" }
+                          guard rest.count == 1, !rest[0].hasPrefix("-") else { throw args.usage("TARGET [--replace]") }
+                          return .copy(target: rest[0], replacing: replacing)
+                      }),
         DotCommandRow(name: ".dbinfo", help: "show how the store's file uses its space",
                       parse: { args throws(StatementError) in try args.none(.dbinfo) }),
         DotCommandRow(name: ".dump", arguments: "[MODEL ...]", help: "print statements that rebuild the store (or MODEL's objects)",

@@ -14,6 +14,7 @@ enum DotCommand: Equatable {
     case print(String)
     case show
     case backup(file: String, keyFile: String?)
+    case copy(target: String, replacing: Bool)
     case applySchema(SchemaSource)
     case dump(models: [String])
     case open(CommandLineOptions)

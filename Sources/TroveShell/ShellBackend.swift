@@ -48,6 +48,11 @@ public protocol ShellBackend: AnyObject {
     /// `encryptionKey`, or when nil with the store's own key (none for a plain store).
     func writeCopy(toFile path: String, encryptionKey: [UInt8]?) throws -> UInt64
 
+    /// `.copy TARGET [--replace]`: copies every object into `target` (a PostgreSQL URL or a
+    /// store file, whichever this backend is not) in one transaction on the target, which must
+    /// hold no objects unless `replacing`. The default says the backend has no store to copy.
+    func copy(to target: String, replacing: Bool) throws
+
     /// `.rekey`: changes the store's encryption key to `newKey` (nil: none, a plain store),
     /// after which the store stays open with the new key.
     func changeEncryptionKey(to newKey: [UInt8]?) throws
@@ -76,6 +81,7 @@ extension ShellBackend {
     public func statistics() throws -> StoreStatistics { throw Self.noStore(".dbinfo") }
     public func writeCopy(toFile path: String, encryptionKey: [UInt8]?) throws -> UInt64 { throw Self.noStore(".backup") }
     public func changeEncryptionKey(to newKey: [UInt8]?) throws { throw Self.noStore(".rekey") }
+    public func copy(to target: String, replacing: Bool) throws { throw Self.noStore(".copy") }
     public func vacuum() throws -> StoreVacuumReport { throw Self.noStore(".vacuum") }
     public func applySchema(_ text: String, source: String) throws { throw Self.noStore(".apply-schema") }
     public func dump(models: [String], write: @escaping (String) throws -> Void, warn: @escaping (String) -> Void) throws {

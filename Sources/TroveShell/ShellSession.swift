@@ -344,6 +344,11 @@ final class ShellSession {
                 throw StatementError(error.message)
             }
             _ = try backend.writeCopy(toFile: file, encryptionKey: key)
+        case .copy(let target, let replacing):
+            if backend.isInTransaction {
+                throw StatementError("cannot copy inside a transaction ('commit' or 'rollback' first)")
+            }
+            try backend.copy(to: target, replacing: replacing)
         case .applySchema(let source):
             switch source {
             case .inline(let text):

@@ -3,7 +3,7 @@
 ///
 /// Like the stores it stands for (a Core Data context, a Realm), a repository is used from
 /// one thread at a time.
-public final class TroveRepository: Repository {
+public final class TroveRepository: QueryLanguageRepository {
     public let store: Store
     private let tracker: EntityTracker<ObjectReference>
 
