@@ -57,7 +57,7 @@ public final class PostgresConnection {
                 PQexecParams(connection, sql, Int32(parameters.count), nil, parameters.isEmpty ? nil : values, nil, nil, 0)
             }
         }
-        guard let result else { throw PostgresError(Self.redact(String(cString: PQerrorMessage(connection)), password: password)) }
+        guard let result else { throw failure(String(cString: PQerrorMessage(connection)), sqlState: nil) }
         defer { PQclear(result) }
         switch PQresultStatus(result) {
         case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
@@ -65,8 +65,7 @@ public final class PostgresConnection {
         default:
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
             let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
-            let message = primary ?? String(cString: PQresultErrorMessage(result))
-            throw PostgresError(Self.redact(Self.trimmed(message), password: password), sqlState: state)
+            throw failure(primary ?? String(cString: PQresultErrorMessage(result)), sqlState: state)
         }
         let columnCount = Int(PQnfields(result))
         let columns = (0..<columnCount).map { String(cString: PQfname(result, Int32($0))) }
@@ -82,6 +81,17 @@ public final class PostgresConnection {
         return PostgresRows(columns: columns, rows: rows, affected: affected)
     }
 
+    /// The error of a failed statement; when the server went away (shut down, crashed, or
+    /// ended this session) it says so, with SQLSTATE class 08 when the server sent none.
+    private func failure(_ message: String, sqlState: String?) -> PostgresError {
+        let message = Self.redact(message, password: password)
+        guard PQstatus(connection) == CONNECTION_OK else {
+            return PostgresError("lost the connection to PostgreSQL: " + message + "; the statement was not committed",
+                                 sqlState: sqlState.flatMap { $0.hasPrefix("57P") || $0.hasPrefix("08") ? $0 : nil } ?? "08006")
+        }
+        return PostgresError(message, sqlState: sqlState)
+    }
+
     /// The connection's socket, to wait on for notifications (see `takeNotifications`).
     public var socket: Int32 { PQsocket(connection) }
 
@@ -89,7 +99,8 @@ public final class PostgresConnection {
     /// since the last call (after `LISTEN channel`); empty when none arrived.
     public func takeNotifications() throws -> [String] {
         guard PQconsumeInput(connection) == 1 else {
-            throw PostgresError("lost the connection to PostgreSQL: " + Self.redact(String(cString: PQerrorMessage(connection)), password: password))
+            throw PostgresError("lost the connection to PostgreSQL: " + Self.redact(String(cString: PQerrorMessage(connection)), password: password),
+                                sqlState: "08006")
         }
         var payloads: [String] = []
         while let notification = PQnotifies(connection) {

@@ -12,4 +12,16 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     public var description: String { message }
+
+    /// Whether the connection to the server is gone (it shut down, crashed or ended this
+    /// session): SQLSTATE class 08, or 57P01-57P03. Nothing uncommitted was written.
+    public var isConnectionLost: Bool {
+        guard let sqlState else { return false }
+        return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState)
+    }
+
+    /// Whether another client's commit conflicted with this transaction (SQLSTATE 40001, a
+    /// serialization failure, or 40P01, a deadlock): the server rolled it back, and running it
+    /// again may succeed.
+    public var isSerializationFailure: Bool { sqlState == "40001" || sqlState == "40P01" }
 }

@@ -26,7 +26,7 @@ public struct PostgresObjects: Sendable, Equatable {
         objects = try rows.map { row in
             try zip(row.dropLast(), types).map { text, type in
                 guard case .list(let element) = type else { return try PostgresValues.value(text, type: type) }
-                return try Self.list(text ?? "[]", element: element)
+                return try PostgresValues.list(text ?? "[]", element: element)
             }
         }
     }
@@ -37,23 +37,5 @@ public struct PostgresObjects: Sendable, Equatable {
     /// The objects as the JSON the shell prints.
     public var json: [JSONObject] {
         objects.map { values in JSONObject(zip(columns, values).map { ($0, $1.jsonValue) }) }
-    }
-
-    /// A JSON array of texts (`json_agg`), each element parsed as `element`.
-    private static func list(_ text: String, element: PropertyType) throws -> Value {
-        let parsed: JSONValue
-        do {
-            parsed = try JSONParser().parse(text)
-        } catch {
-            throw PostgresError("PostgreSQL returned an unreadable list: \(error)")
-        }
-        guard case .array(let items) = parsed else { throw PostgresError("PostgreSQL returned an unreadable list") }
-        return .list(try items.map { item in
-            switch item {
-            case .null: return .null
-            case .string(let s): return try PostgresValues.value(s, type: element)
-            default: throw PostgresError("PostgreSQL returned an unreadable list")
-            }
-        })
     }
 }

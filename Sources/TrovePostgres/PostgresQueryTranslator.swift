@@ -12,19 +12,20 @@ import Trove
 /// - Key paths through to-one links become left joins (a null link gives null values);
 ///   paths through lists and linkingObjects become `EXISTS` subqueries, with `ANY` (the
 ///   default), `ALL` and `NONE` quantifiers.
-/// - What has no faithful translation (`MATCHES`, whose regular expressions are ICU's,
-///   `SELECT`, `GROUP`) is an error, never an approximate answer.
+/// - `SELECT` and `GROUP` become projections and `GROUP BY` (see `PostgresProjection`).
+/// - What has no faithful translation (`MATCHES`, whose regular expressions are ICU's) is an
+///   error, never an approximate answer.
 struct PostgresQueryTranslator {
     let schema: Schema
     let tables: PostgresTables
     /// The values of `$0`, `$1`, ... in the query text.
     let arguments: [Value]
     var parameters = SQLParameters()
-    private var aliasCount = 0
+    var aliasCount = 0
     /// The left joins of each open scope (the statement, then each `SUBQUERY` inside it).
-    private var scopes: [Scope] = [Scope()]
+    var scopes: [Scope] = [Scope()]
 
-    private struct Scope {
+    struct Scope {
         var joins: [String] = []
         /// The alias joined for a link property of an alias: `"t0.owner"` -> `"t1"`.
         var joined: [String: String] = [:]
@@ -47,21 +48,41 @@ struct PostgresQueryTranslator {
     /// `SELECT` of the objects of `query` (their stored properties, in schema order, as
     /// `PostgresObjects` reads them).
     mutating func select(_ query: Query) throws -> String {
-        guard query.select.isEmpty, query.group.isEmpty else {
-            throw PostgresError("SELECT and GROUP are not translated to PostgreSQL yet")
-        }
+        guard query.select.isEmpty, query.group.isEmpty else { return try rows(query).sql }
         let model = try model(query.model.name)
+        return try objects(query, model: model, columns: try outputColumns(model, alias: "t0"))
+    }
+
+    /// The objects of `query` (sorted, distinct, paged), each as `columns` read from the
+    /// object `t0`, then its key. `items` are the SELECT items SORT may name: their names and
+    /// texts, and the SQL of their values (nil for one SORT cannot take).
+    mutating func objects(_ query: Query, model: ModelSchema, columns: [String], items: [(names: [String], value: String?)] = []) throws -> String {
         let root = "t0"
         // The object's key last, for telling objects apart across runs (`watch`).
-        let columns = try outputColumns(model, alias: root) + ["\(root).\(tables.keyColumn(model))::text"]
+        let columns = columns + ["\(root).\(tables.keyColumn(model))::text"]
         let condition = try query.predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"
         var order: [String] = []
+        var sortValues: [String] = []
         for descriptor in query.sort {
-            let path = try resolve(descriptor.keyPath, model: model, alias: root)
-            guard path.subquery == nil, path.type.isScalar else {
+            let path: Path
+            do {
+                path = try resolve(descriptor.keyPath, model: model, alias: root)
+            } catch let error as PostgresError {
+                // A SELECT item's name or text, when it is no key path of the model.
+                let written = descriptor.keyPath.description
+                guard let item = items.first(where: { $0.names.contains(written) }) else { throw error }
+                guard let value = item.value else {
+                    throw PostgresError("SORT takes a key path of '\(model.name)' or a SELECT item's name or text; '\(written)' is neither")
+                }
+                order.append(value + (descriptor.ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"))
+                sortValues.append(value)
+                continue
+            }
+            guard path.subquery == nil, path.objectModel == nil, path.type.isScalar else {
                 throw PostgresError("cannot sort by '\(descriptor.keyPath)': SORT takes a key path to one value")
             }
             order.append(path.expression + (descriptor.ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"))
+            sortValues.append(path.expression)
         }
         order.append("\(root).\(PostgresTables.orderColumn)")
         let from = "\(PostgresTables.table(model.name)) AS \(root)" + scopes[0].joins.joined()
@@ -78,8 +99,7 @@ struct PostgresQueryTranslator {
             }
             let from = "\(PostgresTables.table(model.name)) AS \(root)" + scopes[0].joins.joined()
             let ordinals = order.indices.map { "o\($0)" }
-            let orderValues = try query.sort.map { try resolve($0.keyPath, model: model, alias: root).expression }
-                + ["\(root).\(PostgresTables.orderColumn)"]
+            let orderValues = sortValues + ["\(root).\(PostgresTables.orderColumn)"]
             let inner = "SELECT \(columns.enumerated().map { "\($1) AS c\($0)" }.joined(separator: ", ")), "
                 + zip(orderValues, ordinals).map { "\($0) AS \($1)" }.joined(separator: ", ")
                 + ", row_number() OVER (PARTITION BY \(keys.joined(separator: ", ")) ORDER BY \(order.joined(separator: ", "))) AS rank"
@@ -203,6 +223,9 @@ struct PostgresQueryTranslator {
         var from: String
         /// `l1.owner = t0."@key"`
         var correlation: String
+        /// The SQL ordering the rows as a store visits them: by list position, linking
+        /// objects (each once) in the order they were saved.
+        var order: [String] = []
 
         func exists(_ condition: String) -> String {
             "EXISTS (SELECT 1 FROM \(from) WHERE \(correlation) AND \(condition))"
@@ -210,9 +233,10 @@ struct PostgresQueryTranslator {
 
         /// `subquery` with `from` joined on `condition`; the first step of a to-many path
         /// starts one, correlated to the outer row by `condition`.
-        static func joining(_ subquery: Subquery?, _ from: String, on condition: String) -> Subquery {
-            guard var subquery else { return Subquery(from: from, correlation: condition) }
+        static func joining(_ subquery: Subquery?, _ from: String, on condition: String, order: [String]) -> Subquery {
+            guard var subquery else { return Subquery(from: from, correlation: condition, order: order) }
             subquery.from += " JOIN \(from) ON \(condition)"
+            subquery.order += order
             return subquery
         }
     }
@@ -278,7 +302,7 @@ struct PostgresQueryTranslator {
                     let targetModel = try self.model(target)
                     let joined = nextAlias("t")
                     from += " JOIN \(PostgresTables.table(target)) AS \(joined) ON \(joined).\(tables.keyColumn(targetModel)) = \(list).value"
-                    subquery = Subquery.joining(subquery, from, on: owner)
+                    subquery = Subquery.joining(subquery, from, on: owner, order: ["\(list).position"])
                     if isLast {
                         return Path(expression: "\(joined).\(tables.keyColumn(targetModel))", type: try keyProperty(target),
                                     subquery: subquery, objectModel: targetModel, objectAlias: joined)
@@ -286,7 +310,7 @@ struct PostgresQueryTranslator {
                     current = targetModel
                     currentAlias = joined
                 } else {
-                    subquery = Subquery.joining(subquery, from, on: owner)
+                    subquery = Subquery.joining(subquery, from, on: owner, order: ["\(list).position"])
                     guard isLast else { throw PostgresError("'\(name)' is a list of values and has no properties") }
                     return Path(expression: "\(list).value", type: element, subquery: subquery)
                 }
@@ -296,16 +320,18 @@ struct PostgresQueryTranslator {
                 let joined = nextAlias("t")
                 var from: String
                 var correlation: String
+                let order = ["\(joined).\(PostgresTables.orderColumn)"]
                 if link.type.isList {
                     let list = nextAlias("l")
-                    from = "\(PostgresTables.listTable(origin, originProperty)) AS \(list) JOIN \(PostgresTables.table(origin)) AS \(joined) "
-                        + "ON \(joined).\(tables.keyColumn(originModel)) = \(list).owner"
+                    // An object that lists the target twice links to it once, as in a store.
+                    from = "(SELECT DISTINCT owner, value FROM \(PostgresTables.listTable(origin, originProperty))) AS \(list) "
+                        + "JOIN \(PostgresTables.table(origin)) AS \(joined) ON \(joined).\(tables.keyColumn(originModel)) = \(list).owner"
                     correlation = "\(list).value = \(currentAlias).\(tables.keyColumn(current))"
                 } else {
                     from = "\(PostgresTables.table(origin)) AS \(joined)"
                     correlation = "\(joined).\(PostgresTables.quoted(originProperty)) = \(currentAlias).\(tables.keyColumn(current))"
                 }
-                subquery = Subquery.joining(subquery, from, on: correlation)
+                subquery = Subquery.joining(subquery, from, on: correlation, order: order)
                 if isLast {
                     return Path(expression: "\(joined).\(tables.keyColumn(originModel))", type: try keyProperty(origin),
                                 subquery: subquery, objectModel: originModel, objectAlias: joined)
@@ -407,42 +433,17 @@ struct PostgresQueryTranslator {
             let path = try resolve(keyPath, model: model, alias: alias, variables: variables)
             return Operand(expression: path.expression, type: path.type, subquery: path.subquery)
         case .aggregate(let aggregate):
-            let path = try resolve(aggregate.collection, model: model, alias: alias, variables: variables)
-            guard let subquery = path.subquery else {
-                throw PostgresError("\(aggregate.function) of '\(aggregate.collection)' is not translated to PostgreSQL: it takes a list")
+            if let size = try byteSize(aggregate, model: model, alias: alias, variables: variables) {
+                return Operand(expression: size, type: .int)
             }
+            let value = try aggregatedValues(aggregate, model: model, alias: alias, variables: variables)
+            let from = "FROM \(value.subquery!.from) WHERE \(value.subquery!.correlation)"
             switch aggregate.function {
-            case .count, .size:
-                return Operand(expression: "(SELECT count(*) FROM \(subquery.from) WHERE \(subquery.correlation))", type: .int)
-            case .sum, .avg, .min, .max:
-                var value = path
-                if let property = aggregate.property {
-                    guard let target = path.objectModel, let targetAlias = path.objectAlias else {
-                        throw PostgresError("'\(aggregate.collection)' is a list of values: \(aggregate.function) takes no property")
-                    }
-                    // The property is read in the list's subquery, through to-one links only.
-                    var inner = PostgresQueryTranslator(schema: schema, arguments: arguments)
-                    inner.aliasCount = aliasCount + 100
-                    inner.parameters = parameters
-                    let reached = try inner.resolve(property, model: target, alias: targetAlias)
-                    guard reached.subquery == nil else { throw PostgresError("\(aggregate.function).\(property) must reach one value per element") }
-                    parameters = inner.parameters
-                    aliasCount = inner.aliasCount
-                    value = Path(expression: reached.expression, type: reached.type,
-                                 subquery: Subquery(from: subquery.from + inner.scopes[0].joins.joined(), correlation: subquery.correlation))
-                } else if path.objectModel != nil {
-                    throw PostgresError("\(aggregate.function) of a list of objects needs a property: '\(aggregate.collection).\(aggregate.function).PROPERTY'")
-                }
-                guard value.type.isNumeric || (value.type == .date && aggregate.function != .sum && aggregate.function != .avg) else {
-                    throw PostgresError("\(aggregate.function) needs numbers")
-                }
-                let from = "FROM \(value.subquery!.from) WHERE \(value.subquery!.correlation)"
-                switch aggregate.function {
-                case .sum: return Operand(expression: "(SELECT COALESCE(sum(\(value.expression)), 0) \(from))", type: .decimal)
-                case .avg: return Operand(expression: "(SELECT avg(\(value.expression)) \(from))", type: .decimal)
-                case .min: return Operand(expression: "(SELECT min(\(value.expression)) \(from))", type: value.type)
-                default: return Operand(expression: "(SELECT max(\(value.expression)) \(from))", type: value.type)
-                }
+            case .count, .size: return Operand(expression: "(SELECT count(*) \(from))", type: .int)
+            case .sum: return Operand(expression: "(SELECT COALESCE(sum(\(value.expression)), 0) \(from))", type: .decimal)
+            case .avg: return Operand(expression: "(SELECT avg(\(value.expression)) \(from))", type: .decimal)
+            case .min: return Operand(expression: "(SELECT min(\(value.expression)) \(from))", type: value.type)
+            case .max: return Operand(expression: "(SELECT max(\(value.expression)) \(from))", type: value.type)
             }
         case .subqueryCount(let sub):
             let path = try resolve(sub.collection, model: model, alias: alias, variables: variables)
@@ -459,6 +460,56 @@ struct PostgresQueryTranslator {
             return Operand(expression: "(SELECT count(*) FROM \(subquery.from)\(joins) WHERE \(subquery.correlation) AND \(test))", type: .int)
         case .literal, .parameter:
             throw PostgresError("a comparison needs a key path on one side")
+        }
+    }
+
+    /// `string.@size` or `data.@size`: the value's length in bytes (UTF-8 for a string), or nil
+    /// for an aggregate of a list.
+    mutating func byteSize(_ aggregate: QueryExpression.Aggregate, model: ModelSchema, alias: String,
+                           variables: [String: (ModelSchema?, String, PropertyType?)] = [:]) throws -> String? {
+        guard aggregate.function == .size else { return nil }
+        let path = try resolve(aggregate.collection, model: model, alias: alias, variables: variables)
+        guard path.subquery == nil, path.type == .string || path.type == .data else { return nil }
+        return "octet_length(\(path.expression))::bigint"
+    }
+
+    /// The values a list aggregate (`dogs.@count`, `nums.@sum`, `dogs.@avg.age`) reads: the
+    /// path to them, inside the list's subquery.
+    mutating func aggregatedValues(_ aggregate: QueryExpression.Aggregate, model: ModelSchema, alias: String,
+                                   variables: [String: (ModelSchema?, String, PropertyType?)] = [:]) throws -> Path {
+        let path = try resolve(aggregate.collection, model: model, alias: alias, variables: variables)
+        guard let subquery = path.subquery else {
+            throw PostgresError("\(aggregate.function) of '\(aggregate.collection)' is not translated to PostgreSQL: it takes a list")
+        }
+        switch aggregate.function {
+        case .count, .size:
+            return path
+        case .sum, .avg, .min, .max:
+            var value = path
+            if let property = aggregate.property {
+                guard let target = path.objectModel, let targetAlias = path.objectAlias else {
+                    throw PostgresError("'\(aggregate.collection)' is a list of values: \(aggregate.function) takes no property")
+                }
+                // The property is read in the list's subquery, through to-one links only.
+                var inner = PostgresQueryTranslator(schema: schema, arguments: arguments)
+                inner.aliasCount = aliasCount + 100
+                inner.parameters = parameters
+                let reached = try inner.resolve(property, model: target, alias: targetAlias)
+                guard reached.subquery == nil, reached.objectModel == nil else {
+                    throw PostgresError("\(aggregate.function).\(property) must reach one value per element")
+                }
+                parameters = inner.parameters
+                aliasCount = inner.aliasCount
+                value = Path(expression: reached.expression, type: reached.type,
+                             subquery: Subquery(from: subquery.from + inner.scopes[0].joins.joined(), correlation: subquery.correlation,
+                                                order: subquery.order))
+            } else if path.objectModel != nil {
+                throw PostgresError("\(aggregate.function) of a list of objects needs a property: '\(aggregate.collection).\(aggregate.function).PROPERTY'")
+            }
+            guard value.type.isNumeric || (value.type == .date && aggregate.function != .sum && aggregate.function != .avg) else {
+                throw PostgresError("\(aggregate.function) needs numbers")
+            }
+            return value
         }
     }
 

@@ -15,6 +15,11 @@ public final class PostgresStore {
     /// The schema the database holds.
     public private(set) var schema: Schema
     public private(set) var isInTransaction = false
+    /// What failed the open transaction (another client's conflicting commit, a lost
+    /// connection): later statements are refused, and `commit()` rolls it back.
+    public private(set) var transactionFailure: PostgresError?
+    /// Whether an `atomically` unit is running.
+    private var isInUnit = false
 
     /// Connects to `url` and makes the database hold `schema` (creating its tables, or
     /// applying additive changes to the ones there). With no schema, the database's own is
@@ -42,22 +47,73 @@ public final class PostgresStore {
 
     // MARK: Transactions
 
+    /// Opens a transaction. It is serializable, as a store's are (they take turns): when
+    /// another client commits a change to the same objects first, a statement or the commit
+    /// throws an error whose `isSerializationFailure` is true, rather than losing an update;
+    /// the transaction then fails, and running it again may succeed.
     public func begin() throws {
         guard !isInTransaction else { throw PostgresError("a transaction is already open") }
-        try connection.execute("BEGIN")
+        try connection.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
         isInTransaction = true
+        transactionFailure = nil
     }
 
     public func commit() throws {
         guard isInTransaction else { throw PostgresError("no transaction is open") }
         isInTransaction = false
-        try connection.execute("COMMIT")
+        if let failure = transactionFailure {
+            transactionFailure = nil
+            _ = try? connection.execute("ROLLBACK")
+            throw PostgresError("the transaction was rolled back, not committed: a statement in it failed (\(failure.message))", sqlState: failure.sqlState)
+        }
+        do {
+            try connection.execute("COMMIT")
+        } catch let error as PostgresError where error.isSerializationFailure {
+            throw Self.conflict(error)
+        }
     }
 
     public func rollback() throws {
         guard isInTransaction else { throw PostgresError("no transaction is open") }
         isInTransaction = false
+        transactionFailure = nil
         try connection.execute("ROLLBACK")
+    }
+
+    /// A serialization failure, saying what happened and what to do.
+    private static func conflict(_ error: PostgresError) -> PostgresError {
+        PostgresError("\(error.message): another client committed a change to the same objects first; the transaction is rolled back, run it again",
+                      sqlState: error.sqlState)
+    }
+
+    /// Runs `body` as one unit: in a transaction of its own, or in the open one under a
+    /// savepoint, so that when it throws nothing it wrote remains.
+    public func atomically<T>(_ body: () throws -> T) throws -> T {
+        // The statements of the unit need no savepoint each: a failure undoes the whole unit.
+        let outer = isInUnit
+        isInUnit = true
+        defer { isInUnit = outer }
+        guard isInTransaction else {
+            try begin()
+            do {
+                let value = try body()
+                try commit()
+                return value
+            } catch {
+                if isInTransaction { try? rollback() }
+                throw error
+            }
+        }
+        if outer { return try body() }
+        try connection.execute("SAVEPOINT trove_unit")
+        do {
+            let value = try body()
+            try connection.execute("RELEASE SAVEPOINT trove_unit")
+            return value
+        } catch {
+            if transactionFailure == nil { _ = try? connection.execute("ROLLBACK TO SAVEPOINT trove_unit") }
+            throw error
+        }
     }
 
     /// Runs a read; in an open transaction under a savepoint, so that a failed statement
@@ -67,16 +123,26 @@ public final class PostgresStore {
     }
 
     /// Runs `body` atomically: in the open transaction (under a savepoint, so that a failed
-    /// statement leaves the transaction usable), or in one of its own.
+    /// statement leaves the transaction usable, unless an `atomically` unit already is one),
+    /// or in one of its own.
     func write<T>(_ body: () throws -> T) throws -> T {
         guard isInTransaction else { return try connection.transaction(body) }
-        try connection.execute("SAVEPOINT trove_statement")
+        if let failure = transactionFailure {
+            throw PostgresError("the transaction failed (\(failure.message)); statements are refused until rollback", sqlState: failure.sqlState)
+        }
+        let savepoint = !isInUnit
         do {
+            if savepoint { try connection.execute("SAVEPOINT trove_statement") }
             let value = try body()
-            try connection.execute("RELEASE SAVEPOINT trove_statement")
+            if savepoint { try connection.execute("RELEASE SAVEPOINT trove_statement") }
             return value
+        } catch let error as PostgresError where error.isSerializationFailure || error.isConnectionLost {
+            // The transaction cannot do what was asked of it any more: it fails as a whole.
+            let failure = error.isSerializationFailure ? Self.conflict(error) : error
+            transactionFailure = failure
+            throw failure
         } catch {
-            _ = try? connection.execute("ROLLBACK TO SAVEPOINT trove_statement")
+            if savepoint { _ = try? connection.execute("ROLLBACK TO SAVEPOINT trove_statement") }
             throw error
         }
     }
@@ -94,16 +160,23 @@ public final class PostgresStore {
     /// What a statement of the query language gives.
     public enum Answer: Sendable, Equatable {
         case objects(PostgresObjects)
+        /// A query with SELECT or GROUP.
+        case rows(PostgresProjectedRows)
         /// `sum`, `avg`, `min`, `max`: the function's name and its value.
         case value(String, Value)
     }
 
-    /// Runs a query (`Person where age > 3`) or an aggregate statement (`sum Person.age where
-    /// ...`).
+    /// Runs a query (`Person where age > 3`, `Person GROUP(age) SELECT(age, @count)`) or an
+    /// aggregate statement (`sum Person.age where ...`).
     public func run(_ text: String, arguments: [Value] = []) throws -> Answer {
         let statement: QueryStatement
         do { statement = try QueryParser.parseStatement(text) } catch { throw PostgresError(error.message) }
         switch statement {
+        case .query(let query) where !query.select.isEmpty || !query.group.isEmpty:
+            var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+            let (sql, columns) = try translator.rows(query)
+            let rows = try read { try connection.execute(sql, translator.parameters.values) }
+            return .rows(try PostgresProjectedRows(columns: columns, rows: rows.rows))
         case .query:
             return .objects(try objects(text, arguments: arguments))
         case .aggregate(let aggregate):
@@ -118,6 +191,7 @@ public final class PostgresStore {
     /// stored properties in schema order.
     public func objects(_ queryText: String, arguments: [Value] = []) throws -> PostgresObjects {
         let query = try Self.parse(queryText)
+        guard query.select.isEmpty, query.group.isEmpty else { throw PostgresError("a query with SELECT or GROUP gives rows, not objects: run it with run(_:arguments:)") }
         let model = try model(query.model.name)
         var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
         let sql = try translator.select(query)
@@ -258,6 +332,27 @@ public final class PostgresStore {
         }
     }
 
+    /// Whether `model` holds an object with this primary key.
+    public func contains(_ model: String, primaryKey: Value) throws -> Bool {
+        let model = try self.model(model)
+        guard let pk = model.primaryKey else { throw PostgresError("'\(model.name)' has no primary key") }
+        return try read {
+            !(try connection.execute("SELECT 1 FROM \(PostgresTables.table(model.name)) WHERE \(PostgresTables.quoted(pk)) = \(try keyParameter(model, primaryKey))",
+                                     [try keyText(model, primaryKey)]).rows.isEmpty)
+        }
+    }
+
+    /// Sets `values` on the object of `model` with this primary key; returns whether there is
+    /// one.
+    @discardableResult
+    public func update(_ model: String, primaryKey: Value, set values: [String: Value]) throws -> Bool {
+        let model = try self.model(model)
+        guard model.primaryKey != nil else { throw PostgresError("'\(model.name)' has no primary key") }
+        return try write {
+            try updateRows(model, keysSQL: "SELECT \(try keyParameter(model, primaryKey))", keyParameters: [try keyText(model, primaryKey)], values: values) > 0
+        }
+    }
+
     /// Deletes the objects with these primary keys; returns how many existed.
     @discardableResult
     public func delete(_ model: String, primaryKeys: [Value]) throws -> Int {
@@ -321,7 +416,8 @@ public final class PostgresStore {
             let value = given[property.name] ?? property.defaultValue ?? (property.type.isList ? .list([]) : .null)
             switch property.type {
             case .list:
-                guard case .list(let elements) = value else {
+                // Null stands for an empty list, as in a store.
+                guard case .list(let elements) = value.isNull ? .list([]) : value else {
                     throw PostgresError("'\(property.name)' takes a list, not \(value.kindDescription)")
                 }
                 lists.append((property, elements))
@@ -390,7 +486,9 @@ public final class PostgresStore {
             }
             switch property.type {
             case .list:
-                guard case .list(let elements) = value else { throw PostgresError("'\(name)' takes a list, not \(value.kindDescription)") }
+                guard case .list(let elements) = value.isNull ? .list([]) : value else {
+                    throw PostgresError("'\(name)' takes a list, not \(value.kindDescription)")
+                }
                 lists.append((property, elements))
             case .link(let target):
                 let key = try linkKey(value, target: target, property: name)

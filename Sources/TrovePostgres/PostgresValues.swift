@@ -109,6 +109,24 @@ enum PostgresValues {
         }
     }
 
+    /// A JSON array of texts (`json_agg`), each element parsed as `element`.
+    static func list(_ text: String, element: PropertyType) throws -> Value {
+        let parsed: JSONValue
+        do {
+            parsed = try JSONParser().parse(text)
+        } catch {
+            throw PostgresError("PostgreSQL returned an unreadable list: \(error)")
+        }
+        guard case .array(let items) = parsed else { throw PostgresError("PostgreSQL returned an unreadable list") }
+        return .list(try items.map { item in
+            switch item {
+            case .null: return .null
+            case .string(let s): return try PostgresValues.value(s, type: element)
+            default: throw PostgresError("PostgreSQL returned an unreadable list")
+            }
+        })
+    }
+
     private static func hexValue(_ c: UInt8) -> UInt8? {
         switch c {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")

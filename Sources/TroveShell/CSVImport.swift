@@ -17,14 +17,14 @@ struct CSVImport {
 
     let model: ModelSchema
     let reader: CSVReader
-    let tx: Transaction
+    let destination: ImportDestination
     private var columns: [PropertySchema]?
     private var links: ForwardLinks
 
-    init(model: ModelSchema, reader: CSVReader, in tx: Transaction) {
+    init(model: ModelSchema, reader: CSVReader, into destination: ImportDestination) {
         self.model = model
         self.reader = reader
-        self.tx = tx
+        self.destination = destination
         links = ForwardLinks(model: model)
     }
 
@@ -51,14 +51,14 @@ struct CSVImport {
             }
         }
         if !columnOf.isEmpty {
-            try links.setAside(&values, in: tx) { "line \(record.line), column \(columnOf[$0] ?? 0) (\($0))" }
+            try links.setAside(&values, in: destination) { "line \(record.line), column \(columnOf[$0] ?? 0) (\($0))" }
         }
         return Row(values: values, line: record.line)
     }
 
     /// Sets the links to objects that came later in the file.
     mutating func finish() throws {
-        try links.finish(in: tx)
+        try links.finish(in: destination)
     }
 
     private func read() throws -> CSVReader.Record? {
@@ -96,7 +96,7 @@ struct CSVImport {
             if text.hasPrefix("{"), let object = try? JSONParser().parse(text), object.objectValue != nil {
                 return try json(object, for: property)
             }
-            guard let pk = tx.schema[target]?.primaryKeyProperty else {
+            guard let pk = destination.schema[target]?.primaryKeyProperty else {
                 throw ImportFailure("\(target) has no primary key: give the linked object as JSON text")
             }
             return try Coercion.scalar(.text(text), as: pk.type, for: property.name)
@@ -116,7 +116,7 @@ struct CSVImport {
     }
 
     private func json(_ parsed: JSONValue, for property: PropertySchema) throws -> Value {
-        try tx.values(fromJSON: JSONObject([(property.name, parsed)]), model: model.name)[property.name] ?? .null
+        try destination.values(fromJSON: JSONObject([(property.name, parsed)]), model: model.name)[property.name] ?? .null
     }
 
     private static func message(_ error: any Error) -> String {

@@ -18,9 +18,9 @@ struct ForwardLinks {
 
     /// Takes out of `values` the links (and lists of links) that name a primary key not
     /// stored yet; `place` says where a property's value stood, for errors.
-    mutating func setAside(_ values: inout [String: Value], in tx: Transaction, place: (String) -> String) throws {
+    mutating func setAside(_ values: inout [String: Value], in destination: ImportDestination, place: (String) -> String) throws {
         for property in model.properties where property.objectType != nil {
-            guard let value = values[property.name], try isUnresolved(value, target: property.objectType!, in: tx) else { continue }
+            guard let value = values[property.name], try isUnresolved(value, target: property.objectType!, in: destination) else { continue }
             guard let pk = model.primaryKeyProperty, let key = values[pk.name] else {
                 throw ImportFailure("\(place(property.name)): no \(property.objectType!) has the primary key \(value)")
             }
@@ -30,10 +30,10 @@ struct ForwardLinks {
     }
 
     /// Sets the links set aside.
-    mutating func finish(in tx: Transaction) throws {
+    mutating func finish(in destination: ImportDestination) throws {
         for link in pending {
             do {
-                try tx.update(model.name, primaryKey: link.primaryKey, [link.property: link.value])
+                try destination.update(model.name, primaryKey: link.primaryKey, set: [link.property: link.value])
             } catch {
                 throw ImportFailure("\(link.place): \(error)")
             }
@@ -41,11 +41,11 @@ struct ForwardLinks {
         pending = []
     }
 
-    private func isUnresolved(_ value: Value, target: String, in tx: Transaction) throws -> Bool {
+    private func isUnresolved(_ value: Value, target: String, in destination: ImportDestination) throws -> Bool {
         switch value {
         case .null, .object, .reference: return false
-        case .list(let items): return try items.contains { try isUnresolved($0, target: target, in: tx) }
-        default: return try tx.object(target, primaryKey: value) == nil
+        case .list(let items): return try items.contains { try isUnresolved($0, target: target, in: destination) }
+        default: return try !destination.contains(target, primaryKey: value)
         }
     }
 }

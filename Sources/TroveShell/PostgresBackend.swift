@@ -4,8 +4,7 @@ import TrovePostgres
 /// The shell on a PostgreSQL database (`trove postgres://USER@HOST/DB`): the same statements
 /// as on a store, translated to SQL by `TrovePostgres`.
 ///
-/// `.verify`, `.dbinfo`, `.backup` and `.dump` concern a store file and are refused; CSV
-/// import is not available on PostgreSQL.
+/// `.verify`, `.dbinfo`, `.backup` and `.dump` concern a store file and are refused.
 public final class PostgresBackend: ShellBackend {
     let store: PostgresStore
 
@@ -57,7 +56,12 @@ public final class PostgresBackend: ShellBackend {
     }
 
     public func execute(_ statement: ShellStatement, context: ExecutionContext) throws -> ShellResult {
-        try translated { try run(statement, context: context) }
+        do {
+            return try translated { try run(statement, context: context) }
+        } catch let failure as WriteFailure {
+            // The statement's unit (a transaction, or a savepoint in an open one) left nothing.
+            throw failure.underlying
+        }
     }
 
     private func translated<T>(_ body: () throws -> T) throws -> T {
@@ -74,6 +78,7 @@ public final class PostgresBackend: ShellBackend {
         case .query(let spec), .export(let spec, _):
             switch try store.run(spec.text.text, arguments: arguments) {
             case .objects(let objects): return .objects(ResultSet(columns: objects.columns, rows: objects.json))
+            case .rows(let rows): return .objects(ResultSet(columns: rows.columns, rows: rows.json))
             case .value(let name, let value): return .value(name: name, value.jsonValue)
             }
         case .count(let model, let predicate):
@@ -107,7 +112,7 @@ public final class PostgresBackend: ShellBackend {
                         } else {
                             updated += 1
                         }
-                    } catch let error as PostgresError {
+                    } catch let error as PostgresError where !error.isConnectionLost {
                         let which = records.count > 1 ? "record \(index + 1): " : ""
                         throw StatementError(which + error.message, at: record.offset)
                     }
@@ -151,27 +156,9 @@ public final class PostgresBackend: ShellBackend {
             }
         case .importFile(let model, let file, let format, let merge):
             let m = try modelSchema(model)
-            guard (format ?? ImportFormat(fileName: file.text)) == .json else {
-                throw StatementError("import on PostgreSQL reads JSON (an array or JSON lines); CSV and TSV are not available", at: file.offset)
-            }
-            let records = try Self.jsonRecords(try context.readFile(file.text), name: file.text)
-            var inserted = 0, updated = 0
-            try atomically {
-                for (index, object) in records.enumerated() {
-                    do {
-                        let values = try store.values(fromJSON: object, model: m.name)
-                        if merge, m.primaryKey != nil {
-                            if try store.upsert(m.name, values) { inserted += 1 } else { updated += 1 }
-                        } else {
-                            try store.insert(m.name, values)
-                            inserted += 1
-                        }
-                    } catch let error as PostgresError {
-                        throw StatementError("\(file.text): record \(index + 1): \(error.message)")
-                    }
-                }
-            }
-            return .written(merge ? WriteSummary(inserted: inserted, updated: updated) : WriteSummary(inserted: inserted))
+            let input = try context.openInput(file.text)
+            let importer = StoreImport(model: m, input: input, format: format ?? ImportFormat(fileName: file.text), merge: merge, context: context)
+            return .written(try store.atomically { try importer.run(into: PostgresImportDestination(store: store)) })
         case .explain(let spec):
             let (sql, plan) = try store.explain(spec.text.text, arguments: arguments)
             return .plan(JSONObject([("sql", .string(sql)), ("plan", .array(plan.map(JSONValue.string)))]))
@@ -186,20 +173,10 @@ public final class PostgresBackend: ShellBackend {
         }
     }
 
-    /// Runs `body` in a transaction of its own, or in the open one.
+    /// Runs `body` as one unit: in a transaction of its own, or in the open one under a
+    /// savepoint.
     private func atomically(_ body: () throws -> Void) throws {
-        if store.isInTransaction {
-            try body()
-            return
-        }
-        try store.begin()
-        do {
-            try body()
-            try store.commit()
-        } catch {
-            try? store.rollback()
-            throw error
-        }
+        try store.atomically(body)
     }
 
     private func modelSchema(_ name: SourceFragment) throws -> ModelSchema {
@@ -243,26 +220,35 @@ public final class PostgresBackend: ShellBackend {
     private func modelName(of property: PropertySchema) -> String {
         store.schema.models.first { $0.properties.contains(property) }?.name ?? ""
     }
+}
 
-    /// The objects of a JSON import file: one array, or JSON lines.
-    static func jsonRecords(_ bytes: [UInt8], name: String) throws -> [JSONObject] {
-        let text = String(decoding: bytes, as: UTF8.self)
-        let values: [JSONValue]
-        do {
-            if text.drop(while: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).hasPrefix("[") {
-                guard case .array(let items) = try JSONParser().parse(text) else { throw StatementError("\(name): not a JSON array") }
-                values = items
-            } else {
-                values = try text.split(whereSeparator: \.isNewline).filter { !$0.allSatisfy(\.isWhitespace) }
-                    .map { try JSONParser().parse(String($0)) }
-            }
-        } catch let error as JSONError {
-            throw StatementError("\(name): invalid JSON: \(error.message)")
+/// A PostgreSQL database as `import` writes to it, in the statement's transaction.
+struct PostgresImportDestination: ImportDestination {
+    let store: PostgresStore
+
+    var schema: Schema { store.schema }
+
+    func values(fromJSON json: JSONObject, model: String) throws -> [String: Value] {
+        try store.values(fromJSON: json, model: model)
+    }
+
+    func contains(_ model: String, primaryKey: Value) throws -> Bool {
+        try store.contains(model, primaryKey: primaryKey)
+    }
+
+    func update(_ model: String, primaryKey: Value, set values: [String: Value]) throws {
+        guard try store.update(model, primaryKey: primaryKey, set: values) else {
+            throw StoreError.objectNotFound(model: model, primaryKey: primaryKey.description)
         }
-        return try values.enumerated().map { index, value in
-            guard case .object(let object) = value else { throw StatementError("\(name): record \(index + 1) is not an object") }
-            return object
+    }
+
+    func write(_ model: String, _ values: [String: Value], merge: Bool) throws -> Bool {
+        guard merge else {
+            try store.insert(model, values)
+            return true
         }
+        guard store.schema[model]?.primaryKey != nil else { throw StoreError.noPrimaryKey(model: model) }
+        return try store.upsert(model, values)
     }
 }
 

@@ -28,24 +28,46 @@ final class PostgresWatcher {
         try store.listen()
         try Interrupt.catching {
             Interrupt.drainWakeUps()
-            var (columns, previous) = try evaluate()
-            context.show(.objects(ResultSet(columns: columns, rows: previous.map(\.object))))
+            var previous = try evaluate()
+            switch previous {
+            case .rows(let columns, let entries): context.show(.objects(ResultSet(columns: columns, rows: entries.map(\.object))))
+            case .value(let name, let value): context.show(.value(name: name, value))
+            }
             while !context.isCancelled {
                 let ready = try Interrupt.waitForInput(on: store.connection.socket)
                 if context.isCancelled { break }
                 guard ready else { continue }
                 guard !(try store.connection.takeNotifications()).isEmpty else { continue }
-                let current: [ResultDiff.Entry]
-                (columns, current) = try evaluate()
-                for event in ResultDiff.events(from: previous, to: current) { context.emit(event) }
+                let current = try evaluate()
+                switch (previous, current) {
+                case (.rows(_, let old), .rows(_, let new)):
+                    for event in ResultDiff.events(from: old, to: new) { context.emit(event) }
+                case (.value(_, let old), .value(_, let new)) where old != new:
+                    context.emit(value: new)
+                default:
+                    break
+                }
                 previous = current
             }
             Interrupt.drainWakeUps()
         }
     }
 
-    private func evaluate() throws -> ([String], [ResultDiff.Entry]) {
-        let objects = try store.objects(text, arguments: arguments)
-        return (objects.columns, zip(objects.keys, objects.json).map { ResultDiff.Entry(identity: $0, object: $1) })
+    /// What a run of the query gives: rows to compare (objects, projected rows or groups), or
+    /// an aggregate's value.
+    private enum Observed {
+        case rows(columns: [String], [ResultDiff.Entry])
+        case value(name: String, JSONValue)
+    }
+
+    private func evaluate() throws -> Observed {
+        switch try store.run(text, arguments: arguments) {
+        case .objects(let objects):
+            return .rows(columns: objects.columns, zip(objects.keys, objects.json).map { ResultDiff.Entry(identity: $0, object: $1) })
+        case .rows(let rows):
+            return .rows(columns: rows.columns, zip(rows.identities, rows.json).map { ResultDiff.Entry(identity: $0, object: $1) })
+        case .value(let name, let value):
+            return .value(name: name, value.jsonValue)
+        }
     }
 }

@@ -1,7 +1,7 @@
 import Trove
 
 /// `import MODEL FILE [AS CSV|TSV|JSON] [MERGE]`: writes every record of the file, streamed
-/// in bounded memory, in the statement's transaction. The first bad record stops the import
+/// in bounded memory, in the statement's transaction (of a store or of a PostgreSQL database). The first bad record stops the import
 /// and, since the transaction then rolls back, nothing is imported. Each record is inserted
 /// (an existing primary key is an error) or, with MERGE, upserted: created, or only its given
 /// properties updated. A nested object where a link is expected is upserted either way.
@@ -13,12 +13,12 @@ struct StoreImport {
     let context: ExecutionContext
 
     /// What was written: inserted objects, and with MERGE also updated ones.
-    func run(in tx: Transaction) throws -> WriteSummary {
+    func run(into destination: ImportDestination) throws -> WriteSummary {
         var counts = Counts()
         switch format {
-        case .json: try importJSON(into: tx, &counts)
+        case .json: try importJSON(into: destination, &counts)
         case .csv, .tsv:
-            var reader = CSVImport(model: model, reader: CSVReader(source: input, separator: format == .tsv ? 0x09 : 0x2C), in: tx)
+            var reader = CSVImport(model: model, reader: CSVReader(source: input, separator: format == .tsv ? 0x09 : 0x2C), into: destination)
             while true {
                 if context.isCancelled { throw failure("interrupted after \(counts.records) records") }
                 let record: CSVImport.Row?
@@ -29,7 +29,7 @@ struct StoreImport {
                 }
                 guard let record else { break }
                 do {
-                    try write(record.values, into: tx, &counts)
+                    try write(record.values, into: destination, &counts)
                 } catch {
                     throw failure("line \(record.line): \(error)")
                 }
@@ -50,7 +50,7 @@ struct StoreImport {
         var records: Int { inserted + updated }
     }
 
-    private func importJSON(into tx: Transaction, _ counts: inout Counts) throws {
+    private func importJSON(into destination: ImportDestination, _ counts: inout Counts) throws {
         let reader = JSONStreamReader(source: input)
         var links = ForwardLinks(model: model)
         while true {
@@ -67,9 +67,9 @@ struct StoreImport {
                 throw failure("record \(record): expected a JSON object, found \(value.typeDescription)")
             }
             do {
-                var values = try tx.values(fromJSON: object, model: model.name)
-                try links.setAside(&values, in: tx) { "record \(record) (\($0))" }
-                try write(values, into: tx, &counts)
+                var values = try destination.values(fromJSON: object, model: model.name)
+                try links.setAside(&values, in: destination) { "record \(record) (\($0))" }
+                try write(values, into: destination, &counts)
             } catch let error as ImportFailure {
                 throw failure(error.description)
             } catch {
@@ -78,19 +78,14 @@ struct StoreImport {
             reportProgress(counts)
         }
         do {
-            try links.finish(in: tx)
+            try links.finish(in: destination)
         } catch {
             throw failure("\(error)")
         }
     }
 
-    private func write(_ values: [String: Value], into tx: Transaction, _ counts: inout Counts) throws {
-        if merge {
-            if try tx.upsert(model.name, values).created { counts.inserted += 1 } else { counts.updated += 1 }
-        } else {
-            try tx.insert(model.name, values)
-            counts.inserted += 1
-        }
+    private func write(_ values: [String: Value], into destination: ImportDestination, _ counts: inout Counts) throws {
+        if try destination.write(model.name, values, merge: merge) { counts.inserted += 1 } else { counts.updated += 1 }
     }
 
     private func reportProgress(_ counts: Counts) {

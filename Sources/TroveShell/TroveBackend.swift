@@ -209,7 +209,7 @@ public final class TroveBackend: ShellBackend {
             let m = try modelSchema(model)
             let input = try context.openInput(file.text)
             let importer = StoreImport(model: m, input: input, format: format ?? ImportFormat(fileName: file.text), merge: merge, context: context)
-            return try write { tx in .written(try importer.run(in: tx)) }
+            return try write { tx in .written(try importer.run(into: tx)) }
         case .explain(let spec):
             return try read { snapshot in .plan(try StoreQuery(spec, arguments: arguments).explain(in: snapshot)) }
         case .watch(let spec):

@@ -93,6 +93,103 @@ struct PostgresShellTests {
         #expect(errors.fileHandleForReading.readDataToEndOfFile().isEmpty)
     }
 
+    /// Projections, groups and the aggregates print on the server exactly as on a store, in
+    /// every output mode.
+    @Test func questionsPrintAsOnAStoreInEveryMode() throws {
+        let sample = URL(fileURLWithPath: Workspace.schema("People")).deletingLastPathComponent().appendingPathComponent("People-sample.jsonl").path
+        let load = try w.run([url, "--schema", Workspace.schema("People"), "import Person \(sample)"])
+        #expect(load.status == 0, "\(load.err)")
+        #expect(try w.run(["people.trove", "--schema", Workspace.schema("People"), "import Person \(sample)"]).status == 0)
+        let questions = [
+            "Person SORT(age DESC) LIMIT(4) SELECT(name, age, bestFriend.name AS friend, nicknames, dogs.name, dogs.@count AS dogCount, dogs.@avg.age)",
+            "Person where age > 20 SORT(friend DESC, name) OFFSET(1) SELECT(name, bestFriend.name AS friend, birthdate)",
+            "Person GROUP(bestFriend.name) SELECT(bestFriend.name, @count, @avg.age AS avgAge, @min.birthdate, @max.age, @sum.age) SORT(@count DESC)",
+            "Person GROUP(bestFriend) OFFSET(1) LIMIT(3)",
+            "Dog GROUP(age) SORT(age DESC)",
+            "Dog GROUP(age) SELECT(@count AS n, age) SORT(n, age DESC) LIMIT(2)",
+            "Person where age > 100 GROUP(age) SELECT(age, @avg.age, @sum.age)",
+            "Person where age > 100 SELECT(name)",
+            "sum Person.age where age > 100", "avg Person.age", "min Person.birthdate", "max Dog.age",
+        ]
+        for mode in ["json", "jsonl", "csv", "table", "line", "markdown", "tsv"] {
+            let arguments = ["-c", ".mode \(mode)"] + questions.flatMap { ["-c", $0] }
+            let store = try w.run(["people.trove"] + arguments)
+            let server = try w.run([url] + arguments)
+            #expect(store.status == 0 && server.status == 0, "\(mode): \(store.err)\(server.err)")
+            #expect(server.out == store.out, "\(mode):\n\(server.out)\nexpected\n\(store.out)")
+        }
+        let export = try w.run([url, "export Person GROUP(age) SELECT(age, @count) SORT(age) grouped.csv"])
+        #expect(export.status == 0, "\(export.err)")
+        let grouped = try w.read("grouped.csv")
+        #expect(grouped.hasPrefix("age,@count\n"), "\(grouped)")
+    }
+
+    /// CSV and TSV import on the server: the store's reader and coercion, forward links, and a
+    /// bad record that says where and what and imports nothing.
+    @Test func importsCSVAsAStoreDoes() throws {
+        try w.write("s.json", #"{"models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "name": "string?", "price": "decimal?", "when": "date?", "tags": "string[]", "next": "Item?"}}]}"#)
+        try w.write("items.csv", """
+            id,name,price,when,tags,next
+            1,"Ann, ""the"" first",1.10,2024-05-01,"[""a"",""b""]",3
+            2,,,,,
+            3,"",0.5,2024-05-01T12:30:00Z,[],1
+
+            """)
+        let server = try w.run([url, "--schema", "s.json", "-c", "import Item items.csv", "-c", "Item SORT(id)"])
+        let store = try w.run(["items.trove", "--schema", "s.json", "-c", "import Item items.csv", "-c", "Item SORT(id)"])
+        #expect(server.status == 0, "\(server.err)")
+        #expect(server.out == store.out, "\(server.out)\nexpected\n\(store.out)")
+        #expect(server.out.hasPrefix(#"{"inserted": 3}"#), "\(server.out)")
+
+        try w.write("bad.tsv", "id\tname\tprice\n7\tok\t1\n8\tbad\tnot-a-number\n")
+        let bad = try w.run([url, "import Item bad.tsv"])
+        let badOnStore = try w.run(["items.trove", "import Item bad.tsv"])
+        #expect(bad.status == 1 && bad.err == badOnStore.err, "\(bad.err)\nexpected\n\(badOnStore.err)")
+        #expect(bad.err.contains("line 3, column 3 (price)") && bad.err.contains("nothing was imported"), "\(bad.err)")
+        let merged = try w.run([url, "-c", "import Item bad.tsv MERGE", "-c", "count Item"])
+        #expect(merged.status == 1 && merged.out.isEmpty, "\(merged.out)")
+        #expect(try w.run([url, "count Item"]).out == "3\n")
+        // A CSV file may name a key no object has: the import fails, naming the field.
+        try w.write("dangling.csv", "id,next\n9,42\n")
+        let dangling = try w.run([url, "import Item dangling.csv"])
+        #expect(dangling.status == 1 && dangling.err.contains("line 2, column 2 (next)"), "\(dangling.err)")
+        #expect(try w.run([url, "count Item"]).out == "3\n")
+    }
+
+    /// The server ends the shell's session while its statement runs: exit status 1, a
+    /// message that says so, and nothing of the statement in the database.
+    @Test func aServerThatGoesAwayMidStatementEndsTheShellWithStatus1() throws {
+        try w.write("s.json", #"{"models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int"}}]}"#)
+        #expect(try w.run([url, "--schema", "s.json", #"insert Item {"id": 1}"#]).status == 0)
+        let blocker = try PostgresConnection(url: url)
+        try blocker.execute("BEGIN")
+        try blocker.execute(#"LOCK TABLE "Item" IN ACCESS EXCLUSIVE MODE"#)
+        let blockerPID = try #require(try blocker.execute("SELECT pg_backend_pid()").rows.first?.first ?? nil)
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: TroveBinary.path)
+        shell.arguments = [url, "-c", #"insert Item [{"id": 2}, {"id": 3}]"#, "-c", "count Item"]
+        let output = Pipe(), errors = Pipe()
+        shell.standardOutput = output
+        shell.standardError = errors
+        shell.standardInput = FileHandle.nullDevice
+        try shell.run()
+        // Each question is a round trip to the server, until the shell's insert waits on the lock.
+        let observer = try PostgresConnection(url: url)
+        var waiting: String?
+        for _ in 0..<1_000_000 where waiting == nil {
+            waiting = try observer.execute("SELECT pid FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))", [blockerPID]).rows.first?.first ?? nil
+        }
+        let pid = try #require(waiting)
+        try observer.execute("SELECT pg_terminate_backend($1::int)", [pid])
+        let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 1, "\(err)")
+        #expect(err.hasPrefix("error: lost the connection to PostgreSQL") && err.contains("not committed"), "\(err)")
+        #expect(output.fileHandleForReading.readDataToEndOfFile().isEmpty)
+        try blocker.execute("ROLLBACK")
+        #expect(try w.run([url, "count Item"]).out == "1\n")
+    }
+
     @Test func aWrongPasswordOrAnUnreachableServerIsAClearErrorWithStatus2() throws {
         let wrong = try w.run([PostgresServer.url! + "&password=hunter2-wrong", "count Item"])
         #expect(wrong.status == 2)

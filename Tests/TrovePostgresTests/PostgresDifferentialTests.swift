@@ -91,6 +91,87 @@ struct PostgresDifferentialTests {
         }
     }
 
+    /// Generates SELECT and GROUP statements over `Person`, some of them refused by a store.
+    struct QuestionGenerator {
+        var generator: Generator
+        var random: PostgresFixtures.Random {
+            get { generator.random }
+            set { generator.random = newValue }
+        }
+
+        static let selectable = ["id", "name", "age", "score", "flag", "born", "friend", "friend.name", "friend.age",
+                                 "friend.friend.name", "tags", "nums", "dogs", "dogs.name", "dogs.age", "friend.dogs.age",
+                                 "dogs.@count", "tags.@count", "nums.@sum", "nums.@avg", "nums.@min", "nums.@max",
+                                 "dogs.@sum.age", "dogs.@avg.age", "dogs.@min.age", "dogs.@max.age", "name.@size", "nums.@size",
+                                 "dogs.owners.id", "friend.nums"]
+        static let groupable = ["age", "flag", "name", "friend.age", "friend", "friend.flag", "born", "score"]
+        static let groupAggregates = ["@count", "@sum.age", "@avg.age", "@avg.score", "@sum.score", "@min.age", "@max.age",
+                                      "@min.born", "@max.score", "@min.friend.age", "@avg.friend.age", "@sum.friend.score"]
+        /// Items a store refuses somewhere: in SELECT without GROUP, or with it.
+        static let refused = ["@count", "@sum.age", "tags", "dogs.@count", "@sum.name", "@avg.friend", "nosuch", "name.@count", "dogs.@sum"]
+
+        mutating func named(_ item: String, _ index: Int) -> (text: String, name: String) {
+            guard random.chance(25) else { return (item, item) }
+            return ("\(item) AS c\(index)", "c\(index)")
+        }
+
+        mutating func paging() -> String {
+            var text = ""
+            if random.chance(30) { text += " OFFSET(\(random.int(0...4)))" }
+            if random.chance(35) { text += " LIMIT(\(random.int(0...6)))" }
+            return text
+        }
+
+        mutating func projection() -> String {
+            var items: [(text: String, name: String)] = []
+            for index in 0..<random.int(1...4) {
+                items.append(named(random.chance(4) ? random.pick(Self.refused) : random.pick(Self.selectable), index))
+            }
+            var text = "Person"
+            if random.chance(70) { text += " where \(generator.predicate())" }
+            if random.chance(60) {
+                let keys = ["age", "name", "score", "born", "friend.age"] + items.map(\.name)
+                text += " SORT(" + (0..<random.int(1...2)).map { _ in "\(random.pick(keys)) \(random.pick(["ASC", "DESC"]))" }.joined(separator: ", ") + ")"
+            }
+            if random.chance(15) { text += " DISTINCT(\(random.pick(["age", "flag", "friend"])))" }
+            return text + paging() + " SELECT(\(items.map(\.text).joined(separator: ", ")))"
+        }
+
+        mutating func grouping() -> String {
+            var keys: [String] = []
+            for _ in 0..<random.int(1...2) {
+                let key = random.chance(4) ? random.pick(["tags", "dogs.age", "nosuch"]) : random.pick(Self.groupable)
+                if !keys.contains(key) { keys.append(key) }
+            }
+            var text = "Person"
+            if random.chance(60) { text += " where \(generator.predicate())" }
+            text += " GROUP(\(keys.joined(separator: ", ")))"
+            var names = keys + ["@count"]
+            if random.chance(75) {
+                var items: [(text: String, name: String)] = []
+                for index in 0..<random.int(1...4) {
+                    let item = random.chance(5) ? random.pick(Self.refused + ["dogs.@count", "id"])
+                        : random.chance(40) ? random.pick(keys) : random.pick(Self.groupAggregates)
+                    items.append(named(item, index))
+                }
+                text += " SELECT(\(items.map(\.text).joined(separator: ", ")))"
+                names = items.map(\.name) + items.map { $0.text.components(separatedBy: " AS ")[0] } + keys
+            }
+            if random.chance(60) {
+                text += " SORT(" + (0..<random.int(1...2)).map { _ in "\(random.pick(names)) \(random.pick(["ASC", "DESC"]))" }.joined(separator: ", ") + ")"
+            }
+            return text + paging()
+        }
+    }
+
+    /// The rows a store answers, as JSON.
+    static func storeRows(_ store: Store, _ text: String, _ arguments: [Value]) throws -> (columns: [String], rows: [JSONObject]) {
+        try store.read { snapshot in
+            let rows = try snapshot.rows(text, arguments: arguments)
+            return (rows.columns, rows.map(\.json))
+        }
+    }
+
     static func load(seed: UInt64) throws -> (Store, PostgresStore) {
         let schema = PostgresFixtures.schema
         let store = try Store(configuration: .inMemory(schema: schema))
@@ -208,5 +289,52 @@ struct PostgresDifferentialTests {
             }
         }
         #expect(compared > 80)
+    }
+
+    @Test(arguments: [UInt64(6), 7, 8])
+    func randomQuestionsAgreeWithAStore(seed: UInt64) throws {
+        let (store, postgres) = try Self.load(seed: seed)
+        var compared = 0, refused = 0, nonEmpty = 0, failures = 0
+        for round in 0..<300 {
+            var questions = QuestionGenerator(generator: Generator(random: PostgresFixtures.Random(state: seed &* 15_485_863 &+ UInt64(round))))
+            let text = questions.random.chance(50) ? questions.projection() : questions.grouping()
+            let arguments = questions.generator.arguments
+            let expected: (columns: [String], rows: [JSONObject])
+            do {
+                expected = try Self.storeRows(store, text, arguments)
+            } catch {
+                // What a store refuses, PostgreSQL refuses too.
+                refused += 1
+                #expect(throws: PostgresError.self, "\(text)") { try postgres.run(text, arguments: arguments) }
+                continue
+            }
+            compared += 1
+            guard case .rows(let got) = try postgres.run(text, arguments: arguments) else {
+                Issue.record("\(text): not rows")
+                continue
+            }
+            if !expected.rows.isEmpty { nonEmpty += 1 }
+            #expect(got.columns == expected.columns, "\(text)")
+            let grouped = text.contains("GROUP(")
+            let ordered = grouped || text.contains("SORT(")
+            let paged = text.contains("LIMIT(") || text.contains("OFFSET(") || text.contains("DISTINCT(")
+            let same: Bool
+            if ordered {
+                same = got.json == expected.rows
+            } else if paged {
+                // Which objects a page without SORT holds is the store's business.
+                same = got.json.count == expected.rows.count
+            } else {
+                same = got.json.map { JSONValue.object($0).jsonText }.sorted() == expected.rows.map { JSONValue.object($0).jsonText }.sorted()
+            }
+            if !same {
+                Issue.record("\(text) \(arguments)\n  got      \(got.json)\n  expected \(expected.rows)")
+                failures += 1
+                if failures > 10 { break }
+            }
+        }
+        #expect(compared > 200)
+        #expect(nonEmpty > 150)
+        #expect(refused > 10)
     }
 }

@@ -90,6 +90,7 @@ struct PostgresStoreTests {
         #expect(throws: PostgresError.self) { try store.objects("Person where name MATCHES 'a.*'") }
         #expect(throws: PostgresError.self) { try store.objects("Person SORT(dogs.age)") }
         #expect(throws: PostgresError.self) { try store.objects("Person where nope == 1") }
+        #expect(throws: PostgresError.self) { try store.objects("Person SELECT(name)") }
     }
 
     @Test func explainShowsTheSQLWithEveryValueBound() throws {

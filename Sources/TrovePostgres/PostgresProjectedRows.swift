@@ -1,0 +1,50 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Trove
+
+/// The rows of a query with SELECT or GROUP read from PostgreSQL: named values, as a store's
+/// `QueryRows` hold them (a link is its target's primary key, a path through a list an array).
+public struct PostgresProjectedRows: Sendable, Equatable {
+    /// The column names: each SELECT item's name, or without SELECT the GROUP key paths and
+    /// `@count`.
+    public var columns: [String]
+    public var rows: [[Value]]
+    /// What tells rows apart across runs (`watch`): the object's key, or the group's values.
+    public var identities: [String]
+
+    init(columns: [PostgresProjectedColumn], rows: [[String?]]) throws {
+        self.columns = columns.map(\.name)
+        identities = rows.map { $0.last.flatMap { $0 } ?? "" }
+        self.rows = try rows.map { row in
+            var values: [Value] = []
+            var index = 0
+            for column in columns {
+                values.append(try Self.value(row[index..<(index + column.width)], column.reading))
+                index += column.width
+            }
+            return values
+        }
+    }
+
+    private static func value(_ texts: ArraySlice<String?>, _ reading: PostgresProjectedColumn.Reading) throws -> Value {
+        let text = texts[texts.startIndex]
+        switch reading {
+        case .scalar(let type):
+            return try PostgresValues.value(text, type: type)
+        case .list(let element):
+            return try PostgresValues.list(text ?? "[]", element: element)
+        case .decimalAverage:
+            let count = texts[texts.startIndex + 1].flatMap { Int($0) } ?? 0
+            guard count > 0, let text, let sum = Decimal(string: text) else { return .null }
+            return .decimal(sum / Decimal(count))
+        }
+    }
+
+    /// The rows as the JSON the shell prints.
+    public var json: [JSONObject] {
+        rows.map { values in JSONObject(zip(columns, values).map { ($0, $1.jsonValue) }) }
+    }
+}

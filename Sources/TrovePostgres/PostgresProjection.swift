@@ -1,0 +1,184 @@
+import Trove
+
+/// One column of a SELECT or GROUP result: its name and how the text(s) PostgreSQL returns
+/// for it read back as the value a store gives.
+struct PostgresProjectedColumn {
+    enum Reading {
+        /// One value of this type, as `PostgresValues.output` writes it.
+        case scalar(PropertyType)
+        /// A JSON array of texts of this type (a key path through a list).
+        case list(PropertyType)
+        /// The average of decimals, as a store computes it: a sum and a count, divided here
+        /// with the store's decimal arithmetic (PostgreSQL's `avg` rounds to fewer digits).
+        case decimalAverage
+    }
+
+    let name: String
+    let reading: Reading
+
+    /// How many SQL columns the value takes.
+    var width: Int {
+        if case .decimalAverage = reading { return 2 }
+        return 1
+    }
+}
+
+/// `SELECT` and `GROUP` in SQL, with the store's semantics (see `BoundProjection` and
+/// `BoundGrouping` in Trove):
+///
+/// - A SELECT key path through to-one links is one value (null through a null link); through
+///   a list, an array in the list's order.
+/// - A group is one combination of GROUP's values, null a value like any other. Groups come in
+///   the order of those values (null first, links in the order their targets were saved)
+///   unless SORT says otherwise, and ties under SORT keep that order.
+/// - `@sum` is 0 over no values; `@avg`, `@min` and `@max` skip nulls and are null over none;
+///   `@avg` is a double (a decimal for decimals); NaN takes no part in `@min` and `@max`.
+extension PostgresQueryTranslator {
+    /// The SQL of a query with SELECT or GROUP, and how to read its columns; each row ends with
+    /// its identity (the object's key, or the group's values as JSON).
+    mutating func rows(_ query: Query) throws -> (sql: String, columns: [PostgresProjectedColumn]) {
+        let model = try model(query.model.name)
+        if !query.group.isEmpty { return try groups(query, model: model) }
+        var sql: [String] = []
+        var columns: [PostgresProjectedColumn] = []
+        var items: [(names: [String], value: String?)] = []
+        for item in query.select {
+            let (expressions, reading, sortValue) = try selected(item, model: model)
+            sql += expressions
+            columns.append(PostgresProjectedColumn(name: item.name, reading: reading))
+            items.append(([item.name, item.text], sortValue))
+        }
+        return (try objects(query, model: model, columns: sql, items: items), columns)
+    }
+
+    /// A SELECT item over one object: its SQL, how it reads, and what SORT orders by when it
+    /// names the item (nil when SORT cannot: an array or an aggregate).
+    private mutating func selected(_ item: QuerySelectItem, model: ModelSchema) throws -> ([String], PostgresProjectedColumn.Reading, String?) {
+        switch item.kind {
+        case .keyPath(let keyPath):
+            let path = try resolve(keyPath, model: model, alias: "t0")
+            guard let subquery = path.subquery else {
+                return ([PostgresValues.output(path.expression, type: path.type)], .scalar(path.type), ordering(path))
+            }
+            let order = subquery.order.isEmpty ? "" : " ORDER BY \(subquery.order.joined(separator: ", "))"
+            let array = "(SELECT COALESCE(json_agg((\(PostgresValues.output(path.expression, type: path.type)))::text\(order)), '[]') "
+                + "FROM \(subquery.from) WHERE \(subquery.correlation))"
+            return ([array], .list(path.type), nil)
+        case .listAggregate(let aggregate):
+            let (expressions, reading) = try listAggregate(aggregate, model: model)
+            return (expressions, reading, nil)
+        case .groupAggregate(let function, _):
+            throw PostgresError("\(function) is a group aggregate: it needs GROUP(...) before SELECT; a list aggregate reads a list (dogs.\(function))")
+        }
+    }
+
+    /// `dogs.@count`, `nums.@sum`, `dogs.@avg.age` of each object, typed as a store types them.
+    private mutating func listAggregate(_ aggregate: QueryExpression.Aggregate, model: ModelSchema) throws -> ([String], PostgresProjectedColumn.Reading) {
+        if let size = try byteSize(aggregate, model: model, alias: "t0") { return ([size], .scalar(.int)) }
+        let value = try aggregatedValues(aggregate, model: model, alias: "t0")
+        let from = "FROM \(value.subquery!.from) WHERE \(value.subquery!.correlation)"
+        let (expressions, reading) = aggregated(aggregate.function, value.expression, type: value.type)
+        return (expressions.map { "(SELECT \($0) \(from))" }, reading)
+    }
+
+    /// The SQL aggregate of `function` over `value` (of `type`) with the store's result types.
+    private func aggregated(_ function: AggregateFunction, _ value: String, type: PropertyType) -> ([String], PostgresProjectedColumn.Reading) {
+        switch function {
+        case .count, .size:
+            return (["count(*)::bigint"], .scalar(.int))
+        case .sum:
+            if type.isInteger { return (["COALESCE(sum(\(value)), 0)::bigint"], .scalar(.int)) }
+            if type == .decimal { return (["COALESCE(sum(\(value)), 0)"], .scalar(.decimal)) }
+            return (["COALESCE(sum(\(value)::double precision), 0)"], .scalar(.double))
+        case .avg:
+            if type == .decimal { return (["sum(\(value))", "count(\(value))::bigint"], .decimalAverage) }
+            return (["avg(\(value)::double precision)"], .scalar(.double))
+        case .min, .max:
+            let name = String(function.rawValue.dropFirst())
+            // NaN orders with nothing in a store, so it takes no part.
+            let filtered = type == .float || type == .double ? "\(name)(\(value)) FILTER (WHERE \(value) <> 'NaN')" : "\(name)(\(value))"
+            return ([PostgresValues.output(filtered, type: type)], .scalar(type))
+        }
+    }
+
+    // MARK: Groups
+
+    private mutating func groups(_ query: Query, model: ModelSchema) throws -> (sql: String, columns: [PostgresProjectedColumn]) {
+        let root = "t0"
+        // The group keys: one value per object, a link allowed (its target's key).
+        var keys: [(text: String, path: Path)] = []
+        for keyPath in query.group {
+            let path = try resolve(keyPath, model: model, alias: root)
+            guard path.subquery == nil else {
+                throw PostgresError("GROUP needs one value per object; '\(keyPath)' crosses a list")
+            }
+            keys.append((keyPath.description, path))
+        }
+        /// Each column: its name, its text, its SQL, how it reads, and the SQL SORT orders it by.
+        var columns: [(name: String, text: String, sql: [String], reading: PostgresProjectedColumn.Reading, order: String)] = []
+        func keyColumn(_ index: Int, name: String, text: String) -> (String, String, [String], PostgresProjectedColumn.Reading, String) {
+            let path = keys[index].path
+            return (name, text, [PostgresValues.output(path.expression, type: path.type)], .scalar(path.type), ordering(path))
+        }
+        if query.select.isEmpty {
+            for index in keys.indices { columns.append(keyColumn(index, name: keys[index].text, text: keys[index].text)) }
+            columns.append(("@count", "@count", ["count(*)::bigint"], .scalar(.int), "count(*)"))
+        } else {
+            for item in query.select {
+                switch item.kind {
+                case .keyPath(let keyPath):
+                    guard let index = keys.firstIndex(where: { $0.text == keyPath.description }) else {
+                        throw PostgresError("'\(keyPath)' is not a GROUP key path: a grouped SELECT holds GROUP's key paths and group aggregates (@count, @avg.\(keyPath), ...)")
+                    }
+                    columns.append(keyColumn(index, name: item.name, text: item.text))
+                case .listAggregate(let aggregate):
+                    throw PostgresError("a list aggregate (\(aggregate.collection).\(aggregate.function)) does not apply to a group; use a group aggregate such as \(aggregate.function)\(aggregate.property.map { ".\($0)" } ?? "")")
+                case .groupAggregate(.count, _), .groupAggregate(.size, _):
+                    columns.append((item.name, item.text, ["count(*)::bigint"], .scalar(.int), "count(*)"))
+                case .groupAggregate(let function, let keyPath):
+                    guard let keyPath else { throw PostgresError("\(function) needs a key path") }
+                    let path = try resolve(keyPath, model: model, alias: root)
+                    guard path.subquery == nil else { throw PostgresError("\(function) needs one value per object; '\(keyPath)' crosses a list") }
+                    let allowsDates = function == .min || function == .max
+                    guard path.objectModel == nil, path.type.isNumeric || (allowsDates && path.type == .date) else {
+                        throw PostgresError("\(function) applies to numbers\(allowsDates ? " and dates" : ""); '\(keyPath)' is \(path.objectModel.map { "a link to \($0.name)" } ?? "\(path.type)")")
+                    }
+                    let (sql, reading) = aggregated(function, path.expression, type: path.type)
+                    let order = function == .avg ? "avg(\(path.expression))" : sql[0]
+                    columns.append((item.name, item.text, sql, reading, order))
+                }
+            }
+        }
+        var order: [String] = []
+        for descriptor in query.sort {
+            let written = descriptor.keyPath.description
+            let value: String
+            if let column = columns.first(where: { $0.name == written }) ?? columns.first(where: { $0.text == written }) {
+                value = column.order
+            } else {
+                let neither = PostgresError("SORT of groups takes a SELECT item's name or text or a GROUP key path; '\(written)' is neither")
+                guard !written.hasPrefix("@"), let key = keys.first(where: { $0.text == written }) else { throw neither }
+                value = ordering(key.path)
+            }
+            order.append(value + (descriptor.ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"))
+        }
+        // Then the groups' own order: by their values, null first.
+        order += keys.map { ordering($0.path) + " ASC NULLS FIRST" }
+        let condition = try query.predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"
+        let identity = "json_build_array(\(keys.map { PostgresValues.output($0.path.expression, type: $0.path.type) }.joined(separator: ", ")))::text"
+        var sql = "SELECT \((columns.flatMap(\.sql) + [identity]).joined(separator: ", "))"
+            + " FROM \(PostgresTables.table(model.name)) AS \(root)" + scopes[0].joins.joined()
+            + " WHERE \(condition) GROUP BY \(keys.map(\.path.expression).joined(separator: ", "))"
+            + " ORDER BY \(order.joined(separator: ", "))"
+        if query.offset > 0 { sql += " OFFSET \(parameters.add(String(query.offset)))::bigint" }
+        if let limit = query.limit { sql += " LIMIT \(parameters.add(String(limit)))::bigint" }
+        return (sql, columns.map { PostgresProjectedColumn(name: $0.name, reading: $0.reading) })
+    }
+
+    /// The SQL a group value orders by: the value, or for a link the order its target was
+    /// saved in (a store orders links by their targets' object keys).
+    private func ordering(_ path: Path) -> String {
+        guard let target = path.objectModel, target.primaryKey != nil else { return path.expression }
+        return "(SELECT o.\(PostgresTables.orderColumn) FROM \(PostgresTables.table(target.name)) AS o WHERE o.\(tables.keyColumn(target)) = \(path.expression))"
+    }
+}

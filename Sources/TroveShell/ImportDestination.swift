@@ -1,0 +1,33 @@
+import Trove
+
+/// Where `import` writes its records: a store's transaction, or a PostgreSQL database
+/// (`PostgresBackend`). The files are read, their values coerced and their forward links
+/// set by the same code (`StoreImport`, `CSVImport`, `ForwardLinks`) whichever it is.
+protocol ImportDestination {
+    var schema: Schema { get }
+    /// The values of a JSON object for `model`, as `insert` reads them.
+    func values(fromJSON json: JSONObject, model: String) throws -> [String: Value]
+    /// Whether `model` holds an object with this primary key.
+    func contains(_ model: String, primaryKey: Value) throws -> Bool
+    /// Sets `values` on the object of `model` with this primary key.
+    func update(_ model: String, primaryKey: Value, set values: [String: Value]) throws
+    /// Inserts an object (an existing primary key is an error) or, with `merge`, upserts it;
+    /// returns whether it created one.
+    func write(_ model: String, _ values: [String: Value], merge: Bool) throws -> Bool
+}
+
+extension Transaction: ImportDestination {
+    func contains(_ model: String, primaryKey: Value) throws -> Bool {
+        try object(model, primaryKey: primaryKey) != nil
+    }
+
+    func update(_ model: String, primaryKey: Value, set values: [String: Value]) throws {
+        _ = try update(model, primaryKey: primaryKey, values)
+    }
+
+    func write(_ model: String, _ values: [String: Value], merge: Bool) throws -> Bool {
+        if merge { return try upsert(model, values).created }
+        try insert(model, values)
+        return true
+    }
+}

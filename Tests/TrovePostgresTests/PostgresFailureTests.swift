@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+import Trove
+import TrovePostgres
+
+/// Concurrent writers and a server that goes away: no update is lost, nothing is half-written,
+/// and the error says which of the two happened.
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
+struct PostgresFailureTests {
+    static let schema = try! Schema(jsonData: Array(#"""
+        {"models": [{"name": "Counter", "primaryKey": "id", "properties": {"id": "int", "n": "int"}}]}
+        """#.utf8), fileName: "counter")
+
+    static func n(_ store: PostgresStore) throws -> Int64 {
+        guard case .int(let n)? = try store.objects("Counter where id == 1").objects.first?[1] else { throw PostgresError("no counter") }
+        return n
+    }
+
+    /// Two clients read the counter, then both write what they read plus one: the second
+    /// writer's statement fails with a serialization failure instead of losing the first's
+    /// update, its transaction is refused until rolled back, and run again it counts on.
+    @Test func aConcurrentUpdateOfTheSameObjectFailsRatherThanLosingAnUpdate() throws {
+        let url = try PostgresTestServer.freshURL()
+        let first = try PostgresStore(url: url, schema: Self.schema)
+        let second = try PostgresStore(url: url)
+        try first.insert("Counter", ["id": 1, "n": 0])
+
+        try first.begin()
+        try second.begin()
+        let seenByFirst = try Self.n(first)
+        let seenBySecond = try Self.n(second)
+        try first.update("Counter", where: "id == 1", set: ["n": .int(seenByFirst + 1)])
+        try first.commit()
+        let error = try #require(throws: PostgresError.self) {
+            try second.update("Counter", where: "id == 1", set: ["n": .int(seenBySecond + 1)])
+        }
+        #expect(error.isSerializationFailure && !error.isConnectionLost, "\(error)")
+        #expect(error.message.contains("run it again"), "\(error)")
+        #expect(throws: PostgresError.self) { try Self.n(second) }
+        let commit = try #require(throws: PostgresError.self) { try second.commit() }
+        #expect(commit.message.contains("rolled back, not committed"), "\(commit)")
+        #expect(try Self.n(first) == 1)
+
+        // Run again, the transaction sees the first client's update and adds to it.
+        try second.begin()
+        try second.update("Counter", where: "id == 1", set: ["n": .int(try Self.n(second) + 1)])
+        try second.commit()
+        #expect(try Self.n(first) == 2)
+    }
+
+    /// A write conflict found only at commit (each client read what the other wrote) fails the
+    /// commit, leaving the other client's commit whole.
+    @Test func aConflictFoundAtCommitFailsTheCommit() throws {
+        let url = try PostgresTestServer.freshURL()
+        let first = try PostgresStore(url: url, schema: Self.schema)
+        let second = try PostgresStore(url: url)
+        try first.insert("Counter", ["id": 1, "n": 0])
+        try first.insert("Counter", ["id": 2, "n": 0])
+        try first.begin()
+        try second.begin()
+        // Write skew: each reads the sum of both and writes it into its own counter.
+        let sumFirst = try first.run("sum Counter.n")
+        let sumSecond = try second.run("sum Counter.n")
+        try first.update("Counter", where: "id == 1", set: ["n": 10])
+        try second.update("Counter", where: "id == 2", set: ["n": 20])
+        #expect(sumFirst == sumSecond)
+        try first.commit()
+        let error = try #require(throws: PostgresError.self) { try second.commit() }
+        #expect(error.isSerializationFailure, "\(error)")
+        #expect(!second.isInTransaction)
+        #expect(try first.run("sum Counter.n") == .value("sum", .int(10)))
+    }
+
+    /// The server ends the session while a write waits on a lock: the write throws an error
+    /// whose `isConnectionLost` is true, and nothing of it is in the database.
+    @Test func aSessionEndedMidStatementThrowsAConnectionLostErrorAndWritesNothing() throws {
+        let url = try PostgresTestServer.freshURL()
+        let observer = try PostgresStore(url: url, schema: Self.schema)
+        try observer.insert("Counter", ["id": 1, "n": 0])
+        let blocker = try PostgresConnection(url: url)
+        try blocker.execute("BEGIN")
+        try blocker.execute(#"LOCK TABLE "Counter" IN ACCESS EXCLUSIVE MODE"#)
+        let blockerPID = try #require(try blocker.execute("SELECT pg_backend_pid()").rows.first?.first ?? nil)
+
+        let victim = Unchecked(try PostgresStore(url: url))
+        let outcome = Outcome()
+        let thread = Thread {
+            let victim = victim.value
+            do {
+                try victim.begin()
+                try victim.insert("Counter", ["id": 2, "n": 2])
+                try victim.update("Counter", where: "id == 1", set: ["n": 5])
+                try victim.commit()
+                outcome.finish(nil)
+            } catch {
+                outcome.finish(error)
+            }
+        }
+        thread.start()
+        // Wait for the victim's statement to block behind the lock, then end its session.
+        let waiting = try ServerCondition.waitFor(on: observer.connection,
+                                                  "SELECT pid FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))", [blockerPID])
+        try observer.connection.execute("SELECT pg_terminate_backend($1::int)", [waiting])
+        let error = try #require(outcome.wait() as? PostgresError)
+        #expect(error.isConnectionLost && !error.isSerializationFailure, "\(error)")
+        #expect(error.message.contains("lost the connection to PostgreSQL"), "\(error)")
+        try blocker.execute("ROLLBACK")
+        #expect(try observer.count("Counter") == 1)
+        #expect(try Self.n(observer) == 0)
+    }
+}
+
+/// A value handed to one other thread, which alone uses it from then on.
+final class Unchecked<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// A result one thread hands to another, waited for on a condition.
+final class Outcome: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var done = false
+    private var error: (any Error)?
+
+    func finish(_ error: (any Error)?) {
+        condition.lock()
+        self.error = error
+        done = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// The error the other thread finished with (nil when it succeeded).
+    func wait() -> (any Error)? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !done { condition.wait() }
+        return error
+    }
+}
+
+/// Waits for a condition only the server can see (a backend blocked on a lock), by asking it
+/// until the answer comes: each question is a round trip, not a sleep.
+enum ServerCondition {
+    /// The first value of the first row `sql` returns, once it returns one.
+    static func waitFor(on connection: PostgresConnection, _ sql: String, _ parameters: [String?], attempts: Int = 1_000_000) throws -> String {
+        for _ in 0..<attempts {
+            if let value = try connection.execute(sql, parameters).rows.first?.first ?? nil { return value }
+        }
+        throw PostgresError("the server never showed: \(sql)")
+    }
+}
