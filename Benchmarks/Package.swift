@@ -26,6 +26,8 @@ let package = Package(
                 "CSQLite",
             ]
         ),
+        // Trove's PostgreSQL backend against the same SQL through libpq (and the shell against psql).
+        .executableTarget(name: "PostgresBench", dependencies: [.product(name: "TrovePostgres", package: "Trove")]),
         .executableTarget(
             name: "ObjectBench",
             dependencies: [

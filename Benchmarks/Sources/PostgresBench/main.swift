@@ -1,0 +1,200 @@
+import Foundation
+import Trove
+import TrovePostgres
+
+// Trove's PostgreSQL backend against the same SQL sent straight through libpq, in one run on
+// one server: what the translation (parsing, SQL generation, binding, reading rows back as
+// values) costs on top of the server's own work.
+//
+//   PostgresBench URL [N] [--shell PATH]
+//
+// Both sides work on identical tables (PostgresStore creates both, in two PostgreSQL schemas
+// of their own), each workload running on one side then the other. With --shell, one-shot
+// `trove URL 'count ...'` processes are also timed against `psql -c` with the same question.
+
+let arguments = CommandLine.arguments.dropFirst()
+guard let url = arguments.first, PostgresConnection.isURL(url) else {
+    print("usage: PostgresBench postgres://USER@HOST/DB [N] [--shell PATH]")
+    exit(2)
+}
+let n = arguments.dropFirst().first.flatMap { Int($0) } ?? 100_000
+let shell = arguments.firstIndex(of: "--shell").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
+
+let schema = try Schema(jsonData: Array(#"""
+    {"models": [{"name": "Person", "primaryKey": "id", "properties": {
+      "id": "int", "name": {"type": "string", "indexed": true}, "age": {"type": "int", "indexed": true}, "score": "double"}}]}
+    """#.utf8), fileName: "bench")
+
+/// A URL whose connections work in a fresh PostgreSQL schema `name`.
+func schemaURL(_ name: String) throws -> String {
+    let admin = try PostgresConnection(url: url)
+    try admin.execute("DROP SCHEMA IF EXISTS \(name) CASCADE")
+    try admin.execute("CREATE SCHEMA \(name)")
+    return url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(name)"
+}
+
+let troveURL = try schemaURL("bench_trove"), rawURL = try schemaURL("bench_raw")
+let store = try PostgresStore(url: troveURL, schema: schema)
+// The raw side's tables are made the same way (same columns, indexes and NOTIFY triggers).
+let raw = try PostgresStore(url: rawURL, schema: schema).connection
+
+func now() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
+
+func time(_ body: () throws -> Void) rethrows -> Double {
+    let start = now()
+    try body()
+    return now() - start
+}
+
+func person(_ i: Int) -> (id: Int64, name: String, age: Int64, score: Double) {
+    (Int64(i), "name\(i % 5_000)", Int64(i % 90), Double(i % 1_000) / 8)
+}
+
+struct Row {
+    var workload: String
+    var trove: Double
+    var raw: Double
+}
+var rows: [Row] = []
+
+@MainActor func measure(_ workload: String, trove: () throws -> Void, raw: () throws -> Void) rethrows {
+    let t = try time(trove)
+    let r = try time(raw)
+    rows.append(Row(workload: workload, trove: t, raw: r))
+    print(String(format: "%-58@ %9.3f s %9.3f s %6.2fx", workload as NSString, t, r, t / r))
+}
+
+print("PostgresBench: N = \(n)")
+print(String(format: "%-58@ %11@ %11@ %7@", "workload" as NSString, "trove" as NSString, "libpq" as NSString, "ratio" as NSString))
+
+try measure("insert N objects, one transaction (insert/import's unit)", trove: {
+    try store.atomically {
+        for i in 1...n {
+            let p = person(i)
+            try store.insert("Person", ["id": .int(p.id), "name": .string(p.name), "age": .int(p.age), "score": .double(p.score)])
+        }
+    }
+}, raw: {
+    try raw.transaction {
+        for i in 1...n {
+            let p = person(i)
+            try raw.execute(#"INSERT INTO "Person" ("id", "name", "age", "score") VALUES ($1::bigint, $2::text, $3::bigint, $4::double precision)"#,
+                            [String(p.id), p.name, String(p.age), String(p.score)])
+        }
+    }
+})
+try store.connection.execute(#"ANALYZE "Person""#)
+try raw.execute(#"ANALYZE "Person""#)
+
+let lookups = min(n, 20_000)
+try measure("get by primary key x\(lookups)", trove: {
+    for i in 0..<lookups {
+        _ = try store.objects("Person where id == $0", arguments: [.int(Int64(i * 7919 % n + 1))])
+    }
+}, raw: {
+    for i in 0..<lookups {
+        _ = try raw.execute(#"SELECT "id", "name", "age", "score" FROM "Person" WHERE "id" = $1::bigint"#, [String(i * 7919 % n + 1)])
+    }
+})
+
+let pages = 2_000
+try measure("indexed equality, SORT, LIMIT(20) x\(pages)", trove: {
+    for i in 0..<pages {
+        _ = try store.objects("Person where age == $0 SORT(id) LIMIT(20)", arguments: [.int(Int64(i % 90))])
+    }
+}, raw: {
+    for i in 0..<pages {
+        _ = try raw.execute(#"SELECT "id", "name", "age", "score" FROM "Person" WHERE "age" = $1::bigint ORDER BY "id" LIMIT 20"#, [String(i % 90)])
+    }
+})
+
+let counts = 200
+try measure("count on an indexed range x\(counts)", trove: {
+    for i in 0..<counts {
+        _ = try store.count("Person", where: "age > $0", arguments: [.int(Int64(i % 90))])
+    }
+}, raw: {
+    for i in 0..<counts {
+        _ = try raw.execute(#"SELECT count(*) FROM "Person" WHERE "age" > $1::bigint"#, [String(i % 90)])
+    }
+})
+
+let scans = 20
+try measure("no index: score > x SORT(score DESC) LIMIT(100) x\(scans)", trove: {
+    for i in 0..<scans {
+        _ = try store.objects("Person where score > $0 SORT(score DESC) LIMIT(100)", arguments: [.double(Double(i))])
+    }
+}, raw: {
+    for i in 0..<scans {
+        _ = try raw.execute(#"SELECT "id", "name", "age", "score" FROM "Person" WHERE "score" > $1::double precision ORDER BY "score" DESC LIMIT 100"#,
+                            [String(Double(i))])
+    }
+})
+
+try measure("GROUP(age) SELECT(age, @count, @avg.score) x\(scans)", trove: {
+    for _ in 0..<scans {
+        _ = try store.run("Person GROUP(age) SELECT(age, @count, @avg.score)")
+    }
+}, raw: {
+    for _ in 0..<scans {
+        _ = try raw.execute(#"SELECT "age", count(*), avg("score") FROM "Person" GROUP BY "age" ORDER BY "age" ASC NULLS FIRST"#)
+    }
+})
+
+try measure("sum Person.score where age < 45 x\(scans)", trove: {
+    for _ in 0..<scans { _ = try store.run("sum Person.score where age < 45") }
+}, raw: {
+    for _ in 0..<scans { _ = try raw.execute(#"SELECT COALESCE(sum("score"), 0) FROM "Person" WHERE "age" < 45"#) }
+})
+
+let updates = 90
+try measure("update where age == x set score (~N/90 each) x\(updates)", trove: {
+    for i in 0..<updates {
+        try store.update("Person", where: "age == $0", arguments: [.int(Int64(i))], set: ["score": .double(1.5)])
+    }
+}, raw: {
+    for i in 0..<updates {
+        try raw.execute(#"UPDATE "Person" SET "score" = $1::double precision WHERE "age" = $2::bigint"#, ["1.5", String(i)])
+    }
+})
+
+try measure("delete N objects by primary key, one transaction", trove: {
+    try store.atomically {
+        _ = try store.delete("Person", primaryKeys: (1...n).map { .int(Int64($0)) })
+    }
+}, raw: {
+    try raw.transaction {
+        for i in 1...n { try raw.execute(#"DELETE FROM "Person" WHERE "id" = $1::bigint"#, [String(i)]) }
+    }
+})
+
+if let shell {
+    // One-shot processes: the shell's start, connection and statement against psql's.
+    func run(_ executable: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw PostgresError("\(executable) exited with \(process.terminationStatus)") }
+    }
+    let psql = ["/usr/bin/psql", "/usr/lib/postgresql/15/bin/psql"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "psql"
+    try store.atomically {
+        for i in 1...1_000 { try store.insert("Person", ["id": .int(Int64(i)), "name": "n", "age": .int(Int64(i % 90)), "score": 1]) }
+    }
+    try raw.execute(#"INSERT INTO "Person" SELECT g, 'n', g % 90, 1 FROM generate_series(1, 1000) AS g"#)
+    let processes = 50
+    try measure("process: count where age > 30, x\(processes) (trove vs psql)", trove: {
+        for _ in 0..<processes { try run(shell, [troveURL, "count Person where age > 30"]) }
+    }, raw: {
+        for _ in 0..<processes { try run(psql, [rawURL, "-Atc", #"SELECT count(*) FROM "Person" WHERE "age" > 30"#]) }
+    })
+}
+
+let geometric = exp(rows.map { log($0.trove / $0.raw) }.reduce(0, +) / Double(rows.count))
+print(String(format: "geometric mean of the ratios: %.2fx", geometric))
