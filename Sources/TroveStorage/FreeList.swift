@@ -191,10 +191,10 @@ struct FreeList {
     }
 
     /// Takes the ready pages that end a file of `pageCount` pages (it can then end before
-    /// them); returns the page count left.
-    mutating func trimTail(pageCount: UInt64) -> UInt64 {
+    /// them, though not before `floor`); returns the page count left.
+    mutating func trimTail(pageCount: UInt64, notBelow floor: UInt64 = PageLayout.metaPages) -> UInt64 {
         var n = pageCount
-        while n > PageLayout.metaPages, isReady(n - 1) { n -= 1 }
+        while n > max(floor, PageLayout.metaPages), isReady(n - 1) { n -= 1 }
         if n < pageCount { take(n, count: Int(pageCount - n)) }
         return n
     }

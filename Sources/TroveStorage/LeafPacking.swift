@@ -18,6 +18,44 @@ extension WriteTransaction {
         for (_, t) in openTrees where t.modified && !t.dropped && t.info.depth >= 2 && isOwn(t.info.root) {
             try packLeaves(under: t.info.root, tree: t, level: 1)
         }
+        try lowerWrittenPages()
+    }
+
+    /// Moves the tree pages held in memory into the lowest free pages below them, so that the
+    /// pages packing freed end the file, which then ends before them: a bulk load leaves no
+    /// free pages behind. Nothing has seen a page held in memory, so moving one is giving it
+    /// another number (and its parent the new number). The file never ends before the pages
+    /// the base commit counts: cutting those is the vacuum's.
+    private func lowerWrittenPages() throws {
+        guard freeList.readyCount > 0 else { return }
+        for (_, t) in openTrees where t.modified && !t.dropped && isOwn(t.info.root) {
+            t.info.root = try lower(t.info.root, level: 1)
+        }
+        pageLimit = freeList.trimTail(pageCount: pageLimit, notBelow: meta.pageCount)
+    }
+
+    /// The subtree at `pgno` with its pages held in memory moved down; returns its root's
+    /// page number.
+    private func lower(_ pgno: UInt64, level: Int) throws -> UInt64 {
+        guard let p = dirty[pgno], level < WriteTransaction.maxDepth else { return pgno }
+        let view = try NodeView(p, pgno: pgno, pageSize: pageSize)
+        if !view.isLeaf {
+            let editor = NodeEditor(p: p, pageSize: pageSize)
+            for i in 0..<view.count {
+                let child = try view.child(i)
+                let moved = try lower(child, level: level + 1)
+                if moved != child { editor.setChild(i, pgno: moved, checksum: 0) }
+            }
+        }
+        guard let lowest = freeList.lowestReady, lowest < pgno, let to = freeList.allocate(1) else { return pgno }
+        guard to < pgno, let buffer = dirty.remove(pgno) else {
+            freeList.release(to, count: 1)
+            return pgno
+        }
+        dirty.insert(to, buffer)
+        PageHeader.setIdentity(buffer, pgno: to, txnid: txnid)
+        freeList.release(pgno, count: 1)
+        return to
     }
 
     static let packingThreshold = 64

@@ -59,6 +59,9 @@ import Testing
         }
         let loaded = try Self.summary(s)
         #expect(loaded.fill >= 0.97, "fill \(loaded.fill) over \(loaded.nodePages) pages")
+        // The pages packing freed came off the end of the file.
+        let stats = try s.stats()
+        #expect(stats.freePages + stats.pendingPages < 8, "\(stats)")
         try s.write { tx in
             let t = try #require(try tx.tree(named: "t"))
             for k in keys.prefix(5_000) { #expect(try tx.delete(t, k)) }
