@@ -76,6 +76,6 @@ let package = Package(
         .testTarget(name: "TroveShellTests", dependencies: ["TroveShell"]),
         .testTarget(name: "TrovePostgresTests", dependencies: ["TrovePostgres", "Trove", "TroveModels", "RepositoryContract"]),
         .testTarget(name: "TroveModelsTests", dependencies: ["TroveModels"]),
-        .testTarget(name: "TroveEndToEndTests", dependencies: ["trove", "TrovePostgres"]),
+        .testTarget(name: "TroveEndToEndTests", dependencies: ["trove", "TrovePostgres", "TroveModels"]),
     ]
 )

@@ -1,3 +1,5 @@
+import Trove
+
 /// A model as `.models`, `.schema` and completion see it.
 public struct ModelDescription: Sendable, Equatable {
     public var name: String
@@ -24,12 +26,16 @@ public struct PropertyDescription: Sendable, Equatable {
     /// For linkingObjects: the link property of `objectType` it inverts.
     public var linkProperty: String?
     public var isIndexed: Bool
+    /// The schema's default, as a schema file writes it.
+    public var defaultValue: JSONValue?
 
-    public init(name: String, type: String, objectType: String? = nil, linkProperty: String? = nil, isIndexed: Bool = false) {
+    public init(name: String, type: String, objectType: String? = nil, linkProperty: String? = nil, isIndexed: Bool = false,
+                defaultValue: JSONValue? = nil) {
         self.name = name
         self.type = type
         self.objectType = objectType
         self.linkProperty = linkProperty
         self.isIndexed = isIndexed
+        self.defaultValue = defaultValue
     }
 }

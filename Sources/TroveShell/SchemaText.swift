@@ -12,8 +12,11 @@ enum SchemaText {
                 p["objectType"] = .string(property.objectType ?? "")
                 p["property"] = .string(property.linkProperty ?? "")
                 properties[property.name] = .object(p)
-            } else if property.isIndexed && property.name != model.primaryKey {
-                properties[property.name] = .object(JSONObject([("type", .string(property.type)), ("indexed", .bool(true))]))
+            } else if (property.isIndexed && property.name != model.primaryKey) || property.defaultValue != nil {
+                var p = JSONObject([("type", .string(property.type))])
+                if property.isIndexed && property.name != model.primaryKey { p["indexed"] = .bool(true) }
+                if let defaultValue = property.defaultValue { p["default"] = defaultValue }
+                properties[property.name] = .object(p)
             } else {
                 properties[property.name] = .string(property.type)
             }

@@ -403,7 +403,7 @@ extension ModelDescription {
     init(_ model: ModelSchema) {
         self.init(name: model.name, primaryKey: model.primaryKey, properties: model.properties.map { p in
             PropertyDescription(name: p.name, type: p.typeString, objectType: p.objectType, linkProperty: p.originProperty,
-                                isIndexed: model.isIndexed(p))
+                                isIndexed: model.isIndexed(p), defaultValue: p.defaultValue?.jsonValue)
         })
     }
 }

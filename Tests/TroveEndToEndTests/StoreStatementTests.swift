@@ -301,7 +301,7 @@ import Testing
         try people()
         #expect(try w.run(["db", ".models"]).out == "Person\nDog\n")
         let schema = try w.run(["db", ".schema Dog"]).out
-        #expect(schema.contains("\"age\": \"int\""))
+        #expect(schema.contains("\"age\": {\"type\": \"int\", \"default\": 0}"))
         #expect(schema.contains("\"owners\": {\"type\": \"linkingObjects\", \"objectType\": \"Person\", \"property\": \"dogs\"}"))
         #expect(try w.run(["db", ".schema Cat"]).status == 1)
     }
