@@ -47,13 +47,13 @@ extension ResultsController where Element: PersistentModel {
         queue: DispatchQueue = .main
     ) throws {
         try self.init(store: store, request: descriptor.resultsRequest(), sectionKeyPath: Element.propertyName(sectionKeyPath),
-                      queue: queue, mapper: { try ObjectDecoder.decode(Element.self, from: $0) })
+                      queue: queue, mapper: { try Element.decoded(from: $0) })
     }
 
     /// A controller of the values of a typed fetch, in one section.
     public convenience init(store: Store, _ descriptor: FetchDescriptor<Element>, queue: DispatchQueue = .main) throws {
         try self.init(store: store, request: descriptor.resultsRequest(), queue: queue,
-                      mapper: { try ObjectDecoder.decode(Element.self, from: $0) })
+                      mapper: { try Element.decoded(from: $0) })
     }
 }
 

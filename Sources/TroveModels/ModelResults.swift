@@ -8,28 +8,45 @@ import Trove
 /// The results of a typed fetch: model values decoded from the objects as they are read.
 ///
 /// Valid while the snapshot it came from is; the ``results`` underneath are the dynamic ones.
-public struct ModelResults<T: PersistentModel>: RandomAccessCollection {
+/// Reading a value throws a ``ModelDecodingError`` when its object does not decode as `T`
+/// (a store whose schema disagrees with the type), which is why this is not a `Collection`:
+/// read ``values``, or ``map(_:)``.
+public struct ModelResults<T: PersistentModel> {
     /// The objects, for the dynamic API.
     public let results: Results
 
     public init(_ results: Results) { self.results = results }
 
-    public var startIndex: Int { results.startIndex }
-    public var endIndex: Int { results.endIndex }
+    /// The number of values.
+    public var count: Int { results.count }
+    public var isEmpty: Bool { results.isEmpty }
+    /// The positions of the values, `0..<count`.
+    public var indices: Range<Int> { 0..<results.count }
 
     /// The value at `index`, decoded from its object (links and lists included).
     public subscript(index: Int) -> T {
-        // A decoding failure means the type and the stored schema disagree, which opening
-        // the store with this type's schema rules out.
-        do {
-            return try ObjectDecoder.decode(T.self, from: results[index])
-        } catch {
-            preconditionFailure("\(T.modelName) object \(index) does not decode as \(T.self): \(error)")
-        }
+        get throws { try T.decoded(from: results[index]) }
     }
 
     /// Every value, decoded.
-    public var values: [T] { Array(self) }
+    public var values: [T] {
+        get throws { try indices.map { try self[$0] } }
+    }
+
+    /// The first value, or nil when there is none.
+    public var first: T? {
+        get throws { try isEmpty ? nil : self[0] }
+    }
+
+    /// The last value, or nil when there is none.
+    public var last: T? {
+        get throws { try isEmpty ? nil : self[count - 1] }
+    }
+
+    /// `transform` of every value, in order.
+    public func map<U>(_ transform: (T) throws -> U) throws -> [U] {
+        try indices.map { try transform(self[$0]) }
+    }
 
     /// The sum of a numeric property over the results; zero when empty.
     public func sum<V: AggregateValue>(_ keyPath: KeyPath<T, V>) throws -> V {

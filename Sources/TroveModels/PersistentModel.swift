@@ -42,10 +42,12 @@ extension PersistentModel {
 
     /// The property name of `keyPath`, or an error naming the model.
     static func propertyName(_ keyPath: AnyKeyPath) throws -> String {
-        guard let property = property(for: keyPath) else {
-            throw ModelQueryError("\(keyPath) is not a stored property of \(modelName); only properties of the model table (not computed or @Transient ones) can be queried")
-        }
+        guard let property = property(for: keyPath) else { throw unknownProperty(keyPath) }
         return property.name
+    }
+
+    static func unknownProperty(_ keyPath: AnyKeyPath) -> ModelQueryError {
+        ModelQueryError("\(keyPath) is not a stored property of \(modelName); only properties of the model table (not computed or @Transient ones) can be queried")
     }
 
     /// The primary-key property, or an error when the model has none.

@@ -59,10 +59,7 @@ extension PredicateExpressions.KeyPath: TranslatableExpression {
     /// The term of the property `keyPath` of `object`: a link, a list or a value.
     static func property(_ keyPath: AnyKeyPath, of object: PredicateTranslator.ObjectTerm, output: Any.Type) throws -> PredicateTranslator.Term {
         func lookup<M: PersistentModel>(_ model: M.Type) throws -> (PropertySchema, (any PersistentModel.Type)?) {
-            guard let property = M.property(for: keyPath) else {
-                _ = try M.propertyName(keyPath)
-                fatalError("unreachable: propertyName throws for an unknown key path")
-            }
+            guard let property = M.property(for: keyPath) else { throw M.unknownProperty(keyPath) }
             return (property.schema, property.linkedModel)
         }
         let (schema, linked) = try lookup(object.model)

@@ -39,7 +39,7 @@ extension Snapshot {
 
     /// The stored value of `T` with this primary key, or nil.
     public func object<T: PersistentModel, K: StorableProperty>(_ type: T.Type, primaryKey: K) throws -> T? {
-        try object(T.modelName, primaryKey: primaryKey.storedValue()).map { try ObjectDecoder.decode(T.self, from: $0) }
+        try object(T.modelName, primaryKey: primaryKey.storedValue()).map { try T.decoded(from: $0) }
     }
 }
 
@@ -47,7 +47,7 @@ extension Snapshot {
     /// The stored values of `T` with these primary keys, in the order of the keys; keys with
     /// no object are skipped. The typed end of a background write that hands keys back.
     public func objects<T: PersistentModel, K: StorableProperty>(_ type: T.Type, forPrimaryKeys keys: [K]) throws -> [T] {
-        try objects(T.modelName, forPrimaryKeys: keys.map { try $0.storedValue() }).map { try ObjectDecoder.decode(T.self, from: $0) }
+        try objects(T.modelName, forPrimaryKeys: keys.map { try $0.storedValue() }).map { try T.decoded(from: $0) }
     }
 }
 

@@ -58,7 +58,7 @@ extension Transaction {
     /// The stored value of `T` with this primary key, created with only the key (and the
     /// schema's defaults) when there is none.
     public func getOrCreate<T: PersistentModel, K: StorableProperty>(_ type: T.Type, primaryKey: K) throws -> T {
-        try ObjectDecoder.decode(T.self, from: getOrCreate(T.modelName, primaryKey: primaryKey.storedValue()))
+        try T.decoded(from: getOrCreate(T.modelName, primaryKey: primaryKey.storedValue()))
     }
 
     /// The stored value with `value`'s primary key, or `value` itself, inserted, when there is none.
@@ -87,6 +87,6 @@ extension PersistentModel {
 
 extension Snapshot {
     func object<T: PersistentModel>(_ type: T.Type, primaryKey: Value) throws -> T? {
-        try object(T.modelName, primaryKey: primaryKey).map { try ObjectDecoder.decode(T.self, from: $0) }
+        try object(T.modelName, primaryKey: primaryKey).map { try T.decoded(from: $0) }
     }
 }

@@ -102,9 +102,9 @@ func peopleStore(indexed: Bool = true) throws -> Store {
         let store = try peopleStore()
         try store.read { s in
             let sorted = try s.objects(Person.self, sortBy: [.init(\.age, order: .reverse)], offset: 1, limit: 2)
-            #expect(sorted.map(\.id) == [1, 2])
+            #expect(try sorted.map(\.id) == [1, 2])
             let byNickname = try s.objects(Person.self, sortBy: [.init(\.nickname), .init(\.name)])
-            #expect(byNickname.map(\.id) == [2, 4, 1, 3])
+            #expect(try byNickname.map(\.id) == [2, 4, 1, 3])
             let all = try s.objects(Person.self)
             #expect(try all.sum(\.age) == 114)
             #expect(try all.average(\.score) == 11.5 / 4)
