@@ -158,7 +158,7 @@ extension WriteTransaction {
         for (name, t) in openTrees { trees[name] = t.dropped ? nil : t.info }
         storage.cacheCatalog(m, trees: trees)
         storage.published(m, digest: digest, freeList: freeList)
-        storage.writer.lastCommit = txnid
+        storage.writer.committed(txnid)
     }
 
     /// The free list's pages a commit writes, sealed (see `FreeList`).
@@ -261,17 +261,27 @@ extension WriteTransaction {
             for p in written { record.extents.append((p.pgno * size, p.bytes, false)) }
             return
         }
-        var sources: [UInt64: UInt64] = [:]
+        // Sorted by page, then by when the copy was made: a page number freed and copied into
+        // again in this transaction takes its last copy. `written` is in page order too, so
+        // one walk matches them (a dictionary's hashing cost more than the rest of the walk).
+        var sources: [(page: UInt64, order: Int, source: UInt64)] = []
         sources.reserveCapacity(copiedFrom.count + rebuilt.count)
-        // A page number freed and copied into again in this transaction: the last copy counts.
-        for c in copiedFrom { sources[c.page] = c.source }
-        for c in rebuilt { sources[c.page] = c.source }
+        for (i, c) in copiedFrom.enumerated() { sources.append((c.page, i, c.source)) }
+        for (i, c) in rebuilt.enumerated() { sources.append((c.page, copiedFrom.count + i, c.source)) }
+        sources.sort { $0.page != $1.page ? $0.page < $1.page : $0.order < $1.order }
         let limit = pageSize / 2
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(1, sources.count) * limit, alignment: 8)
         record.deltas = buffer
         var used = 0
+        var next = 0
         for p in written {
-            if p.bytes.count == pageSize, let source = sources[p.pgno] {
+            while next < sources.count, sources[next].page < p.pgno { next += 1 }
+            var found: UInt64?
+            while next < sources.count, sources[next].page == p.pgno {
+                found = sources[next].source
+                next += 1
+            }
+            if p.bytes.count == pageSize, let source = found {
                 let old = try run(source, pages: 1)
                 let writer = PageHeader(old).txnid
                 if writer >= first, writer < txnid,

@@ -234,7 +234,11 @@ struct FreeList {
     func encodeChunk(_ k: Int, into body: UnsafeMutableRawPointer) {
         let first = min(k * wordsPerChunk, words.count), end = min(first + wordsPerChunk, words.count)
         words.withUnsafeBufferPointer { w in
+            #if _endian(little)
+            if end > first { body.copyMemory(from: w.baseAddress! + first, byteCount: (end - first) * 8) }
+            #else
             for i in first..<end { body.storeBytes(of: w[i].littleEndian, toByteOffset: (i - first) * 8, as: UInt64.self) }
+            #endif
         }
         let written = (end - first) * 8
         (body + written).initializeMemory(as: UInt8.self, repeating: 0, count: wordsPerChunk * 8 - written)

@@ -41,6 +41,12 @@ enum PageDelta {
                         continue
                     }
                 }
+                // Within a block that differs, most 32-byte chunks are still equal: skip them
+                // four words at a time (the runs found are the same).
+                if i & 31 == 0, i + 32 <= blockEnd, equal32(page + i, source + i) {
+                    i += 32
+                    continue
+                }
                 if page.loadUnaligned(fromByteOffset: i, as: UInt64.self) == source.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
                     i += 8
                     continue
@@ -72,6 +78,16 @@ enum PageDelta {
             }
             return total
         }
+    }
+
+    /// Whether the 32 bytes at `a` and `b` are equal.
+    @inline(__always)
+    private static func equal32(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer) -> Bool {
+        let x0 = a.loadUnaligned(fromByteOffset: 0, as: UInt64.self) ^ b.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
+        let x1 = a.loadUnaligned(fromByteOffset: 8, as: UInt64.self) ^ b.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        let x2 = a.loadUnaligned(fromByteOffset: 16, as: UInt64.self) ^ b.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+        let x3 = a.loadUnaligned(fromByteOffset: 24, as: UInt64.self) ^ b.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+        return (x0 | x1 | x2 | x3) == 0
     }
 
     /// Where the source page is, and how long the page is; nil if `delta` is too short to say.

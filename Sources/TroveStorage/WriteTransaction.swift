@@ -585,12 +585,13 @@ public final class WriteTransaction: ReadTransaction {
         let (np, p) = try allocatePage(nil)
         p.copyMemory(from: source.p, byteCount: pageSize)
         // Validate the private copy (already in cache), so edits can trust its layout. A page
-        // the last commit through this `Storage` wrote is laid out as this code left it: a
-        // commit's pages carry its txnid, which no other commit reuses, and copy-on-write never
-        // changes a page while it is reachable. Successive small commits rewrite the same root
-        // and branch pages: in 1,000 single-object inserts this skips 28% of the validation (6%
-        // of their instructions); random index leaves written by older commits remain.
-        if PageHeader(p).txnid != storage.writer.lastCommit {
+        // a commit through this `Storage` wrote is laid out as this code left it: a commit's
+        // pages carry its txnid, which no other commit reuses, and copy-on-write never changes
+        // a page while it is reachable. So only pages other writers (other objects, other
+        // processes, earlier sessions) wrote are validated: in a long-lived process, most
+        // pages a small commit copies are its own earlier commits' (root and branches every
+        // time, leaves once it has written them).
+        if !storage.writer.wrote(PageHeader(p).txnid) {
             validatedPages += 1
             do {
                 try NodeView(p, pgno: pgno, pageSize: pageSize).validate()

@@ -172,4 +172,26 @@ private func withBuffers(_ chunks: [[UInt8]], _ body: ([UnsafeRawBufferPointer])
         #expect(try Self.putOne(s, 7) == depth)
         #expect(try Self.putOne(s, 9) == 0)
     }
+
+    @Test func pagesAnEarlierCommitThroughThisObjectWroteAreNotValidatedAgain() throws {
+        let dir = TempDir(); defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        let s = try Storage(path: path)
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            for i in 0..<20_000 { try tx.put(t, key(i * 2), [UInt8](repeating: 1, count: 200)) }
+        }
+        let depth = try s.read { Int(try #require(try $0.tree(named: "t")).info.depth) }
+        #expect(depth >= 3)
+        // The last leaf, then the first: its leaf and branches are the bulk commit's, two
+        // commits back, and were written through this object.
+        #expect(try Self.putOne(s, 39_999) == 0)
+        #expect(try Self.putOne(s, 1) == 0)
+        // Another object validates every page of a path it did not write.
+        let other = try Storage(path: path)
+        #expect(try Self.putOne(other, 19_999) == depth)
+        // And this object validates the pages the other one wrote, but not its own.
+        #expect(try Self.putOne(s, 19_999) == depth)
+        #expect(try Self.putOne(s, 3) == 0)
+    }
 }

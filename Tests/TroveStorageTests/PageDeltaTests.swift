@@ -38,6 +38,22 @@ import Testing
         #expect(PageDelta.source(of: r.delta.withUnsafeBytes { $0 })?.offset == 12_288)
     }
 
+    /// Words that differ far apart within one 256-byte block are runs of their own, whichever
+    /// 32-byte chunk they fall in.
+    @Test(arguments: [(264, 480), (256, 504), (288, 320), (312, 456)])
+    func distantEditsInOneBlockAreSeparateRuns(first: Int, second: Int) throws {
+        var rng = SplitMix64(seed: 11)
+        let source = randomPage(&rng)
+        var page = source
+        page[first] ^= 0x01
+        page[second + 7] ^= 0x80
+        let r = try #require(roundTrip(page, source))
+        #expect(r.result == page)
+        let runs = r.delta.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 12, as: UInt32.self) }
+        #expect(runs == 2)
+        #expect(r.delta.count == PageDelta.headerSize + 2 * 8 + 2 * 8)
+    }
+
     @Test func anUnchangedPageIsAnEmptyDelta() throws {
         var rng = SplitMix64(seed: 7)
         let source = randomPage(&rng)
