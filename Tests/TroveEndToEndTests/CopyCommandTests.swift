@@ -11,9 +11,7 @@ struct CopyCommandTests {
 
     init() throws {
         w = try Workspace()
-        let name = "e2e_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try PostgresConnection(url: PostgresServer.url!).execute("CREATE SCHEMA \(name)")
-        url = PostgresServer.url! + "&options=-csearch_path%3D\(name)"
+        url = try PostgresServer.urlInOwnSchema()
     }
 
     @Test func aStoreGoesToTheServerAndBackUnchanged() throws {

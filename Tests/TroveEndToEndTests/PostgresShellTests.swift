@@ -16,9 +16,7 @@ struct PostgresShellTests {
 
     init() throws {
         w = try Workspace()
-        let name = "e2e_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try PostgresConnection(url: PostgresServer.url!).execute("CREATE SCHEMA \(name)")
-        url = PostgresServer.url! + "&options=-csearch_path%3D\(name)"
+        url = try PostgresServer.urlInOwnSchema()
     }
 
     @Test func runsTheShellsStatementsOnTheServer() throws {
@@ -202,4 +200,12 @@ struct PostgresShellTests {
 
 enum PostgresServer {
     static let url = ProcessInfo.processInfo.environment["TROVE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+
+    /// The server's URL, in a new PostgreSQL schema of the caller's own, so that tests running
+    /// in parallel never see each other's tables.
+    static func urlInOwnSchema() throws -> String {
+        let name = "e2e_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try PostgresConnection(url: url!).execute("CREATE SCHEMA \(name)")
+        return url! + "&options=-csearch_path%3D\(name)"
+    }
 }
