@@ -563,14 +563,14 @@ struct PostgresQueryTranslator {
             if op == .between {
                 guard elements.count == 2 else { throw PostgresError("BETWEEN takes two bounds: {lower, upper}") }
                 if elements.contains(where: \.isNull) { return "false" }
-                let lower = try valueTest(subject.expression, .greaterOrEqual, [], try bind(elements[0], as: type, []), type: type)
-                let upper = try valueTest(subject.expression, .lessOrEqual, [], try bind(elements[1], as: type, []), type: type)
+                let lower = try valueTest(subject.expression, .greaterOrEqual, [], try bind(elements[0], as: type, []), type: type, rightIsConstant: true)
+                let upper = try valueTest(subject.expression, .lessOrEqual, [], try bind(elements[1], as: type, []), type: type, rightIsConstant: true)
                 return "(\(lower) AND \(upper))"
             }
             guard !elements.isEmpty else { return "false" }
             return "(" + (try elements.map { element in
                 element.isNull ? "(\(subject.expression) IS NULL)"
-                    : try valueTest(subject.expression, .equal, options, try bind(element, as: type, options), type: type, foldRight: false)
+                    : try valueTest(subject.expression, .equal, options, try bind(element, as: type, options), type: type, foldRight: false, rightIsConstant: true)
             }).joined(separator: " OR ") + ")"
         default:
             let value = try value(constant, as: type)
@@ -586,7 +586,7 @@ struct PostgresQueryTranslator {
                 let placeholder = parameters.add(Self.likePattern(pattern, options: options))
                 return "COALESCE(\(PostgresStringFolding.fold(subject.expression, options)) LIKE \(placeholder), false)"
             }
-            return try valueTest(subject.expression, op, options, try bind(value, as: type, options), type: type, foldRight: false)
+            return try valueTest(subject.expression, op, options, try bind(value, as: type, options), type: type, foldRight: false, rightIsConstant: true)
         }
     }
 
@@ -598,15 +598,21 @@ struct PostgresQueryTranslator {
     }
 
     /// The two-valued test `left op right` on SQL values of `type`, with Realm's null rules.
+    ///
+    /// With `rightIsConstant` (a bound value that is not null) `=` and the orderings are
+    /// written as `left op right AND left IS NOT NULL`: as two-valued as `IS NOT DISTINCT FROM`
+    /// and `COALESCE(..., false)`, but an index condition for PostgreSQL's planner, so a point
+    /// lookup or a range on an indexed column reads the index instead of scanning.
     private func valueTest(_ left: String, _ op: Operator, _ options: StringComparisonOptions, _ right: String,
-                           type: PropertyType, foldRight: Bool = true) throws -> String {
+                           type: PropertyType, foldRight: Bool = true, rightIsConstant: Bool = false) throws -> String {
         if !options.isEmpty, type != .string {
             throw PostgresError("[c] and [d] apply to strings only")
         }
         let l = PostgresStringFolding.fold(left, options)
         let r = foldRight ? PostgresStringFolding.fold(right, options) : right
         switch op {
-        case .equal: return "(\(l) IS NOT DISTINCT FROM \(r))"
+        case .equal:
+            return rightIsConstant ? "(\(l) = \(r) AND \(l) IS NOT NULL)" : "(\(l) IS NOT DISTINCT FROM \(r))"
         case .notEqual: return "(\(l) IS DISTINCT FROM \(r))"
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             guard type.isNumeric || type == .string || type == .date else {
@@ -614,7 +620,7 @@ struct PostgresQueryTranslator {
             }
             // NaN orders with nothing in a store; PostgreSQL puts it after every number.
             let nan = type == .float || type == .double ? " AND \(l) <> 'NaN' AND \(r) <> 'NaN'" : ""
-            return "COALESCE(\(l) \(op.sql) \(r)\(nan), false)"
+            return rightIsConstant ? "(\(l) \(op.sql) \(r)\(nan) AND \(l) IS NOT NULL)" : "COALESCE(\(l) \(op.sql) \(r)\(nan), false)"
         case .beginsWith, .endsWith, .contains:
             guard type == .string else { throw PostgresError("\(op) applies to strings only on PostgreSQL") }
             switch op {

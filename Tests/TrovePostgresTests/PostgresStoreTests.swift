@@ -99,4 +99,26 @@ struct PostgresStoreTests {
         #expect(!sql.contains("DROP") && !sql.contains(" 3") && sql.contains("$1"))
         #expect(!plan.isEmpty)
     }
+
+    @Test func comparisonsWithAValueAreIndexConditions() throws {
+        let url = try PostgresTestServer.freshURL()
+        let store = try PostgresStore(url: url, schema: PostgresFixtures.schema)
+        try store.atomically {
+            for i in 0..<3000 {
+                try store.insert("Person", ["id": .int(Int64(i)), "name": i % 10 == 0 ? .null : .string("n\(i)")])
+            }
+        }
+        try PostgresConnection(url: url).execute("ANALYZE")
+        for query in ["Person where name == 'n42'", "Person where name >= 'n42' AND name < 'n43'",
+                      "Person where id == 7", "Person where id BETWEEN {7, 9}", "Person where name IN {'n1', 'n2'}"] {
+            let plan = try store.explain(query).plan.joined(separator: "\n")
+            #expect(plan.contains("Index"), "\(query): \(plan)")
+        }
+        // Null names fail every comparison with a value, and pass its negation, as in a store.
+        #expect(try store.count("Person", where: "name == 'n42'") == 1)
+        #expect(try store.count("Person", where: "NOT name == 'n42'") == 2999)
+        let atLeast = try store.count("Person", where: "name >= 'n5'")
+        #expect(atLeast > 0 && atLeast < 2700)
+        #expect(try store.count("Person", where: "NOT (name >= 'n5')") == 3000 - atLeast)
+    }
 }
