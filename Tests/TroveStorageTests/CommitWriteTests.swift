@@ -152,9 +152,9 @@ private func withBuffers(_ chunks: [[UInt8]], _ body: ([UnsafeRawBufferPointer])
         }
     }
 
-    @Test func pagesTheLastCommitThroughThisObjectWroteAreNotValidatedAgain() throws {
-        let dir = TempDir(); defer { dir.cleanup() }
-        let path = dir.file("db.trove")
+    /// A store at `path` whose tree "t" holds the even keys below 40,000 in one commit, three
+    /// or more levels deep, so that a path from root to leaf has pages to validate.
+    private static func deepTree(at path: String) throws -> (Storage, depth: Int) {
         let s = try Storage(path: path)
         try s.write { tx in
             let t = try tx.createTree(named: "t")
@@ -162,6 +162,13 @@ private func withBuffers(_ chunks: [[UInt8]], _ body: ([UnsafeRawBufferPointer])
         }
         let depth = try s.read { Int(try #require(try $0.tree(named: "t")).info.depth) }
         #expect(depth >= 3)
+        return (s, depth)
+    }
+
+    @Test func pagesTheLastCommitThroughThisObjectWroteAreNotValidatedAgain() throws {
+        let dir = TempDir(); defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        let (s, depth) = try Self.deepTree(at: path)
         // The same path again: every page on it is the previous commit's.
         #expect(try Self.putOne(s, 1) == 0)
         #expect(try Self.putOne(s, 3) == 0)
@@ -176,13 +183,7 @@ private func withBuffers(_ chunks: [[UInt8]], _ body: ([UnsafeRawBufferPointer])
     @Test func pagesAnEarlierCommitThroughThisObjectWroteAreNotValidatedAgain() throws {
         let dir = TempDir(); defer { dir.cleanup() }
         let path = dir.file("db.trove")
-        let s = try Storage(path: path)
-        try s.write { tx in
-            let t = try tx.createTree(named: "t")
-            for i in 0..<20_000 { try tx.put(t, key(i * 2), [UInt8](repeating: 1, count: 200)) }
-        }
-        let depth = try s.read { Int(try #require(try $0.tree(named: "t")).info.depth) }
-        #expect(depth >= 3)
+        let (s, depth) = try Self.deepTree(at: path)
         // The last leaf, then the first: its leaf and branches are the bulk commit's, two
         // commits back, and were written through this object.
         #expect(try Self.putOne(s, 39_999) == 0)
