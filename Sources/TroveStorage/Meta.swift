@@ -10,9 +10,12 @@ struct Meta: Equatable {
     /// behind an index (`FreeList`), which a build reading only versions 1–3 would take for a
     /// damaged free list. Older files become version 4 at their first commit (a meta-only
     /// commit, such as a new nonce epoch, may name the older list until the next one: the
-    /// list's page type says which it is).
-    static let formatVersion: UInt32 = 5
-    static let readableVersions: ClosedRange<UInt32> = 1...5
+    /// list's page type says which it is). Version 5 leaves have narrow entry lengths, and
+    /// version 6 files may hold the narrow integers and object keys of the layers above: the
+    /// pages read as in 5, and a version bump makes builds that would misread them refuse
+    /// the file (see `StorageProtocol.swift`).
+    static let formatVersion: UInt32 = 6
+    static let readableVersions: ClosedRange<UInt32> = 1...6
     static let size = 512
     static let flagEncrypted: UInt32 = 1
 

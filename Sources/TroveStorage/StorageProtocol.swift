@@ -61,9 +61,10 @@
 /// replay them refuse the file); from 4, the free pages are bitmap chunks behind an index;
 /// from 5, leaves flagged `flagNarrowEntries` (every leaf a commit writes) give their entries'
 /// lengths in one or two bytes (`NodeView`), and the records of the layers above may use
-/// their narrower encodings. Files of older versions open, and become the current version at
-/// their first commit (their leaves are rewritten narrow as commits copy them); a file of a
-/// newer version is refused.
+/// their narrower encodings; from 6, the layers above may write integers and object keys in
+/// fewer than eight bytes (pages are as in 5). Files of older versions open, and become the
+/// current version at their first commit (their leaves are rewritten narrow as commits copy
+/// them); a file of a newer version is refused.
 ///
 /// # The commit protocol
 ///

@@ -26,7 +26,7 @@ private func expectDerivedTreesMatchRecords(_ store: Store, sourceLocation: Sour
             var indexEntries: [Int: [[UInt8]: [UInt8]]] = [:]
             try s.scan(m) { key, record in
                 if let pk = m.primaryKey {
-                    keyEntries[IndexKey.encode(try record.value(of: pk), as: pk.type)] = withUnsafeBytes(of: key.bigEndian) { Array($0) }
+                    keyEntries[IndexKey.encode(try record.value(of: pk), as: pk.type)] = IndexKey.withObjectKeyValue(key) { Array($0) }
                 }
                 for p in m.properties where p.isIndexed {
                     let k = IndexKey.encode(try record.value(of: p), as: p.type) + withUnsafeBytes(of: key.bigEndian) { Array($0) }

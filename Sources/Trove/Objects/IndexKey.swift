@@ -94,6 +94,31 @@ enum IndexKey {
         out.append(0)
     }
 
+    // MARK: The primary-key index's values
+
+    /// Calls `body` with the primary-key index's value for object `key`: its big-endian bytes
+    /// without leading zeros (one byte at least), so the object keys of a model of a million
+    /// objects take three bytes, not eight. Files of storage formats before 6 hold all eight;
+    /// ``objectKey(value:)`` reads both.
+    @inline(__always)
+    static func withObjectKeyValue<R>(_ key: UInt64, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        let n = max(1, 8 - key.leadingZeroBitCount / 8)
+        return try withUnsafeBytes(of: key.bigEndian) { try body(UnsafeRawBufferPointer(rebasing: $0[(8 - n)...])) }
+    }
+
+    /// The object key a primary-key index's value holds: 1 to 8 big-endian bytes; nil for
+    /// anything else.
+    @inline(__always)
+    static func objectKey(value: UnsafeRawBufferPointer) -> UInt64? {
+        let n = value.count
+        if n == 8 { return UInt64(bigEndian: value.loadUnaligned(as: UInt64.self)) }
+        guard n > 0, n < 8 else { return nil }
+        let p = value.baseAddress!
+        var k: UInt64 = 0
+        for i in 0..<n { k = k << 8 | UInt64(p.load(fromByteOffset: i, as: UInt8.self)) }
+        return k
+    }
+
     /// The smallest key greater than every key that starts with `prefix`, or nil if none.
     static func successor(ofPrefix prefix: [UInt8]) -> [UInt8]? {
         var p = prefix

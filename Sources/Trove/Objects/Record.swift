@@ -15,10 +15,12 @@ import Foundation
 /// written only to files of storage format 5 and later, which older builds refuse.
 /// Slot `i` is bytes `offset[i]..<offset[i+1]`; empty means null, and a slot past `n` (a
 /// property added after the record was written) reads as the property's default. Payloads:
-/// bool 1 byte; integers 8 (LE); float 4; double 8; date 8 (seconds since 2001 as a double,
-/// exactly what `Date` holds); string, data and decimal (its text) a 0x01 byte then the bytes,
-/// so an empty string is not null; uuid 16; link the target's object key (8); list a u32
-/// count then elements: links 8 bytes each, scalars a u32 length and a payload each.
+/// bool 1 byte; integers 1 to 8 (LE, the fewest bytes whose sign extension gives the value
+/// back, read by `RecordCodec.int`; files of storage formats before 6 hold all 8); float 4;
+/// double 8; date 8 (seconds since 2001 as a double, exactly what `Date` holds); string, data
+/// and decimal (its text) a 0x01 byte then the bytes, so an empty string is not null; uuid 16;
+/// link the target's object key (8); list a u32 count then elements: links 8 bytes each,
+/// scalars a u32 length and a payload each.
 struct RecordView {
     let base: UnsafeRawPointer
     let count: Int
@@ -229,7 +231,7 @@ enum RecordCodec {
         switch (type, value) {
         case (_, .null): return 0
         case (.bool, .bool): return 1
-        case (_, .int) where type.isInteger: return 8
+        case (_, .int(let v)) where type.isInteger: return intSize(v)
         case (.float, .float): return 4
         case (.double, .double), (.date, .date): return 8
         case (.string, .string(let s)): return 1 + s.utf8.count
@@ -249,7 +251,7 @@ enum RecordCodec {
         switch (type, value) {
         case (_, .null): return 0
         case (.bool, .bool(let b)): p.storeBytes(of: b ? 1 : 0, as: UInt8.self); return 1
-        case (_, .int(let v)) where type.isInteger: p.storeBytes(of: v, as: Int64.self); return 8
+        case (_, .int(let v)) where type.isInteger: return storeInt(v, to: p)
         case (.float, .float(let v)): p.storeBytes(of: v, as: Float.self); return 4
         case (.double, .double(let v)): p.storeBytes(of: v, as: Double.self); return 8
         case (.date, .date(let d)): p.storeBytes(of: d.timeIntervalSinceReferenceDate, as: Double.self); return 8
@@ -275,6 +277,40 @@ enum RecordCodec {
             return o
         default: return 0
         }
+    }
+
+    // MARK: Integers
+
+    /// The bytes an integer's payload takes: the fewest whose sign extension gives `v` back
+    /// (1 for -128...127, 8 for the widest). A small count or age costs a byte, not eight.
+    @inline(__always)
+    static func intSize(_ v: Int64) -> Int {
+        let magnitude = v ^ (v >> 63)
+        return (64 - magnitude.leadingZeroBitCount + 8) >> 3
+    }
+
+    /// Stores `v`'s payload at `p`; returns its size.
+    @inline(__always)
+    static func storeInt(_ v: Int64, to p: UnsafeMutableRawPointer) -> Int {
+        let n = intSize(v)
+        withUnsafeBytes(of: v.littleEndian) { p.copyMemory(from: $0.baseAddress!, byteCount: n) }
+        return n
+    }
+
+    /// The integer an integer payload holds: 1 to 8 little-endian bytes, sign-extended; nil
+    /// for null (no bytes) or a payload longer than 8. Every reader of integer payloads goes
+    /// through it, so records of older files (always 8 bytes) and narrow ones read alike.
+    @inline(__always)
+    static func int(_ b: UnsafeRawBufferPointer) -> Int64? {
+        let n = b.count
+        if n == 8 { return Int64(littleEndian: b.loadUnaligned(as: Int64.self)) }
+        guard n > 0, n < 8 else { return nil }
+        let p = b.baseAddress!
+        var v: UInt64 = 0
+        var i = n
+        while i > 0 { i &-= 1; v = v << 8 | UInt64(p.load(fromByteOffset: i, as: UInt8.self)) }
+        let shift = UInt64(64 - 8 * n)
+        return Int64(bitPattern: v << shift) >> shift
     }
 
     // MARK: The general encoder (every type; the fast path above covers the common ones)
@@ -349,7 +385,8 @@ enum RecordCodec {
         switch (type, value) {
         case (_, .null): return
         case (.bool, .bool(let b)): out.append(b ? 1 : 0)
-        case (_, .int(let v)) where type.isInteger: put(v)
+        case (_, .int(let v)) where type.isInteger:
+            withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<intSize(v)])) }
         case (.float, .float(let v)): put(v)
         case (.double, .double(let v)): put(v)
         case (.date, .date(let d)): put(d.timeIntervalSinceReferenceDate)
@@ -386,7 +423,9 @@ enum RecordCodec {
         }
         switch type {
         case .bool: try need(1); return .bool(b[0] != 0)
-        case .int, .int8, .int16, .int32, .int64: try need(8); return .int(b.loadUnaligned(as: Int64.self))
+        case .int, .int8, .int16, .int32, .int64:
+            guard let v = int(b) else { throw StoreError.corruptRecord("property \(p.name): \(b.count) bytes, expected 1 to 8") }
+            return .int(v)
         case .float: try need(4); return .float(b.loadUnaligned(as: Float.self))
         case .double: try need(8); return .double(b.loadUnaligned(as: Double.self))
         case .date: try need(8); return .date(Date(timeIntervalSinceReferenceDate: b.loadUnaligned(as: Double.self)))

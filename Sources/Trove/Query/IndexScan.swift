@@ -191,7 +191,7 @@ final class IndexScan {
     @inline(__always)
     static func objectKey(entry: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, isPrimaryKey: Bool) -> UInt64? {
         if isPrimaryKey {
-            return value.count == 8 ? UInt64(bigEndian: value.loadUnaligned(as: UInt64.self)) : nil
+            return IndexKey.objectKey(value: value)
         }
         return entry.count >= 8 ? UInt64(bigEndian: entry.loadUnaligned(fromByteOffset: entry.count - 8, as: UInt64.self)) : nil
     }

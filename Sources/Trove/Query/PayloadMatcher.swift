@@ -29,13 +29,12 @@ enum PayloadMatcher {
                 if case .int(let v) = item { set.insert(v) } else { others.append(item) }
             }
             if others.isEmpty {
-                return { $0.count == 8 ? set.contains($0.loadUnaligned(as: Int64.self)) : hasNull }
+                return { RecordCodec.int($0).map { set.contains($0) } ?? hasNull }
             }
         case (.int, .list(let bounds)) where op == .between:
             if case .int(let low) = bounds[0], case .int(let high) = bounds[1] {
                 return { bytes in
-                    guard bytes.count == 8 else { return false }
-                    let v = bytes.loadUnaligned(as: Int64.self)
+                    guard let v = RecordCodec.int(bytes) else { return false }
                     return low <= v && v <= high
                 }
             }
@@ -76,12 +75,12 @@ enum PayloadMatcher {
 
     private static func integer(_ op: BoundOperator, _ v: Int64) -> PayloadTest? {
         switch op {
-        case .equal: { $0.count == 8 && $0.loadUnaligned(as: Int64.self) == v }
-        case .notEqual: { !($0.count == 8 && $0.loadUnaligned(as: Int64.self) == v) }
-        case .less: { $0.count == 8 && $0.loadUnaligned(as: Int64.self) < v }
-        case .lessOrEqual: { $0.count == 8 && $0.loadUnaligned(as: Int64.self) <= v }
-        case .greater: { $0.count == 8 && $0.loadUnaligned(as: Int64.self) > v }
-        case .greaterOrEqual: { $0.count == 8 && $0.loadUnaligned(as: Int64.self) >= v }
+        case .equal: { RecordCodec.int($0) == v }
+        case .notEqual: { RecordCodec.int($0) != v }
+        case .less: { RecordCodec.int($0).map { $0 < v } ?? false }
+        case .lessOrEqual: { RecordCodec.int($0).map { $0 <= v } ?? false }
+        case .greater: { RecordCodec.int($0).map { $0 > v } ?? false }
+        case .greaterOrEqual: { RecordCodec.int($0).map { $0 >= v } ?? false }
         default: nil
         }
     }

@@ -205,7 +205,7 @@ final class PredicateEvaluator {
                 return { record, key in
                     var total: Int64 = 0
                     _ = try visit(record, key) { bytes in
-                        if bytes.count == 8 { total &+= bytes.loadUnaligned(as: Int64.self) }
+                        if let v = RecordCodec.int(bytes) { total &+= v }
                         return false
                     }
                     return .int(total)

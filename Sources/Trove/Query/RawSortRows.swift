@@ -43,8 +43,8 @@ struct RawSortKey {
         let rank: UInt64
         switch kind {
         case .int:
-            guard bytes.count == 8 else { throw size(bytes, 8) }
-            rank = UInt64(bitPattern: bytes.loadUnaligned(as: Int64.self)) ^ (1 << 63)
+            guard let v = RecordCodec.int(bytes) else { throw size(bytes, 8) }
+            rank = UInt64(bitPattern: v) ^ (1 << 63)
         case .double:
             guard bytes.count == 8 else { throw size(bytes, 8) }
             rank = Self.rank(bytes.loadUnaligned(as: Double.self))

@@ -21,8 +21,7 @@ struct SlotRanges {
         func passes(_ bytes: UnsafeRawBufferPointer) -> Bool {
             switch kind {
             case .int:
-                guard bytes.count == 8 else { return false }
-                let v = bytes.loadUnaligned(as: Int64.self)
+                guard let v = RecordCodec.int(bytes) else { return false }
                 return intLow <= v && v <= intHigh
             case .double:
                 guard bytes.count == 8 else { return false }

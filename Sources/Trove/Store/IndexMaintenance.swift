@@ -30,7 +30,7 @@ extension Transaction {
                 let t = try writableTree(m.primaryKeyTree, slot: m.primaryKeyTreeSlot)
                 if let o { try IndexKey.withEncoded(o, as: pk.type) { _ = try writeTx.delete(t, raw: $0) } }
                 try IndexKey.withEncoded(n, as: pk.type) { k in
-                    try withUnsafeBytes(of: key.bigEndian) { try writeTx.put(t, raw: k, $0) }
+                    try IndexKey.withObjectKeyValue(key) { try writeTx.put(t, raw: k, $0) }
                 }
             }
         }

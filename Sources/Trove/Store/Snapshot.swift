@@ -131,7 +131,7 @@ public class Snapshot {
         let coerced = try Coercion.stored(value, for: pk)
         guard let t = try primaryKeyTree(m) else { return nil }
         return try IndexKey.withEncoded(coerced, as: pk.type) { kb in
-            try storageTx.withValue(t, forKey: kb) { $0.count == 8 ? UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) : nil }
+            try storageTx.withValue(t, forKey: kb) { IndexKey.objectKey(value: $0) }
         } ?? nil
     }
 

@@ -137,7 +137,7 @@ public final class Transaction: Snapshot {
         var key: UInt64?
         _ = try IndexKey.withEncoded(coerced, as: pk.type) { kb in
             try writeTx.delete(t, raw: kb, reading: { v in
-                if v.count == 8 { key = UInt64(bigEndian: v.loadUnaligned(as: UInt64.self)) }
+                key = IndexKey.objectKey(value: v)
             })
         }
         guard let key else { return false }
@@ -257,7 +257,7 @@ public final class Transaction: Snapshot {
             // The uniqueness check and the primary-key entry in one descent.
             let t = try writableTree(m.primaryKeyTree, slot: m.primaryKeyTreeSlot)
             let added = try IndexKey.withEncoded(values[pk.id], as: pk.type) { k in
-                try withUnsafeBytes(of: key.bigEndian) { try writeTx.putIfAbsent(t, raw: k, $0) }
+                try IndexKey.withObjectKeyValue(key) { try writeTx.putIfAbsent(t, raw: k, $0) }
             }
             guard added else { throw StoreError.duplicatePrimaryKey(model: m.name, value: values[pk.id].description) }
         }
