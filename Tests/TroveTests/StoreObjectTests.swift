@@ -221,6 +221,29 @@ import TroveStorage
         #expect(try store.read { try $0.object("Person", primaryKey: 1)?.string("name") } == "Ada")
     }
 
+    /// A store whose object layer is newer than this build's is refused at open, by name.
+    @Test func aStoreOfANewerObjectFormatIsRefused() throws {
+        let dir = StoreTempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("p.trove")
+        do {
+            let store = try Store(path: path, schema: try loadSchema("People.json"))
+            try store.write { tx in try tx.insert("Person", ["id": 1, "name": "Ada"]) }
+            try store.storage.write { tx in
+                let t = try #require(try tx.tree(named: Store.metaTree))
+                #expect(try tx.get(t, Array("format".utf8)) == withUnsafeBytes(of: Store.formatVersion.littleEndian) { Array($0) })
+                try tx.put(t, Array("format".utf8), withUnsafeBytes(of: (Store.formatVersion + 1).littleEndian) { Array($0) })
+            }
+        }
+        do {
+            _ = try Store(path: path)
+            Issue.record("a store of a newer object format opened")
+        } catch StoreError.storage(.notATroveFile(let p, let detail)) {
+            #expect(p == path)
+            #expect(detail == "object format version \(Store.formatVersion + 1), this build reads versions 1 to \(Store.formatVersion)")
+        }
+    }
+
     @Test func storageFailuresArriveAsCasesNotText() throws {
         let dir = StoreTempDir()
         defer { dir.cleanup() }

@@ -56,7 +56,9 @@ struct SchemaInstaller {
     private func readStored() throws -> (schema: Schema, ids: [String: (id: Int, properties: [String: Int])], next: Int)? {
         do {
             return try storage.read { tx in
-                guard let t = try tx.tree(named: Store.metaTree), let text = try tx.get(t, Array("schema".utf8)) else { return nil }
+                guard let t = try tx.tree(named: Store.metaTree) else { return nil }
+                try checkFormat(try tx.get(t, Array("format".utf8)))
+                guard let text = try tx.get(t, Array("schema".utf8)) else { return nil }
                 let schema: Schema
                 do { schema = try Schema(jsonData: text, fileName: "(stored schema)") } catch {
                     throw StoreError.corruptRecord("the schema stored in the file is unreadable: \(error)")
@@ -67,6 +69,18 @@ struct SchemaInstaller {
             }
         } catch let e as StorageError {
             throw StoreError(e)
+        }
+    }
+
+    /// Refuses a store whose object layer (the `_trove` tree's `format`) is newer than this
+    /// build's ``Store/formatVersion``: its trees may mean what this build would misread.
+    private func checkFormat(_ stored: [UInt8]?) throws {
+        guard let stored else { return }
+        let version = stored.count == 8 ? stored.withUnsafeBytes { Int64(littleEndian: $0.loadUnaligned(as: Int64.self)) } : -1
+        guard (1...Store.formatVersion).contains(version) else {
+            let found = version < 0 ? "an unreadable object format version" : "object format version \(version)"
+            throw StoreError.storage(.notATroveFile(path: configuration.path ?? "the in-memory store",
+                                                    detail: "\(found), this build reads versions 1 to \(Store.formatVersion)"))
         }
     }
 

@@ -35,6 +35,9 @@ public final class Store: @unchecked Sendable {
     let backgroundQueue = DispatchQueue(label: "trove.store.background", qos: .userInitiated, attributes: .concurrent)
 
     static let metaTree = "_trove"
+    /// The object layer's format, stored in the meta tree with the schema: what its trees
+    /// hold. A store of a newer one is refused at open. Narrower encodings of the same trees
+    /// ride on the storage format instead (`Meta.formatVersion`), which every build checks.
     static let formatVersion: Int64 = 1
 
     /// Opens (or creates) a store and applies the configuration's schema, migrating if needed.
