@@ -68,14 +68,16 @@ let package = Package(
         // A helper process for the multi-process and kill -9 tests of the storage engine.
         .executableTarget(name: "StorageProbe", dependencies: ["TroveStorage"], path: "Tests/StorageProbe"),
         // Fixtures: a store written by format 1 (see PageChecksumTests).
-        .testTarget(name: "TroveStorageTests", dependencies: ["TroveStorage", "StorageProbe"],
+        .testTarget(name: "TroveStorageTests", dependencies: ["TroveStorage", "StorageProbe", "TestRandom"],
                     resources: [.copy("Fixtures")]),
+        // The seeded generator of the randomized tests in every test target.
+        .target(name: "TestRandom", path: "Tests/TestRandom"),
         // The contract every Repository keeps, run by the tests of each one.
         .target(name: "RepositoryContract", dependencies: ["Trove"], path: "Tests/RepositoryContract"),
-        .testTarget(name: "TroveTests", dependencies: ["Trove", "RepositoryContract"]),
+        .testTarget(name: "TroveTests", dependencies: ["Trove", "RepositoryContract", "TestRandom"]),
         .testTarget(name: "TroveShellTests", dependencies: ["TroveShell"]),
         .testTarget(name: "TrovePostgresTests", dependencies: ["TrovePostgres", "Trove", "TroveModels", "RepositoryContract"]),
-        .testTarget(name: "TroveModelsTests", dependencies: ["TroveModels"]),
+        .testTarget(name: "TroveModelsTests", dependencies: ["TroveModels", "TestRandom"]),
         .testTarget(name: "TroveEndToEndTests", dependencies: ["trove", "TrovePostgres", "TroveModels"]),
     ]
 )

@@ -6,21 +6,13 @@ import Foundation
 import Testing
 import Trove
 import TroveModels
+import TestRandom
 
 /// Random typed predicates, built by composing `#Predicate` atoms, select the same people as
 /// Foundation's own evaluation of the predicate on the values in memory, and as the query text
 /// written independently beside each atom; with indexes on and off.
 @Suite struct TypedPredicateDifferentialTests {
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Generator = SplitMix64
 
     static let names = ["Ann", "Bob", "Cid", "Dee", "ann", "Eve"]
     static let fragments = ["n", "A", "nn", "e", "B", "Ev"]
@@ -131,7 +123,7 @@ import TroveModels
 
     @Test(arguments: [true, false])
     func randomPredicatesSelectWhatFoundationEvaluates(indexed: Bool) throws {
-        var g = Generator(state: indexed ? 29 : 92)
+        var g = Generator(seed: indexed ? 29 : 92)
         let people = Self.people(&g)
         let store = try peopleStore(indexed: indexed)
         try store.write { tx in

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TroveStorage
+import TestRandom
 
 @Suite struct BasicTreeTests {
     @Test func putThenGetReturnsTheValue() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TroveStorage
+import TestRandom
 
 /// A file in memory that records each write call, to check how commits reach the file.
 final class RecordingIO: StorageIO, @unchecked Sendable {

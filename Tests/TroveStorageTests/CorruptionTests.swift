@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TroveStorage
+import TestRandom
 
 /// Damaged files give errors that say what and where; they never crash or hang the process,
 /// and never hand back data that no commit wrote.

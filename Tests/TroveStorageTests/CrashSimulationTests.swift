@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TroveStorage
+import TestRandom
 
 /// Crashes a simulated disk at random points of a run of commits. After each crash the store
 /// must open, pass `verify()`, and hold exactly the state of one committed prefix that includes

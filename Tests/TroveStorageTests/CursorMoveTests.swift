@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TroveStorage
+import TestRandom
 
 /// `Cursor.advance(by:)` and `Cursor.seek(forwardTo:)` land where `next()` steps and
 /// `seek(_:)` do, within a leaf, across leaves and levels, at the end, and in a writer.

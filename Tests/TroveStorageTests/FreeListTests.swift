@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TroveStorage
+import TestRandom
 
 @Suite struct FreeListTests {
     static func list(ready: [UInt64]) -> FreeList {

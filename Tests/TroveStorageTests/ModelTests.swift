@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TroveStorage
+import TestRandom
 
 /// Random operations mirrored into plain dictionaries: the store must agree after every commit,
 /// abort, and for every snapshot held across later commits.

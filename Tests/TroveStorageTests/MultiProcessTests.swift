@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TroveStorage
+import TestRandom
 
 /// The built StorageProbe helper, next to the test bundle.
 func probePath() throws -> String {

@@ -1,5 +1,6 @@
 import Testing
 @testable import TroveStorage
+import TestRandom
 
 /// `PageDelta`: a page as the byte runs in which it differs from its source.
 @Suite struct PageDeltaTests {

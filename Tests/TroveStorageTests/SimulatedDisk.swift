@@ -1,5 +1,6 @@
 import Foundation
 @testable import TroveStorage
+import TestRandom
 
 /// A disk that remembers which writes were synced, so a test can crash it: unsynced writes are
 /// then dropped, reordered or torn (sector by sector) at random, as a power cut would.

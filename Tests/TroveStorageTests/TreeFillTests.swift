@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TroveStorage
+import TestRandom
 
 /// How full B+tree pages end: random inserts move entries into siblings before splitting,
 /// ascending and descending ones split at the insertion point, and the verifier's invariants

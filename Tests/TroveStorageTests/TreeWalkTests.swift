@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TroveStorage
+import TestRandom
 
 @Suite struct TreeWalkTests {
     /// Every entry `forEach` gives, copied, stopping after `limit` if given.

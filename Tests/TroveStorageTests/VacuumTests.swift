@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TroveStorage
+import TestRandom
 
 /// `Storage.vacuum()` and the automatic policy: the file shrinks online, readers keep what
 /// they see, and a crash part way loses nothing.

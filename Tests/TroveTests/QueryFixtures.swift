@@ -1,5 +1,6 @@
 import Foundation
 @testable import Trove
+import TestRandom
 
 /// A schema and data set for query tests: people with links, lists, inverse relationships and
 /// every scalar type, many nulls and Unicode strings. The same data goes into a store whose
@@ -62,7 +63,7 @@ enum QueryFixtures {
 
     /// Fills a store with `people` people, dogs and vets, the same for the same seed.
     static func populate(_ store: Store, seed: UInt64, people: Int = 120, dogs: Int = 60) throws {
-        var rng = Random(state: seed)
+        var rng = Random(seed: seed)
         try store.write { tx in
             var vets: [Value] = []
             for v in 0..<8 {

@@ -42,7 +42,7 @@ struct QueryPredicateGenerator {
     var arguments: [Value] = []
 
     init(seed: UInt64) {
-        rng = QueryFixtures.Random(state: seed)
+        rng = QueryFixtures.Random(seed: seed)
     }
 
     mutating func predicate(depth: Int = 0, paths: [PathSpec] = personPaths, inSubquery: Bool = false) -> RefPredicate {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Trove
+import TestRandom
 
 /// The plans that answer questions from an index (aggregates from its keys or ends, counts
 /// from its entries, groups from its runs, pages in its order) against the plain scan path:
@@ -38,7 +39,7 @@ import Testing
     /// The same objects for the same seed; `unicode` mixes non-ASCII and cut strings into `s`.
     static func store(indexed: Bool, seed: UInt64, count: Int, unicode: Bool) throws -> Store {
         let store = try Store(configuration: .inMemory(schema: try schema(indexed: indexed)))
-        var rng = SplitMix64(state: seed)
+        var rng = SplitMix64(seed: seed)
         try store.write { tx in
             for id in 0..<count {
                 func maybe(_ value: Value) -> Value { rng.chance(25) ? .null : value }
@@ -142,7 +143,7 @@ import Testing
     @Test(arguments: [(UInt64(51), 300, false), (52, 300, true), (53, 0, false), (54, 2, true)])
     func groupsAgreeWithTheScan(seed: UInt64, count: Int, unicode: Bool) throws {
         try Self.withEngines(seed: seed, count: count, unicode: unicode) { engines in
-            var rng = SplitMix64(state: seed)
+            var rng = SplitMix64(seed: seed)
             var statements: [String] = []
             for key in ["n", "small", "d", "f", "t", "s", "code", "b", "u", "m", "id", "plain"] {
                 for predicate in Self.predicates where rng.chance(40) || predicate == nil {
@@ -167,7 +168,7 @@ import Testing
     @Test(arguments: [(UInt64(61), 300, false), (62, 300, true), (63, 0, false)])
     func pagesAndProjectionsAgreeWithTheScan(seed: UInt64, count: Int, unicode: Bool) throws {
         try Self.withEngines(seed: seed, count: count, unicode: unicode) { engines in
-            var rng = SplitMix64(state: seed)
+            var rng = SplitMix64(seed: seed)
             var statements: [String] = []
             for key in ["id", "n", "small", "d", "f", "t", "s", "code", "b", "u", "m", "plain"] {
                 for _ in 0..<8 {

@@ -174,7 +174,7 @@ private func controller(_ store: Store, queue: DispatchQueue, filter: ResultsCon
 
     @Test func changesAreExactOverThousandsOfRandomCommits() async throws {
         let store = try itemsStore()
-        var rng = StoreModelTests.SplitMix(state: 0x7120_5eed)
+        var rng = StoreModelTests.SplitMix(seed: 0x7120_5eed)
         // The predicate, the filter closure, the sort and the section key path all decide.
         let c = ResultsController(store: store, request: ResultsRequest("Item", where: "rank < $0", [7], sortedBy: byRank),
                                   sectionKeyPath: "owner.name", queue: DispatchQueue(label: "test"),

@@ -258,7 +258,7 @@ import Testing
     }
 
     @Test func randomASCIITextsMatchAtEveryPositionLikeTheFoldingPath() throws {
-        var rng = QueryFixtures.Random(state: 77)
+        var rng = QueryFixtures.Random(seed: 77)
         // "c" is "b" with its low bit flipped: a byte a borrow-based zero test confuses with it.
         let alphabet: [Character] = ["a", "A", "b", "B", " ", "c", "C", "z", "\r", "\n", "é"]
         let texts = (0..<400).map { _ in

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Trove
+import TestRandom
 
 /// Random inserts, upserts, partial updates and deletes (with links and lists) mirrored into
 /// plain Swift dictionaries; the store must agree after every commit and after reopening.
@@ -47,7 +48,7 @@ import Testing
         let path = dir.file("model.trove")
         let schema = try schemaFromJSON(Self.schema)
         var store = try Store(path: path, schema: schema)
-        var rng = SplitMix(state: UInt64(seed))
+        var rng = SplitMix(seed: UInt64(seed))
         var people: [Int64: Person] = [:], dogs: [Int64: Dog] = [:]
         for round in 0..<60 {
             var p2 = people, d2 = dogs

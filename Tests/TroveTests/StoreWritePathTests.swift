@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Trove
 import TroveStorage
+import TestRandom
 
 /// Every entry of a tree, or nothing if it does not exist.
 private func entries(_ s: Snapshot, _ tree: String) throws -> [[UInt8]: [UInt8]] {
@@ -332,7 +333,7 @@ private final class ChangeRecorder: @unchecked Sendable {
 
     @Test func randomWritesKeepRecordsIndexesAndBacklinksConsistent() throws {
         let store = try memoryStore("People.json")
-        var rng = SplitMix64(state: 11)
+        var rng = SplitMix64(seed: 11)
         var model: [Int64: (name: String, age: Int64?, friend: Int64?)] = [:]
         let names = ["a", "b", "c", "a long name that does not fit inline at all", ""]
         for round in 0..<20 {
