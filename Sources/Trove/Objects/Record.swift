@@ -303,8 +303,14 @@ enum RecordCodec {
     @inline(__always)
     static func int(_ b: UnsafeRawBufferPointer) -> Int64? {
         let n = b.count
-        if n == 8 { return Int64(littleEndian: b.loadUnaligned(as: Int64.self)) }
-        guard n > 0, n < 8 else { return nil }
+        switch n {
+        case 8: return Int64(littleEndian: b.loadUnaligned(as: Int64.self))
+        case 1: return Int64(b.load(as: Int8.self))
+        case 2: return Int64(Int16(littleEndian: b.loadUnaligned(as: Int16.self)))
+        case 4: return Int64(Int32(littleEndian: b.loadUnaligned(as: Int32.self)))
+        case 3, 5, 6, 7: break
+        default: return nil
+        }
         let p = b.baseAddress!
         var v: UInt64 = 0
         var i = n
