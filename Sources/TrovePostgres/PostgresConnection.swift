@@ -52,20 +52,23 @@ public final class PostgresConnection {
         }
         let cStrings: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { for pointer in cStrings { free(pointer) } }
+        let name = try preparedName(sql, parameterCount: parameters.count)
         let result: OpaquePointer? = cStrings.withUnsafeBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(buffer.count, 1)) { values in
-                PQexecParams(connection, sql, Int32(parameters.count), nil, parameters.isEmpty ? nil : values, nil, nil, 0)
+                let values = parameters.isEmpty ? nil : values
+                return name.map { PQexecPrepared(connection, $0, Int32(parameters.count), values, nil, nil, 0) }
+                    ?? PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
             }
         }
         guard let result else { throw failure(String(cString: PQerrorMessage(connection)), sqlState: nil) }
         defer { PQclear(result) }
-        switch PQresultStatus(result) {
-        case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
-            break
-        default:
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
-            throw failure(primary ?? String(cString: PQresultErrorMessage(result)), sqlState: state)
+        do {
+            try check(result)
+        } catch let error as PostgresError where name != nil && error.sqlState == "0A000" {
+            // Another client changed a table the cached plan reads ("cached plan must not change
+            // result type"): prepared again at the next run.
+            prepared[sql] = nil
+            throw error
         }
         let columnCount = Int(PQnfields(result))
         let columns = (0..<columnCount).map { String(cString: PQfname(result, Int32($0))) }
@@ -79,6 +82,92 @@ public final class PostgresConnection {
         }
         let affected = Int(String(cString: PQcmdTuples(result))) ?? 0
         return PostgresRows(columns: columns, rows: rows, affected: affected)
+    }
+
+    /// Throws the error of a failed statement's `result`.
+    private func check(_ result: OpaquePointer) throws {
+        switch PQresultStatus(result) {
+        case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
+            return
+        default:
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+            var error = failure(primary ?? String(cString: PQresultErrorMessage(result)), sqlState: state)
+            // "COPY Person, line 3, column name: ..."
+            if let context = PQresultErrorField(result, Int32(UInt8(ascii: "W"))).map({ String(cString: $0) }),
+               context.hasPrefix("COPY "), let range = context.firstRange(of: ", line ") {
+                error.copyLine = Int(context[range.upperBound...].prefix(while: \.isNumber))
+            }
+            throw error
+        }
+    }
+
+    /// Runs `COPY ... FROM STDIN` (`sql`) with `data` as its input; returns how many rows it
+    /// wrote. A row the server refuses fails the whole statement, with the error's `copyLine`.
+    @discardableResult
+    public func copy(_ sql: String, data: [UInt8]) throws -> Int {
+        guard let start = PQexec(connection, sql) else { throw failure(String(cString: PQerrorMessage(connection)), sqlState: nil) }
+        guard PQresultStatus(start) == PGRES_COPY_IN else {
+            defer { PQclear(start) }
+            try check(start)
+            throw PostgresError("not a COPY FROM STDIN statement: \(sql)")
+        }
+        PQclear(start)
+        var error: PostgresError?
+        let sent = data.withUnsafeBytes { bytes in
+            PQputCopyData(connection, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+        }
+        if sent != 1 || PQputCopyEnd(connection, nil) != 1 {
+            error = failure(String(cString: PQerrorMessage(connection)), sqlState: nil)
+        }
+        var affected = 0
+        while let result = PQgetResult(connection) {
+            defer { PQclear(result) }
+            do {
+                try check(result)
+                affected += Int(String(cString: PQcmdTuples(result))) ?? 0
+            } catch let refused as PostgresError {
+                // The server's own account of the failure is the better one.
+                error = refused
+            }
+        }
+        if let error { throw error }
+        return affected
+    }
+
+    /// The name of the server-side prepared statement of `sql` (prepared at its first run), or
+    /// nil for a statement that runs unprepared. Queries and writes repeat with other values:
+    /// prepared once, the server parses and plans them once per connection, not at every run.
+    private func preparedName(_ sql: String, parameterCount: Int) throws -> String? {
+        if let name = prepared[sql] { return name }
+        guard Self.preparedVerbs.contains(where: { sql.hasPrefix($0) }) else { return nil }
+        if prepared.count >= Self.preparedLimit {
+            try execute("DEALLOCATE ALL")
+            prepared.removeAll()
+        }
+        preparedCount += 1
+        let name = "trove_\(preparedCount)"
+        guard let result = PQprepare(connection, name, sql, Int32(parameterCount), nil) else {
+            throw failure(String(cString: PQerrorMessage(connection)), sqlState: nil)
+        }
+        defer { PQclear(result) }
+        try check(result)
+        prepared[sql] = name
+        return name
+    }
+
+    /// The statements kept prepared: what the store runs again and again.
+    private static let preparedVerbs = ["SELECT ", "INSERT ", "UPDATE ", "DELETE "]
+    /// At most this many prepared statements per connection (each holds server memory).
+    private static let preparedLimit = 500
+    private var prepared: [String: String] = [:]
+    private var preparedCount = 0
+
+    /// Forgets the prepared statements, after a schema change that can change what they read.
+    public func deallocatePreparedStatements() throws {
+        guard !prepared.isEmpty else { return }
+        prepared.removeAll()
+        try execute("DEALLOCATE ALL")
     }
 
     /// The error of a failed statement; when the server went away (shut down, crashed, or

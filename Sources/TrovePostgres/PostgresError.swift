@@ -6,9 +6,13 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
     /// unique violation, `28P01` for a wrong password).
     public var sqlState: String?
 
-    public init(_ message: String, sqlState: String? = nil) {
+    /// For a failed `COPY ... FROM STDIN`, the line of its input the server refused (from 1).
+    public var copyLine: Int?
+
+    public init(_ message: String, sqlState: String? = nil, copyLine: Int? = nil) {
         self.message = message
         self.sqlState = sqlState
+        self.copyLine = copyLine
     }
 
     public var description: String { message }

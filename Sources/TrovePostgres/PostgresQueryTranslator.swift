@@ -173,6 +173,17 @@ struct PostgresQueryTranslator {
             + scopes[0].joins.joined() + " WHERE \(condition)"
     }
 
+    /// The condition a write's `WHERE` puts on the rows of `model` (the table under the alias
+    /// `t0`) for those matching `predicate`: the predicate itself, or (when it reads through
+    /// links, which need joins) the key's membership in the matching keys.
+    mutating func rowCondition(_ model: ModelSchema, where predicate: QueryPredicate?) throws -> String {
+        let root = "t0"
+        let condition = try predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"
+        guard !scopes[0].joins.isEmpty else { return condition }
+        let key = "\(root).\(tables.keyColumn(model))"
+        return "\(key) IN (SELECT \(key) FROM \(PostgresTables.table(model.name)) AS \(root)" + scopes[0].joins.joined() + " WHERE \(condition))"
+    }
+
     /// The SQL reading each stored property of `model` from `alias`: scalars and links as
     /// `PostgresValues.output` writes them, lists as a JSON array of those texts.
     func outputColumns(_ model: ModelSchema, alias: String) throws -> [String] {

@@ -87,8 +87,8 @@ public final class PostgresRepository: QueryLanguageRepository {
             }
             for u in pending.updates {
                 let model = try store.model(u.model)
-                _ = try store.updateRows(model, keysSQL: "SELECT \(tables.keyColumn(model)) FROM \(PostgresTables.table(model.name)) WHERE \(PostgresTables.orderColumn) = $1::bigint",
-                                         keyParameters: [String(u.id)], values: entityProperties(u.values))
+                _ = try store.updateRows(model, condition: "t0.\(PostgresTables.orderColumn) = $1::bigint",
+                                         conditionParameters: [String(u.id)], values: entityProperties(u.values))
             }
             var ids: [ObjectIdentifier: Int64] = [:]
             for i in pending.inserts {

@@ -49,6 +49,7 @@ enum PostgresSchemaInstaller {
                     + refused.map(\.description).joined(separator: "; ")
                     + " (the PostgreSQL backend applies additive changes only)")
             }
+            try connection.deallocatePreparedStatements()
             // New tables first, so that new links can refer to them; their own foreign keys last.
             var added: [ModelSchema] = []
             for case .addedModel(let name) in plan.changes {

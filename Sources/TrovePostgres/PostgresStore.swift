@@ -124,9 +124,10 @@ public final class PostgresStore {
 
     /// Runs `body` atomically: in the open transaction (under a savepoint, so that a failed
     /// statement leaves the transaction usable, unless an `atomically` unit already is one),
-    /// or in one of its own.
-    func write<T>(_ body: () throws -> T) throws -> T {
-        guard isInTransaction else { return try connection.transaction(body) }
+    /// or in one of its own. A body of `oneStatement` is atomic by itself: outside a
+    /// transaction it runs alone, without the round trips of `BEGIN` and `COMMIT`.
+    func write<T>(oneStatement: Bool = false, _ body: () throws -> T) throws -> T {
+        guard isInTransaction else { return oneStatement ? try body() : try connection.transaction(body) }
         if let failure = transactionFailure {
             throw PostgresError("the transaction failed (\(failure.message)); statements are refused until rollback", sqlState: failure.sqlState)
         }
@@ -278,7 +279,8 @@ public final class PostgresStore {
     /// Inserts one object; properties left out get their defaults.
     public func insert(_ model: String, _ values: [String: Value]) throws {
         let model = try self.model(model)
-        _ = try write { try insertRow(model, values) }
+        let oneStatement = !model.properties.contains { $0.isStored && $0.type.isList } && !values.values.contains(where: \.isObject)
+        _ = try write(oneStatement: oneStatement) { try insertRow(model, values) }
     }
 
     /// Inserts an object, or updates the given properties of the one with the same primary key.
@@ -307,7 +309,7 @@ public final class PostgresStore {
         }
         var rest = values
         rest[pk] = nil
-        _ = try updateRows(model, keysSQL: "SELECT \(try keyParameter(model, key))", keyParameters: [try keyText(model, key)], values: rest)
+        _ = try updateRows(model, condition: try keyCondition(model), conditionParameters: [try keyText(model, key)], values: rest)
         return false
     }
 
@@ -316,8 +318,10 @@ public final class PostgresStore {
     public func update(_ model: String, where predicate: String?, arguments: [Value] = [], set values: [String: Value]) throws -> Int {
         let model = try self.model(model)
         var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
-        let keys = try translator.keys(model, where: try predicate.map(Self.parsePredicate))
-        return try write { try updateRows(model, keysSQL: keys, keyParameters: translator.parameters.values, values: values) }
+        let condition = try translator.rowCondition(model, where: try predicate.map(Self.parsePredicate))
+        return try write(oneStatement: Self.isOneStatement(model, values)) {
+            try updateRows(model, condition: condition, conditionParameters: translator.parameters.values, values: values)
+        }
     }
 
     /// Deletes the objects of `model` matching `predicate` (all when nil); returns how many.
@@ -325,10 +329,11 @@ public final class PostgresStore {
     public func delete(_ model: String, where predicate: String?, arguments: [Value] = []) throws -> Int {
         let model = try self.model(model)
         var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
-        let keys = try translator.keys(model, where: try predicate.map(Self.parsePredicate))
-        let key = PostgresTables(schema: schema).keyColumn(model)
-        return try write {
-            try connection.execute("DELETE FROM \(PostgresTables.table(model.name)) WHERE \(key) IN (\(keys))", translator.parameters.values).affected
+        let condition = try translator.rowCondition(model, where: try predicate.map(Self.parsePredicate))
+        // Links to the deleted objects become null, and their list rows go, by the tables' own
+        // foreign keys: one statement.
+        return try write(oneStatement: true) {
+            try connection.execute("DELETE FROM \(PostgresTables.table(model.name)) AS t0 WHERE \(condition)", translator.parameters.values).affected
         }
     }
 
@@ -348,8 +353,8 @@ public final class PostgresStore {
     public func update(_ model: String, primaryKey: Value, set values: [String: Value]) throws -> Bool {
         let model = try self.model(model)
         guard model.primaryKey != nil else { throw PostgresError("'\(model.name)' has no primary key") }
-        return try write {
-            try updateRows(model, keysSQL: "SELECT \(try keyParameter(model, primaryKey))", keyParameters: [try keyText(model, primaryKey)], values: values) > 0
+        return try write(oneStatement: Self.isOneStatement(model, values)) {
+            try updateRows(model, condition: try keyCondition(model), conditionParameters: [try keyText(model, primaryKey)], values: values) > 0
         }
     }
 
@@ -372,19 +377,30 @@ public final class PostgresStore {
         "$1::\(PostgresTables.castType(model.primaryKeyProperty?.type ?? .int))"
     }
 
-    private func keyText(_ model: ModelSchema, _ key: Value) throws -> String {
+    /// The row condition of the object whose primary key is `$1`.
+    private func keyCondition(_ model: ModelSchema) throws -> String {
+        "t0.\(PostgresTables.quoted(model.primaryKey ?? "")) = \(try keyParameter(model, .null))"
+    }
+
+    /// Whether setting `values` on objects of `model` is one `UPDATE`: no list to replace, no
+    /// nested object to write first.
+    private static func isOneStatement(_ model: ModelSchema, _ values: [String: Value]) -> Bool {
+        !values.contains { name, value in value.isObject || model[property: name]?.type.isList == true }
+    }
+
+    func keyText(_ model: ModelSchema, _ key: Value) throws -> String {
         let type = model.primaryKeyProperty?.type ?? .int
         return try PostgresValues.parameter(try coerce(key, type, "primary key of '\(model.name)'"), type: type).0
     }
 
-    private func coerce(_ value: Value, _ type: PropertyType, _ name: String) throws -> Value {
+    func coerce(_ value: Value, _ type: PropertyType, _ name: String) throws -> Value {
         if value.isNull { return .null }
         do { return try Coercion.scalar(.value(value), as: type, for: name) } catch { throw PostgresError(error.description) }
     }
 
     /// A link's value as the key of its target: a primary-key value, or (for a target without
     /// one) its `"@key"`.
-    private func linkKey(_ value: Value, target: String, property: String) throws -> Value {
+    func linkKey(_ value: Value, target: String, property: String) throws -> Value {
         let targetModel = try self.model(target)
         switch value {
         case .null: return .null
@@ -444,7 +460,7 @@ public final class PostgresStore {
         return owner
     }
 
-    private func keyType(_ model: String) throws -> PropertyType {
+    func keyType(_ model: String) throws -> PropertyType {
         try self.model(model).primaryKeyProperty?.type ?? .int
     }
 
@@ -475,9 +491,12 @@ public final class PostgresStore {
         }
     }
 
-    func updateRows(_ model: ModelSchema, keysSQL: String, keyParameters: [String?], values: [String: Value]) throws -> Int {
+    /// Sets `values` on the rows of `model` (the table under the alias `t0`) that `condition`
+    /// selects, its parameters `conditionParameters`; returns how many. One `UPDATE` when no
+    /// list is set; lists are replaced for the keys it returns.
+    func updateRows(_ model: ModelSchema, condition: String, conditionParameters: [String?], values: [String: Value]) throws -> Int {
         var parameters = SQLParameters()
-        for value in keyParameters { _ = parameters.add(value) }
+        for value in conditionParameters { _ = parameters.add(value) }
         var assignments: [String] = []
         var lists: [(PropertySchema, [Value])] = []
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
@@ -499,20 +518,25 @@ public final class PostgresStore {
                 assignments.append("\(PostgresTables.quoted(name)) = \(try PostgresValues.sql(coerced, type: property.type, &parameters))")
             }
         }
-        let key = PostgresTables(schema: schema).keyColumn(model)
+        let key = "t0.\(PostgresTables(schema: schema).keyColumn(model))"
         let table = PostgresTables.table(model.name)
-        let keys = try connection.execute("SELECT \(key)::text FROM \(table) WHERE \(key) IN (\(keysSQL)) ORDER BY \(PostgresTables.orderColumn)",
-                                          keyParameters).rows.map { $0[0] }
-        guard !keys.isEmpty else { return 0 }
-        if !assignments.isEmpty {
-            try translateConstraint(model) {
-                try connection.execute("UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE \(key) IN (\(keysSQL))", parameters.values)
+        guard !assignments.isEmpty else {
+            let keys = try connection.execute("SELECT \(key)::text FROM \(table) AS t0 WHERE \(condition)", conditionParameters).rows.map { $0[0] }
+            for (property, elements) in lists {
+                for owner in keys { try replaceList(model, property, owner: owner, elements) }
             }
+            return keys.count
         }
+        // The keys after the update: a new primary key's list rows follow it (ON UPDATE CASCADE).
+        let updated = try translateConstraint(model) {
+            try connection.execute("UPDATE \(table) AS t0 SET \(assignments.joined(separator: ", ")) WHERE \(condition)"
+                                   + (lists.isEmpty ? "" : " RETURNING \(key)::text"), parameters.values)
+        }
+        guard !lists.isEmpty else { return updated.affected }
         for (property, elements) in lists {
-            for owner in keys { try replaceList(model, property, owner: owner, elements) }
+            for row in updated.rows { try replaceList(model, property, owner: row[0], elements) }
         }
-        return keys.count
+        return updated.rows.count
     }
 
     /// Runs `body`, naming a broken constraint in the store's words.
@@ -520,10 +544,25 @@ public final class PostgresStore {
     private func translateConstraint<T>(_ model: ModelSchema, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as PostgresError where error.sqlState == "23505" {
-            throw PostgresError("'\(model.name)' already has an object with this primary key", sqlState: error.sqlState)
-        } catch let error as PostgresError where error.sqlState == "23503" {
-            throw PostgresError("a link of '\(model.name)' names an object that does not exist (\(error.message))", sqlState: error.sqlState)
+        } catch let error as PostgresError {
+            throw Self.constraintError(model, error)
         }
+    }
+
+    /// A broken constraint in the store's words; another error as it is.
+    static func constraintError(_ model: ModelSchema, _ error: PostgresError) -> PostgresError {
+        switch error.sqlState {
+        case "23505": PostgresError("'\(model.name)' already has an object with this primary key", sqlState: error.sqlState)
+        case "23503": PostgresError("a link of '\(model.name)' names an object that does not exist (\(error.message))", sqlState: error.sqlState)
+        default: error
+        }
+    }
+}
+
+extension Value {
+    /// Whether this is a nested object (a link written as the object it names).
+    fileprivate var isObject: Bool {
+        if case .object = self { return true }
+        return false
     }
 }

@@ -12,8 +12,11 @@ protocol ImportDestination {
     /// Sets `values` on the object of `model` with this primary key.
     func update(_ model: String, primaryKey: Value, set values: [String: Value]) throws
     /// Inserts an object (an existing primary key is an error) or, with `merge`, upserts it;
-    /// returns whether it created one.
-    func write(_ model: String, _ values: [String: Value], merge: Bool) throws -> Bool
+    /// returns whether it created one. `place` says where the object stood in the input, for
+    /// an error found later (a write may be held back until `finish()`).
+    func write(_ model: String, _ values: [String: Value], merge: Bool, at place: String) throws -> Bool
+    /// Writes what is held back.
+    func finish() throws
 }
 
 extension Transaction: ImportDestination {
@@ -25,7 +28,9 @@ extension Transaction: ImportDestination {
         _ = try update(model, primaryKey: primaryKey, values)
     }
 
-    func write(_ model: String, _ values: [String: Value], merge: Bool) throws -> Bool {
+    func finish() throws {}
+
+    func write(_ model: String, _ values: [String: Value], merge: Bool, at place: String) throws -> Bool {
         if merge { return try upsert(model, values).created }
         try insert(model, values)
         return true

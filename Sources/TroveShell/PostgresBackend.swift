@@ -158,7 +158,7 @@ public final class PostgresBackend: ShellBackend {
             let m = try modelSchema(model)
             let input = try context.openInput(file.text)
             let importer = StoreImport(model: m, input: input, format: format ?? ImportFormat(fileName: file.text), merge: merge, context: context)
-            return .written(try store.atomically { try importer.run(into: PostgresImportDestination(store: store)) })
+            return .written(try store.atomically { try importer.run(into: PostgresImportDestination(store: store, model: m.name, merge: merge)) })
         case .explain(let spec):
             let (sql, plan) = try store.explain(spec.text.text, arguments: arguments)
             return .plan(JSONObject([("sql", .string(sql)), ("plan", .array(plan.map(JSONValue.string)))]))
@@ -222,9 +222,18 @@ public final class PostgresBackend: ShellBackend {
     }
 }
 
-/// A PostgreSQL database as `import` writes to it, in the statement's transaction.
+/// A PostgreSQL database as `import` writes to it, in the statement's transaction. Without
+/// MERGE, the imported model's objects go by COPY, a batch at a time (`PostgresBulkInsert`);
+/// the rest (nested objects, lists with elements, links set once their targets are in) by
+/// statements, after the batch so far.
 struct PostgresImportDestination: ImportDestination {
     let store: PostgresStore
+    let bulk: PostgresBulkInsert?
+
+    init(store: PostgresStore, model: String, merge: Bool) throws {
+        self.store = store
+        bulk = merge ? nil : try PostgresBulkInsert(store: store, model: model)
+    }
 
     var schema: Schema { store.schema }
 
@@ -233,16 +242,34 @@ struct PostgresImportDestination: ImportDestination {
     }
 
     func contains(_ model: String, primaryKey: Value) throws -> Bool {
-        try store.contains(model, primaryKey: primaryKey)
+        if let bulk, bulk.model.name == model, bulk.holds(primaryKey: primaryKey) { return true }
+        return try store.contains(model, primaryKey: primaryKey)
     }
 
     func update(_ model: String, primaryKey: Value, set values: [String: Value]) throws {
+        try finish()
         guard try store.update(model, primaryKey: primaryKey, set: values) else {
             throw StoreError.objectNotFound(model: model, primaryKey: primaryKey.description)
         }
     }
 
-    func write(_ model: String, _ values: [String: Value], merge: Bool) throws -> Bool {
+    func finish() throws {
+        do {
+            try bulk?.flush()
+        } catch let error as PostgresRowError {
+            throw ImportFailure(error.description)
+        }
+    }
+
+    func write(_ model: String, _ values: [String: Value], merge: Bool, at place: String) throws -> Bool {
+        if let bulk, !merge, bulk.model.name == model {
+            do {
+                if try bulk.add(values, at: place) { return true }
+            } catch let error as PostgresRowError {
+                throw ImportFailure(error.description)
+            }
+        }
+        try finish()
         guard merge else {
             try store.insert(model, values)
             return true

@@ -29,7 +29,9 @@ struct StoreImport {
                 }
                 guard let record else { break }
                 do {
-                    try write(record.values, into: destination, &counts)
+                    try write(record.values, into: destination, at: "line \(record.line)", &counts)
+                } catch let error as ImportFailure {
+                    throw failure(error.description)
                 } catch {
                     throw failure("line \(record.line): \(error)")
                 }
@@ -40,6 +42,11 @@ struct StoreImport {
             } catch {
                 throw failure("\(error)")
             }
+        }
+        do {
+            try destination.finish()
+        } catch {
+            throw failure("\(error)")
         }
         return merge ? WriteSummary(inserted: counts.inserted, updated: counts.updated) : WriteSummary(inserted: counts.inserted)
     }
@@ -69,7 +76,7 @@ struct StoreImport {
             do {
                 var values = try destination.values(fromJSON: object, model: model.name)
                 try links.setAside(&values, in: destination) { "record \(record) (\($0))" }
-                try write(values, into: destination, &counts)
+                try write(values, into: destination, at: "record \(record)", &counts)
             } catch let error as ImportFailure {
                 throw failure(error.description)
             } catch {
@@ -84,8 +91,8 @@ struct StoreImport {
         }
     }
 
-    private func write(_ values: [String: Value], into destination: ImportDestination, _ counts: inout Counts) throws {
-        if try destination.write(model.name, values, merge: merge) { counts.inserted += 1 } else { counts.updated += 1 }
+    private func write(_ values: [String: Value], into destination: ImportDestination, at place: String, _ counts: inout Counts) throws {
+        if try destination.write(model.name, values, merge: merge, at: place) { counts.inserted += 1 } else { counts.updated += 1 }
     }
 
     private func reportProgress(_ counts: Counts) {

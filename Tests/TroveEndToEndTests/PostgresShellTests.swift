@@ -154,6 +154,37 @@ struct PostgresShellTests {
         #expect(try w.run([url, "count Item"]).out == "3\n")
     }
 
+    /// Import without MERGE sends its objects by COPY: awkward text, dates, nulls, links back
+    /// and forward and lists (which go by statements) arrive as on a store; a record the
+    /// server refuses is named, and nothing of the import remains.
+    @Test func importByCopyWritesWhatAStoreWritesAndABadRecordImportsNothing() throws {
+        try w.write("s.json", #"{"models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "name": "string?", "when": "date?", "score": "double?", "parent": "Item?", "tags": "string[]"}}]}"#)
+        let awkward = [#"a \"quoted\", comma"#, #"line\nbreak"#, #"back\\slash \\. end"#, "", #"$1'; DROP TABLE \"Item\"; --"#, "ünïcödé"]
+        let dates = ["2024-05-01T12:30:00Z", "1969-07-20T20:17:40Z", "0001-01-01T00:00:00Z"]
+        var lines: [String] = []
+        for i in 1...3_000 {
+            let name = i % 7 == 0 ? "null" : "\"\(awkward[i % awkward.count])\""
+            let parent = i % 5 == 0 ? "\(i - 1)" : i % 5 == 1 ? "\(i + 1)" : "null"
+            let tags = i % 100 == 0 ? #"["x", "y"]"# : "[]"
+            lines.append(#"{"id": \#(i), "name": \#(name), "when": "\#(dates[i % dates.count])", "score": \#(Double(i) / 8), "parent": \#(parent), "tags": \#(tags)}"#)
+        }
+        try w.write("items.jsonl", lines.joined(separator: "\n") + "\n")
+        let server = try w.run([url, "--schema", "s.json", "-c", "import Item items.jsonl", "-c", "Item SORT(id)"])
+        let store = try w.run(["items.trove", "--schema", "s.json", "-c", "import Item items.jsonl", "-c", "Item SORT(id)"])
+        #expect(server.status == 0, "\(server.err)")
+        #expect(server.out.hasPrefix(#"{"inserted": 3000}"#), "\(server.out.prefix(200))")
+        #expect(server.out == store.out)
+
+        try w.write("again.jsonl", (3_001...3_010).map { #"{"id": \#($0 == 3_008 ? 5 : $0)}"# }.joined(separator: "\n"))
+        let taken = try w.run([url, "import Item again.jsonl"])
+        #expect(taken.status == 1 && taken.err.contains("record 8: 'Item' already has an object with this primary key"), "\(taken.err)")
+        #expect(taken.err.contains("nothing was imported"), "\(taken.err)")
+        try w.write("twice.csv", "id,name\n4001,a\n4002,\"two\nlines\"\n4001,c\n")
+        let twice = try w.run([url, "import Item twice.csv"])
+        #expect(twice.status == 1 && twice.err.contains("line 5: 'Item' already has an object with this primary key"), "\(twice.err)")
+        #expect(try w.run([url, "count Item"]).out == "3000\n")
+    }
+
     /// The server ends the shell's session while its statement runs: exit status 1, a
     /// message that says so, and nothing of the statement in the database.
     @Test func aServerThatGoesAwayMidStatementEndsTheShellWithStatus1() throws {

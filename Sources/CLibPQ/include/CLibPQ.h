@@ -63,6 +63,15 @@ typedef void (*PQnoticeProcessor)(void *arg, const char *message);
     X(PGresult *, PQexecParams, (PGconn *conn, const char *command, int nParams, const Oid *paramTypes, \
         const char *const *paramValues, const int *paramLengths, const int *paramFormats, int resultFormat), \
         (conn, command, nParams, paramTypes, paramValues, paramLengths, paramFormats, resultFormat)) \
+    X(PGresult *, PQexec, (PGconn *conn, const char *query), (conn, query)) \
+    X(PGresult *, PQprepare, (PGconn *conn, const char *stmtName, const char *query, int nParams, const Oid *paramTypes), \
+        (conn, stmtName, query, nParams, paramTypes)) \
+    X(PGresult *, PQexecPrepared, (PGconn *conn, const char *stmtName, int nParams, const char *const *paramValues, \
+        const int *paramLengths, const int *paramFormats, int resultFormat), \
+        (conn, stmtName, nParams, paramValues, paramLengths, paramFormats, resultFormat)) \
+    X(PGresult *, PQgetResult, (PGconn *conn), (conn)) \
+    X(int, PQputCopyData, (PGconn *conn, const char *buffer, int nbytes), (conn, buffer, nbytes)) \
+    X(int, PQputCopyEnd, (PGconn *conn, const char *errormsg), (conn, errormsg)) \
     X(ExecStatusType, PQresultStatus, (const PGresult *res), (res)) \
     X(char *, PQresultErrorField, (const PGresult *res, int fieldcode), (res, fieldcode)) \
     X(char *, PQresultErrorMessage, (const PGresult *res), (res)) \

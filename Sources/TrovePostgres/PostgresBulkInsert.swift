@@ -1,0 +1,167 @@
+import Trove
+
+/// Objects of one model inserted in bulk through `COPY ... FROM STDIN`: a batch of rows goes
+/// to the server in one statement rather than one round trip per object (what `import`
+/// writes through).
+///
+/// Each object's values are checked when it is added, as `PostgresStore.insert` checks them.
+/// What only the server can check (a primary key already taken, a link to no object) fails
+/// the batch's COPY, and the error names the row's place. The batches run in the store's
+/// transaction: a failure leaves it to roll back, so that nothing of the import remains.
+public final class PostgresBulkInsert {
+    private let store: PostgresStore
+    public let model: ModelSchema
+    /// The table's columns the rows fill, in order: the stored properties but lists.
+    private let columns: [PropertySchema]
+    private let copySQL: String
+    /// The batch: CSV rows, the place of each and the line of the data it ends on (a quoted
+    /// field may hold line breaks, and COPY's errors count lines), and the primary keys they
+    /// hold (as key text).
+    private var data: [UInt8] = []
+    private var places: [String] = []
+    private var lastLines: [Int] = []
+    private var keys: Set<String> = []
+    /// A batch goes to the server once it holds this many bytes.
+    private static let batchBytes = 1 << 20
+
+    public init(store: PostgresStore, model: String) throws {
+        self.store = store
+        self.model = try store.model(model)
+        columns = self.model.properties.filter { $0.isStored && !$0.type.isList }
+        copySQL = "COPY \(PostgresTables.table(model)) (\(columns.map { PostgresTables.quoted($0.name) }.joined(separator: ", "))) FROM STDIN (FORMAT csv)"
+    }
+
+    /// Adds an object to the batch; `place` names it (`"record 3"`, `"line 7"`) in the error of
+    /// a batch that fails. Returns false, adding nothing, for an object COPY cannot carry (a
+    /// list with elements, a nested object, a date outside the years 1 to 9999): that one is
+    /// for `PostgresStore.insert`, after `flush()`.
+    public func add(_ values: [String: Value], at place: String) throws -> Bool {
+        guard !columns.isEmpty else { return false }
+        for property in model.properties where property.isStored && property.type.isList {
+            switch values[property.name] ?? property.defaultValue ?? .null {
+            case .null: continue
+            case .list(let elements) where elements.isEmpty: continue
+            default: return false
+            }
+        }
+        var row: [UInt8] = []
+        for (index, property) in columns.enumerated() {
+            if index > 0 { row.append(UInt8(ascii: ",")) }
+            let value = values[property.name] ?? property.defaultValue ?? .null
+            let stored: Value, type: PropertyType
+            switch property.type {
+            case .link(let target):
+                if case .object = value { return false }
+                type = try store.keyType(target)
+                stored = try store.linkKey(value, target: target, property: property.name)
+            default:
+                type = property.type
+                stored = try store.coerce(value, type, "\(model.name).\(property.name)")
+                if stored.isNull, !property.isOptional { throw PostgresError("'\(model.name).\(property.name)' is required") }
+            }
+            guard !stored.isNull else { continue }
+            guard let text = try Self.text(stored, type: type) else { return false }
+            try Self.appendQuoted(text, to: &row)
+        }
+        for name in values.keys where model[property: name]?.isStored != true {
+            throw PostgresError("'\(model.name)' has no property '\(name)'")
+        }
+        if let pk = model.primaryKey, let key = values[pk], !key.isNull {
+            keys.insert(try store.keyText(model, key))
+        }
+        row.append(UInt8(ascii: "\n"))
+        if data.count + row.count > Self.batchBytes { try flush() }
+        data += row
+        places.append(place)
+        lastLines.append((lastLines.last ?? 0) + row.count { $0 == UInt8(ascii: "\n") })
+        return true
+    }
+
+    /// Whether the batch holds the object with this primary key (not yet on the server).
+    public func holds(primaryKey: Value) -> Bool {
+        guard !keys.isEmpty, let text = try? store.keyText(model, primaryKey) else { return false }
+        return keys.contains(text)
+    }
+
+    /// Sends the batch to the server. A row it refuses is a `PostgresRowError` naming its place.
+    public func flush() throws {
+        guard !places.isEmpty else { return }
+        defer {
+            data.removeAll(keepingCapacity: true)
+            places.removeAll()
+            lastLines.removeAll()
+            keys.removeAll()
+        }
+        do {
+            _ = try store.write(oneStatement: true) { try store.connection.copy(copySQL, data: data) }
+        } catch let error as PostgresError {
+            let translated = PostgresStore.constraintError(model, error)
+            guard let line = error.copyLine, let row = lastLines.firstIndex(where: { $0 >= line }) else { throw translated }
+            throw PostgresRowError(place: places[row], error: translated)
+        }
+    }
+
+    /// The text COPY reads for a non-null value, or nil for one it cannot take as it stands.
+    private static func text(_ value: Value, type: PropertyType) throws -> String? {
+        switch value {
+        case .date(let date):
+            let micros = (date.timeIntervalSince1970 * 1_000_000).rounded()
+            guard let whole = Int64(exactly: micros) else { return nil }
+            return timestamp(micros: whole)
+        case .data:
+            return "\\x" + (try PostgresValues.parameter(value, type: type).0)
+        default:
+            return try PostgresValues.parameter(value, type: type).0
+        }
+    }
+
+    /// `YYYY-MM-DD HH:MM:SS.ffffff+00` for microseconds since 1970, or nil outside the years
+    /// 1 to 9999 (the days to a civil date as in Howard Hinnant's `civil_from_days`).
+    static func timestamp(micros: Int64) -> String? {
+        guard (-62_135_596_800_000_000...253_402_300_799_999_999).contains(micros) else { return nil }
+        let perDay: Int64 = 86_400_000_000
+        let (days, rest) = (micros.floorDivided(by: perDay), micros - micros.floorDivided(by: perDay) * perDay)
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        guard (1...9999).contains(year) else { return nil }
+        let seconds = rest / 1_000_000
+        func digits(_ n: Int64, _ width: Int) -> String {
+            let text = String(n)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(digits(year, 4))-\(digits(month, 2))-\(digits(day, 2)) \(digits(seconds / 3600, 2)):\(digits(seconds / 60 % 60, 2)):\(digits(seconds % 60, 2))"
+            + ".\(digits(rest % 1_000_000, 6))+00"
+    }
+
+    /// A CSV field in quotes (so that an empty string is not NULL, nor `\.` the end of data).
+    private static func appendQuoted(_ text: String, to row: inout [UInt8]) throws {
+        row.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            if byte == 0 { throw PostgresError("PostgreSQL text cannot hold a NUL character") }
+            if byte == UInt8(ascii: "\"") { row.append(byte) }
+            row.append(byte)
+        }
+        row.append(UInt8(ascii: "\""))
+    }
+}
+
+/// A row of a bulk insert that the server refused, with where the row came from.
+public struct PostgresRowError: Error, Sendable, CustomStringConvertible {
+    public var place: String
+    public var error: PostgresError
+    public var description: String { "\(place): \(error.message)" }
+}
+
+extension Int64 {
+    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}
