@@ -3,7 +3,7 @@ import Foundation
 
 let usage = """
     usage: ObjectBench [N] [--quick] [--engines trove,sqlite,grdb] [--dir PATH] [--nosync]
-                       [--shell TROVE_BINARY] [--scale M]
+                       [--shell TROVE_BINARY] [--scale M] [--update-rounds R]
       N          users in the bulk insert (default 1,000,000); --quick means N = 100,000
       --engines  which engines to run, in that order (default: trove,sqlite,grdb)
       --dir      parent of the temporary store directory (default /tmp)
@@ -11,6 +11,8 @@ let usage = """
       --shell    also compare the `trove` shell binary with the sqlite3 CLI (import, one-shot counts and questions)
       --scale M  instead of the comparison: Trove alone, M users inserted in one transaction,
                  then a scan; reports peak RSS against the file size
+      --update-rounds R  instead of the comparison: each engine loads N users, then updates every
+                 user's score in R transactions; reports the file size after each round
     """
 
 func fail(_ message: String, status: Int32 = 2) -> Never {
@@ -29,6 +31,7 @@ var parent = "/tmp"
 var durable = true
 var shellBinary: String?
 var scale: Int?
+var updateRounds: Int?
 /// How many times each query phase runs (its fastest run is reported). Declared before the
 /// code that runs: top-level values of main.swift are set in order.
 let readRepeats = 3
@@ -48,6 +51,9 @@ while let argument = arguments.popFirst() {
     case "--scale":
         guard let text = arguments.popFirst(), let value = Int(text.replacingOccurrences(of: "_", with: "")), value > 0 else { fail(usage) }
         scale = value
+    case "--update-rounds":
+        guard let text = arguments.popFirst(), let value = Int(text), value > 0 else { fail(usage) }
+        updateRounds = value
     case "-h", "--help": print(usage); exit(0)
     default:
         guard let value = Int(argument.replacingOccurrences(of: "_", with: "")), value >= 1_000 else { fail(usage) }
@@ -142,6 +148,8 @@ do {
     defer { try? FileManager.default.removeItem(atPath: root) }
     if let scale {
         try ScaleRun(users: scale, directory: root, durable: durable).run()
+    } else if let updateRounds {
+        try UpdateRounds(users: n, rounds: updateRounds, engines: engineNames.map { allEngines[$0]! }, directory: root, durable: durable).run()
     } else {
         try runComparison(in: root)
     }
