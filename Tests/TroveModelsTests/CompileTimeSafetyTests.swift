@@ -1,0 +1,213 @@
+import Foundation
+import Testing
+
+/// The misuses of the typed API that the compiler rejects, shown by compiling them: each
+/// snippet is type-checked by `swiftc` against the modules of this build (and the `@Model`
+/// plugin), next to models that compile, and must fail with the diagnostic that names it.
+@Suite(.serialized) struct CompileTimeSafetyTests {
+    /// Models and uses that compile: what each misuse is a wrong variant of.
+    static let models = """
+        @Model struct Owner {
+            @Attribute(.primaryKey) var id: Int
+            @Attribute(.indexed) var name: String = ""
+            var nickname: String?
+            var tags: [String] = []
+            var pets: [Pet] = []
+        }
+
+        @Model struct Pet {
+            @Attribute(.primaryKey) var id: Int
+            var name: String = ""
+            @LinkingObjects(\\Owner.pets) var owners: [Owner] = []
+        }
+
+        struct NotStorable: Codable {}
+
+        func uses(_ snapshot: Snapshot, _ tx: Transaction, _ owner: Owner) throws {
+            let minimum = 3
+            _ = try snapshot.objects(Owner.self, where: #Predicate { $0.id > minimum && $0.name.contains("a") },
+                                     sortBy: [.init(\\.name), .init(\\.nickname, order: .reverse)])
+            _ = try snapshot.objects(Owner.self, where: #Predicate { $0.nickname == nil || $0.pets.contains { $0.name == "Rex" } })
+            _ = try snapshot.objects(Owner.self).sum(\\.id)
+            try tx.insert(owner)
+            try tx.append(Pet(id: 1), to: \\.pets, of: owner)
+            try tx.append("x", to: \\.tags, of: owner)
+            try tx.update(owner) { $0.name = "b" }
+        }
+        """
+
+    /// A misuse: code beside ``models`` and a part of the diagnostic it must give. It is
+    /// compiled as its own file, `Misuse<id>.swift`, and the types it declares have names
+    /// starting with `Misuse<id>`, so that every error (one in a macro expansion too) names it.
+    struct Misuse: CustomTestStringConvertible, Sendable {
+        var name: String
+        var code: String
+        var diagnostic: String
+        var testDescription: String { name }
+
+        /// A misuse in the body of a function with a snapshot, a transaction and an owner.
+        static func use(_ name: String, _ statement: String, _ diagnostic: String) -> Misuse {
+            Misuse(name: name, code: "func misuse_ID(_ snapshot: Snapshot, _ tx: Transaction, _ owner: Owner) throws {\n    \(statement)\n}",
+                   diagnostic: diagnostic)
+        }
+    }
+
+    static let misuses: [Misuse] = [
+        .use("a misspelt property in a predicate", #"let p = #Predicate<Owner> { $0.nmae == "x" }; _ = try snapshot.objects(Owner.self, where: p)"#,
+             "has no member 'nmae'"),
+        .use("a value of another type in a comparison", #"_ = try snapshot.objects(Owner.self, where: #Predicate { $0.id == "x" })"#,
+             "binary operator '==' cannot be applied to operands of type 'Int' and 'String'"),
+        .use("an order on an optional", #"_ = try snapshot.objects(Owner.self, where: #Predicate { $0.nickname > "a" })"#,
+             "value of optional type 'String?' must be unwrapped"),
+        .use("a predicate over another model", "let p = #Predicate<Owner> { $0.id > 1 }; _ = try snapshot.objects(Pet.self, where: p)",
+             "cannot convert value of type 'Predicate<Owner>' to expected argument type 'Predicate<Pet>'"),
+        .use("hasSuffix in a predicate", #"_ = try snapshot.objects(Owner.self, where: #Predicate { $0.name.hasSuffix("x") })"#,
+             "The hasSuffix(_:) function is not supported in this predicate"),
+        .use("a misspelt sort key", #"_ = try snapshot.objects(Owner.self, sortBy: [ModelSortDescriptor(\Owner.nmae)])"#,
+             "has no member 'nmae'"),
+        .use("a sort by a property that is not Comparable", #"_ = try snapshot.objects(Owner.self, sortBy: [.init(\.tags)])"#,
+             "requires that 'Array<String>' conform to 'Comparable'"),
+        .use("a misspelt property in an aggregate", #"_ = try snapshot.objects(Owner.self).sum(\Owner.agee)"#,
+             "has no member 'agee'"),
+        .use("the sum of a property that is not numeric", #"_ = try snapshot.objects(Owner.self).sum(\.name)"#,
+             "requires that 'String' conform to 'AggregateValue'"),
+        .use("a model of another type appended to a list of links", #"try tx.append(owner, to: \.pets, of: owner)"#,
+             "cannot convert value of type 'Owner' to expected argument type 'Pet'"),
+        .use("a value of another type appended to a list", #"try tx.append(1, to: \.tags, of: owner)"#,
+             "cannot convert value of type 'Int' to expected argument type 'String'"),
+        .use("a partial update that assigns another type", #"try tx.update(owner) { $0.id = "x" }"#,
+             "cannot assign value of type 'String' to type 'Int'"),
+        .use("an insert of a value that is not a model", #"try tx.insert(NotStorable())"#,
+             "requires that 'NotStorable' conform to 'PersistentModel'"),
+        Misuse(name: "a model property of a type with no schema form",
+               code: "struct Misuse_IDThing: Codable {}\n@Model struct Misuse_IDModel {\n    @Attribute(.primaryKey) var id: Int\n    var thing: Misuse_IDThing\n}",
+               diagnostic: "conform to 'StorableProperty'"),
+        Misuse(name: "@LinkingObjects naming a property that does not exist",
+               code: "@Model struct Misuse_IDModel {\n    @Attribute(.primaryKey) var id: Int\n    @LinkingObjects(\\Owner.toys) var owners: [Owner] = []\n}",
+               diagnostic: "has no member 'toys'"),
+    ]
+
+    /// The file name stem of misuse `index`: two digits, so that no stem starts another.
+    static func stem(_ index: Int) -> String { "Misuse" + (index < 10 ? "0\(index)" : "\(index)") }
+
+    /// The error lines of type-checking ``models`` and every misuse in one `swiftc` run (a run
+    /// loads the modules once, which takes most of its time), by misuse; those that name no
+    /// misuse under the key -1.
+    static let errors = Result { () throws -> [Int: [String]] in
+        var files = ["Models": models]
+        for (index, misuse) in misuses.enumerated() {
+            files[stem(index)] = misuse.code.replacingOccurrences(of: "_ID", with: stem(index))
+        }
+        var errors: [Int: [String]] = [:]
+        for line in try typeCheck(files) {
+            let index = misuses.indices.first { line.contains(stem($0)) } ?? -1
+            errors[index, default: []].append(line)
+        }
+        return errors
+    }
+
+    @Test func theModelsAndUsesCompile() throws {
+        let unexplained = try Self.errors.get()[-1] ?? []
+        #expect(unexplained.isEmpty, "\(unexplained)")
+    }
+
+    @Test(arguments: misuses.indices) func misuseDoesNotCompile(_ index: Int) throws {
+        let misuse = Self.misuses[index]
+        let errors = try Self.errors.get()[index] ?? []
+        #expect(errors.contains { $0.contains(misuse.diagnostic) }, "\(misuse.name) gave: \(errors)")
+    }
+
+    /// The error lines `swiftc -typecheck` gives for `files` (by name stem, without imports).
+    static func typeCheck(_ files: [String: String]) throws -> [String] {
+        let toolchain = try TypeCheckSetup()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trove-compile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var paths: [String] = []
+        for (stem, code) in files.sorted(by: { $0.key < $1.key }) {
+            let file = directory.appendingPathComponent(stem + ".swift")
+            try Data("import Foundation\nimport Trove\nimport TroveModels\n\n\(code)\n".utf8).write(to: file)
+            paths.append(file.path)
+        }
+        let process = Process()
+        process.executableURL = toolchain.swiftc
+        process.arguments = ["-typecheck", "-continue-building-after-errors", "-swift-version", "6", "-parse-as-library", "-module-name", "Checked"] + paths + toolchain.arguments
+        process.currentDirectoryURL = directory
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let errors = text.split(separator: "\n").map(String.init).filter { $0.contains(": error: ") }
+        if process.terminationStatus != 0 && errors.isEmpty {
+            throw SetupError("swiftc failed with no error line (\(process.terminationStatus)):\n\(text)")
+        }
+        return errors
+    }
+
+    struct SetupError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
+
+/// Where this build keeps the modules the snippets import, and the compiler that built them.
+struct TypeCheckSetup: Sendable {
+    var swiftc: URL
+    var arguments: [String]
+
+    /// The modules and the `@Model` plugin are next to this test executable, in SwiftPM's
+    /// bin directory; the C modules below them are found by their module maps.
+    init() throws {
+        let executable = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        var bin = executable.deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: bin.appendingPathComponent("Modules/TroveModels.swiftmodule").path) {
+            guard bin.pathComponents.count > 1 else {
+                throw CompileTimeSafetyTests.SetupError("no Modules/TroveModels.swiftmodule above \(executable.path)")
+            }
+            bin = bin.deletingLastPathComponent()
+        }
+        let plugin = bin.appendingPathComponent("TroveMacros-tool")
+        guard FileManager.default.isExecutableFile(atPath: plugin.path) else {
+            throw CompileTimeSafetyTests.SetupError("no @Model plugin at \(plugin.path)")
+        }
+        var arguments = ["-I", bin.appendingPathComponent("Modules").path, "-load-plugin-executable", plugin.path + "#TroveMacros",
+                         "-module-cache-path", bin.appendingPathComponent("ModuleCache").path]
+        // The C modules: SwiftPM's generated maps in the bin directory, and the maps the C
+        // targets of this package and of its dependencies' checkouts hold.
+        var maps = try Self.subdirectories(of: bin).map { $0.appendingPathComponent("module.modulemap") }
+        let checkouts = bin.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("checkouts")
+        for package in try [Self.packageRoot] + Self.subdirectories(of: checkouts) {
+            for target in try Self.subdirectories(of: package.appendingPathComponent("Sources")) {
+                maps.append(target.appendingPathComponent("module.modulemap"))
+                maps.append(target.appendingPathComponent("include/module.modulemap"))
+            }
+        }
+        for map in maps where FileManager.default.fileExists(atPath: map.path) {
+            arguments += ["-Xcc", "-fmodule-map-file=" + map.path, "-Xcc", "-I" + map.deletingLastPathComponent().path]
+        }
+        arguments += ["-Xcc", "-I" + Self.packageRoot.appendingPathComponent("Sources/CTroveSystem/include").path]
+        swiftc = try Self.swiftc()
+        self.arguments = arguments
+    }
+
+    static func subdirectories(of directory: URL) throws -> [URL] {
+        guard FileManager.default.fileExists(atPath: directory.path) else { return [] }
+        return try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted().map { directory.appendingPathComponent($0) }
+    }
+
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// The `swiftc` on PATH (the toolchain `swift test` runs from).
+    static func swiftc() throws -> URL {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        for directory in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("swiftc")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw CompileTimeSafetyTests.SetupError("no swiftc on PATH (\(path))")
+    }
+}
