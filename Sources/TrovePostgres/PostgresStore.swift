@@ -152,7 +152,7 @@ public final class PostgresStore {
 
     /// The statement and parameters a query runs as.
     public func sql(_ queryText: String, arguments: [Value] = []) throws -> (sql: String, parameters: [String?]) {
-        let query = try Self.parse(queryText)
+        let query = try parsed(queryText)
         var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
         let sql = try translator.select(query)
         return (sql, translator.parameters.values)
@@ -191,7 +191,7 @@ public final class PostgresStore {
     /// The objects a query statement (`Person where age > 3 SORT(name)`) selects, each as its
     /// stored properties in schema order.
     public func objects(_ queryText: String, arguments: [Value] = []) throws -> PostgresObjects {
-        let query = try Self.parse(queryText)
+        let query = try parsed(queryText)
         guard query.select.isEmpty, query.group.isEmpty else { throw PostgresError("a query with SELECT or GROUP gives rows, not objects: run it with run(_:arguments:)") }
         let model = try model(query.model.name)
         var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
@@ -210,7 +210,7 @@ public final class PostgresStore {
     public func count(_ model: String, where predicate: String? = nil, arguments: [Value] = []) throws -> Int {
         let model = try self.model(model)
         var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
-        let keys = try translator.keys(model, where: try predicate.map(Self.parsePredicate))
+        let keys = try translator.keys(model, where: try predicate.map(parsedPredicate))
         let rows = try read { try connection.execute("SELECT count(*) FROM (\(keys)) AS matched", translator.parameters.values) }
         return Int(rows.rows.first?.first.flatMap { $0 } ?? "0") ?? 0
     }
@@ -227,6 +227,28 @@ public final class PostgresStore {
         }
         let plan = try read { try connection.execute("EXPLAIN " + sql, parameters) }.rows.map { $0.first.flatMap { $0 } ?? "" }
         return (sql, plan)
+    }
+
+    /// Parsed query texts and predicates: one run again (with other arguments) is not parsed
+    /// again.
+    private var parsedQueries: [String: Query] = [:]
+    private var parsedPredicates: [String: QueryPredicate] = [:]
+    private static let parsedLimit = 256
+
+    private func parsed(_ text: String) throws -> Query {
+        if let query = parsedQueries[text] { return query }
+        let query = try Self.parse(text)
+        if parsedQueries.count >= Self.parsedLimit { parsedQueries.removeAll() }
+        parsedQueries[text] = query
+        return query
+    }
+
+    private func parsedPredicate(_ text: String) throws -> QueryPredicate {
+        if let predicate = parsedPredicates[text] { return predicate }
+        let predicate = try Self.parsePredicate(text)
+        if parsedPredicates.count >= Self.parsedLimit { parsedPredicates.removeAll() }
+        parsedPredicates[text] = predicate
+        return predicate
     }
 
     static func parse(_ text: String) throws -> Query {
@@ -318,7 +340,7 @@ public final class PostgresStore {
     public func update(_ model: String, where predicate: String?, arguments: [Value] = [], set values: [String: Value]) throws -> Int {
         let model = try self.model(model)
         var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
-        let condition = try translator.rowCondition(model, where: try predicate.map(Self.parsePredicate))
+        let condition = try translator.rowCondition(model, where: try predicate.map(parsedPredicate))
         return try write(oneStatement: Self.isOneStatement(model, values)) {
             try updateRows(model, condition: condition, conditionParameters: translator.parameters.values, values: values)
         }
@@ -329,7 +351,7 @@ public final class PostgresStore {
     public func delete(_ model: String, where predicate: String?, arguments: [Value] = []) throws -> Int {
         let model = try self.model(model)
         var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
-        let condition = try translator.rowCondition(model, where: try predicate.map(Self.parsePredicate))
+        let condition = try translator.rowCondition(model, where: try predicate.map(parsedPredicate))
         // Links to the deleted objects become null, and their list rows go, by the tables' own
         // foreign keys: one statement.
         return try write(oneStatement: true) {
