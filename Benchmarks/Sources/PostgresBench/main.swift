@@ -172,6 +172,31 @@ try measure("delete N objects by primary key, one transaction", trove: {
     }
 })
 
+try measure("import N objects by COPY, one transaction (import's path)", trove: {
+    try store.atomically {
+        let bulk = try PostgresBulkInsert(store: store, model: "Person")
+        for i in 1...n {
+            let p = person(i)
+            _ = try bulk.add(["id": .int(p.id), "name": .string(p.name), "age": .int(p.age), "score": .double(p.score)], at: "record \(i)")
+        }
+        try bulk.flush()
+    }
+}, raw: {
+    try raw.transaction {
+        var data: [UInt8] = []
+        for i in 1...n {
+            let p = person(i)
+            data += Array("\(p.id),\"\(p.name)\",\(p.age),\(p.score)\n".utf8)
+            if data.count >= 1 << 20 || i == n {
+                try raw.copy(#"COPY "Person" ("id", "name", "age", "score") FROM STDIN (FORMAT csv)"#, data: data)
+                data.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+})
+try store.delete("Person", where: nil)
+try raw.execute(#"DELETE FROM "Person""#)
+
 if let shell {
     // One-shot processes: the shell's start, connection and statement against psql's.
     func run(_ executable: String, _ arguments: [String]) throws {
