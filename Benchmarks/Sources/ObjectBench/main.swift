@@ -3,12 +3,15 @@ import Foundation
 
 let usage = """
     usage: ObjectBench [N] [--quick] [--engines trove,sqlite,grdb] [--dir PATH] [--nosync]
-                       [--shell TROVE_BINARY] [--scale M] [--update-rounds R]
+                       [--shell TROVE_BINARY] [--scale M] [--update-rounds R] [--phases NAME,...]
       N          users in the bulk insert (default 1,000,000); --quick means N = 100,000
       --engines  which engines to run, in that order (default: trove,sqlite,grdb)
       --dir      parent of the temporary store directory (default /tmp)
       --nosync   commits that don't wait for the disk (Trove .noSync, SQLite synchronous=OFF)
       --shell    also compare the `trove` shell binary with the sqlite3 CLI (import, one-shot counts and questions)
+      --phases   run only these phases (bulkInsert, singleInserts, lookups, equality, range, compound,
+                 contains, linkPath, top, update, delete, reinserts, countWhere, averageWhere, average,
+                 extremes, groupCount, group, sumWhere, page, unindexedGroup); the sales are loaded anyway
       --scale M  instead of the comparison: Trove alone, M users inserted in one transaction,
                  then a scan; reports peak RSS against the file size
       --update-rounds R  instead of the comparison: each engine loads N users, then updates every
@@ -32,6 +35,8 @@ var durable = true
 var shellBinary: String?
 var scale: Int?
 var updateRounds: Int?
+/// The phases to run; nil runs them all.
+var selectedPhases: Set<Phase>?
 /// How many times each query phase runs (its fastest run is reported). Declared before the
 /// code that runs: top-level values of main.swift are set in order.
 let readRepeats = 3
@@ -48,6 +53,11 @@ while let argument = arguments.popFirst() {
     case "--dir": parent = arguments.popFirst() ?? parent
     case "--nosync": durable = false
     case "--shell": shellBinary = arguments.popFirst()
+    case "--phases":
+        let names = (arguments.popFirst() ?? "").split(separator: ",").map(String.init)
+        let phases = names.compactMap { name in Phase.allCases.first { "\($0)" == name } }
+        guard !phases.isEmpty, phases.count == names.count else { fail("unknown phase in \(names)\n\(usage)") }
+        selectedPhases = Set(phases)
     case "--scale":
         guard let text = arguments.popFirst(), let value = Int(text.replacingOccurrences(of: "_", with: "")), value > 0 else { fail(usage) }
         scale = value
@@ -206,7 +216,13 @@ do {
         run.baselineKiB = Measure.status("VmRSS")
         let engine = try type.init(directory: directory, durable: durable)
         try engine.insertTeams(data)
-        func phase<R>(_ p: Phase, repeats: Int = 1, _ body: () throws -> R) throws -> R {
+        /// The phase's result, or nil when `--phases` leaves it out.
+        @discardableResult
+        func phase<R>(_ p: Phase, repeats: Int = 1, _ body: () throws -> R) throws -> R? {
+            guard selectedPhases?.contains(p) ?? true else {
+                run.samples.append(Sample(wall: 0, cpu: 0, peakKiB: 0, rssDeltaKiB: 0))
+                return nil
+            }
             var (r, best) = try Measure.run("\(type.name) \(p.label(n: n, ops: ops))", log: log, body)
             // Query phases run again and keep their fastest run: the machine is shared, and a
             // phase of a few milliseconds is easily slowed by someone else's build.
@@ -225,46 +241,46 @@ do {
         try phase(.bulkInsert) { try engine.insertUsers(data, 0..<n) }
         run.sizeAfterInsert = try engine.fileSize()
         try phase(.singleInserts) { for i in n..<total { try engine.insertUsers(data, i..<(i + 1)) } }
-        run.checks.lookup = try phase(.lookups) { try engine.lookup(data, lookupKeys) }
-        run.checks.equality = try phase(.equality, repeats: readRepeats) { try engine.countByName(equalityNames) }
-        run.checks.range = try phase(.range, repeats: readRepeats) { try engine.countByNameRange(nameRanges) }
-        run.checks.compound = try phase(.compound, repeats: readRepeats) { try engine.countCompound(ageFrom: 30, ageBelow: 40, scoreAbove: 50) }
-        run.checks.contains = try phase(.contains, repeats: readRepeats) { try engine.countNameContains("ari") }
-        run.checks.linkPath = try phase(.linkPath, repeats: readRepeats) { try engine.countByTeamName(teamNames) }
-        run.checks.top = try phase(.top, repeats: readRepeats) { try engine.topByScore(100) }
+        run.checks.lookup = try phase(.lookups) { try engine.lookup(data, lookupKeys) } ?? 0
+        run.checks.equality = try phase(.equality, repeats: readRepeats) { try engine.countByName(equalityNames) } ?? 0
+        run.checks.range = try phase(.range, repeats: readRepeats) { try engine.countByNameRange(nameRanges) } ?? 0
+        run.checks.compound = try phase(.compound, repeats: readRepeats) { try engine.countCompound(ageFrom: 30, ageBelow: 40, scoreAbove: 50) } ?? 0
+        run.checks.contains = try phase(.contains, repeats: readRepeats) { try engine.countNameContains("ari") } ?? 0
+        run.checks.linkPath = try phase(.linkPath, repeats: readRepeats) { try engine.countByTeamName(teamNames) } ?? 0
+        run.checks.top = try phase(.top, repeats: readRepeats) { try engine.topByScore(100) } ?? []
         try phase(.update) { try engine.updateScores(data, updateKeys, newScore) }
         run.sizeAfterUpdate = try engine.fileSize()
-        run.checks.deleted = try phase(.delete) { try engine.delete(data, deleteKeys) }
+        run.checks.deleted = try phase(.delete) { try engine.delete(data, deleteKeys) } ?? 0
         run.sizeAfterDelete = try engine.fileSize()
         // Small commits again, now into a store with free space (Trove: thousands of free pages).
         try phase(.reinserts) { for i in deleteKeys.prefix(reinsertCount) { try engine.insertUsers(data, i..<(i + 1)) } }
         run.checks.finalCount = try engine.count()
         // The questions: sales loaded (not timed), then counts, aggregates and groups on them.
         try engine.insertSales(sales)
-        run.checks.questions.countWhere = try phase(.countWhere, repeats: readRepeats) { try engine.countSalesByRegion(questionRegions) }
+        run.checks.questions.countWhere = try phase(.countWhere, repeats: readRepeats) { try engine.countSalesByRegion(questionRegions) } ?? 0
         run.checks.questions.averageWhere = QuestionChecks.rounded(
-            try phase(.averageWhere, repeats: readRepeats) { try engine.averageAmountByRegion(questionRegions) })
-        run.checks.questions.average = QuestionChecks.rounded(try phase(.average, repeats: readRepeats) { try engine.averageAmount(times: questionRepeats) })
-        run.checks.questions.extremes = try phase(.extremes, repeats: readRepeats) { try engine.amountExtremes(times: extremeQueries) }
+            try phase(.averageWhere, repeats: readRepeats) { try engine.averageAmountByRegion(questionRegions) } ?? 0)
+        run.checks.questions.average = QuestionChecks.rounded(try phase(.average, repeats: readRepeats) { try engine.averageAmount(times: questionRepeats) } ?? 0)
+        run.checks.questions.extremes = try phase(.extremes, repeats: readRepeats) { try engine.amountExtremes(times: extremeQueries) } ?? 0
         run.checks.questions.groupCounts = try phase(.groupCount, repeats: readRepeats) {
             var rows: [String] = []
             for _ in 0..<questionRepeats { rows = try engine.salesCountByRegion() }
             return rows
-        }
+        } ?? []
         run.checks.questions.groups = try phase(.group, repeats: readRepeats) {
             var rows: [String] = []
             for _ in 0..<questionRepeats { rows = try engine.salesByRegion() }
             return rows
-        }
+        } ?? []
         // Seven significant digits: the engines add half a million doubles in different orders.
         run.checks.questions.sumWhere = String(format: "%.6e",
-            try phase(.sumWhere, repeats: readRepeats) { try engine.sumOfPricesOver50(times: questionRepeats) })
-        run.checks.questions.page = try phase(.page, repeats: readRepeats) { try engine.salePage(times: extremeQueries) }
+            try phase(.sumWhere, repeats: readRepeats) { try engine.sumOfPricesOver50(times: questionRepeats) } ?? 0)
+        run.checks.questions.page = try phase(.page, repeats: readRepeats) { try engine.salePage(times: extremeQueries) } ?? []
         run.checks.questions.unindexedGroups = try phase(.unindexedGroup, repeats: readRepeats) {
             var rows: [String] = []
             for _ in 0..<questionRepeats { rows = try engine.salesByChannel() }
             return rows
-        }
+        } ?? []
         if let trove = engine as? TroveObjectEngine {
             for query in ["User where name == '\(equalityNames[0])'",
                           "User where name >= '\(nameRanges[0].lower)' AND name < '\(nameRanges[0].upper)'", "User where age >= 30 AND age < 40 AND score > 50.0",
@@ -285,7 +301,7 @@ do {
     for other in runs.dropFirst() where other.run.checks != runs[0].run.checks {
         throw BenchError("\(other.name) disagrees with \(runs[0].name):\n  \(other.run.checks)\n  \(runs[0].run.checks)")
     }
-    guard runs[0].run.checks.deleted == ops, runs[0].run.checks.finalCount == total - ops + reinsertCount else {
+    guard selectedPhases != nil || runs[0].run.checks.deleted == ops, runs[0].run.checks.finalCount == total - ops + reinsertCount else {
         throw BenchError("unexpected counts: \(runs[0].run.checks.deleted) deleted, \(runs[0].run.checks.finalCount) left")
     }
 
@@ -297,7 +313,7 @@ do {
         var header = ["workload"] + runs.map(\.name)
         if ratios, trove != nil { header += peers.map { "Trove/\($0.name)" } }
         var rows: [[String]] = []
-        for p in Phase.allCases {
+        for p in Phase.allCases where selectedPhases?.contains(p) ?? true {
             var row = [p.label(n: n, ops: ops)]
             for r in runs { row.append(format(value(r.run.samples[p.rawValue]))) }
             if ratios, let trove {
