@@ -223,6 +223,28 @@ public class ReadTransaction {
         return try lookup(tree, key, body)
     }
 
+    /// Calls `body` with the last key of `tree` and its value, or returns nil if the tree is
+    /// empty: one descent along the right edge, no cursor. Both buffers are valid only inside
+    /// `body`.
+    public func withLastEntry<R>(_ tree: Tree, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> R) throws -> R? {
+        try beginOperation()
+        var pgno = tree.info.root
+        if pgno == 0 { return nil }
+        var level = 0
+        while true {
+            let n = try node(pgno)
+            let count = n.count
+            if n.isLeaf {
+                guard count > 0 else { return nil }
+                let key = try n.key(count - 1)
+                return try withLeafValue(n, count - 1) { try body(key, $0) }
+            }
+            level += 1
+            if level > 64 || count == 0 { throw StorageError.corrupt(page: pgno, detail: "tree deeper than 64 levels or an empty branch") }
+            pgno = try n.child(count - 1)
+        }
+    }
+
     /// The value stored under `key`, copied, or nil.
     public func get(_ tree: Tree, _ key: some ContiguousBytes) throws -> [UInt8]? {
         try key.withUnsafeBytes { k in try withValue(tree, forKey: k) { Array($0) } }

@@ -4,7 +4,9 @@ import Testing
 import TestRandom
 
 /// `Cursor.advance(by:)` and `Cursor.seek(forwardTo:)` land where `next()` steps and
-/// `seek(_:)` do, within a leaf, across leaves and levels, at the end, and in a writer.
+/// `seek(_:)` do, within a leaf, across leaves and levels, at the end, and in a writer; the
+/// batch lookup (`forEachValue(_:forKeys:_:)`) and `withLastEntry` find what lookups by key
+/// and `last()` find.
 @Suite struct CursorMoveTests {
     /// Even keys 0, 2, ... (30,000 of them, a tree of three levels or more); every 997th value
     /// overflows.
@@ -88,6 +90,62 @@ import TestRandom
                     if target > 60_000 { break }
                 }
             }
+        }
+    }
+
+    @Test func batchLookupsFindWhatLookupsByKeyFind() throws {
+        let s = try store()
+        try inBoth(s) { tx, t in
+            var rng = SplitMix64(seed: 23)
+            for round in 0..<4 {
+                // Ascending keys, present (even) and absent (odd), near and far apart, some
+                // repeated; in the last rounds some go back, past the start and the end too.
+                var keys: [UInt64] = []
+                var target = 0
+                while target < 60_010 {
+                    let gap = [0, 1, 2, 3, 40, 300, 5_000][Int(rng.next() % 7)]
+                    target = round >= 2 && rng.next() % 4 == 0 ? max(target - gap, 0) : target + gap
+                    keys.append(UInt64(target))
+                }
+                if round == 3 { keys += [UInt64.max, 0, 59_998, 1] }
+                var found: [(Int, [UInt8])] = []
+                try keys.withUnsafeBufferPointer { keys in
+                    try tx.forEachValue(t, forKeys: keys) { i, value in
+                        found.append((i, Array(value)))
+                        return true
+                    }
+                }
+                var expected: [(Int, [UInt8])] = []
+                for (i, k) in keys.enumerated() {
+                    if let value = try tx.get(t, withUnsafeBytes(of: k.bigEndian) { Array($0) }) { expected.append((i, value)) }
+                }
+                #expect(found.map(\.0) == expected.map(\.0))
+                #expect(found.map(\.1) == expected.map(\.1))
+            }
+            // The walk stops when `body` says so.
+            var calls = 0
+            try [UInt64(0), 2, 4, 6].withUnsafeBufferPointer { keys in
+                try tx.forEachValue(t, forKeys: keys) { i, _ in calls += 1; return i < 1 }
+            }
+            #expect(calls == 2)
+        }
+    }
+
+    @Test func theLastEntryIsWhereLastLands() throws {
+        let s = try store()
+        try inBoth(s) { tx, t in
+            let c = try tx.cursor(t)
+            #expect(try c.last())
+            let last = try tx.withLastEntry(t) { key, value in (Array(key), Array(value)) }
+            #expect(last?.0 == (try c.key()))
+            #expect(last?.1 == (try c.value()))
+        }
+        try s.write { tx in
+            let empty = try tx.createTree(named: "empty")
+            #expect(try tx.withLastEntry(empty) { key, _ in Array(key) } == nil)
+            var none = 0
+            try [UInt64(1)].withUnsafeBufferPointer { keys in try tx.forEachValue(empty, forKeys: keys) { _, _ in none += 1; return true } }
+            #expect(none == 0)
         }
     }
 }

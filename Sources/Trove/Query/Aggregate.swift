@@ -139,14 +139,14 @@ struct BoundAggregateStatement {
             let how = plan.isDecidedByIndex ? "from the index entries, reads no object" : "the objects that pass"
             return (.int(Int64(results.count)), plan.adding(["COUNT (\(how))"], returning: 1))
         }
-        // The keys come in key order: one cursor reads their records, moving forward.
+        // The keys come in key order: one walk reads their records, moving forward.
         let reader = KeyPathReader(snapshot: snapshot)
-        let records = try KeyOrderRecords(try reader.tree(model), snapshot: snapshot)
+        let tree = try reader.tree(model)
         var accumulator = AggregateAccumulator(function, kind: values.kind)
         if let slot = try AggregatedSlot(values) {
-            try Self.add(results.keys, records, slot, &accumulator)
+            try Self.add(results.keys, tree, snapshot, slot, &accumulator)
         } else {
-            try Self.add(results.keys, records, AggregatedPath(read: try reader.valueReader(values)), &accumulator)
+            try Self.add(results.keys, tree, snapshot, AggregatedPath(read: try reader.valueReader(values)), &accumulator)
         }
         let step = "\(String(function.rawValue.dropFirst()).uppercased()) \(values.text) (reads only \(values.text) of each match)"
         return (accumulator.value, plan.adding([step], returning: 1))
@@ -190,11 +190,16 @@ struct BoundAggregateStatement {
         return (accumulator.value, plan)
     }
 
-    /// Adds the values of the objects `keys` (ascending, for `records` to read forward).
-    private static func add<V: AggregatedValues>(_ keys: [UInt64], _ records: KeyOrderRecords, _ values: V,
+    /// Adds the values of the objects `keys` of `tree` (ascending, for the lookups to move
+    /// forward from one to the next).
+    private static func add<V: AggregatedValues>(_ keys: [UInt64], _ tree: Tree?, _ snapshot: Snapshot, _ values: V,
                                                  _ accumulator: inout AggregateAccumulator) throws {
-        for key in keys {
-            _ = try records.withRecord(key) { try values.add($0, key, to: &accumulator) }
+        guard let tree else { return }
+        try keys.withUnsafeBufferPointer { keys in
+            try snapshot.storageTx.forEachValue(tree, forKeys: keys) { i, record in
+                try values.add(try RecordView(record), keys[i], to: &accumulator)
+                return true
+            }
         }
     }
 

@@ -15,6 +15,7 @@ struct AggregatedSlot: AggregatedValues {
     let property: PropertyLayout
     private let slot: Int
     private let type: PropertyType
+    private let isInteger: Bool
     private let missing: Value
 
     /// The slot that holds `path`, when the path reads a scalar of the object itself.
@@ -24,12 +25,18 @@ struct AggregatedSlot: AggregatedValues {
         property = p
         slot = p.id
         type = p.elementType
+        isInteger = p.elementType.isInteger
         missing = try KeyPathReader.defaultPayload(p).withUnsafeBytes { try RecordCodec.decode($0, type: p.elementType, property: p) }
     }
 
     @inline(__always)
     func add(_ record: RecordView, _ key: UInt64, to accumulator: inout AggregateAccumulator) throws {
         if let bytes = record.slot(slot) {
+            // An integer's payload is its 8 bytes (a null's is empty): added without a `Value`.
+            if isInteger, bytes.count == 8 {
+                accumulator.add(int: bytes.loadUnaligned(as: Int64.self))
+                return
+            }
             accumulator.add(try RecordCodec.decode(bytes, type: type, property: property))
         } else {
             accumulator.add(missing)

@@ -18,20 +18,37 @@ final class ParsedQueryCache: @unchecked Sendable {
     }
 
     /// An aggregate statement's parse and, once it ran without arguments, its binding to the
-    /// layout it ran against: a repeated `min Car.hp` is neither parsed nor bound again.
-    private final class CachedAggregate {
+    /// layout it ran against: a repeated `min Car.hp` is neither parsed nor bound again, and
+    /// one an index end answers (`IndexEnd`) reads only that.
+    final class CachedAggregate {
         let statement: QueryAggregateStatement
         let bound: BoundAggregateStatement?
+        let indexEnd: IndexEnd?
         let layout: StoreLayout?
         init(_ statement: QueryAggregateStatement, bound: BoundAggregateStatement? = nil, layout: StoreLayout? = nil) {
             self.statement = statement
             self.bound = bound
+            indexEnd = bound.flatMap(IndexEnd.init)
             self.layout = layout
         }
     }
-    private final class CachedQuery {
+    /// A query's parse and, for one with SELECT that ran without arguments, its binding to the
+    /// layout it ran against.
+    final class CachedQuery {
         let query: Query
-        init(_ query: Query) { self.query = query }
+        let projected: BoundProjectedQuery?
+        let layout: StoreLayout?
+        init(_ query: Query, projected: BoundProjectedQuery? = nil, layout: StoreLayout? = nil) {
+            self.query = query
+            self.projected = projected
+            self.layout = layout
+        }
+    }
+
+    /// What a statement run without arguments keeps of its binding to a layout.
+    enum Binding {
+        case aggregate(CachedAggregate)
+        case projected(BoundProjectedQuery)
     }
 
     /// A predicate's parse and its last template: a class, so that a cache hit costs one
@@ -94,21 +111,34 @@ final class ParsedQueryCache: @unchecked Sendable {
         return statement
     }
 
-    /// The aggregate statement `text` bound to `layout` without arguments, if it is cached.
-    func boundAggregate(_ text: String, layout: StoreLayout) -> BoundAggregateStatement? {
-        guard case .aggregate(let a)? = cached(Key(text: text, isPredicate: false)), a.layout === layout else { return nil }
-        return a.bound
+    /// The statement `text` bound to `layout` without arguments, if it is cached: an aggregate
+    /// statement, or a query with SELECT.
+    func binding(_ text: String, layout: StoreLayout) -> Binding? {
+        switch cached(Key(text: text, isPredicate: false)) {
+        case .aggregate(let a)? where a.layout === layout && a.bound != nil: .aggregate(a)
+        case .query(let q)? where q.layout === layout: q.projected.map { .projected($0) }
+        default: nil
+        }
+    }
+
+    /// Keeps `projected`, the query `text` bound to `layout` without arguments.
+    func keep(_ projected: BoundProjectedQuery, of query: Query, for text: String, layout: StoreLayout) {
+        replace(.query(CachedQuery(query, projected: projected, layout: layout)), for: Key(text: text, isPredicate: false))
     }
 
     /// Keeps `bound`, the aggregate statement `text` bound to `layout` without arguments.
     func keep(_ bound: BoundAggregateStatement, of statement: QueryAggregateStatement, for text: String, layout: StoreLayout) {
-        let key = Key(text: text, isPredicate: false)
+        replace(.aggregate(CachedAggregate(statement, bound: bound, layout: layout)), for: Key(text: text, isPredicate: false))
+    }
+
+    /// Puts `entry` in the place of what `key` held.
+    private func replace(_ entry: Entry, for key: Key) {
         lock.lock()
         defer { lock.unlock() }
         if entries[key] == nil {
             append(key)
         }
-        entries[key] = .aggregate(CachedAggregate(statement, bound: bound, layout: layout))
+        entries[key] = entry
         forgetRecent()
     }
 

@@ -48,12 +48,14 @@ struct BoundProjection {
     func rows(_ keys: [UInt64], model: ModelLayout, snapshot: Snapshot) throws -> QueryRows {
         let evaluator = PredicateEvaluator(snapshot: snapshot)
         let readers = try items.map { try Self.reader($0.source, evaluator) }
-        let tree = try evaluator.reader.tree(model)
+        // Keys in SORT order are most often ascending runs (a page in primary-key order, in
+        // insertion order): one cursor reads them, a descent only where a run breaks.
+        let records = try KeyOrderRecords(try evaluator.reader.tree(model), snapshot: snapshot)
         let names = columns
         var rows: [QueryRow] = []
         rows.reserveCapacity(keys.count)
         for key in keys {
-            let values = try evaluator.reader.withRecord(tree, key) { record in
+            let values = try records.withRecord(key) { record in
                 try readers.map { try RowValue.plain(try $0(record, key), snapshot) }
             }
             if let values { rows.append(QueryRow(names: names, values: values, identity: .object(ObjectReference(model: model.name, key: key)))) }

@@ -13,10 +13,18 @@ extension QueryExecutor {
     func answer(_ text: String, arguments: [Value]) throws -> (answer: QueryAnswer, plan: QueryPlan) {
         try snapshot.checkLive()
         let layout = snapshot.layout
-        // An aggregate run again without arguments reuses its binding: its cost is its read.
-        if arguments.isEmpty, let bound = ParsedQueryCache.shared.boundAggregate(text, layout: layout) {
-            let (value, plan) = try bound.run(self)
-            return (.value(value), plan)
+        // A statement run again without arguments reuses its binding: its cost is its reads.
+        switch arguments.isEmpty ? ParsedQueryCache.shared.binding(text, layout: layout) : nil {
+        case .aggregate(let cached)?:
+            if let bound = cached.bound {
+                let (value, plan) = try bound.run(self)
+                return (.value(value), plan)
+            }
+        case .projected(let projected)?:
+            let (rows, plan) = try projected.run(self)
+            return (.rows(rows), plan)
+        case nil:
+            break
         }
         let binder = QueryBinder(layout: layout, arguments: arguments, statement: text)
         switch try ParsedQueryCache.shared.statement(text) {
@@ -51,10 +59,10 @@ extension QueryExecutor {
                 let (results, plan) = try run(query, model: model, binder: binder, projection: nil)
                 return (.objects(results), plan)
             }
-            let projection = try BoundProjection(query.select, model: model, binder: binder)
-            let (results, plan) = try run(query, model: model, binder: binder, projection: projection)
-            let rows = try projection.rows(results.keys, model: model, snapshot: snapshot)
-            return (.rows(rows), plan.adding([projection.step], returning: rows.count))
+            let projected = try BoundProjectedQuery(query, binder: binder)
+            if arguments.isEmpty { ParsedQueryCache.shared.keep(projected, of: query, for: text, layout: layout) }
+            let (rows, plan) = try projected.run(self)
+            return (.rows(rows), plan)
         }
     }
 }
@@ -91,6 +99,11 @@ extension Snapshot {
     /// The value of `sum MODEL.KEYPATH [where P]` (likewise `avg`, `min`, `max`): a number, a
     /// date for `min`/`max` of dates, or `.null` (`avg`, `min`, `max` over no value).
     public func aggregate(_ text: String, arguments: [Value] = []) throws -> Value {
+        // A repeated `min`/`max` of an indexed property reads one end of the index: no plan.
+        if arguments.isEmpty, case .aggregate(let cached)? = ParsedQueryCache.shared.binding(text, layout: layout), let end = cached.indexEnd {
+            try checkLive()
+            if let value = try end.value(in: self) { return value }
+        }
         guard case .value(let value) = try answer(text, arguments: arguments) else {
             throw QueryError(.unexpectedToken, "expected an aggregate statement: sum, avg, min or max MODEL.KEYPATH [where PREDICATE]", at: .start, in: text)
         }

@@ -18,10 +18,11 @@ import TroveStorage
 /// | ordered candidates | SORT, DISTINCT or LIMIT over index candidates or backlinks, in key order | `QueryDifferentialTests.randomStatementsSortDistinctOffsetAndLimitLikeTheReference` (indexes, every index) |
 /// | refine | `Results.filter`, `sorted(by:)`, `distinct(by:)`, `offset(_:)` over keys already found | `QueryDifferentialTests.refinedResultsAgreeWithTheReference` |
 /// | index order (`IndexOrderedKeys`) | SORT on one indexed property or the primary key, no predicate or DISTINCT: OFFSET skips entries, LIMIT stops the walk, no record read | `QuestionPlanDifferentialTests.pagesAndProjectionsAgreeWithTheScan` (indexes, every index) |
-/// | projection (`BoundProjection`) | SELECT over the keys any path found: only the selected properties of each object are decoded | `QuestionPlanDifferentialTests.pagesAndProjectionsAgreeWithTheScan`, `QuestionTests` |
+/// | projection (`BoundProjection`) | SELECT over the keys any path found: only the selected properties of each object are decoded, the records read with one forward cursor (`KeyOrderRecords`); a repeated statement without arguments reuses its binding (`BoundProjectedQuery`, `ProjectedQueryCacheTests`) | `QuestionPlanDifferentialTests.pagesAndProjectionsAgreeWithTheScan`, `QuestionTests` |
 /// | count from the index | `count MODEL where P` on index candidates the keys decide: entries counted, no record read (`count MODEL`: the objects tree's count) | `QuestionPlanDifferentialTests.aggregatesAndCountsAgreeWithTheScan` |
 /// | aggregate from the index (`IndexedAggregate`) | `sum`/`avg` (index keys added) or `min`/`max` (one end of the index) of an indexed number or date, with no predicate or one the same index serves | `QuestionPlanDifferentialTests.aggregatesAndCountsAgreeWithTheScan` (indexes, every index) |
-/// | aggregate over matches (`BoundAggregateStatement.run`) | an aggregate statement the index cannot answer alone: over a scan, each record that passes adds its value as the scan reads it; over index candidates, one cursor reads the matches' records in key order (`KeyOrderRecords`) | `QuestionPlanDifferentialTests.aggregatesAndCountsAgreeWithTheScan` |
+/// | aggregate over matches (`BoundAggregateStatement.run`) | an aggregate statement the index cannot answer alone: over a scan, each record that passes adds its value as the scan reads it; over index candidates, one walk reads the matches' records in key order (`ReadTransaction.forEachValue(_:forKeys:_:)`) | `QuestionPlanDifferentialTests.aggregatesAndCountsAgreeWithTheScan` |
+/// | index end (`IndexEnd`) | a repeated `min`/`max` of an indexed integer or date, no predicate, its binding cached: one descent to the first non-null or the last key | `AggregateStatementCacheTests` |
 /// | streamed groups (`IndexedGrouping`) | GROUP on one indexed key path whose rows hold only the key and `@count` (or that LIMIT without SORT stops), no predicate or index candidates (at least one object in 8): runs of equal keys are the groups, in order | `QuestionPlanDifferentialTests.groupsAgreeWithTheScan` (indexes, every index) |
 struct QueryExecutor {
     let snapshot: Snapshot
@@ -55,6 +56,15 @@ struct QueryExecutor {
     /// Runs the objects part of `query`: its predicate, SORT, DISTINCT and LIMIT. A SORT key
     /// may name an item of `projection` by its name or text.
     func run(_ query: Query, model: ModelLayout, binder: QueryBinder, projection: BoundProjection?) throws -> (results: Results, plan: QueryPlan) {
+        let (predicate, sort, distinct) = try Self.bind(query, model: model, binder: binder, projection: projection)
+        return try run(model: model, predicate: predicate, predicateText: query.predicate?.description as String?,
+                       sort: sort, distinct: distinct, offset: query.offset, limit: query.limit)
+    }
+
+    /// The predicate, SORT and DISTINCT of `query` bound to `model`; a SORT key may name an
+    /// item of `projection` by its name or text.
+    static func bind(_ query: Query, model: ModelLayout, binder: QueryBinder, projection: BoundProjection?) throws
+        -> (predicate: BoundPredicate?, sort: [(BoundKeyPath, Bool)], distinct: [BoundKeyPath]) {
         let predicate = try query.predicate.map { try binder.bind($0, to: model) }
         let sort = try query.sort.map { descriptor in
             do {
@@ -71,8 +81,7 @@ struct QueryExecutor {
         let distinct = try query.distinct.map {
             try binder.orderingKeyPath($0, model: model, clause: "DISTINCT", allowsLinks: true)
         }
-        return try run(model: model, predicate: predicate, predicateText: query.predicate?.description as String?,
-                       sort: sort, distinct: distinct, offset: query.offset, limit: query.limit)
+        return (predicate, sort, distinct)
     }
 
     /// Runs a bound query over every object of `model`.
@@ -89,11 +98,14 @@ struct QueryExecutor {
         if predicate == nil, distinct.isEmpty, !sort.isEmpty, requestedLimit != 0,
            let (keys, walk, examined) = try keysInIndexOrder(model: model, sort: sort, offset: offset, limit: requestedLimit) {
             let total = try snapshot.objectsTree(model)?.count ?? 0
-            var steps = ["SCAN \(model.name) \(walk.usingText) (in SORT order)",
+            var steps: [String] = []
+            if describesPlan {
+                steps = ["SCAN \(model.name) \(walk.usingText) (in SORT order)",
                          "SORT \(sort[0].0.text) \(sort[0].1 ? "ASC" : "DESC") (the index's order: nothing sorted)"]
-            if offset > 0 { steps.append("OFFSET \(offset) (skips index entries, reads no object)") }
-            if let requestedLimit { steps.append("LIMIT \(requestedLimit) (stops early)") }
-            let plan = QueryPlan(model: model.name, access: walk.access, steps: describesPlan ? steps : [], estimatedRows: total,
+                if offset > 0 { steps.append("OFFSET \(offset) (skips index entries, reads no object)") }
+                if let requestedLimit { steps.append("LIMIT \(requestedLimit) (stops early)") }
+            }
+            let plan = QueryPlan(model: model.name, access: walk.access, steps: steps, estimatedRows: total,
                                  examinedRows: examined, actualRows: keys.count, isDecidedByIndex: true)
             return (Results(snapshot: snapshot, model: model, keys: keys), plan)
         }
