@@ -32,9 +32,9 @@ struct AggregatedSlot: AggregatedValues {
     @inline(__always)
     func add(_ record: RecordView, _ key: UInt64, to accumulator: inout AggregateAccumulator) throws {
         if let bytes = record.slot(slot) {
-            // An integer's payload is its 8 bytes (a null's is empty): added without a `Value`.
-            if isInteger, bytes.count == 8 {
-                accumulator.add(int: bytes.loadUnaligned(as: Int64.self))
+            // An integer (a null's payload is empty) is added without a `Value`.
+            if isInteger, let int = RecordCodec.int(bytes) {
+                accumulator.add(int: int)
                 return
             }
             accumulator.add(try RecordCodec.decode(bytes, type: type, property: property))
