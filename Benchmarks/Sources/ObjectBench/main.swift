@@ -301,7 +301,7 @@ do {
     for other in runs.dropFirst() where other.run.checks != runs[0].run.checks {
         throw BenchError("\(other.name) disagrees with \(runs[0].name):\n  \(other.run.checks)\n  \(runs[0].run.checks)")
     }
-    guard selectedPhases != nil || runs[0].run.checks.deleted == ops, runs[0].run.checks.finalCount == total - ops + reinsertCount else {
+    guard selectedPhases != nil || (runs[0].run.checks.deleted == ops && runs[0].run.checks.finalCount == total - ops + reinsertCount) else {
         throw BenchError("unexpected counts: \(runs[0].run.checks.deleted) deleted, \(runs[0].run.checks.finalCount) left")
     }
 

@@ -29,6 +29,13 @@ struct AggregatedSlot: AggregatedValues {
         missing = try KeyPathReader.defaultPayload(p).withUnsafeBytes { try RecordCodec.decode($0, type: p.elementType, property: p) }
     }
 
+    /// The value `record` holds (a projection's item).
+    @inline(__always)
+    func value(_ record: RecordView) throws -> Value {
+        guard let bytes = record.slot(slot) else { return missing }
+        return try RecordCodec.decode(bytes, type: type, property: property)
+    }
+
     @inline(__always)
     func add(_ record: RecordView, _ key: UInt64, to accumulator: inout AggregateAccumulator) throws {
         if let bytes = record.slot(slot) {

@@ -15,6 +15,9 @@ struct BoundProjection {
     }
 
     let items: [Item]
+    /// The slot of each item, when every item is a stored scalar of the object itself: rows
+    /// then decode those slots and nothing else.
+    private let slots: [AggregatedSlot]?
 
     var columns: [String] { items.map(\.name) }
 
@@ -34,6 +37,12 @@ struct BoundProjection {
                 throw binder.error(.invalidAggregate, "\(function) is a group aggregate: it needs GROUP(...) before SELECT; a list aggregate reads a list (dogs.\(function))", at: item.range.start)
             }
         }
+        var slots: [AggregatedSlot] = []
+        for item in items {
+            guard case .path(let path) = item.source, let slot = try AggregatedSlot(path) else { break }
+            slots.append(slot)
+        }
+        self.slots = slots.count == items.count ? slots : nil
     }
 
     /// The item named `name` (its alias or its text) that is a key path, for `SORT`.
@@ -46,12 +55,23 @@ struct BoundProjection {
 
     /// The rows of the objects `keys` of `model`, in that order.
     func rows(_ keys: [UInt64], model: ModelLayout, snapshot: Snapshot) throws -> QueryRows {
+        let names = columns
+        if let slots {
+            let records = try KeyOrderRecords(try snapshot.objectsTree(model), snapshot: snapshot)
+            var rows: [QueryRow] = []
+            rows.reserveCapacity(keys.count)
+            for key in keys {
+                if let values = try records.withRecord(key, { record in try slots.map { try $0.value(record) } }) {
+                    rows.append(QueryRow(names: names, values: values, identity: .object(ObjectReference(model: model.name, key: key))))
+                }
+            }
+            return QueryRows(columns: names, rows: rows)
+        }
         let evaluator = PredicateEvaluator(snapshot: snapshot)
         let readers = try items.map { try Self.reader($0.source, evaluator) }
         // Keys in SORT order are most often ascending runs (a page in primary-key order, in
         // insertion order): one cursor reads them, a descent only where a run breaks.
         let records = try KeyOrderRecords(try evaluator.reader.tree(model), snapshot: snapshot)
-        let names = columns
         var rows: [QueryRow] = []
         rows.reserveCapacity(keys.count)
         for key in keys {
