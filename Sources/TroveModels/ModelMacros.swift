@@ -29,8 +29,8 @@ extension KeyedDecodingContainer {
     /// A stored property of a `@Model` struct, for the `init(from:)` the macro writes: null or
     /// absent is nil for an optional.
     public func decodeModelProperty<T: Decodable>(forKey key: Key) throws -> T {
-        if let optional = T.self as? any ExpressibleByNilLiteral.Type, try !contains(key) || decodeNil(forKey: key) {
-            return optional.init(nilLiteral: ()) as! T
+        if let optional = T.self as? any OptionalModelProperty.Type {
+            return try optional.decodeModelProperty(from: self, forKey: key) as! T
         }
         return try decode(T.self, forKey: key)
     }
@@ -40,5 +40,17 @@ extension KeyedDecodingContainer {
     public func decodeLinkingObjects<T: Decodable & RangeReplaceableCollection>(forKey key: Key) throws -> T {
         guard codingPath.isEmpty else { return T() }
         return try decode(T.self, forKey: key)
+    }
+}
+
+/// An optional property, read with one `decodeIfPresent` rather than the `contains`,
+/// `decodeNil` and `decode` of a generic optional.
+protocol OptionalModelProperty {
+    static func decodeModelProperty<Key: CodingKey>(from container: KeyedDecodingContainer<Key>, forKey key: Key) throws -> Self
+}
+
+extension Optional: OptionalModelProperty where Wrapped: Decodable {
+    static func decodeModelProperty<Key: CodingKey>(from container: KeyedDecodingContainer<Key>, forKey key: Key) throws -> Self {
+        try container.decodeIfPresent(Wrapped.self, forKey: key)
     }
 }

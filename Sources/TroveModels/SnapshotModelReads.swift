@@ -9,6 +9,10 @@ extension Snapshot {
     /// The objects of `T` that `predicate` selects, sorted and paged: the query the predicate
     /// translates to, planned and run as its text would be (indexes included).
     ///
+    /// Foundation's `#Predicate` refuses `hasSuffix` at compile time ("The hasSuffix(_:)
+    /// function is not supported in this predicate"); a suffix test is `ENDSWITH` in a query
+    /// string: `snapshot.objects(Person.modelName, where: "name ENDSWITH $0", .string("son"))`.
+    ///
     /// ```swift
     /// let names = try snapshot.objects(Person.self, where: #Predicate { $0.age > 30 && $0.dog?.name == "Rex" },
     ///                                  sortBy: [.init(\.name)], limit: 10).map(\.name)
@@ -22,6 +26,12 @@ extension Snapshot {
 
     /// The results of `descriptor`.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> ModelResults<T> {
+        // A filter alone goes the way of `objects(_:where:)`, whose cached template answers an
+        // indexed equality or range without binding or planning the predicate again.
+        if let predicate = descriptor.predicate, descriptor.sortBy.isEmpty, descriptor.fetchOffset == 0, descriptor.fetchLimit == nil {
+            let (condition, arguments) = try PredicateTranslator.translate(predicate)
+            return ModelResults(try objects(T.modelName, where: condition.description, arguments: arguments))
+        }
         let (text, arguments) = try descriptor.queryText()
         return ModelResults(try query(text, arguments: arguments))
     }

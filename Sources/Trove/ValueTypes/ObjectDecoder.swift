@@ -168,6 +168,13 @@ struct KeyedObjectDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try decoder.decode(type, from: try value(key), at: codingPath + [key])
     }
+    /// One read of the property, where the protocol's default reads it for `contains`,
+    /// `decodeNil` and `decode` in turn.
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard contains(key) else { return nil }
+        let v = try source.value(key.stringValue)
+        return v.isNull ? nil : try decoder.decode(type, from: v, at: codingPath + [key])
+    }
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try get(type, key) }
     func decode(_ type: String.Type, forKey key: Key) throws -> String { try get(type, key) }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try get(type, key) }
