@@ -33,6 +33,7 @@ let package = Package(
             dependencies: [
                 "BenchSupport",
                 .product(name: "Trove", package: "Trove"),
+                .product(name: "TroveModels", package: "Trove"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 "CSQLite",
             ]

@@ -3,7 +3,7 @@ import Foundation
 
 let usage = """
     usage: ObjectBench [N] [--quick] [--engines trove,sqlite,grdb] [--dir PATH] [--nosync]
-                       [--shell TROVE_BINARY] [--scale M] [--update-rounds R] [--phases NAME,...]
+                       [--shell TROVE_BINARY] [--scale M] [--update-rounds R] [--phases NAME,...] [--typed]
       N          users in the bulk insert (default 1,000,000); --quick means N = 100,000
       --engines  which engines to run, in that order (default: trove,sqlite,grdb)
       --dir      parent of the temporary store directory (default /tmp)
@@ -16,6 +16,8 @@ let usage = """
                  then a scan; reports peak RSS against the file size
       --update-rounds R  instead of the comparison: each engine loads N users, then updates every
                  user's score in R transactions; reports the file size after each round
+      --typed    instead of the comparison: Trove's typed API (@Model, #Predicate) against its
+                 dynamic API, on two stores of N users each
     """
 
 func fail(_ message: String, status: Int32 = 2) -> Never {
@@ -37,6 +39,7 @@ var scale: Int?
 var updateRounds: Int?
 /// The phases to run; nil runs them all.
 var selectedPhases: Set<Phase>?
+var typedOnly = false
 /// How many times each query phase runs (its fastest run is reported). Declared before the
 /// code that runs: top-level values of main.swift are set in order.
 let readRepeats = 3
@@ -64,6 +67,7 @@ while let argument = arguments.popFirst() {
     case "--update-rounds":
         guard let text = arguments.popFirst(), let value = Int(text), value > 0 else { fail(usage) }
         updateRounds = value
+    case "--typed": typedOnly = true
     case "-h", "--help": print(usage); exit(0)
     default:
         guard let value = Int(argument.replacingOccurrences(of: "_", with: "")), value >= 1_000 else { fail(usage) }
@@ -201,6 +205,11 @@ do {
     let deleteKeys = Array(permutation[ops..<(2 * ops)])
     let reinsertCount = min(1_000, ops)
     let newScore: (Int) -> Double = { Double($0 % 1000) + 0.5 }
+    if typedOnly {
+        try TypedPhases(n: n, data: data, lookupKeys: lookupKeys, equalityNames: equalityNames, updateKeys: updateKeys,
+                        directory: root, durable: durable).run()
+        return
+    }
     log("generating \(n.grouped) sales")
     let sales = SalesDataset(count: n, seed: 17)
     let questionRegions = (0..<questionQueries).map { sales.regions[$0 % SalesDataset.regionCount] }

@@ -1,0 +1,185 @@
+import BenchSupport
+import Foundation
+import Trove
+import TroveModels
+
+@Model("Team") struct TypedTeam {
+    @Attribute(.primaryKey) var id: String
+    var name: String
+}
+
+/// The benchmark's `User` as an app declares it with `@Model`: the same schema as
+/// ``TroveObjectEngine/schemaJSON`` gives `User` and `Team`.
+@Model("User") struct TypedUser {
+    @Attribute(.primaryKey) var uid: String
+    @Attribute(.indexed) var name: String
+    var age: Int64
+    var score: Double
+    var signedUpAt: Date
+    var email: String?
+    var team: TypedTeam?
+}
+
+/// The typed API (`@Model` values, `#Predicate`, key-path sorts, partial updates) against the
+/// dynamic API (property dictionaries, query strings) on the main workloads, in one process:
+/// two stores of the same schema, each workload run on the dynamic store and then on the typed
+/// one, query phases best of ``readRepeats``. What it prints is the cost of the typed layer.
+struct TypedPhases {
+    let n: Int
+    let data: ObjectDataset
+    let lookupKeys: [Int]
+    let equalityNames: [String]
+    let updateKeys: [Int]
+    let directory: String
+    let durable: Bool
+
+    /// A workload through both APIs; each returns a checksum the other must match.
+    struct Workload {
+        var label: String
+        var repeats = 1
+        var dynamic: (Store) throws -> Int
+        var typed: (Store) throws -> Int
+    }
+
+    func open(_ name: String) throws -> Store {
+        var configuration = StoreConfiguration(path: "\(directory)/\(name).trove", schema: try Schema(TypedUser.self, schemaVersion: 1))
+        configuration.durability = durable ? .durable : .noSync
+        return try Store(configuration: configuration)
+    }
+
+    func user(_ i: Int) -> TypedUser {
+        let u = data.users[i]
+        return TypedUser(uid: u.uid, name: u.name, age: u.age, score: u.score, signedUpAt: Date(timeIntervalSinceReferenceDate: u.signedUpAt),
+                         email: u.email, team: TypedTeam(id: data.teamIDs[u.team], name: data.teamNames[u.team]))
+    }
+
+    func workloads() -> [Workload] {
+        let singles = n..<min(n + 1_000, data.users.count)
+        // The values an app holds before it updates them (built before the phase, untimed).
+        let held = updateKeys.map(user)
+        return [
+            Workload(label: "insert \(n.grouped) objects, 1 txn", dynamic: { s in
+                try s.write { tx in for i in 0..<n { try tx.insert("User", TroveObjectEngine.values(data.users[i], data)) } }
+                return n
+            }, typed: { s in
+                try s.write { tx in for i in 0..<n { try tx.insert(user(i)) } }
+                return n
+            }),
+            Workload(label: "insert \(singles.count.grouped) objects, 1 txn each", dynamic: { s in
+                for i in singles { try s.write { tx in _ = try tx.insert("User", TroveObjectEngine.values(data.users[i], data)) } }
+                return singles.count
+            }, typed: { s in
+                for i in singles { try s.write { tx in try tx.insert(user(i)) } }
+                return singles.count
+            }),
+            Workload(label: "\(lookupKeys.count.grouped) primary-key lookups", dynamic: { s in
+                try s.read { snapshot in
+                    var sum: UInt64 = 0
+                    for i in lookupKeys {
+                        _ = try snapshot.withObject("User", primaryKey: .string(data.users[i].uid)) { o in
+                            foldUser(&sum, name: try o.string("name") ?? "", age: try o.int("age") ?? 0, score: try o.double("score") ?? 0)
+                        }
+                    }
+                    return Int(truncatingIfNeeded: sum)
+                }
+            }, typed: { s in
+                try s.read { snapshot in
+                    var sum: UInt64 = 0
+                    for i in lookupKeys {
+                        guard let u = try snapshot.object(TypedUser.self, primaryKey: data.users[i].uid) else { throw BenchError("no user \(i)") }
+                        foldUser(&sum, name: u.name, age: u.age, score: u.score)
+                    }
+                    return Int(truncatingIfNeeded: sum)
+                }
+            }),
+            Workload(label: "\(equalityNames.count.grouped) indexed equality queries (name == x)", repeats: readRepeats, dynamic: { s in
+                try s.read { snapshot in
+                    try equalityNames.reduce(0) { $0 + (try snapshot.objects("User", where: "name == $0", .string($1)).count) }
+                }
+            }, typed: { s in
+                try s.read { snapshot in
+                    try equalityNames.reduce(0) { count, name in
+                        count + (try snapshot.objects(TypedUser.self, where: #Predicate { $0.name == name }).count)
+                    }
+                }
+            }),
+            Workload(label: "compound predicate, scans all (age, age, score)", repeats: readRepeats, dynamic: { s in
+                try s.read { snapshot in
+                    try snapshot.objects("User", where: "age >= $0 AND age < $1 AND score > $2", .int(30), .int(40), .double(50)).count
+                }
+            }, typed: { s in
+                try s.read { snapshot in
+                    let (from, below, above): (Int64, Int64, Double) = (30, 40, 50)
+                    return try snapshot.objects(TypedUser.self, where: #Predicate { $0.age >= from && $0.age < below && $0.score > above }).count
+                }
+            }),
+            Workload(label: "name CONTAINS 'ari', scans all", repeats: readRepeats, dynamic: { s in
+                try s.read { snapshot in try snapshot.objects("User", where: "name CONTAINS $0", .string("ari")).count }
+            }, typed: { s in
+                try s.read { snapshot in
+                    let needle = "ari"
+                    return try snapshot.objects(TypedUser.self, where: #Predicate { $0.name.contains(needle) }).count
+                }
+            }),
+            Workload(label: "top 100 by score, values read", repeats: readRepeats, dynamic: { s in
+                try s.read { snapshot in
+                    try snapshot.query("User SORT(score DESC) LIMIT(100)").map { try $0.string("uid") ?? "" }.joined().hashValue
+                }
+            }, typed: { s in
+                try s.read { snapshot in
+                    try snapshot.objects(TypedUser.self, sortBy: [.init(\.score, order: .reverse)], limit: 100).map(\.uid).joined().hashValue
+                }
+            }),
+            Workload(label: "update score of \(held.count.grouped) objects, 1 txn", dynamic: { s in
+                try s.write { tx in
+                    for (i, u) in zip(updateKeys, held) { try tx.update("User", primaryKey: .string(u.uid), ["score": .double(Double(i % 1000) + 0.5)]) }
+                }
+                return held.count
+            }, typed: { s in
+                try s.write { tx in
+                    for (i, u) in zip(updateKeys, held) { try tx.update(u) { $0.score = Double(i % 1000) + 0.5 } }
+                }
+                return held.count
+            }),
+        ]
+    }
+
+    @MainActor func run() throws {
+        let dynamicStore = try open("dynamic")
+        let typedStore = try open("typed")
+        try dynamicStore.write { tx in
+            for i in 0..<ObjectDataset.teamCount { try tx.insert("Team", ["id": .string(data.teamIDs[i]), "name": .string(data.teamNames[i])]) }
+        }
+        try typedStore.write { tx in
+            for i in 0..<ObjectDataset.teamCount { try tx.insert(TypedTeam(id: data.teamIDs[i], name: data.teamNames[i])) }
+        }
+        var rows: [[String]] = []
+        for workload in workloads() {
+            func measure(_ api: String, _ store: Store, _ body: (Store) throws -> Int) throws -> (Int, Sample) {
+                var (result, best) = try Measure.run("\(api) \(workload.label)", log: log) { try body(store) }
+                for _ in 1..<max(1, workload.repeats) {
+                    let (again, sample) = try Measure.run("\(api) \(workload.label) (again)", log: log) { try body(store) }
+                    result = again
+                    best.wall = min(best.wall, sample.wall)
+                    best.cpu = min(best.cpu, sample.cpu)
+                }
+                return (result, best)
+            }
+            let (expected, dynamic) = try measure("dynamic API", dynamicStore, workload.dynamic)
+            let (found, typed) = try measure("typed API", typedStore, workload.typed)
+            guard found == expected else { throw BenchError("typed API: \(workload.label) gave \(found), the dynamic API \(expected)") }
+            rows.append([workload.label, formatTime(dynamic.wall), formatTime(typed.wall), String(format: "%.2fx", typed.wall / dynamic.wall),
+                         formatTime(dynamic.cpu), formatTime(typed.cpu), String(format: "%.2fx", typed.cpu / dynamic.cpu)])
+        }
+        // The writes, checked: both stores hold the same users with the same scores.
+        let stored = try [dynamicStore, typedStore].map { store in
+            try store.read { snapshot in "\(try snapshot.count("User")) users, scores summing to \(try snapshot.aggregate("sum User.score"))" }
+        }
+        guard stored[0] == stored[1] else { throw BenchError("typed API: the typed store has \(stored[1]), the dynamic one \(stored[0])") }
+        print("Typed API (@Model, #Predicate) against the dynamic API, Trove alone, same schema, same run:")
+        print("")
+        print(renderTable(["workload", "dynamic wall", "typed wall", "typed/dynamic", "dynamic CPU", "typed CPU", "typed/dynamic CPU"], rows))
+        print("")
+        print("checks: the typed API gave each workload's answer the dynamic API gave; both stores hold \(stored[0])")
+    }
+}
