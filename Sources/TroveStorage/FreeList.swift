@@ -268,8 +268,13 @@ struct FreeList {
 
     /// Records where the chunks a commit wrote went: chunk table of `count` entries, `written`
     /// replacing theirs; nothing is changed afterwards.
+    ///
+    /// `written` can name chunks past `count` and past the table: a commit that grew the file
+    /// into a new chunk and then cut its tail off again (leaf packing, vacuum) changed that
+    /// chunk's bits and left it empty.
     mutating func committedChunks(_ written: [(chunk: Int, pgno: UInt64, checksum: UInt64)], count: Int) {
-        if chunkPages.count < count { chunkPages.append(contentsOf: repeatElement((pgno: UInt64(0), checksum: UInt64(0)), count: count - chunkPages.count)) }
+        let needed = max(count, (written.map(\.chunk).max() ?? -1) + 1)
+        if chunkPages.count < needed { chunkPages.append(contentsOf: repeatElement((pgno: UInt64(0), checksum: UInt64(0)), count: needed - chunkPages.count)) }
         for c in written { chunkPages[c.chunk] = (c.pgno, c.checksum) }
         // A file cut short has fewer chunks: those past its end hold no page.
         while chunkPages.count > count, chunkPages[chunkPages.count - 1].pgno == 0 { chunkPages.removeLast() }

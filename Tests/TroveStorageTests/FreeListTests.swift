@@ -39,6 +39,25 @@ import TestRandom
         #expect(list.chunkIsEmpty(0) && list.chunkIsEmpty(6))
     }
 
+    /// A commit that grows the file into a new chunk and then cuts that tail off again (leaf
+    /// packing moves its pages down) has changed the chunk and left it empty: the chunk table
+    /// keeps only the chunks of the file that is left.
+    @Test func aChunkGrownIntoAndCutOffWithinOneCommitLeavesNoEntry() throws {
+        var list = FreeList(pageSize: 4096)
+        let perChunk = list.pagesPerChunk
+        list.addPending(txnid: 1, pages: [10])
+        list.reclaim(upTo: 1)
+        list.committedChunks([(chunk: 0, pgno: 7, checksum: 99)], count: 1)
+        // The transaction's pages on both sides of the boundary come back, then end the file.
+        list.release(perChunk - 50, count: 75)
+        let limit = list.trimTail(pageCount: perChunk + 25, notBelow: perChunk - 100)
+        #expect(limit == perChunk - 50)
+        #expect(list.changedChunks == [0, 1] && list.chunkIsEmpty(1))
+        list.committedChunks([(chunk: 0, pgno: 8, checksum: 98), (chunk: 1, pgno: 0, checksum: 0)],
+                             count: list.chunkCount(pageCount: limit))
+        #expect(list.chunkPages.map(\.pgno) == [8])
+    }
+
     @Test func runsAreFoundOnlyWhenContiguous() {
         var list = Self.list(ready: [20, 4, 5, 7, 8, 9, 30])
         #expect(list.allocate(3) == 7)
