@@ -116,23 +116,15 @@ public final class PostgresBulkInsert {
     }
 
     /// `YYYY-MM-DD HH:MM:SS.ffffff+00` for microseconds since 1970, or nil outside the years
-    /// 1 to 9999 (the days to a civil date as in Howard Hinnant's `civil_from_days`).
+    /// 1 to 9999.
     static func timestamp(micros: Int64) -> String? {
         guard (-62_135_596_800_000_000...253_402_300_799_999_999).contains(micros) else { return nil }
         let perDay: Int64 = 86_400_000_000
-        let (days, rest) = (micros.floorDivided(by: perDay), micros - micros.floorDivided(by: perDay) * perDay)
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let days = micros.floorDivided(by: perDay), rest = micros - days * perDay
+        let (year, month, day) = ISO8601Timestamp.civilFromDays(Int(days))
         guard (1...9999).contains(year) else { return nil }
         let seconds = rest / 1_000_000
-        func digits(_ n: Int64, _ width: Int) -> String {
+        func digits(_ n: some BinaryInteger, _ width: Int) -> String {
             let text = String(n)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }

@@ -16,7 +16,7 @@ import Darwin
 /// nothing for UTC. Writes UTC with `Z` and at most microseconds, trailing zeros removed.
 /// Written by hand because `ISO8601DateFormatter` keeps only milliseconds and needs one
 /// configuration per fraction style.
-enum ISO8601Timestamp {
+package enum ISO8601Timestamp {
     static func parse(_ text: String) -> Date? {
         let b = Array(text.utf8)
         var i = 0
@@ -125,7 +125,8 @@ enum ISO8601Timestamp {
         return era * 146097 + doe - 719468
     }
 
-    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    /// The civil date of a day count since 1970-01-01 (Howard Hinnant's `civil_from_days`).
+    package static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719468
         let era = (z >= 0 ? z : z - 146096) / 146097
         let doe = z - era * 146097
