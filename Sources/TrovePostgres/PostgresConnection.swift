@@ -171,7 +171,8 @@ public final class PostgresConnection {
     }
 
     /// The error of a failed statement; when the server went away (shut down, crashed, or
-    /// ended this session) it says so, with SQLSTATE class 08 when the server sent none.
+    /// terminated this connection's backend) it says so, with SQLSTATE class 08 when the server
+    /// sent none.
     private func failure(_ message: String, sqlState: String?) -> PostgresError {
         let message = Self.redact(message, password: password)
         guard PQstatus(connection) == CONNECTION_OK else {

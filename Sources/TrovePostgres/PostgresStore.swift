@@ -236,19 +236,21 @@ public final class PostgresStore {
     private static let parsedLimit = 256
 
     private func parsed(_ text: String) throws -> Query {
-        if let query = parsedQueries[text] { return query }
-        let query = try Self.parse(text)
-        if parsedQueries.count >= Self.parsedLimit { parsedQueries.removeAll() }
-        parsedQueries[text] = query
-        return query
+        try Self.cached(text, in: &parsedQueries, parse: Self.parse)
     }
 
     private func parsedPredicate(_ text: String) throws -> QueryPredicate {
-        if let predicate = parsedPredicates[text] { return predicate }
-        let predicate = try Self.parsePredicate(text)
-        if parsedPredicates.count >= Self.parsedLimit { parsedPredicates.removeAll() }
-        parsedPredicates[text] = predicate
-        return predicate
+        try Self.cached(text, in: &parsedPredicates, parse: Self.parsePredicate)
+    }
+
+    /// `text` parsed, from `cache` or into it; a full cache is emptied rather than ordered,
+    /// since a working set of statements is far smaller than `parsedLimit`.
+    private static func cached<T>(_ text: String, in cache: inout [String: T], parse: (String) throws -> T) throws -> T {
+        if let value = cache[text] { return value }
+        let value = try parse(text)
+        if cache.count >= parsedLimit { cache.removeAll() }
+        cache[text] = value
+        return value
     }
 
     static func parse(_ text: String) throws -> Query {
