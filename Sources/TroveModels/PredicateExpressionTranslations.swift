@@ -20,13 +20,14 @@ extension PredicateExpressions.Value: TranslatableExpression {
         guard let storable = value as? any StorableProperty else {
             throw ModelQueryError("#Predicate: a constant of type \(Output.self) has no stored form")
         }
-        return .constant(try storable.storedValue(), type: Output.self)
+        let value = try storable.storedValue()
+        return .constant(value, type: Output.self, source: t.constant(value))
     }
 }
 
 extension PredicateExpressions.NilLiteral: TranslatableExpression {
     func translate(_ t: inout PredicateTranslator) throws -> PredicateTranslator.Term {
-        .constant(.null, type: Output.self)
+        .constant(.null, type: Output.self, source: nil)
     }
 }
 
@@ -158,12 +159,12 @@ extension PredicateExpressions.SequenceContains: TranslatableExpression {
             // A list of values holds the element.
             let value = try t.expression(try t.term(element), construct: "contains")
             return .predicate(.comparison(.init(value, .in, QueryExpression(.keyPath(path)))))
-        case .constant(.list(let values), _):
+        case .constant(.list(let values), _, let source):
             // A captured array: the property is one of its values.
             let value = try t.expression(try t.term(element), construct: "contains")
             if value.isConstant { throw ModelQueryError("#Predicate: contains on a constant array needs a property of the model as its element") }
             if values.isEmpty { return .predicate(.falsePredicate) }
-            let elements = values.map { t.operand($0) }
+            let elements = values.indices.map { i in t.operand(values[i], source: source.map { ArgumentSource(constant: $0, element: i) }) }
             return .predicate(.comparison(.init(value, .in, .list(elements))))
         case .list:
             throw ModelQueryError("#Predicate: contains(_:) on a list of links compares objects; use contains(where:) on one of their properties")
@@ -242,7 +243,7 @@ extension PredicateExpressions.OptionalFlatMap: TranslatableExpression {
 extension PredicateExpressions.NilCoalesce: TranslatableExpression {
     func translate(_ t: inout PredicateTranslator) throws -> PredicateTranslator.Term {
         let left = try t.term(lhs)
-        guard case .constant(.bool(let fallback), _) = try t.term(rhs) else {
+        guard case .constant(.bool(let fallback), _, _) = try t.term(rhs) else {
             throw ModelQueryError("#Predicate: ?? is supported with a Bool condition and a true or false default only")
         }
         switch left {

@@ -14,15 +14,27 @@ import Trove
 struct PredicateTranslator {
     /// The values of `$0`, `$1`, ... in order.
     private(set) var arguments: [Value] = []
+    /// Where each argument comes from among `constants`; nil when one has no such source.
+    private(set) var argumentSources: [ArgumentSource]? = []
+    /// The value of each captured constant (`PredicateExpressions.Value`), in the order read.
+    private(set) var constants: [Value] = []
     private var bindings: [PredicateExpressions.VariableID: Term] = [:]
     private var subqueries = 0
 
     /// The predicate's condition over objects of `T`.
     static func translate<T: PersistentModel>(_ predicate: Predicate<T>) throws -> (QueryPredicate, [Value]) {
+        let translated = try PredicateTranslationCache.translate(predicate)
+        return (translated.condition, translated.arguments)
+    }
+
+    /// The translation of `predicate` by a walk of its tree, with where its parameters come from.
+    static func translation<T: PersistentModel>(of predicate: Predicate<T>) throws
+        -> (condition: QueryPredicate, arguments: [Value], sources: [ArgumentSource]?, constants: [Value])
+    {
         var translator = PredicateTranslator()
         translator.bindings[predicate.variable.key] = .object(ObjectTerm(model: T.self, path: QueryKeyPath(components: [])))
         let condition = try translator.predicate(predicate.expression)
-        return (condition, translator.arguments)
+        return (condition, translator.arguments, translator.argumentSources, translator.constants)
     }
 
     // MARK: Terms
@@ -39,8 +51,9 @@ struct PredicateTranslator {
         case object(ObjectTerm)
         /// A list property; `element` is its model for a list of links.
         case list(QueryKeyPath, element: (any PersistentModel.Type)?, type: Any.Type)
-        /// A value known without reading an object.
-        case constant(Value, type: Any.Type)
+        /// A value known without reading an object; `source` is its index in `constants`, nil
+        /// for a literal `nil`.
+        case constant(Value, type: Any.Type, source: Int?)
     }
 
     struct ObjectTerm {
@@ -64,7 +77,7 @@ struct PredicateTranslator {
             return p
         case .value(let e, let type) where Self.isBool(type):
             return .comparison(.init(e, .equal, .bool(true)))
-        case .constant(.bool(let b), _):
+        case .constant(.bool(let b), _, _):
             return QueryPredicate(.constant(b))
         default:
             throw ModelQueryError("#Predicate: \(Self.name(of: expression)) is not a condition")
@@ -72,10 +85,18 @@ struct PredicateTranslator {
     }
 
     /// `value` as a query operand: a constant becomes the next parameter (null stays `nil`).
-    mutating func operand(_ value: Value) -> QueryExpression {
+    /// `source` says which captured constant it is, for ``PredicateTranslationCache``.
+    mutating func operand(_ value: Value, source: ArgumentSource?) -> QueryExpression {
         if value.isNull { return .null }
         arguments.append(value)
+        if let source { argumentSources?.append(source) } else { argumentSources = nil }
         return .parameter(arguments.count - 1)
+    }
+
+    /// A captured constant read by the translation: its value and its index in `constants`.
+    mutating func constant(_ value: Value) -> Int {
+        constants.append(value)
+        return constants.count - 1
     }
 
     mutating func bind(_ variable: PredicateExpressions.VariableID, to term: Term) {
@@ -104,7 +125,7 @@ struct PredicateTranslator {
 
     mutating func comparison(_ left: Term, _ op: ComparisonOperator, _ right: Term, construct: String) throws -> QueryPredicate {
         // A condition through a link compared with true or false (`$0.dog?.isGood == true`).
-        if case .optionalPredicate(let p, let guardPath) = left, case .constant(.bool(let b), _) = right, op == .equal || op == .notEqual {
+        if case .optionalPredicate(let p, let guardPath) = left, case .constant(.bool(let b), _, _) = right, op == .equal || op == .notEqual {
             let wantsTrue = (op == .equal) == b
             let present = QueryPredicate.comparison(.init(QueryExpression(.keyPath(guardPath)), .notEqual, .null))
             return wantsTrue ? .and([present, p]) : .not(.and([present, p]))
@@ -123,8 +144,8 @@ struct PredicateTranslator {
         switch term {
         case .value(let e, _):
             return e
-        case .constant(let v, _):
-            return operand(v)
+        case .constant(let v, _, let source):
+            return operand(v, source: source.map { ArgumentSource(constant: $0) })
         case .object(let object) where !object.path.components.isEmpty && object.path.variable == nil:
             // A link compared with nil.
             return QueryExpression(.keyPath(object.path))

@@ -9,8 +9,8 @@ extension QueryLanguageRepository {
     /// The saved entities of `type` that `predicate` selects, by the query it translates to
     /// (run by the store with its indexes, or by PostgreSQL as SQL).
     public func fetch<T: EntityType & PersistentModel>(_ type: T.Type, matching predicate: Predicate<T>) throws -> [T] {
-        let (condition, arguments) = try PredicateTranslator.translate(predicate)
-        return try fetch(type, where: condition.description, arguments: arguments)
+        let translated = try PredicateTranslationCache.translate(predicate)
+        return try fetch(type, where: translated.text, arguments: translated.arguments)
     }
 }
 

@@ -29,8 +29,8 @@ extension Snapshot {
         // A filter alone goes the way of `objects(_:where:)`, whose cached template answers an
         // indexed equality or range without binding or planning the predicate again.
         if let predicate = descriptor.predicate, descriptor.sortBy.isEmpty, descriptor.fetchOffset == 0, descriptor.fetchLimit == nil {
-            let (condition, arguments) = try PredicateTranslator.translate(predicate)
-            return ModelResults(try objects(T.modelName, where: condition.description, arguments: arguments))
+            let translated = try PredicateTranslationCache.translate(predicate)
+            return ModelResults(try objects(T.modelName, where: translated.text, arguments: translated.arguments))
         }
         let (text, arguments) = try descriptor.queryText()
         return ModelResults(try query(text, arguments: arguments))

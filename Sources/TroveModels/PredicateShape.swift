@@ -1,0 +1,212 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Trove
+
+/// What a predicate's translation depends on, read without translating it: the dynamic type
+/// of its expression tree (which fixes every node and its operands' types), the key paths,
+/// the comparison operators, which closure each variable belongs to, and of the captured
+/// values only what changes the query text (nil, a Bool, an array's length). Two predicates
+/// of one shape translate to one query text; their captured values are its parameters.
+/// Sendable as key paths are: immutable once made.
+struct PredicateShape: Hashable, @unchecked Sendable {
+    let model: ObjectIdentifier
+    let expression: ObjectIdentifier
+    var keyPaths: [AnyKeyPath] = []
+    /// Operators, variable ordinals and value kinds, in the order the walk meets them.
+    var marks: [Int] = []
+}
+
+/// Walks an expression tree for its ``PredicateShape`` and its captured values, in the order
+/// ``PredicateTranslator`` reads them.
+struct PredicateShapeReader {
+    var shape: PredicateShape
+    /// The captured values, as the translator's `constants` holds them.
+    var values: [Value] = []
+    /// The variables bound so far: the predicate's own first, then each closure's.
+    private var variables: [PredicateExpressions.VariableID]
+
+    /// The shape and values of `predicate`, or nil when its tree has a node the translator
+    /// may refuse (that translation reports the error).
+    static func read<T: PersistentModel>(_ predicate: Predicate<T>) -> PredicateShapeReader? {
+        guard let expression = predicate.expression as? any ShapedExpression else { return nil }
+        var reader = PredicateShapeReader(
+            shape: PredicateShape(model: ObjectIdentifier(T.self), expression: ObjectIdentifier(type(of: predicate.expression))),
+            variables: [predicate.variable.key])
+        do {
+            try expression.readShape(&reader)
+        } catch {
+            return nil
+        }
+        return reader
+    }
+
+    private init(shape: PredicateShape, variables: [PredicateExpressions.VariableID]) {
+        self.shape = shape
+        self.variables = variables
+    }
+
+    mutating func bind(_ variable: PredicateExpressions.VariableID) {
+        variables.append(variable)
+    }
+
+    mutating func use(_ variable: PredicateExpressions.VariableID) {
+        shape.marks.append(variables.firstIndex(of: variable) ?? -1)
+    }
+
+    mutating func mark(_ value: Int) {
+        shape.marks.append(value)
+    }
+
+    /// A captured value: the kinds that change the query text are marked, the rest are
+    /// parameters whatever they hold.
+    mutating func capture(_ value: Value) {
+        values.append(value)
+        switch value {
+        case .null: mark(1)
+        case .bool(let b): mark(b ? 3 : 2)
+        case .list(let items):
+            mark(4)
+            mark(items.count)
+            for item in items { mark(item.isNull ? 1 : 0) }
+        default: mark(0)
+        }
+    }
+}
+
+/// A node whose shape ``PredicateShapeReader`` can read. The conformances are conditional on
+/// the operands', so reading a tree takes no dynamic casts below its root.
+protocol ShapedExpression {
+    func readShape(_ reader: inout PredicateShapeReader) throws
+}
+
+extension PredicateExpressions.Variable: ShapedExpression {
+    func readShape(_ reader: inout PredicateShapeReader) throws { reader.use(key) }
+}
+
+extension PredicateExpressions.Value: ShapedExpression where Output: StorableProperty {
+    func readShape(_ reader: inout PredicateShapeReader) throws { reader.capture(try value.storedValue()) }
+}
+
+extension PredicateExpressions.NilLiteral: ShapedExpression {
+    func readShape(_ reader: inout PredicateShapeReader) throws {}
+}
+
+extension PredicateExpressions.KeyPath: ShapedExpression where Root: ShapedExpression {
+    func readShape(_ reader: inout PredicateShapeReader) throws {
+        try root.readShape(&reader)
+        reader.shape.keyPaths.append(keyPath)
+    }
+}
+
+extension PredicateExpressions.Equal: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
+    func readShape(_ reader: inout PredicateShapeReader) throws {
+        try lhs.readShape(&reader)
+        try rhs.readShape(&reader)
+    }
+}
+
+extension PredicateExpressions.NotEqual: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
+    func readShape(_ reader: inout PredicateShapeReader) throws {
+        try lhs.readShape(&reader)
+        try rhs.readShape(&reader)
+    }
+}
+
+extension PredicateExpressions.Comparison: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
+    func readShape(_ reader: inout PredicateShapeReader) throws {
+        let code = switch op {
+        case .lessThan: 0
+        case .lessThanOrEqual: 1
+        case .greaterThan: 2
+        case .greaterThanOrEqual: 3
+        @unknown default: -1
+        }
+        reader.mark(code)
+        try lhs.readShape(&reader)
+        try rhs.readShape(&reader)
+    }
+}
+
+extension PredicateExpressions.Conjunction: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
+    func readShape(_ reader: inout PredicateShapeReader) throws {
+        try lhs.readShape(&reader)
+        try rhs.readShape(&reader)
+    }
+}
+
+extension PredicateExpressions.Disjunction: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
+    func readShape(_ reader: inout PredicateShapeReader) throws {
+        try lhs.readShape(&reader)
+        try rhs.readShape(&reader)
+    }
+}
+
+extension PredicateExpressions.Negation: ShapedExpression where Wrapped: ShapedExpression {
+    func readShape(_ reader: inout PredicateShapeReader) throws { try wrapped.readShape(&reader) }
+}
+
+extension PredicateExpressions.CollectionContainsCollection: ShapedExpression where Base: ShapedExpression, Other: ShapedExpression {
+    func readShape(_ reader: inout PredicateShapeReader) throws {
+        try base.readShape(&reader)
+        try other.readShape(&reader)
+    }
+}
+
+extension PredicateExpressions.SequenceStartsWith: ShapedExpression where Base: ShapedExpression, Prefix: ShapedExpression {
+    func readShape(_ reader: inout PredicateShapeReader) throws {
+        try base.readShape(&reader)
+        try prefix.readShape(&reader)
+    }
+}
+
+extension PredicateExpressions.SequenceContains: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
+    func readShape(_ reader: inout PredicateShapeReader) throws {
+        try sequence.readShape(&reader)
+        try element.readShape(&reader)
+    }
+}
+
+extension PredicateExpressions.SequenceContainsWhere: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
+    func readShape(_ reader: inout PredicateShapeReader) throws {
+        try sequence.readShape(&reader)
+        reader.bind(variable.key)
+        try test.readShape(&reader)
+    }
+}
+
+extension PredicateExpressions.SequenceAllSatisfy: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
+    func readShape(_ reader: inout PredicateShapeReader) throws {
+        try sequence.readShape(&reader)
+        reader.bind(variable.key)
+        try test.readShape(&reader)
+    }
+}
+
+extension PredicateExpressions.OptionalFlatMap: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
+    func readShape(_ reader: inout PredicateShapeReader) throws {
+        try wrapped.readShape(&reader)
+        reader.bind(variable.key)
+        try transform.readShape(&reader)
+    }
+}
+
+extension PredicateExpressions.NilCoalesce: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
+    func readShape(_ reader: inout PredicateShapeReader) throws {
+        try lhs.readShape(&reader)
+        try rhs.readShape(&reader)
+    }
+}
+
+extension PredicateExpressions.ForcedUnwrap: ShapedExpression where Inner: ShapedExpression {
+    func readShape(_ reader: inout PredicateShapeReader) throws { try inner.readShape(&reader) }
+}
+
+extension PredicateExpressions.StringLocalizedStandardContains: ShapedExpression where Root: ShapedExpression, Other: ShapedExpression {
+    func readShape(_ reader: inout PredicateShapeReader) throws {
+        try root.readShape(&reader)
+        try other.readShape(&reader)
+    }
+}

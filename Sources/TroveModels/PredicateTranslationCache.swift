@@ -1,0 +1,60 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+import Trove
+
+/// Where a query parameter comes from: a captured constant of the predicate, or one element of
+/// a captured array.
+struct ArgumentSource: Hashable {
+    var constant: Int
+    var element: Int?
+
+    func value(in constants: [Value]) -> Value {
+        guard let element else { return constants[constant] }
+        guard case .list(let items) = constants[constant], element < items.count else { return .null }
+        return items[element]
+    }
+}
+
+/// Translations of predicates by their ``PredicateShape``: a repeated typed query reads its
+/// tree's shape and captured values and finds its query text here, with no walk of the
+/// translator and no text printed. A predicate whose shape cannot be read (a node Trove does
+/// not translate, a constant with no stored form) is translated every time, so that its error
+/// is the translator's.
+enum PredicateTranslationCache {
+    /// One translation: the condition, its text, and where each parameter comes from.
+    struct Entry {
+        let condition: QueryPredicate
+        let text: String
+        let sources: [ArgumentSource]
+    }
+
+    /// Enough for every predicate a program writes; beyond it the cache starts again, so that
+    /// shapes built at run time (arrays of many lengths) cannot grow it without bound.
+    static let capacity = 4096
+
+    private static let entries = Mutex<[PredicateShape: Entry]>([:])
+
+    /// The condition of `predicate`, its query text and its parameters.
+    static func translate<T: PersistentModel>(_ predicate: Predicate<T>) throws -> (condition: QueryPredicate, text: String, arguments: [Value]) {
+        let reader = PredicateShapeReader.read(predicate)
+        if let reader, let entry = entries.withLock({ $0[reader.shape] }) {
+            return (entry.condition, entry.text, entry.sources.map { $0.value(in: reader.values) })
+        }
+        let translated = try PredicateTranslator.translation(of: predicate)
+        let text = translated.condition.description
+        // Cached only when the walk read the values the translator read, in the same order:
+        // then the sources point at the same values for every predicate of this shape.
+        if let reader, let sources = translated.sources, translated.constants == reader.values {
+            let entry = Entry(condition: translated.condition, text: text, sources: sources)
+            entries.withLock { entries in
+                if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+                entries[reader.shape] = entry
+            }
+        }
+        return (translated.condition, text, translated.arguments)
+    }
+}

@@ -1,0 +1,90 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Testing
+import Trove
+import TroveModels
+
+/// A predicate is translated once per shape: these run one closure with different captured
+/// values, and closures that differ only in what the cache key must tell apart.
+@Suite struct PredicateTranslationCacheTests {
+    func ids(_ store: Store, _ predicate: Predicate<Person>) throws -> [Int] {
+        try store.read { try $0.objects(Person.self, where: predicate).map(\.id) }
+    }
+
+    func text(_ predicate: Predicate<Person>) throws -> String {
+        try FetchDescriptor(predicate: predicate).queryText().text
+    }
+
+    func named(_ name: String) -> Predicate<Person> { #Predicate { $0.name == name } }
+
+    @Test func aRepeatedPredicateSelectsByItsCurrentCapturedValues() throws {
+        let store = try peopleStore()
+        for _ in 0..<2 {
+            #expect(try ids(store, named("Ann")) == [1])
+            #expect(try ids(store, named("Cid")) == [3])
+            #expect(try ids(store, named("Zed")) == [])
+        }
+        func between(_ low: Int, _ high: Int) -> Predicate<Person> { #Predicate { $0.age >= low && $0.age < high } }
+        #expect(try ids(store, between(20, 35)) == [1, 2])
+        #expect(try ids(store, between(35, 50)) == [3])
+        #expect(try text(between(35, 50)) == "Person where age >= $0 AND age < $1")
+    }
+
+    @Test func predicatesThatDifferOnlyInAKeyPathOrAnOperatorAreTranslatedApart() throws {
+        let store = try peopleStore()
+        func over(_ keyPath: KeyPath<Person, Int>, _ value: Int) -> Predicate<Person> {
+            keyPath == \Person.age ? #Predicate { $0.age > value } : #Predicate { $0.id > value }
+        }
+        #expect(try ids(store, over(\.age, 2)) == [1, 2, 3, 4])
+        #expect(try ids(store, over(\.id, 2)) == [3, 4])
+        #expect(try ids(store, over(\.age, 30)) == [1, 3])
+        func under(_ value: Int) -> Predicate<Person> { #Predicate { $0.age < value } }
+        #expect(try ids(store, under(30)) == [2, 4])
+        #expect(try text(over(\.id, 2)) == "Person where id > $0")
+        #expect(try text(under(2)) == "Person where age < $0")
+    }
+
+    @Test func capturedNilBoolsAndArraysChangeTheTranslation() throws {
+        let store = try peopleStore()
+        func nickname(_ nick: String?) -> Predicate<Person> { #Predicate { $0.nickname == nick } }
+        #expect(try ids(store, nickname(nil)) == [2, 4])
+        #expect(try ids(store, nickname("annie")) == [1])
+        #expect(try ids(store, nickname(nil)) == [2, 4])
+        #expect(try text(nickname(nil)) == "Person where nickname == nil")
+
+        func goodFriend(_ good: Bool) -> Predicate<Person> { #Predicate { $0.bestFriend?.isGood == good } }
+        #expect(try ids(store, goodFriend(true)) == [1, 4])
+        #expect(try ids(store, goodFriend(false)) == ids(store, #Predicate { $0.bestFriend?.isGood == false }))
+        #expect(try ids(store, goodFriend(false)) != ids(store, goodFriend(true)))
+
+        func among(_ names: [String]) -> Predicate<Person> { #Predicate { names.contains($0.name) } }
+        #expect(try ids(store, among([])) == [])
+        #expect(try ids(store, among(["Bob"])) == [2])
+        #expect(try ids(store, among(["Dee", "Ann"])) == [1, 4])
+        #expect(try ids(store, among(["Cid"])) == [3])
+    }
+
+    @Test func closureVariablesAreToldApart() throws {
+        let store = try peopleStore()
+        func dogOlderThan(_ age: Int) -> Predicate<Person> { #Predicate { $0.dogs.contains { dog in dog.age > age } } }
+        #expect(try ids(store, dogOlderThan(5)) == [1, 2])
+        #expect(try ids(store, dogOlderThan(2)) == [1, 2, 4])
+        let everyDogGood = #Predicate<Person> { $0.dogs.allSatisfy { dog in dog.isGood } }
+        #expect(try ids(store, everyDogGood) == [3, 4])
+        #expect(try ids(store, everyDogGood) == [3, 4])
+    }
+
+    @Test func anUnsupportedConstructIsAnErrorEveryTime() throws {
+        let store = try peopleStore()
+        for _ in 0..<2 {
+            #expect {
+                try ids(store, #Predicate { $0.age + 1 > 30 })
+            } throws: { error in
+                String(describing: error).contains("Arithmetic")
+            }
+        }
+    }
+}
