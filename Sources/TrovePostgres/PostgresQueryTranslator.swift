@@ -84,11 +84,18 @@ struct PostgresQueryTranslator {
             order.append(path.expression + (descriptor.ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"))
             sortValues.append(path.expression)
         }
+        // `"@key"` breaks ties as a store does; after the primary key (unique, never null) no
+        // tie is left, and an object pinned by its primary key has nothing to be ordered with.
+        let primaryKey = model.primaryKey.map { "\(root).\(PostgresTables.quoted($0))" }
+        let sortsByKey = primaryKey.map(sortValues.contains) ?? false
         order.append("\(root).\(PostgresTables.orderColumn)")
         let from = "\(PostgresTables.table(model.name)) AS \(root)" + scopes[0].joins.joined()
         var sql: String
         if query.distinct.isEmpty {
-            sql = "SELECT \(columns.joined(separator: ", ")) FROM \(from) WHERE \(condition) ORDER BY \(order.joined(separator: ", "))"
+            sql = "SELECT \(columns.joined(separator: ", ")) FROM \(from) WHERE \(condition)"
+            if !(model.primaryKey.map { Self.pins(query.predicate, primaryKey: $0) } ?? false) {
+                sql += " ORDER BY \((sortsByKey ? order.dropLast() : order[...]).joined(separator: ", "))"
+            }
         } else {
             // The first object of each combination in the sorted order, then the sorted order again.
             var keys: [String] = []
@@ -111,6 +118,22 @@ struct PostgresQueryTranslator {
         if query.offset > 0 { sql += " OFFSET \(parameters.add(String(query.offset)))::bigint" }
         if let limit = query.limit { sql += " LIMIT \(parameters.add(String(limit)))::bigint" }
         return sql
+    }
+
+    /// Whether `predicate` holds for one object at most: it requires `primaryKey == constant`.
+    static func pins(_ predicate: QueryPredicate?, primaryKey: String) -> Bool {
+        switch predicate?.kind {
+        case .comparison(let c):
+            guard c.op == .equal, c.quantifier == nil, c.options.isEmpty else { return false }
+            let path: QueryExpression
+            if c.left.isConstant { path = c.right } else if c.right.isConstant { path = c.left } else { return false }
+            guard case .keyPath(let keyPath) = path.kind else { return false }
+            return keyPath.variable == nil && keyPath.names == [primaryKey]
+        case .and(let operands):
+            return operands.contains { pins($0, primaryKey: primaryKey) }
+        default:
+            return false
+        }
     }
 
     private func descriptorsDirections(_ sort: [QuerySortDescriptor]) -> [String] {
@@ -526,22 +549,33 @@ struct PostgresQueryTranslator {
 
     // MARK: Values
 
-    /// The constant `expression` as a value of `type`.
-    private func value(_ expression: QueryExpression, as type: PropertyType) throws -> Value {
+    /// The constant `expression` as a value of `type`, and where a parameter binding it comes
+    /// from.
+    private mutating func value(_ expression: QueryExpression, as type: PropertyType,
+                                _ options: StringComparisonOptions = []) throws -> (Value, ParameterSource) {
         do {
             switch expression.kind {
             case .literal(let literal):
-                if case .null = literal { return .null }
-                return try Coercion.scalar(.literal(literal), as: type, for: "the value")
+                if case .null = literal { return (.null, .fixed) }
+                return (try Coercion.scalar(.literal(literal), as: type, for: "the value"), .fixed)
             case .parameter(let index):
                 guard arguments.indices.contains(index) else { throw PostgresError("$\(index) is not bound") }
-                return try Self.argument(arguments[index], as: type, index: index)
+                return (try argument(arguments[index], as: type, index: index),
+                        .argument(index: index, element: nil, type: type, options: options, isPattern: false))
             default:
                 throw PostgresError("not a constant")
             }
         } catch let error as CoercionError {
             throw PostgresError(error.description)
         }
+    }
+
+    /// An argument as a value of `type`; one that becomes null (the text `null`) makes the SQL
+    /// depend on more than the arguments' shape.
+    private mutating func argument(_ value: Value, as type: PropertyType, index: Int) throws(CoercionError) -> Value {
+        let coerced = try Self.argument(value, as: type, index: index)
+        if coerced.isNull, !value.isNull { parameters.isReusable = false }
+        return coerced
     }
 
     /// An argument as a value of `type`: a string meeting another type is read as a literal of
@@ -552,12 +586,16 @@ struct PostgresQueryTranslator {
         return try Coercion.scalar(.value(value), as: type, for: "$\(index)")
     }
 
-    /// The constants of `IN`'s or `BETWEEN`'s list, as values of `type`.
-    private func constantList(_ constant: QueryExpression, as type: PropertyType) throws -> [Value] {
-        if case .literal(.list(let list)) = constant.kind { return try list.map { try value($0, as: type) } }
+    /// The constants of `IN`'s or `BETWEEN`'s list, as values of `type`, each with its source.
+    private mutating func constantList(_ constant: QueryExpression, as type: PropertyType,
+                                       _ options: StringComparisonOptions) throws -> [(Value, ParameterSource)] {
+        if case .literal(.list(let list)) = constant.kind { return try list.map { try value($0, as: type, options) } }
         if case .parameter(let index) = constant.kind, arguments.indices.contains(index), case .list(let values) = arguments[index] {
             do {
-                return try values.map { try Self.argument($0, as: type, index: index) }
+                return try values.enumerated().map { element, item in
+                    (try argument(item, as: type, index: index),
+                     .argument(index: index, element: element, type: type, options: options, isPattern: false))
+                }
             } catch let error as CoercionError {
                 throw PostgresError(error.description)
             }
@@ -570,21 +608,21 @@ struct PostgresQueryTranslator {
         let type = subject.type
         switch op {
         case .in, .between:
-            let elements = try constantList(constant, as: type)
+            let elements = try constantList(constant, as: type, op == .between ? [] : options)
             if op == .between {
                 guard elements.count == 2 else { throw PostgresError("BETWEEN takes two bounds: {lower, upper}") }
-                if elements.contains(where: \.isNull) { return "false" }
+                if elements.contains(where: \.0.isNull) { return "false" }
                 let lower = try valueTest(subject.expression, .greaterOrEqual, [], try bind(elements[0], as: type, []), type: type, rightIsConstant: true)
                 let upper = try valueTest(subject.expression, .lessOrEqual, [], try bind(elements[1], as: type, []), type: type, rightIsConstant: true)
                 return "(\(lower) AND \(upper))"
             }
             guard !elements.isEmpty else { return "false" }
             return "(" + (try elements.map { element in
-                element.isNull ? "(\(subject.expression) IS NULL)"
+                element.0.isNull ? "(\(subject.expression) IS NULL)"
                     : try valueTest(subject.expression, .equal, options, try bind(element, as: type, options), type: type, foldRight: false, rightIsConstant: true)
             }).joined(separator: " OR ") + ")"
         default:
-            let value = try value(constant, as: type)
+            let (value, source) = try value(constant, as: type, options)
             if value.isNull {
                 switch op {
                 case .equal: return "(\(subject.expression) IS NULL)"
@@ -594,18 +632,26 @@ struct PostgresQueryTranslator {
             }
             if op == .like {
                 guard case .string(let pattern) = value else { throw PostgresError("LIKE takes a string") }
-                let placeholder = parameters.add(Self.likePattern(pattern, options: options))
+                var patternSource = source
+                if case .argument(let index, let element, let type, let options, _) = source {
+                    patternSource = .argument(index: index, element: element, type: type, options: options, isPattern: true)
+                }
+                let placeholder = parameters.add(Self.likePattern(pattern, options: options), from: patternSource)
                 return "COALESCE(\(PostgresStringFolding.fold(subject.expression, options)) LIKE \(placeholder), false)"
             }
-            return try valueTest(subject.expression, op, options, try bind(value, as: type, options), type: type, foldRight: false, rightIsConstant: true)
+            return try valueTest(subject.expression, op, options, try bind((value, source), as: type, options), type: type, foldRight: false, rightIsConstant: true)
         }
     }
 
     /// A bound constant, folded by the store's own code under `options`.
-    private mutating func bind(_ value: Value, as type: PropertyType, _ options: StringComparisonOptions) throws -> String {
-        var value = value
-        if !options.isEmpty, case .string(let s) = value { value = .string(PostgresStringFolding.foldConstant(s, options)) }
-        return try PostgresValues.sql(value, type: type, &parameters)
+    private mutating func bind(_ constant: (Value, ParameterSource), as type: PropertyType, _ options: StringComparisonOptions) throws -> String {
+        try PostgresValues.sql(Self.folded(constant.0, options), type: type, &parameters, from: constant.1)
+    }
+
+    /// A constant folded by the store's own code under `options`.
+    static func folded(_ value: Value, _ options: StringComparisonOptions) -> Value {
+        guard !options.isEmpty, case .string(let s) = value else { return value }
+        return .string(PostgresStringFolding.foldConstant(s, options))
     }
 
     /// The two-valued test `left op right` on SQL values of `type`, with Realm's null rules.

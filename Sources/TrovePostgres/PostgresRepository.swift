@@ -93,7 +93,7 @@ public final class PostgresRepository: QueryLanguageRepository {
             var ids: [ObjectIdentifier: Int64] = [:]
             for i in pending.inserts {
                 let model = try store.model(i.model)
-                let key = try store.insertRow(model, entityProperties(i.values))
+                let key = try store.insertRow(model, entityProperties(i.values), returningKey: true)
                 ids[i.entry] = try order(of: model, key: key, tables: tables)
             }
             return ids

@@ -13,7 +13,12 @@ import Trove
 public final class PostgresStore {
     public let connection: PostgresConnection
     /// The schema the database holds.
-    public private(set) var schema: Schema
+    public private(set) var schema: Schema {
+        didSet {
+            translations.removeAll()
+            insertStatements.removeAll()
+        }
+    }
     public private(set) var isInTransaction = false
     /// What failed the open transaction (another client's conflicting commit, a lost
     /// connection): later statements are refused, and `commit()` rolls it back.
@@ -194,9 +199,11 @@ public final class PostgresStore {
         let query = try parsed(queryText)
         guard query.select.isEmpty, query.group.isEmpty else { throw PostgresError("a query with SELECT or GROUP gives rows, not objects: run it with run(_:arguments:)") }
         let model = try model(query.model.name)
-        var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
-        let sql = try translator.select(query)
-        let rows = try read { try connection.execute(sql, translator.parameters.values) }
+        let (sql, parameters) = try translations.sql(.objects, queryText, arguments: arguments) {
+            var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+            return (try translator.select(query), translator.parameters)
+        }
+        let rows = try read { try connection.execute(sql, parameters) }
         return try PostgresObjects(model: model, schema: schema, rows: rows.rows)
     }
 
@@ -209,9 +216,12 @@ public final class PostgresStore {
     /// How many objects of `model` satisfy `predicate` (all when nil).
     public func count(_ model: String, where predicate: String? = nil, arguments: [Value] = []) throws -> Int {
         let model = try self.model(model)
-        var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
-        let keys = try translator.keys(model, where: try predicate.map(parsedPredicate))
-        let rows = try read { try connection.execute("SELECT count(*) FROM (\(keys)) AS matched", translator.parameters.values) }
+        let (sql, parameters) = try translations.sql(.count(model: model.name, filtered: predicate != nil), predicate ?? "", arguments: arguments) {
+            var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+            let keys = try translator.keys(model, where: try predicate.map(parsedPredicate))
+            return ("SELECT count(*) FROM (\(keys)) AS matched", translator.parameters)
+        }
+        let rows = try read { try connection.execute(sql, parameters) }
         return Int(rows.rows.first?.first.flatMap { $0 } ?? "0") ?? 0
     }
 
@@ -232,6 +242,9 @@ public final class PostgresStore {
     /// Parsed query texts and predicates: one run again (with other arguments) is not parsed
     /// again.
     private var parsedQueries: [String: Query] = [:]
+    private var translations = PostgresTranslations()
+    /// Each model's `INSERT` (see `insertStatement`), by model name.
+    private var insertStatements: [String: (sql: String, columns: [PropertySchema])] = [:]
     private var parsedPredicates: [String: QueryPredicate] = [:]
     private static let parsedLimit = 256
 
@@ -387,11 +400,11 @@ public final class PostgresStore {
     public func delete(_ model: String, primaryKeys: [Value]) throws -> Int {
         let model = try self.model(model)
         guard let pk = model.primaryKey else { throw PostgresError("'\(model.name)' has no primary key") }
+        let sql = "DELETE FROM \(PostgresTables.table(model.name)) WHERE \(PostgresTables.quoted(pk)) = \(try keyParameter(model, .null))"
         return try write {
             var deleted = 0
             for key in primaryKeys {
-                deleted += try connection.execute("DELETE FROM \(PostgresTables.table(model.name)) WHERE \(PostgresTables.quoted(pk)) = \(try keyParameter(model, key))",
-                                                  [try keyText(model, key)]).affected
+                deleted += try connection.execute(sql, [try keyText(model, key)]).affected
             }
             return deleted
         }
@@ -434,7 +447,7 @@ public final class PostgresStore {
                 try upsertRow(targetModel, values)
                 return try coerce(key, targetModel.primaryKeyProperty!.type, property)
             }
-            return try PostgresValues.value(try insertRow(targetModel, values), type: targetModel.primaryKeyProperty?.type ?? .int)
+            return try PostgresValues.value(try insertRow(targetModel, values, returningKey: true), type: targetModel.primaryKeyProperty?.type ?? .int)
         case .reference, .list:
             throw PostgresError("'\(property)' takes the primary key of a '\(target)' on PostgreSQL, not \(value.kindDescription)")
         default:
@@ -442,15 +455,16 @@ public final class PostgresStore {
         }
     }
 
-    /// Inserts a row and its list rows; returns its key as text.
+    /// Inserts a row and its list rows; returns its key as text when `returningKey` (or when
+    /// the model has lists, whose rows name it), else nil.
     @discardableResult
-    func insertRow(_ model: ModelSchema, _ given: [String: Value]) throws -> String? {
+    func insertRow(_ model: ModelSchema, _ given: [String: Value], returningKey: Bool = false) throws -> String? {
         for name in given.keys where model[property: name] == nil {
             throw PostgresError("'\(model.name)' has no property '\(name)'")
         }
-        var parameters = SQLParameters()
-        var columns: [String] = []
-        var expressions: [String] = []
+        let statement = insertStatement(model, returningKey: returningKey)
+        var parameters: [String?] = []
+        parameters.reserveCapacity(statement.columns.count)
         var lists: [(PropertySchema, [Value])] = []
         for property in model.properties where property.isStored {
             let value = given[property.name] ?? property.defaultValue ?? (property.type.isList ? .list([]) : .null)
@@ -463,25 +477,42 @@ public final class PostgresStore {
                 lists.append((property, elements))
             case .link(let target):
                 let key = try linkKey(value, target: target, property: property.name)
-                columns.append(PostgresTables.quoted(property.name))
-                expressions.append(try PostgresValues.sql(key, type: try keyType(target), &parameters))
+                parameters.append(key.isNull ? nil : try PostgresValues.parameter(key, type: try keyType(target)).0)
             default:
                 let coerced = try coerce(value, property.type, "\(model.name).\(property.name)")
                 if coerced.isNull, !property.isOptional {
                     throw PostgresError("'\(model.name).\(property.name)' is required")
                 }
-                columns.append(PostgresTables.quoted(property.name))
-                expressions.append(try PostgresValues.sql(coerced, type: property.type, &parameters))
+                parameters.append(coerced.isNull ? nil : try PostgresValues.parameter(coerced, type: property.type).0)
             }
         }
-        let key = PostgresTables(schema: schema).keyColumn(model)
-        let sql = columns.isEmpty
-            ? "INSERT INTO \(PostgresTables.table(model.name)) DEFAULT VALUES RETURNING \(key)::text"
-            : "INSERT INTO \(PostgresTables.table(model.name)) (\(columns.joined(separator: ", "))) VALUES (\(expressions.joined(separator: ", "))) RETURNING \(key)::text"
-        let inserted = try translateConstraint(model) { try connection.execute(sql, parameters.values) }
+        let inserted = try translateConstraint(model) { try connection.execute(statement.sql, parameters) }
         let owner = inserted.rows.first?.first ?? nil
         for (property, elements) in lists { try replaceList(model, property, owner: owner, elements) }
         return owner
+    }
+
+    /// The `INSERT` of a row of `model`: a parameter for each stored property but lists, in
+    /// schema order (NULL binds as a null parameter), so that one statement serves every
+    /// insert; `RETURNING` the key when asked or when list rows need it.
+    private func insertStatement(_ model: ModelSchema, returningKey: Bool) -> (sql: String, columns: [PropertySchema]) {
+        let returning = returningKey || model.properties.contains { $0.isStored && $0.type.isList }
+        let cacheKey = returning ? model.name + "\u{0}returning" : model.name
+        if let statement = insertStatements[cacheKey] { return statement }
+        let columns = model.properties.filter { $0.isStored && !$0.type.isList }
+        var placeholders: [String] = []
+        for (index, property) in columns.enumerated() {
+            var type = property.type
+            if case .link(let target) = type { type = schema[target]?.primaryKeyProperty?.type ?? .int }
+            placeholders.append(PostgresValues.expression(placeholder: "$\(index + 1)", type: type))
+        }
+        let table = PostgresTables.table(model.name)
+        var sql = columns.isEmpty
+            ? "INSERT INTO \(table) DEFAULT VALUES"
+            : "INSERT INTO \(table) (\(columns.map { PostgresTables.quoted($0.name) }.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))"
+        if returning { sql += " RETURNING \(PostgresTables(schema: schema).keyColumn(model))::text" }
+        insertStatements[cacheKey] = (sql, columns)
+        return (sql, columns)
     }
 
     func keyType(_ model: String) throws -> PropertyType {

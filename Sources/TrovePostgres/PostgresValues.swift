@@ -8,12 +8,28 @@ import Trove
 /// The parameters of one SQL statement, bound in text format as `$1`, `$2`, ...
 struct SQLParameters {
     private(set) var values: [String?] = []
+    /// Where each value came from, so that a translated statement can run again with other
+    /// arguments (see `PostgresTranslations`).
+    private(set) var sources: [ParameterSource] = []
+    /// False when the statement's SQL depends on an argument's value beyond what
+    /// `PostgresTranslations` keys it by (a non-null argument that became null).
+    var isReusable = true
 
     /// The placeholder of a new parameter holding `text`.
-    mutating func add(_ text: String?) -> String {
+    mutating func add(_ text: String?, from source: ParameterSource = .fixed) -> String {
         values.append(text)
+        sources.append(source)
         return "$\(values.count)"
     }
+}
+
+/// What a bound parameter holds: text fixed by the statement, or a value made from an
+/// argument (`$0`, `$1`, ... of the query text).
+enum ParameterSource {
+    case fixed
+    /// Argument `index` (element `element` of a list argument) as a value of `type`, folded
+    /// under `options`; as a LIKE pattern when `isPattern`.
+    case argument(index: Int, element: Int?, type: PropertyType, options: StringComparisonOptions, isPattern: Bool)
 }
 
 /// Values between Trove and PostgreSQL: SQL expressions binding them, and the SQL that reads
@@ -23,14 +39,23 @@ struct SQLParameters {
 /// finer date is rounded to the nearest one); data as hex; the rest as PostgreSQL's text.
 enum PostgresValues {
     /// An SQL expression of type `type` holding `value`, bound through `parameters`.
-    static func sql(_ value: Value, type: PropertyType, _ parameters: inout SQLParameters) throws -> String {
+    static func sql(_ value: Value, type: PropertyType, _ parameters: inout SQLParameters, from source: ParameterSource = .fixed) throws -> String {
         guard !value.isNull else { return "NULL::\(PostgresTables.castType(type))" }
         let (text, cast) = try parameter(value, type: type)
-        let placeholder = parameters.add(text)
+        let placeholder = parameters.add(text, from: source)
         switch type {
-        case .date: return "('epoch'::timestamptz + \(placeholder)::bigint * interval '1 microsecond')"
-        case .data: return "decode(\(placeholder), 'hex')"
+        case .date, .data: return expression(placeholder: placeholder, type: type)
         default: return "\(placeholder)::\(cast)"
+        }
+    }
+
+    /// The SQL expression of type `type` reading the text `parameter(_:type:)` makes from
+    /// the parameter `placeholder` (NULL when it is null).
+    static func expression(placeholder: String, type: PropertyType) -> String {
+        switch type {
+        case .date: "('epoch'::timestamptz + \(placeholder)::bigint * interval '1 microsecond')"
+        case .data: "decode(\(placeholder), 'hex')"
+        default: "\(placeholder)::\(PostgresTables.castType(type))"
         }
     }
 

@@ -146,4 +146,54 @@ struct PostgresStoreTests {
         #expect(atLeast > 0 && atLeast < 2700)
         #expect(try store.count("Person", where: "NOT (name >= 'n5')") == 3000 - atLeast)
     }
+
+    /// `"@key"` breaks ties in every order but where none can be left: after the primary key,
+    /// and for the one object a primary key pins.
+    @Test func theKeyBreaksTiesOnlyWhereTiesCanBe() throws {
+        let store = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: PostgresFixtures.schema)
+        for (id, age) in [(3, 30), (1, 30), (2, 20)] as [(Int64, Int64)] { try store.insert("Person", ["id": .int(id), "age": .int(age)]) }
+        #expect(try store.sql("Person where age > 1 SORT(age)").sql.hasSuffix(#"ORDER BY t0."age" ASC NULLS FIRST, t0."@key""#))
+        #expect(try store.sql("Person SORT(age DESC, id)").sql.hasSuffix(#"ORDER BY t0."age" DESC NULLS LAST, t0."id" ASC NULLS FIRST"#))
+        let pinned = try store.sql("Person where id == 3 AND age > 1 SORT(age)").sql
+        #expect(!pinned.contains("ORDER BY t0"), "\(pinned)")
+        #expect(try store.sql("Person where id == 3 OR age > 1").sql.contains("ORDER BY t0"))
+        #expect(try store.objects("Person where age == 30 SORT(age)").keys == ["3", "1"])
+        #expect(try store.objects("Person SORT(age DESC, id)").keys == ["1", "3", "2"])
+        #expect(try store.objects("Person where id == $0 SORT(age)", arguments: [1]).keys == ["1"])
+    }
+
+    /// A statement run again with other arguments reuses its translation: each answer is the
+    /// one a store with no translations kept gives, whatever ran before it.
+    @Test func queriesRunAgainWithOtherArgumentsAnswerAsFreshOnes() throws {
+        let url = try PostgresTestServer.freshURL()
+        let store = try PostgresStore(url: url, schema: PostgresFixtures.schema)
+        for (id, name, age) in [(1, "Ann", 30), (2, "Bob", 40), (3, "ann", 20)] as [(Int64, String, Int64)] {
+            try store.insert("Person", ["id": .int(id), "name": .string(name), "age": .int(age)])
+        }
+        try store.insert("Person", ["id": 4])
+        let runs: [(String, [[Value]])] = [
+            ("Person where name == $0", [["Ann"], [.null], ["Bob"], [.null]]),
+            // The text `null` for an int is null: `IS NULL`, then a number again.
+            ("Person where age == $0", [[30], ["null"], [40], ["40"], ["null"], [.null], [20]]),
+            ("Person where name ==[c] $0 SORT(id)", [["ANN"], ["bob"], [.null]]),
+            ("Person where name LIKE[c] $0 SORT(id)", [["a*"], ["?OB"], ["*"]]),
+            ("Person where age IN $0 SORT(id)", [[[30, 40]], [[.null, 30]], [[20]], [[]], [[40, 20]]]),
+            ("Person where age BETWEEN {$0, $1} SORT(id)", [[20, 35], [.null, 30], [30, 50]]),
+            ("Person where age IN {$0, 40} SORT(id)", [[30], [.null], [20]]),
+            ("Person where age > $0 AND name != $1 SORT(age DESC) LIMIT(2)", [[10, "Bob"], [25, .null], [35, "x"]]),
+        ]
+        for (text, argumentLists) in runs {
+            for arguments in argumentLists {
+                let fresh = try PostgresStore(url: url)
+                #expect(try store.objects(text, arguments: arguments) == fresh.objects(text, arguments: arguments), "\(text) with \(arguments)")
+            }
+        }
+        for threshold in [0, 25, 35, 50] as [Int64] {
+            #expect(try store.count("Person", where: "age > $0", arguments: [.int(threshold)])
+                    == PostgresStore(url: url).count("Person", where: "age > $0", arguments: [.int(threshold)]))
+        }
+        #expect(try store.count("Person") == 4)
+        #expect(throws: PostgresError.self) { try store.count("Person", where: "age > $0", arguments: ["many"]) }
+        #expect(try store.count("Person", where: "age > $0", arguments: [25]) == 2)
+    }
 }

@@ -1,0 +1,96 @@
+import Trove
+
+/// Translated statements kept for running again: a query run again with other arguments (a
+/// lookup in a loop, a page after a page) reuses its SQL and makes only the parameters anew,
+/// so that what it costs on this side is close to what the same prepared statement costs
+/// through libpq.
+///
+/// A translation is kept by the statement's text and the shape of its arguments (which are
+/// null, how many elements each list has), the only things about the arguments its SQL
+/// depends on; each parameter made from an argument records which one (`ParameterSource`),
+/// and is made again from the new argument by the translator's own rules.
+struct PostgresTranslations {
+    /// What a statement's text stands for.
+    enum Statement: Hashable {
+        /// A query's objects (`objects(_:arguments:)`).
+        case objects
+        /// The number of the objects of a model (matching a predicate when `filtered`).
+        case count(model: String, filtered: Bool)
+    }
+
+    private struct Key: Hashable {
+        var statement: Statement
+        var text: String
+        var shape: [Int]
+    }
+
+    private struct Entry {
+        var sql: String
+        var parameters: SQLParameters
+    }
+
+    private var entries: [Key: Entry] = [:]
+    /// A full cache is emptied rather than ordered: a working set of statements is far smaller.
+    private static let limit = 256
+
+    /// Forgets every translation (after a schema change).
+    mutating func removeAll() { entries.removeAll() }
+
+    /// The SQL and parameters of `statement` (`text` with `arguments`), from the cache or from
+    /// `translate`.
+    mutating func sql(_ statement: Statement, _ text: String, arguments: [Value],
+                      translate: () throws -> (String, SQLParameters)) throws -> (sql: String, parameters: [String?]) {
+        let key = Key(statement: statement, text: text, shape: Self.shape(arguments))
+        if let entry = entries[key], let values = try Self.parameters(entry.parameters, arguments: arguments) {
+            return (entry.sql, values)
+        }
+        let (sql, parameters) = try translate()
+        if parameters.isReusable {
+            if entries.count >= Self.limit { entries.removeAll() }
+            entries[key] = Entry(sql: sql, parameters: parameters)
+        }
+        return (sql, parameters.values)
+    }
+
+    /// What the SQL of a statement depends on in its arguments: each one's count, null or not,
+    /// and for a list, its elements' nulls.
+    private static func shape(_ arguments: [Value]) -> [Int] {
+        var shape: [Int] = []
+        shape.reserveCapacity(arguments.count)
+        for argument in arguments {
+            switch argument {
+            case .null: shape.append(-1)
+            case .list(let items):
+                shape.append(items.count)
+                for item in items { shape.append(item.isNull ? -1 : -2) }
+            default: shape.append(-2)
+            }
+        }
+        return shape
+    }
+
+    /// The parameters of a kept translation for `arguments`, made as the translator makes
+    /// them; nil when one of them is no longer what the SQL was made for (an argument that
+    /// becomes null).
+    private static func parameters(_ kept: SQLParameters, arguments: [Value]) throws -> [String?]? {
+        var values = kept.values
+        for (slot, source) in kept.sources.enumerated() {
+            guard case .argument(let index, let element, let type, let options, let isPattern) = source else { continue }
+            var argument = arguments[index]
+            if let element {
+                guard case .list(let items) = argument else { return nil }
+                argument = items[element]
+            }
+            let value: Value
+            do { value = try PostgresQueryTranslator.argument(argument, as: type, index: index) } catch { throw PostgresError(error.description) }
+            if isPattern {
+                guard case .string(let pattern) = value else { return nil }
+                values[slot] = PostgresQueryTranslator.likePattern(pattern, options: options)
+            } else {
+                guard !value.isNull else { return nil }
+                values[slot] = try PostgresValues.parameter(PostgresQueryTranslator.folded(value, options), type: type).0
+            }
+        }
+        return values
+    }
+}
