@@ -10,48 +10,47 @@ extension WriteTransaction {
         let pv = try NodeView(parent, pgno: parentPgno, pageSize: pageSize)
         guard pv.count >= 2 else { return false }
         let usable = pageSize - PageLayout.headerSize - PageLayout.trailerSize
-        scratch.copyMemory(from: leaf, byteCount: pageSize)
-        let old = try NodeView(scratch, pgno: pgno, pageSize: pageSize)
-        let n = old.count + 1
-        func raw(_ j: Int) throws -> UnsafeRawBufferPointer {
-            if j == at { return entry }
-            let k = j < at ? j : j - 1
-            return UnsafeRawBufferPointer(start: scratch + old.slot(k), count: try old.entrySize(k))
+        let leftSibling = index > 0 ? try node(try pv.child(index - 1)) : nil
+        let rightSibling = index + 1 < pv.count ? try node(try pv.child(index + 1)) : nil
+        // What must leave the leaf: no sibling with less room can take it, and most full
+        // leaves of a packed tree have full siblings. Decided before reading any entry.
+        let need = try NodeView(leaf, pgno: pgno, pageSize: pageSize).usedBytes + entry.count + 2 - usable
+        guard max(leftSibling.map { usable - $0.usedBytes } ?? -1, rightSibling.map { usable - $0.usedBytes } ?? -1) >= need else {
+            return false
         }
-        func key(_ j: Int) throws -> UnsafeRawBufferPointer { NodeView.narrowKey(try raw(j)) }
-        // prefix[j]: bytes (slots included) of the first j entries.
-        var prefix = [0]
-        prefix.reserveCapacity(n + 1)
-        for j in 0..<n { prefix.append(prefix[j] + (try raw(j).count) + 2) }
-        let total = prefix[n]
+        scratch.copyMemory(from: leaf, byteCount: pageSize)
+        let entries = try PendingEntries(try NodeView(scratch, pgno: pgno, pageSize: pageSize), inserting: entry, at: at)
+        defer { entries.deallocate() }
+        let n = entries.count
+        func key(_ j: Int) -> UnsafeRawBufferPointer { NodeView.narrowKey(entries.raw(j)) }
+        let total = entries.total
         let parentRoom = NodeEditor(p: parent, pageSize: pageSize).freeSpace
 
         /// How many entries go to the sibling, which holds `used` bytes, taken from the start
         /// (`fromStart`) or the end: both pages must fit, the leaf keeps one entry, and the
         /// two end as equal as the entries allow. Nil when no count fits.
         func moved(siblingUsed used: Int, fromStart: Bool) -> Int? {
-            let bytes: (Int) -> Int = { m in fromStart ? prefix[m] : total - prefix[n - m] }
             var chosen: (count: Int, imbalance: Int)?
-            for m in 1..<n where total - bytes(m) <= usable {
-                guard used + bytes(m) <= usable else { break }
-                let imbalance = abs(used + bytes(m) - (total - bytes(m)))
+            for m in 1..<n {
+                let bytes = fromStart ? entries.bytes(before: m) : total - entries.bytes(before: n - m)
+                guard total - bytes <= usable else { continue }
+                guard used + bytes <= usable else { break }
+                let imbalance = abs(used + bytes - (total - bytes))
                 if imbalance < chosen?.imbalance ?? .max { chosen = (m, imbalance) }
             }
             return chosen?.count
         }
 
         var best: (left: Bool, count: Int, room: Int)?
-        if index > 0 {
-            let sibling = try node(try pv.child(index - 1))
+        if let sibling = leftSibling {
             if let m = moved(siblingUsed: sibling.usedBytes, fromStart: true),
-               try key(m).count - (try pv.key(index)).count <= parentRoom {
+               key(m).count - (try pv.key(index)).count <= parentRoom {
                 best = (true, m, usable - sibling.usedBytes)
             }
         }
-        if index + 1 < pv.count {
-            let sibling = try node(try pv.child(index + 1))
+        if let sibling = rightSibling {
             if let m = moved(siblingUsed: sibling.usedBytes, fromStart: false),
-               try key(n - m).count - (try pv.key(index + 1)).count <= parentRoom,
+               key(n - m).count - (try pv.key(index + 1)).count <= parentRoom,
                usable - sibling.usedBytes > best?.room ?? -1 {
                 best = (false, m, usable - sibling.usedBytes)
             }
@@ -65,17 +64,17 @@ extension WriteTransaction {
         editor.reset()
         let separator: [UInt8]
         if best.left {
-            for j in 0..<best.count { sibling.appendRaw(try raw(j)) }
-            for j in best.count..<n { editor.appendRaw(try raw(j)) }
-            separator = Array(try key(best.count))
+            for j in 0..<best.count { sibling.appendRaw(entries.raw(j)) }
+            for j in best.count..<n { editor.appendRaw(entries.raw(j)) }
+            separator = Array(key(best.count))
         } else {
             let first = n - best.count
             for j in first..<n {
-                let e = try raw(j)
+                let e = entries.raw(j)
                 sibling.insertRaw(at: j - first, size: e.count) { $0.copyMemory(from: e.baseAddress!, byteCount: e.count) }
             }
-            for j in 0..<first { editor.appendRaw(try raw(j)) }
-            separator = Array(try key(first))
+            for j in 0..<first { editor.appendRaw(entries.raw(j)) }
+            separator = Array(key(first))
         }
         let separatorIndex = best.left ? index : index + 1
         try replaceSeparator(parent: parent, parentPgno: parentPgno, at: separatorIndex, with: separator)

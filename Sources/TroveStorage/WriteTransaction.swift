@@ -440,12 +440,9 @@ public final class WriteTransaction: ReadTransaction {
                              entry: UnsafeRawBufferPointer) throws -> (key: [UInt8], right: UInt64) {
         scratch.copyMemory(from: p, byteCount: pageSize)
         let old = try NodeView(scratch, pgno: pgno, pageSize: pageSize)
-        let n = old.count + 1
-        func raw(_ j: Int) throws -> UnsafeRawBufferPointer {
-            if j == at { return entry }
-            let k = j < at ? j : j - 1
-            return UnsafeRawBufferPointer(start: scratch + old.slot(k), count: try old.entrySize(k))
-        }
+        let entries = try PendingEntries(old, inserting: entry, at: at)
+        defer { entries.deallocate() }
+        let n = entries.count
         var splitAt: Int
         if at == old.count {
             splitAt = n - 1
@@ -453,22 +450,20 @@ public final class WriteTransaction: ReadTransaction {
             // Descending keys: the new entry alone on the left, the old page whole on the right.
             splitAt = 1
         } else {
-            var total = 0
-            for j in 0..<n { total += try raw(j).count + 2 }
-            var acc = 0
-            splitAt = 1
-            for j in 0..<n {
-                acc += try raw(j).count + 2
-                if acc >= total / 2 { splitAt = max(1, min(j + 1, n - 1)); break }
+            let half = entries.total / 2
+            splitAt = n - 1
+            for j in 1...n where entries.bytes(before: j) >= half {
+                splitAt = max(1, min(j, n - 1))
+                break
             }
         }
         let left = NodeEditor(p: p, pageSize: pageSize)
         left.reset()
-        for j in 0..<splitAt { left.appendRaw(try raw(j)) }
+        for j in 0..<splitAt { left.appendRaw(entries.raw(j)) }
         let (rightPgno, rp) = try allocatePage(old.isLeaf ? .leaf : .branch)
         tree.info.pages += 1
         let right = NodeEditor(p: rp, pageSize: pageSize)
-        let first = try raw(splitAt)
+        let first = entries.raw(splitAt)
         let sepKey: [UInt8]
         if old.isLeaf {
             sepKey = Array(NodeView.narrowKey(first))
@@ -480,7 +475,7 @@ public final class WriteTransaction: ReadTransaction {
             right.appendLeftmost(child: first.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
                                  checksum: first.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
         }
-        for j in (splitAt + 1)..<n { right.appendRaw(try raw(j)) }
+        for j in (splitAt + 1)..<n { right.appendRaw(entries.raw(j)) }
         return (sepKey, rightPgno)
     }
 
