@@ -126,6 +126,11 @@ final class GRDBObjectEngine: ObjectEngine {
         }
     }
 
+    func vacuum() throws {
+        try p.vacuum()
+        try p.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+    }
+
     struct Sale: Codable, FetchableRecord, PersistableRecord {
         static let databaseTableName = "sale"
         var id: Int64

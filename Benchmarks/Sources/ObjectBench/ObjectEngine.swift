@@ -30,6 +30,10 @@ protocol ObjectEngine: AnyObject {
     func updateScores(_ data: ObjectDataset, _ indices: [Int], _ newScore: (Int) -> Double) throws
     /// Deletes each user by primary key in one transaction; returns how many were deleted.
     func delete(_ data: ObjectDataset, _ indices: [Int]) throws -> Int
+    /// Shrinks the store's files as an app would ask explicitly: Trove's `Store.vacuum()`;
+    /// SQLite's `VACUUM`, then a truncating WAL checkpoint (the `-wal` would hold the whole
+    /// rewritten database until the next one).
+    func vacuum() throws
     /// Inserts every sale in one transaction (setup of the questions workloads, not timed).
     func insertSales(_ data: SalesDataset) throws
     /// Counts the sales of each region (the indexed property); returns the total.

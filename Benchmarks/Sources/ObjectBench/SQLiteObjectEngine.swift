@@ -190,6 +190,11 @@ final class SQLiteObjectEngine: ObjectEngine {
         }
     }
 
+    func vacuum() throws {
+        try execute("VACUUM")
+        try execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
     func insertSales(_ data: SalesDataset) throws {
         let s = try statement("INSERT INTO sale(id, region, amount, price, channel) VALUES (?1, ?2, ?3, ?4, ?5)")
         try transaction("BEGIN IMMEDIATE") {

@@ -149,6 +149,8 @@ final class TroveObjectEngine: ObjectEngine {
         }
     }
 
+    func vacuum() throws { try s.vacuum() }
+
     func insertSales(_ data: SalesDataset) throws {
         try s.write { tx in
             for sale in data.sales {

@@ -10,8 +10,9 @@ let usage = """
       --nosync   commits that don't wait for the disk (Trove .noSync, SQLite synchronous=OFF)
       --shell    also compare the `trove` shell binary with the sqlite3 CLI (import, one-shot counts and questions)
       --phases   run only these phases (bulkInsert, singleInserts, lookups, equality, range, compound,
-                 contains, linkPath, top, update, delete, reinserts, countWhere, averageWhere, average,
-                 extremes, groupCount, group, sumWhere, page, unindexedGroup); the sales are loaded anyway
+                 contains, linkPath, top, update, delete, reinserts, vacuum, countWhere, averageWhere,
+                 average, extremes, groupCount, group, sumWhere, page, unindexedGroup); the sales are
+                 loaded when a question phase (countWhere onwards) runs
       --scale M  instead of the comparison: Trove alone, M users inserted in one transaction,
                  then a scan; reports peak RSS against the file size
       --update-rounds R  instead of the comparison: each engine loads N users, then updates every
@@ -78,7 +79,7 @@ guard !engineNames.isEmpty, engineNames.allSatisfy({ allEngines[$0] != nil }) el
 
 /// The workloads, in the order they run on each engine (each on the state the previous left).
 enum Phase: Int, CaseIterable {
-    case bulkInsert, singleInserts, lookups, equality, range, compound, contains, linkPath, top, update, delete, reinserts
+    case bulkInsert, singleInserts, lookups, equality, range, compound, contains, linkPath, top, update, delete, reinserts, vacuum
     case countWhere, averageWhere, average, extremes, groupCount, group, sumWhere, page, unindexedGroup
 
     func label(n: Int, ops: Int) -> String {
@@ -95,6 +96,7 @@ enum Phase: Int, CaseIterable {
         case .update: "update score of \(ops.grouped) objects by key, 1 txn"
         case .delete: "delete \(ops.grouped) objects by key, 1 txn"
         case .reinserts: "insert 1,000 deleted objects again, 1 txn each"
+        case .vacuum: "explicit vacuum (Trove vacuum(); SQLite VACUUM)"
         case .countWhere: "\(questionQueries) indexed counts (count Sale where region == x)"
         case .averageWhere: "\(questionQueries) avg on an indexed equality (avg Sale.amount where region == x)"
         case .average: "\(questionRepeats) avg of an indexed property (avg Sale.amount)"
@@ -122,6 +124,7 @@ struct EngineRun {
     var sizeAfterInsert: UInt64 = 0
     var sizeAfterUpdate: UInt64 = 0
     var sizeAfterDelete: UInt64 = 0
+    var sizeAfterVacuum: UInt64 = 0
     var baselineKiB = 0
     var checks = Checks()
 }
@@ -210,8 +213,9 @@ do {
                         directory: root, durable: durable).run()
         return
     }
-    log("generating \(n.grouped) sales")
-    let sales = SalesDataset(count: n, seed: 17)
+    let questionsRun = shellBinary != nil || selectedPhases?.contains { $0.rawValue >= Phase.countWhere.rawValue } ?? true
+    if questionsRun { log("generating \(n.grouped) sales") }
+    let sales = SalesDataset(count: questionsRun ? n : 0, seed: 17)
     let questionRegions = (0..<questionQueries).map { sales.regions[$0 % SalesDataset.regionCount] }
 
     var runs: [(name: String, run: EngineRun)] = []
@@ -264,8 +268,13 @@ do {
         // Small commits again, now into a store with free space (Trove: thousands of free pages).
         try phase(.reinserts) { for i in deleteKeys.prefix(reinsertCount) { try engine.insertUsers(data, i..<(i + 1)) } }
         run.checks.finalCount = try engine.count()
+        // Each engine's explicit compaction, after the reinserts so that they run on the store
+        // the deletes and the automatic policy left (`--phases` without reinserts: right after
+        // the deletes).
+        try phase(.vacuum) { try engine.vacuum() }
+        run.sizeAfterVacuum = try engine.fileSize()
         // The questions: sales loaded (not timed), then counts, aggregates and groups on them.
-        try engine.insertSales(sales)
+        if questionsRun { try engine.insertSales(sales) }
         run.checks.questions.countWhere = try phase(.countWhere, repeats: readRepeats) { try engine.countSalesByRegion(questionRegions) } ?? 0
         run.checks.questions.averageWhere = QuestionChecks.rounded(
             try phase(.averageWhere, repeats: readRepeats) { try engine.averageAmountByRegion(questionRegions) } ?? 0)
@@ -342,7 +351,8 @@ do {
     table("Peak RSS during each phase (VmHWM, reset at the phase's start; includes the ~\(formatMiB(runs[0].run.baselineKiB)) of test data and runtime):",
           { Double($0.peakKiB) }, { formatMiB(Int($0)) })
     let sizes = [("file size after the bulk insert", \EngineRun.sizeAfterInsert), ("file size after the updates", \EngineRun.sizeAfterUpdate),
-                 ("file size after the deletes", \EngineRun.sizeAfterDelete)]
+                 ("file size after the deletes", \EngineRun.sizeAfterDelete),
+                 ("file size after the explicit vacuum", \EngineRun.sizeAfterVacuum)]
     print(renderTable(["", ] + runs.map(\.name), sizes.map { label, key in
         [label] + runs.map { String(format: "%.1f MiB", Double($0.run[keyPath: key]) / 1_048_576) }
     }))
