@@ -21,13 +21,19 @@ public final class PostgresBulkInsert {
     private var places: [String] = []
     private var lastLines: [Int] = []
     private var keys: Set<String> = []
+    /// The row being made (kept for its capacity), and the index in `columns` of the primary key.
+    private var row: [UInt8] = []
+    private let keyColumn: Int?
     /// A batch goes to the server once it holds this many bytes.
     private static let batchBytes = 1 << 20
 
     public init(store: PostgresStore, model: String) throws {
         self.store = store
-        self.model = try store.model(model)
-        columns = self.model.properties.filter { $0.isStored && !$0.type.isList }
+        let schema = try store.model(model)
+        self.model = schema
+        let columns = schema.properties.filter { $0.isStored && !$0.type.isList }
+        self.columns = columns
+        keyColumn = schema.primaryKey.flatMap { key in columns.firstIndex { $0.name == key } }
         copySQL = "COPY \(PostgresTables.table(model)) (\(columns.map { PostgresTables.quoted($0.name) }.joined(separator: ", "))) FROM STDIN (FORMAT csv)"
     }
 
@@ -44,7 +50,9 @@ public final class PostgresBulkInsert {
             default: return false
             }
         }
-        var row: [UInt8] = []
+        row.removeAll(keepingCapacity: true)
+        var lineBreaks = 1
+        var keyText: String?
         for (index, property) in columns.enumerated() {
             if index > 0 { row.append(UInt8(ascii: ",")) }
             let value = values[property.name] ?? property.defaultValue ?? .null
@@ -61,19 +69,21 @@ public final class PostgresBulkInsert {
             }
             guard !stored.isNull else { continue }
             guard let text = try Self.text(stored, type: type) else { return false }
-            try Self.appendQuoted(text, to: &row)
+            if index == keyColumn {
+                // The key as `keyText` writes it: the COPY text but for dates and data.
+                keyText = type == .date || type == .data ? try PostgresValues.parameter(stored, type: type).0 : text
+            }
+            lineBreaks += try Self.appendQuoted(text, to: &row)
         }
         for name in values.keys where model[property: name]?.isStored != true {
             throw PostgresError("'\(model.name)' has no property '\(name)'")
         }
-        if let pk = model.primaryKey, let key = values[pk], !key.isNull {
-            keys.insert(try store.keyText(model, key))
-        }
+        if let keyText { keys.insert(keyText) }
         row.append(UInt8(ascii: "\n"))
         if data.count + row.count > Self.batchBytes { try flush() }
         data += row
         places.append(place)
-        lastLines.append((lastLines.last ?? 0) + row.count { $0 == UInt8(ascii: "\n") })
+        lastLines.append((lastLines.last ?? 0) + lineBreaks)
         return true
     }
 
@@ -132,15 +142,32 @@ public final class PostgresBulkInsert {
             + ".\(digits(rest % 1_000_000, 6))+00"
     }
 
-    /// A CSV field in quotes (so that an empty string is not NULL, nor `\.` the end of data).
-    private static func appendQuoted(_ text: String, to row: inout [UInt8]) throws {
+    /// A CSV field in quotes (so that an empty string is not NULL, nor `\.` the end of data);
+    /// returns how many line breaks it holds.
+    private static func appendQuoted(_ text: String, to row: inout [UInt8]) throws -> Int {
         row.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            if byte == 0 { throw PostgresError("PostgreSQL text cannot hold a NUL character") }
-            if byte == UInt8(ascii: "\"") { row.append(byte) }
-            row.append(byte)
+        var text = text
+        let lineBreaks = try text.withUTF8 { bytes in
+            var plain = true
+            for byte in bytes where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == 0 {
+                if byte == 0 { throw PostgresError("PostgreSQL text cannot hold a NUL character") }
+                plain = false
+            }
+            // Most fields hold no quote and no line break: their bytes go in one copy.
+            guard !plain else {
+                row.append(contentsOf: bytes)
+                return 0
+            }
+            var lineBreaks = 0
+            for byte in bytes {
+                if byte == UInt8(ascii: "\"") { row.append(byte) }
+                if byte == UInt8(ascii: "\n") { lineBreaks += 1 }
+                row.append(byte)
+            }
+            return lineBreaks
         }
         row.append(UInt8(ascii: "\""))
+        return lineBreaks
     }
 }
 

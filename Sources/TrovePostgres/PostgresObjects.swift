@@ -9,9 +9,24 @@ public struct PostgresObjects: Sendable, Equatable {
     public var keys: [String]
 
     init(model: ModelSchema, schema: Schema, rows: [[String?]]) throws {
+        try self.init(model: model, types: try Self.types(model, schema: schema), rows: rows)
+    }
+
+    /// `rows` of `model`, each value read as the type `types(_:schema:)` gives its column.
+    init(model: ModelSchema, types: [PropertyType], rows: [[String?]]) throws {
         self.model = model
-        let properties = model.properties.filter(\.isStored)
-        let types: [PropertyType] = try properties.map { property in
+        keys = rows.map { $0.last.flatMap { $0 } ?? "" }
+        objects = try rows.map { row in
+            try zip(row.dropLast(), types).map { text, type in
+                guard case .list(let element) = type else { return try PostgresValues.value(text, type: type) }
+                return try PostgresValues.list(text ?? "[]", element: element)
+            }
+        }
+    }
+
+    /// The type each stored property of `model` is read as: a link as its target's key.
+    static func types(_ model: ModelSchema, schema: Schema) throws -> [PropertyType] {
+        try model.properties.filter(\.isStored).map { property in
             switch property.type {
             case .link(let target):
                 return schema[target]?.primaryKeyProperty?.type ?? .int
@@ -20,13 +35,6 @@ public struct PostgresObjects: Sendable, Equatable {
             default:
                 guard property.isStored else { throw PostgresError("not stored") }
                 return property.type
-            }
-        }
-        keys = rows.map { $0.last.flatMap { $0 } ?? "" }
-        objects = try rows.map { row in
-            try zip(row.dropLast(), types).map { text, type in
-                guard case .list(let element) = type else { return try PostgresValues.value(text, type: type) }
-                return try PostgresValues.list(text ?? "[]", element: element)
             }
         }
     }

@@ -17,6 +17,7 @@ public final class PostgresStore {
         didSet {
             translations.removeAll()
             insertStatements.removeAll()
+            objectTypes.removeAll()
         }
     }
     public private(set) var isInTransaction = false
@@ -204,7 +205,14 @@ public final class PostgresStore {
             return (try translator.select(query), translator.parameters)
         }
         let rows = try read { try connection.execute(sql, parameters) }
-        return try PostgresObjects(model: model, schema: schema, rows: rows.rows)
+        return try PostgresObjects(model: model, types: try objectTypes(model), rows: rows.rows)
+    }
+
+    private func objectTypes(_ model: ModelSchema) throws -> [PropertyType] {
+        if let types = objectTypes[model.name] { return types }
+        let types = try PostgresObjects.types(model, schema: schema)
+        objectTypes[model.name] = types
+        return types
     }
 
     /// Starts receiving a notification at each commit that changes the schema's tables, from
@@ -243,6 +251,8 @@ public final class PostgresStore {
     /// again.
     private var parsedQueries: [String: Query] = [:]
     private var translations = PostgresTranslations()
+    /// The types each model's objects are read as (see `PostgresObjects.types`), by model name.
+    private var objectTypes: [String: [PropertyType]] = [:]
     /// Each model's `INSERT` (see `insertStatement`), by model name.
     private var insertStatements: [String: (sql: String, columns: [PropertySchema])] = [:]
     private var parsedPredicates: [String: QueryPredicate] = [:]
@@ -430,9 +440,17 @@ public final class PostgresStore {
         return try PostgresValues.parameter(try coerce(key, type, "primary key of '\(model.name)'"), type: type).0
     }
 
-    func coerce(_ value: Value, _ type: PropertyType, _ name: String) throws -> Value {
-        if value.isNull { return .null }
-        do { return try Coercion.scalar(.value(value), as: type, for: name) } catch { throw PostgresError(error.description) }
+    /// `value` as a value of `type`, for the property `name` (named in errors).
+    func coerce(_ value: Value, _ type: PropertyType, _ name: @autoclosure () -> String) throws -> Value {
+        switch (type, value) {
+        // A value of its property's own kind is itself: no name is made for an error.
+        case (_, .null): return .null
+        case (.bool, .bool), (.int, .int), (.int64, .int), (.float, .float), (.double, .double), (.string, .string),
+             (.date, .date), (.data, .data), (.decimal, .decimal), (.uuid, .uuid):
+            return value
+        default:
+            do { return try Coercion.scalar(.value(value), as: type, for: name()) } catch { throw PostgresError(error.description) }
+        }
     }
 
     /// A link's value as the key of its target: a primary-key value, or (for a target without

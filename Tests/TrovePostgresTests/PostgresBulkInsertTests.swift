@@ -62,6 +62,8 @@ struct PostgresBulkInsertTests {
         #expect(throws: PostgresError.self) { try bulk.add(["id": .null], at: "record 1") }
         for i in 1...4 { #expect(try bulk.add(["id": .int(Int64(i + 10))], at: "record \(i)")) }
         #expect(bulk.holds(primaryKey: 12) && !bulk.holds(primaryKey: 5))
+        // A field's line breaks are lines of COPY's count too: the refused row is still found.
+        #expect(try bulk.add(["id": 20, "s": "two\nline \"breaks\"\n"], at: "record with lines"))
         #expect(try bulk.add(["id": 5], at: "record 5"))
         let error = #expect(throws: PostgresRowError.self) { try store.atomically { try bulk.flush() } }
         #expect(error?.place == "record 5" && error?.error.sqlState == "23505", "\(String(describing: error))")
