@@ -581,7 +581,14 @@ struct PostgresQueryTranslator {
     /// An argument as a value of `type`: a string meeting another type is read as a literal of
     /// that type, as the shell's `--arg` values are.
     static func argument(_ value: Value, as type: PropertyType, index: Int) throws(CoercionError) -> Value {
-        if value.isNull { return .null }
+        switch (type, value) {
+        case (_, .null): return .null
+        // A value of the compared property's own kind is itself: no name is made for an error.
+        case (.bool, .bool), (.int, .int), (.int64, .int), (.float, .float), (.double, .double), (.string, .string),
+             (.date, .date), (.data, .data), (.decimal, .decimal), (.uuid, .uuid):
+            return value
+        default: break
+        }
         if case .string(let text) = value, type != .string { return try Coercion.scalar(.text(text), as: type, for: "$\(index)") }
         return try Coercion.scalar(.value(value), as: type, for: "$\(index)")
     }
