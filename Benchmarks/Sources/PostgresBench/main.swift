@@ -9,8 +9,9 @@ import TrovePostgres
 //   PostgresBench URL [N] [--shell PATH]
 //
 // Both sides work on identical tables (PostgresStore creates both, in two PostgreSQL schemas
-// of their own), each workload running on one side then the other. With --shell, one-shot
-// `trove URL 'count ...'` processes are also timed against `psql -c` with the same question.
+// of their own), each workload running on one side then the other. With --shell, the `trove`
+// shell is also timed against `psql`: an import of the N people from one CSV file (`import`
+// against `\copy`), then one-shot processes asking the same questions.
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let url = arguments.first, PostgresConnection.isURL(url) else {
@@ -217,17 +218,42 @@ if let shell {
         guard process.terminationStatus == 0 else { throw PostgresError("\(executable) exited with \(process.terminationStatus)") }
     }
     let psql = ["/usr/bin/psql", "/usr/lib/postgresql/15/bin/psql"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "psql"
-    try store.atomically {
-        for i in 1...1_000 { try store.insert("Person", ["id": .int(Int64(i)), "name": "n", "age": .int(Int64(i % 90)), "score": 1]) }
+    // The same N people as CSV for both shells: `import ... AS CSV` (COPY) against psql's `\copy`.
+    let csv = FileManager.default.temporaryDirectory.appendingPathComponent("postgresbench-\(getpid()).csv").path
+    defer { try? FileManager.default.removeItem(atPath: csv) }
+    var text = "id,name,age,score\n"
+    for i in 1...n {
+        let p = person(i)
+        text += "\(p.id),\(p.name),\(p.age),\(p.score)\n"
     }
-    try raw.execute(#"INSERT INTO "Person" SELECT g, 'n', g % 90, 1 FROM generate_series(1, 1000) AS g"#)
-    let processes = 50
-    try measure("process: count where age > 30, x\(processes) (trove vs psql)", trove: {
-        for _ in 0..<processes { try run(shell, [troveURL, "count Person where age > 30"]) }
+    try text.write(toFile: csv, atomically: false, encoding: .utf8)
+    try measure("shell: import N people from CSV, 1 process (trove vs psql \\copy)", trove: {
+        try run(shell, [troveURL, "import Person \(csv) AS CSV"])
     }, raw: {
-        for _ in 0..<processes { try run(psql, [rawURL, "-Atc", #"SELECT count(*) FROM "Person" WHERE "age" > 30"#]) }
+        try run(psql, [rawURL, "-qc", #"\copy "Person" ("id", "name", "age", "score") FROM '"# + csv + "' (FORMAT csv, HEADER true)"])
     })
+    guard try store.count("Person") == n, try raw.execute(#"SELECT count(*) FROM "Person""#).rows == [[String(n)]] else {
+        throw PostgresError("the shells imported other rows than the \(n) people")
+    }
+    try store.connection.execute(#"ANALYZE "Person""#)
+    try raw.execute(#"ANALYZE "Person""#)
+    // One-shot processes: the shell's start, connection and statement against psql's.
+    let processes = 50
+    let oneShots: [(String, String, String)] = [
+        ("count, index: name == x", "count Person where name == 'name42'", #"SELECT count(*) FROM "Person" WHERE "name" = 'name42'"#),
+        ("count, index range: age > 30", "count Person where age > 30", #"SELECT count(*) FROM "Person" WHERE "age" > 30"#),
+        ("page: age == 30 SORT(id) LIMIT(20)", "Person where age == 30 SORT(id) LIMIT(20)",
+         #"SELECT "id", "name", "age", "score" FROM "Person" WHERE "age" = 30 ORDER BY "id" LIMIT 20"#),
+    ]
+    for (name, statement, sql) in oneShots {
+        try measure("shell one-shot \(name), x\(processes)", trove: {
+            for _ in 0..<processes { try run(shell, [troveURL, statement]) }
+        }, raw: {
+            for _ in 0..<processes { try run(psql, [rawURL, "-Atc", sql]) }
+        })
+    }
 }
 
-let geometric = exp(rows.map { log($0.trove / $0.raw) }.reduce(0, +) / Double(rows.count))
-print(String(format: "geometric mean of the ratios: %.2fx", geometric))
+let apiRows = rows.filter { !$0.workload.hasPrefix("shell") }
+let geometric = exp(apiRows.map { log($0.trove / $0.raw) }.reduce(0, +) / Double(apiRows.count))
+print(String(format: "geometric mean of the API ratios: %.2fx", geometric))
