@@ -9,9 +9,11 @@ import SwiftSyntaxMacros
 /// The table holds no types: each entry is built by a generic initializer, so the schema type
 /// of a property comes from its Swift type through `StorableProperty`, checked by the
 /// compiler. The extension also holds the `Codable` conformance over the stored properties
-/// (`@Transient` ones keep their initial value): the compiler synthesizes `Codable` only in
-/// the type's own file, and an initializer in the struct itself would take away its
-/// memberwise one.
+/// (`@Transient` ones keep their initial value), `init(storedObject:)`, which reads a stored
+/// object property by property in the table's order, and the property-by-property comparison
+/// of partial updates (`changedProperties(from:to:)`, `storedEqual`): the compiler synthesizes
+/// `Codable` only in the type's own file, and an initializer in the struct itself would take
+/// away its memberwise one.
 public struct ModelMacro: ExtensionMacro {
     public static func expansion(
         of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
@@ -29,6 +31,14 @@ public struct ModelMacro: ExtensionMacro {
         let decodes = stored.map {
             "    self.\($0.name) = try container.\($0.linkingOrigin == nil ? "decodeModelProperty" : "decodeLinkingObjects")(forKey: .\($0.name))"
         }
+        let reads = stored.enumerated().map { index, property in
+            "    self.\(property.name) = try storedObject.\(property.linkingOrigin == nil ? "read" : "linkingObjects")(\(index))"
+        }
+        let compared = stored.enumerated().filter { $0.element.linkingOrigin == nil }
+        let changes = compared.map { index, property in
+            "    if !storedPropertyEqual(old.\(property.name), new.\(property.name)) { changed.append(\(index)) }"
+        }
+        let equalities = compared.map { "storedPropertyEqual(a.\($0.element.name), b.\($0.element.name))" }
         let encodes = stored.filter { $0.linkingOrigin == nil }.map { "    try container.encode(self.\($0.name), forKey: .\($0.name))" }
         var members = """
             \(access)static let modelProperties: [TroveModels.ModelProperty<\(typeName)>] = [
@@ -40,6 +50,15 @@ public struct ModelMacro: ExtensionMacro {
             \(access)init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: ModelCodingKeys.self)
             \(decodes.joined(separator: "\n"))
+            }
+            \(access)init(storedObject: TroveModels.ModelReader) throws {
+            \(reads.joined(separator: "\n"))
+            }
+            \(access)static func changedProperties(from old: Self, to new: Self) throws -> [Int] {
+            \(changes.isEmpty ? "    []" : (["    var changed: [Int] = []"] + changes + ["    return changed"]).joined(separator: "\n"))
+            }
+            \(access)static func storedEqual(_ a: Self, _ b: Self) -> Bool {
+                \(equalities.isEmpty ? "true" : equalities.joined(separator: " && "))
             }
             \(access)func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: ModelCodingKeys.self)

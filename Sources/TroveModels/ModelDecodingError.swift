@@ -71,6 +71,7 @@ public struct ModelDecodingError: Error, CustomStringConvertible, Sendable {
 extension PersistentModel {
     /// The value stored as `object`, or a ``ModelDecodingError`` naming what does not fit.
     static func decoded(from object: DynamicObject) throws -> Self {
+        if let value = read(object) { return value }
         do {
             return try ObjectDecoder.decode(Self.self, from: object)
         } catch {

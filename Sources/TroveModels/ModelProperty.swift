@@ -16,6 +16,8 @@ public struct ModelProperty<Root>: @unchecked Sendable {
     public let linkedModel: (any PersistentModel.Type)?
     /// Whether the Swift type is a model itself, not an optional of one (a link must be optional).
     let isBareModel: Bool
+    /// The property's value in a model value, as a write stores it (a link as its nested object).
+    let storedValue: (Root) throws -> Value
 
     /// A stored property; its schema type follows from `V`.
     public init<V: StorableProperty>(
@@ -32,6 +34,14 @@ public struct ModelProperty<Root>: @unchecked Sendable {
         self.originalName = originalName
         self.linkedModel = V.linkedModel
         self.isBareModel = V.self is any PersistentModel.Type
+        self.storedValue = { root in
+            let value = root[keyPath: keyPath]
+            guard V.linkedModel != nil else { return try value.storedValue() }
+            guard let encodable = value as? any Encodable else {
+                throw StoreError.invalidArgument("\(V.self) must be Encodable to be stored as the link '\(name)'")
+            }
+            return try ValueEncoder.encode(encodable)
+        }
     }
 
     /// A linkingObjects property: the objects of `V` whose link or list `origin` points here.
@@ -43,5 +53,6 @@ public struct ModelProperty<Root>: @unchecked Sendable {
         self.originalName = nil
         self.linkedModel = V.self
         self.isBareModel = false
+        self.storedValue = { _ in .list([]) }
     }
 }

@@ -20,6 +20,13 @@ import Trove
 public protocol PersistentModel: Persistable, StorableProperty {
     /// The stored properties, in declared order: names, key paths and attributes.
     static var modelProperties: [ModelProperty<Self>] { get }
+    /// The value of a stored object, read property by property in the order of
+    /// ``modelProperties``: `@Model` writes it. A type without one reads through `Codable`.
+    init(storedObject: ModelReader) throws
+    /// The positions in ``modelProperties`` of the stored properties whose values differ
+    /// between `old` and `new`: what a partial update writes. `@Model` writes it, comparing
+    /// property by property; a type without one compares the values' encodings.
+    static func changedProperties(from old: Self, to new: Self) throws -> [Int]
 }
 
 extension PersistentModel {
@@ -33,6 +40,25 @@ extension PersistentModel {
     /// A model value has no value of its own in a query: compare its primary key instead.
     public func storedValue() throws -> Value {
         throw ModelQueryError("a \(Self.modelName) value is not a query constant: compare a property of the link (\\.owner?.id == id)")
+    }
+
+    public static func changedProperties(from old: Self, to new: Self) throws -> [Int] {
+        let before = try storedProperties(of: old)
+        let after = try storedProperties(of: new)
+        return modelProperties.indices.filter { i in
+            modelProperties[i].schema.isStored && before[modelProperties[i].name] != after[modelProperties[i].name]
+        }
+    }
+
+    /// A link stores the same when its value encodes the same.
+    public static func storedEqual(_ a: Self, _ b: Self) -> Bool {
+        guard let a = try? storedProperties(of: a), let b = try? storedProperties(of: b) else { return false }
+        return a == b
+    }
+
+    /// Whether two values of a property store the same, for the comparisons `@Model` writes.
+    public static func storedPropertyEqual<V: StorableProperty>(_ a: V, _ b: V) -> Bool {
+        V.storedEqual(a, b)
     }
 
     /// The property whose key path is `keyPath`, if it is stored.

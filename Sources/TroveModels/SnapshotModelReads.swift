@@ -49,7 +49,16 @@ extension Snapshot {
 
     /// The stored value of `T` with this primary key, or nil.
     public func object<T: PersistentModel, K: StorableProperty>(_ type: T.Type, primaryKey: K) throws -> T? {
-        try object(T.modelName, primaryKey: primaryKey.storedValue()).map { try T.decoded(from: $0) }
+        let key = try primaryKey.storedValue()
+        // Read in place; what that path cannot read (or an error) is read again the way whose
+        // errors name the model, the property and the type.
+        do {
+            return try withStoredObject(T.modelName, primaryKey: key, type: ObjectIdentifier(T.self), names: T.propertyNames) {
+                try T(storedObject: ModelReader(object: $0))
+            }
+        } catch {
+            return try object(T.modelName, primaryKey: key).map { try T.decoded(from: $0) }
+        }
     }
 }
 

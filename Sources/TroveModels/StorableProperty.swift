@@ -26,10 +26,39 @@ public protocol StorableProperty {
     static var linkedModel: (any PersistentModel.Type)? { get }
     /// The value as Trove stores it: a query constant, or a schema default.
     func storedValue() throws -> Value
+    /// The value of this type that a stored property holds; `reader` and `index` (the
+    /// property's place in its model's table) follow links. Throws when the value does not
+    /// fit, and the object is then read through `Codable`.
+    static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self
+    /// Whether `a` and `b` store the same: what a partial update compares.
+    static func storedEqual(_ a: Self, _ b: Self) -> Bool
 }
 
 extension StorableProperty {
     public static var linkedModel: (any PersistentModel.Type)? { nil }
+
+    /// A type of its own reads through `Codable`.
+    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
+        throw ModelReader.unreadable
+    }
+
+    /// A type of its own compares by its stored value.
+    public static func storedEqual(_ a: Self, _ b: Self) -> Bool {
+        guard let a = try? a.storedValue(), let b = try? b.storedValue() else { return false }
+        return a == b
+    }
+}
+
+extension StorableScalar where Self: Equatable {
+    public static func storedEqual(_ a: Self, _ b: Self) -> Bool { a == b }
+}
+
+extension StorableScalar {
+    /// An integer type from a stored integer that fits it.
+    static func integer<I: FixedWidthInteger>(_ value: Value, as type: I.Type) throws -> I {
+        guard case .int(let i) = value, let n = I(exactly: i) else { throw ModelReader.unreadable }
+        return n
+    }
 }
 
 /// A scalar whose schema type is fixed.
@@ -44,66 +73,119 @@ extension StorableScalar {
 extension Bool: StorableScalar {
     public static var scalarType: PropertyType { .bool }
     public func storedValue() -> Value { .bool(self) }
+    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
+        guard case .bool(let b) = value else { throw ModelReader.unreadable }
+        return b
+    }
 }
 
 extension Int: StorableScalar {
     public static var scalarType: PropertyType { .int }
     public func storedValue() -> Value { .int(Int64(self)) }
+    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
+        try integer(value, as: Int.self)
+    }
 }
 
 extension Int8: StorableScalar {
     public static var scalarType: PropertyType { .int8 }
     public func storedValue() -> Value { .int(Int64(self)) }
+    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
+        try integer(value, as: Int8.self)
+    }
 }
 
 extension Int16: StorableScalar {
     public static var scalarType: PropertyType { .int16 }
     public func storedValue() -> Value { .int(Int64(self)) }
+    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
+        try integer(value, as: Int16.self)
+    }
 }
 
 extension Int32: StorableScalar {
     public static var scalarType: PropertyType { .int32 }
     public func storedValue() -> Value { .int(Int64(self)) }
+    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
+        try integer(value, as: Int32.self)
+    }
 }
 
 extension Int64: StorableScalar {
     public static var scalarType: PropertyType { .int64 }
     public func storedValue() -> Value { .int(self) }
+    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
+        try integer(value, as: Int64.self)
+    }
 }
 
 extension Float: StorableScalar {
     public static var scalarType: PropertyType { .float }
     public func storedValue() -> Value { .float(self) }
+    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
+        switch value {
+        case .float(let f): return f
+        case .double(let d): return Float(d)
+        default: throw ModelReader.unreadable
+        }
+    }
 }
 
 extension Double: StorableScalar {
     public static var scalarType: PropertyType { .double }
     public func storedValue() -> Value { .double(self) }
+    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
+        switch value {
+        case .double(let d): return d
+        case .float(let f): return Double(f)
+        default: throw ModelReader.unreadable
+        }
+    }
 }
 
 extension String: StorableScalar {
     public static var scalarType: PropertyType { .string }
     public func storedValue() -> Value { .string(self) }
+    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
+        guard case .string(let v) = value else { throw ModelReader.unreadable }
+        return v
+    }
 }
 
 extension Date: StorableScalar {
     public static var scalarType: PropertyType { .date }
     public func storedValue() -> Value { .date(self) }
+    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
+        guard case .date(let v) = value else { throw ModelReader.unreadable }
+        return v
+    }
 }
 
 extension Data: StorableScalar {
     public static var scalarType: PropertyType { .data }
     public func storedValue() -> Value { .data(self) }
+    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
+        guard case .data(let v) = value else { throw ModelReader.unreadable }
+        return v
+    }
 }
 
 extension Decimal: StorableScalar {
     public static var scalarType: PropertyType { .decimal }
     public func storedValue() -> Value { .decimal(self) }
+    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
+        guard case .decimal(let v) = value else { throw ModelReader.unreadable }
+        return v
+    }
 }
 
 extension UUID: StorableScalar {
     public static var scalarType: PropertyType { .uuid }
     public func storedValue() -> Value { .uuid(self) }
+    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
+        guard case .uuid(let v) = value else { throw ModelReader.unreadable }
+        return v
+    }
 }
 
 extension Optional: StorableProperty where Wrapped: StorableProperty {
@@ -119,6 +201,19 @@ extension Optional: StorableProperty where Wrapped: StorableProperty {
         case .some(let wrapped): try wrapped.storedValue()
         }
     }
+
+    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
+        if case .null = value { return nil }
+        return try Wrapped.stored(value, in: reader, at: index)
+    }
+
+    public static func storedEqual(_ a: Self, _ b: Self) -> Bool {
+        switch (a, b) {
+        case (.none, .none): true
+        case (.some(let a), .some(let b)): Wrapped.storedEqual(a, b)
+        default: false
+        }
+    }
 }
 
 extension Array: StorableProperty where Element: StorableProperty {
@@ -131,4 +226,13 @@ extension Array: StorableProperty where Element: StorableProperty {
     public static var linkedModel: (any PersistentModel.Type)? { Element.linkedModel }
 
     public func storedValue() throws -> Value { .list(try map { try $0.storedValue() }) }
+
+    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
+        guard case .list(let items) = value else { throw ModelReader.unreadable }
+        return try items.map { try Element.stored($0, in: reader, at: index) }
+    }
+
+    public static func storedEqual(_ a: Self, _ b: Self) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { Element.storedEqual($0, $1) }
+    }
 }

@@ -39,18 +39,20 @@ extension Transaction {
     public func update<T: PersistentModel>(_ value: T, _ body: (inout T) throws -> Void) throws -> T {
         var changed = value
         try body(&changed)
+        let changes = try T.changedProperties(from: value, to: changed)
+        if changes.isEmpty { return changed }
+        let table = T.modelProperties
         let primaryKey = try T.primaryKeyProperty()
-        let before = try T.storedProperties(of: value)
-        let after = try T.storedProperties(of: changed)
-        guard before[primaryKey.name] == after[primaryKey.name] else {
-            throw StoreError.invalidArgument("update cannot change the primary key '\(primaryKey.name)' of \(T.modelName)")
-        }
         var properties: [String: Value] = [:]
-        for property in T.modelProperties where property.schema.isStored && before[property.name] != after[property.name] {
-            properties[property.name] = after[property.name] ?? .null
+        for i in changes {
+            let property = table[i]
+            if property.isPrimaryKey {
+                throw StoreError.invalidArgument("update cannot change the primary key '\(primaryKey.name)' of \(T.modelName)")
+            }
+            if property.schema.isStored { properties[property.name] = try property.storedValue(changed) }
         }
         if !properties.isEmpty {
-            try update(T.modelName, primaryKey: before[primaryKey.name] ?? .null, properties)
+            try update(T.modelName, primaryKey: primaryKey.storedValue(value), properties)
         }
         return changed
     }
@@ -79,9 +81,7 @@ extension PersistentModel {
     }
 
     static func primaryKeyValue(of value: Self) throws -> Value {
-        let property = try primaryKeyProperty()
-        guard let key = try storedProperties(of: value)[property.name] else { throw StoreError.missingPrimaryKey(model: modelName) }
-        return key
+        try primaryKeyProperty().storedValue(value)
     }
 }
 

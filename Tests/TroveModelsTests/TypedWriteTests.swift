@@ -48,6 +48,35 @@ import TroveModels
         #expect(try store.read { try $0.object(Dog.self, primaryKey: 2)?.owners.map(\.id) } == [1])
     }
 
+    @Test func aPartialUpdateComparesPropertyByPropertyThroughLinks() throws {
+        let store = try peopleStore()
+        let ann = try #require(try store.read { try $0.object(Person.self, primaryKey: 1) })
+        // Another writer changes the age; an update that changes nothing, and one that changes
+        // only the linked dog, leave it.
+        try store.write { tx in _ = try tx.update("Person", primaryKey: 1, ["age": 50]) }
+        try store.write { tx in
+            try tx.update(ann) { $0.scratch = 7 }
+            try tx.update(ann) { $0.bestFriend?.name = "Rexy" }
+        }
+        let stored = try #require(try store.read { try $0.object(Person.self, primaryKey: 1) })
+        #expect(stored.age == 50 && stored.bestFriend?.name == "Rexy" && stored.dogs.map(\.name) == ["Rexy", "Fido"])
+        #expect(try Person.changedProperties(from: ann, to: ann).isEmpty)
+        var older = ann
+        older.age += 1
+        older.nickname = nil
+        #expect(try Person.changedProperties(from: ann, to: older).map { Person.modelProperties[$0].name } == ["age", "nickname"])
+    }
+
+    @Test func aModelListedByHandComparesEncodings() throws {
+        let ann = Account()
+        ann.username = "ann"
+        let other = Account()
+        other.username = "ann"
+        other.logins = 3
+        #expect(try Account.changedProperties(from: ann, to: other).map { Account.modelProperties[$0].name } == ["logins"])
+        #expect(try Account.changedProperties(from: ann, to: ann).isEmpty)
+    }
+
     @Test func getOrCreateFindsOrInsertsByPrimaryKey() throws {
         let store = try peopleStore()
         try store.write { tx in

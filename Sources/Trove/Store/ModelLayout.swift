@@ -86,6 +86,8 @@ final class ModelLayout: @unchecked Sendable {
     let linkProperties: [PropertyLayout]
     /// Stored properties in schema order.
     let storedProperties: [PropertyLayout]
+    /// The properties in the order of each typed model read as this one.
+    let typedSlots = TypedSlotTables()
 
     var name: String { schema.name }
 

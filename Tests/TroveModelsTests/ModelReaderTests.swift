@@ -1,0 +1,41 @@
+import Testing
+import Trove
+@testable import TroveModels
+
+/// `init(storedObject:)`, which `@Model` writes, reads what `Codable` reads: scalars,
+/// optionals, links, lists of values and of links, linkingObjects (empty below the top).
+@Suite struct ModelReaderTests {
+    @Test func theGeneratedReaderGivesWhatCodableGives() throws {
+        let store = try peopleStore()
+        try store.read { s in
+            for person in try s.objects(Person.modelName) {
+                let read = try #require(Person.read(person))
+                #expect(read == (try ObjectDecoder.decode(Person.self, from: person)))
+            }
+            for dog in try s.objects(Dog.modelName) {
+                let read = try #require(Dog.read(dog))
+                let decoded = try ObjectDecoder.decode(Dog.self, from: dog)
+                #expect(read == decoded)
+                #expect(read.owners.map(\.id) == decoded.owners.map(\.id))
+                #expect(read.owners.allSatisfy { $0.dogs.allSatisfy(\.owners.isEmpty) })
+            }
+            let ann = try #require(try s.object(Person.self, primaryKey: 1))
+            #expect(ann.bestFriend?.name == "Rex" && ann.dogs.map(\.name) == ["Rex", "Fido"] && ann.tags == ["a", "b"])
+            #expect(ann.nickname == "annie" && ann.score == 2.5)
+            #expect(try s.object(Person.self, primaryKey: 99) == nil)
+        }
+    }
+
+    @Test func aModelListedByHandReadsThroughCodable() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Account.self)))
+        let account = Account()
+        account.username = "ann"
+        account.logins = 5
+        try store.write { tx in try tx.insert(account) }
+        try store.read { s in
+            let object = try #require(try s.object(Account.modelName, primaryKey: "ann"))
+            #expect(Account.read(object) == nil)
+            #expect(try s.object(Account.self, primaryKey: "ann")?.logins == 5)
+        }
+    }
+}
