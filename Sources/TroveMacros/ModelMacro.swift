@@ -11,7 +11,8 @@ import SwiftSyntaxMacros
 /// compiler. The extension also holds the `Codable` conformance over the stored properties
 /// (`@Transient` ones keep their initial value), `init(storedObject:)`, which reads a stored
 /// object property by property in the table's order, and the property-by-property comparison
-/// of partial updates (`changedProperties(from:to:)`, `storedEqual`): the compiler synthesizes
+/// of partial updates (`changedProperties(from:to:)`, `storedEqual`) and the property values of
+/// writes (`writtenProperties(of:)`): the compiler synthesizes
 /// `Codable` only in the type's own file, and an initializer in the struct itself would take
 /// away its memberwise one.
 public struct ModelMacro: ExtensionMacro {
@@ -38,6 +39,7 @@ public struct ModelMacro: ExtensionMacro {
         let changes = compared.map { index, property in
             "    if !storedPropertyEqual(old.\(property.name), new.\(property.name)) { changed.append(\(index)) }"
         }
+        let written = compared.map { "\"\($0.element.name)\": try value.\($0.element.name).writtenValue()" }
         let equalities = compared.map { "storedPropertyEqual(a.\($0.element.name), b.\($0.element.name))" }
         let encodes = stored.filter { $0.linkingOrigin == nil }.map { "    try container.encode(self.\($0.name), forKey: .\($0.name))" }
         var members = """
@@ -56,6 +58,9 @@ public struct ModelMacro: ExtensionMacro {
             }
             \(access)static func changedProperties(from old: Self, to new: Self) throws -> [Int] {
             \(changes.isEmpty ? "    []" : (["    var changed: [Int] = []"] + changes + ["    return changed"]).joined(separator: "\n"))
+            }
+            \(access)static func writtenProperties(of value: Self) throws -> TroveModels.ModelPropertyValues {
+                [\(written.isEmpty ? ":" : written.joined(separator: ", "))]
             }
             \(access)static func storedEqual(_ a: Self, _ b: Self) -> Bool {
                 \(equalities.isEmpty ? "true" : equalities.joined(separator: " && "))

@@ -34,14 +34,7 @@ public struct ModelProperty<Root>: @unchecked Sendable {
         self.originalName = originalName
         self.linkedModel = V.linkedModel
         self.isBareModel = V.self is any PersistentModel.Type
-        self.storedValue = { root in
-            let value = root[keyPath: keyPath]
-            guard V.linkedModel != nil else { return try value.storedValue() }
-            guard let encodable = value as? any Encodable else {
-                throw StoreError.invalidArgument("\(V.self) must be Encodable to be stored as the link '\(name)'")
-            }
-            return try ValueEncoder.encode(encodable)
-        }
+        self.storedValue = { try $0[keyPath: keyPath].writtenValue() }
     }
 
     /// A linkingObjects property: the objects of `V` whose link or list `origin` points here.

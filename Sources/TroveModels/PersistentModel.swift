@@ -27,7 +27,13 @@ public protocol PersistentModel: Persistable, StorableProperty {
     /// between `old` and `new`: what a partial update writes. `@Model` writes it, comparing
     /// property by property; a type without one compares the values' encodings.
     static func changedProperties(from old: Self, to new: Self) throws -> [Int]
+    /// The stored properties of `value` by name, as a write stores them (links as nested
+    /// objects). `@Model` writes it; a type without one encodes the value.
+    static func writtenProperties(of value: Self) throws -> ModelPropertyValues
 }
+
+/// A model value's stored properties by name, as a write stores them.
+public typealias ModelPropertyValues = [String: Value]
 
 extension PersistentModel {
     /// A model value stands for a to-one link: always optional in the schema.
@@ -49,6 +55,13 @@ extension PersistentModel {
             modelProperties[i].schema.isStored && before[modelProperties[i].name] != after[modelProperties[i].name]
         }
     }
+
+    public static func writtenProperties(of value: Self) throws -> ModelPropertyValues {
+        try storedProperties(of: value)
+    }
+
+    /// A link is written as its nested object, which the write upserts.
+    public func writtenValue() throws -> Value { .object(try Self.writtenProperties(of: self)) }
 
     /// A link stores the same when its value encodes the same.
     public static func storedEqual(_ a: Self, _ b: Self) -> Bool {

@@ -32,6 +32,9 @@ public protocol StorableProperty {
     static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self
     /// Whether `a` and `b` store the same: what a partial update compares.
     static func storedEqual(_ a: Self, _ b: Self) -> Bool
+    /// The value a write stores: ``storedValue()``, but a link is its nested object's
+    /// property values, which the write upserts.
+    func writtenValue() throws -> Value
 }
 
 extension StorableProperty {
@@ -41,6 +44,8 @@ extension StorableProperty {
     public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
         throw ModelReader.unreadable
     }
+
+    public func writtenValue() throws -> Value { try storedValue() }
 
     /// A type of its own compares by its stored value.
     public static func storedEqual(_ a: Self, _ b: Self) -> Bool {
@@ -207,6 +212,13 @@ extension Optional: StorableProperty where Wrapped: StorableProperty {
         return try Wrapped.stored(value, in: reader, at: index)
     }
 
+    public func writtenValue() throws -> Value {
+        switch self {
+        case .none: .null
+        case .some(let wrapped): try wrapped.writtenValue()
+        }
+    }
+
     public static func storedEqual(_ a: Self, _ b: Self) -> Bool {
         switch (a, b) {
         case (.none, .none): true
@@ -231,6 +243,8 @@ extension Array: StorableProperty where Element: StorableProperty {
         guard case .list(let items) = value else { throw ModelReader.unreadable }
         return try items.map { try Element.stored($0, in: reader, at: index) }
     }
+
+    public func writtenValue() throws -> Value { .list(try map { try $0.writtenValue() }) }
 
     public static func storedEqual(_ a: Self, _ b: Self) -> Bool {
         a.count == b.count && zip(a, b).allSatisfy { Element.storedEqual($0, $1) }

@@ -14,6 +14,14 @@ public struct ValueTransaction {
         if update { try transaction.upsert(m.name, properties) } else { try transaction.insert(m.name, properties) }
     }
 
+    /// Stores a value of `model` given as its property values (a link as its nested object),
+    /// as ``add(_:update:)`` stores the value they encode.
+    package func add(_ model: String, properties: [String: Value], update: Bool) throws {
+        let m = try transaction.model(model)
+        let shaped = ValueMapping.shape(properties, model: m)
+        if update { try transaction.upsert(m.name, shaped) } else { try transaction.insert(m.name, shaped) }
+    }
+
     /// Stores each value, as ``add(_:update:)``.
     public func add<S: Sequence>(_ values: S, update: Bool = false) throws where S.Element: Persistable {
         for v in values { try add(v, update: update) }
