@@ -20,7 +20,10 @@ public final class PostgresBulkInsert {
     private var data: [UInt8] = []
     private var places: [String] = []
     private var lastLines: [Int] = []
-    private var keys: Set<String> = []
+    private var keys: [String] = []
+    /// `keys[..<indexedKeys]`, made when `holds(primaryKey:)` asks.
+    private var keySet: Set<String> = []
+    private var indexedKeys = 0
     /// The row being made (kept for its capacity), and the index in `columns` of the primary key.
     private var row: [UInt8] = []
     private let keyColumn: Int?
@@ -43,8 +46,12 @@ public final class PostgresBulkInsert {
     /// for `PostgresStore.insert`, after `flush()`.
     public func add(_ values: [String: Value], at place: String) throws -> Bool {
         guard !columns.isEmpty else { return false }
+        // How many of `values` name a stored property: all of them, or one is unknown.
+        var known = 0
         for property in model.properties where property.isStored && property.type.isList {
-            switch values[property.name] ?? property.defaultValue ?? .null {
+            let given = values[property.name]
+            if given != nil { known += 1 }
+            switch given ?? property.defaultValue ?? .null {
             case .null: continue
             case .list(let elements) where elements.isEmpty: continue
             default: return false
@@ -55,7 +62,9 @@ public final class PostgresBulkInsert {
         var keyText: String?
         for (index, property) in columns.enumerated() {
             if index > 0 { row.append(UInt8(ascii: ",")) }
-            let value = values[property.name] ?? property.defaultValue ?? .null
+            let given = values[property.name]
+            if given != nil { known += 1 }
+            let value = given ?? property.defaultValue ?? .null
             let stored: Value, type: PropertyType
             switch property.type {
             case .link(let target):
@@ -75,10 +84,12 @@ public final class PostgresBulkInsert {
             }
             lineBreaks += try Self.appendQuoted(text, to: &row)
         }
-        for name in values.keys where model[property: name]?.isStored != true {
-            throw PostgresError("'\(model.name)' has no property '\(name)'")
+        if known < values.count {
+            for name in values.keys where model[property: name]?.isStored != true {
+                throw PostgresError("'\(model.name)' has no property '\(name)'")
+            }
         }
-        if let keyText { keys.insert(keyText) }
+        if let keyText { keys.append(keyText) }
         row.append(UInt8(ascii: "\n"))
         if data.count + row.count > Self.batchBytes { try flush() }
         data += row
@@ -90,7 +101,11 @@ public final class PostgresBulkInsert {
     /// Whether the batch holds the object with this primary key (not yet on the server).
     public func holds(primaryKey: Value) -> Bool {
         guard !keys.isEmpty, let text = try? store.keyText(model, primaryKey) else { return false }
-        return keys.contains(text)
+        while indexedKeys < keys.count {
+            keySet.insert(keys[indexedKeys])
+            indexedKeys += 1
+        }
+        return keySet.contains(text)
     }
 
     /// Sends the batch to the server. A row it refuses is a `PostgresRowError` naming its place.
@@ -100,7 +115,9 @@ public final class PostgresBulkInsert {
             data.removeAll(keepingCapacity: true)
             places.removeAll()
             lastLines.removeAll()
-            keys.removeAll()
+            keys.removeAll(keepingCapacity: true)
+            keySet.removeAll()
+            indexedKeys = 0
         }
         do {
             _ = try store.write(oneStatement: true) { try store.connection.copy(copySQL, data: data) }
