@@ -15,8 +15,9 @@ import Trove
 /// let adults = try snapshot.objects(Person.self, where: #Predicate { $0.age >= 18 })
 /// ```
 ///
-/// Objects are read and written through the type's `Codable` conformance (see
-/// ``Trove/Persistable``), so a link is a nested model value and a list an array.
+/// A link is a nested model value and a list an array. `@Model` also writes the code that
+/// reads, compares and writes values property by property; a type whose table is listed by
+/// hand is read and written through its `Codable` conformance (see ``Trove/Persistable``).
 public protocol PersistentModel: Persistable, StorableProperty {
     /// The stored properties, in declared order: names, key paths and attributes.
     static var modelProperties: [ModelProperty<Self>] { get }
