@@ -22,10 +22,15 @@ public struct ModelReader {
     }
 
     /// The model value that the link or list at `index` points at with `reference`.
+    /// A read-only snapshot keeps the values it linked to: each is the same wherever it is
+    /// linked from (below the top, linkingObjects are empty).
     func linked<M: PersistentModel>(_ type: M.Type, _ reference: ObjectReference, at index: Int) throws -> M {
+        let cache = object.linkedValues(M.self)
+        if let value = cache?.values[reference.key] { return value }
         guard let value = try object.withLinkedObject(at: index, key: reference.key, type: ObjectIdentifier(M.self), names: M.propertyNames, {
             try M(storedObject: ModelReader(object: $0))
         }) else { throw StoredObjectReader.Unreadable() }
+        if let cache, cache.values.count < LinkedValues<M>.capacity { cache.values[reference.key] = value }
         return value
     }
 

@@ -26,6 +26,25 @@ import Trove
         }
     }
 
+    @Test func linkedValuesAreReadOnceInASnapshotAndAfreshInATransaction() throws {
+        let store = try peopleStore()
+        try store.read { s in
+            // Rex is Ann's best friend and Dee's second dog; Fido is Ann's second dog.
+            let ann = try #require(try s.object(Person.self, primaryKey: 1))
+            let dee = try #require(try s.object(Person.self, primaryKey: 4))
+            #expect(ann.bestFriend == dee.dogs[1] && ann.bestFriend?.name == "Rex")
+            #expect(ann.dogs.map(\.name) == ["Rex", "Fido"] && dee.dogs.map(\.name) == ["Ace", "Rex"])
+            #expect(try s.objects(Person.self, sortBy: [.init(\.id)]).values.map { $0.bestFriend?.name } == ["Rex", "Fido", nil, "Ace"])
+        }
+        try store.write { tx in
+            #expect(try tx.object(Person.self, primaryKey: 1)?.bestFriend?.name == "Rex")
+            _ = try tx.update("Dog", primaryKey: 1, ["name": "Rexy"])
+            #expect(try tx.object(Person.self, primaryKey: 1)?.bestFriend?.name == "Rexy")
+            #expect(try tx.object(Person.self, primaryKey: 4)?.dogs.map(\.name) == ["Ace", "Rexy"])
+        }
+        #expect(try store.read { try $0.object(Person.self, primaryKey: 4)?.dogs.map(\.name) } == ["Ace", "Rexy"])
+    }
+
     @Test func aModelListedByHandReadsThroughCodable() throws {
         let store = try Store(configuration: .inMemory(schema: Schema(Account.self)))
         let account = Account()

@@ -32,6 +32,9 @@ package struct StoredObjectReader {
         return try record.value(of: p)
     }
 
+    /// The linked values of `type` this reader's snapshot keeps, if it keeps them.
+    package func linkedValues<V>(_ type: V.Type) -> LinkedValues<V>? { snapshot.linkedValues(type) }
+
     /// Calls `body` with the object of key `key` that the link, list of links or
     /// linkingObjects property at `index` points at; nil when it is gone.
     package func withLinkedObject<R>(at index: Int, key: UInt64, type: ObjectIdentifier, names: () -> [String],
@@ -88,5 +91,27 @@ final class TypedSlotTables: Sendable {
         let slots = names().map { model.byName[$0] }
         tables.withLock { $0[type] = slots }
         return slots
+    }
+}
+
+/// The values of one Swift type that links in a read-only snapshot pointed at, by object key:
+/// a snapshot's objects never change, so a value linked from many objects (each user's team)
+/// is read once.
+package final class LinkedValues<Value> {
+    package var values: [UInt64: Value] = [:]
+    /// Enough for the objects a loop links to; beyond it a value is read each time.
+    package static var capacity: Int { 4096 }
+}
+
+extension Snapshot {
+    /// The linked values of `type` read in this snapshot, or nil in a transaction, whose
+    /// objects change as it writes.
+    package func linkedValues<Value>(_ type: Value.Type) -> LinkedValues<Value>? {
+        guard Swift.type(of: self) == Snapshot.self else { return nil }
+        let id = ObjectIdentifier(type)
+        if let cache = linkedValueCaches[id] { return unsafeDowncast(cache, to: LinkedValues<Value>.self) }
+        let cache = LinkedValues<Value>()
+        linkedValueCaches[id] = cache
+        return cache
     }
 }

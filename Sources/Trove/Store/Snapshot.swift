@@ -23,6 +23,8 @@ public class Snapshot {
     /// The model `model(_:)` found last.
     @exclusivity(unchecked) private var lastModel: ModelLayout?
     var isLive = true
+    /// Typed models' linked values read so far, by Swift type (see ``linkedValues(_:)``).
+    var linkedValueCaches: [ObjectIdentifier: AnyObject] = [:]
 
     init(store: Store, transaction: TroveStorage.ReadTransaction, layout: StoreLayout? = nil) {
         self.store = store
