@@ -126,7 +126,7 @@ extension ReadTransaction {
 
     /// Where page `pgno` is mapped, or nil if it is not (yet): a prefetch hint's address.
     @inline(__always)
-    private func mapped(_ pgno: UInt64) -> UnsafeRawPointer? {
+    func mapped(_ pgno: UInt64) -> UnsafeRawPointer? {
         let offset = pgno &* UInt64(pageSize)
         guard pgno < pageLimit, offset &+ UInt64(pageSize) <= mapping.length else { return nil }
         return mapping.base + Int(offset)

@@ -131,6 +131,56 @@ import TestRandom
         }
     }
 
+    /// Keys in runs and far apart (where a key's share of the way between two entries is no
+    /// guide to its place), and a tree with keys of other sizes among its 8-byte ones: the
+    /// batch lookup finds what lookups by key find.
+    @Test func batchLookupsFindUnevenlySpreadAndOtherSizedKeys() throws {
+        let s = try Storage.inMemory()
+        var rng = SplitMix64(seed: 29)
+        var stored: [UInt64] = []
+        var k: UInt64 = 0
+        for _ in 0..<20_000 {
+            k += [1, 1, 1, 2, 1_000, 1 << 40][Int(rng.next() % 6)]
+            stored.append(k)
+        }
+        func bytes(_ k: UInt64) -> [UInt8] { withUnsafeBytes(of: k.bigEndian) { Array($0) } }
+        try s.write { tx in
+            let even = try tx.createTree(named: "uneven")
+            for k in stored { try tx.put(even, bytes(k), [UInt8(k & 0xff)]) }
+            let mixed = try tx.createTree(named: "mixed")
+            for (i, k) in stored.prefix(6_000).enumerated() {
+                // Every seventh key 5 bytes long: it sorts before the 8-byte keys it begins.
+                try tx.put(mixed, i % 7 == 0 ? Array(bytes(k).prefix(5)) : bytes(k), [UInt8(i & 0xff)])
+            }
+        }
+        // Each stored key and its neighbours, ascending, then a few going back.
+        var keys = stored.flatMap { [$0 - 1, $0, $0 + 1] }
+        keys += [stored[10_000], stored[5], 0, UInt64.max]
+        for name in ["uneven", "mixed"] {
+            for writer in [false, true] {
+                let check = { (tx: ReadTransaction) throws in
+                    let t = try #require(try tx.tree(named: name))
+                    #expect(t.depth >= 2)
+                    var found: [(Int, [UInt8])] = []
+                    try keys.withUnsafeBufferPointer { keys in
+                        try tx.forEachValue(t, forKeys: keys) { i, value in
+                            found.append((i, Array(value)))
+                            return true
+                        }
+                    }
+                    var expected: [(Int, [UInt8])] = []
+                    for (i, k) in keys.enumerated() {
+                        if let value = try tx.get(t, bytes(k)) { expected.append((i, value)) }
+                    }
+                    #expect(found.count == expected.count)
+                    #expect(found.map(\.0) == expected.map(\.0))
+                    #expect(found.map(\.1) == expected.map(\.1))
+                }
+                if writer { try s.write { try check($0) } } else { try s.read { try check($0) } }
+            }
+        }
+    }
+
     @Test func theLastEntryIsWhereLastLands() throws {
         let s = try store()
         try inBoth(s) { tx, t in
