@@ -81,7 +81,12 @@ struct PostgresQueryTranslator {
             guard path.subquery == nil, path.objectModel == nil, path.type.isScalar else {
                 throw PostgresError("cannot sort by '\(descriptor.keyPath)': SORT takes a key path to one value")
             }
-            order.append(path.expression + (descriptor.ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"))
+            // A property of the object itself that cannot be null orders the same without the
+            // store's null order; said plainly, it matches an index's order, so a page can
+            // walk the index rather than sort every match.
+            let keyPath = descriptor.keyPath
+            let neverNull = keyPath.variable == nil && keyPath.names.count == 1 && model[property: keyPath.names[0]]?.isOptional == false
+            order.append(path.expression + (descriptor.ascending ? (neverNull ? " ASC" : " ASC NULLS FIRST") : (neverNull ? " DESC" : " DESC NULLS LAST")))
             sortValues.append(path.expression)
         }
         // `"@key"` breaks ties as a store does; after the primary key (unique, never null) no
