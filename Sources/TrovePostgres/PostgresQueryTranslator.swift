@@ -59,7 +59,10 @@ struct PostgresQueryTranslator {
     mutating func objects(_ query: Query, model: ModelSchema, columns: [String], items: [(names: [String], value: String?)] = []) throws -> String {
         let root = "t0"
         // The object's key last, for telling objects apart across runs (`watch`).
-        let columns = columns + ["\(root).\(tables.keyColumn(model))::text"]
+        // Read as it is, a key's text is its `::text` (but a bool's, `t` for `true`): the cast
+        // would be made for every row a sort reads, the text only for the rows sent.
+        let key = "\(root).\(tables.keyColumn(model))"
+        let columns = columns + [model.primaryKeyProperty?.type == .bool ? key + "::text" : key]
         let condition = try query.predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"
         var order: [String] = []
         var sortValues: [String] = []
