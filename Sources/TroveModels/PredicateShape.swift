@@ -14,9 +14,14 @@ import Trove
 struct PredicateShape: Hashable, @unchecked Sendable {
     let model: ObjectIdentifier
     let expression: ObjectIdentifier
-    var keyPaths: [AnyKeyPath] = []
-    /// Operators, variable ordinals and value kinds, in the order the walk meets them.
-    var marks: [Int] = []
+    /// Key paths, operators, variable ordinals and value kinds, in the order the walk meets
+    /// them: one array, allocated once per query.
+    var elements: [Element] = []
+
+    enum Element: Hashable {
+        case keyPath(AnyKeyPath)
+        case mark(Int)
+    }
 }
 
 /// Walks an expression tree for its ``PredicateShape`` and its captured values, in the order
@@ -25,8 +30,9 @@ struct PredicateShapeReader {
     var shape: PredicateShape
     /// The captured values, as the translator's `constants` holds them.
     var values: [Value] = []
-    /// The variables bound so far: the predicate's own first, then each closure's.
-    private var variables: [PredicateExpressions.VariableID]
+    /// The predicate's own variable, then each closure's as it is bound.
+    private let root: PredicateExpressions.VariableID
+    private var closureVariables: [PredicateExpressions.VariableID] = []
 
     /// The shape and values of `predicate`, or nil when its tree has a node the translator
     /// may refuse (that translation reports the error).
@@ -34,7 +40,7 @@ struct PredicateShapeReader {
         guard let expression = predicate.expression as? any ShapedExpression else { return nil }
         var reader = PredicateShapeReader(
             shape: PredicateShape(model: ObjectIdentifier(T.self), expression: ObjectIdentifier(type(of: predicate.expression))),
-            variables: [predicate.variable.key])
+            root: predicate.variable.key)
         do {
             try expression.readShape(&reader)
         } catch {
@@ -43,21 +49,25 @@ struct PredicateShapeReader {
         return reader
     }
 
-    private init(shape: PredicateShape, variables: [PredicateExpressions.VariableID]) {
+    private init(shape: PredicateShape, root: PredicateExpressions.VariableID) {
         self.shape = shape
-        self.variables = variables
+        self.root = root
     }
 
     mutating func bind(_ variable: PredicateExpressions.VariableID) {
-        variables.append(variable)
+        closureVariables.append(variable)
     }
 
     mutating func use(_ variable: PredicateExpressions.VariableID) {
-        shape.marks.append(variables.firstIndex(of: variable) ?? -1)
+        mark(variable == root ? 0 : closureVariables.firstIndex(of: variable).map { $0 + 1 } ?? -1)
     }
 
     mutating func mark(_ value: Int) {
-        shape.marks.append(value)
+        shape.elements.append(.mark(value))
+    }
+
+    mutating func keyPath(_ keyPath: AnyKeyPath) {
+        shape.elements.append(.keyPath(keyPath))
     }
 
     /// A captured value: the kinds that change the query text are marked, the rest are
@@ -97,7 +107,7 @@ extension PredicateExpressions.NilLiteral: ShapedExpression {
 extension PredicateExpressions.KeyPath: ShapedExpression where Root: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws {
         try root.readShape(&reader)
-        reader.shape.keyPaths.append(keyPath)
+        reader.keyPath(keyPath)
     }
 }
 

@@ -30,6 +30,19 @@ enum PredicateTranslationCache {
         let condition: QueryPredicate
         let text: String
         let sources: [ArgumentSource]
+        /// Whether the parameters are the captured values themselves, in order.
+        let sourcesAreConstants: Bool
+
+        init(condition: QueryPredicate, text: String, sources: [ArgumentSource], constants: Int) {
+            self.condition = condition
+            self.text = text
+            self.sources = sources
+            sourcesAreConstants = sources.count == constants && sources.indices.allSatisfy { sources[$0] == ArgumentSource(constant: $0) }
+        }
+
+        func arguments(_ constants: [Value]) -> [Value] {
+            sourcesAreConstants ? constants : sources.map { $0.value(in: constants) }
+        }
     }
 
     /// Enough for every predicate a program writes; beyond it the cache starts again, so that
@@ -42,14 +55,14 @@ enum PredicateTranslationCache {
     static func translate<T: PersistentModel>(_ predicate: Predicate<T>) throws -> (condition: QueryPredicate, text: String, arguments: [Value]) {
         let reader = PredicateShapeReader.read(predicate)
         if let reader, let entry = entries.withLock({ $0[reader.shape] }) {
-            return (entry.condition, entry.text, entry.sources.map { $0.value(in: reader.values) })
+            return (entry.condition, entry.text, entry.arguments(reader.values))
         }
         let translated = try PredicateTranslator.translation(of: predicate)
         let text = translated.condition.description
         // Cached only when the walk read the values the translator read, in the same order:
         // then the sources point at the same values for every predicate of this shape.
         if let reader, let sources = translated.sources, translated.constants == reader.values {
-            let entry = Entry(condition: translated.condition, text: text, sources: sources)
+            let entry = Entry(condition: translated.condition, text: text, sources: sources, constants: reader.values.count)
             entries.withLock { entries in
                 if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
                 entries[reader.shape] = entry
