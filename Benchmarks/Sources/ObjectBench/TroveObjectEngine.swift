@@ -8,6 +8,8 @@ final class TroveObjectEngine: ObjectEngine {
     static let name = "Trove"
     let path: String
     private var store: Store?
+    /// `StoreConfiguration.compactsAutomatically` for every store made (`--no-auto-vacuum`).
+    nonisolated(unsafe) static var compactsAutomatically = true
 
     static let schemaJSON = """
         {
@@ -41,6 +43,7 @@ final class TroveObjectEngine: ObjectEngine {
         path = directory + "/bench.trove"
         var configuration = StoreConfiguration(path: path, schema: try Schema(jsonData: Array(Self.schemaJSON.utf8)))
         configuration.durability = durable ? .durable : .noSync
+        configuration.compactsAutomatically = Self.compactsAutomatically
         store = try Store(configuration: configuration)
     }
 

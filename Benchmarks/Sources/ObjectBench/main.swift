@@ -4,6 +4,7 @@ import Foundation
 let usage = """
     usage: ObjectBench [N] [--quick] [--engines trove,sqlite,grdb] [--dir PATH] [--nosync]
                        [--shell TROVE_BINARY] [--scale M] [--update-rounds R] [--phases NAME,...] [--typed]
+                       [--no-auto-vacuum]
       N          users in the bulk insert (default 1,000,000); --quick means N = 100,000
       --engines  which engines to run, in that order (default: trove,sqlite,grdb)
       --dir      parent of the temporary store directory (default /tmp)
@@ -17,6 +18,7 @@ let usage = """
                  then a scan; reports peak RSS against the file size
       --update-rounds R  instead of the comparison: each engine loads N users, then updates every
                  user's score in R transactions; reports the file size after each round
+      --no-auto-vacuum  Trove's stores without the automatic vacuum (compactsAutomatically = false)
       --typed    instead of the comparison: Trove's typed API (@Model, #Predicate) against its
                  dynamic API, on two stores of N users each
     """
@@ -69,6 +71,7 @@ while let argument = arguments.popFirst() {
         guard let text = arguments.popFirst(), let value = Int(text), value > 0 else { fail(usage) }
         updateRounds = value
     case "--typed": typedOnly = true
+    case "--no-auto-vacuum": TroveObjectEngine.compactsAutomatically = false
     case "-h", "--help": print(usage); exit(0)
     default:
         guard let value = Int(argument.replacingOccurrences(of: "_", with: "")), value >= 1_000 else { fail(usage) }
