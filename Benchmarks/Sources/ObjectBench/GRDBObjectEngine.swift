@@ -128,7 +128,7 @@ final class GRDBObjectEngine: ObjectEngine {
 
     func vacuum() throws {
         try p.vacuum()
-        try p.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        try p.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
     }
 
     struct Sale: Codable, FetchableRecord, PersistableRecord {
