@@ -35,24 +35,30 @@ extension Transaction {
     /// ```swift
     /// person = try tx.update(person) { $0.age += 1 }     // writes `age` alone
     /// ```
+    ///
+    /// A class model's `body` changes the one instance that `value` refers to, so there is no
+    /// earlier value to compare with: every stored property is written.
     @discardableResult
     public func update<T: PersistentModel>(_ value: T, _ body: (inout T) throws -> Void) throws -> T {
+        let primaryKey = try T.primaryKeyProperty()
+        let key = try primaryKey.storedValue(value)
         var changed = value
         try body(&changed)
-        let changes = try T.changedProperties(from: value, to: changed)
-        if changes.isEmpty { return changed }
         let table = T.modelProperties
-        let primaryKey = try T.primaryKeyProperty()
+        let changes = T.self is AnyClass
+            ? Array(table.indices) : try T.changedProperties(from: value, to: changed)
+        if changes.isEmpty { return changed }
         var properties: [String: Value] = [:]
         for i in changes {
             let property = table[i]
             if property.isPrimaryKey {
+                if try property.storedValue(changed) == key { continue }
                 throw StoreError.invalidArgument("update cannot change the primary key '\(primaryKey.name)' of \(T.modelName)")
             }
             if property.schema.isStored { properties[property.name] = try property.storedValue(changed) }
         }
         if !properties.isEmpty {
-            try update(T.modelName, primaryKey: primaryKey.storedValue(value), properties)
+            try update(T.modelName, primaryKey: key, properties)
         }
         return changed
     }

@@ -77,6 +77,17 @@ import TroveModels
         #expect(try Account.changedProperties(from: ann, to: ann).isEmpty)
     }
 
+    @Test func aPartialUpdateOfAClassWritesWhatTheClosureChanged() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Account.self)))
+        let ann = Account()
+        ann.username = "ann"
+        try store.write { tx in try tx.insert(ann) }
+        try store.write { tx in try tx.update(ann) { $0.logins = 4 } }
+        #expect(try store.read { try $0.object(Account.self, primaryKey: "ann")?.logins } == 4)
+        #expect(throws: (any Error).self) { try store.write { tx in try tx.update(ann) { $0.username = "bob" } } }
+        #expect(try store.read { try $0.object(Account.self, primaryKey: "ann")?.logins } == 4)
+    }
+
     @Test func getOrCreateFindsOrInsertsByPrimaryKey() throws {
         let store = try peopleStore()
         try store.write { tx in
