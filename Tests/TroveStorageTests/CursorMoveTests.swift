@@ -93,6 +93,24 @@ import TestRandom
         }
     }
 
+    /// `forEachValue(_:forKeys:)` calls back with the index and value of each of `keys` that
+    /// `get` finds, in order, and with no other.
+    func expectBatchLookupsFindWhatGetsFind(_ tx: ReadTransaction, _ t: Tree, _ keys: [UInt64]) throws {
+        var found: [(Int, [UInt8])] = []
+        try keys.withUnsafeBufferPointer { keys in
+            try tx.forEachValue(t, forKeys: keys) { i, value in
+                found.append((i, Array(value)))
+                return true
+            }
+        }
+        var expected: [(Int, [UInt8])] = []
+        for (i, k) in keys.enumerated() {
+            if let value = try tx.get(t, withUnsafeBytes(of: k.bigEndian) { Array($0) }) { expected.append((i, value)) }
+        }
+        #expect(found.map(\.0) == expected.map(\.0))
+        #expect(found.map(\.1) == expected.map(\.1))
+    }
+
     @Test func batchLookupsFindWhatLookupsByKeyFind() throws {
         let s = try store()
         try inBoth(s) { tx, t in
@@ -108,19 +126,7 @@ import TestRandom
                     keys.append(UInt64(target))
                 }
                 if round == 3 { keys += [UInt64.max, 0, 59_998, 1] }
-                var found: [(Int, [UInt8])] = []
-                try keys.withUnsafeBufferPointer { keys in
-                    try tx.forEachValue(t, forKeys: keys) { i, value in
-                        found.append((i, Array(value)))
-                        return true
-                    }
-                }
-                var expected: [(Int, [UInt8])] = []
-                for (i, k) in keys.enumerated() {
-                    if let value = try tx.get(t, withUnsafeBytes(of: k.bigEndian) { Array($0) }) { expected.append((i, value)) }
-                }
-                #expect(found.map(\.0) == expected.map(\.0))
-                #expect(found.map(\.1) == expected.map(\.1))
+                try expectBatchLookupsFindWhatGetsFind(tx, t, keys)
             }
             // The walk stops when `body` says so.
             var calls = 0
@@ -161,20 +167,7 @@ import TestRandom
                 let check = { (tx: ReadTransaction) throws in
                     let t = try #require(try tx.tree(named: name))
                     #expect(t.depth >= 2)
-                    var found: [(Int, [UInt8])] = []
-                    try keys.withUnsafeBufferPointer { keys in
-                        try tx.forEachValue(t, forKeys: keys) { i, value in
-                            found.append((i, Array(value)))
-                            return true
-                        }
-                    }
-                    var expected: [(Int, [UInt8])] = []
-                    for (i, k) in keys.enumerated() {
-                        if let value = try tx.get(t, bytes(k)) { expected.append((i, value)) }
-                    }
-                    #expect(found.count == expected.count)
-                    #expect(found.map(\.0) == expected.map(\.0))
-                    #expect(found.map(\.1) == expected.map(\.1))
+                    try expectBatchLookupsFindWhatGetsFind(tx, t, keys)
                 }
                 if writer { try s.write { try check($0) } } else { try s.read { try check($0) } }
             }

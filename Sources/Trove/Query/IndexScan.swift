@@ -16,6 +16,12 @@ final class IndexScan {
         var lower: [UInt8]
         /// Nil for the keys that start with `lower` (an equality's value, a `BEGINSWITH` prefix).
         var upper: [UInt8]?
+
+        /// Whether `key`, at or after `lower` (these bytes, lent), is inside the range.
+        @inline(__always)
+        func holds(_ key: UnsafeRawBufferPointer, lower: UnsafeRawBufferPointer) -> Bool {
+            if let upper { upper.withUnsafeBytes { IndexScan.less(key, $0) } } else { IndexScan.hasPrefix(key, lower) }
+        }
     }
 
     /// What an entry's key says about the comparison served, without reading the object.
@@ -125,12 +131,7 @@ final class IndexScan {
             for range in ranges {
                 try range.lower.withUnsafeBytes { lower in
                     try snapshot.storageTx.forEach(tree, from: lower) { key, _ in
-                        let inside = if let upper = range.upper {
-                            upper.withUnsafeBytes { Self.less(key, $0) }
-                        } else {
-                            Self.hasPrefix(key, lower)
-                        }
-                        guard inside else { return false }
+                        guard range.holds(key, lower: lower) else { return false }
                         read += 1
                         if key.count >= 8 {
                             candidates.addMatch(UInt64(bigEndian: key.loadUnaligned(fromByteOffset: key.count - 8, as: UInt64.self)))
@@ -147,12 +148,7 @@ final class IndexScan {
             try range.lower.withUnsafeBytes { lower in
                 try snapshot.storageTx.forEach(tree, from: lower) { key, value in
                     // One look at the key: inside the range, what it decides, and the object key.
-                    let inside = if let upper = range.upper {
-                        upper.withUnsafeBytes { Self.less(key, $0) }
-                    } else {
-                        Self.hasPrefix(key, lower)
-                    }
-                    guard inside else { return false }
+                    guard range.holds(key, lower: lower) else { return false }
                     read += 1
                     let verdict = Self.verdict(key, check, hasObjectKey: !isPrimaryKey)
                     if verdict != .rejected {
