@@ -58,10 +58,10 @@ extension StorableScalar where Self: Equatable {
     public static func storedEqual(_ a: Self, _ b: Self) -> Bool { a == b }
 }
 
-extension StorableScalar {
-    /// An integer type from a stored integer that fits it.
-    static func integer<I: FixedWidthInteger>(_ value: Value, as type: I.Type) throws -> I {
-        guard case .int(let i) = value, let n = I(exactly: i) else { throw ModelReader.unreadable }
+extension StorableScalar where Self: FixedWidthInteger {
+    /// An integer type reads a stored integer that fits it.
+    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
+        guard case .int(let i) = value, let n = Self(exactly: i) else { throw ModelReader.unreadable }
         return n
     }
 }
@@ -87,41 +87,26 @@ extension Bool: StorableScalar {
 extension Int: StorableScalar {
     public static var scalarType: PropertyType { .int }
     public func storedValue() -> Value { .int(Int64(self)) }
-    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
-        try integer(value, as: Int.self)
-    }
 }
 
 extension Int8: StorableScalar {
     public static var scalarType: PropertyType { .int8 }
     public func storedValue() -> Value { .int(Int64(self)) }
-    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
-        try integer(value, as: Int8.self)
-    }
 }
 
 extension Int16: StorableScalar {
     public static var scalarType: PropertyType { .int16 }
     public func storedValue() -> Value { .int(Int64(self)) }
-    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
-        try integer(value, as: Int16.self)
-    }
 }
 
 extension Int32: StorableScalar {
     public static var scalarType: PropertyType { .int32 }
     public func storedValue() -> Value { .int(Int64(self)) }
-    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
-        try integer(value, as: Int32.self)
-    }
 }
 
 extension Int64: StorableScalar {
     public static var scalarType: PropertyType { .int64 }
     public func storedValue() -> Value { .int(self) }
-    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
-        try integer(value, as: Int64.self)
-    }
 }
 
 extension Float: StorableScalar {
