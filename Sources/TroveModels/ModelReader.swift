@@ -26,11 +26,14 @@ public struct ModelReader {
     /// linked from (below the top, linkingObjects are empty).
     func linked<M: PersistentModel>(_ type: M.Type, _ reference: ObjectReference, at index: Int) throws -> M {
         let cache = object.linkedValues(M.self)
-        if let value = cache?.values[reference.key] { return value }
+        let depth = object.depth + 1
+        if let cached = cache?.values[reference.key], cached.depth >= depth { return cached.value }
         guard let value = try object.withLinkedObject(at: index, key: reference.key, type: ObjectIdentifier(M.self), names: M.propertyNames, {
             try M(storedObject: ModelReader(object: $0))
         }) else { throw StoredObjectReader.Unreadable() }
-        if let cache, cache.values.count < LinkedValues<M>.capacity { cache.values[reference.key] = value }
+        if let cache, cache.values.count < LinkedValues<M>.capacity || cache.values[reference.key] != nil {
+            cache.values[reference.key] = (value, depth)
+        }
         return value
     }
 

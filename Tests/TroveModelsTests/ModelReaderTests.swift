@@ -45,6 +45,35 @@ import Trove
         #expect(try store.read { try $0.object(Person.self, primaryKey: 4)?.dogs.map(\.name) } == ["Ace", "Rexy"])
     }
 
+    @Test func aCachedLinkedValueAnswersOnlyWhatAFreshReadAnswers() throws {
+        // Node k links to k + 1 up to the last: a read of node k follows `last - k` links,
+        // which the link depth limit allows from node `last - limit` on.
+        let limit = ObjectDecoder.maximumDepth, last = limit + 8
+        let store = try Store(configuration: .inMemory(schema: Schema(ChainNode.self)))
+        try store.write { tx in
+            for k in stride(from: last, through: 0, by: -1) {
+                _ = try tx.insert(ChainNode.modelName, ["id": .int(Int64(k)), "next": .list(k == last ? [] : [.int(Int64(k + 1))])])
+            }
+        }
+        let first = last - limit
+        try store.read { (s: Snapshot) throws in
+            // Fresh: nothing read in this snapshot before.
+            #expect(throws: (any Error).self) { try s.object(ChainNode.self, primaryKey: first - 1) }
+            #expect(try s.object(ChainNode.self, primaryKey: first)?.id == first)
+        }
+        try store.read { (s: Snapshot) throws in
+            // Read from the end back, so that every node below the top is in the cache,
+            // each read one link less deep than the next read needs it.
+            for k in stride(from: last, through: first, by: -1) {
+                #expect(try s.object(ChainNode.self, primaryKey: k)?.id == k)
+            }
+            for k in stride(from: first - 1, through: 0, by: -1) {
+                #expect(throws: (any Error).self) { try s.object(ChainNode.self, primaryKey: k) }
+            }
+            #expect(try s.object(ChainNode.self, primaryKey: first)?.next.first?.id == first + 1)
+        }
+    }
+
     @Test func aModelListedByHandReadsThroughCodable() throws {
         let store = try Store(configuration: .inMemory(schema: Schema(Account.self)))
         let account = Account()
@@ -57,4 +86,10 @@ import Trove
             #expect(try s.object(Account.self, primaryKey: "ann")?.logins == 5)
         }
     }
+}
+
+/// A chain of links as long as the data makes it (a list, so that the type may hold itself).
+@Model struct ChainNode {
+    @Attribute(.primaryKey) var id: Int
+    var next: [ChainNode] = []
 }

@@ -97,8 +97,13 @@ final class TypedSlotTables: Sendable {
 /// The values of one Swift type that links in a read-only snapshot pointed at, by object key:
 /// a snapshot's objects never change, so a value linked from many objects (each user's team)
 /// is read once.
+///
+/// Each value keeps the link depth it was read at: a read that succeeded at one depth
+/// succeeds at any shallower one, while a deeper one may pass the link depth limit, so a
+/// value answers only reads at its depth or above, and the cache never reads what a fresh
+/// read would refuse.
 package final class LinkedValues<Value> {
-    package var values: [UInt64: Value] = [:]
+    package var values: [UInt64: (value: Value, depth: Int)] = [:]
     /// Enough for the objects a loop links to; beyond it a value is read each time.
     package static var capacity: Int { 4096 }
 }
