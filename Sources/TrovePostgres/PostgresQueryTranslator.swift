@@ -123,8 +123,11 @@ struct PostgresQueryTranslator {
             sql = "SELECT \(columns.indices.map { "c\($0)" }.joined(separator: ", ")) FROM (\(inner)) AS d WHERE rank = 1"
                 + " ORDER BY \(outerOrder.joined(separator: ", "))"
         }
-        if query.offset > 0 { sql += " OFFSET \(parameters.add(String(query.offset)))::bigint" }
-        if let limit = query.limit { sql += " LIMIT \(parameters.add(String(limit)))::bigint" }
+        // OFFSET and LIMIT are integers of the query's text, written as they are: a bound
+        // LIMIT leaves PostgreSQL's generic plan of the prepared statement unsure how many
+        // rows are wanted, so it plans each run anew.
+        if query.offset > 0 { sql += " OFFSET \(query.offset)" }
+        if let limit = query.limit { sql += " LIMIT \(limit)" }
         return sql
     }
 
@@ -420,6 +423,9 @@ struct PostgresQueryTranslator {
         var expression: String
         var type: PropertyType
         var subquery: Subquery?
+        /// Whether the value is never SQL's null (a stored property of the object itself that
+        /// is not optional, a count): its comparisons need no null guard.
+        var isNeverNull = false
     }
 
     private mutating func comparison(quantifier: Quantifier?, _ left: QueryExpression, _ op: Operator,
@@ -473,7 +479,9 @@ struct PostgresQueryTranslator {
         switch expression.kind {
         case .keyPath(let keyPath):
             let path = try resolve(keyPath, model: model, alias: alias, variables: variables)
-            return Operand(expression: path.expression, type: path.type, subquery: path.subquery)
+            let property = keyPath.variable == nil && keyPath.names.count == 1 ? model[property: keyPath.names[0]] : nil
+            let isNeverNull = path.subquery == nil && property.map { !$0.isOptional && $0.isStored && $0.type.isScalar } ?? false
+            return Operand(expression: path.expression, type: path.type, subquery: path.subquery, isNeverNull: isNeverNull)
         case .aggregate(let aggregate):
             if let size = try byteSize(aggregate, model: model, alias: alias, variables: variables) {
                 return Operand(expression: size, type: .int)
@@ -481,7 +489,7 @@ struct PostgresQueryTranslator {
             let value = try aggregatedValues(aggregate, model: model, alias: alias, variables: variables)
             let from = "FROM \(value.subquery!.from) WHERE \(value.subquery!.correlation)"
             switch aggregate.function {
-            case .count, .size: return Operand(expression: "(SELECT count(*) \(from))", type: .int)
+            case .count, .size: return Operand(expression: "(SELECT count(*) \(from))", type: .int, isNeverNull: true)
             case .sum: return Operand(expression: "(SELECT COALESCE(sum(\(value.expression)), 0) \(from))", type: .decimal)
             case .avg: return Operand(expression: "(SELECT avg(\(value.expression)) \(from))", type: .decimal)
             case .min: return Operand(expression: "(SELECT min(\(value.expression)) \(from))", type: value.type)
@@ -499,7 +507,7 @@ struct PostgresQueryTranslator {
             scopes.append(Scope())
             let test = try condition(sub.predicate, model: model, alias: alias, variables: bound)
             let joins = scopes.removeLast().joins.joined()
-            return Operand(expression: "(SELECT count(*) FROM \(subquery.from)\(joins) WHERE \(subquery.correlation) AND \(test))", type: .int)
+            return Operand(expression: "(SELECT count(*) FROM \(subquery.from)\(joins) WHERE \(subquery.correlation) AND \(test))", type: .int, isNeverNull: true)
         case .literal, .parameter:
             throw PostgresError("a comparison needs a key path on one side")
         }
@@ -627,14 +635,14 @@ struct PostgresQueryTranslator {
             if op == .between {
                 guard elements.count == 2 else { throw PostgresError("BETWEEN takes two bounds: {lower, upper}") }
                 if elements.contains(where: \.0.isNull) { return "false" }
-                let lower = try valueTest(subject.expression, .greaterOrEqual, [], try bind(elements[0], as: type, []), type: type, rightIsConstant: true)
-                let upper = try valueTest(subject.expression, .lessOrEqual, [], try bind(elements[1], as: type, []), type: type, rightIsConstant: true)
+                let lower = try valueTest(subject.expression, .greaterOrEqual, [], try bind(elements[0], as: type, []), type: type, rightIsConstant: true, leftIsNeverNull: subject.isNeverNull)
+                let upper = try valueTest(subject.expression, .lessOrEqual, [], try bind(elements[1], as: type, []), type: type, rightIsConstant: true, leftIsNeverNull: subject.isNeverNull)
                 return "(\(lower) AND \(upper))"
             }
             guard !elements.isEmpty else { return "false" }
             return "(" + (try elements.map { element in
                 element.0.isNull ? "(\(subject.expression) IS NULL)"
-                    : try valueTest(subject.expression, .equal, options, try bind(element, as: type, options), type: type, foldRight: false, rightIsConstant: true)
+                    : try valueTest(subject.expression, .equal, options, try bind(element, as: type, options), type: type, foldRight: false, rightIsConstant: true, leftIsNeverNull: subject.isNeverNull)
             }).joined(separator: " OR ") + ")"
         default:
             let (value, source) = try value(constant, as: type, options)
@@ -654,7 +662,7 @@ struct PostgresQueryTranslator {
                 let placeholder = parameters.add(Self.likePattern(pattern, options: options), from: patternSource)
                 return "COALESCE(\(PostgresStringFolding.fold(subject.expression, options)) LIKE \(placeholder), false)"
             }
-            return try valueTest(subject.expression, op, options, try bind((value, source), as: type, options), type: type, foldRight: false, rightIsConstant: true)
+            return try valueTest(subject.expression, op, options, try bind((value, source), as: type, options), type: type, foldRight: false, rightIsConstant: true, leftIsNeverNull: subject.isNeverNull)
         }
     }
 
@@ -674,9 +682,13 @@ struct PostgresQueryTranslator {
     /// With `rightIsConstant` (a bound value that is not null) `=` and the orderings are
     /// written as `left op right AND left IS NOT NULL`: as two-valued as `IS NOT DISTINCT FROM`
     /// and `COALESCE(..., false)`, but an index condition for PostgreSQL's planner, so a point
-    /// lookup or a range on an indexed column reads the index instead of scanning.
+    /// lookup or a range on an indexed column reads the index instead of scanning. When
+    /// `leftIsNeverNull` too, `left op right` is two-valued as it is: the guard is left out,
+    /// the statement then being the one a person would write.
     private func valueTest(_ left: String, _ op: Operator, _ options: StringComparisonOptions, _ right: String,
-                           type: PropertyType, foldRight: Bool = true, rightIsConstant: Bool = false) throws -> String {
+                           type: PropertyType, foldRight: Bool = true, rightIsConstant: Bool = false,
+                           leftIsNeverNull: Bool = false) throws -> String {
+        let guarded = rightIsConstant && !leftIsNeverNull
         if !options.isEmpty, type != .string {
             throw PostgresError("[c] and [d] apply to strings only")
         }
@@ -684,7 +696,8 @@ struct PostgresQueryTranslator {
         let r = foldRight ? PostgresStringFolding.fold(right, options) : right
         switch op {
         case .equal:
-            return rightIsConstant ? "(\(l) = \(r) AND \(l) IS NOT NULL)" : "(\(l) IS NOT DISTINCT FROM \(r))"
+            if rightIsConstant && leftIsNeverNull { return "\(l) = \(r)" }
+            return guarded ? "(\(l) = \(r) AND \(l) IS NOT NULL)" : "(\(l) IS NOT DISTINCT FROM \(r))"
         case .notEqual: return "(\(l) IS DISTINCT FROM \(r))"
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             guard type.isNumeric || type == .string || type == .date else {
@@ -692,7 +705,8 @@ struct PostgresQueryTranslator {
             }
             // NaN orders with nothing in a store; PostgreSQL puts it after every number.
             let nan = type == .float || type == .double ? " AND \(l) <> 'NaN' AND \(r) <> 'NaN'" : ""
-            return rightIsConstant ? "(\(l) \(op.sql) \(r)\(nan) AND \(l) IS NOT NULL)" : "COALESCE(\(l) \(op.sql) \(r)\(nan), false)"
+            if rightIsConstant && leftIsNeverNull { return "(\(l) \(op.sql) \(r)\(nan))" }
+            return guarded ? "(\(l) \(op.sql) \(r)\(nan) AND \(l) IS NOT NULL)" : "COALESCE(\(l) \(op.sql) \(r)\(nan), false)"
         case .beginsWith, .endsWith, .contains:
             guard type == .string else { throw PostgresError("\(op) applies to strings only on PostgreSQL") }
             switch op {

@@ -165,6 +165,23 @@ struct PostgresStoreTests {
         #expect(try store.objects("Person SORT(id DESC)").keys == ["3", "2", "1"])
     }
 
+    /// A comparison of a property that cannot be null is the one a person would write, with
+    /// no null guard; one of an optional property keeps it, so that `NOT` passes its nulls;
+    /// LIMIT and OFFSET are written as numbers, so PostgreSQL keeps one generic plan of a page.
+    @Test func theSQLGuardsOnlyWhatCanBeNull() throws {
+        let store = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: PostgresFixtures.schema)
+        for (id, age) in [(1, 30), (2, nil), (3, 40)] as [(Int64, Int64?)] {
+            try store.insert("Person", ["id": .int(id), "age": age.map { .int($0) } ?? .null])
+        }
+        let get = try store.sql("Person where id == $0", arguments: [2]).sql
+        #expect(get.hasSuffix(#"WHERE t0."id" = $1::bigint"#), "\(get)")
+        #expect(try store.sql("Person where age > 3").sql.contains(#"t0."age" IS NOT NULL"#))
+        #expect(try store.sql("Person where id > 1 SORT(id) OFFSET(1) LIMIT(20)").sql.hasSuffix(#"(t0."id" > $1::bigint) ORDER BY t0."id" ASC OFFSET 1 LIMIT 20"#))
+        #expect(try store.count("Person", where: "NOT id == 2") == 2)
+        #expect(try store.count("Person", where: "NOT age == 30") == 2)
+        #expect(try store.count("Person", where: "NOT (age > 35 OR id < 2)") == 1)
+    }
+
     /// A statement run again with other arguments reuses its translation: each answer is the
     /// one a store with no translations kept gives, whatever ran before it.
     @Test func queriesRunAgainWithOtherArgumentsAnswerAsFreshOnes() throws {
