@@ -72,6 +72,9 @@ import Testing
             ("sum Person.birthdate", "error: column 12: sum applies to numbers; 'birthdate' is date"),
             ("Person OFFSET(-1)", "error: column 15: OFFSET takes a non-negative integer"),
             ("Person SELECT(@count)", "error: column 15: @count is a group aggregate: it needs GROUP(...) before SELECT"),
+            ("Person SORT(age) SELECT(name) LIMIT(1)", "error: column 31: LIMIT cannot come here: SELECT comes last"),
+            ("Person GROUP(age) SORT(age) SELECT(age)", "error: column 29: SELECT cannot come here: under GROUP it comes right after GROUP(...)"),
+            ("Person SELECT(name AS \"n\")", "error: column 23: expected a name after 'AS', found a string literal"),
         ]
         for (statement, message) in cases {
             let r = try w.run(["db", statement])

@@ -177,7 +177,12 @@ struct QuestionTests {
         ("Car GROUP(origin) SELECT(name)", 26, "not a GROUP key path"),
         ("Car GROUP(origin) DISTINCT(name)", 19, "DISTINCT does not apply to groups"),
         ("Car GROUP(origin) SELECT(@sum)", 26, "@sum needs a key path"),
-        ("Car SELECT(name AS)", 19, "expected a name after AS"),
+        ("Car SELECT(name AS)", 19, "expected a name after 'AS', found ')'"),
+        // Each clause in its place, and a message that says which place.
+        ("Car SORT(name) SELECT(name) LIMIT(1)", 29, "LIMIT cannot come here: SELECT comes last"),
+        ("Car GROUP(origin) SORT(origin) SELECT(origin)", 32, "SELECT cannot come here: under GROUP it comes right after GROUP(...)"),
+        ("Car GROUP(origin) LIMIT(1) SORT(origin)", 28, "SORT cannot come here: SORT, OFFSET and LIMIT appear at most once each"),
+        ("Car GROUP(origin) SELECT(origin) GROUP(name)", 34, "expected SORT, OFFSET, LIMIT or the end of the statement after ')'"),
     ]
 
     @Test(arguments: errors.indices)

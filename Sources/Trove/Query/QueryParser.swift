@@ -105,13 +105,22 @@ package struct QueryParser: Sendable {
         if token.keyword == .group {
             try parseGroup(into: &query)
             if token.keyword == .select { try parseSelect(into: &query) }
-            try parseClauses(into: &query, expectation: "SELECT, SORT, OFFSET, LIMIT or the end of the statement")
+            try parseClauses(into: &query, expectation: query.select.isEmpty
+                ? "SELECT, SORT, OFFSET, LIMIT or the end of the statement"
+                : "SORT, OFFSET, LIMIT or the end of the statement")
             return query
         }
         try parseClauses(into: &query, expectation: predicate == nil
             ? "'where', \(Self.clauseList) or the end of the statement"
             : "AND, OR, \(Self.clauseList) or the end of the statement")
-        if token.keyword == .select { try parseSelect(into: &query) }
+        if token.keyword == .select {
+            try parseSelect(into: &query)
+            if let keyword = token.keyword, [.group, .sort, .distinct, .offset, .limit, .select].contains(keyword) {
+                throw error(.unexpectedToken,
+                            "\(lexer.text(of: token.range).uppercased()) cannot come here: SELECT comes last, after SORT, DISTINCT, OFFSET and LIMIT (under GROUP, right after GROUP(...))",
+                            at: token.range.start)
+            }
+        }
         return query
     }
 
@@ -244,7 +253,7 @@ package struct QueryParser: Sendable {
                 alias = identifier(token)
                 try advance()
             default:
-                throw unexpected("a name after AS")
+                throw unexpected("a name")
             }
         }
         return QuerySelectItem(kind, alias: alias, text: text, range: range)
@@ -677,6 +686,9 @@ package struct QueryParser: Sendable {
             case .offset?: rank = 3
             case .limit?: rank = 4
             case .select? where query.group.isEmpty: return
+            case .select?:
+                throw error(.unexpectedToken, "SELECT cannot come here: under GROUP it comes right after GROUP(...), before SORT, OFFSET and LIMIT",
+                            at: token.range.start)
             default: return try expectEnd(expecting: expectation)
             }
             if rank == 2 && !query.group.isEmpty {
@@ -686,7 +698,7 @@ package struct QueryParser: Sendable {
             guard rank > stage else {
                 throw error(
                     .unexpectedToken,
-                    "\(word) cannot come here: SORT, DISTINCT, OFFSET and LIMIT appear at most once each, in that order",
+                    "\(word) cannot come here: \(query.group.isEmpty ? "SORT, DISTINCT, OFFSET and LIMIT" : "SORT, OFFSET and LIMIT") appear at most once each, in that order",
                     at: token.range.start)
             }
             stage = rank
