@@ -83,4 +83,21 @@ import Testing
             #expect(r.err.hasPrefix(message), "\(statement): \(r.err)")
         }
     }
+
+    @Test func anIntegerSumBeyondTheRangeOfIntExitsOneInsteadOfPrintingAWrappedTotal() throws {
+        let big = Int64.max
+        let r = try w.run(["db", "-s", Workspace.schema("People"), """
+            insert Person [{"id": 1, "name": "Ann", "age": \(big)}, {"id": 2, "name": "Bob", "age": 1}, {"id": 3, "name": "Cy", "age": -2}]
+            """])
+        #expect(r.status == 0, "\(r.err)")
+        let sum = try w.run(["db", "sum Person.age where id < 3"])
+        #expect(sum.status == 1)
+        #expect(sum.out.isEmpty, "\(sum.out)")
+        #expect(sum.err.hasPrefix("error: column 12: the sum of 'age' is out of the range of int"), "\(sum.err)")
+        let grouped = try w.run(["db", "--csv", "Person where id < 3 GROUP(bestFriend) SELECT(@sum.age)"])
+        #expect(grouped.status == 1)
+        #expect(grouped.err.hasPrefix("error: column 51: the sum of 'age' is out of the range of int"), "\(grouped.err)")
+        // Past the end and back: the total is exact.
+        #expect(try w.run(["db", "sum Person.age"]).out == "\(big - 1)\n")
+    }
 }

@@ -243,6 +243,48 @@ struct QuestionTests {
         }
     }
 
+    /// Integers near the ends of `int`, in an indexed property and a list, to sum past them.
+    static func extremes() throws -> Store {
+        let schema = """
+            {"models": [{"name": "N", "properties": {"k": "int", "v": "int?", "w": {"type": "int?", "indexed": true}, "vs": "int[]"}}]}
+            """
+        let store = try Store(configuration: .inMemory(schema: try schemaFromJSON(schema)))
+        try store.write { tx in
+            for (k, v) in [(1, Int64.max), (1, 1), (2, Int64.max), (2, 1), (2, -2), (3, Int64.min), (3, -1)] as [(Int64, Int64)] {
+                try tx.insert("N", ["k": .int(k), "v": .int(v), "w": .int(v), "vs": .list([.int(v), .int(v)])])
+            }
+        }
+        return store
+    }
+
+    @Test func anIntegerSumBeyondTheRangeOfIntIsAnErrorNotAWrappedTotal() throws {
+        let store = try Self.extremes()
+        let outOfRange: [(String, Int)] = [
+            ("sum N.v where k == 1", 7), ("sum N.w where k == 3", 7), ("sum N.w where w > 0", 7),
+            ("N GROUP(k) SELECT(k, @sum.v)", 27), ("N where k == 2 SELECT(vs.@sum)", 23),
+            ("count N where vs.@sum > 0", 15),
+        ]
+        for (text, column) in outOfRange {
+            do {
+                _ = try store.read { try $0.answer(text) }
+                Issue.record("no error for \(text)")
+            } catch let error as QueryError {
+                #expect(error.column == column, "\(text): \(error)")
+                #expect(error.message.contains("is out of the range of int"), "\(text): \(error.message)")
+            }
+        }
+        #expect(throws: QueryError.self) { try store.read { try $0.objects("N", where: "k == 1").sum(of: "w") } }
+        // A total back in range is exact, whatever the running sum passed through.
+        try store.read { snapshot in
+            #expect(try snapshot.aggregate("sum N.v where k == 2") == .int(Int64.max - 1))
+            #expect(try snapshot.aggregate("sum N.w where k == 2") == .int(Int64.max - 1))
+            #expect(try snapshot.aggregate("avg N.v where k == 3") == .double(-Double(Int64.max) / 2))
+            #expect(try snapshot.objects("N", where: "k == 2").sum(of: "v") == .int(Int64.max - 1))
+            let rows = try snapshot.rows("N where k == 2 GROUP(k) SELECT(@sum.v)")
+            #expect(rows.map { $0.values } == [[.int(Int64.max - 1)]])
+        }
+    }
+
     @Test func explainShowsEachStep() throws {
         let store = try CarFixtures.store()
         try store.read { snapshot in

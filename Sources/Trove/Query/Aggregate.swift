@@ -10,20 +10,42 @@ import Foundation
 /// aggregate statements, the group aggregates and `Results.sum(of:)`.
 ///
 /// Nulls are skipped; `sum` is 0 over no values, `avg`, `min` and `max` are null; `avg` is
-/// fractional (a double, or a decimal for decimals).
+/// fractional (a double, or a decimal for decimals). A `sum` of integers beyond the range of
+/// `int` is an error, never a wrapped total.
 struct AggregateAccumulator {
     let function: AggregateFunction
     /// The kind of the values aggregated.
     let kind: ValueKind
+    /// The values' key path as written and where, for the message of a sum out of range.
+    private let text: String
+    private let location: QuerySourceLocation
     private var ints: Int64 = 0
+    /// How often `ints` wrapped past the ends of `Int64`, upward counted +1 and downward -1:
+    /// wrapping addition is exact whenever the true total is in range, that is when this is 0.
+    private var wraps = 0
     private var doubles = 0.0
     private var decimals = Decimal(0)
     private(set) var count = 0
     private var best = Value.null
 
-    init(_ function: AggregateFunction, kind: ValueKind) {
+    init(_ function: AggregateFunction, kind: ValueKind, of text: String = "", at location: QuerySourceLocation = .start) {
         self.function = function
         self.kind = kind
+        self.text = text
+        self.location = location
+    }
+
+    /// Adds `value` to `total`, counting a wrap past either end of `Int64` in `wraps`.
+    @inline(__always)
+    static func add(_ value: Int64, to total: inout Int64, wraps: inout Int) {
+        let (sum, overflow) = total.addingReportingOverflow(value)
+        if overflow { wraps += value < 0 ? -1 : 1 }
+        total = sum
+    }
+
+    /// The error of an integer sum `text` (at `location`) beyond the range of `int`.
+    static func outOfRange(_ text: String, at location: QuerySourceLocation) -> QueryError {
+        QueryError(.invalidNumber, "the sum of '\(text)' is out of the range of int (\(Int64.min)...\(Int64.max))", at: location)
     }
 
     /// Why `function` (written `name`) does not apply to values of `kind`, or nil when it
@@ -42,7 +64,7 @@ struct AggregateAccumulator {
         switch function {
         case .sum, .avg:
             switch value {
-            case .int(let i): ints &+= i; doubles += Double(i)
+            case .int(let i): Self.add(i, to: &ints, wraps: &wraps); doubles += Double(i)
             case .float(let f): doubles += Double(f)
             case .double(let d): doubles += d
             case .decimal(let d): decimals += d
@@ -70,7 +92,7 @@ struct AggregateAccumulator {
         switch function {
         case .sum, .avg:
             count += 1
-            ints &+= value
+            Self.add(value, to: &ints, wraps: &wraps)
             doubles += Double(value)
         default:
             add(.int(value))
@@ -79,6 +101,13 @@ struct AggregateAccumulator {
 
     /// The aggregate of the values added.
     var value: Value {
+        get throws(QueryError) {
+            if function == .sum, kind == .int, wraps != 0 { throw Self.outOfRange(text, at: location) }
+            return total
+        }
+    }
+
+    private var total: Value {
         switch function {
         case .sum:
             switch kind {
@@ -142,14 +171,14 @@ struct BoundAggregateStatement {
         // The keys come in key order: one walk reads their records, moving forward.
         let reader = KeyPathReader(snapshot: snapshot)
         let tree = try reader.tree(model)
-        var accumulator = AggregateAccumulator(function, kind: values.kind)
+        var accumulator = AggregateAccumulator(function, kind: values.kind, of: values.text, at: values.range.start)
         if let slot = try AggregatedSlot(values) {
             try Self.add(results.keys, tree, snapshot, slot, &accumulator)
         } else {
             try Self.add(results.keys, tree, snapshot, AggregatedPath(read: try reader.valueReader(values)), &accumulator)
         }
         let step = "\(String(function.rawValue.dropFirst()).uppercased()) \(values.text) (reads only \(values.text) of each match)"
-        return (accumulator.value, plan.adding([step], returning: 1))
+        return (try accumulator.value, plan.adding([step], returning: 1))
     }
 
     /// The aggregate over a scan: each record read is tested and, if it passes, its value
@@ -157,7 +186,8 @@ struct BoundAggregateStatement {
     private func runScanning(_ executor: QueryExecutor, estimate: Int) throws -> (value: Value, plan: QueryPlan) {
         let snapshot = executor.snapshot
         let tree = try snapshot.objectsTree(model)
-        var accumulator = AggregateAccumulator(function, kind: values?.kind ?? .int)
+        var accumulator = AggregateAccumulator(function, kind: values?.kind ?? .int, of: values?.text ?? "",
+                                              at: values?.range.start ?? .start)
         let slot = try values.flatMap(AggregatedSlot.init)
         let path = try values.map { AggregatedPath(read: try KeyPathReader(snapshot: snapshot).valueReader($0)) }
         func scan<F: RecordFilter>(_ filter: F) throws -> Int {
@@ -187,7 +217,7 @@ struct BoundAggregateStatement {
         }
         let plan = QueryPlan(model: model.name, access: .scan, steps: steps, estimatedRows: estimate,
                              examinedRows: examined, actualRows: 1)
-        return (accumulator.value, plan)
+        return (try accumulator.value, plan)
     }
 
     /// Adds the values of the objects `keys` of `tree` (ascending, for the lookups to move

@@ -116,7 +116,9 @@ struct BoundGrouping {
     /// An empty group of `key`.
     func group(_ key: [Value]) -> Group {
         Group(key: key, accumulators: columns.compactMap { column in
-            if case .aggregate(let function, let path) = column.column { return AggregateAccumulator(function, kind: path.kind) }
+            if case .aggregate(let function, let path) = column.column {
+                return AggregateAccumulator(function, kind: path.kind, of: path.text, at: path.range.start)
+            }
             return nil
         })
     }
@@ -183,15 +185,15 @@ struct BoundGrouping {
     /// LIMIT applied.
     func finish(_ groups: [Group], snapshot: Snapshot) throws -> QueryRows {
         // One row of every column per group, the keys as read (for ordering).
-        let table: [[Value]] = groups.map { group in
+        let table: [[Value]] = try groups.map { group in
             var a = 0
-            return columns.map { column in
+            return try columns.map { column in
                 switch column.column {
                 case .key(let k): return group.key[k]
                 case .count: return .int(Int64(group.count))
                 case .aggregate:
                     defer { a += 1 }
-                    return group.accumulators[a].value
+                    return try group.accumulators[a].value
                 }
             }
         }

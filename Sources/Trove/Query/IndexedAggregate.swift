@@ -39,7 +39,7 @@ extension BoundAggregateStatement {
             guard let test, let records else { return true }
             return try records.withRecord(key) { try test($0, key) } ?? false
         }
-        var accumulator = AggregateAccumulator(function, kind: values.kind)
+        var accumulator = AggregateAccumulator(function, kind: values.kind, of: values.text, at: values.range.start)
         var examined = 0
         var undecodable = false
         switch function {
@@ -80,7 +80,7 @@ extension BoundAggregateStatement {
         }
         if undecodable { return nil }
         guard executor.describesPlan else {
-            return (accumulator.value, QueryPlan(model: model.name, access: walk.access, steps: [], estimatedRows: examined,
+            return (try accumulator.value, QueryPlan(model: model.name, access: walk.access, steps: [], estimatedRows: examined,
                                                  examinedRows: examined, actualRows: 1))
         }
         var steps = [served.map { "SEARCH \(model.name) \(walk.usingText) (\($0.summary))" } ?? "SCAN \(model.name) \(walk.usingText)"]
@@ -92,7 +92,7 @@ extension BoundAggregateStatement {
             : "\(function == .sum ? "SUM" : "AVG") \(values.text) (adds the index keys, reads \(test == nil ? "no object" : "only the objects the keys leave unsure"))")
         let plan = QueryPlan(model: model.name, access: walk.access, steps: steps, estimatedRows: examined,
                              examinedRows: examined, actualRows: 1)
-        return (accumulator.value, plan)
+        return (try accumulator.value, plan)
     }
 
     /// The scan of one index that serves all of `predicate`: one comparison, or ordering

@@ -203,11 +203,12 @@ final class PredicateEvaluator {
             switch path.kind {
             case .int where function == .sum:
                 return { record, key in
-                    var total: Int64 = 0
+                    var total: Int64 = 0, wraps = 0
                     _ = try visit(record, key) { bytes in
-                        if let v = RecordCodec.int(bytes) { total &+= v }
+                        if let v = RecordCodec.int(bytes) { AggregateAccumulator.add(v, to: &total, wraps: &wraps) }
                         return false
                     }
+                    if wraps != 0 { throw AggregateAccumulator.outOfRange(path.text, at: path.range.start) }
                     return .int(total)
                 }
             case .decimal:

@@ -38,11 +38,11 @@ extension Results {
         let reader = KeyPathReader(snapshot: snapshot)
         let read = try reader.valueReader(path)
         let tree = try reader.tree(model)
-        var accumulator = AggregateAccumulator(function, kind: path.kind)
+        var accumulator = AggregateAccumulator(function, kind: path.kind, of: path.text, at: path.range.start)
         for key in keys {
             guard let value = try reader.withRecord(tree, key, { try read($0, key) }) else { continue }
             accumulator.add(value)
         }
-        return accumulator.value
+        return try accumulator.value
     }
 }
