@@ -75,6 +75,7 @@ import Testing
             ("Person SORT(age) SELECT(name) LIMIT(1)", "error: column 31: LIMIT cannot come here: SELECT comes last"),
             ("Person GROUP(age) SORT(age) SELECT(age)", "error: column 29: SELECT cannot come here: under GROUP it comes right after GROUP(...)"),
             ("Person SELECT(name AS \"n\")", "error: column 23: expected a name after 'AS', found a string literal"),
+            ("avg Person", "error: column 11: expected '.' and a key path (avg MODEL.KEYPATH) after 'Person', found the end of the statement"),
         ]
         for (statement, message) in cases {
             let r = try w.run(["db", statement])

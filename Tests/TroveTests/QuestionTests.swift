@@ -183,6 +183,9 @@ struct QuestionTests {
         ("Car GROUP(origin) SORT(origin) SELECT(origin)", 32, "SELECT cannot come here: under GROUP it comes right after GROUP(...)"),
         ("Car GROUP(origin) LIMIT(1) SORT(origin)", 28, "SORT cannot come here: SORT, OFFSET and LIMIT appear at most once each"),
         ("Car GROUP(origin) SELECT(origin) GROUP(name)", 34, "expected SORT, OFFSET, LIMIT or the end of the statement after ')'"),
+        // An aggregate statement without its property.
+        ("avg Car", 8, "expected '.' and a key path (avg MODEL.KEYPATH) after 'Car', found the end of the statement"),
+        ("SUM Car where mpg > 1", 9, "expected '.' and a key path (SUM MODEL.KEYPATH) after 'Car', found 'where'"),
     ]
 
     @Test(arguments: errors.indices)

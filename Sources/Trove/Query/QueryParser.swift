@@ -147,10 +147,16 @@ package struct QueryParser: Sendable {
             default: namesPath = false
             }
             if namesPath {
+                let namesModel = ahead.token.kind == .identifier
                 try ahead.advance()
                 if ahead.token.kind == .dot {
                     try advance()
                     return .aggregate(try parseAggregateStatement(function))
+                }
+                // `avg Car` left out the property: a query of a model named `avg` is never
+                // followed by a name.
+                if namesModel {
+                    throw ahead.unexpected("'.' and a key path (\(lexer.text(of: token.range)) MODEL.KEYPATH)")
                 }
             }
         }
