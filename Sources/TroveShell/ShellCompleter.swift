@@ -68,23 +68,15 @@ struct ShellCompleter {
         // Inside a statement: key paths start after an operator or bracket as well.
         var keyStart = bytes.count
         while keyStart > wordStart, StatementScanner.isKeyPathByte(bytes[keyStart - 1]) { keyStart -= 1 }
-        var word = String(decoding: bytes[keyStart...], as: UTF8.self)
+        let word = String(decoding: bytes[keyStart...], as: UTF8.self)
         var modelName = isKeyword ? tokens[1] : first
         if isKeyword, let dot = modelName.firstIndex(of: ".") { modelName = String(modelName[..<dot]) }
-        // `@avg.mpg`: the key path after a group aggregate's name.
-        if keyStart > 0, bytes[keyStart - 1] == 0x40, let dot = word.firstIndex(of: ".") {
-            let function = String(word[...dot])
-            word = String(word[word.index(after: dot)...])
-            let completion = completePath(word, model: modelName, prefix: "", start: keyStart + function.utf8.count)
-            return completion
-        }
-        if keyStart > 0, bytes[keyStart - 1] == 0x40 {
-            return Completion(start: keyStart - 1, candidates: Self.match("@" + word, Self.clauseWords.filter { $0.hasPrefix("@") }))
-        }
         return completePath(word, model: modelName, prefix: "", start: keyStart, offersClauses: true)
     }
 
-    /// Key paths of `modelName` completing `word`, each after `prefix`.
+    /// Key paths of `modelName` completing `word`, each after `prefix`. An aggregate in the
+    /// path reads the values of what comes before it: a group aggregate at its start
+    /// (`@avg.age`), a list aggregate after a list (`dogs.@`, `dogs.@avg.age`).
     private func completePath(_ word: String, model modelName: String, prefix: String, start: Int, offersClauses: Bool = false) -> Completion {
         let all = models()
         guard var model = all.first(where: { $0.name == modelName }) else {
@@ -92,14 +84,25 @@ struct ShellCompleter {
         }
         var path = word.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let last = path.removeLast()
-        for component in path {
-            guard let property = model.properties.first(where: { $0.name == component }),
-                  let target = property.objectType, let next = all.first(where: { $0.name == target }) else {
+        // Whether `model` is where the path has got to: a list of values ends it.
+        var reachesObjects = true
+        for component in path where !component.hasPrefix("@") {
+            guard reachesObjects, let property = model.properties.first(where: { $0.name == component }) else {
                 return Completion(start: start, candidates: [])
             }
-            model = next
+            if let target = property.objectType, let next = all.first(where: { $0.name == target }) {
+                model = next
+            } else {
+                reachesObjects = false
+            }
         }
         let pathPrefix = prefix + path.map { $0 + "." }.joined()
+        if last.hasPrefix("@") {
+            guard !path.isEmpty || offersClauses else { return Completion(start: start, candidates: []) }
+            let aggregates = Self.clauseWords.filter { $0.hasPrefix("@") }
+            return Completion(start: start, candidates: Self.match(last, aggregates).map { pathPrefix + $0 })
+        }
+        guard reachesObjects, path.last != "@count" else { return Completion(start: start, candidates: []) }
         var candidates = Self.match(last, model.properties.map(\.name)).map { pathPrefix + $0 }
         if offersClauses, path.isEmpty, !last.isEmpty { candidates += Self.match(last, Self.clauseWords) }
         return Completion(start: start, candidates: candidates)

@@ -38,6 +38,18 @@ import Testing
         #expect(complete("Person where age.x") == [])
     }
 
+    @Test func questionsCompleteTheirClausesAggregatesAndTheKeyPathsInsideThem() {
+        #expect(complete("Person SE") == ["SELECT("])
+        #expect(complete("Person OFF") == ["OFFSET("])
+        #expect(complete("Person GROUP(na") == ["name"])
+        #expect(complete("Person GROUP(age) SELECT(@a") == ["@avg."])
+        #expect(complete("Person GROUP(age) SELECT(@avg.a") == ["@avg.age"])
+        #expect(complete("Person SELECT(dogs.@") == ["dogs.@avg.", "dogs.@count", "dogs.@max.", "dogs.@min.", "dogs.@sum."])
+        #expect(complete("Person SELECT(dogs.@avg.n") == ["dogs.@avg.name"])
+        #expect(complete("Person where dogs.@count.") == [])
+        #expect(complete("sum Person.a") == ["Person.age"])
+    }
+
     @Test func dotCommandArgumentsComplete() {
         #expect(complete(".mode j") == ["json", "jsonl"])
         #expect(complete(".schema P") == ["Person"])
