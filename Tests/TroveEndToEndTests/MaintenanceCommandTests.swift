@@ -7,9 +7,9 @@ import Testing
     let w: Workspace
     init() throws { w = try Workspace() }
 
-    /// A People store that held 6,000 people (a file of over 1 MiB), of which 100 are left.
+    /// A People store that held 7,000 people (a file of over 1 MiB), of which 100 are left.
     func mostlyDeleted() throws {
-        let rows = (0..<6_000).map { #"{"id": \#($0), "name": "person \#($0) with a longer name to fill pages"}"# }
+        let rows = (0..<7_000).map { #"{"id": \#($0), "name": "person \#($0) with a longer name to fill pages"}"# }
         try w.write("people.jsonl", rows.joined(separator: "\n") + "\n")
         let r = try w.run(["db", "-s", Workspace.schema("People"), "import Person people.jsonl", "delete Person where id >= 100",
                            "insert Person {\"id\": -1, \"name\": \"late\"}"])
