@@ -76,13 +76,17 @@ public final class PostgresBackend: ShellBackend {
         let arguments = context.arguments.map(Value.string)
         switch statement {
         case .query(let spec), .export(let spec, _):
-            switch try store.run(spec.text.text, arguments: arguments) {
+            switch try checked(spec.text, { _ = try $0.answer(spec.text.text, arguments: arguments) }, { try store.run(spec.text.text, arguments: arguments) }) {
             case .objects(let objects): return .objects(ResultSet(columns: objects.columns, rows: objects.json))
             case .rows(let rows): return .objects(ResultSet(columns: rows.columns, rows: rows.json))
             case .value(let name, let value): return .value(name: name, value.jsonValue)
             }
         case .count(let model, let predicate):
-            return .count(try store.count(try modelSchema(model).name, where: predicate?.text, arguments: arguments))
+            let name = try modelSchema(model).name
+            guard let predicate else { return .count(try store.count(name, where: nil, arguments: arguments)) }
+            return .count(try checked(predicate, { _ = try $0.objects(name, where: predicate.text, arguments: arguments) }) {
+                try store.count(name, where: predicate.text, arguments: arguments)
+            })
         case .get(let model, let keys):
             let m = try modelSchema(model)
             guard let pk = m.primaryKey else { throw StatementError("'\(m.name)' has no primary key", at: model.offset) }
@@ -142,7 +146,9 @@ public final class PostgresBackend: ShellBackend {
                 }
                 return .written(WriteSummary(updated: updated))
             case .predicate(let predicate):
-                return .written(WriteSummary(updated: try store.update(m.name, where: predicate.text, arguments: arguments, set: values)))
+                return .written(WriteSummary(updated: try checked(predicate, { _ = try $0.objects(m.name, where: predicate.text, arguments: arguments) }) {
+                    try store.update(m.name, where: predicate.text, arguments: arguments, set: values)
+                }))
             }
         case .delete(let model, let target):
             let m = try modelSchema(model)
@@ -152,7 +158,9 @@ public final class PostgresBackend: ShellBackend {
                 let values = try keys.map { try literal($0, for: pk, arguments: context.arguments) }
                 return .written(WriteSummary(deleted: try store.delete(m.name, primaryKeys: values)))
             case .predicate(let predicate):
-                return .written(WriteSummary(deleted: try store.delete(m.name, where: predicate.text, arguments: arguments)))
+                return .written(WriteSummary(deleted: try checked(predicate, { _ = try $0.objects(m.name, where: predicate.text, arguments: arguments) }) {
+                    try store.delete(m.name, where: predicate.text, arguments: arguments)
+                }))
             }
         case .importFile(let model, let file, let format, let merge):
             let m = try modelSchema(model)
@@ -160,16 +168,36 @@ public final class PostgresBackend: ShellBackend {
             let importer = StoreImport(model: m, input: input, format: format ?? ImportFormat(fileName: file.text), merge: merge, context: context)
             return .written(try store.atomically { try importer.run(into: PostgresImportDestination(store: store, model: m.name, merge: merge)) })
         case .explain(let spec):
-            let (sql, plan) = try store.explain(spec.text.text, arguments: arguments)
+            let (sql, plan) = try checked(spec.text, { _ = try $0.explain(spec.text.text, arguments: arguments) }) {
+                try store.explain(spec.text.text, arguments: arguments)
+            }
             return .plan(JSONObject([("sql", .string(sql)), ("plan", .array(plan.map(JSONValue.string)))]))
         case .watch(let spec):
             guard !store.isInTransaction else {
                 throw StatementError("'watch' cannot run inside a transaction: it waits for commits ('commit' or 'rollback' first)")
             }
-            try PostgresWatcher(store: store, text: spec.text.text, arguments: arguments, context: context).run()
+            try checked(spec.text, { _ = try $0.answer(spec.text.text, arguments: arguments) }) {
+                try PostgresWatcher(store: store, text: spec.text.text, arguments: arguments, context: context).run()
+            }
             return .none
         case .begin, .commit, .rollback:
             throw StatementError("'\(statement.keyword)' is handled by the shell")
+        }
+    }
+
+    /// Runs `body`, the statement part `fragment` on the server. When the translation to SQL
+    /// refuses it, `check` runs it on an empty store of the same schema, so that a wrong
+    /// statement is reported as on a store: the same message, at its place in the statement.
+    private func checked<T>(_ fragment: SourceFragment, _ check: (Snapshot) throws -> Void, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as PostgresError where error.sqlState == nil && !error.isConnectionLost {
+            do {
+                try Store(configuration: .inMemory(schema: store.schema)).read(check)
+            } catch let refusal as QueryError {
+                throw StatementError(refusal.message, at: fragment.offset + refusal.location.offset)
+            } catch {}
+            throw error
         }
     }
 

@@ -122,6 +122,22 @@ struct PostgresShellTests {
         #expect(grouped.hasPrefix("age,@count\n"), "\(grouped)")
     }
 
+    @Test func aWrongStatementNamesItsColumnAsOnAStore() throws {
+        #expect(try w.run([url, "--schema", Workspace.schema("People"), ".models"]).status == 0)
+        #expect(try w.run(["people.trove", "--schema", Workspace.schema("People"), ".models"]).status == 0)
+        let statements = [
+            "Person where agee > 1", "Person SELECT(name, nme)", "Person GROUP(age) SORT(age) SELECT(age)",
+            "sum Person.agee where age > 1", "count Person where agee > 1", "explain Person where agee > 1",
+            "update Person where agee > 1 set age = 1", "delete Person where agee > 1", "export Person where agee > 1",
+        ]
+        for statement in statements {
+            let store = try w.run(["people.trove", statement])
+            let server = try w.run([url, statement])
+            #expect(store.err.hasPrefix("error: column "), "\(statement): \(store.err)")
+            #expect(server.status == 1 && server.err == store.err, "\(statement): \(server.err)expected \(store.err)")
+        }
+    }
+
     /// CSV and TSV import on the server: the store's reader and coercion, forward links, and a
     /// bad record that says where and what and imports nothing.
     @Test func importsCSVAsAStoreDoes() throws {
