@@ -8,6 +8,11 @@ import Trove
 /// What only the server can check (a primary key already taken, a link to no object) fails
 /// the batch's COPY, and the error names the row's place. The batches run in the store's
 /// transaction: a failure leaves it to roll back, so that nothing of the import remains.
+///
+/// In a transaction's unit (`atomically`, as `import` runs) or outside a transaction, a batch
+/// streams: its COPY opens at its first rows and takes them as they are made, so the server
+/// reads rows while the next are checked. Until `flush()`, the store runs nothing else: a
+/// statement run before it ends the batch's COPY as failed.
 public final class PostgresBulkInsert {
     private let store: PostgresStore
     public let model: ModelSchema
@@ -27,8 +32,14 @@ public final class PostgresBulkInsert {
     /// The row being made (kept for its capacity), and the index in `columns` of the primary key.
     private var row: [UInt8] = []
     private let keyColumn: Int?
-    /// A batch goes to the server once it holds this many bytes.
-    private static let batchBytes = 1 << 20
+    /// A batch's COPY ends once it holds this many bytes; a streamed one is sent in pieces
+    /// of `pieceBytes`, and `sentBytes` of it are sent.
+    private static let batchBytes = 4 << 20
+    private static let pieceBytes = 64 << 10
+    private var sentBytes = 0
+    /// Whether batches stream (see above). A caller that runs statements between adds turns
+    /// it off, after a `flush()`: each statement would end a streamed COPY.
+    public var streams = true
 
     public init(store: PostgresStore, model: String) throws {
         self.store = store
@@ -91,11 +102,20 @@ public final class PostgresBulkInsert {
         }
         if let keyText { keys.append(keyText) }
         row.append(UInt8(ascii: "\n"))
-        if data.count + row.count > Self.batchBytes { try flush() }
+        if sentBytes + data.count + row.count > Self.batchBytes { try flush() }
         data += row
         places.append(place)
         lastLines.append((lastLines.last ?? 0) + lineBreaks)
+        if streams, data.count >= Self.pieceBytes, store.writesWithoutSavepoint { try send() }
         return true
+    }
+
+    /// Sends the rows made so far in the batch's COPY, opening it at the batch's first piece.
+    private func send() throws {
+        if sentBytes == 0 { try store.write(oneStatement: true) { try store.connection.beginCopy(copySQL) } }
+        store.connection.sendCopyData(data)
+        sentBytes += data.count
+        data.removeAll(keepingCapacity: true)
     }
 
     /// Whether the batch holds the object with this primary key (not yet on the server).
@@ -118,9 +138,15 @@ public final class PostgresBulkInsert {
             keys.removeAll(keepingCapacity: true)
             keySet.removeAll()
             indexedKeys = 0
+            sentBytes = 0
         }
         do {
-            _ = try store.write(oneStatement: true) { try store.connection.copy(copySQL, data: data) }
+            if sentBytes > 0 {
+                store.connection.sendCopyData(data)
+                _ = try store.write(oneStatement: true) { try store.connection.endCopy() }
+            } else {
+                _ = try store.write(oneStatement: true) { try store.connection.copy(copySQL, data: data) }
+            }
         } catch let error as PostgresError {
             let translated = PostgresStore.constraintError(model, error)
             guard let line = error.copyLine, let row = lastLines.firstIndex(where: { $0 >= line }) else { throw translated }

@@ -50,6 +50,7 @@ public final class PostgresConnection {
         for case let parameter? in parameters where parameter.utf8.contains(0) {
             throw PostgresError("PostgreSQL text cannot hold a NUL character")
         }
+        if isCopying { abandonCopy() }
         let cStrings: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { for pointer in cStrings { free(pointer) } }
         let name = try preparedName(sql, parameterCount: parameters.count)
@@ -106,18 +107,54 @@ public final class PostgresConnection {
     /// wrote. A row the server refuses fails the whole statement, with the error's `copyLine`.
     @discardableResult
     public func copy(_ sql: String, data: [UInt8]) throws -> Int {
+        try beginCopy(sql)
+        sendCopyData(data)
+        return try endCopy()
+    }
+
+    /// Whether a COPY begun by `beginCopy` is open.
+    private(set) var isCopying = false
+
+    /// Starts `COPY ... FROM STDIN` (`sql`): until `endCopy()`, the connection takes only its
+    /// data (`sendCopyData`), which the server reads as it arrives.
+    func beginCopy(_ sql: String) throws {
+        if isCopying { abandonCopy() }
         guard let start = PQexec(connection, sql) else { throw failure(String(cString: PQerrorMessage(connection)), sqlState: nil) }
+        defer { PQclear(start) }
         guard PQresultStatus(start) == PGRES_COPY_IN else {
-            defer { PQclear(start) }
             try check(start)
             throw PostgresError("not a COPY FROM STDIN statement: \(sql)")
         }
-        PQclear(start)
-        var error: PostgresError?
+        copyFailure = nil
+        isCopying = true
+    }
+
+    /// Ends the open COPY as failed, so that the connection runs statements again: what it
+    /// sent is not written (in a transaction, the transaction fails).
+    private func abandonCopy() {
+        isCopying = false
+        copyFailure = nil
+        guard PQputCopyEnd(connection, "abandoned: another statement ran before the COPY ended") == 1 else { return }
+        while let result = PQgetResult(connection) { PQclear(result) }
+    }
+
+    /// Sends data of the open COPY. A failure to send is kept for `endCopy()`, which reports
+    /// it (or the server's own account of it).
+    func sendCopyData(_ data: [UInt8]) {
+        guard copyFailure == nil, !data.isEmpty else { return }
         let sent = data.withUnsafeBytes { bytes in
             PQputCopyData(connection, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
         }
-        if sent != 1 || PQputCopyEnd(connection, nil) != 1 {
+        if sent != 1 { copyFailure = failure(String(cString: PQerrorMessage(connection)), sqlState: nil) }
+    }
+
+    /// Ends the open COPY; returns how many rows it wrote.
+    func endCopy() throws -> Int {
+        guard isCopying else { throw PostgresError("no COPY is open: another statement ended it") }
+        isCopying = false
+        var error = copyFailure
+        copyFailure = nil
+        if error == nil, PQputCopyEnd(connection, nil) != 1 {
             error = failure(String(cString: PQerrorMessage(connection)), sqlState: nil)
         }
         var affected = 0
@@ -134,6 +171,9 @@ public final class PostgresConnection {
         if let error { throw error }
         return affected
     }
+
+    /// What failed in sending the open COPY's data.
+    private var copyFailure: PostgresError?
 
     /// The name of the server-side prepared statement of `sql` (prepared at its first run), or
     /// nil for a statement that runs unprepared. Queries and writes repeat with other values:

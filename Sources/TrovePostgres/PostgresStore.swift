@@ -122,6 +122,10 @@ public final class PostgresStore {
         }
     }
 
+    /// Whether `write(oneStatement: true)` runs its body as it is, with no savepoint around
+    /// it: what a statement left open across calls (a streamed COPY) needs.
+    var writesWithoutSavepoint: Bool { !isInTransaction || isInUnit }
+
     /// Runs a read; in an open transaction under a savepoint, so that a failed statement
     /// leaves the transaction usable.
     func read<T>(_ body: () throws -> T) throws -> T {

@@ -271,6 +271,13 @@ struct PostgresImportDestination: ImportDestination {
 
     func contains(_ model: String, primaryKey: Value) throws -> Bool {
         if let bulk, bulk.model.name == model, bulk.holds(primaryKey: primaryKey) { return true }
+        // A query cannot run while a batch's COPY is open: the batches stop streaming (their
+        // rows then go at each batch's end), so that the imports that ask for each record
+        // ask without ending a COPY each time.
+        if let bulk, bulk.streams {
+            bulk.streams = false
+            try finish()
+        }
         return try store.contains(model, primaryKey: primaryKey)
     }
 

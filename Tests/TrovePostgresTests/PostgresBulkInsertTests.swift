@@ -70,4 +70,40 @@ struct PostgresBulkInsertTests {
         #expect(error?.description == "record 5: 'Item' already has an object with this primary key")
         #expect(try store.count("Item") == 1)
     }
+
+    /// A batch larger than a piece streams: the row the server refuses is still named, a
+    /// failed unit leaves nothing and the connection usable, a good one writes every row.
+    @Test func aStreamedBatchFailsOrWritesAsAWhole() throws {
+        let store = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: Self.schema)
+        try store.insert("Item", ["id": 2500])
+        let padding = String(repeating: "x", count: 60)
+        func add(_ bulk: PostgresBulkInsert, _ ids: ClosedRange<Int>) throws {
+            for i in ids { #expect(try bulk.add(["id": .int(Int64(i)), "s": .string("\(i) \(padding)")], at: "record \(i)")) }
+        }
+        let refused = #expect(throws: PostgresRowError.self) {
+            try store.atomically {
+                let bulk = try PostgresBulkInsert(store: store, model: "Item")
+                try add(bulk, 1...3000)
+                try bulk.flush()
+            }
+        }
+        #expect(refused?.place == "record 2500", "\(String(describing: refused))")
+        #expect(try store.count("Item") == 1)
+        // A record refused before its batch's COPY ends: the unit rolls back the rows sent.
+        #expect(throws: PostgresError.self) {
+            try store.atomically {
+                let bulk = try PostgresBulkInsert(store: store, model: "Item")
+                try add(bulk, 3001...5000)
+                _ = try bulk.add(["id": .null], at: "record null")
+            }
+        }
+        #expect(try store.count("Item") == 1)
+        try store.atomically {
+            let bulk = try PostgresBulkInsert(store: store, model: "Item")
+            try add(bulk, 3001...9000)
+            try bulk.flush()
+        }
+        #expect(try store.count("Item") == 6001)
+        #expect(try store.objects("Item where id == 8999").objects.first?[1] == .string("8999 \(padding)"))
+    }
 }
