@@ -51,28 +51,16 @@ extension WriteTransaction {
     }
 
     /// Seals each changed tree bottom-up and records its root in the catalog, then seals the
-    /// catalog: every parent holds its children's checksums. A small commit first records the
-    /// roots, so that the catalog's pages are in memory too, and gathers its pages into runs
-    /// (`gatherWrittenPages`); recording them again, sealed, then changes those pages in place.
+    /// catalog: every parent holds its children's checksums.
     private func sealTrees() throws {
-        let changed = openTrees.sorted(by: { $0.key < $1.key }).filter { $0.value.modified && !$0.value.dropped }
-        if dirty.count < WriteTransaction.packingThreshold && early.isEmpty && !isCompaction {
-            for (name, t) in changed { try record(t, as: name) }
-            try gatherWrittenPages()
-        }
-        for (name, t) in changed {
+        for (name, t) in openTrees.sorted(by: { $0.key < $1.key }) where t.modified && !t.dropped {
             if t.info.root != 0 && isOwn(t.info.root) { t.info.rootChecksum = try seal(tree: t.info.root) }
-            try record(t, as: name)
+            let value = t.info.bytes
+            try Array(name.utf8).withUnsafeBytes { k in try value.withUnsafeBytes { try put(catalog, raw: k, $0) } }
         }
         if catalog.info.root != 0 && isOwn(catalog.info.root) {
             catalog.info.rootChecksum = try seal(tree: catalog.info.root)
         }
-    }
-
-    /// Puts tree `t`'s info in the catalog under `name`.
-    private func record(_ t: Tree, as name: String) throws {
-        let value = t.info.bytes
-        try Array(name.utf8).withUnsafeBytes { k in try value.withUnsafeBytes { try put(catalog, raw: k, $0) } }
     }
 
     /// The commit log record a commit appends: where it goes, the writes it repeats, and the

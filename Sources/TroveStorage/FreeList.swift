@@ -164,58 +164,6 @@ struct FreeList {
         return UInt64(start)
     }
 
-    /// Takes the lowest run of `n` ready pages that starts within `scanWords` bitmap words of
-    /// the lowest ready page, or, if none does, the longest run found there (the lowest of
-    /// equals); nil when no page is ready. The bound keeps the search cheap on a large,
-    /// scattered list: a small commit calls this (`gatherWrittenPages`).
-    mutating func takeLongestRun(upTo n: Int, scanWords: Int) -> (first: UInt64, count: Int)? {
-        guard n >= 1, readyCount > 0 else { return nil }
-        var s = lowestWord >> 6
-        var summary = nonZeroWords[s] & (~0 << UInt64(lowestWord & 63))
-        while summary == 0 {
-            s += 1
-            guard s < nonZeroWords.count else { return nil }
-            summary = nonZeroWords[s]
-        }
-        var w = s * 64 + summary.trailingZeroBitCount
-        lowestWord = w
-        let end = min(words.count, w + scanWords)
-        var best = (first: 0, count: 0)
-        // A run may span words: `length` set bits starting at `start`.
-        var start = 0, length = 0
-        scan: while w < end {
-            let word = words[w]
-            var b = 0
-            while b < 64 {
-                let rest = word >> UInt64(b)
-                if rest & 1 == 0 {
-                    length = 0
-                    if rest == 0 { break }
-                    b += rest.trailingZeroBitCount
-                    continue
-                }
-                let ones = (~rest).trailingZeroBitCount
-                if length == 0 { start = w * 64 + b }
-                length += ones
-                if length > best.count { best = (start, min(length, n)) }
-                if length >= n { break scan }
-                b += ones
-            }
-            w += 1
-        }
-        guard best.count > 0 else { return nil }
-        take(UInt64(best.first), count: best.count)
-        return (UInt64(best.first), best.count)
-    }
-
-    /// Takes `pages`, each of which must be ready: a plan given up puts back what it released.
-    mutating func take(pages: [UInt64]) {
-        for p in pages {
-            precondition(isReady(p), "page \(p) taken back is not free")
-            take(p, count: 1)
-        }
-    }
-
     private mutating func take(_ first: UInt64, count: Int) {
         for p in first..<(first + UInt64(count)) {
             let w = Int(p >> 6)

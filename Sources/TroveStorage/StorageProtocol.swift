@@ -73,11 +73,7 @@
 /// 1. `sealTrees`: every changed page was written to a page no live snapshot uses: copied on
 ///    write, and a freed page is reused only once no reader, nor the meta a crash falls back
 ///    to, can see it. Each changed tree is sealed bottom-up (children's checksums into their
-///    parents), its root recorded in the catalog, then the catalog sealed. Before that, a
-///    small commit (fewer than 64 pages, none written early, not a vacuum's) may give its
-///    pages other free page numbers, in up to three runs, where the free list has runs
-///    (`gatherWrittenPages`): nothing has seen a page held in memory, so only its header, its
-///    parent's pointer or its tree's root change, and the numbers it leaves are free at once.
+///    parents), its root recorded in the catalog, then the catalog sealed.
 /// 2. `sealFreeList`: the pages the transaction stopped using become pending under its txnid,
 ///    and the free list's changed chunks and its index are built and sealed: last, because
 ///    everything before allocates and frees pages.

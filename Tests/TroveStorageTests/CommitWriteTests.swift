@@ -94,59 +94,6 @@ final class PlainWriteLog: StorageIO, @unchecked Sendable {
         #expect(all.map(\.0) == (0..<5_000).map(key))
     }
 
-    /// A used store's free pages are scattered, and copy-on-write takes them one by one: a
-    /// small commit gathers its pages into runs of free pages and writes each run in one call.
-    @Test func aSmallCommitWritesItsPagesInFewRuns() throws {
-        let io = try RecordingIO()
-        let s = try Storage(io: io)
-        let names = ["a", "b", "c", "d"]
-        var rng = SplitMix64(seed: 29)
-        var model: [String: [Int: UInt8]] = [:]
-        try s.write { tx in
-            for name in names {
-                let t = try tx.createTree(named: name)
-                for i in 0..<4_000 { try tx.put(t, key(i * 2), [UInt8](repeating: 1, count: 100)) }
-            }
-        }
-        func smallCommit() throws {
-            try s.write { tx in
-                for name in names {
-                    let i = Int(rng.next() % 4_000) * 2 + 1
-                    let v = UInt8(truncatingIfNeeded: rng.next())
-                    try tx.put(try #require(try tx.tree(named: name)), key(i), [UInt8](repeating: v, count: 100))
-                    model[name, default: [:]][i] = v
-                }
-            }
-        }
-        // Scattered free pages, then runs of them: most of one tree's leaves emptied.
-        for _ in 0..<40 { try smallCommit() }
-        try s.write { tx in
-            let t = try #require(try tx.tree(named: "d"))
-            for i in 0..<3_000 { _ = try tx.delete(t, key(i * 2)) }
-        }
-        for _ in 0..<2 { try smallCommit() }
-        var pagesWritten = 0, calls = 0
-        for _ in 0..<5 {
-            let before = io.vectored.count
-            try smallCommit()
-            let commit = io.vectored[before...]
-            pagesWritten += commit.reduce(0) { $0 + $1.count } / 4096
-            calls += commit.count
-        }
-        // Each commit writes ~9 pages: tree paths, the catalog and the free list's index and
-        // chunk. Scattered, that would be a call per page.
-        #expect(pagesWritten >= 5 * 8)
-        #expect(calls * 2 <= pagesWritten, "\(calls) calls for \(pagesWritten) pages")
-        let report = try s.verify()
-        #expect(report.isValid, "\(report)")
-        try s.read { tx in
-            for (name, entries) in model {
-                let t = try #require(try tx.tree(named: name))
-                for (i, v) in entries { #expect(try tx.get(t, key(i)) == [UInt8](repeating: v, count: 100)) }
-            }
-        }
-    }
-
     @Test func manySmallCommitsOnAFileStayReadableAfterReopen() throws {
         let dir = TempDir()
         defer { dir.cleanup() }

@@ -39,25 +39,6 @@ import TestRandom
         #expect(list.chunkIsEmpty(0) && list.chunkIsEmpty(6))
     }
 
-    @Test func aLongRunIsTakenWholeAndOtherwiseTheLongestWithinTheScan() {
-        // Runs of 1, 3, 2 (across a word boundary), then 20 from page 200, and 30 far away.
-        var list = Self.list(ready: [5, 10, 11, 12, 63, 64] + Array(200..<220) + Array(100_000..<100_030))
-        let first = list.takeLongestRun(upTo: 8, scanWords: 8)
-        #expect(first?.first == 200 && first?.count == 8)
-        // Nothing of 20 within 8 words: the longest there, the lowest of equals.
-        let second = list.takeLongestRun(upTo: 20, scanWords: 8)
-        #expect(second?.first == 208 && second?.count == 12)
-        let third = list.takeLongestRun(upTo: 20, scanWords: 8)
-        #expect(third?.first == 10 && third?.count == 3)
-        let fourth = list.takeLongestRun(upTo: 20, scanWords: 8)
-        #expect(fourth?.first == 63 && fourth?.count == 2)
-        // Scanned far enough, a whole run.
-        let fifth = list.takeLongestRun(upTo: 30, scanWords: 4_000)
-        #expect(fifth?.first == 100_000 && fifth?.count == 30)
-        #expect(list.allocPages() == [5])
-        #expect(list.takeLongestRun(upTo: 4, scanWords: 1)?.first == nil)
-    }
-
     /// A commit that grows the file into a new chunk and then cuts that tail off again (leaf
     /// packing moves its pages down) has changed the chunk and left it empty: the chunk table
     /// keeps only the chunks of the file that is left.
