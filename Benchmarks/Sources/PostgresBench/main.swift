@@ -9,7 +9,8 @@ import TrovePostgres
 //   PostgresBench URL [N] [--shell PATH]
 //
 // Both sides work on identical tables (PostgresStore creates both, in two PostgreSQL schemas
-// of their own), each workload running on one side then the other. With --shell, the `trove`
+// of their own), in transactions of the same isolation, each workload in pieces that take
+// turns on the two sides (see `measure`). With --shell, the `trove`
 // shell is also timed against `psql`: an import of the N people from one CSV file (`import`
 // against `\copy`), then one-shot processes asking the same questions.
 
@@ -69,140 +70,159 @@ struct Row {
 }
 var rows: [Row] = []
 
-@MainActor func measure(_ workload: String, trove: () throws -> Void, raw: () throws -> Void) rethrows {
-    let t = try time(trove)
-    let r = try time(raw)
+/// Times both sides of a workload made of `pieces` pieces (`trove(i)` and `raw(i)` each do
+/// piece i): the sides take turns piece by piece, each going first in every other pair, so
+/// that both run under the same load of the shared machine and the same state of the server;
+/// each side's time is the sum of its pieces'. `start` and `end` (a transaction's `BEGIN` and
+/// `COMMIT`) are timed on their side too; `prepare` runs, untimed, before each pair.
+@MainActor func measure(_ workload: String, pieces: Int,
+                        trove: (Int) throws -> Void, raw: (Int) throws -> Void,
+                        start: (trove: () throws -> Void, raw: () throws -> Void)? = nil,
+                        end: (trove: () throws -> Void, raw: () throws -> Void)? = nil,
+                        eachPair prepare: (() throws -> Void)? = nil) throws {
+    var t = 0.0, r = 0.0
+    if let start {
+        t += try time(start.trove)
+        r += try time(start.raw)
+    }
+    for piece in 0..<pieces {
+        try prepare?()
+        if piece % 2 == 0 {
+            t += try time { try trove(piece) }
+            r += try time { try raw(piece) }
+        } else {
+            r += try time { try raw(piece) }
+            t += try time { try trove(piece) }
+        }
+    }
+    if let end {
+        t += try time(end.trove)
+        r += try time(end.raw)
+    }
     rows.append(Row(workload: workload, trove: t, raw: r))
     print(String(format: "%-58@ %9.3f s %9.3f s %6.2fx", workload as NSString, t, r, t / r))
+}
+
+/// The pieces of a transaction of N objects on both sides, open at once: Trove's is
+/// `begin()` with each piece an `atomically` unit (a savepoint), the libpq side's the same
+/// isolation (serializable, as a store's transactions are) with a savepoint per piece.
+@MainActor func measureTransaction(_ workload: String, trove troveSide: (ClosedRange<Int>) throws -> Void,
+                                   raw rawSide: (ClosedRange<Int>) throws -> Void) throws {
+    let pieces = 10
+    func range(_ piece: Int) -> ClosedRange<Int> { (piece * n / pieces + 1)...((piece + 1) * n / pieces) }
+    try measure(workload, pieces: pieces, trove: { piece in
+        try store.atomically { try troveSide(range(piece)) }
+    }, raw: { piece in
+        try raw.execute("SAVEPOINT piece")
+        try rawSide(range(piece))
+        try raw.execute("RELEASE SAVEPOINT piece")
+    }, start: ({ try store.begin() }, { try raw.execute("BEGIN ISOLATION LEVEL SERIALIZABLE") }),
+       end: ({ try store.commit() }, { try raw.execute("COMMIT") }))
 }
 
 print("PostgresBench: N = \(n)")
 print(String(format: "%-58@ %11@ %11@ %7@", "workload" as NSString, "trove" as NSString, "libpq" as NSString, "ratio" as NSString))
 
-try measure("insert N objects, one transaction (insert/import's unit)", trove: {
-    try store.atomically {
-        for i in 1...n {
-            let p = person(i)
-            try store.insert("Person", ["id": .int(p.id), "name": .string(p.name), "age": .int(p.age), "score": .double(p.score)])
-        }
+try measureTransaction("insert N objects, one transaction (insert/import's unit)", trove: { range in
+    for i in range {
+        let p = person(i)
+        try store.insert("Person", ["id": .int(p.id), "name": .string(p.name), "age": .int(p.age), "score": .double(p.score)])
     }
-}, raw: {
-    try raw.transaction {
-        for i in 1...n {
-            let p = person(i)
-            try raw.execute(#"INSERT INTO "Person" ("id", "name", "age", "score") VALUES ($1::bigint, $2::text, $3::bigint, $4::double precision)"#,
-                            [String(p.id), p.name, String(p.age), String(p.score)])
-        }
+}, raw: { range in
+    for i in range {
+        let p = person(i)
+        try raw.execute(#"INSERT INTO "Person" ("id", "name", "age", "score") VALUES ($1::bigint, $2::text, $3::bigint, $4::double precision)"#,
+                        [String(p.id), p.name, String(p.age), String(p.score)])
     }
 })
 try store.connection.execute(#"ANALYZE "Person""#)
 try raw.execute(#"ANALYZE "Person""#)
 
+// The repeated workloads: 20 pieces a side.
+let pieces = 20
 let lookups = min(n, 20_000)
-try measure("get by primary key x\(lookups)", trove: {
-    for i in 0..<lookups {
+try measure("get by primary key x\(lookups)", pieces: pieces, trove: { piece in
+    for i in stride(from: piece, to: lookups, by: pieces) {
         _ = try store.objects("Person where id == $0", arguments: [.int(Int64(i * 7919 % n + 1))])
     }
-}, raw: {
-    for i in 0..<lookups {
+}, raw: { piece in
+    for i in stride(from: piece, to: lookups, by: pieces) {
         people(try raw.execute(#"SELECT "id", "name", "age", "score" FROM "Person" WHERE "id" = $1::bigint"#, [String(i * 7919 % n + 1)]))
     }
 })
 
 let pages = 2_000
-try measure("indexed equality, SORT, LIMIT(20) x\(pages)", trove: {
-    for i in 0..<pages {
+try measure("indexed equality, SORT, LIMIT(20) x\(pages)", pieces: pieces, trove: { piece in
+    for i in stride(from: piece, to: pages, by: pieces) {
         _ = try store.objects("Person where age == $0 SORT(id) LIMIT(20)", arguments: [.int(Int64(i % 90))])
     }
-}, raw: {
-    for i in 0..<pages {
+}, raw: { piece in
+    for i in stride(from: piece, to: pages, by: pieces) {
         people(try raw.execute(#"SELECT "id", "name", "age", "score" FROM "Person" WHERE "age" = $1::bigint ORDER BY "id" LIMIT 20"#, [String(i % 90)]))
     }
 })
 
 let counts = 200
-try measure("count on an indexed range x\(counts)", trove: {
-    for i in 0..<counts {
+try measure("count on an indexed range x\(counts)", pieces: pieces, trove: { piece in
+    for i in stride(from: piece, to: counts, by: pieces) {
         _ = try store.count("Person", where: "age > $0", arguments: [.int(Int64(i % 90))])
     }
-}, raw: {
-    for i in 0..<counts {
+}, raw: { piece in
+    for i in stride(from: piece, to: counts, by: pieces) {
         _ = try raw.execute(#"SELECT count(*) FROM "Person" WHERE "age" > $1::bigint"#, [String(i % 90)])
     }
 })
 
 let scans = 20
-try measure("no index: score > x SORT(score DESC) LIMIT(100) x\(scans)", trove: {
-    for i in 0..<scans {
-        _ = try store.objects("Person where score > $0 SORT(score DESC) LIMIT(100)", arguments: [.double(Double(i))])
-    }
-}, raw: {
-    for i in 0..<scans {
-        // The store's answer: NaN above no number (PostgreSQL orders it above all), equal
-        // scores in the order the objects were saved.
-        people(try raw.execute(#"SELECT "id", "name", "age", "score" FROM "Person" WHERE "score" > $1::double precision AND "score" <> 'NaN' ORDER BY "score" DESC, "@key" LIMIT 100"#,
-                               [String(Double(i))]))
-    }
+try measure("no index: score > x SORT(score DESC) LIMIT(100) x\(scans)", pieces: scans, trove: { i in
+    _ = try store.objects("Person where score > $0 SORT(score DESC) LIMIT(100)", arguments: [.double(Double(i))])
+}, raw: { i in
+    // The store's answer: NaN above no number (PostgreSQL orders it above all), equal
+    // scores in the order the objects were saved.
+    people(try raw.execute(#"SELECT "id", "name", "age", "score" FROM "Person" WHERE "score" > $1::double precision AND "score" <> 'NaN' ORDER BY "score" DESC, "@key" LIMIT 100"#,
+                           [String(Double(i))]))
 })
 
-try measure("GROUP(age) SELECT(age, @count, @avg.score) x\(scans)", trove: {
-    for _ in 0..<scans {
-        _ = try store.run("Person GROUP(age) SELECT(age, @count, @avg.score)")
-    }
-}, raw: {
-    for _ in 0..<scans {
-        _ = try raw.execute(#"SELECT "age", count(*), avg("score") FROM "Person" GROUP BY "age" ORDER BY "age" ASC NULLS FIRST"#)
-    }
+try measure("GROUP(age) SELECT(age, @count, @avg.score) x\(scans)", pieces: scans, trove: { _ in
+    _ = try store.run("Person GROUP(age) SELECT(age, @count, @avg.score)")
+}, raw: { _ in
+    _ = try raw.execute(#"SELECT "age", count(*), avg("score") FROM "Person" GROUP BY "age" ORDER BY "age" ASC NULLS FIRST"#)
 })
 
-try measure("sum Person.score where age < 45 x\(scans)", trove: {
-    for _ in 0..<scans { _ = try store.run("sum Person.score where age < 45") }
-}, raw: {
-    for _ in 0..<scans { _ = try raw.execute(#"SELECT COALESCE(sum("score"), 0) FROM "Person" WHERE "age" < 45"#) }
+try measure("sum Person.score where age < 45 x\(scans)", pieces: scans, trove: { _ in
+    _ = try store.run("sum Person.score where age < 45")
+}, raw: { _ in
+    // 45 bound, as Trove binds every value of a query's text.
+    _ = try raw.execute(#"SELECT COALESCE(sum("score"), 0) FROM "Person" WHERE "age" < $1::bigint"#, ["45"])
 })
 
 let updates = 90
-try measure("update where age == x set score (~N/90 each) x\(updates)", trove: {
-    for i in 0..<updates {
-        try store.update("Person", where: "age == $0", arguments: [.int(Int64(i))], set: ["score": .double(1.5)])
-    }
-}, raw: {
-    for i in 0..<updates {
-        try raw.execute(#"UPDATE "Person" SET "score" = $1::double precision WHERE "age" = $2::bigint"#, ["1.5", String(i)])
-    }
+try measure("update where age == x set score (~N/90 each) x\(updates)", pieces: updates, trove: { i in
+    try store.update("Person", where: "age == $0", arguments: [.int(Int64(i))], set: ["score": .double(1.5)])
+}, raw: { i in
+    try raw.execute(#"UPDATE "Person" SET "score" = $1::double precision WHERE "age" = $2::bigint"#, ["1.5", String(i)])
 })
 
-try measure("delete N objects by primary key, one transaction", trove: {
-    try store.atomically {
-        _ = try store.delete("Person", primaryKeys: (1...n).map { .int(Int64($0)) })
-    }
-}, raw: {
-    try raw.transaction {
-        for i in 1...n { try raw.execute(#"DELETE FROM "Person" WHERE "id" = $1::bigint"#, [String(i)]) }
-    }
+try measureTransaction("delete N objects by primary key, one transaction", trove: { range in
+    _ = try store.delete("Person", primaryKeys: range.map { .int(Int64($0)) })
+}, raw: { range in
+    for i in range { try raw.execute(#"DELETE FROM "Person" WHERE "id" = $1::bigint"#, [String(i)]) }
 })
 
-try measure("import N objects by COPY, one transaction (import's path)", trove: {
-    try store.atomically {
-        let bulk = try PostgresBulkInsert(store: store, model: "Person")
-        for i in 1...n {
-            let p = person(i)
-            _ = try bulk.add(["id": .int(p.id), "name": .string(p.name), "age": .int(p.age), "score": .double(p.score)], at: "record \(i)")
-        }
-        try bulk.flush()
+try measureTransaction("import N objects by COPY, one transaction (import's path)", trove: { range in
+    let bulk = try PostgresBulkInsert(store: store, model: "Person")
+    for i in range {
+        let p = person(i)
+        _ = try bulk.add(["id": .int(p.id), "name": .string(p.name), "age": .int(p.age), "score": .double(p.score)], at: "record \(i)")
     }
-}, raw: {
-    try raw.transaction {
-        var data: [UInt8] = []
-        for i in 1...n {
-            let p = person(i)
-            data += Array("\(p.id),\"\(p.name)\",\(p.age),\(p.score)\n".utf8)
-            if data.count >= 1 << 20 || i == n {
-                try raw.copy(#"COPY "Person" ("id", "name", "age", "score") FROM STDIN (FORMAT csv)"#, data: data)
-                data.removeAll(keepingCapacity: true)
-            }
-        }
+    try bulk.flush()
+}, raw: { range in
+    var data: [UInt8] = []
+    for i in range {
+        let p = person(i)
+        data += Array("\(p.id),\"\(p.name)\",\(p.age),\(p.score)\n".utf8)
     }
+    try raw.copy(#"COPY "Person" ("id", "name", "age", "score") FROM STDIN (FORMAT csv)"#, data: data)
 })
 try store.delete("Person", where: nil)
 try raw.execute(#"DELETE FROM "Person""#)
@@ -228,10 +248,14 @@ if let shell {
         text += "\(p.id),\(p.name),\(p.age),\(p.score)\n"
     }
     try text.write(toFile: csv, atomically: false, encoding: .utf8)
-    try measure("shell: import N people from CSV, 1 process (trove vs psql \\copy)", trove: {
+    let imports = 5
+    try measure("shell: import N people from CSV, 1 process (trove vs psql \\copy) x\(imports)", pieces: imports, trove: { _ in
         try run(shell, [troveURL, "import Person \(csv) AS CSV"])
-    }, raw: {
+    }, raw: { _ in
         try run(psql, [rawURL, "-qc", #"\copy "Person" ("id", "name", "age", "score") FROM '"# + csv + "' (FORMAT csv, HEADER true)"])
+    }, eachPair: {
+        try store.connection.execute(#"TRUNCATE "Person""#)
+        try raw.execute(#"TRUNCATE "Person""#)
     })
     guard try store.count("Person") == n, try raw.execute(#"SELECT count(*) FROM "Person""#).rows == [[String(n)]] else {
         throw PostgresError("the shells imported other rows than the \(n) people")
@@ -247,10 +271,10 @@ if let shell {
          #"SELECT "id", "name", "age", "score" FROM "Person" WHERE "age" = 30 ORDER BY "id" LIMIT 20"#),
     ]
     for (name, statement, sql) in oneShots {
-        try measure("shell one-shot \(name), x\(processes)", trove: {
-            for _ in 0..<processes { try run(shell, [troveURL, statement]) }
-        }, raw: {
-            for _ in 0..<processes { try run(psql, [rawURL, "-Atc", sql]) }
+        try measure("shell one-shot \(name), x\(processes)", pieces: processes, trove: { _ in
+            try run(shell, [troveURL, statement])
+        }, raw: { _ in
+            try run(psql, [rawURL, "-Atc", sql])
         })
     }
 }
