@@ -92,9 +92,14 @@ extension PersistentModel {
 
     /// The primary-key property, or an error when the model has none.
     static func primaryKeyProperty() throws -> ModelProperty<Self> {
-        guard let property = modelProperties.first(where: \.isPrimaryKey) else {
-            throw StoreError.noPrimaryKey(model: modelName)
-        }
-        return property
+        try modelProperties[primaryKeyIndex()]
+    }
+
+    /// The position of the primary key in ``modelProperties``: a plain loop, where a search
+    /// by key path applies the key path to each entry.
+    static func primaryKeyIndex() throws -> Int {
+        let table = modelProperties
+        for i in table.indices where table[i].isPrimaryKey { return i }
+        throw StoreError.noPrimaryKey(model: modelName)
     }
 }

@@ -21,6 +21,26 @@ struct PredicateShape: Hashable, @unchecked Sendable {
     enum Element: Hashable {
         case keyPath(AnyKeyPath)
         case mark(Int)
+
+        /// A key path hashes as its type: `AnyKeyPath`'s own hash walks its components, and
+        /// the type already tells most key paths of one expression apart (equal key paths
+        /// have one type, so equal elements still hash alike).
+        func hash(into hasher: inout Hasher) {
+            switch self {
+            case .keyPath(let k): hasher.combine(ObjectIdentifier(type(of: k)))
+            case .mark(let m): hasher.combine(m)
+            }
+        }
+
+        /// A key-path literal is one instance wherever its call site runs, so identity
+        /// answers almost every comparison; equal key paths made apart compare equal.
+        static func == (a: Element, b: Element) -> Bool {
+            switch (a, b) {
+            case (.keyPath(let x), .keyPath(let y)): x === y || x == y
+            case (.mark(let x), .mark(let y)): x == y
+            default: false
+            }
+        }
     }
 }
 
@@ -37,12 +57,17 @@ struct PredicateShapeReader {
     /// The shape and values of `predicate`, or nil when its tree has a node the translator
     /// may refuse (that translation reports the error).
     static func read<T: PersistentModel>(_ predicate: Predicate<T>) -> PredicateShapeReader? {
-        guard let expression = predicate.expression as? any ShapedExpression else { return nil }
-        var reader = PredicateShapeReader(
-            shape: PredicateShape(model: ObjectIdentifier(T.self), expression: ObjectIdentifier(type(of: predicate.expression))),
-            root: predicate.variable.key)
+        read(predicate.expression, model: ObjectIdentifier(T.self), root: predicate.variable.key)
+    }
+
+    /// The expression opened to its own type, whose conformance is looked up as a type: no
+    /// copy of the tree into an existential box.
+    private static func read<E: StandardPredicateExpression<Bool>>(_ expression: E, model: ObjectIdentifier,
+                                                                   root: PredicateExpressions.VariableID) -> PredicateShapeReader? {
+        guard let shaped = E.self as? any ShapedExpression.Type else { return nil }
+        var reader = PredicateShapeReader(shape: PredicateShape(model: model, expression: ObjectIdentifier(E.self)), root: root)
         do {
-            try expression.readShape(&reader)
+            try shaped.readShape(of: expression, &reader)
         } catch {
             return nil
         }
@@ -52,6 +77,9 @@ struct PredicateShapeReader {
     private init(shape: PredicateShape, root: PredicateExpressions.VariableID) {
         self.shape = shape
         self.root = root
+        // A comparison of a key path with a value holds three elements; a few more fit.
+        self.shape.elements.reserveCapacity(8)
+        values.reserveCapacity(4)
     }
 
     mutating func bind(_ variable: PredicateExpressions.VariableID) {
@@ -90,6 +118,16 @@ struct PredicateShapeReader {
 /// the operands', so reading a tree takes no dynamic casts below its root.
 protocol ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws
+}
+
+extension ShapedExpression {
+    /// ``readShape(_:)`` of `expression`, a value of this type given as its own.
+    static func readShape<E>(of expression: E, _ reader: inout PredicateShapeReader) throws {
+        guard E.self == Self.self else { throw ModelQueryError("\(E.self) is not \(Self.self)") }
+        try withUnsafePointer(to: expression) { pointer in
+            try UnsafeRawPointer(pointer).assumingMemoryBound(to: Self.self).pointee.readShape(&reader)
+        }
+    }
 }
 
 extension PredicateExpressions.Variable: ShapedExpression {

@@ -21,19 +21,24 @@ extension Snapshot {
         _ type: T.Type, where predicate: Predicate<T>? = nil, sortBy: [ModelSortDescriptor<T>] = [],
         offset: Int = 0, limit: Int? = nil
     ) throws -> ModelResults<T> {
-        try fetch(FetchDescriptor(predicate: predicate, sortBy: sortBy, fetchOffset: offset, fetchLimit: limit))
+        if let predicate, sortBy.isEmpty, offset == 0, limit == nil { return try filtered(predicate) }
+        return try fetch(FetchDescriptor(predicate: predicate, sortBy: sortBy, fetchOffset: offset, fetchLimit: limit))
     }
 
     /// The results of `descriptor`.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> ModelResults<T> {
-        // A filter alone goes the way of `objects(_:where:)`, whose cached template answers an
-        // indexed equality or range without binding or planning the predicate again.
         if let predicate = descriptor.predicate, descriptor.sortBy.isEmpty, descriptor.fetchOffset == 0, descriptor.fetchLimit == nil {
-            let translated = try PredicateTranslationCache.translate(predicate)
-            return ModelResults(try objects(T.modelName, where: translated.text, arguments: translated.arguments))
+            return try filtered(predicate)
         }
         let (text, arguments) = try descriptor.queryText()
         return ModelResults(try query(text, arguments: arguments))
+    }
+
+    /// A filter alone goes the way of `objects(_:where:)`, whose cached template answers an
+    /// indexed equality or range without binding or planning the predicate again.
+    private func filtered<T: PersistentModel>(_ predicate: Predicate<T>) throws -> ModelResults<T> {
+        let translated = try PredicateTranslationCache.translate(predicate)
+        return ModelResults(try objects(T.modelName, where: translated.text, arguments: translated.arguments))
     }
 
     /// How many objects `descriptor` selects.

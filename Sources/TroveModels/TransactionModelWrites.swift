@@ -40,20 +40,20 @@ extension Transaction {
     /// earlier value to compare with: every stored property is written.
     @discardableResult
     public func update<T: PersistentModel>(_ value: T, _ body: (inout T) throws -> Void) throws -> T {
-        let primaryKey = try T.primaryKeyProperty()
-        let key = try primaryKey.storedValue(value)
+        let table = T.modelProperties
+        let primaryKey = try T.primaryKeyIndex()
+        let key = try table[primaryKey].storedValue(value)
         var changed = value
         try body(&changed)
-        let table = T.modelProperties
         let changes = T.self is AnyClass
             ? Array(table.indices) : try T.changedProperties(from: value, to: changed)
         if changes.isEmpty { return changed }
-        var properties: [String: Value] = [:]
+        var properties: [String: Value] = Dictionary(minimumCapacity: changes.count)
         for i in changes {
             let property = table[i]
-            if property.isPrimaryKey {
+            if i == primaryKey {
                 if try property.storedValue(changed) == key { continue }
-                throw StoreError.invalidArgument("update cannot change the primary key '\(primaryKey.name)' of \(T.modelName)")
+                throw StoreError.invalidArgument("update cannot change the primary key '\(property.name)' of \(T.modelName)")
             }
             if property.schema.isStored { properties[property.name] = try property.storedValue(changed) }
         }

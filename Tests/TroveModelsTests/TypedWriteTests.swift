@@ -20,6 +20,63 @@ import TroveModels
         #expect(try store.read { try $0.count("Person") } == 3)
     }
 
+    @Test func aNestedObjectWrittenAgainInOneTransactionHoldsTheLatestValues() throws {
+        let store = try peopleStore()
+        func rex() throws -> (name: String, age: Int)? {
+            try store.read { (s: Snapshot) throws in try s.object(Dog.self, primaryKey: 1).map { ($0.name, $0.age) } }
+        }
+        try store.write { tx in
+            try tx.insert(Person(id: 5, name: "Eve", bestFriend: Dog(id: 1, name: "Rex", age: 3)))
+            try tx.insert(Person(id: 6, name: "Fay", bestFriend: Dog(id: 1, name: "Rex", age: 4)))
+            #expect(try tx.object(Dog.self, primaryKey: 1)?.age == 4)
+            // The values written first, again: written again, not taken as already there.
+            try tx.insert(Person(id: 7, name: "Gus", bestFriend: Dog(id: 1, name: "Rex", age: 3)))
+            #expect(try tx.object(Dog.self, primaryKey: 1)?.age == 3)
+            // A write of the nested object's own model in between is not skipped over.
+            _ = try tx.update("Dog", primaryKey: 1, ["name": "Rexy"])
+            try tx.insert(Person(id: 8, name: "Hal", bestFriend: Dog(id: 1, name: "Rex", age: 3)))
+            #expect(try tx.object(Dog.self, primaryKey: 1)?.name == "Rex")
+            // Deleted, then linked again: created again.
+            #expect(try tx.delete(Dog.self, primaryKey: 1))
+            try tx.insert(Person(id: 9, name: "Ida", bestFriend: Dog(id: 1, name: "Rex", age: 3)))
+            #expect(try tx.object(Person.self, primaryKey: 9)?.bestFriend?.name == "Rex")
+            #expect(try tx.object(Person.self, primaryKey: 8)?.bestFriend == nil)
+        }
+        #expect(try rex()?.name == "Rex" && rex()?.age == 3)
+        // The same nested values linked from many objects: the links all hold, one object.
+        try store.write { tx in
+            for id in 10..<20 { try tx.insert(Person(id: id, name: "P\(id)", bestFriend: Dog(id: 2, name: "Fido", age: 8))) }
+        }
+        try store.read { (s: Snapshot) throws in
+            #expect(try s.objects("Person", where: "bestFriend.id == 2").count == 11)
+            #expect(try s.object(Dog.self, primaryKey: 2)?.age == 8)
+            #expect(try s.count("Dog") == 3)
+        }
+    }
+
+    @Test func aWholeValueWriteSetsWhatTheSwiftTypeLacksToNull() throws {
+        // The store's models have an optional property the Swift types do not declare.
+        let derived = try Schema(Person.self)
+        let schema = try Schema(schemaVersion: 0, models: derived.models.map { model in
+            var model = model
+            model.properties.append(PropertySchema(name: "note", type: .string, isOptional: true))
+            return model
+        })
+        let store = try Store(configuration: .inMemory(schema: schema))
+        try store.write { tx in
+            _ = try tx.insert("Dog", ["id": 1, "name": "Rex", "note": "old"])
+            _ = try tx.insert("Person", ["id": 1, "name": "Ann", "note": "old"])
+        }
+        try store.write { tx in
+            try tx.upsert(Person(id: 1, name: "Ann", bestFriend: Dog(id: 1, name: "Rex")))
+        }
+        try store.read { (s: Snapshot) throws in
+            #expect(try s.object("Person", primaryKey: 1)?.value("note") == .null)
+            #expect(try s.object("Dog", primaryKey: 1)?.value("note") == .null)
+            #expect(try s.object(Person.self, primaryKey: 1)?.bestFriend?.name == "Rex")
+        }
+    }
+
     @Test func aPartialUpdateWritesOnlyWhatTheClosureChanged() throws {
         let store = try peopleStore()
         let stale = try #require(try store.read { try $0.object(Person.self, primaryKey: 1) })

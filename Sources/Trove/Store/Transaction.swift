@@ -17,6 +17,19 @@ public final class Transaction: Snapshot {
     private var logs: [ModelChangeLog?] = []
     /// The next object key per model id (0: not read yet).
     private var nextKeys: [UInt64] = []
+    /// Nested objects written whole (inserted, or updated to the values given), by model id
+    /// and primary key as given: the same values given again change nothing, so a write that
+    /// links many objects to one (each user to its team) writes it once. Any write to a model
+    /// forgets its objects here.
+    private var nestedWrites: [Int: [Value: NestedWrite]] = [:]
+
+    private struct NestedWrite {
+        var key: UInt64
+        var values: [String: Value]
+    }
+
+    /// Enough for the objects a loop links to; beyond it a nested object is compared each time.
+    private static let nestedWriteCapacity = 4096
 
     /// Whether it came from ``Store/beginWrite()`` and is committed by hand.
     var isExplicit = false
@@ -44,6 +57,7 @@ public final class Transaction: Snapshot {
     /// Calls `body` with the change log of `m`, created on first use.
     @inline(__always)
     private func log<R>(_ m: ModelLayout, _ body: (inout ModelChangeLog) -> R) -> R {
+        if !nestedWrites.isEmpty { nestedWrites[m.id] = nil }
         if m.id >= logs.count { logs.append(contentsOf: repeatElement(nil, count: m.id + 1 - logs.count)) }
         if logs[m.id] == nil { logs[m.id] = ModelChangeLog() }
         return body(&logs[m.id]!)
@@ -219,11 +233,25 @@ public final class Transaction: Snapshot {
             return v
         case .object(let dict):
             guard depth < 32 else { throw StoreError.invalidArgument("objects nested more than 32 levels deep") }
-            if let pk = target.primaryKey, let pkValue = dict[pk.name], let key = try objectKey(target, primaryKey: pkValue) {
-                _ = try updateObject(target, key, dict, depth: depth + 1)
-                return .reference(ObjectReference(model: target.name, key: key))
+            guard let pk = target.primaryKey, let pkValue = dict[pk.name] else {
+                return .reference(ObjectReference(model: target.name, key: try insertObject(target, dict, depth: depth + 1)))
             }
-            return .reference(ObjectReference(model: target.name, key: try insertObject(target, dict, depth: depth + 1)))
+            if let written = nestedWrites[target.id]?[pkValue], written.values == dict {
+                return .reference(ObjectReference(model: target.name, key: written.key))
+            }
+            let key: UInt64
+            if let existing = try objectKey(target, primaryKey: pkValue) {
+                key = existing
+                _ = try updateObject(target, key, dict, depth: depth + 1)
+            } else {
+                key = try insertObject(target, dict, depth: depth + 1)
+            }
+            // Only values that write nothing themselves: a nested object of its own may be
+            // changed by a later write of its model, which forgets only that model's entries.
+            if !dict.values.contains(where: Transaction.mayWrite), nestedWrites[target.id, default: [:]].count < Transaction.nestedWriteCapacity {
+                nestedWrites[target.id, default: [:]][pkValue] = NestedWrite(key: key, values: dict)
+            }
+            return .reference(ObjectReference(model: target.name, key: key))
         default:
             guard target.primaryKey != nil else {
                 throw StoreError.typeMismatch(property: p.name, expected: "an object of \(target.name)", found: v.kindDescription)

@@ -11,6 +11,7 @@ package enum ValueMapping {
     }
 
     static func shape(_ dict: [String: Value], model: ModelLayout) -> [String: Value] {
+        if isShaped(dict, model: model) { return dict }
         var out: [String: Value] = [:]
         for (name, v) in dict {
             // Unknown names stay, for the store to refuse with a clear error.
@@ -32,6 +33,28 @@ package enum ValueMapping {
             if p.isList { out[p.name] = .list([]) } else if p.isOptional { out[p.name] = .null }
         }
         return out
+    }
+
+    /// Whether `shape` gives `dict` back as it is: it names every stored property of `model`
+    /// and nothing else, and so do its nested objects. A value of a type that declares the
+    /// whole model (what `@Model` writes) is checked by name and not copied.
+    static func isShaped(_ dict: [String: Value], model: ModelLayout) -> Bool {
+        guard dict.count == model.storedProperties.count else { return false }
+        for (name, v) in dict {
+            // Distinct names that are all stored properties, as many as there are: all of them.
+            guard let p = model.byName[name], p.isStored else { return false }
+            switch v {
+            case .object(let nested) where p.isLink:
+                guard let target = p.target, isShaped(nested, model: target) else { return false }
+            case .list(let items) where p.isLinkList:
+                for case .object(let nested) in items {
+                    guard let target = p.target, isShaped(nested, model: target) else { return false }
+                }
+            default:
+                break
+            }
+        }
+        return true
     }
 
     /// An entity's encoded value (model name, value) as a repository saves and compares it:
