@@ -27,12 +27,16 @@ public struct ModelReader {
     func linked<M: PersistentModel>(_ type: M.Type, _ reference: ObjectReference, at index: Int) throws -> M {
         let cache = object.linkedValues(M.self)
         let depth = object.depth + 1
-        if let cached = cache?.values[reference.key], cached.depth >= depth { return cached.value }
+        if let cache, let value = cache.values[reference.key], depth == 1 || cache.depths[reference.key, default: 1] >= depth {
+            return value
+        }
         guard let value = try object.withLinkedObject(at: index, key: reference.key, type: ObjectIdentifier(M.self), names: M.propertyNames, {
             try M(storedObject: ModelReader(object: $0))
         }) else { throw StoredObjectReader.Unreadable() }
         if let cache, cache.values.count < LinkedValues<M>.capacity || cache.values[reference.key] != nil {
-            cache.values[reference.key] = (value, depth)
+            cache.values[reference.key] = value
+            // Read again only where a deeper read needed it: the depth grows.
+            if depth > 1 { cache.depths[reference.key] = depth }
         }
         return value
     }

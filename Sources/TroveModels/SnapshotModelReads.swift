@@ -17,6 +17,10 @@ extension Snapshot {
     /// let names = try snapshot.objects(Person.self, where: #Predicate { $0.age > 30 && $0.dog?.name == "Rex" },
     ///                                  sortBy: [.init(\.name)], limit: 10).map(\.name)
     /// ```
+    ///
+    /// Inlinable so that the caller's own type answers which way it goes, with no generic
+    /// metadata looked up for the arguments at each call.
+    @inlinable
     public func objects<T: PersistentModel>(
         _ type: T.Type, where predicate: Predicate<T>? = nil, sortBy: [ModelSortDescriptor<T>] = [],
         offset: Int = 0, limit: Int? = nil
@@ -36,7 +40,8 @@ extension Snapshot {
 
     /// A filter alone goes the way of `objects(_:where:)`, whose cached template answers an
     /// indexed equality or range without binding or planning the predicate again.
-    private func filtered<T: PersistentModel>(_ predicate: Predicate<T>) throws -> ModelResults<T> {
+    @usableFromInline
+    func filtered<T: PersistentModel>(_ predicate: Predicate<T>) throws -> ModelResults<T> {
         let translated = try PredicateTranslationCache.translate(predicate)
         return ModelResults(try objects(T.modelName, where: translated.text, arguments: translated.arguments))
     }

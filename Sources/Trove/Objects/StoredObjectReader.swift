@@ -98,12 +98,14 @@ final class TypedSlotTables: Sendable {
 /// a snapshot's objects never change, so a value linked from many objects (each user's team)
 /// is read once.
 ///
-/// Each value keeps the link depth it was read at: a read that succeeded at one depth
-/// succeeds at any shallower one, while a deeper one may pass the link depth limit, so a
-/// value answers only reads at its depth or above, and the cache never reads what a fresh
-/// read would refuse.
+/// A value answers only reads at the link depth it was read at or above: a read that
+/// succeeded at one depth succeeds at any shallower one, while a deeper one may pass the link
+/// depth limit, so the cache never reads what a fresh read would refuse.
 package final class LinkedValues<Value> {
-    package var values: [UInt64: (value: Value, depth: Int)] = [:]
+    package var values: [UInt64: Value] = [:]
+    /// The depth each value was read at, where it is more than one link (a value read one
+    /// link deep answers every read, which is at least that deep).
+    package var depths: [UInt64: Int] = [:]
     /// Enough for the objects a loop links to; beyond it a value is read each time.
     package static var capacity: Int { 4096 }
 }
