@@ -62,6 +62,7 @@ public struct ModelMacro: ExtensionMacro {
             \(access)static func writtenProperties(of value: Self) throws -> TroveModels.ModelPropertyValues {
                 [\(written.isEmpty ? ":" : written.joined(separator: ", "))]
             }
+            \(access)static var writesEveryProperty: Bool { true }
             \(access)static func storedEqual(_ a: Self, _ b: Self) -> Bool {
                 \(equalities.isEmpty ? "true" : equalities.joined(separator: " && "))
             }

@@ -31,6 +31,9 @@ public protocol PersistentModel: Persistable, StorableProperty {
     /// The stored properties of `value` by name, as a write stores them (links as nested
     /// objects). `@Model` writes it; a type without one encodes the value.
     static func writtenProperties(of value: Self) throws -> ModelPropertyValues
+    /// Whether ``writtenProperties(of:)`` names every property of ``modelProperties`` that
+    /// is stored (not linkingObjects), whatever the value: `@Model` writes `true`.
+    static var writesEveryProperty: Bool { get }
 }
 
 /// A model value's stored properties by name, as a write stores them.
@@ -61,6 +64,30 @@ extension PersistentModel {
         try storedProperties(of: value)
     }
 
+    /// An encoding may leave out what it holds as nil.
+    public static var writesEveryProperty: Bool { false }
+
+    /// Whether a write of a value stores its properties as they are written: they name every
+    /// stored property of the model in `models`, and so do those of each linked model. A type
+    /// met again down a cycle of links is taken as whole, its own check being under way.
+    static func writesWholeObjects(in models: StoredModels) -> Bool {
+        var visiting: Set<ObjectIdentifier> = []
+        return writesWholeObjects(in: models, visiting: &visiting)
+    }
+
+    static func writesWholeObjects(in models: StoredModels, visiting: inout Set<ObjectIdentifier>) -> Bool {
+        guard visiting.insert(ObjectIdentifier(Self.self)).inserted else { return true }
+        guard writesEveryProperty, let stored = models.storedProperties(of: modelName) else { return false }
+        let written = modelProperties.filter { $0.schema.isStored }
+        let targets = Dictionary(stored.map { ($0.name, $0.target) }, uniquingKeysWith: { a, _ in a })
+        guard written.count == stored.count, Set(written.map(\.name)) == Set(targets.keys) else { return false }
+        for property in written {
+            guard let linked = property.linkedModel else { continue }
+            guard targets[property.name] == linked.modelName, linked.writesWholeObjects(in: models, visiting: &visiting) else { return false }
+        }
+        return true
+    }
+
     /// A link is written as its nested object, which the write upserts.
     public func writtenValue() throws -> Value { .object(try Self.writtenProperties(of: self)) }
 
@@ -71,6 +98,8 @@ extension PersistentModel {
     }
 
     /// Whether two values of a property store the same, for the comparisons `@Model` writes.
+    /// Inlinable, so that the comparisons `@Model` writes are specialized for each type.
+    @inlinable
     public static func storedPropertyEqual<V: StorableProperty>(_ a: V, _ b: V) -> Bool {
         V.storedEqual(a, b)
     }
@@ -95,11 +124,14 @@ extension PersistentModel {
         try modelProperties[primaryKeyIndex()]
     }
 
-    /// The position of the primary key in ``modelProperties``: a plain loop, where a search
-    /// by key path applies the key path to each entry.
+    /// The position of the primary key in ``modelProperties``: each entry's flag read in
+    /// place, where a search by key path applies the key path to each entry and a loop over
+    /// the array copies each entry out.
     static func primaryKeyIndex() throws -> Int {
-        let table = modelProperties
-        for i in table.indices where table[i].isPrimaryKey { return i }
-        throw StoreError.noPrimaryKey(model: modelName)
+        let index = modelProperties.withUnsafeBufferPointer { table in
+            table.indices.first { table[$0].isPrimaryKey }
+        }
+        guard let index else { throw StoreError.noPrimaryKey(model: modelName) }
+        return index
     }
 }

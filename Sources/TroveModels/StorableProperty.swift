@@ -55,6 +55,7 @@ extension StorableProperty {
 }
 
 extension StorableScalar where Self: Equatable {
+    @inlinable
     public static func storedEqual(_ a: Self, _ b: Self) -> Bool { a == b }
 }
 
@@ -204,6 +205,7 @@ extension Optional: StorableProperty where Wrapped: StorableProperty {
         }
     }
 
+    @inlinable
     public static func storedEqual(_ a: Self, _ b: Self) -> Bool {
         switch (a, b) {
         case (.none, .none): true
@@ -231,6 +233,7 @@ extension Array: StorableProperty where Element: StorableProperty {
 
     public func writtenValue() throws -> Value { .list(try map { try $0.writtenValue() }) }
 
+    @inlinable
     public static func storedEqual(_ a: Self, _ b: Self) -> Bool {
         a.count == b.count && zip(a, b).allSatisfy { Element.storedEqual($0, $1) }
     }

@@ -9,12 +9,14 @@ extension Transaction {
     /// Stores `value` as a new object; the values it links to are upserted. An existing
     /// primary key is an error.
     public func insert<T: PersistentModel>(_ value: T) throws {
-        try ValueTransaction(self).add(T.modelName, properties: T.writtenProperties(of: value), update: false)
+        try ValueTransaction(self).add(T.modelName, properties: T.writtenProperties(of: value), update: false,
+                                       writtenBy: ObjectIdentifier(T.self), writesWhole: T.writesWholeObjects(in:))
     }
 
     /// Stores `value`, replacing the object with its primary key if there is one.
     public func upsert<T: PersistentModel>(_ value: T) throws {
-        try ValueTransaction(self).add(T.modelName, properties: T.writtenProperties(of: value), update: true)
+        try ValueTransaction(self).add(T.modelName, properties: T.writtenProperties(of: value), update: true,
+                                       writtenBy: ObjectIdentifier(T.self), writesWhole: T.writesWholeObjects(in:))
     }
 
     /// Deletes the object with `value`'s primary key; false if there was none.

@@ -77,6 +77,19 @@ import TroveModels
         }
     }
 
+    @Test func aTypeThatLinksToItselfWritesItsNestedValuesWhole() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(ChainNode.self)))
+        try store.write { tx in
+            try tx.insert(ChainNode(id: 1, next: [ChainNode(id: 2, next: [ChainNode(id: 3)]), ChainNode(id: 4)]))
+            try tx.upsert(ChainNode(id: 2, next: []))
+        }
+        try store.read { (s: Snapshot) throws in
+            #expect(try s.count("ChainNode") == 4)
+            #expect(try s.object(ChainNode.self, primaryKey: 1)?.next.map(\.id) == [2, 4])
+            #expect(try s.object(ChainNode.self, primaryKey: 2)?.next.isEmpty == true)
+        }
+    }
+
     @Test func aPartialUpdateWritesOnlyWhatTheClosureChanged() throws {
         let store = try peopleStore()
         let stale = try #require(try store.read { try $0.object(Person.self, primaryKey: 1) })

@@ -85,6 +85,16 @@ extension DynamicObject {
 /// has read it: resolved by name once per layout and type.
 final class TypedSlotTables: Sendable {
     private let tables = Mutex<[ObjectIdentifier: [PropertyLayout?]]>([:])
+    /// Whether each Swift type's whole-value writes name every stored property of the
+    /// model (see ``ValueTransaction/add(_:properties:update:writtenBy:writesWhole:)``).
+    private let wholeWrites = Mutex<[ObjectIdentifier: Bool]>([:])
+
+    func writesWhole(_ type: ObjectIdentifier, _ check: () -> Bool) -> Bool {
+        if let whole = wholeWrites.withLock({ $0[type] }) { return whole }
+        let whole = check()
+        wholeWrites.withLock { $0[type] = whole }
+        return whole
+    }
 
     func slots(for type: ObjectIdentifier, in model: ModelLayout, names: () -> [String]) -> [PropertyLayout?] {
         if let slots = tables.withLock({ $0[type] }) { return slots }

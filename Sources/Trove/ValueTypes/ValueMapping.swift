@@ -1,3 +1,15 @@
+/// The stored properties of a store's models, for a Swift type to tell whether its writes
+/// name all of them.
+package struct StoredModels {
+    let layout: StoreLayout
+
+    /// The stored properties of `model`, each with the model its link or list of links points
+    /// to; nil when the store has no such model.
+    package func storedProperties(of model: String) -> [(name: String, target: String?)]? {
+        layout.byName[model]?.storedProperties.map { ($0.name, $0.target?.name) }
+    }
+}
+
 /// Turns a ``Persistable`` value into the property values of its model, shaped for the
 /// store: computed (linkingObjects) properties dropped, nested objects shaped by their own
 /// model, and unset optional properties, links and lists written as null or empty so that a

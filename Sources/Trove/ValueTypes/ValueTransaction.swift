@@ -22,6 +22,19 @@ public struct ValueTransaction {
         if update { try transaction.upsert(m.name, shaped) } else { try transaction.insert(m.name, shaped) }
     }
 
+    /// Stores a value given as its property values, as ``add(_:properties:update:)`` does,
+    /// when the Swift type `type` writes them: if `writesWhole` says that its values name
+    /// every stored property of the model, and those of their nested objects every stored
+    /// property of theirs, they are stored as given, not reshaped. Asked once per store
+    /// layout and type.
+    package func add(_ model: String, properties: [String: Value], update: Bool, writtenBy type: ObjectIdentifier,
+                     writesWhole: (StoredModels) -> Bool) throws {
+        let m = try transaction.model(model)
+        let whole = m.typedSlots.writesWhole(type) { writesWhole(StoredModels(layout: transaction.layout)) }
+        let shaped = whole ? properties : ValueMapping.shape(properties, model: m)
+        if update { try transaction.upsert(m.name, shaped) } else { try transaction.insert(m.name, shaped) }
+    }
+
     /// Stores each value, as ``add(_:update:)``.
     public func add<S: Sequence>(_ values: S, update: Bool = false) throws where S.Element: Persistable {
         for v in values { try add(v, update: update) }
