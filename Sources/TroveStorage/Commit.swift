@@ -56,7 +56,8 @@ extension WriteTransaction {
         for (name, t) in openTrees.sorted(by: { $0.key < $1.key }) where t.modified && !t.dropped {
             if t.info.root != 0 && isOwn(t.info.root) { t.info.rootChecksum = try seal(tree: t.info.root) }
             let value = t.info.bytes
-            try Array(name.utf8).withUnsafeBytes { k in try value.withUnsafeBytes { try put(catalog, raw: k, $0) } }
+            var key = name
+            try key.withUTF8 { k in try value.withUnsafeBytes { try put(catalog, raw: UnsafeRawBufferPointer(k), $0) } }
         }
         if catalog.info.root != 0 && isOwn(catalog.info.root) {
             catalog.info.rootChecksum = try seal(tree: catalog.info.root)
@@ -234,9 +235,12 @@ extension WriteTransaction {
             }
             freeList.committedChunks(committed, count: chunkCount)
             let length = indexPages * pageSize
-            sealed.buffer.initializeMemory(as: UInt8.self, repeating: 0, count: length)
+            // Zeros where the header and the index leave off: the run is sized for the most
+            // the index could hold, mostly more than it does.
+            sealed.buffer.initializeMemory(as: UInt8.self, repeating: 0, count: PageLayout.headerSize)
             PageHeader.initialize(sealed.buffer, pgno: indexPgno, txnid: txnid, type: .freeIndex, pages: indexPages, pageSize: pageSize)
-            freeList.encodeIndex(into: sealed.buffer + PageLayout.headerSize)
+            let end = PageLayout.headerSize + freeList.encodeIndex(into: sealed.buffer + PageLayout.headerSize)
+            (sealed.buffer + end).initializeMemory(as: UInt8.self, repeating: 0, count: length - end)
             sealed.indexChecksum = try seal(sealed.buffer, length: length, pgno: indexPgno)
             sealed.pages.append((indexPgno, UnsafeRawBufferPointer(start: sealed.buffer, count: length)))
             if indexPages == 1, meta.freeListPgno != 0, meta.freeListPages == 1 { sealed.sources.append((indexPgno, meta.freeListPgno)) }

@@ -290,7 +290,9 @@ struct FreeList {
     }
 
     /// Writes the index: the committed chunk table (see `committedChunks`), then the records.
-    func encodeIndex(into p: UnsafeMutableRawPointer) {
+    /// Returns the bytes written.
+    @discardableResult
+    func encodeIndex(into p: UnsafeMutableRawPointer) -> Int {
         var o = 0
         func put(_ v: UInt64) { p.storeBytes(of: v, toByteOffset: o, as: UInt64.self); o += 8 }
         put(UInt64(chunkPages.count))
@@ -300,6 +302,7 @@ struct FreeList {
             put(r.txnid); put(UInt64(r.pages.count))
             for pg in r.pages { put(pg) }
         }
+        return o
     }
 
     /// A decoded index: the chunk table and the pending records.

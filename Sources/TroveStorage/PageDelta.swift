@@ -51,20 +51,28 @@ enum PageDelta {
                     i += 8
                     continue
                 }
+                // The words that differ from here on, in one tight loop (shifted slots, a
+                // rewritten page): the same runs as taking them one by one.
+                var end = i + 8
+                while end < blockEnd,
+                      page.loadUnaligned(fromByteOffset: end, as: UInt64.self) != source.loadUnaligned(fromByteOffset: end, as: UInt64.self) {
+                    end += 8
+                }
                 // A gap shorter than a run's table entry and then some is cheaper kept.
                 if count > 0, i - runs[count - 1].end <= 16 {
-                    bytes += i + 8 - runs[count - 1].end
-                    runs[count - 1].end = i + 8
+                    bytes += end - runs[count - 1].end
+                    runs[count - 1].end = end
                 } else {
                     guard count < maxRuns else { return nil }
-                    runs[count] = (i, i + 8)
+                    runs[count] = (i, end)
                     count += 1
-                    bytes += 8
+                    bytes += end - i
                 }
-                i += 8
+                // The size only grows: a page past the limit is logged whole, found out early.
+                guard headerSize + 8 * count + bytes <= limit else { return nil }
+                i = end
             }
             let total = headerSize + 8 * count + bytes
-            guard total <= limit else { return nil }
             out.storeBytes(of: sourceOffset, toByteOffset: 0, as: UInt64.self)
             out.storeBytes(of: UInt32(length), toByteOffset: 8, as: UInt32.self)
             out.storeBytes(of: UInt32(count), toByteOffset: 12, as: UInt32.self)

@@ -48,6 +48,10 @@ public final class WriteTransaction: ReadTransaction {
         pageArena = PageArena(pageSize: Int(meta.pageSize), first: storage.writer.spareChunk)
         storage.writer.spareChunk = nil
         super.init(storage: storage, meta: meta, mapping: mapping, slot: nil, isWriter: true)
+        // A single-object commit copies a path per tree it changes, ~16 pages: one allocation
+        // each rather than five as they grow.
+        freed.reserveCapacity(32)
+        if keepsCopySources { copiedFrom.reserveCapacity(32) }
     }
 
     deinit {

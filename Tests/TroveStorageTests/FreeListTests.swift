@@ -135,7 +135,7 @@ import TestRandom
 
         list.committedChunks([(0, 100, 7), (1, 101, 8)], count: chunks)
         var index = [UInt8](repeating: 0, count: list.indexSize(chunks: chunks, extraPending: 0))
-        index.withUnsafeMutableBytes { list.encodeIndex(into: $0.baseAddress!) }
+        index.withUnsafeMutableBytes { _ = list.encodeIndex(into: $0.baseAddress!) }
         let read = try index.withUnsafeBytes { try FreeList(pageSize: 4096).decodeIndex($0.baseAddress!, length: $0.count, pageCount: pageCount, pgno: 3) }
         #expect(read.chunks.map(\.pgno) == [100, 101] && read.chunks.map(\.checksum) == [7, 8])
         #expect(read.pending.map(\.txnid) == [9] && read.pending.map(\.pages) == [[70, 71]])
@@ -158,7 +158,7 @@ import TestRandom
         var pending = FreeList(pageSize: 4096)
         pending.addPending(txnid: 2, pages: [12])
         var index = [UInt8](repeating: 0, count: pending.indexSize(chunks: 0, extraPending: 0))
-        index.withUnsafeMutableBytes { pending.encodeIndex(into: $0.baseAddress!) }
+        index.withUnsafeMutableBytes { _ = pending.encodeIndex(into: $0.baseAddress!) }
         #expect(throws: StorageError.self) {
             _ = try index.withUnsafeBytes { try FreeList(pageSize: 4096).decodeIndex($0.baseAddress!, length: $0.count, pageCount: 10, pgno: 3) }
         }
