@@ -288,6 +288,34 @@ struct QuestionTests {
         }
     }
 
+    @Test func aFractionalSumBeyondTheRangeOfDoubleIsAnErrorNotAnInfinityPrintedAsNull() throws {
+        let schema = """
+            {"models": [{"name": "D", "properties": {"k": "int", "d": "double?", "f": "float?", "ds": "double[]"}}]}
+            """
+        let store = try Store(configuration: .inMemory(schema: try schemaFromJSON(schema)))
+        try store.write { tx in
+            for k in [1, 1, 2] as [Int64] {
+                try tx.insert("D", ["k": .int(k), "d": .double(1e308), "f": .float(3e38), "ds": .list([.double(1e308), .double(1e308)])])
+            }
+        }
+        let outOfRange: [(String, Int)] = [
+            ("sum D.d", 7), ("avg D.d where k == 1", 7), ("D GROUP(k) SELECT(k, @avg.d)", 27), ("D SELECT(ds.@sum)", 10),
+        ]
+        for (text, column) in outOfRange {
+            do {
+                _ = try store.read { try $0.answer(text) }
+                Issue.record("no error for \(text)")
+            } catch let error as QueryError {
+                #expect(error.column == column, "\(text): \(error)")
+                #expect(error.message.contains("is out of the range of double"), "\(text): \(error.message)")
+            }
+        }
+        // A float's sum is a double: far from its end.
+        let (sum, average) = try store.read { (try $0.aggregate("sum D.f"), try $0.aggregate("avg D.d where k == 2")) }
+        #expect(sum == .double(3 * Double(Float(3e38))))
+        #expect(average == .double(1e308))
+    }
+
     @Test func explainShowsEachStep() throws {
         let store = try CarFixtures.store()
         try store.read { snapshot in

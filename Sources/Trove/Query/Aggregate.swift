@@ -10,8 +10,8 @@ import Foundation
 /// aggregate statements, the group aggregates and `Results.sum(of:)`.
 ///
 /// Nulls are skipped; `sum` is 0 over no values, `avg`, `min` and `max` are null; `avg` is
-/// fractional (a double, or a decimal for decimals). A `sum` of integers beyond the range of
-/// `int` is an error, never a wrapped total.
+/// fractional (a double, or a decimal for decimals). A sum beyond the range of `int` (or of
+/// `double`, for fractional numbers) is an error, never a wrapped total or an infinity.
 struct AggregateAccumulator {
     let function: AggregateFunction
     /// The kind of the values aggregated.
@@ -43,9 +43,11 @@ struct AggregateAccumulator {
         total = sum
     }
 
-    /// The error of an integer sum `text` (at `location`) beyond the range of `int`.
-    static func outOfRange(_ text: String, at location: QuerySourceLocation) -> QueryError {
-        QueryError(.invalidNumber, "the sum of '\(text)' is out of the range of int (\(Int64.min)...\(Int64.max))", at: location)
+    /// The error of a sum of `text` (at `location`) beyond the range of `int`, or of `double`
+    /// when it adds fractional numbers.
+    static func outOfRange(_ text: String, fractional: Bool = false, at location: QuerySourceLocation) -> QueryError {
+        let range = fractional ? "double" : "int (\(Int64.min)...\(Int64.max))"
+        return QueryError(.invalidNumber, "the sum of '\(text)' is out of the range of \(range)", at: location)
     }
 
     /// Why `function` (written `name`) does not apply to values of `kind`, or nil when it
@@ -103,6 +105,9 @@ struct AggregateAccumulator {
     var value: Value {
         get throws(QueryError) {
             if function == .sum, kind == .int, wraps != 0 { throw Self.outOfRange(text, at: location) }
+            if function == .sum || function == .avg, kind == .float || kind == .double, !doubles.isFinite {
+                throw Self.outOfRange(text, fractional: true, at: location)
+            }
             return total
         }
     }

@@ -233,6 +233,7 @@ final class PredicateEvaluator {
                         }
                         return false
                     }
+                    if !total.isFinite { throw AggregateAccumulator.outOfRange(path.text, fractional: true, at: path.range.start) }
                     if function == .sum { return .double(total) }
                     return n == 0 ? .null : .double(total / Double(n))
                 }
