@@ -293,7 +293,11 @@ private struct Recognizer {
         }
         s.position = word.upperBound
         if let b = s.current, !StatementScanner.isSpace(b) {
-            throw error("unexpected '\(String(decoding: [b], as: UTF8.self))' after model name '\(s.text(word))'", at: s.position)
+            // The whole character, not its first byte alone.
+            var end = s.position + 1
+            while end < s.bytes.count, s.bytes[end] & 0xC0 == 0x80 { end += 1 }
+            let character = String(decoding: s.bytes[s.position..<end], as: UTF8.self)
+            throw error("unexpected '\(character)' after model name '\(s.text(word))'", at: s.position)
         }
         return s.fragment(word)
     }

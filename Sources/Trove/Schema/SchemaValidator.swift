@@ -36,7 +36,7 @@ struct SchemaValidator {
         for (i, model) in models.enumerated() {
             let path = SchemaLocation.model(i) + ".name"
             guard Self.isIdentifier(model.name, allowingUnderscoreFirst: false) else {
-                throw error(.invalidModelName, path, "invalid model name \(JSONValue.string(model.name).jsonText): a model name starts with a letter and has only letters, digits and '_'")
+                throw error(.invalidModelName, path, "invalid model name \(JSONValue.string(model.name).jsonText): a model name starts with an ASCII letter and has only ASCII letters, digits and '_'")
             }
             if Self.reservedModelNames.contains(model.name) {
                 throw error(.invalidModelName, path, "'\(model.name)' is a type name and cannot name a model")
@@ -60,7 +60,7 @@ struct SchemaValidator {
         for property in model.properties {
             let path = SchemaLocation.property(i, property.name)
             guard Self.isIdentifier(property.name, allowingUnderscoreFirst: true) else {
-                throw error(.invalidPropertyName, path, "invalid property name \(JSONValue.string(property.name).jsonText): a property name starts with a letter or '_' and has only letters, digits and '_'")
+                throw error(.invalidPropertyName, path, "invalid property name \(JSONValue.string(property.name).jsonText): a property name starts with an ASCII letter or '_' and has only ASCII letters, digits and '_'")
             }
             guard seen.insert(property.name).inserted else {
                 throw error(.duplicateProperty, path, "duplicate property '\(property.name)' in model '\(model.name)'")
