@@ -29,8 +29,9 @@ public class ReadTransaction {
     /// Catalog entries known without a lookup (a writer's, from the previous commit).
     @exclusivity(unchecked) var knownTrees: [String: TreeInfo] = [:]
     var catalog: Tree
-    /// Dirty pages of a write transaction, by page number (empty for readers).
-    @exclusivity(unchecked) var dirty = PageTable(capacity: 1)
+    /// Dirty pages of a write transaction, by page number (empty for readers). A writer's is
+    /// sized for a small commit's ~20 pages, so that it never grows.
+    @exclusivity(unchecked) var dirty: PageTable
     /// Decrypted pages (encrypted stores only), dropped between operations once it grows.
     @exclusivity(unchecked) var decrypted: [UInt64: UnsafeMutableRawPointer] = [:]
     /// Bumped by every write, so cursors know to re-seek.
@@ -44,6 +45,7 @@ public class ReadTransaction {
         self.pageLimit = meta.pageCount
         self.cipher = storage.cipher
         self.isWriter = isWriter
+        dirty = PageTable(capacity: isWriter ? 64 : 1)
         self.readerSlot = slot
         self.catalog = Tree(name: "", info: meta.catalog, isCatalog: true)
     }
