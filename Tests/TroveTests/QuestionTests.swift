@@ -260,6 +260,19 @@ struct QuestionTests {
         return store
     }
 
+    /// Each statement is refused at its column, with a message that holds `message`.
+    static func expectRefusals(_ statements: [(String, Int)], by store: Store, saying message: String) throws {
+        for (text, column) in statements {
+            do {
+                _ = try store.read { try $0.answer(text) }
+                Issue.record("no error for \(text)")
+            } catch let error as QueryError {
+                #expect(error.column == column, "\(text): \(error)")
+                #expect(error.message.contains(message), "\(text): \(error.message)")
+            }
+        }
+    }
+
     @Test func anIntegerSumBeyondTheRangeOfIntIsAnErrorNotAWrappedTotal() throws {
         let store = try Self.extremes()
         let outOfRange: [(String, Int)] = [
@@ -267,15 +280,7 @@ struct QuestionTests {
             ("N GROUP(k) SELECT(k, @sum.v)", 27), ("N where k == 2 SELECT(vs.@sum)", 23),
             ("count N where vs.@sum > 0", 15),
         ]
-        for (text, column) in outOfRange {
-            do {
-                _ = try store.read { try $0.answer(text) }
-                Issue.record("no error for \(text)")
-            } catch let error as QueryError {
-                #expect(error.column == column, "\(text): \(error)")
-                #expect(error.message.contains("is out of the range of int"), "\(text): \(error.message)")
-            }
-        }
+        try Self.expectRefusals(outOfRange, by: store, saying: "is out of the range of int")
         #expect(throws: QueryError.self) { try store.read { try $0.objects("N", where: "k == 1").sum(of: "w") } }
         // A total back in range is exact, whatever the running sum passed through.
         try store.read { snapshot in
@@ -301,15 +306,7 @@ struct QuestionTests {
         let outOfRange: [(String, Int)] = [
             ("sum D.d", 7), ("avg D.d where k == 1", 7), ("D GROUP(k) SELECT(k, @avg.d)", 27), ("D SELECT(ds.@sum)", 10),
         ]
-        for (text, column) in outOfRange {
-            do {
-                _ = try store.read { try $0.answer(text) }
-                Issue.record("no error for \(text)")
-            } catch let error as QueryError {
-                #expect(error.column == column, "\(text): \(error)")
-                #expect(error.message.contains("is out of the range of double"), "\(text): \(error.message)")
-            }
-        }
+        try Self.expectRefusals(outOfRange, by: store, saying: "is out of the range of double")
         // A float's sum is a double: far from its end.
         let (sum, average) = try store.read { (try $0.aggregate("sum D.f"), try $0.aggregate("avg D.d where k == 2")) }
         #expect(sum == .double(3 * Double(Float(3e38))))
