@@ -175,7 +175,7 @@ import TestRandom
                     var text = "Reading SORT(\(key) \(rng.chance(50) ? "ASC" : "DESC"))"
                     if rng.chance(60) { text += " OFFSET(\(rng.int(count + 5)))" }
                     if rng.chance(70) { text += " LIMIT(\(rng.int(40)))" }
-                    if rng.chance(50) { text += " SELECT(id, \(key), s AS name)" }
+                    if rng.chance(50) { text += " SELECT(id AS i, \(key), s AS name)" }
                     statements.append(text)
                 }
             }

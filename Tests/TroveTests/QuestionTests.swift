@@ -186,19 +186,17 @@ struct QuestionTests {
         // An aggregate statement without its property.
         ("avg Car", 8, "expected '.' and a key path (avg MODEL.KEYPATH) after 'Car', found the end of the statement"),
         ("SUM Car where mpg > 1", 9, "expected '.' and a key path (SUM MODEL.KEYPATH) after 'Car', found 'where'"),
+        // Every column has a name of its own.
+        ("Car SELECT(name, name)", 18, "'name' names two SELECT items; give one another name with AS"),
+        ("Car SELECT(name, mpg AS name)", 25, "'name' names two SELECT items"),
+        ("Car GROUP(origin) SELECT(origin, @count AS origin)", 44, "'origin' names two SELECT items"),
+        ("Car GROUP(origin, origin)", 19, "GROUP has 'origin' twice"),
     ]
 
     @Test(arguments: errors.indices)
     func errorsPointIntoTheStatement(_ i: Int) throws {
         let (text, column, message) = Self.errors[i]
-        let store = try CarFixtures.store()
-        do {
-            _ = try store.read { try $0.answer(text) }
-            Issue.record("no error for \(text)")
-        } catch let error as QueryError {
-            #expect(error.column == column, "\(text): \(error)")
-            #expect(error.message.contains(message), "\(text): \(error.message)")
-        }
+        try Self.expectRefusals([(text, column)], by: try CarFixtures.store(), saying: message)
     }
 
     @Test func resultsSelectAndGroupAsStatementsDo() throws {
@@ -225,6 +223,7 @@ struct QuestionTests {
         ((["origin"], ["name"]), "select item 1", "name", 1, "not a GROUP key path"),
         ((["origin", "cylindrs"], []), "grouped(by:) key path 2", "cylindrs", 1, "'Car' has no property 'cylindrs'"),
         ((["origin"], ["@sum"]), "select item 1", "@sum", 1, "@sum needs a key path"),
+        ((["origin"], ["origin", "@count AS origin"]), "select item 2", "@count AS origin", 11, "'origin' names two SELECT items"),
     ]
 
     @Test(arguments: argumentErrors.indices)

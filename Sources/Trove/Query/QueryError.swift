@@ -53,6 +53,8 @@ public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidOperator
         /// A key path used where its shape does not fit: sorting by a list, a subquery on a scalar.
         case invalidKeyPath
+        /// Two `SELECT` items with one name, or one key path twice in `GROUP`.
+        case duplicateName
     }
 
     public var kind: Kind

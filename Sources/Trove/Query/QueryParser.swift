@@ -205,7 +205,12 @@ package struct QueryParser: Sendable {
         try advance()
         try expect(.leftParen, "'(' after GROUP")
         repeat {
-            query.group.append(try parseKeyPath(expecting: "a key path", allowVariable: false))
+            let keyPath = try parseKeyPath(expecting: "a key path", allowVariable: false)
+            // A group's printed row is keyed by its key paths' names: each must be one column.
+            guard !query.group.contains(keyPath) else {
+                throw error(.duplicateName, "GROUP has '\(lexer.text(of: keyPath.range))' twice", at: keyPath.range.start)
+            }
+            query.group.append(keyPath)
         } while try consume(.comma)
         try expect(.rightParen, "',' or ')'")
     }
@@ -214,7 +219,13 @@ package struct QueryParser: Sendable {
         try advance()
         try expect(.leftParen, "'(' after SELECT")
         repeat {
-            query.select.append(try parseSelectItem(allowsAlias: true))
+            let item = try parseSelectItem(allowsAlias: true)
+            // Names key the columns of csv headers and JSON objects, and SORT finds items by them.
+            guard !query.select.contains(where: { $0.name == item.name }) else {
+                throw error(.duplicateName, "'\(item.name)' names two SELECT items; give one another name with AS",
+                            at: item.alias?.range.start ?? item.range.start)
+            }
+            query.select.append(item)
         } while try consume(.comma)
         try expect(.rightParen, "',' or ')'")
     }
