@@ -46,17 +46,17 @@ extension WriteTransaction {
 
     /// Whether there is anything to commit: a commit without changes writes nothing.
     private var hasChanges: Bool {
-        !dirty.isEmpty || !early.isEmpty || !freed.isEmpty || openTrees.values.contains(where: \.modified)
+        !dirty.isEmpty || !early.isEmpty || !freed.isEmpty || openTrees.all.contains(where: \.modified)
             || pageLimit < meta.pageCount
     }
 
     /// Seals each changed tree bottom-up and records its root in the catalog, then seals the
     /// catalog: every parent holds its children's checksums.
     private func sealTrees() throws {
-        for (name, t) in openTrees.sorted(by: { $0.key < $1.key }) where t.modified && !t.dropped {
+        for t in openTrees.all.sorted(by: { $0.name < $1.name }) where t.modified && !t.dropped {
             if t.info.root != 0 && isOwn(t.info.root) { t.info.rootChecksum = try seal(tree: t.info.root) }
             let value = t.info.bytes
-            var key = name
+            var key = t.name
             try key.withUTF8 { k in try value.withUnsafeBytes { try put(catalog, raw: UnsafeRawBufferPointer(k), $0) } }
         }
         if catalog.info.root != 0 && isOwn(catalog.info.root) {
@@ -156,7 +156,7 @@ extension WriteTransaction {
     private func publish(_ m: Meta, digest: UInt64) {
         // Every tree opened here now reads as its info says; the others as before.
         var trees = knownTrees
-        for (name, t) in openTrees { trees[name] = t.dropped ? nil : t.info }
+        for t in openTrees.all { trees[t.name] = t.dropped ? nil : t.info }
         storage.cacheCatalog(m, trees: trees)
         storage.published(m, digest: digest, freeList: freeList)
         storage.writer.committed(txnid)

@@ -15,7 +15,7 @@ extension WriteTransaction {
     /// A commit of fewer than `packingThreshold` pages skips the walk: it could free little.
     func packWrittenLeaves() throws {
         guard dirty.count >= WriteTransaction.packingThreshold else { return }
-        for (_, t) in openTrees where t.modified && !t.dropped && t.info.depth >= 2 && isOwn(t.info.root) {
+        for t in openTrees.all where t.modified && !t.dropped && t.info.depth >= 2 && isOwn(t.info.root) {
             try packLeaves(under: t.info.root, tree: t, level: 1)
         }
         try lowerWrittenPages()
@@ -28,7 +28,7 @@ extension WriteTransaction {
     /// the base commit counts: cutting those is the vacuum's.
     private func lowerWrittenPages() throws {
         guard freeList.readyCount > 0 else { return }
-        for (_, t) in openTrees where t.modified && !t.dropped && isOwn(t.info.root) {
+        for t in openTrees.all where t.modified && !t.dropped && isOwn(t.info.root) {
             t.info.root = try lower(t.info.root, level: 1)
         }
         pageLimit = freeList.trimTail(pageCount: pageLimit, notBelow: meta.pageCount)

@@ -24,8 +24,7 @@ public class ReadTransaction {
     let isWriter: Bool
     var readerSlot: Int?
     @exclusivity(unchecked) var finished = false
-    /// Sized for the handful of trees an object write opens, so that it never grows.
-    @exclusivity(unchecked) var openTrees = [String: Tree](minimumCapacity: 8)
+    @exclusivity(unchecked) var openTrees = OpenTrees()
     /// Catalog entries known without a lookup (a writer's, from the previous commit).
     @exclusivity(unchecked) var knownTrees: [String: TreeInfo] = [:]
     var catalog: Tree
@@ -168,7 +167,7 @@ public class ReadTransaction {
         if let t = openTrees[name] { return t.dropped ? nil : t }
         if let info = knownTrees[name] {
             let t = Tree(name: name, info: info)
-            openTrees[name] = t
+            openTrees.set(t)
             return t
         }
         let key = Array(name.utf8)
@@ -178,7 +177,7 @@ public class ReadTransaction {
         }
         let info = raw.withUnsafeBytes { TreeInfo(decoding: $0.baseAddress!) }
         let t = Tree(name: name, info: info)
-        openTrees[name] = t
+        openTrees.set(t)
         return t
     }
 
@@ -194,7 +193,7 @@ public class ReadTransaction {
             }
             ok = try c.next()
         }
-        for (name, t) in openTrees where !t.dropped && t.modified && !names.contains(name) { names.append(name) }
+        for t in openTrees.all where !t.dropped && t.modified && !names.contains(t.name) { names.append(t.name) }
         return names.sorted()
     }
 

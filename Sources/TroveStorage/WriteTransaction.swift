@@ -99,7 +99,7 @@ public final class WriteTransaction: ReadTransaction {
         }
         let t = Tree(name: name, info: TreeInfo())
         t.modified = true
-        openTrees[name] = t
+        openTrees.set(t)
         generation &+= 1
         return t
     }
