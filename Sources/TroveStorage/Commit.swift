@@ -55,9 +55,12 @@ extension WriteTransaction {
     private func sealTrees() throws {
         for t in openTrees.all.sorted(by: { $0.name < $1.name }) where t.modified && !t.dropped {
             if t.info.root != 0 && isOwn(t.info.root) { t.info.rootChecksum = try seal(tree: t.info.root) }
-            let value = t.info.bytes
+            // On the stack: an array would cost an allocation per tree at every commit.
             var key = t.name
-            try key.withUTF8 { k in try value.withUnsafeBytes { try put(catalog, raw: UnsafeRawBufferPointer(k), $0) } }
+            try withUnsafeTemporaryAllocation(byteCount: TreeInfo.encodedSize, alignment: 8) { value in
+                t.info.encode(into: value.baseAddress!)
+                try key.withUTF8 { k in try put(catalog, raw: UnsafeRawBufferPointer(k), UnsafeRawBufferPointer(value)) }
+            }
         }
         if catalog.info.root != 0 && isOwn(catalog.info.root) {
             catalog.info.rootChecksum = try seal(tree: catalog.info.root)
