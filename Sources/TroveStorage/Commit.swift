@@ -157,8 +157,12 @@ extension WriteTransaction {
     /// Makes commit `m` the one new readers see, and hands this transaction's catalog and free
     /// list on to the next.
     private func publish(_ m: Meta, digest: UInt64) {
-        // Every tree opened here now reads as its info says; the others as before.
+        // Every tree opened here now reads as its info says; the others as before. With the
+        // storage's reference dropped and this transaction's moved out, the entries are
+        // updated in place rather than copied.
+        storage.dropCachedCatalog()
         var trees = knownTrees
+        knownTrees = [:]
         for t in openTrees.all { trees[t.name] = t.dropped ? nil : t.info }
         storage.cacheCatalog(m, trees: trees)
         storage.published(m, digest: digest, freeList: freeList)

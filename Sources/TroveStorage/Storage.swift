@@ -547,6 +547,14 @@ public final class Storage: @unchecked Sendable {
         try io.sync()
     }
 
+    /// Forgets the cached catalog entries: the committing writer, which holds them too, then
+    /// updates them in place and records them again with ``cacheCatalog(_:trees:)``.
+    func dropCachedCatalog() {
+        state.lock()
+        cachedCatalog = nil
+        state.unlock()
+    }
+
     /// Records the catalog entries commit `m` left (see `cachedCatalog`).
     func cacheCatalog(_ m: Meta, trees: [String: TreeInfo]) {
         state.lock()
