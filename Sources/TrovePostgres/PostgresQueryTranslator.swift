@@ -688,7 +688,6 @@ struct PostgresQueryTranslator {
     private func valueTest(_ left: String, _ op: Operator, _ options: StringComparisonOptions, _ right: String,
                            type: PropertyType, foldRight: Bool = true, rightIsConstant: Bool = false,
                            leftIsNeverNull: Bool = false) throws -> String {
-        let guarded = rightIsConstant && !leftIsNeverNull
         if !options.isEmpty, type != .string {
             throw PostgresError("[c] and [d] apply to strings only")
         }
@@ -697,7 +696,7 @@ struct PostgresQueryTranslator {
         switch op {
         case .equal:
             if rightIsConstant && leftIsNeverNull { return "\(l) = \(r)" }
-            return guarded ? "(\(l) = \(r) AND \(l) IS NOT NULL)" : "(\(l) IS NOT DISTINCT FROM \(r))"
+            return rightIsConstant ? "(\(l) = \(r) AND \(l) IS NOT NULL)" : "(\(l) IS NOT DISTINCT FROM \(r))"
         case .notEqual: return "(\(l) IS DISTINCT FROM \(r))"
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             guard type.isNumeric || type == .string || type == .date else {
@@ -706,7 +705,7 @@ struct PostgresQueryTranslator {
             // NaN orders with nothing in a store; PostgreSQL puts it after every number.
             let nan = type == .float || type == .double ? " AND \(l) <> 'NaN' AND \(r) <> 'NaN'" : ""
             if rightIsConstant && leftIsNeverNull { return "(\(l) \(op.sql) \(r)\(nan))" }
-            return guarded ? "(\(l) \(op.sql) \(r)\(nan) AND \(l) IS NOT NULL)" : "COALESCE(\(l) \(op.sql) \(r)\(nan), false)"
+            return rightIsConstant ? "(\(l) \(op.sql) \(r)\(nan) AND \(l) IS NOT NULL)" : "COALESCE(\(l) \(op.sql) \(r)\(nan), false)"
         case .beginsWith, .endsWith, .contains:
             guard type == .string else { throw PostgresError("\(op) applies to strings only on PostgreSQL") }
             switch op {

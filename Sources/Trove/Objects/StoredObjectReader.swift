@@ -113,8 +113,8 @@ final class TypedSlotTables: Sendable {
 /// depth limit, so the cache never reads what a fresh read would refuse.
 package final class LinkedValues<Value> {
     package var values: [UInt64: Value] = [:]
-    /// The depth each value was read at, where it is more than one link (a value read one
-    /// link deep answers every read, which is at least that deep).
+    /// The depth each value was read at, kept only where it is more than one link: every
+    /// read is at least one link deep, so a value without an entry was read at depth 1.
     package var depths: [UInt64: Int] = [:]
     /// Enough for the objects a loop links to; beyond it a value is read each time.
     package static var capacity: Int { 4096 }
