@@ -115,7 +115,7 @@ package struct QueryParser: Sendable {
             : "AND, OR, \(Self.clauseList) or the end of the statement")
         if token.keyword == .select {
             try parseSelect(into: &query)
-            if let keyword = token.keyword, [.group, .sort, .distinct, .offset, .limit, .select].contains(keyword) {
+            if token.keyword != nil, Self.clauseKeywords.contains(lexer.text(of: token.range).uppercased()) {
                 throw error(.unexpectedToken,
                             "\(lexer.text(of: token.range).uppercased()) cannot come here: SELECT comes last, after SORT, DISTINCT, OFFSET and LIMIT (under GROUP, right after GROUP(...))",
                             at: token.range.start)
