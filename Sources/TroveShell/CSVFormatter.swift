@@ -16,11 +16,11 @@ struct CSVFormatter: ResultFormatter {
         switch result {
         case .objects(let set):
             writeTable(columns: set.effectiveColumns, rows: set.rows, to: out)
-        case .lookup(let columns, let objects):
+        case .lookup(let columns, let objects, _):
             let rows = objects.compactMap { $0 }
             writeTable(columns: ResultSet(columns: columns, rows: rows).effectiveColumns, rows: rows, to: out)
         case .count(let n): out.write("\(n)\n")
-        case .value(_, let value): out.write(CellText.plain(value, null: "null") + "\n")
+        case .value(_, let value): out.write(CellText.plain(QueryRow.json(value), null: "null") + "\n")
         case .written(let summary): out.write(JSONText.string(summary.object) + "\n")
         case .plan(let plan): writeTable(columns: plan.keys, rows: [plan], to: out)
         case .none: break

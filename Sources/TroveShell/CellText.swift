@@ -13,11 +13,4 @@ enum CellText {
         case let other?: JSONText.string(other)
         }
     }
-
-    static func isNumber(_ value: JSONValue?) -> Bool {
-        switch value {
-        case .int?, .double?: true
-        default: false
-        }
-    }
 }

@@ -50,10 +50,10 @@ public final class ExecutionContext {
     public func emit(_ object: JSONObject) { emitter(object) }
 
     /// Prints one JSON value at once, as a line, whatever the mode: a watched aggregate's new value.
-    public func emit(value: JSONValue) { valueEmitter(value) }
+    public func emit(value: Value) { valueEmitter(value) }
 
     /// Set by the shell: how `emit(value:)` prints.
-    var valueEmitter: (JSONValue) -> Void = { _ in }
+    var valueEmitter: (Value) -> Void = { _ in }
 
     /// Reports progress of a long import or export: drawn on standard error only when it
     /// is a terminal. `total` may be nil when unknown.

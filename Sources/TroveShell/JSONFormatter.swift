@@ -7,7 +7,7 @@ struct JSONFormatter: ResultFormatter {
         switch result {
         case .objects(let set):
             writeArray(set.rows.map(JSONValue.object), to: out)
-        case .lookup(_, let objects):
+        case .lookup(_, let objects, _):
             if objects.count == 1 {
                 out.write(objects[0].map { JSONText.string($0) } ?? "null")
                 out.write("\n")
@@ -15,7 +15,7 @@ struct JSONFormatter: ResultFormatter {
                 writeArray(objects.map { $0.map(JSONValue.object) ?? .null }, to: out)
             }
         case .count(let n): out.write("\(n)\n")
-        case .value(_, let value): out.write(JSONText.string(value) + "\n")
+        case .value(_, let value): out.write(JSONText.bare(value) + "\n")
         case .written(let summary): out.write(JSONText.string(summary.object) + "\n")
         case .plan(let plan): out.write(JSONText.string(plan) + "\n")
         case .none: break

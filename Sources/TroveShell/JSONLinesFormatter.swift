@@ -7,10 +7,10 @@ struct JSONLinesFormatter: ResultFormatter {
         switch result {
         case .objects(let set):
             for row in set.rows { out.write(JSONText.string(row) + "\n") }
-        case .lookup(_, let objects):
+        case .lookup(_, let objects, _):
             for object in objects { out.write((object.map { JSONText.string($0) } ?? "null") + "\n") }
         case .count(let n): out.write("\(n)\n")
-        case .value(_, let value): out.write(JSONText.string(value) + "\n")
+        case .value(_, let value): out.write(JSONText.bare(value) + "\n")
         case .written(let summary): out.write(JSONText.string(summary.object) + "\n")
         case .plan(let plan): out.write(JSONText.string(plan) + "\n")
         case .none: break

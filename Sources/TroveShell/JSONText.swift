@@ -10,6 +10,13 @@ enum JSONText {
         return out
     }
 
+    /// An aggregate's value as json and jsonl print it (shell contract, "Questions"): a
+    /// number (a decimal with every digit it holds), a date's quoted ISO 8601 string, or null.
+    static func bare(_ value: Value) -> String {
+        if case .decimal(let d) = value { return d.isNaN ? "null" : d.description }
+        return string(QueryRow.json(value))
+    }
+
     static func string(_ object: JSONObject) -> String {
         var out = ""
         write(object, into: &out)

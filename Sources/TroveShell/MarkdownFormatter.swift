@@ -12,14 +12,15 @@ struct MarkdownFormatter: ResultFormatter {
     func format(_ result: ShellResult, to out: OutputSink) {
         switch result {
         case .objects(let set):
-            out.write(render(columns: set.effectiveColumns, rows: set.rows))
-        case .lookup(let columns, let objects):
+            out.write(render(columns: set.effectiveColumns, rows: set.rows, decimalColumns: set.decimalColumns))
+        case .lookup(let columns, let objects, let decimalColumns):
             let rows = objects.compactMap { $0 }
-            out.write(render(columns: ResultSet(columns: columns, rows: rows).effectiveColumns, rows: rows))
+            out.write(render(columns: ResultSet(columns: columns, rows: rows).effectiveColumns, rows: rows, decimalColumns: decimalColumns))
         case .count(let n):
             out.write(render(columns: ["count"], rows: [JSONObject([("count", .int(Int64(n)))])]))
         case .value(let name, let value):
-            out.write(render(columns: [name], rows: [JSONObject([(name, value)])]))
+            let decimal: Set<String> = if case .decimal = value { [name] } else { [] }
+            out.write(render(columns: [name], rows: [JSONObject([(name, QueryRow.json(value))])], decimalColumns: decimal))
         case .written(let summary):
             out.write(TableFormatter.describe(summary) + "\n")
         case .plan(let plan):
@@ -28,13 +29,11 @@ struct MarkdownFormatter: ResultFormatter {
         }
     }
 
-    func render(columns: [String], rows: [JSONObject]) -> String {
+    func render(columns: [String], rows: [JSONObject], decimalColumns: Set<String> = []) -> String {
         guard !columns.isEmpty else { return "" }
         let header = columns.map { showHeaders ? Self.cell($0) : "" }
         let cells = rows.map { row in columns.map { Self.cell(CellText.plain(row[$0], null: null)) } }
-        let numeric = columns.map { column in
-            !rows.isEmpty && rows.allSatisfy { CellText.isNumber($0[column]) || $0[column] == nil || $0[column] == .null }
-        }
+        let numeric = columns.map { ColumnAlignment.alignsRight($0, in: rows, decimalColumns: decimalColumns) }
         var widths = header.map { max(DisplayWidth.of($0), 3) }
         for row in cells {
             for (i, cell) in row.enumerated() { widths[i] = max(widths[i], DisplayWidth.of(cell)) }

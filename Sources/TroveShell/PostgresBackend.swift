@@ -79,7 +79,7 @@ public final class PostgresBackend: ShellBackend {
             switch try checked(spec.text, { _ = try $0.answer(spec.text.text, arguments: arguments) }, { try store.run(spec.text.text, arguments: arguments) }) {
             case .objects(let objects): return .objects(ResultSet(columns: objects.columns, rows: objects.json))
             case .rows(let rows): return .objects(ResultSet(columns: rows.columns, rows: rows.json))
-            case .value(let name, let value): return .value(name: name, value.jsonValue)
+            case .value(let name, let value): return .value(name: name, value)
             }
         case .count(let model, let predicate):
             let name = try modelSchema(model).name

@@ -57,7 +57,7 @@ final class PostgresWatcher {
     /// an aggregate's value.
     private enum Observed {
         case rows(columns: [String], [ResultDiff.Entry])
-        case value(name: String, JSONValue)
+        case value(name: String, Value)
     }
 
     private func evaluate() throws -> Observed {
@@ -67,7 +67,7 @@ final class PostgresWatcher {
         case .rows(let rows):
             return .rows(columns: rows.columns, zip(rows.identities, rows.json).map { ResultDiff.Entry(identity: $0, object: $1) })
         case .value(let name, let value):
-            return .value(name: name, value.jsonValue)
+            return .value(name: name, value)
         }
     }
 }

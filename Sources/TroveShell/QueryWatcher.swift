@@ -69,7 +69,7 @@ final class QueryWatcher {
     /// an aggregate's value.
     private enum Observed {
         case rows(columns: [String], [ResultDiff.Entry])
-        case value(JSONValue)
+        case value(Value)
     }
 
     private func evaluate() throws -> Observed {
@@ -83,7 +83,7 @@ final class QueryWatcher {
             case .rows(let rows):
                 return .rows(columns: rows.columns, rows.map { ResultDiff.Entry(identity: $0.identity, object: $0.json) })
             case .value(let value):
-                return .value(QueryRow.json(value))
+                return .value(value)
             }
         }
     }

@@ -5,6 +5,23 @@ protocol ResultFormatter {
     func format(_ result: ShellResult, to out: OutputSink)
 }
 
+/// Where table and markdown modes put a column's values: numbers (decimals too) to the
+/// right; text, and a column that holds nothing but nulls, to the left.
+enum ColumnAlignment {
+    static func alignsRight(_ column: String, in rows: [JSONObject], decimalColumns: Set<String>) -> Bool {
+        var holdsNumbers = false
+        for row in rows {
+            switch row[column] {
+            case nil, .null?: continue
+            case .int?, .double?: holdsNumbers = true
+            case .string? where decimalColumns.contains(column): holdsNumbers = true
+            default: return false
+            }
+        }
+        return holdsNumbers
+    }
+}
+
 extension ResultSet {
     /// The declared columns, or (when a backend gave none) every key in order of appearance.
     var effectiveColumns: [String] {

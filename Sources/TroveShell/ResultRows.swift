@@ -16,6 +16,27 @@ enum ResultRows {
             if i % 1024 == 0, context.isCancelled { throw StatementError("interrupted") }
             rows.append(try object.json())
         }
-        return ResultSet(columns: columns(of: model), rows: rows)
+        return ResultSet(columns: columns(of: model), rows: rows, decimalColumns: decimalColumns(of: model))
+    }
+
+    /// The properties of `model` that hold a decimal.
+    static func decimalColumns(of model: ModelSchema) -> Set<String> {
+        Set(model.properties.filter { $0.type == .decimal }.map(\.name))
+    }
+
+    /// The columns of `rows` where a decimal stands.
+    static func decimalColumns(of rows: QueryRows) -> Set<String> {
+        var result: Set<String> = []
+        for row in rows {
+            for (name, value) in zip(row.names, row.values) {
+                if case .decimal = value { result.insert(name) }
+            }
+        }
+        return result
+    }
+
+    /// Projected or grouped rows as the shell prints them.
+    static func make(_ rows: QueryRows) -> ResultSet {
+        ResultSet(columns: rows.columns, rows: rows.map(\.json), decimalColumns: decimalColumns(of: rows))
     }
 }

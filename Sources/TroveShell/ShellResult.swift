@@ -5,11 +5,11 @@ public enum ShellResult: Sendable, Equatable {
     /// Objects of a query (or of the query part of `export`), in the order to print.
     case objects(ResultSet)
     /// `get`: one entry per requested key, nil where no object has that key.
-    case lookup(columns: [String], objects: [JSONObject?])
+    case lookup(columns: [String], objects: [JSONObject?], decimalColumns: Set<String> = [])
     /// `count`
     case count(Int)
     /// `sum`, `avg`, `min`, `max`: one value, named by the statement's function.
-    case value(name: String, JSONValue)
+    case value(name: String, Value)
     /// A committed (or, in a transaction, pending) write.
     case written(WriteSummary)
     /// `explain`: how the query runs, e.g. `{"model": "Person", "index": "age", "estimatedRows": 12}`.
@@ -22,10 +22,13 @@ public enum ShellResult: Sendable, Equatable {
 public struct ResultSet: Sendable, Equatable {
     public var columns: [String]
     public var rows: [JSONObject]
+    /// The columns that hold decimals: numbers whose JSON form is a string.
+    public var decimalColumns: Set<String>
 
-    public init(columns: [String], rows: [JSONObject]) {
+    public init(columns: [String], rows: [JSONObject], decimalColumns: Set<String> = []) {
         self.columns = columns
         self.rows = rows
+        self.decimalColumns = decimalColumns
     }
 }
 

@@ -165,7 +165,7 @@ final class ShellSession {
             stdout.flush()
         }, progress: bar, standardInputStream: { [standardInput] in standardInput.takeRemainingInput() })
         context.valueEmitter = { [stdout] value in
-            stdout.write(JSONText.string(value) + "\n")
+            stdout.write(JSONText.bare(value) + "\n")
             stdout.flush()
         }
         context.printer = { [weak self] result in

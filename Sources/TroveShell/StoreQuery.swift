@@ -28,9 +28,9 @@ struct StoreQuery {
         case .objects(let results):
             return .objects(try ResultRows.make(results, context: context))
         case .rows(let rows):
-            return .objects(ResultSet(columns: rows.columns, rows: rows.map(\.json)))
+            return .objects(ResultRows.make(rows))
         case .value(let value):
-            return .value(name: Self.function(of: spec.text.text), QueryRow.json(value))
+            return .value(name: Self.function(of: spec.text.text), value)
         }
     }
 

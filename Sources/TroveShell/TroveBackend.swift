@@ -146,7 +146,8 @@ public final class TroveBackend: ShellBackend {
                 let objects = try keys.map { key in
                     try snapshot.object(m.name, primaryKey: try LiteralValue.primaryKey(key, of: m, arguments: arguments, in: snapshot))
                 }
-                return .lookup(columns: ResultRows.columns(of: m), objects: try objects.map { try $0?.json() })
+                return .lookup(columns: ResultRows.columns(of: m), objects: try objects.map { try $0?.json() },
+                               decimalColumns: ResultRows.decimalColumns(of: m))
             }
         case .insert(let model, let json), .upsert(let model, let json):
             let isInsert = statement.keyword == "insert"

@@ -101,4 +101,25 @@ import Testing
         // Past the end and back: the total is exact.
         #expect(try w.run(["db", "sum Person.age"]).out == "\(big - 1)\n")
     }
+    /// An aggregate of decimals is a JSON number with every digit (no Double on the way);
+    /// in rows, a decimal (property or group aggregate) is a string, as objects carry it.
+    @Test func anAggregateOfDecimalsPrintsEveryDigitAsANumber() throws {
+        let r = try w.run(["db", "-s", Workspace.schema("AllTypes"), """
+            insert AllTypes [{"id": 1, "optDecimal": "12.345678901234567890123", "optString": "a"},
+                             {"id": 2, "optDecimal": "0.1", "optString": "a"}, {"id": 3, "optString": "b"}]
+            """])
+        #expect(r.status == 0, "\(r.err)")
+        for mode in ["--json", "--jsonl", "--csv"] {
+            #expect(try w.run(["db", mode, "sum AllTypes.optDecimal"]).out == "12.445678901234567890123\n", "\(mode)")
+            #expect(try w.run(["db", mode, "max AllTypes.optDecimal"]).out == "12.345678901234567890123\n", "\(mode)")
+            #expect(try w.run(["db", mode, "min AllTypes.optDecimal where id == 3"]).out == "null\n", "\(mode)")
+            #expect(try w.run(["db", mode, "sum AllTypes.optDecimal where id == 3"]).out == "0\n", "\(mode)")
+        }
+        let group = "AllTypes GROUP(optString) SELECT(optString, @sum.optDecimal AS total)"
+        #expect(try w.run(["db", "--jsonl", group]).out == """
+            {"optString": "a", "total": "12.445678901234567890123"}
+            {"optString": "b", "total": "0"}
+
+            """)
+    }
 }

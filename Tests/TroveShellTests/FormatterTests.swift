@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Trove
 @testable import TroveShell
@@ -122,6 +123,35 @@ import Trove
             │ 22 │ Bob, "B" │ []         │     1 │
             └────┴──────────┴────────────┴───────┘
             (2 rows)
+
+            """)
+    }
+
+    /// Decimals are numbers, though their JSON form is a string; a column of nulls holds no number.
+    @Test func tableAlignsDecimalsRightAndNullOnlyColumnsLeft() {
+        let set = ResultSet(columns: ["price", "none", "name"], rows: [
+            JSONObject([("price", .string("12.5")), ("none", .null), ("name", .string("a"))]),
+            JSONObject([("price", .string("0.1")), ("none", .null), ("name", .null)]),
+        ], decimalColumns: ["price"])
+        #expect(render(.objects(set), TableFormatter(null: "-", width: nil, unicode: false)) == """
+            +-------+------+------+
+            | price | none | name |
+            +-------+------+------+
+            |  12.5 | -    | a    |
+            |   0.1 | -    | -    |
+            +-------+------+------+
+            (2 rows)
+
+            """)
+        #expect(render(.value(name: "sum", .decimal(Decimal(string: "1.5")!)), TableFormatter(width: nil, unicode: false))
+                == "+-----+\n| sum |\n+-----+\n| 1.5 |\n+-----+\n")
+        #expect(render(.value(name: "avg", .decimal(Decimal(5))), TableFormatter(width: nil, unicode: false))
+                == "+-----+\n| avg |\n+-----+\n|   5 |\n+-----+\n")
+        #expect(render(.objects(set), MarkdownFormatter(null: "-")) == """
+            | price | none | name |
+            | ----: | ---- | ---- |
+            |  12.5 | -    | a    |
+            |   0.1 | -    | -    |
 
             """)
     }
