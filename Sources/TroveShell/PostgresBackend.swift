@@ -122,7 +122,7 @@ public final class PostgresBackend: ShellBackend {
                     }
                 }
             }
-            return .written(isInsert ? WriteSummary(inserted: inserted) : WriteSummary(inserted: inserted, updated: updated))
+            return .written(isInsert ? WriteSummary(inserted: inserted) : .upsert(inserted: inserted, updated: updated))
         case .update(let model, let target, let assignments):
             let m = try modelSchema(model)
             var values: [String: Value] = [:]

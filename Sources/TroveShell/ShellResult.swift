@@ -32,8 +32,8 @@ public struct ResultSet: Sendable, Equatable {
     }
 }
 
-/// Counts of a write, printed as `{"inserted": N}` etc.; nil counts are left out, so an
-/// upsert may report `{"inserted": 2, "updated": 1}`.
+/// Counts of a write, printed as `{"inserted": N}`, `{"updated": N}` or `{"deleted": N}`;
+/// nil counts are left out.
 public struct WriteSummary: Sendable, Equatable {
     public var inserted: Int?
     public var updated: Int?
@@ -43,6 +43,14 @@ public struct WriteSummary: Sendable, Equatable {
         self.inserted = inserted
         self.updated = updated
         self.deleted = deleted
+    }
+
+    /// What `upsert` and `import ... MERGE` report, one count as the contract wants:
+    /// `updated` when every record updated an existing object, otherwise `inserted`
+    /// counting every record written, as PostgreSQL's `INSERT ... ON CONFLICT DO UPDATE`
+    /// counts its rows.
+    public static func upsert(inserted: Int, updated: Int) -> WriteSummary {
+        inserted == 0 && updated > 0 ? WriteSummary(updated: updated) : WriteSummary(inserted: inserted + updated)
     }
 
     /// The summary as the JSON object the shell prints.

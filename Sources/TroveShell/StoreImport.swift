@@ -48,7 +48,7 @@ struct StoreImport {
         } catch {
             throw failure("\(error)")
         }
-        return merge ? WriteSummary(inserted: counts.inserted, updated: counts.updated) : WriteSummary(inserted: counts.inserted)
+        return merge ? .upsert(inserted: counts.inserted, updated: counts.updated) : WriteSummary(inserted: counts.inserted)
     }
 
     private struct Counts {

@@ -117,14 +117,16 @@ import Testing
         let csv = try w.run(["db", "import AllTypes m.csv MERGE", "AllTypes SORT(id)"])
         #expect(csv.status == 0, "\(csv.err)")
         let lines = csv.out.split(separator: "\n")
-        #expect(lines.first == "{\"inserted\": 1, \"updated\": 1}")
+        #expect(lines.first == "{\"inserted\": 2}")
         #expect(lines[1].contains("\"intValue\": 6") && lines[1].contains("\"stringValue\": \"kept\""))
         #expect(lines[2].contains("\"intValue\": 7"))
 
         try w.write("m.jsonl", "{\"id\": 2, \"stringValue\": \"two\"}\n{\"id\": 3}\n")
         let json = try w.run(["db", "import AllTypes m.jsonl merge", "get AllTypes 2"])
         #expect(json.status == 0, "\(json.err)")
-        #expect(json.out.hasPrefix("{\"inserted\": 1, \"updated\": 1}\n"))
+        #expect(json.out.hasPrefix("{\"inserted\": 2}\n"))
+        let updates = try w.run(["db", "import AllTypes - AS CSV MERGE"], stdin: "id,intValue\n1,8\n2,9\n")
+        #expect(updates.out == "{\"updated\": 2}\n", "\(updates.err)")
         #expect(json.out.contains("\"intValue\": 7") && json.out.contains("\"stringValue\": \"two\""))
 
         // Without MERGE an existing key is an error, and nothing is imported.

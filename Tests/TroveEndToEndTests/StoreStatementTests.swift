@@ -80,9 +80,12 @@ import Testing
     @Test func upsertCreatesOrUpdatesOnlyTheGivenProperties() throws {
         try people()
         let r = try w.run(["db", #"upsert Person [{"id": 1, "age": 32}, {"id": 3, "name": "Cy"}]"#])
-        #expect(r.out == "{\"inserted\": 1, \"updated\": 1}\n")
+        #expect(r.out == "{\"inserted\": 2}\n")
         let ann = try w.run(["db", "get Person 1"]).out
         #expect(ann.contains("\"name\": \"Ann\"") && ann.contains("\"age\": 32"))
+        // One count, of what happened.
+        #expect(try w.run(["db", #"upsert Person {"id": 1, "age": 33}"#]).out == "{\"updated\": 1}\n")
+        #expect(try w.run(["db", #"upsert Person {"id": 9, "name": "Di"}"#]).out == "{\"inserted\": 1}\n")
     }
 
     @Test func updateByKeySetsLiteralsTypedByTheProperty() throws {

@@ -47,7 +47,9 @@ import Trove
         #expect(render(.written(WriteSummary(inserted: 3)), formatter) == "{\"inserted\": 3}\n")
         #expect(render(.written(WriteSummary(updated: 0)), formatter) == "{\"updated\": 0}\n")
         #expect(render(.written(WriteSummary(deleted: 2)), formatter) == "{\"deleted\": 2}\n")
-        #expect(render(.written(WriteSummary(inserted: 1, updated: 2)), formatter) == "{\"inserted\": 1, \"updated\": 2}\n")
+        #expect(render(.written(.upsert(inserted: 1, updated: 2)), formatter) == "{\"inserted\": 3}\n")
+        #expect(render(.written(.upsert(inserted: 0, updated: 2)), formatter) == "{\"updated\": 2}\n")
+        #expect(render(.written(.upsert(inserted: 0, updated: 0)), formatter) == "{\"inserted\": 0}\n")
         #expect(render(.none, formatter) == "")
     }
 
