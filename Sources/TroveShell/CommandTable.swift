@@ -113,7 +113,8 @@ enum CommandTable {
                               guard args.values.count == 3 else { throw args.usage("set N VALUE (quote a VALUE with blanks)") }
                               let name = args.values[1]
                               guard let index = Int(name.hasPrefix("$") ? String(name.dropFirst()) : name), index >= 0 else {
-                                  throw StatementError("\(args.name) set: '\(name)' is not a parameter number ($0, $1, ...)")
+                                  throw StatementError("\(args.name) set: '\(name)' is not a parameter number ($0, $1, ...)",
+                                                       at: args.offsets.count > 1 ? args.offsets[1] : nil)
                               }
                               return .parameter(.set(index: index, value: args.values[2]))
                           case "list":
@@ -214,9 +215,12 @@ struct DotArguments {
     var values: [String]
     /// The text after the name, as typed (for an argument that is not words, such as JSON).
     var rest: String = ""
+    /// Where each of `values` starts in the command's line (UTF-8 offsets).
+    var offsets: [Int] = []
 
+    /// A misuse of the command, at its first argument or, without one, at the command.
     func usage(_ what: String) -> StatementError {
-        StatementError("usage: \(name) \(what)")
+        StatementError("usage: \(name) \(what)", at: offsets.first ?? 0)
     }
 
     func none(_ command: DotCommand) throws(StatementError) -> DotCommand {

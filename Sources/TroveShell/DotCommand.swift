@@ -46,15 +46,24 @@ enum DotCommand: Equatable {
 
     /// Parses a dot-command line (leading blanks already removed) by its row in `CommandTable`.
     static func parse(_ line: String) throws(StatementError) -> DotCommand {
-        let words = arguments(of: line)
-        let name = words.first ?? "."
+        let words = self.words(of: line)
+        let name = words.first?.text ?? "."
         guard let row = CommandTable.dotCommand(named: name) else {
-            throw StatementError("unknown command '\(name)'; .help lists the commands")
+            throw StatementError("unknown command '\(name)'; .help lists the commands", at: 0)
         }
         var rest = Substring(line.drop { $0 == " " || $0 == "\t" }.dropFirst(name.count))
         rest = rest.drop { $0 == " " || $0 == "\t" }
         while let last = rest.last, last == " " || last == "\t" { rest = rest.dropLast() }
-        return try row.parse(DotArguments(name: name, values: Array(words.dropFirst()), rest: String(rest)))
+        let arguments = words.dropFirst()
+        return try row.parse(DotArguments(name: name, values: arguments.map(\.text), rest: String(rest),
+                                          offsets: arguments.map(\.offset)))
+    }
+
+    /// Where an error of the command `line` stands when it names no place: at its first
+    /// argument (the file that cannot be read, the model that does not exist); nil for a
+    /// command without arguments, whose failure has no place in its line.
+    static func errorOffset(in line: String) -> Int? {
+        words(of: line).dropFirst().first?.offset
     }
 
     /// Where `.apply-schema` reads its schema.
@@ -64,28 +73,34 @@ enum DotCommand: Equatable {
         case inline(String)
     }
 
-    /// Words separated by blanks; single or double quotes group words (`.read 'my file'`).
-    static func arguments(of line: String) -> [String] {
-        var words: [String] = []
+    /// Words separated by blanks, each with the UTF-8 offset where it starts; single or
+    /// double quotes group words (`.read 'my file'`).
+    static func words(of line: String) -> [(text: String, offset: Int)] {
+        var words: [(text: String, offset: Int)] = []
         var current = ""
+        var start = 0
+        var offset = 0
         var quote: Character?
         var inWord = false
         for c in line {
+            defer { offset += c.utf8.count }
             if let q = quote {
                 if c == q { quote = nil } else { current.append(c) }
             } else if c == "'" || c == "\"" {
                 quote = c
+                if !inWord { start = offset }
                 inWord = true
             } else if c == " " || c == "\t" {
-                if inWord { words.append(current) }
+                if inWord { words.append((current, start)) }
                 current = ""
                 inWord = false
             } else {
                 current.append(c)
+                if !inWord { start = offset }
                 inWord = true
             }
         }
-        if inWord { words.append(current) }
+        if inWord { words.append((current, start)) }
         return words
     }
 }

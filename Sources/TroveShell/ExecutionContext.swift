@@ -64,9 +64,12 @@ public final class ExecutionContext {
     /// Erases the progress bar; the shell also does this after the statement.
     public func finishProgress() { progressBar?.finish() }
 
-    /// FILE for `import`, opened to be read in chunks; `-` is standard input.
-    public func openInput(_ path: String) throws -> StatementInput {
-        guard path == "-" else { return try StatementInput.open(path: path) }
+    /// FILE for `import`, opened to be read in chunks; `-` is standard input. A file that
+    /// cannot be read is an error at FILE's place in the statement.
+    public func openInput(_ file: SourceFragment) throws -> StatementInput {
+        guard file.text == "-" else {
+            do { return try StatementInput.open(path: file.text) } catch { throw error.placed(at: file.offset) }
+        }
         if let standardInputStream {
             let (buffered, fd) = standardInputStream()
             return StatementInput(name: "-", prefix: buffered, fd: fd, ownsDescriptor: false)

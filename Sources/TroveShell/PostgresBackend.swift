@@ -164,7 +164,7 @@ public final class PostgresBackend: ShellBackend {
             }
         case .importFile(let model, let file, let format, let merge):
             let m = try modelSchema(model)
-            let input = try context.openInput(file.text)
+            let input = try context.openInput(file)
             let importer = StoreImport(model: m, input: input, format: format ?? ImportFormat(fileName: file.text), merge: merge, context: context)
             return .written(try store.atomically { try importer.run(into: PostgresImportDestination(store: store, model: m.name, merge: merge)) })
         case .explain(let spec):

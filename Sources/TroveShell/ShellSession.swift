@@ -102,7 +102,7 @@ final class ShellSession {
         }
         switch item {
         case .statement(let statement): return execute(statement, origin: origin)
-        case .dotCommand(let text, let line): return executeDotCommand(text, line: line, origin: origin)
+        case .dotCommand(let command): return executeDotCommand(command, origin: origin)
         }
     }
 
@@ -118,7 +118,7 @@ final class ShellSession {
         do {
             let statement = try StatementRecognizer.recognize(split.text)
             if readOnly, statement.isWrite {
-                throw StatementError("cannot \(statement.keyword): the database is open read-only (--readonly)")
+                throw StatementError("cannot \(statement.keyword): the database is open read-only (--readonly)", at: 0)
             }
             try run(statement)
             return true
@@ -274,8 +274,8 @@ final class ShellSession {
 
     // MARK: Dot-commands
 
-    func executeDotCommand(_ text: String, line: Int, origin: InputOrigin) -> Bool {
-        let statement = SplitStatement(text: text, line: line)
+    func executeDotCommand(_ statement: SplitStatement, origin: InputOrigin) -> Bool {
+        let text = statement.text
         do {
             try run(try DotCommand.parse(text), origin: origin)
             stdout.flush()
@@ -283,9 +283,9 @@ final class ShellSession {
         } catch is AlreadyReported {
             return false
         } catch let error as StatementError {
-            report(error, statement: statement, origin: origin)
+            report(DotCommand.errorOffset(in: text).map(error.placed) ?? error, statement: statement, origin: origin)
         } catch {
-            report(StatementError(String(describing: error)), statement: statement, origin: origin)
+            report(StatementError(String(describing: error), at: DotCommand.errorOffset(in: text)), statement: statement, origin: origin)
         }
         return false
     }

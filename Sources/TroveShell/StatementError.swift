@@ -12,4 +12,9 @@ public struct StatementError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     public var description: String { message }
+
+    /// The error at `offset` unless it names a place already.
+    public func placed(at offset: Int) -> StatementError {
+        StatementError(message, at: self.offset ?? offset)
+    }
 }

@@ -12,7 +12,8 @@ public struct StatementSplitter: Sendable {
     /// What the splitter hands out, in input order.
     public enum Item: Sendable, Equatable {
         case statement(SplitStatement)
-        case dotCommand(text: String, line: Int)
+        /// A dot-command's line, blanks before it left out (its column says where it starts).
+        case dotCommand(SplitStatement)
     }
 
     private var buffer: [UInt8] = []
@@ -52,7 +53,7 @@ public struct StatementSplitter: Sendable {
             let trimmed = line.drop { $0 == " " || $0 == "\t" }
             if trimmed.hasPrefix(".") {
                 buffer = []
-                return [.dotCommand(text: String(trimmed), line: number)]
+                return [.dotCommand(SplitStatement(text: String(trimmed), line: number, column: line.count - trimmed.count + 1))]
             }
             if number == 1, line.hasPrefix("#!") { return [] }
         }

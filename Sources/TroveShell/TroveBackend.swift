@@ -208,7 +208,7 @@ public final class TroveBackend: ShellBackend {
             }
         case .importFile(let model, let file, let format, let merge):
             let m = try modelSchema(model)
-            let input = try context.openInput(file.text)
+            let input = try context.openInput(file)
             let importer = StoreImport(model: m, input: input, format: format ?? ImportFormat(fileName: file.text), merge: merge, context: context)
             return try write { tx in .written(try importer.run(into: tx)) }
         case .explain(let spec):

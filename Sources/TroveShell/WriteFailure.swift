@@ -21,14 +21,15 @@ struct WriteFailure: Error {
         }
     }
 
-    /// Runs the write of one record of several, naming it in the error ("record 3: ...").
+    /// Runs the write of one record of several, naming it in the error ("record 3: ...");
+    /// an error that names no place stands at the record.
     static func naming<R>(record index: Int, of count: Int, at offset: Int?, _ body: () throws -> R) throws -> R {
         do {
             return try wrap(body)
         } catch let failure as WriteFailure {
-            guard count > 1 else { throw failure }
-            throw WriteFailure(underlying: StatementError("record \(index + 1): \(failure.underlying.message)",
-                                                          at: failure.underlying.offset ?? offset))
+            let error = failure.underlying
+            let message = count > 1 ? "record \(index + 1): \(error.message)" : error.message
+            throw WriteFailure(underlying: StatementError(message, at: error.offset ?? offset))
         }
     }
 }

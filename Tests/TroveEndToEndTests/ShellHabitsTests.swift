@@ -39,7 +39,7 @@ import Testing
 
     @Test func anErrorInTroveRcIsShownAndTheShellStarts() throws {
         let t = try terminal(troverc: ".mode xml\n.print still read\n")
-        try t.expect("error: \(w.path(".troverc")):1: unknown mode 'xml'")
+        try t.expect("error: \(w.path(".troverc")):1:7: unknown mode 'xml'")
         try t.expect("still read\r\n")
         try t.expectPrompt()
         t.send("\u{04}")

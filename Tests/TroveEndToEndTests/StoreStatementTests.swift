@@ -247,13 +247,43 @@ import Testing
         #expect(try w.run(["db", "count Person"]).out == "2\n")
     }
 
+    /// Dot-command and runtime errors in a script name their column as parse errors do.
+    @Test func scriptErrorsNameTheirColumn() throws {
+        try people()
+        let script = try w.write("s.trove", """
+            .mode bogus
+              .schema  Nobody
+            .read missing.trove
+            insert Person {"id": 1, "name": "Ann"}
+            upsert Person {"id": "x"}
+            import Person missing.jsonl
+            .frob
+
+            """)
+        let r = try w.run(["db", "-f", script, "--bail"])
+        #expect(r.status == 1)
+        #expect(r.err.hasPrefix("error: \(script):1:7: unknown mode 'bogus'"), "\(r.err)")
+        let lines = try w.run(["db"], stdin: try w.read("s.trove")).err.split(separator: "\n")
+        #expect(lines.count == 7, "\(lines)")
+        let expected = [
+            "error: line 1, column 7: unknown mode 'bogus'",
+            "error: line 2, column 12: no model named 'Nobody'",
+            "error: line 3, column 7: cannot read 'missing.trove'",
+            "error: line 4, column 15: 'Person' already has an object with primary key 1",
+            "error: line 5, column 15: property 'id' expects int",
+            "error: line 6, column 15: cannot read 'missing.jsonl'",
+            "error: line 7, column 1: unknown command '.frob'",
+        ]
+        for (line, prefix) in zip(lines, expected) { #expect(line.hasPrefix(prefix), "\(line)") }
+    }
+
     @Test func readonlyRefusesWritesAndLeavesTheFileByteForByte() throws {
         try people()
         let before = try w.bytes("db")
         let r = try w.run(["--readonly", "db", "-c", "count Person", "-c", "delete Person 1"])
         #expect(r.status == 1)
         #expect(r.out == "2\n")
-        #expect(r.err == "error: cannot delete: the database is open read-only (--readonly)\n")
+        #expect(r.err == "error: column 1: cannot delete: the database is open read-only (--readonly)\n")
         for statement in ["begin", #"insert Person {"id": 9, "name": "X"}"#, "update Person 1 set age = 1", "import Person -"] {
             #expect(try w.run(["db", "--readonly", statement]).status == 1)
         }

@@ -50,7 +50,7 @@ import Trove
         let r = run(["--init", file, "-c", "count Person"])
         #expect(r.status == 1)
         #expect(r.out == "")
-        #expect(r.err == "error: \(file):1: unknown mode 'xml'; modes: json, jsonl, csv, tsv, table, markdown, line\n")
+        #expect(r.err == "error: \(file):1:7: unknown mode 'xml'; modes: json, jsonl, csv, tsv, table, markdown, line\n")
     }
 
     @Test func aMissingInitFileIsBadUsage() {

@@ -43,7 +43,7 @@ extension ShellRunTests {
     @Test func outputIntoAMissingDirectoryFailsAndKeepsTheOutput() {
         let r = run(["-c", ".output /nonexistent/dir/out.txt"])
         #expect(r.status == 1)
-        #expect(r.err == "error: cannot write '/nonexistent/dir/out.txt': No such file or directory\n")
+        #expect(r.err == "error: column 9: cannot write '/nonexistent/dir/out.txt': No such file or directory\n")
         let kept = run([], stdin: ".once /nonexistent/x.txt\ncount Person\n")
         #expect(kept.status == 1)
         #expect(kept.out == "2\n")
@@ -67,7 +67,7 @@ extension ShellRunTests {
     @Test func modesTSVAndMarkdownFromOptionsAndDotCommand() {
         #expect(run(["--markdown", "-c", "get Person 1"]).out == "|  id | name | age |\n| --: | ---- | --: |\n|   1 | Ann  |  31 |\n")
         #expect(run([], stdin: ".mode markdown\n.mode\n.mode tsv\n.mode\n").out == "markdown\ntsv\n")
-        #expect(run(["-c", ".mode xml"]).err == "error: unknown mode 'xml'; modes: json, jsonl, csv, tsv, table, markdown, line\n")
+        #expect(run(["-c", ".mode xml"]).err == "error: column 7: unknown mode 'xml'; modes: json, jsonl, csv, tsv, table, markdown, line\n")
     }
 
     @Test func nullValueFromOptionAndDotCommand() {

@@ -22,14 +22,14 @@ extension ShellRunTests {
     @Test func paramCannotSkipANumber() {
         let r = run(["-c", ".param set 2 x"])
         #expect(r.status == 1)
-        #expect(r.err == "error: cannot set $2 before $0: parameters are bound in order from $0\n")
+        #expect(r.err == "error: column 8: cannot set $2 before $0: parameters are bound in order from $0\n")
     }
 
     @Test func paramUsageIsChecked() {
-        #expect(run(["-c", ".param"]).err == "error: usage: .param set N VALUE | list | clear\n")
-        #expect(run(["-c", ".param set 0"]).err == "error: usage: .param set N VALUE (quote a VALUE with blanks)\n")
-        #expect(run(["-c", ".param set x 1"]).err == "error: .param set: 'x' is not a parameter number ($0, $1, ...)\n")
-        #expect(run(["-c", ".parameter list x"]).err == "error: usage: .parameter set N VALUE | list | clear\n")
+        #expect(run(["-c", ".param"]).err == "error: column 1: usage: .param set N VALUE | list | clear\n")
+        #expect(run(["-c", ".param set 0"]).err == "error: column 8: usage: .param set N VALUE (quote a VALUE with blanks)\n")
+        #expect(run(["-c", ".param set x 1"]).err == "error: column 12: .param set: 'x' is not a parameter number ($0, $1, ...)\n")
+        #expect(run(["-c", ".parameter list x"]).err == "error: column 12: usage: .parameter set N VALUE | list | clear\n")
     }
 
     @Test func paramValuesShowInShow() {

@@ -228,7 +228,7 @@ import Trove
     @Test func unknownModeIsAnError() {
         let r = run(["-c", ".mode xml"])
         #expect(r.status == 1)
-        #expect(r.err == "error: unknown mode 'xml'; modes: json, jsonl, csv, tsv, table, markdown, line\n")
+        #expect(r.err == "error: column 7: unknown mode 'xml'; modes: json, jsonl, csv, tsv, table, markdown, line\n")
     }
 
     // MARK: Writes and transactions
@@ -264,7 +264,7 @@ import Trove
         let backend = EchoBackend()
         let r = run(["--readonly", "-c", "count Person", "-c", "delete Person 1"], backend: backend)
         #expect(r.status == 1)
-        #expect(r.err == "error: cannot delete: the database is open read-only (--readonly)\n")
+        #expect(r.err == "error: column 1: cannot delete: the database is open read-only (--readonly)\n")
         #expect(backend.executed.count == 1)
     }
 
@@ -331,7 +331,7 @@ import Trove
         #expect(run(["-c", ".schema Person"]).out.contains("\"name\": {\"type\": \"string\", \"indexed\": true}"))
         let missing = run(["-c", ".schema Cat"])
         #expect(missing.status == 1)
-        #expect(missing.err == "error: no model named 'Cat'\n")
+        #expect(missing.err == "error: column 9: no model named 'Cat'\n")
     }
 
     @Test func readRunsAFileAndStopsAtItsFirstErrorInScripts() {
@@ -345,7 +345,7 @@ import Trove
     @Test func readOfAMissingFileFails() {
         let r = run(["-c", ".read /nonexistent.trove"])
         #expect(r.status == 1)
-        #expect(r.err == "error: cannot read '/nonexistent.trove': No such file or directory\n")
+        #expect(r.err == "error: column 7: cannot read '/nonexistent.trove': No such file or directory\n")
     }
 
     @Test func readThatReadsItselfStops() {
@@ -375,12 +375,12 @@ import Trove
     @Test func unknownDotCommandIsAnError() {
         let r = run(["-c", ".frob"])
         #expect(r.status == 1)
-        #expect(r.err == "error: unknown command '.frob'; .help lists the commands\n")
+        #expect(r.err == "error: column 1: unknown command '.frob'; .help lists the commands\n")
     }
 
     @Test func dotCommandArgumentsAreChecked() {
-        #expect(run(["-c", ".timer maybe"]).err == "error: usage: .timer on|off\n")
-        #expect(run(["-c", ".models x"]).err == "error: .models takes no arguments\n")
+        #expect(run(["-c", ".timer maybe"]).err == "error: column 8: usage: .timer on|off\n")
+        #expect(run(["-c", ".models x"]).err == "error: column 9: .models takes no arguments\n")
     }
 
     @Test func printAndHelpWriteToStandardOutput() {

@@ -10,7 +10,7 @@ import Testing
             for item in splitter.feed(line: line, number: i + 1) {
                 switch item {
                 case .statement(let s): out.append(s.text.trimmingSpaces)
-                case .dotCommand(let text, _): out.append("dot:" + text)
+                case .dotCommand(let command): out.append("dot:" + command.text)
                 }
             }
         }
