@@ -17,7 +17,7 @@ public final class PostgresBulkInsert {
     private let store: PostgresStore
     public let model: ModelSchema
     /// The table's columns the rows fill, in order: the stored properties but lists.
-    private let columns: [PropertySchema]
+    public let columns: [PropertySchema]
     private let copySQL: String
     /// The batch: CSV rows, the place of each and the line of the data it ends on (a quoted
     /// field may hold line breaks, and COPY's errors count lines), and the primary keys they
@@ -69,45 +69,75 @@ public final class PostgresBulkInsert {
             }
         }
         row.removeAll(keepingCapacity: true)
-        var lineBreaks = 1
+        var lineBreaks = 0
         var keyText: String?
         for (index, property) in columns.enumerated() {
             if index > 0 { row.append(UInt8(ascii: ",")) }
             let given = values[property.name]
             if given != nil { known += 1 }
-            let value = given ?? property.defaultValue ?? .null
-            let stored: Value, type: PropertyType
-            switch property.type {
-            case .link(let target):
-                if case .object = value { return false }
-                type = try store.keyType(target)
-                stored = try store.linkKey(value, target: target, property: property.name)
-            default:
-                type = property.type
-                stored = try store.coerce(value, type, "\(model.name).\(property.name)")
-                if stored.isNull, !property.isOptional { throw PostgresError("'\(model.name).\(property.name)' is required") }
-            }
-            guard !stored.isNull else { continue }
-            guard let text = try Self.text(stored, type: type) else { return false }
-            if index == keyColumn {
-                // The key as `keyText` writes it: the COPY text but for dates and data.
-                keyText = type == .date || type == .data ? try PostgresValues.parameter(stored, type: type).0 : text
-            }
-            lineBreaks += try Self.appendQuoted(text, to: &row)
+            guard let breaks = try appendField(given, column: index, to: &row, keyText: &keyText) else { return false }
+            lineBreaks += breaks
         }
         if known < values.count {
             for name in values.keys where model[property: name]?.isStored != true {
                 throw PostgresError("'\(model.name)' has no property '\(name)'")
             }
         }
-        if let keyText { keys.append(keyText) }
-        row.append(UInt8(ascii: "\n"))
-        if sentBytes + data.count + row.count > Self.batchBytes { try flush() }
-        data += row
-        places.append(place)
-        lastLines.append((lastLines.last ?? 0) + lineBreaks)
-        if streams, data.count >= Self.pieceBytes, store.writesWithoutSavepoint { try send() }
+        try append(row, keyText: keyText, lineBreaks: lineBreaks, at: place)
         return true
+    }
+
+    /// Adds a row the caller wrote: the fields of `columns`, in order and separated by commas,
+    /// each as `add(_:at:)` writes it (see `appendQuoted(_:to:)` and `defaultField(column:)`).
+    /// `keyText` is the primary key as `PostgresValues.parameter` writes it, and `lineBreaks`
+    /// how many line breaks the fields hold.
+    public func add(row: [UInt8], keyText: String?, lineBreaks: Int, at place: String) throws {
+        try append(row, keyText: keyText, lineBreaks: lineBreaks, at: place)
+    }
+
+    /// The field of column `index` in a row that gives it no value (its default, or null),
+    /// with the line breaks it holds; nil when COPY cannot carry it. Throws as `add(_:at:)`
+    /// does for such a row (a required property).
+    public func defaultField(column index: Int) throws -> (field: [UInt8], lineBreaks: Int)? {
+        var field: [UInt8] = [], keyText: String?
+        guard let lineBreaks = try appendField(nil, column: index, to: &field, keyText: &keyText) else { return nil }
+        return (field, lineBreaks)
+    }
+
+    /// Appends the field of column `index` holding `given` (its default when nil) to `row`,
+    /// and sets `keyText` for the primary key's; returns the line breaks the field holds, or
+    /// nil for a value COPY cannot carry.
+    private func appendField(_ given: Value?, column index: Int, to row: inout [UInt8], keyText: inout String?) throws -> Int? {
+        let property = columns[index]
+        let value = given ?? property.defaultValue ?? .null
+        let stored: Value, type: PropertyType
+        switch property.type {
+        case .link(let target):
+            if case .object = value { return nil }
+            type = try store.keyType(target)
+            stored = try store.linkKey(value, target: target, property: property.name)
+        default:
+            type = property.type
+            stored = try store.coerce(value, type, "\(model.name).\(property.name)")
+            if stored.isNull, !property.isOptional { throw PostgresError("'\(model.name).\(property.name)' is required") }
+        }
+        guard !stored.isNull else { return 0 }
+        guard let text = try Self.text(stored, type: type) else { return nil }
+        if index == keyColumn {
+            // The key as `keyText` writes it: the COPY text but for dates and data.
+            keyText = type == .date || type == .data ? try PostgresValues.parameter(stored, type: type).0 : text
+        }
+        return try Self.appendQuoted(text, to: &row)
+    }
+
+    private func append(_ row: [UInt8], keyText: String?, lineBreaks: Int, at place: String) throws {
+        if let keyText { keys.append(keyText) }
+        if sentBytes + data.count + row.count + 1 > Self.batchBytes { try flush() }
+        data += row
+        data.append(UInt8(ascii: "\n"))
+        places.append(place)
+        lastLines.append((lastLines.last ?? 0) + lineBreaks + 1)
+        if streams, data.count >= Self.pieceBytes, store.writesWithoutSavepoint { try send() }
     }
 
     /// Sends the rows made so far in the batch's COPY, opening it at the batch's first piece.
@@ -185,29 +215,34 @@ public final class PostgresBulkInsert {
             + ".\(digits(rest % 1_000_000, 6))+00"
     }
 
-    /// A CSV field in quotes (so that an empty string is not NULL, nor `\.` the end of data);
-    /// returns how many line breaks it holds.
     private static func appendQuoted(_ text: String, to row: inout [UInt8]) throws -> Int {
-        row.append(UInt8(ascii: "\""))
         var text = text
-        let lineBreaks = try text.withUTF8 { bytes in
-            var plain = true
-            for byte in bytes where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == 0 {
-                if byte == 0 { throw PostgresError("PostgreSQL text cannot hold a NUL character") }
-                plain = false
-            }
+        guard let lineBreaks = text.withUTF8({ appendQuoted($0, to: &row) }) else {
+            throw PostgresError("PostgreSQL text cannot hold a NUL character")
+        }
+        return lineBreaks
+    }
+
+    /// Appends the text `bytes` as a CSV field in quotes (so that an empty string is not NULL,
+    /// nor `\.` the end of data); returns how many line breaks it holds, or nil for text
+    /// holding a NUL, which PostgreSQL's text cannot (then `row` is left part-written).
+    public static func appendQuoted(_ bytes: UnsafeBufferPointer<UInt8>, to row: inout [UInt8]) -> Int? {
+        row.append(UInt8(ascii: "\""))
+        var plain = true
+        for byte in bytes where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\n") || byte == 0 {
+            if byte == 0 { return nil }
+            plain = false
+        }
+        var lineBreaks = 0
+        if plain {
             // Most fields hold no quote and no line break: their bytes go in one copy.
-            guard !plain else {
-                row.append(contentsOf: bytes)
-                return 0
-            }
-            var lineBreaks = 0
+            row.append(contentsOf: bytes)
+        } else {
             for byte in bytes {
                 if byte == UInt8(ascii: "\"") { row.append(byte) }
                 if byte == UInt8(ascii: "\n") { lineBreaks += 1 }
                 row.append(byte)
             }
-            return lineBreaks
         }
         row.append(UInt8(ascii: "\""))
         return lineBreaks

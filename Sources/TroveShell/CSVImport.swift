@@ -8,10 +8,14 @@ import Trove
 ///
 /// A link to an object that is not stored yet (it comes later in the file, or is the row's
 /// own object) is set by `finish()`, once every row is in (`ForwardLinks`).
+///
+/// Into a PostgreSQL import's COPY, records whose fields need no reading go as they stand
+/// (`CSVCopyRows`).
 struct CSVImport {
-    /// One record's values and the line it starts on.
+    /// One record's values and the line it starts on; no values for a record already
+    /// written, as it stands, into the destination's COPY.
     struct Row {
-        var values: [String: Value]
+        var values: [String: Value]?
         var line: Int
     }
 
@@ -20,6 +24,7 @@ struct CSVImport {
     let destination: ImportDestination
     private var columns: [PropertySchema]?
     private var links: ForwardLinks
+    private var copyRows: CSVCopyRows?
 
     init(model: ModelSchema, reader: CSVReader, into destination: ImportDestination) {
         self.model = model
@@ -32,9 +37,13 @@ struct CSVImport {
     mutating func next() throws -> Row? {
         if columns == nil {
             guard let header = try read() else { return nil }
-            columns = try properties(of: header)
+            let properties = try properties(of: header)
+            columns = properties
+            copyRows = destination.bulkInsert.flatMap { CSVCopyRows(header: properties, model: model, bulk: $0) }
         }
-        guard let columns, let record = try read() else { return nil }
+        guard let columns, let line = try readFields() else { return nil }
+        if copyRows != nil, try copyRows!.add(reader, line: line) { return Row(values: nil, line: line) }
+        let record = try texts(line: line)
         guard record.fields.count == columns.count else {
             throw ImportFailure("line \(record.line): \(record.fields.count) field\(record.fields.count == 1 ? "" : "s"), but the header names \(columns.count)")
         }
@@ -62,8 +71,21 @@ struct CSVImport {
     }
 
     private func read() throws -> CSVReader.Record? {
+        guard let line = try readFields() else { return nil }
+        return try texts(line: line)
+    }
+
+    private func readFields() throws -> Int? {
         do {
-            return try reader.next()
+            return try reader.nextFields()
+        } catch let error as CSVReader.Failure {
+            throw ImportFailure(error.description)
+        }
+    }
+
+    private func texts(line: Int) throws -> CSVReader.Record {
+        do {
+            return CSVReader.Record(fields: try reader.fieldTexts(), line: line)
         } catch let error as CSVReader.Failure {
             throw ImportFailure(error.description)
         }

@@ -66,8 +66,56 @@ final class CSVReader {
         if pushedBack.isEmpty { position += 1 } else { pushedBack.removeLast() }
     }
 
+    /// The bytes of the record `nextFields()` read, its fields one after another.
+    private(set) var recordBytes: [UInt8] = []
+    /// The fields of the record `nextFields()` read, in order: where each ends in
+    /// `recordBytes` (each starts where the one before ends), whether it was quoted and the
+    /// line it starts on.
+    private(set) var fieldBounds: [FieldBounds] = []
+
+    struct FieldBounds {
+        var end: Int
+        var quoted: Bool
+        var line: Int
+    }
+
     /// The next record, or nil at the end of the input.
     func next() throws -> Record? {
+        guard let line = try nextFields() else { return nil }
+        return Record(fields: try fieldTexts(), line: line)
+    }
+
+    /// The fields of the record `nextFields()` read, as text; a field that is not valid UTF-8
+    /// is a failure naming it.
+    func fieldTexts() throws -> [Field] {
+        var fields: [Field] = []
+        fields.reserveCapacity(fieldBounds.count)
+        var start = 0
+        for (index, field) in fieldBounds.enumerated() {
+            guard let text = String(validating: recordBytes[start..<field.end], as: UTF8.self) else {
+                throw Failure(line: field.line, column: index + 1, message: "the field is not valid UTF-8")
+            }
+            fields.append(Field(text: text, quoted: field.quoted))
+            start = field.end
+        }
+        return fields
+    }
+
+    /// Reads the next record into `recordBytes` and `fieldBounds`, without reading its
+    /// fields as text; returns the line it starts on, or nil at the end of the input.
+    func nextFields() throws -> Int? {
+        do {
+            return try readFields()
+        } catch {
+            // A field before the one that failed that is not UTF-8 is the first failure.
+            _ = try fieldTexts()
+            throw error
+        }
+    }
+
+    private func readFields() throws -> Int? {
+        recordBytes.removeAll(keepingCapacity: true)
+        fieldBounds.removeAll(keepingCapacity: true)
         if !started {
             started = true
             try skipByteOrderMark()
@@ -79,11 +127,8 @@ final class CSVReader {
         }
         guard try peek() != nil else { return nil }
         let recordLine = line
-        var fields: [Field] = []
-        var bytes: [UInt8] = []
         while true {
-            bytes.removeAll(keepingCapacity: true)
-            let column = fields.count + 1
+            let column = fieldBounds.count + 1
             let fieldLine = line
             var quoted = false
             if try peek() == 0x22 {
@@ -97,13 +142,13 @@ final class CSVReader {
                     if b == 0x22 {
                         if try peek() == 0x22 {
                             advance()
-                            bytes.append(0x22)
+                            recordBytes.append(0x22)
                             continue
                         }
                         break
                     }
                     if b == 0x0A { line += 1 }
-                    bytes.append(b)
+                    recordBytes.append(b)
                 }
                 if let b = try peek(), b != separator, b != 0x0A, b != 0x0D {
                     throw Failure(line: line, column: column, message: "unexpected text after a closing quote (a quote inside a field is written twice)")
@@ -119,22 +164,19 @@ final class CSVReader {
                             while i < end, buffer[i] != separator, buffer[i] != 0x0A, buffer[i] != 0x0D { i += 1 }
                             return i
                         }
-                        bytes.append(contentsOf: buffer[start..<stop])
+                        recordBytes.append(contentsOf: buffer[start..<stop])
                         position = stop
                         if stop < end { break }
                     }
                     guard let b = try peek(), b != separator, b != 0x0A, b != 0x0D else { break }
-                    bytes.append(b)
+                    recordBytes.append(b)
                     advance()
                 }
             }
-            guard let text = String(validating: bytes, as: UTF8.self) else {
-                throw Failure(line: fieldLine, column: column, message: "the field is not valid UTF-8")
-            }
-            fields.append(Field(text: text, quoted: quoted))
+            fieldBounds.append(FieldBounds(end: recordBytes.count, quoted: quoted, line: fieldLine))
             switch try peek() {
             case nil:
-                return Record(fields: fields, line: recordLine)
+                return recordLine
             case separator?:
                 advance()
             default:
@@ -146,7 +188,7 @@ final class CSVReader {
                     advance()
                 }
                 line += 1
-                return Record(fields: fields, line: recordLine)
+                return recordLine
             }
         }
     }

@@ -1,4 +1,5 @@
 import Trove
+import TrovePostgres
 
 /// Where `import` writes its records: a store's transaction, or a PostgreSQL database
 /// (`PostgresBackend`). The files are read, their values coerced and their forward links
@@ -17,6 +18,9 @@ protocol ImportDestination {
     func write(_ model: String, _ values: [String: Value], merge: Bool, at place: String) throws -> Bool
     /// Writes what is held back.
     func finish() throws
+    /// The COPY that records of the imported model may be written into as they stand
+    /// (`CSVCopyRows`): PostgreSQL's, without MERGE.
+    var bulkInsert: PostgresBulkInsert? { get }
 }
 
 extension Transaction: ImportDestination {
@@ -29,6 +33,8 @@ extension Transaction: ImportDestination {
     }
 
     func finish() throws {}
+
+    var bulkInsert: PostgresBulkInsert? { nil }
 
     func write(_ model: String, _ values: [String: Value], merge: Bool, at place: String) throws -> Bool {
         if merge { return try upsert(model, values).created }

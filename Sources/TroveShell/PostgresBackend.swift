@@ -257,6 +257,7 @@ public final class PostgresBackend: ShellBackend {
 struct PostgresImportDestination: ImportDestination {
     let store: PostgresStore
     let bulk: PostgresBulkInsert?
+    var bulkInsert: PostgresBulkInsert? { bulk }
 
     init(store: PostgresStore, model: String, merge: Bool) throws {
         self.store = store

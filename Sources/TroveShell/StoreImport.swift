@@ -28,8 +28,13 @@ struct StoreImport {
                     throw failure("\(error)")
                 }
                 guard let record else { break }
+                guard let values = record.values else {
+                    counts.inserted += 1
+                    reportProgress(counts)
+                    continue
+                }
                 do {
-                    try write(record.values, into: destination, at: "line \(record.line)", &counts)
+                    try write(values, into: destination, at: "line \(record.line)", &counts)
                 } catch let error as ImportFailure {
                     throw failure(error.description)
                 } catch {

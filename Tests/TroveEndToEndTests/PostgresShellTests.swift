@@ -170,6 +170,49 @@ struct PostgresShellTests {
         #expect(try w.run([url, "count Item"]).out == "3\n")
     }
 
+    /// Fields that go into COPY as they stand (plain integers and decimals, ASCII text) and
+    /// fields that are read first (signs, exponents, `null`, non-ASCII text, quoted numbers),
+    /// mixed in one file: the same objects as on a store, and every bad record the same error.
+    @Test func csvFieldsTakenAsTheyStandReadAsOnAStore() throws {
+        try w.write("s.json", #"{"models": [{"name": "Row", "primaryKey": "id", "properties": {"id": "int", "small": "int8?", "x": "double?", "s": "string?", "r": {"type": "string", "default": "d"}, "tags": "string[]"}}]}"#)
+        try w.write("rows.csv", """
+            id,small,x,s
+            1,-0,-0.0,plain
+            2,007,007.50,"quoted, with ""quotes"" in"
+            3,+5,1e3,null
+            4,127,3.14159265358979323846264338327950288,ünïcödé
+            5,-128,0.1,NULL
+            6,"12","2.5",""
+            7,1e2,4.0,"two
+            lines"
+            8,,123456789012345678901234567890.5,
+            9,-00,1e-400,nil
+            10,12,0.30000000000000004,x
+
+            """)
+        let server = try w.run([url, "--schema", "s.json", "-c", "import Row rows.csv", "-c", "Row SORT(id)"])
+        let store = try w.run(["rows.trove", "--schema", "s.json", "-c", "import Row rows.csv", "-c", "Row SORT(id)"])
+        #expect(server.status == 0, "\(server.err)")
+        #expect(server.out.hasPrefix(#"{"inserted": 10}"#), "\(server.out)")
+        #expect(server.out == store.out, "\(server.out)\nexpected\n\(store.out)")
+
+        // Each bad record between two good ones; 0xBF alone is not UTF-8.
+        let bad: [[UInt8]] = [
+            Array("21,128,2.5,a".utf8), Array("21,1,1.5.5,a".utf8), Array("21,x,2.5,a".utf8), Array("21,1,1e400,a".utf8),
+            Array("21,1,2.5".utf8), Array("21,1,2.5,a".utf8) + [0xBF], Array("21,1,\"2.5".utf8),
+            Array("21,1,2.5".utf8) + [0xBF] + Array(",\"open".utf8),
+        ]
+        for (index, record) in bad.enumerated() {
+            let name = "bad\(index).csv"
+            try Data(Array("id,small,x,s\n20,1,2.5,ok\n".utf8) + record + Array("\n22,1,2.5,b\n".utf8)).write(to: URL(fileURLWithPath: w.path(name)))
+            let server = try w.run([url, "import Row \(name)"])
+            let store = try w.run(["rows.trove", "import Row \(name)"])
+            #expect(server.status == 1 && server.err == store.err, "\(name): \(server.err)expected \(store.err)")
+            #expect(server.err.contains("nothing was imported"), "\(name): \(server.err)")
+        }
+        #expect(try w.run([url, "count Row"]).out == "10\n")
+    }
+
     /// Import without MERGE sends its objects by COPY: awkward text, dates, nulls, links back
     /// and forward and lists (which go by statements) arrive as on a store; a record the
     /// server refuses is named, and nothing of the import remains.
