@@ -16,6 +16,7 @@ public final class PostgresStore {
     public private(set) var schema: Schema {
         didSet {
             translations.removeAll()
+            keptCheck = nil
             insertStatements.removeAll()
             objectTypes.removeAll()
         }
@@ -50,6 +51,16 @@ public final class PostgresStore {
         guard let model = schema[name] else { throw PostgresError("no model named '\(name)'") }
         return model
     }
+
+    /// Statements are checked as a store binds them before they are translated, so that
+    /// what a store refuses is refused with its `QueryError` (kind, message and position).
+    private var queryCheck: QueryCheck {
+        if let keptCheck { return keptCheck }
+        let check = QueryCheck(schema: schema)
+        keptCheck = check
+        return check
+    }
+    private var keptCheck: QueryCheck?
 
     // MARK: Transactions
 
@@ -163,6 +174,7 @@ public final class PostgresStore {
     /// The statement and parameters a query runs as.
     public func sql(_ queryText: String, arguments: [Value] = []) throws -> (sql: String, parameters: [String?]) {
         let query = try parsed(queryText)
+        try queryCheck.check(.query(query), text: queryText, arguments: arguments)
         var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
         let sql = try translator.select(query)
         return (sql, translator.parameters.values)
@@ -178,12 +190,13 @@ public final class PostgresStore {
     }
 
     /// Runs a query (`Person where age > 3`, `Person GROUP(age) SELECT(age, @count)`) or an
-    /// aggregate statement (`sum Person.age where ...`).
+    /// aggregate statement (`sum Person.age where ...`). A statement a store refuses throws
+    /// the store's `QueryError`.
     public func run(_ text: String, arguments: [Value] = []) throws -> Answer {
-        let statement: QueryStatement
-        do { statement = try QueryParser.parseStatement(text) } catch { throw PostgresError(error.message) }
+        let statement = try QueryParser.parseStatement(text)
         switch statement {
         case .query(let query) where !query.select.isEmpty || !query.group.isEmpty:
+            try queryCheck.check(statement, text: text, arguments: arguments)
             var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
             let (sql, columns) = try translator.rows(query)
             let rows = try read { try connection.execute(sql, translator.parameters.values) }
@@ -191,6 +204,7 @@ public final class PostgresStore {
         case .query:
             return .objects(try objects(text, arguments: arguments))
         case .aggregate(let aggregate):
+            try queryCheck.check(statement, text: text, arguments: arguments)
             var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
             let (sql, type) = try translator.aggregate(aggregate)
             let rows = try read { try connection.execute(sql, translator.parameters.values) }
@@ -203,11 +217,12 @@ public final class PostgresStore {
     public func objects(_ queryText: String, arguments: [Value] = []) throws -> PostgresObjects {
         let query = try parsed(queryText)
         guard query.select.isEmpty, query.group.isEmpty else { throw PostgresError("a query with SELECT or GROUP gives rows, not objects: run it with run(_:arguments:)") }
-        let model = try model(query.model.name)
         let (sql, parameters) = try translations.sql(.objects, queryText, arguments: arguments) {
+            try queryCheck.check(.query(query), text: queryText, arguments: arguments)
             var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
             return (try translator.select(query), translator.parameters)
         }
+        let model = try model(query.model.name)
         let rows = try read { try connection.execute(sql, parameters) }
         return try PostgresObjects(model: model, types: try objectTypes(model), rows: rows.rows)
     }
@@ -230,7 +245,7 @@ public final class PostgresStore {
         let model = try self.model(model)
         let (sql, parameters) = try translations.sql(.count(model: model.name, filtered: predicate != nil), predicate ?? "", arguments: arguments) {
             var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
-            let keys = try translator.keys(model, where: try predicate.map(parsedPredicate))
+            let keys = try translator.keys(model, where: try checkedPredicate(predicate, model: model, arguments: arguments))
             return ("SELECT count(*) FROM (\(keys)) AS matched", translator.parameters)
         }
         let rows = try read { try connection.execute(sql, parameters) }
@@ -241,6 +256,7 @@ public final class PostgresStore {
     public func explain(_ queryText: String, arguments: [Value] = []) throws -> (sql: String, plan: [String]) {
         let sql: String, parameters: [String?]
         if case .aggregate(let aggregate)? = try? QueryParser.parseStatement(queryText) {
+            try queryCheck.check(.aggregate(aggregate), text: queryText, arguments: arguments)
             var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
             sql = try translator.aggregate(aggregate).sql
             parameters = translator.parameters.values
@@ -281,11 +297,19 @@ public final class PostgresStore {
     }
 
     static func parse(_ text: String) throws -> Query {
-        do { return try QueryParser.parseQuery(text) } catch { throw PostgresError(error.message) }
+        try QueryParser.parseQuery(text)
     }
 
     static func parsePredicate(_ text: String) throws -> QueryPredicate {
-        do { return try QueryParser.parsePredicate(text) } catch { throw PostgresError(error.message) }
+        try QueryParser.parsePredicate(text)
+    }
+
+    /// `text` parsed and checked as a predicate on `model`, as a store binds it.
+    private func checkedPredicate(_ text: String?, model: ModelSchema, arguments: [Value]) throws -> QueryPredicate? {
+        guard let text else { return nil }
+        let predicate = try parsedPredicate(text)
+        try queryCheck.check(predicate, model: model.name, text: text, arguments: arguments)
+        return predicate
     }
 
     // MARK: Writes
@@ -369,7 +393,7 @@ public final class PostgresStore {
     public func update(_ model: String, where predicate: String?, arguments: [Value] = [], set values: [String: Value]) throws -> Int {
         let model = try self.model(model)
         var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
-        let condition = try translator.rowCondition(model, where: try predicate.map(parsedPredicate))
+        let condition = try translator.rowCondition(model, where: try checkedPredicate(predicate, model: model, arguments: arguments))
         return try write(oneStatement: Self.isOneStatement(model, values)) {
             try updateRows(model, condition: condition, conditionParameters: translator.parameters.values, values: values)
         }
@@ -380,7 +404,7 @@ public final class PostgresStore {
     public func delete(_ model: String, where predicate: String?, arguments: [Value] = []) throws -> Int {
         let model = try self.model(model)
         var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
-        let condition = try translator.rowCondition(model, where: try predicate.map(parsedPredicate))
+        let condition = try translator.rowCondition(model, where: try checkedPredicate(predicate, model: model, arguments: arguments))
         // Links to the deleted objects become null, and their list rows go, by the tables' own
         // foreign keys: one statement.
         return try write(oneStatement: true) {

@@ -41,7 +41,9 @@ struct PostgresTranslations {
     mutating func sql(_ statement: Statement, _ text: String, arguments: [Value],
                       translate: () throws -> (String, SQLParameters)) throws -> (sql: String, parameters: [String?]) {
         let key = Key(statement: statement, text: text, shape: Self.shape(arguments))
-        if let entry = entries[key], let values = try Self.parameters(entry.parameters, arguments: arguments) {
+        // Arguments that do not fit a kept translation are translated anew, so that they are
+        // refused as a first run refuses them.
+        if let entry = entries[key], let values = try? Self.parameters(entry.parameters, arguments: arguments) {
             return (entry.sql, values)
         }
         let (sql, parameters) = try translate()

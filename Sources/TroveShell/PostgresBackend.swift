@@ -69,6 +69,8 @@ public final class PostgresBackend: ShellBackend {
             return try body()
         } catch let error as PostgresError {
             throw StatementError(error.message)
+        } catch let error as QueryError {
+            throw StatementError(error.message, at: error.location.offset)
         }
     }
 
@@ -76,7 +78,7 @@ public final class PostgresBackend: ShellBackend {
         let arguments = context.arguments.map(Value.string)
         switch statement {
         case .query(let spec), .export(let spec, _):
-            switch try checked(spec.text, { _ = try $0.answer(spec.text.text, arguments: arguments) }, { try store.run(spec.text.text, arguments: arguments) }) {
+            switch try checked(spec.text, { try store.run(spec.text.text, arguments: arguments) }) {
             case .objects(let objects): return .objects(ResultSet(columns: objects.columns, rows: objects.json))
             case .rows(let rows): return .objects(ResultSet(columns: rows.columns, rows: rows.json))
             case .value(let name, let value): return .value(name: name, value)
@@ -84,7 +86,7 @@ public final class PostgresBackend: ShellBackend {
         case .count(let model, let predicate):
             let name = try modelSchema(model).name
             guard let predicate else { return .count(try store.count(name, where: nil, arguments: arguments)) }
-            return .count(try checked(predicate, { _ = try $0.objects(name, where: predicate.text, arguments: arguments) }) {
+            return .count(try checked(predicate) {
                 try store.count(name, where: predicate.text, arguments: arguments)
             })
         case .get(let model, let keys):
@@ -146,7 +148,7 @@ public final class PostgresBackend: ShellBackend {
                 }
                 return .written(WriteSummary(updated: updated))
             case .predicate(let predicate):
-                return .written(WriteSummary(updated: try checked(predicate, { _ = try $0.objects(m.name, where: predicate.text, arguments: arguments) }) {
+                return .written(WriteSummary(updated: try checked(predicate) {
                     try store.update(m.name, where: predicate.text, arguments: arguments, set: values)
                 }))
             }
@@ -158,7 +160,7 @@ public final class PostgresBackend: ShellBackend {
                 let values = try keys.map { try literal($0, for: pk, arguments: context.arguments) }
                 return .written(WriteSummary(deleted: try store.delete(m.name, primaryKeys: values)))
             case .predicate(let predicate):
-                return .written(WriteSummary(deleted: try checked(predicate, { _ = try $0.objects(m.name, where: predicate.text, arguments: arguments) }) {
+                return .written(WriteSummary(deleted: try checked(predicate) {
                     try store.delete(m.name, where: predicate.text, arguments: arguments)
                 }))
             }
@@ -168,7 +170,7 @@ public final class PostgresBackend: ShellBackend {
             let importer = StoreImport(model: m, input: input, format: format ?? ImportFormat(fileName: file.text), merge: merge, context: context)
             return .written(try store.atomically { try importer.run(into: PostgresImportDestination(store: store, model: m.name, merge: merge)) })
         case .explain(let spec):
-            let (sql, plan) = try checked(spec.text, { _ = try $0.explain(spec.text.text, arguments: arguments) }) {
+            let (sql, plan) = try checked(spec.text) {
                 try store.explain(spec.text.text, arguments: arguments)
             }
             return .plan(JSONObject([("sql", .string(sql)), ("plan", .array(plan.map(JSONValue.string)))]))
@@ -176,7 +178,7 @@ public final class PostgresBackend: ShellBackend {
             guard !store.isInTransaction else {
                 throw StatementError("'watch' cannot run inside a transaction: it waits for commits ('commit' or 'rollback' first)")
             }
-            try checked(spec.text, { _ = try $0.answer(spec.text.text, arguments: arguments) }) {
+            try checked(spec.text) {
                 try PostgresWatcher(store: store, text: spec.text.text, arguments: arguments, context: context).run()
             }
             return .none
@@ -185,19 +187,13 @@ public final class PostgresBackend: ShellBackend {
         }
     }
 
-    /// Runs `body`, the statement part `fragment` on the server. When the translation to SQL
-    /// refuses it, `check` runs it on an empty store of the same schema, so that a wrong
-    /// statement is reported as on a store: the same message, at its place in the statement.
-    private func checked<T>(_ fragment: SourceFragment, _ check: (Snapshot) throws -> Void, _ body: () throws -> T) throws -> T {
+    /// Runs `body`, the statement part `fragment` on the server. A statement a store refuses
+    /// is refused with the store's `QueryError`, reported at its place in the statement.
+    private func checked<T>(_ fragment: SourceFragment, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as PostgresError where error.sqlState == nil && !error.isConnectionLost {
-            do {
-                try Store(configuration: .inMemory(schema: store.schema)).read(check)
-            } catch let refusal as QueryError {
-                throw StatementError(refusal.message, at: fragment.offset + refusal.location.offset)
-            } catch {}
-            throw error
+        } catch let error as QueryError {
+            throw StatementError(error.message, at: fragment.offset + error.location.offset)
         }
     }
 

@@ -129,10 +129,14 @@ struct PostgresShellTests {
             "Person where agee > 1", "Person SELECT(name, nme)", "Person GROUP(age) SORT(age) SELECT(age)",
             "sum Person.agee where age > 1", "count Person where agee > 1", "explain Person where agee > 1",
             "update Person where agee > 1 set age = 1", "delete Person where agee > 1", "export Person where agee > 1",
+            // Malformed, or refused for a value: the parser's and the binder's errors.
+            "Person where age >", "Person where age > 1)", "count Person where name ==[x] 'a'", "Persn where age > 1",
+            "Person where age BETWEEN {nil, 3}", "avg Person.name", "Person GROUP(age) SELECT(age, @avg.name)",
+            "count Person where age > $0", "Person where age > 1 SORT(dogs.age)", "watch Person where agee > 1",
         ]
         for statement in statements {
-            let store = try w.run(["people.trove", statement])
-            let server = try w.run([url, statement])
+            let store = try w.run(["people.trove", "--arg", "many", statement])
+            let server = try w.run([url, "--arg", "many", statement])
             #expect(store.err.hasPrefix("error: column "), "\(statement): \(store.err)")
             #expect(server.status == 1 && server.err == store.err, "\(statement): \(server.err)expected \(store.err)")
         }

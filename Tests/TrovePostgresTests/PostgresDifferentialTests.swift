@@ -165,6 +165,25 @@ struct PostgresDifferentialTests {
     }
 
     /// The rows a store answers, as JSON.
+    /// What a store refuses, PostgreSQL refuses too: a query error with the store's kind,
+    /// message and position (`shift` columns further on when the store was given part of the
+    /// statement), anything else with an error of its own.
+    static func expectRefusal(_ storeError: any Error, _ text: String, shift: Int = 0, _ body: () throws -> Void) {
+        guard let expected = storeError as? QueryError else {
+            #expect(throws: PostgresError.self, "\(text)", performing: body)
+            return
+        }
+        do {
+            try body()
+            Issue.record("\(text): PostgreSQL answers; a store refuses it: \(expected.message)")
+        } catch let error as QueryError {
+            #expect(error.kind == expected.kind && error.message == expected.message && error.column == expected.column + shift,
+                    "\(text)\n  got \(error.message) at column \(error.column)\n  expected \(expected.message) at column \(expected.column + shift)")
+        } catch {
+            Issue.record("\(text): \(error); a store refuses it with \(expected.message)")
+        }
+    }
+
     static func storeRows(_ store: Store, _ text: String, _ arguments: [Value]) throws -> (columns: [String], rows: [JSONObject]) {
         try store.read { snapshot in
             let rows = try snapshot.rows(text, arguments: arguments)
@@ -221,8 +240,7 @@ struct PostgresDifferentialTests {
             do {
                 expected = try store.read { try Self.ids($0.query(text, arguments: generator.arguments)) }
             } catch {
-                // What a store refuses, PostgreSQL refuses too.
-                #expect(throws: PostgresError.self, "\(text)") { try postgres.objects(text, arguments: generator.arguments) }
+                Self.expectRefusal(error, text) { _ = try postgres.objects(text, arguments: generator.arguments) }
                 continue
             }
             compared += 1
@@ -270,11 +288,12 @@ struct PostgresDifferentialTests {
                 default: return try results.max(of: path)
                 }
             } }
-            guard case .success(let expected) = storeAnswer else {
-                // What a store refuses, PostgreSQL refuses too.
-                #expect(throws: PostgresError.self, "\(text)") { try postgres.run(text, arguments: generator.arguments) }
+            if case .failure(let error) = storeAnswer {
+                // The store's error points into the predicate; the statement's into the statement.
+                Self.expectRefusal(error, text, shift: text.unicodeScalars.count - predicate.unicodeScalars.count) { _ = try postgres.run(text, arguments: generator.arguments) }
                 continue
             }
+            guard case .success(let expected) = storeAnswer else { continue }
             guard case .value(let name, let got) = try postgres.run(text, arguments: generator.arguments) else {
                 Issue.record("\(text): no value")
                 continue
@@ -303,9 +322,8 @@ struct PostgresDifferentialTests {
             do {
                 expected = try Self.storeRows(store, text, arguments)
             } catch {
-                // What a store refuses, PostgreSQL refuses too.
                 refused += 1
-                #expect(throws: PostgresError.self, "\(text)") { try postgres.run(text, arguments: arguments) }
+                Self.expectRefusal(error, text) { _ = try postgres.run(text, arguments: arguments) }
                 continue
             }
             compared += 1
