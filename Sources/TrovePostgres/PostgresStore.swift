@@ -16,6 +16,8 @@ public final class PostgresStore {
     public private(set) var schema: Schema {
         didSet {
             translations.removeAll()
+            rowTranslations.removeAll()
+            aggregateTranslations.removeAll()
             keptCheck = nil
             insertStatements.removeAll()
             objectTypes.removeAll()
@@ -193,21 +195,27 @@ public final class PostgresStore {
     /// aggregate statement (`sum Person.age where ...`). A statement a store refuses throws
     /// the store's `QueryError`.
     public func run(_ text: String, arguments: [Value] = []) throws -> Answer {
-        let statement = try QueryParser.parseStatement(text)
+        let statement = try Self.cached(text, in: &parsedStatements, parse: QueryParser.parseStatement)
         switch statement {
         case .query(let query) where !query.select.isEmpty || !query.group.isEmpty:
-            try queryCheck.check(statement, text: text, arguments: arguments)
-            var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
-            let (sql, columns) = try translator.rows(query)
-            let rows = try read { try connection.execute(sql, translator.parameters.values) }
+            let (sql, parameters, columns) = try rowTranslations.translation(.rows, text, arguments: arguments) {
+                try queryCheck.check(statement, text: text, arguments: arguments)
+                var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+                let (sql, columns) = try translator.rows(query)
+                return (sql, translator.parameters, columns)
+            }
+            let rows = try read { try connection.execute(sql, parameters) }
             return .rows(try PostgresProjectedRows(columns: columns, rows: rows.rows))
         case .query:
             return .objects(try objects(text, arguments: arguments))
         case .aggregate(let aggregate):
-            try queryCheck.check(statement, text: text, arguments: arguments)
-            var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
-            let (sql, type) = try translator.aggregate(aggregate)
-            let rows = try read { try connection.execute(sql, translator.parameters.values) }
+            let (sql, parameters, type) = try aggregateTranslations.translation(.aggregate, text, arguments: arguments) {
+                try queryCheck.check(statement, text: text, arguments: arguments)
+                var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+                let (sql, type) = try translator.aggregate(aggregate)
+                return (sql, translator.parameters, type)
+            }
+            let rows = try read { try connection.execute(sql, parameters) }
             return .value(String(aggregate.function.rawValue.dropFirst()), try PostgresValues.value(rows.rows.first?.first ?? nil, type: type))
         }
     }
@@ -267,10 +275,15 @@ public final class PostgresStore {
         return (sql, plan)
     }
 
-    /// Parsed query texts and predicates: one run again (with other arguments) is not parsed
-    /// again.
+    /// Parsed query texts, statements and predicates: one run again (with other arguments) is
+    /// not parsed again.
     private var parsedQueries: [String: Query] = [:]
-    private var translations = PostgresTranslations()
+    private var parsedStatements: [String: QueryStatement] = [:]
+    private var translations = PostgresTranslations<Void>()
+    /// Translations of queries with SELECT or GROUP, with their columns, and of aggregate
+    /// statements, with their value's type.
+    private var rowTranslations = PostgresTranslations<[PostgresProjectedColumn]>()
+    private var aggregateTranslations = PostgresTranslations<PropertyType>()
     /// The types each model's objects are read as (see `PostgresObjects.types`), by model name.
     private var objectTypes: [String: [PropertyType]] = [:]
     /// Each model's `INSERT` (see `insertStatement`), by model name.

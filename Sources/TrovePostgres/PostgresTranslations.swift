@@ -8,14 +8,20 @@ import Trove
 /// A translation is kept by the statement's text and the shape of its arguments (which are
 /// null, how many elements each list has), the only things about the arguments its SQL
 /// depends on; each parameter made from an argument records which one (`ParameterSource`),
-/// and is made again from the new argument by the translator's own rules.
-struct PostgresTranslations {
+/// and is made again from the new argument by the translator's own rules. `Reading` is what
+/// else a translation gives for reading its answer (a projection's columns, an aggregate's
+/// type), kept with it.
+struct PostgresTranslations<Reading> {
     /// What a statement's text stands for.
     enum Statement: Hashable {
         /// A query's objects (`objects(_:arguments:)`).
         case objects
         /// The number of the objects of a model (matching a predicate when `filtered`).
         case count(model: String, filtered: Bool)
+        /// A query with SELECT or GROUP: rows.
+        case rows
+        /// An aggregate statement: one value.
+        case aggregate
     }
 
     private struct Key: Hashable {
@@ -27,31 +33,32 @@ struct PostgresTranslations {
     private struct Entry {
         var sql: String
         var parameters: SQLParameters
+        var reading: Reading
     }
 
     private var entries: [Key: Entry] = [:]
     /// A full cache is emptied rather than ordered: a working set of statements is far smaller.
-    private static let limit = 256
+    private static var limit: Int { 256 }
 
     /// Forgets every translation (after a schema change).
     mutating func removeAll() { entries.removeAll() }
 
     /// The SQL and parameters of `statement` (`text` with `arguments`), from the cache or from
     /// `translate`.
-    mutating func sql(_ statement: Statement, _ text: String, arguments: [Value],
-                      translate: () throws -> (String, SQLParameters)) throws -> (sql: String, parameters: [String?]) {
+    mutating func translation(_ statement: Statement, _ text: String, arguments: [Value],
+                              translate: () throws -> (String, SQLParameters, Reading)) throws -> (sql: String, parameters: [String?], reading: Reading) {
         let key = Key(statement: statement, text: text, shape: Self.shape(arguments))
         // Arguments that do not fit a kept translation are translated anew, so that they are
         // refused as a first run refuses them.
         if let entry = entries[key], let values = try? Self.parameters(entry.parameters, arguments: arguments) {
-            return (entry.sql, values)
+            return (entry.sql, values, entry.reading)
         }
-        let (sql, parameters) = try translate()
+        let (sql, parameters, reading) = try translate()
         if parameters.isReusable {
             if entries.count >= Self.limit { entries.removeAll() }
-            entries[key] = Entry(sql: sql, parameters: parameters)
+            entries[key] = Entry(sql: sql, parameters: parameters, reading: reading)
         }
-        return (sql, parameters.values)
+        return (sql, parameters.values, reading)
     }
 
     /// What the SQL of a statement depends on in its arguments: each one's count, null or not,
@@ -94,5 +101,18 @@ struct PostgresTranslations {
             }
         }
         return values
+    }
+}
+
+extension PostgresTranslations where Reading == Void {
+    /// The SQL and parameters of `statement` (`text` with `arguments`), from the cache or from
+    /// `translate`.
+    mutating func sql(_ statement: Statement, _ text: String, arguments: [Value],
+                      translate: () throws -> (String, SQLParameters)) throws -> (sql: String, parameters: [String?]) {
+        let (sql, parameters, _) = try translation(statement, text, arguments: arguments) {
+            let (sql, parameters) = try translate()
+            return (sql, parameters, ())
+        }
+        return (sql, parameters)
     }
 }

@@ -211,6 +211,24 @@ struct PostgresStoreTests {
                 #expect(try store.objects(text, arguments: arguments) == fresh.objects(text, arguments: arguments), "\(text) with \(arguments)")
             }
         }
+        // Aggregates and SELECT or GROUP keep their translations too.
+        let statements: [(String, [[Value]])] = [
+            ("sum Person.age where age > $0", [[10], [25], [35], [100]]),
+            ("avg Person.age where name ==[c] $0", [["ann"], ["BOB"], [.null], ["x"], ["ANN"]]),
+            ("Person where age > $0 GROUP(age) SELECT(age, @count)", [[10], [25], [50], [.null]]),
+            ("Person where name != $0 SORT(id) SELECT(id, name)", [["Bob"], [.null], ["Ann"]]),
+        ]
+        for (text, argumentLists) in statements {
+            for arguments in argumentLists {
+                let fresh = try PostgresStore(url: url)
+                let kept = Result { try store.run(text, arguments: arguments) }, first = Result { try fresh.run(text, arguments: arguments) }
+                switch (kept, first) {
+                case (.success(let kept), .success(let first)): #expect(kept == first, "\(text) with \(arguments)")
+                case (.failure(let kept as QueryError), .failure(let first as QueryError)): #expect(kept == first, "\(text) with \(arguments)")
+                default: Issue.record("\(text) with \(arguments): \(kept) against \(first)")
+                }
+            }
+        }
         for threshold in [0, 25, 35, 50] as [Int64] {
             #expect(try store.count("Person", where: "age > $0", arguments: [.int(threshold)])
                     == PostgresStore(url: url).count("Person", where: "age > $0", arguments: [.int(threshold)]))
