@@ -10,38 +10,67 @@ import Trove
 public struct ModelReader {
     let object: StoredObjectReader
 
-    /// The property at `index` of the model's property table.
+    /// The property at `index` of the model's property table. Inlinable, as are the
+    /// conversions it calls, so that the `init(storedObject:)` `@Model` writes reads each
+    /// property through code specialized for its type.
+    @inlinable
     public func read<V: StorableProperty>(_ index: Int) throws -> V {
-        try V.stored(object.value(at: index), in: self, at: index)
+        try V.stored(value(at: index), in: self, at: index)
     }
 
     /// A linkingObjects property: read for the value fetched, empty for the values it links
     /// to, so that a link and its inverse do not read each other without end.
+    @inlinable
     public func linkingObjects<V: StorableProperty & RangeReplaceableCollection>(_ index: Int) throws -> V {
-        object.depth == 0 ? try read(index) : V()
+        depth == 0 ? try read(index) : V()
     }
+
+    /// The stored value of the property at `index` (links as references).
+    @usableFromInline
+    func value(at index: Int) throws -> Value { try object.value(at: index) }
+
+    /// How many links were followed from the object first read.
+    @usableFromInline
+    var depth: Int { object.depth }
 
     /// The model value that the link or list at `index` points at with `reference`.
     /// A read-only snapshot keeps the values it linked to: each is the same wherever it is
-    /// linked from (below the top, linkingObjects are empty).
+    /// linked from (below the top, linkingObjects are empty). The kept value is found in the
+    /// caller's specialized code; only a value not kept is read through generic code.
+    @inlinable
     func linked<M: PersistentModel>(_ type: M.Type, _ reference: ObjectReference, at index: Int) throws -> M {
-        let cache = object.linkedValues(M.self)
-        let depth = object.depth + 1
-        if let cache, let value = cache.values[reference.key], depth == 1 || cache.depths[reference.key, default: 1] >= depth {
-            return value
+        let linkDepth = depth + 1
+        let cache = linkedValues(M.self)
+        if let cache, let value = cache.value(for: reference.key, depth: linkDepth) { return value }
+        return try readLinked(M.self, key: reference.key, at: index, depth: linkDepth, keepingIn: cache)
+    }
+
+    /// The linked values of `M` this reader's snapshot keeps, if it keeps them.
+    @inlinable
+    func linkedValues<M>(_ type: M.Type) -> LinkedValues<M>? {
+        linkedValueCache(for: ObjectIdentifier(M.self)) { LinkedValues<M>() }.map { unsafeDowncast($0, to: LinkedValues<M>.self) }
+    }
+
+    @usableFromInline
+    func linkedValueCache(for type: ObjectIdentifier, _ make: () -> AnyObject) -> AnyObject? {
+        object.linkedValueCache(for: type, make)
+    }
+
+    /// Reads the object `key` that the property at `index` links to, `depth` links deep, and
+    /// keeps it in `cache`.
+    @usableFromInline
+    func readLinked<M: PersistentModel>(_ type: M.Type, key: UInt64, at index: Int, depth: Int, keepingIn cache: LinkedValues<M>?) throws -> M {
+        var value: M?
+        let found = try object.withLinkedObject(at: index, key: key, type: ObjectIdentifier(M.self), names: M.propertyNames) {
+            value = try M(storedObject: ModelReader(object: $0))
         }
-        guard let value = try object.withLinkedObject(at: index, key: reference.key, type: ObjectIdentifier(M.self), names: M.propertyNames, {
-            try M(storedObject: ModelReader(object: $0))
-        }) else { throw StoredObjectReader.Unreadable() }
-        if let cache, cache.values.count < LinkedValues<M>.capacity || cache.values[reference.key] != nil {
-            cache.values[reference.key] = value
-            // Read again only where a deeper read needed it: the depth grows.
-            if depth > 1 { cache.depths[reference.key] = depth }
-        }
+        guard found, let value else { throw StoredObjectReader.Unreadable() }
+        cache?.keep(value, for: key, depth: depth)
         return value
     }
 
     /// Thrown by a conversion that leaves the property to `Codable`.
+    @usableFromInline
     static var unreadable: any Error { StoredObjectReader.Unreadable() }
 }
 
@@ -52,6 +81,7 @@ extension PersistentModel {
     }
 
     /// The names of the property table, in order: what a layout resolves a reader's slots from.
+    @usableFromInline
     static func propertyNames() -> [String] { modelProperties.map(\.name) }
 
     /// Reads `object` through `init(storedObject:)`; nil when that leaves it to `Codable`.
@@ -60,6 +90,7 @@ extension PersistentModel {
     }
 
     /// A model value stands for a to-one link, read from the object it points at.
+    @inlinable
     public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
         guard case .reference(let reference) = value else { throw ModelReader.unreadable }
         return try reader.linked(Self.self, reference, at: index)

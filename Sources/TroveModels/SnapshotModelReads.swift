@@ -58,17 +58,36 @@ extension Snapshot {
     }
 
     /// The stored value of `T` with this primary key, or nil.
+    ///
+    /// Inlinable, so that the read runs specialized for `T` and the key's type.
+    @inlinable
     public func object<T: PersistentModel, K: StorableProperty>(_ type: T.Type, primaryKey: K) throws -> T? {
         let key = try primaryKey.storedValue()
         // Read in place; what that path cannot read (or an error) is read again the way whose
         // errors name the model, the property and the type.
         do {
-            return try withStoredObject(T.modelName, primaryKey: key, type: ObjectIdentifier(T.self), names: T.propertyNames) {
-                try T(storedObject: ModelReader(object: $0))
+            var value: T?
+            try withStoredModelObject(T.modelName, primaryKey: key, type: ObjectIdentifier(T.self), names: T.propertyNames) {
+                value = try T(storedObject: $0)
             }
+            return value
         } catch {
-            return try object(T.modelName, primaryKey: key).map { try T.decoded(from: $0) }
+            return try decodedObject(T.self, primaryKey: key)
         }
+    }
+
+    /// Calls `body` with the object of `model` whose primary key is `primaryKey`, read in
+    /// place for the Swift type `type`; not at all when there is none.
+    @usableFromInline
+    func withStoredModelObject(_ model: String, primaryKey: Value, type: ObjectIdentifier, names: () -> [String],
+                               _ body: (ModelReader) throws -> Void) throws {
+        _ = try withStoredObject(model, primaryKey: primaryKey, type: type, names: names) { try body(ModelReader(object: $0)) }
+    }
+
+    /// The stored value of `T` with this primary key read through `Codable`, or nil.
+    @usableFromInline
+    func decodedObject<T: PersistentModel>(_ type: T.Type, primaryKey: Value) throws -> T? {
+        try object(T.modelName, primaryKey: primaryKey).map { try T.decoded(from: $0) }
     }
 }
 

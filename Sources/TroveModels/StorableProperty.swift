@@ -41,6 +41,7 @@ extension StorableProperty {
     public static var linkedModel: (any PersistentModel.Type)? { nil }
 
     /// A type of its own reads through `Codable`.
+    @inlinable
     public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
         throw ModelReader.unreadable
     }
@@ -61,6 +62,7 @@ extension StorableScalar where Self: Equatable {
 
 extension StorableScalar where Self: FixedWidthInteger {
     /// An integer type reads a stored integer that fits it.
+    @inlinable
     public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
         guard case .int(let i) = value, let n = Self(exactly: i) else { throw ModelReader.unreadable }
         return n
@@ -79,6 +81,7 @@ extension StorableScalar {
 extension Bool: StorableScalar {
     public static var scalarType: PropertyType { .bool }
     public func storedValue() -> Value { .bool(self) }
+    @inlinable
     public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
         guard case .bool(let b) = value else { throw ModelReader.unreadable }
         return b
@@ -113,6 +116,7 @@ extension Int64: StorableScalar {
 extension Float: StorableScalar {
     public static var scalarType: PropertyType { .float }
     public func storedValue() -> Value { .float(self) }
+    @inlinable
     public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
         switch value {
         case .float(let f): return f
@@ -125,6 +129,7 @@ extension Float: StorableScalar {
 extension Double: StorableScalar {
     public static var scalarType: PropertyType { .double }
     public func storedValue() -> Value { .double(self) }
+    @inlinable
     public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
         switch value {
         case .double(let d): return d
@@ -137,6 +142,7 @@ extension Double: StorableScalar {
 extension String: StorableScalar {
     public static var scalarType: PropertyType { .string }
     public func storedValue() -> Value { .string(self) }
+    @inlinable
     public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
         guard case .string(let v) = value else { throw ModelReader.unreadable }
         return v
@@ -146,6 +152,7 @@ extension String: StorableScalar {
 extension Date: StorableScalar {
     public static var scalarType: PropertyType { .date }
     public func storedValue() -> Value { .date(self) }
+    @inlinable
     public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
         guard case .date(let v) = value else { throw ModelReader.unreadable }
         return v
@@ -155,6 +162,7 @@ extension Date: StorableScalar {
 extension Data: StorableScalar {
     public static var scalarType: PropertyType { .data }
     public func storedValue() -> Value { .data(self) }
+    @inlinable
     public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
         guard case .data(let v) = value else { throw ModelReader.unreadable }
         return v
@@ -164,6 +172,7 @@ extension Data: StorableScalar {
 extension Decimal: StorableScalar {
     public static var scalarType: PropertyType { .decimal }
     public func storedValue() -> Value { .decimal(self) }
+    @inlinable
     public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
         guard case .decimal(let v) = value else { throw ModelReader.unreadable }
         return v
@@ -173,6 +182,7 @@ extension Decimal: StorableScalar {
 extension UUID: StorableScalar {
     public static var scalarType: PropertyType { .uuid }
     public func storedValue() -> Value { .uuid(self) }
+    @inlinable
     public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
         guard case .uuid(let v) = value else { throw ModelReader.unreadable }
         return v
@@ -193,6 +203,7 @@ extension Optional: StorableProperty where Wrapped: StorableProperty {
         }
     }
 
+    @inlinable
     public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
         if case .null = value { return nil }
         return try Wrapped.stored(value, in: reader, at: index)
@@ -226,6 +237,7 @@ extension Array: StorableProperty where Element: StorableProperty {
 
     public func storedValue() throws -> Value { .list(try map { try $0.storedValue() }) }
 
+    @inlinable
     public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
         guard case .list(let items) = value else { throw ModelReader.unreadable }
         return try items.map { try Element.stored($0, in: reader, at: index) }

@@ -32,13 +32,17 @@ package struct StoredObjectReader {
         return try record.value(of: p)
     }
 
-    /// The linked values of `type` this reader's snapshot keeps, if it keeps them.
-    package func linkedValues<V>(_ type: V.Type) -> LinkedValues<V>? { snapshot.linkedValues(type) }
+    /// The cache of values that links in this reader's snapshot point at, one per Swift type
+    /// `type`, made by `make` on first use; nil in a transaction, whose objects change as it
+    /// writes. Opaque here: the typed layer that reads the values decides what it holds.
+    package func linkedValueCache(for type: ObjectIdentifier, _ make: () -> AnyObject) -> AnyObject? {
+        snapshot.linkedValueCache(for: type, make)
+    }
 
     /// Calls `body` with the object of key `key` that the link, list of links or
-    /// linkingObjects property at `index` points at; nil when it is gone.
-    package func withLinkedObject<R>(at index: Int, key: UInt64, type: ObjectIdentifier, names: () -> [String],
-                                     _ body: (StoredObjectReader) throws -> R) throws -> R? {
+    /// linkingObjects property at `index` points at; false when it is gone.
+    package func withLinkedObject(at index: Int, key: UInt64, type: ObjectIdentifier, names: () -> [String],
+                                  _ body: (StoredObjectReader) throws -> Void) throws -> Bool {
         guard index < slots.count, let target = slots[index]?.target, depth < ObjectDecoder.maximumDepth else { throw Unreadable() }
         return try snapshot.withStoredObject(target, key: key, type: type, names: names, depth: depth + 1, body)
     }
@@ -46,25 +50,26 @@ package struct StoredObjectReader {
 
 extension Snapshot {
     /// Calls `body` with the object of `model` whose primary key is `primaryKey`, read in place
-    /// for the Swift type `type` whose property table lists `names`; nil if there is none.
-    package func withStoredObject<R>(_ model: String, primaryKey: Value, type: ObjectIdentifier, names: () -> [String],
-                                     _ body: (StoredObjectReader) throws -> R) throws -> R? {
+    /// for the Swift type `type` whose property table lists `names`; false if there is none.
+    /// Not generic, so that a typed read asks the runtime for no metadata of its result.
+    package func withStoredObject(_ model: String, primaryKey: Value, type: ObjectIdentifier, names: () -> [String],
+                                  _ body: (StoredObjectReader) throws -> Void) throws -> Bool {
         try checkLive()
         let m = try self.model(model)
-        guard let key = try objectKey(m, primaryKey: primaryKey) else { return nil }
+        guard let key = try objectKey(m, primaryKey: primaryKey) else { return false }
         return try withStoredObject(m, key: key, type: type, names: names, depth: 0, body)
     }
 
-    func withStoredObject<R>(_ m: ModelLayout, key: UInt64, type: ObjectIdentifier, names: () -> [String], depth: Int,
-                             _ body: (StoredObjectReader) throws -> R) throws -> R? {
-        guard let t = try objectsTree(m) else { return nil }
+    func withStoredObject(_ m: ModelLayout, key: UInt64, type: ObjectIdentifier, names: () -> [String], depth: Int,
+                          _ body: (StoredObjectReader) throws -> Void) throws -> Bool {
+        guard let t = try objectsTree(m) else { return false }
         let slots = m.typedSlots.slots(for: type, in: m, names: names)
         var k = key.bigEndian
         return try withUnsafeBytes(of: &k) { kb in
             // Stable: reading a link inside `body` reads other entries of this transaction.
             try storageTx.withStableValue(t, forKey: kb) { bytes in
                 try body(StoredObjectReader(snapshot: self, model: m, key: key, record: try RecordView(bytes), slots: slots, depth: depth))
-            }
+            } != nil
         }
     }
 }
@@ -104,31 +109,14 @@ final class TypedSlotTables: Sendable {
     }
 }
 
-/// The values of one Swift type that links in a read-only snapshot pointed at, by object key:
-/// a snapshot's objects never change, so a value linked from many objects (each user's team)
-/// is read once.
-///
-/// A value answers only reads at the link depth it was read at or above: a read that
-/// succeeded at one depth succeeds at any shallower one, while a deeper one may pass the link
-/// depth limit, so the cache never reads what a fresh read would refuse.
-package final class LinkedValues<Value> {
-    package var values: [UInt64: Value] = [:]
-    /// The depth each value was read at, kept only where it is more than one link: every
-    /// read is at least one link deep, so a value without an entry was read at depth 1.
-    package var depths: [UInt64: Int] = [:]
-    /// Enough for the objects a loop links to; beyond it a value is read each time.
-    package static var capacity: Int { 4096 }
-}
-
 extension Snapshot {
-    /// The linked values of `type` read in this snapshot, or nil in a transaction, whose
-    /// objects change as it writes.
-    package func linkedValues<Value>(_ type: Value.Type) -> LinkedValues<Value>? {
+    /// The cache of linked values for the Swift type `type` (see
+    /// ``StoredObjectReader/linkedValueCache(for:_:)``), or nil in a transaction.
+    func linkedValueCache(for type: ObjectIdentifier, _ make: () -> AnyObject) -> AnyObject? {
         guard Swift.type(of: self) == Snapshot.self else { return nil }
-        let id = ObjectIdentifier(type)
-        if let cache = linkedValueCaches[id] { return unsafeDowncast(cache, to: LinkedValues<Value>.self) }
-        let cache = LinkedValues<Value>()
-        linkedValueCaches[id] = cache
+        if let cache = linkedValueCaches[type] { return cache }
+        let cache = make()
+        linkedValueCaches[type] = cache
         return cache
     }
 }

@@ -23,7 +23,7 @@ public class Snapshot {
     /// The model `model(_:)` found last.
     @exclusivity(unchecked) private var lastModel: ModelLayout?
     var isLive = true
-    /// Typed models' linked values read so far, by Swift type (see ``linkedValues(_:)``).
+    /// Typed models' linked values read so far, by Swift type (see ``linkedValueCache(for:_:)``).
     var linkedValueCaches: [ObjectIdentifier: AnyObject] = [:]
 
     init(store: Store, transaction: TroveStorage.ReadTransaction, layout: StoreLayout? = nil) {
