@@ -45,9 +45,18 @@ struct PredicateShape: Hashable, @unchecked Sendable {
 }
 
 /// Walks an expression tree for its ``PredicateShape`` and its captured values, in the order
-/// ``PredicateTranslator`` reads them.
+/// ``PredicateTranslator`` reads them; or, given the elements of a shape, checks the tree
+/// against them as it walks, with no shape built.
 struct PredicateShapeReader {
     var shape: PredicateShape
+    /// The elements the tree is checked against, when it is; `shape` then stays empty.
+    private let expected: [PredicateShape.Element]?
+    /// How many elements the walk has met.
+    private var position = 0
+    /// Whether every element met so far is the expected one.
+    private(set) var matches = true
+    /// The type of the tree's root node, as the walk reads it.
+    private(set) var shaped: (any ShapedExpression.Type)?
     /// The captured values, as the translator's `constants` holds them.
     var values: [Value] = []
     /// The predicate's own variable, then each closure's as it is bound.
@@ -65,7 +74,8 @@ struct PredicateShapeReader {
     private static func read<E: StandardPredicateExpression<Bool>>(_ expression: E, model: ObjectIdentifier,
                                                                    root: PredicateExpressions.VariableID) -> PredicateShapeReader? {
         guard let shaped = E.self as? any ShapedExpression.Type else { return nil }
-        var reader = PredicateShapeReader(shape: PredicateShape(model: model, expression: ObjectIdentifier(E.self)), root: root)
+        var reader = PredicateShapeReader(shape: PredicateShape(model: model, expression: ObjectIdentifier(E.self)), root: root, expected: nil)
+        reader.shaped = shaped
         do {
             try shaped.readShape(of: expression, &reader)
         } catch {
@@ -74,12 +84,37 @@ struct PredicateShapeReader {
         return reader
     }
 
-    private init(shape: PredicateShape, root: PredicateExpressions.VariableID) {
+    /// The captured values of `predicate` when its tree, of the type `expression.shaped` reads,
+    /// has the shape `expression.elements`; nil when it has another.
+    static func values<T: PersistentModel>(of predicate: Predicate<T>, matching expression: PredicateTranslationCache.KnownExpression) -> [Value]? {
+        values(of: predicate.expression, matching: expression, root: predicate.variable.key)
+    }
+
+    private static func values<E: StandardPredicateExpression<Bool>>(of expression: E, matching known: PredicateTranslationCache.KnownExpression,
+                                                                     root: PredicateExpressions.VariableID) -> [Value]? {
+        var reader = PredicateShapeReader(shape: PredicateShape(model: known.model, expression: known.expression), root: root, expected: known.elements)
+        do {
+            try known.shaped.readShape(of: expression, &reader)
+        } catch {
+            return nil
+        }
+        return reader.matches && reader.position == known.elements.count ? reader.values : nil
+    }
+
+    private init(shape: PredicateShape, root: PredicateExpressions.VariableID, expected: [PredicateShape.Element]?) {
         self.shape = shape
         self.root = root
+        self.expected = expected
         // A comparison of a key path with a value holds three elements; a few more fit.
-        self.shape.elements.reserveCapacity(8)
+        if expected == nil { self.shape.elements.reserveCapacity(8) }
         values.reserveCapacity(4)
+    }
+
+    /// Adds `element` to the shape, or checks it against the expected one.
+    private mutating func meet(_ element: PredicateShape.Element) {
+        guard let expected else { return shape.elements.append(element) }
+        if matches { matches = position < expected.count && expected[position] == element }
+        position += 1
     }
 
     mutating func bind(_ variable: PredicateExpressions.VariableID) {
@@ -91,11 +126,11 @@ struct PredicateShapeReader {
     }
 
     mutating func mark(_ value: Int) {
-        shape.elements.append(.mark(value))
+        meet(.mark(value))
     }
 
     mutating func keyPath(_ keyPath: AnyKeyPath) {
-        shape.elements.append(.keyPath(keyPath))
+        meet(.keyPath(keyPath))
     }
 
     /// A captured value: the kinds that change the query text are marked, the rest are

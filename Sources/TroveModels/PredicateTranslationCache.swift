@@ -51,10 +51,32 @@ enum PredicateTranslationCache {
 
     private static let entries = Mutex<[PredicateShape: Entry]>([:])
 
+    /// An expression type's last shape and its translation. A call site's predicates have one
+    /// expression type and, almost always, one shape: a predicate of a known expression type
+    /// is checked against that shape as its tree is walked, with no shape built, hashed or
+    /// compared whole, and no conformance looked up. Any difference (a key path, an operator,
+    /// a variable, a captured nil, Bool or array length) sends it the way of ``entries``.
+    /// Sendable as ``PredicateShape`` is: immutable once made.
+    struct KnownExpression: @unchecked Sendable {
+        let model: ObjectIdentifier
+        let expression: ObjectIdentifier
+        let shaped: any ShapedExpression.Type
+        let elements: [PredicateShape.Element]
+        let entry: Entry
+    }
+
+    private static let known = Mutex<[ObjectIdentifier: KnownExpression]>([:])
+
     /// The condition of `predicate`, its query text and its parameters.
     static func translate<T: PersistentModel>(_ predicate: Predicate<T>) throws -> (condition: QueryPredicate, text: String, arguments: [Value]) {
+        let expressionType = ObjectIdentifier(type(of: predicate.expression))
+        if let expression = known.withLock({ $0[expressionType] }), expression.model == ObjectIdentifier(T.self),
+           let values = PredicateShapeReader.values(of: predicate, matching: expression) {
+            return (expression.entry.condition, expression.entry.text, expression.entry.arguments(values))
+        }
         let reader = PredicateShapeReader.read(predicate)
         if let reader, let entry = entries.withLock({ $0[reader.shape] }) {
+            remember(reader, entry)
             return (entry.condition, entry.text, entry.arguments(reader.values))
         }
         let translated = try PredicateTranslator.translation(of: predicate)
@@ -67,7 +89,19 @@ enum PredicateTranslationCache {
                 if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
                 entries[reader.shape] = entry
             }
+            remember(reader, entry)
         }
         return (translated.condition, text, translated.arguments)
+    }
+
+    /// Makes the shape `reader` read its expression type's known shape.
+    private static func remember(_ reader: PredicateShapeReader, _ entry: Entry) {
+        guard let shaped = reader.shaped else { return }
+        let shape = reader.shape
+        let expression = KnownExpression(model: shape.model, expression: shape.expression, shaped: shaped, elements: shape.elements, entry: entry)
+        known.withLock { known in
+            if known.count >= capacity { known.removeAll(keepingCapacity: true) }
+            known[shape.expression] = expression
+        }
     }
 }

@@ -77,6 +77,55 @@ import TroveModels
         #expect(try ids(store, everyDogGood) == [3, 4])
     }
 
+    /// Predicates of one expression type, taken in turn: each is checked against the shape the
+    /// type had last, and a difference anywhere must send it to its own translation.
+    @Test func predicatesOfOneExpressionTypeInTurnNeverGetAnotherShapesTranslation() throws {
+        let store = try peopleStore()
+        func over(_ keyPath: KeyPath<Person, Int>, _ value: Int) -> Predicate<Person> {
+            keyPath == \Person.age ? #Predicate { $0.age > value } : #Predicate { $0.id > value }
+        }
+        func under(_ value: Int) -> Predicate<Person> { #Predicate { $0.age < value } }
+        // The same key path, written at another call site: equal, not identical.
+        func older(_ value: Int) -> Predicate<Person> { #Predicate { $0.age > value } }
+        func nickname(_ nick: String?) -> Predicate<Person> { #Predicate { $0.nickname == nick } }
+        func goodFriend(_ good: Bool) -> Predicate<Person> { #Predicate { $0.bestFriend?.isGood == good } }
+        func among(_ names: [String]) -> Predicate<Person> { #Predicate { names.contains($0.name) } }
+        func olderDog(inner: Bool) -> Predicate<Person> {
+            inner ? #Predicate { p in p.dogs.contains { a in p.dogs.contains { b in b.age > a.age } } }
+                : #Predicate { p in p.dogs.contains { a in p.dogs.contains { b in a.age > b.age } } }
+        }
+        // Told apart only by which closure each variable belongs to (queries refuse such
+        // correlated subqueries, but the texts differ).
+        let olderDogTexts = try [true, false].map { try text(olderDog(inner: $0)) }
+        #expect(olderDogTexts[0] != olderDogTexts[1])
+        for _ in 0..<3 {
+            #expect(try ids(store, over(\.age, 30)) == [1, 3])
+            #expect(try ids(store, over(\.id, 30)) == [])
+            #expect(try ids(store, under(30)) == [2, 4])
+            #expect(try ids(store, older(30)) == [1, 3])
+            #expect(try ids(store, over(\.id, 2)) == [3, 4])
+            #expect(try ids(store, older(24)) == [1, 2, 3])
+            #expect(try ids(store, nickname("c")) == [3])
+            #expect(try ids(store, nickname(nil)) == [2, 4])
+            #expect(try ids(store, goodFriend(false)) == [2])
+            #expect(try ids(store, goodFriend(true)) == [1, 4])
+            #expect(try ids(store, among(["Bob", "Cid"])) == [2, 3])
+            #expect(try ids(store, among(["Dee"])) == [4])
+            #expect(try ids(store, among([])) == [])
+            #expect(try [true, false].map { try text(olderDog(inner: $0)) } == olderDogTexts)
+        }
+    }
+
+    /// Predicates of two models can have one expression type (a constant); each keeps its own.
+    @Test func oneExpressionTypeOverTwoModelsIsTranslatedForEach() throws {
+        let store = try peopleStore()
+        for _ in 0..<2 {
+            #expect(try ids(store, #Predicate<Person> { _ in true }) == [1, 2, 3, 4])
+            #expect(try store.read { try $0.objects(Dog.self, where: #Predicate<Dog> { _ in true }).map(\.id) } == [1, 2, 3])
+            #expect(try ids(store, #Predicate<Person> { _ in false }) == [])
+        }
+    }
+
     @Test func anUnsupportedConstructIsAnErrorEveryTime() throws {
         let store = try peopleStore()
         for _ in 0..<2 {
