@@ -32,9 +32,12 @@ struct TypedPhases {
     let updateKeys: [Int]
     let directory: String
     let durable: Bool
+    /// The workloads to run besides the inserts, which fill both stores; nil runs them all.
+    let phases: Set<Phase>?
 
     /// A workload through both APIs; each returns a checksum the other must match.
     struct Workload {
+        var phase: Phase
         var label: String
         var repeats = 1
         var dynamic: (Store) throws -> Int
@@ -58,21 +61,21 @@ struct TypedPhases {
         // The values an app holds before it updates them (built before the phase, untimed).
         let held = updateKeys.map(user)
         return [
-            Workload(label: "insert \(n.grouped) objects, 1 txn", dynamic: { s in
+            Workload(phase: .bulkInsert, label: "insert \(n.grouped) objects, 1 txn", dynamic: { s in
                 try s.write { tx in for i in 0..<n { try tx.insert("User", TroveObjectEngine.values(data.users[i], data)) } }
                 return n
             }, typed: { s in
                 try s.write { tx in for i in 0..<n { try tx.insert(user(i)) } }
                 return n
             }),
-            Workload(label: "insert \(singles.count.grouped) objects, 1 txn each", dynamic: { s in
+            Workload(phase: .singleInserts, label: "insert \(singles.count.grouped) objects, 1 txn each", dynamic: { s in
                 for i in singles { try s.write { tx in _ = try tx.insert("User", TroveObjectEngine.values(data.users[i], data)) } }
                 return singles.count
             }, typed: { s in
                 for i in singles { try s.write { tx in try tx.insert(user(i)) } }
                 return singles.count
             }),
-            Workload(label: "\(lookupKeys.count.grouped) primary-key lookups", dynamic: { s in
+            Workload(phase: .lookups, label: "\(lookupKeys.count.grouped) primary-key lookups", dynamic: { s in
                 try s.read { snapshot in
                     var sum: UInt64 = 0
                     for i in lookupKeys {
@@ -92,7 +95,7 @@ struct TypedPhases {
                     return Int(truncatingIfNeeded: sum)
                 }
             }),
-            Workload(label: "\(equalityNames.count.grouped) indexed equality queries (name == x)", repeats: readRepeats, dynamic: { s in
+            Workload(phase: .equality, label: "\(equalityNames.count.grouped) indexed equality queries (name == x)", repeats: readRepeats, dynamic: { s in
                 try s.read { snapshot in
                     try equalityNames.reduce(0) { $0 + (try snapshot.objects("User", where: "name == $0", .string($1)).count) }
                 }
@@ -103,7 +106,7 @@ struct TypedPhases {
                     }
                 }
             }),
-            Workload(label: "compound predicate, scans all (age, age, score)", repeats: readRepeats, dynamic: { s in
+            Workload(phase: .compound, label: "compound predicate, scans all (age, age, score)", repeats: readRepeats, dynamic: { s in
                 try s.read { snapshot in
                     try snapshot.objects("User", where: "age >= $0 AND age < $1 AND score > $2", .int(30), .int(40), .double(50)).count
                 }
@@ -113,7 +116,7 @@ struct TypedPhases {
                     return try snapshot.objects(TypedUser.self, where: #Predicate { $0.age >= from && $0.age < below && $0.score > above }).count
                 }
             }),
-            Workload(label: "name CONTAINS 'ari', scans all", repeats: readRepeats, dynamic: { s in
+            Workload(phase: .contains, label: "name CONTAINS 'ari', scans all", repeats: readRepeats, dynamic: { s in
                 try s.read { snapshot in try snapshot.objects("User", where: "name CONTAINS $0", .string("ari")).count }
             }, typed: { s in
                 try s.read { snapshot in
@@ -121,7 +124,7 @@ struct TypedPhases {
                     return try snapshot.objects(TypedUser.self, where: #Predicate { $0.name.contains(needle) }).count
                 }
             }),
-            Workload(label: "top 100 by score, values read", repeats: readRepeats, dynamic: { s in
+            Workload(phase: .top, label: "top 100 by score, values read", repeats: readRepeats, dynamic: { s in
                 try s.read { snapshot in
                     try snapshot.query("User SORT(score DESC) LIMIT(100)").map { try $0.string("uid") ?? "" }.joined().hashValue
                 }
@@ -130,7 +133,7 @@ struct TypedPhases {
                     try snapshot.objects(TypedUser.self, sortBy: [.init(\.score, order: .reverse)], limit: 100).map(\.uid).joined().hashValue
                 }
             }),
-            Workload(label: "update score of \(held.count.grouped) objects, 1 txn", dynamic: { s in
+            Workload(phase: .update, label: "update score of \(held.count.grouped) objects, 1 txn", dynamic: { s in
                 try s.write { tx in
                     for (i, u) in zip(updateKeys, held) { try tx.update("User", primaryKey: .string(u.uid), ["score": .double(Double(i % 1000) + 0.5)]) }
                 }
@@ -154,7 +157,7 @@ struct TypedPhases {
             for i in 0..<ObjectDataset.teamCount { try tx.insert(TypedTeam(id: data.teamIDs[i], name: data.teamNames[i])) }
         }
         var rows: [[String]] = []
-        for workload in workloads() {
+        for workload in workloads() where workload.phase == .bulkInsert || workload.phase == .singleInserts || phases?.contains(workload.phase) ?? true {
             func measure(_ api: String, _ store: Store, _ body: (Store) throws -> Int) throws -> (Int, Sample) {
                 var (result, best) = try Measure.run("\(api) \(workload.label)", log: log) { try body(store) }
                 for _ in 1..<max(1, workload.repeats) {

@@ -20,7 +20,9 @@ let usage = """
                  user's score in R transactions; reports the file size after each round
       --no-auto-vacuum  Trove's stores without the automatic vacuum (compactsAutomatically = false)
       --typed    instead of the comparison: Trove's typed API (@Model, #Predicate) against its
-                 dynamic API, on two stores of N users each
+                 dynamic API, on two stores of N users each; with --phases, the inserts (bulk
+                 and single, which fill the stores) and those of its phases named (lookups,
+                 equality, compound, contains, top, update)
     """
 
 func fail(_ message: String, status: Int32 = 2) -> Never {
@@ -213,7 +215,7 @@ do {
     let newScore: (Int) -> Double = { Double($0 % 1000) + 0.5 }
     if typedOnly {
         try TypedPhases(n: n, data: data, lookupKeys: lookupKeys, equalityNames: equalityNames, updateKeys: updateKeys,
-                        directory: root, durable: durable).run()
+                        directory: root, durable: durable, phases: selectedPhases).run()
         return
     }
     let questionsRun = shellBinary != nil || selectedPhases?.contains { $0.rawValue >= Phase.countWhere.rawValue } ?? true
