@@ -51,9 +51,10 @@ extension WriteTransaction {
     }
 
     /// Seals each changed tree bottom-up and records its root in the catalog, then seals the
-    /// catalog: every parent holds its children's checksums.
+    /// catalog: every parent holds its children's checksums. The trees go in the order the
+    /// transaction opened them: the catalog holds the same entries in any order.
     private func sealTrees() throws {
-        for t in openTrees.all.sorted(by: { $0.name < $1.name }) where t.modified && !t.dropped {
+        for t in openTrees.all where t.modified && !t.dropped {
             if t.info.root != 0 && isOwn(t.info.root) { t.info.rootChecksum = try seal(tree: t.info.root) }
             // On the stack: an array would cost an allocation per tree at every commit.
             var key = t.name

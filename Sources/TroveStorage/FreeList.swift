@@ -103,6 +103,9 @@ struct FreeList {
         markChanged(chunk)
     }
 
+    /// Whether `reclaim(upTo: txnid)` would make any page reusable.
+    func hasPending(upTo txnid: UInt64) -> Bool { pending.first.map { $0.txnid <= txnid } ?? false }
+
     /// Makes the pages freed by transactions `<= txnid` reusable.
     mutating func reclaim(upTo txnid: UInt64) {
         var reclaimed = 0

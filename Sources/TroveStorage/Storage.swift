@@ -435,7 +435,9 @@ public final class Storage: @unchecked Sendable {
             let synced = max(syncedThrough, base.syncedThrough)
             state.unlock()
             var oldest = min(base.txnid, synced)
-            if let reader = lockFile?.oldestReader() { oldest = min(oldest, reader.txnid) }
+            // Readers can only hold back pages: with nothing to reclaim there is no need to
+            // read their slots.
+            if freeList.hasPending(upTo: oldest), let reader = lockFile?.oldestReader() { oldest = min(oldest, reader.txnid) }
             freeList.reclaim(upTo: oldest)
             let map = try mapping(covering: base.pageCount * UInt64(pageSize))
             let tx = WriteTransaction(storage: self, meta: base, mapping: map, freeList: freeList, nonceEpoch: sessionEpoch ?? 0)
