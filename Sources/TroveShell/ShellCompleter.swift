@@ -67,7 +67,7 @@ struct ShellCompleter {
         }
         // Inside a statement: key paths start after an operator or bracket as well.
         var keyStart = bytes.count
-        while keyStart > wordStart, StatementScanner.isKeyPathByte(bytes[keyStart - 1]) { keyStart -= 1 }
+        while keyStart > wordStart, let start = StatementScanner.keyPathCharacterStart(bytes, endingAt: keyStart) { keyStart = start }
         let word = String(decoding: bytes[keyStart...], as: UTF8.self)
         var modelName = isKeyword ? tokens[1] : first
         if isKeyword, let dot = modelName.firstIndex(of: ".") { modelName = String(modelName[..<dot]) }

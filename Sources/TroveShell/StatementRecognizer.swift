@@ -265,7 +265,8 @@ private struct Recognizer {
             case 0x22, 0x27: _ = t.skipQuoted()
             case 0x28, 0x5B, 0x7B: _ = t.skipGroup()
             default:
-                if StatementScanner.isWordStart(b), t.position == 0 || !StatementScanner.isKeyPathByte(t.bytes[t.position - 1]) {
+                if StatementScanner.nameCharacterLength(t.bytes, at: t.position, first: true) > 0,
+                   StatementScanner.keyPathCharacterStart(t.bytes, endingAt: t.position) == nil {
                     if clauseKeyword(at: t) != nil { return t.position }
                     t.position = t.peekWord()!.upperBound
                 } else {
@@ -378,8 +379,8 @@ private struct Recognizer {
         }
         var t = s
         t.position = offset
-        if StatementScanner.isKeyPathByte(s.bytes[offset]) {
-            while let b = t.current, StatementScanner.isKeyPathByte(b) { t.position += 1 }
+        if StatementScanner.keyPathCharacterLength(s.bytes, at: offset) > 0 {
+            while case let n = StatementScanner.keyPathCharacterLength(t.bytes, at: t.position), n > 0 { t.position += n }
         } else {
             t.skipChunk()
         }

@@ -1,3 +1,5 @@
+import Trove
+
 /// A cursor over a statement's UTF-8 bytes that knows the lexical rules the splitter uses:
 /// quotes with backslash escapes, and balanced `(`, `[`, `{`.
 ///
@@ -24,20 +26,52 @@ struct StatementScanner {
     }
 
     static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
-    static func isWordStart(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A || b == 0x5F }
-    static func isWordByte(_ b: UInt8) -> Bool { isWordStart(b) || (b >= 0x30 && b <= 0x39) }
-    /// Bytes of a key path: words joined by `.`, with `@count`-style aggregates and `$0` parameters.
-    static func isKeyPathByte(_ b: UInt8) -> Bool { isWordByte(b) || b == 0x2E || b == 0x40 || b == 0x24 }
+    /// An ASCII letter, digit or `_`: a byte of a keyword.
+    static func isWordByte(_ b: UInt8) -> Bool {
+        (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A || b == 0x5F || (b >= 0x30 && b <= 0x39)
+    }
+
+    /// The bytes of the name character at `i` (`SchemaName`'s letters, digits and `_`;
+    /// `first`: one that may start a name), 0 when there is none.
+    static func nameCharacterLength(_ bytes: [UInt8], at i: Int, first: Bool = false) -> Int {
+        guard let (scalar, length) = scalar(bytes, at: i) else { return 0 }
+        return (first ? SchemaName.isStart(scalar) : SchemaName.isContinuation(scalar)) ? length : 0
+    }
+
+    /// The bytes of the key path character at `i`: a name character, or the `.`, `@` and `$`
+    /// of `dogs.@count` and `$0`; 0 when there is none.
+    static func keyPathCharacterLength(_ bytes: [UInt8], at i: Int) -> Int {
+        guard i < bytes.count else { return 0 }
+        let b = bytes[i]
+        return b == 0x2E || b == 0x40 || b == 0x24 ? 1 : nameCharacterLength(bytes, at: i)
+    }
+
+    /// Where the key path character that ends at `end` starts, or nil when none ends there.
+    static func keyPathCharacterStart(_ bytes: [UInt8], endingAt end: Int) -> Int? {
+        guard end > 0, end <= bytes.count else { return nil }
+        var start = end - 1
+        while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+        return start + keyPathCharacterLength(bytes, at: start) == end ? start : nil
+    }
+
+    private static func scalar(_ bytes: [UInt8], at i: Int) -> (Unicode.Scalar, Int)? {
+        guard i < bytes.count else { return nil }
+        if bytes[i] < 0x80 { return (Unicode.Scalar(bytes[i]), 1) }
+        var iterator = bytes[i...].makeIterator()
+        var decoder = UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return nil }
+        return (scalar, UTF8.width(scalar))
+    }
 
     mutating func skipSpace() {
         while let b = current, Self.isSpace(b) { position += 1 }
     }
 
-    /// The identifier at the cursor (without moving), if any.
+    /// The name or keyword at the cursor (without moving), if any.
     func peekWord() -> Range<Int>? {
-        guard let b = current, Self.isWordStart(b) else { return nil }
-        var end = position + 1
-        while end < bytes.count, Self.isWordByte(bytes[end]) { end += 1 }
+        var end = position + Self.nameCharacterLength(bytes, at: position, first: true)
+        guard end > position else { return nil }
+        while case let n = Self.nameCharacterLength(bytes, at: end), n > 0 { end += n }
         return position..<end
     }
 

@@ -65,4 +65,32 @@ import Testing
         #expect(r.err.contains("the store is encrypted: give its key with --key-file FILE"), "\(r.err)")
         #expect(r.out == "1\n")
     }
+    /// Model and property names are letters, digits and `_`, letters being Unicode's
+    /// (schema format): a schema file, statements, questions and output take them alike.
+    @Test func namesWithNonASCIILettersWorkEndToEnd() throws {
+        let schema = try w.write("café.json", """
+            {"models": [{"name": "Café", "primaryKey": "id", "properties": {
+              "id": "int", "größe": {"type": "int?", "indexed": true}, "名前": "string?", "nächstes": "Café?"}}]}
+            """)
+        let r = try w.run(["db", "-s", schema,
+                           #"insert Café [{"id": 1, "größe": 3, "名前": "一"}, {"id": 2, "größe": 5, "nächstes": 1}]"#,
+                           "Café where größe > 4 SELECT(id, nächstes.名前 AS n)",
+                           "sum Café.größe",
+                           "count Café where 名前 == '一'",
+                           "update Café 2 set größe = 6",
+                           "Café GROUP(größe) SORT(größe)"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == """
+            {"inserted": 2}
+            {"id": 2, "n": "一"}
+            8
+            1
+            {"updated": 1}
+            {"größe": 3, "@count": 1}
+            {"größe": 6, "@count": 1}
+
+            """)
+        let wrong = try w.run(["db", "Café where größe2 > 1"])
+        #expect(wrong.err == "error: column 12: 'Café' has no property 'größe2'; did you mean 'größe'?\n", "\(wrong.err)")
+    }
 }

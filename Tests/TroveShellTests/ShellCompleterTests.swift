@@ -31,6 +31,23 @@ import Testing
         #expect(complete("Person where age > 3 SORT(na") == ["name"])
     }
 
+    /// Names are made of Unicode letters (schema format): completion reads them whole.
+    @Test func namesWithNonASCIILettersComplete() {
+        let models = [ModelDescription(name: "Café", primaryKey: "id", properties: [
+            PropertyDescription(name: "id", type: "int", isIndexed: true),
+            PropertyDescription(name: "größe", type: "int?"),
+            PropertyDescription(name: "grün", type: "bool"),
+            PropertyDescription(name: "nächstes", type: "Café?", objectType: "Café"),
+        ])]
+        let completer = ShellCompleter(models: { models })
+        func complete(_ line: String) -> [String] { completer.complete(line: line, cursor: line.utf8.count).candidates }
+        #expect(complete("count Ca") == ["Café"])
+        #expect(complete("Café where grö") == ["größe"])
+        #expect(complete("Café where größe > 1 AND(gr") == ["größe", "grün", "GROUP("])
+        #expect(complete("Café where nächstes.grü") == ["nächstes.grün"])
+        #expect(complete("sum Café.grö") == ["Café.größe"])
+    }
+
     @Test func keyPathsFollowLinks() {
         #expect(complete("Person where bestFriend.na") == ["bestFriend.name"])
         #expect(complete("Person where dogs.") == ["dogs.name", "dogs.owners"])

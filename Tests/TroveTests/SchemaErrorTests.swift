@@ -45,13 +45,14 @@ import Testing
         Case(name: "unknown model key", json: model(#""a": "int""#, extra: #", "primarykey": "a""#), kind: .invalidStructure, path: "models[0].primarykey", reason: "unknown key \"primarykey\" in a model; did you mean 'primaryKey'?"),
         Case(name: "empty model", json: model(""), kind: .emptyModel, path: "models[0].properties", reason: "model 'M' has no properties"),
         // Names
-        Case(name: "model name starting with a digit", json: #"{"models": [{"name": "1Dog", "properties": {"a": "int"}}]}"#, kind: .invalidModelName, path: "models[0].name", reason: "invalid model name \"1Dog\": a model name starts with an ASCII letter"),
+        Case(name: "model name starting with a digit", json: #"{"models": [{"name": "1Dog", "properties": {"a": "int"}}]}"#, kind: .invalidModelName, path: "models[0].name", reason: "invalid model name \"1Dog\": a model name starts with a letter"),
         Case(name: "model name with a space", json: #"{"models": [{"name": "Big Dog", "properties": {"a": "int"}}]}"#, kind: .invalidModelName, path: "models[0].name", reason: "invalid model name \"Big Dog\""),
         Case(name: "model named like a type", json: #"{"models": [{"name": "string", "properties": {"a": "int"}}]}"#, kind: .invalidModelName, path: "models[0].name", reason: "'string' is a type name"),
         Case(name: "duplicate model", json: #"{"models": [{"name": "A", "properties": {"a": "int"}}, {"name": "A", "properties": {"b": "int"}}]}"#, kind: .duplicateModel, path: "models[1].name", reason: "duplicate model name 'A' (first defined at models[0])"),
         Case(name: "duplicate property", json: model(#""a": "int", "b": "string", "a": "string""#), kind: .duplicateProperty, path: "models[0].properties.a", reason: "duplicate property 'a' in model 'M'"),
         Case(name: "invalid property name", json: model(#""first name": "string""#), kind: .invalidPropertyName, path: #"models[0].properties["first name"]"#, reason: "invalid property name \"first name\""),
-        Case(name: "non-ASCII property name", json: model(#""größe": "int""#), kind: .invalidPropertyName, path: #"models[0].properties["größe"]"#, reason: "invalid property name \"größe\": a property name starts with an ASCII letter or '_' and has only ASCII letters, digits and '_'"),
+        Case(name: "property name with a symbol", json: model(#""prix€": "int""#), kind: .invalidPropertyName, path: #"models[0].properties["prix€"]"#, reason: "invalid property name \"prix€\": a property name starts with a letter or '_' and has only letters, digits and '_'"),
+        Case(name: "model name starting with a non-ASCII digit", json: #"{"models": [{"name": "٣Dog", "properties": {"a": "int"}}]}"#, kind: .invalidModelName, path: "models[0].name", reason: "invalid model name \"٣Dog\""),
         // Types
         Case(name: "unknown type", json: model(#""a": "integer""#), kind: .unknownType, path: "models[0].properties.a", reason: "unknown type 'integer': neither a built-in type nor a model of this schema; did you mean 'int'?"),
         Case(name: "link to unknown model", json: people(dog: #""name": "string", "owner": "Persn?""#), kind: .unknownType, path: "models[1].properties.owner", reason: "unknown type 'Persn': neither a built-in type nor a model of this schema; did you mean 'Person'?"),

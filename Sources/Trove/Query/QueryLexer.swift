@@ -156,11 +156,6 @@ package struct QueryLexer: Sendable {
     @inline(__always)
     private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
-    @inline(__always)
-    private func isASCIIIdentifierStart(_ byte: UInt8) -> Bool {
-        (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A || byte == UInt8(ascii: "_")
-    }
-
     private mutating func skipWhitespace() {
         while index < bytes.count {
             let byte = bytes[index]
@@ -174,25 +169,25 @@ package struct QueryLexer: Sendable {
         }
     }
 
-    /// Reads a name (letters, digits, `_`, and any Unicode identifier character); false, having
-    /// read nothing, when none starts here.
+    /// Reads a name (``SchemaName``'s letters, digits and `_`); false, having read nothing,
+    /// when none starts here.
     private mutating func scanIdentifier() -> Bool {
         guard index < bytes.count else { return false }
         let first = bytes[index]
         if first < 0x80 {
-            guard isASCIIIdentifierStart(first) else { return false }
+            guard SchemaName.isStart(Unicode.Scalar(first)) else { return false }
             advance()
         } else {
-            guard decodeScalar(at: index).properties.isXIDStart else { return false }
+            guard SchemaName.isStart(decodeScalar(at: index)) else { return false }
             advanceScalar()
         }
         while index < bytes.count {
             let byte = bytes[index]
             if byte < 0x80 {
-                guard isASCIIIdentifierStart(byte) || isDigit(byte) else { break }
+                guard SchemaName.isContinuation(Unicode.Scalar(byte)) else { break }
                 advance()
             } else {
-                guard decodeScalar(at: index).properties.isXIDContinue else { break }
+                guard SchemaName.isContinuation(decodeScalar(at: index)) else { break }
                 advanceScalar()
             }
         }

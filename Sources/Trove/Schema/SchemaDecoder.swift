@@ -223,9 +223,7 @@ struct SchemaDecoder {
             }
             throw error(.invalidType, path, "lists of lists are not supported (\"\(text)\")")
         }
-        guard let first = base.utf8.first, first &- UInt8(ascii: "0") >= 10,
-              base.utf8.allSatisfy({ c in c == UInt8(ascii: "_") || c &- UInt8(ascii: "0") < 10 || (c | 0x20) &- UInt8(ascii: "a") < 26 })
-        else {
+        guard SchemaName.isValid(String(base), underscoreFirst: true) else {
             throw error(.invalidType, path, "\"\(text)\" is not a type: write a type name, optionally followed by '?' and '[]', such as \"int?\", \"Dog\" or \"string[]\"")
         }
         let name = String(base)

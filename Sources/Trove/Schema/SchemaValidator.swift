@@ -20,14 +20,6 @@ struct SchemaValidator {
                            message: "unknown type '\(name)': neither a built-in type nor a model of this schema\(NameSuggestion.hint(for: name, among: candidates))")
     }
 
-    static func isIdentifier(_ s: String, allowingUnderscoreFirst: Bool) -> Bool {
-        guard let first = s.utf8.first else { return false }
-        let firstOK = (first | 0x20) &- UInt8(ascii: "a") < 26 || (allowingUnderscoreFirst && first == UInt8(ascii: "_"))
-        return firstOK && s.utf8.allSatisfy { c in
-            c == UInt8(ascii: "_") || c &- UInt8(ascii: "0") < 10 || (c | 0x20) &- UInt8(ascii: "a") < 26
-        }
-    }
-
     func validate(schemaVersion: Int, models: [ModelSchema]) throws(SchemaError) {
         if schemaVersion < 0 {
             throw error(.invalidSchemaVersion, "schemaVersion", "schemaVersion must be a non-negative integer, found \(schemaVersion)")
@@ -35,8 +27,8 @@ struct SchemaValidator {
         var indexByName: [String: Int] = [:]
         for (i, model) in models.enumerated() {
             let path = SchemaLocation.model(i) + ".name"
-            guard Self.isIdentifier(model.name, allowingUnderscoreFirst: false) else {
-                throw error(.invalidModelName, path, "invalid model name \(JSONValue.string(model.name).jsonText): a model name starts with an ASCII letter and has only ASCII letters, digits and '_'")
+            guard SchemaName.isValid(model.name, underscoreFirst: false) else {
+                throw error(.invalidModelName, path, "invalid model name \(JSONValue.string(model.name).jsonText): a model name starts with a letter and has only letters, digits and '_'")
             }
             if Self.reservedModelNames.contains(model.name) {
                 throw error(.invalidModelName, path, "'\(model.name)' is a type name and cannot name a model")
@@ -59,8 +51,8 @@ struct SchemaValidator {
         var seen = Set<String>()
         for property in model.properties {
             let path = SchemaLocation.property(i, property.name)
-            guard Self.isIdentifier(property.name, allowingUnderscoreFirst: true) else {
-                throw error(.invalidPropertyName, path, "invalid property name \(JSONValue.string(property.name).jsonText): a property name starts with an ASCII letter or '_' and has only ASCII letters, digits and '_'")
+            guard SchemaName.isValid(property.name, underscoreFirst: true) else {
+                throw error(.invalidPropertyName, path, "invalid property name \(JSONValue.string(property.name).jsonText): a property name starts with a letter or '_' and has only letters, digits and '_'")
             }
             guard seen.insert(property.name).inserted else {
                 throw error(.duplicateProperty, path, "duplicate property '\(property.name)' in model '\(model.name)'")
@@ -162,7 +154,7 @@ struct SchemaValidator {
             guard isModelRename || model[property: new] != nil else {
                 throw error(.invalidRename, path, "'\(new)' is neither the model's name nor one of its properties; \"renamed\" maps a new name to the old one\(NameSuggestion.hint(for: new, among: [model.name] + model.properties.map(\.name)))")
             }
-            guard Self.isIdentifier(old, allowingUnderscoreFirst: !isModelRename) else {
+            guard SchemaName.isValid(old, underscoreFirst: !isModelRename) else {
                 throw error(.invalidRename, path, "\(JSONValue.string(old).jsonText) is not a valid \(isModelRename ? "model" : "property") name")
             }
             if old == new {
