@@ -106,6 +106,10 @@ private struct Recognizer {
                 end = as_.lowerBound
             }
             if s.trimmed(s.position..<end).isEmpty { throw expected("a file name (or '-' for standard input)", at: s.position) }
+            if let extra = textAfterFileName(s.trimmed(s.position..<end)) {
+                throw expected("AS CSV|TSV|JSON, MERGE or the end of the statement after the file name (quote a name with blanks)",
+                               at: extra)
+            }
             let file = fileName(s.position..<end)
             s.position = s.bytes.count
             return .importFile(model: model, file: file, format: format, merge: merge)
@@ -121,6 +125,12 @@ private struct Recognizer {
         case "explain", "watch":
             s.skipSpace()
             if s.isAtEnd { throw expected("a query after '\(keyword)'", at: s.position) }
+            if let word = s.peekWord(), case let first = s.text(word).lowercased(),
+               first != "count", QueryAggregateStatement.words[first] == nil, CommandTable.statement(first) != nil {
+                let lookup = first == "get" ? "; a key lookup is the query '\(keyword) MODEL where KEY == VALUE'" : ""
+                throw error("\(keyword) takes a query (MODEL ..., count, sum, avg, min or max), not '\(s.text(word))'\(lookup)",
+                            at: word.lowerBound)
+            }
             let spec = try querySpec()
             return keyword == "explain" ? .explain(spec) : .watch(spec)
         default:
@@ -343,6 +353,20 @@ private struct Recognizer {
         while lo > r.lowerBound, StatementScanner.isWordByte(s.bytes[lo - 1]) { lo -= 1 }
         guard lo < r.upperBound, lo > r.lowerBound, StatementScanner.isSpace(s.bytes[lo - 1]) else { return nil }
         return lo..<r.upperBound
+    }
+
+    /// Where text starts after the first file name in `range` (one word, or a quoted name),
+    /// or nil when the name is all there is.
+    func textAfterFileName(_ range: Range<Int>) -> Int? {
+        var t = s
+        t.position = range.lowerBound
+        if let b = t.current, b == 0x22 || b == 0x27 {
+            _ = t.skipQuoted()
+        } else {
+            while let b = t.current, t.position < range.upperBound, !StatementScanner.isSpace(b) { t.position += 1 }
+        }
+        t.skipSpace()
+        return t.position < range.upperBound ? t.position : nil
     }
 
     func fileName(_ range: Range<Int>) -> SourceFragment {

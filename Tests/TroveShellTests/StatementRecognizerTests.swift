@@ -146,6 +146,13 @@ import Testing
         #expect(failure("count Maß€") == StatementError("unexpected '€' after model name 'Maß'", at: 10))
         #expect(failure("Caré where x == 1") == nil)
         #expect(failure("import Person") == StatementError("expected a file name (or '-' for standard input), found the end of the statement", at: 13))
+        #expect(failure("import Car a b.csv") == StatementError("expected AS CSV|TSV|JSON, MERGE or the end of the statement after the file name (quote a name with blanks), found 'b.csv'", at: 13))
+        #expect(failure("import Car 'a b.csv' x MERGE") == StatementError("expected AS CSV|TSV|JSON, MERGE or the end of the statement after the file name (quote a name with blanks), found 'x'", at: 21))
+        #expect(failure("import Car 'a b.csv' AS CSV MERGE") == nil)
+        #expect(failure("explain get Person 1") == StatementError("explain takes a query (MODEL ..., count, sum, avg, min or max), not 'get'; a key lookup is the query 'explain MODEL where KEY == VALUE'", at: 8))
+        #expect(failure("watch delete Person 1") == StatementError("watch takes a query (MODEL ..., count, sum, avg, min or max), not 'delete'", at: 6))
+        #expect(failure("explain count Person") == nil)
+        #expect(failure("explain avg Person.age") == nil)
         #expect(failure("get Person 'open") == StatementError("unterminated or malformed string", at: 11))
     }
 }
