@@ -34,11 +34,13 @@ final class CSVReader {
     private var position = 0
     private var count = 0
     private var atEnd = false
-    private var line = 1
+    private var line: Int
     private var started = false
 
-    init(source: any JSONByteSource, separator: UInt8, chunkSize: Int = 1 << 16) {
+    /// `firstLine`: the line number of the input's first line.
+    init(source: any JSONByteSource, separator: UInt8, chunkSize: Int = 1 << 16, firstLine: Int = 1) {
         self.source = source
+        self.line = firstLine
         self.separator = separator
         self.buffer = [UInt8](repeating: 0, count: chunkSize)
     }

@@ -10,7 +10,7 @@ public final class ExecutionContext {
     private let emitter: (JSONObject) -> Void
     private let progressBar: ProgressBar?
     private let standardInput: () -> [UInt8]
-    private let standardInputStream: (() -> (buffered: [UInt8], fd: Int32?))?
+    private let standardInputStream: (() -> (buffered: [UInt8], fd: Int32?, firstLine: Int))?
 
     public init(arguments: [String], emit: @escaping (JSONObject) -> Void = { _ in }, progress: ProgressBar? = nil,
                 standardInput: (() -> [UInt8])? = nil) {
@@ -18,17 +18,17 @@ public final class ExecutionContext {
         self.emitter = emit
         self.progressBar = progress
         self.standardInput = standardInput ?? { (try? FileInput.readAll(nil)) ?? [] }
-        self.standardInputStream = standardInput == nil ? { ([], STDIN_FILENO) } : nil
+        self.standardInputStream = standardInput == nil ? { ([], STDIN_FILENO, 1) } : nil
     }
 
     /// A context whose standard input streams (the shell's own).
     init(arguments: [String], emit: @escaping (JSONObject) -> Void, progress: ProgressBar?,
-         standardInputStream: @escaping () -> (buffered: [UInt8], fd: Int32?)) {
+         standardInputStream: @escaping () -> (buffered: [UInt8], fd: Int32?, firstLine: Int)) {
         self.arguments = arguments
         self.emitter = emit
         self.progressBar = progress
         self.standardInput = {
-            let (buffered, fd) = standardInputStream()
+            let (buffered, fd, _) = standardInputStream()
             guard fd != nil else { return buffered }
             return buffered + ((try? FileInput.readAll(nil)) ?? [])
         }
@@ -71,8 +71,8 @@ public final class ExecutionContext {
             do { return try StatementInput.open(path: file.text) } catch { throw error.placed(at: file.offset) }
         }
         if let standardInputStream {
-            let (buffered, fd) = standardInputStream()
-            return StatementInput(name: "-", prefix: buffered, fd: fd, ownsDescriptor: false)
+            let (buffered, fd, firstLine) = standardInputStream()
+            return StatementInput(name: "-", prefix: buffered, fd: fd, ownsDescriptor: false, firstLine: firstLine)
         }
         return StatementInput(name: "-", prefix: standardInput(), fd: nil, ownsDescriptor: false)
     }

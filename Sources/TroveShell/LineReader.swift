@@ -10,6 +10,8 @@ final class LineReader {
     private var buffer: [UInt8] = []
     private var start = 0
     private var atEnd = false
+    /// Lines handed out so far.
+    private var linesRead = 0
 
     /// Reads standard input.
     init() {
@@ -27,13 +29,13 @@ final class LineReader {
 
     deinit { if ownsDescriptor { close(fd) } }
 
-    func takeRemainingInput() -> (buffered: [UInt8], fd: Int32?) {
+    func takeRemainingInput() -> (buffered: [UInt8], fd: Int32?, firstLine: Int) {
         let rest = Array(buffer[start...])
         buffer = []
         start = 0
         let wasAtEnd = atEnd
         atEnd = true
-        return (rest, wasAtEnd ? nil : fd)
+        return (rest, wasAtEnd ? nil : fd, linesRead + 1)
     }
 
     /// The next line without its line ending (`\n` or `\r\n`), or nil at end of input.
@@ -44,12 +46,14 @@ final class LineReader {
                 if end > start, buffer[end - 1] == 0x0D { end -= 1 }
                 let line = String(decoding: buffer[start..<end], as: UTF8.self)
                 start = newline + 1
+                linesRead += 1
                 return line
             }
             if atEnd {
                 guard start < buffer.count else { return nil }
                 let line = String(decoding: buffer[start...], as: UTF8.self)
                 start = buffer.count
+                linesRead += 1
                 return line
             }
             if start > 0 {

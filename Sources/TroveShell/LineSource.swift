@@ -2,8 +2,9 @@
 protocol LineSource: AnyObject {
     func readLine() -> String?
     /// Hands over the rest of the input as raw bytes (for `import MODEL -`): what is
-    /// buffered already, then the descriptor to read on, if any.
-    func takeRemainingInput() -> (buffered: [UInt8], fd: Int32?)
+    /// buffered already, then the descriptor to read on, if any, and the line of the input
+    /// the rest starts on (after the lines read so far).
+    func takeRemainingInput() -> (buffered: [UInt8], fd: Int32?, firstLine: Int)
 }
 
 extension LineSource {
@@ -21,7 +22,10 @@ extension LineSource {
 extension LineReader: LineSource {}
 
 extension TextLines {
-    func takeRemainingInput() -> (buffered: [UInt8], fd: Int32?) { (readRemaining(), nil) }
+    func takeRemainingInput() -> (buffered: [UInt8], fd: Int32?, firstLine: Int) {
+        let firstLine = linesRead + 1
+        return (readRemaining(), nil, firstLine)
+    }
 }
 
 /// Lines of an in-memory text (`-c COMMAND`, tests).
@@ -39,4 +43,6 @@ final class TextLines: LineSource {
         defer { index += 1 }
         return lines[index]
     }
+
+    var linesRead: Int { index }
 }

@@ -12,14 +12,18 @@ public final class StatementInput: JSONByteSource {
     public let size: Int?
     /// Bytes handed out so far.
     public private(set) var bytesRead = 0
+    /// The line of the input, as the user sees it, that the data starts on: standard input
+    /// that carried the statements before it goes on after their lines.
+    public let firstLine: Int
     private var prefix: [UInt8]
     private var prefixOffset = 0
     private let fd: Int32?
     private let ownsDescriptor: Bool
 
     /// `prefix` comes first (input already buffered by the shell), then `fd` until its end.
-    init(name: String, prefix: [UInt8], fd: Int32?, ownsDescriptor: Bool) {
+    init(name: String, prefix: [UInt8], fd: Int32?, ownsDescriptor: Bool, firstLine: Int = 1) {
         self.name = name
+        self.firstLine = firstLine
         self.prefix = prefix
         self.fd = fd
         self.ownsDescriptor = ownsDescriptor

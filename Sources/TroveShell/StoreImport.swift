@@ -18,7 +18,7 @@ struct StoreImport {
         switch format {
         case .json: try importJSON(into: destination, &counts)
         case .csv, .tsv:
-            var reader = CSVImport(model: model, reader: CSVReader(source: input, separator: format == .tsv ? 0x09 : 0x2C), into: destination)
+            var reader = CSVImport(model: model, reader: CSVReader(source: input, separator: format == .tsv ? 0x09 : 0x2C, firstLine: input.firstLine), into: destination)
             while true {
                 if context.isCancelled { throw failure("interrupted after \(counts.records) records") }
                 let record: CSVImport.Row?
@@ -63,7 +63,7 @@ struct StoreImport {
     }
 
     private func importJSON(into destination: ImportDestination, _ counts: inout Counts) throws {
-        let reader = JSONStreamReader(source: input)
+        let reader = JSONStreamReader(source: input, firstLine: input.firstLine)
         var links = ForwardLinks(model: model)
         while true {
             if context.isCancelled { throw failure("interrupted after \(counts.records) records") }

@@ -65,6 +65,20 @@ import Testing
         #expect(objects?[1]["optInt"] as? Int == 6)
     }
 
+    /// Data that follows its statement on standard input counts lines as the user sees the
+    /// input, from its first line; with the statement on the command line it starts at 1.
+    @Test func importErrorsOnStandardInputCountTheInputsLines() throws {
+        try store()
+        let csv = try w.run(["db"], stdin: "count AllTypes\nimport AllTypes - AS CSV\nid,intValue\n1,4\n2,x\n")
+        #expect(csv.status == 1)
+        #expect(csv.err.hasPrefix("error: line 2: import from standard input failed: line 5, column 2 (intValue): "), "\(csv.err)")
+        let json = try w.run(["db"], stdin: "\n\nimport AllTypes -\n{\"id\": 1}\n{\"id\": }\n")
+        #expect(json.status == 1)
+        #expect(json.err.contains("failed: record 2, line 5, column 8: "), "\(json.err)")
+        let command = try w.run(["db", "import AllTypes - AS CSV"], stdin: "id,intValue\n1,4\n2,x\n")
+        #expect(command.err.contains("failed: line 3, column 2 (intValue): "), "\(command.err)")
+    }
+
     @Test func standardInputIsReadAsCSVWhenAsked() throws {
         try store()
         let r = try w.run(["db", "import AllTypes - AS CSV", "count AllTypes where intValue == 4"], stdin: "id,intValue\n1,4.0\n2,4\n")

@@ -58,15 +58,18 @@ package final class JSONStreamReader {
     /// Kept across records so that decoding escaped strings reuses one buffer.
     private var scratch: [UInt8] = []
 
-    /// Reads from `source` in chunks of `chunkSize` bytes.
+    /// Reads from `source` in chunks of `chunkSize` bytes; positions count lines from
+    /// `firstLine` (where the stream starts in a larger input).
     package init(
         source: some JSONByteSource,
         chunkSize: Int = JSONStreamReader.defaultChunkSize,
         maxRecordSize: Int = JSONStreamReader.defaultMaxRecordSize,
-        parser: JSONParser = JSONParser()
+        parser: JSONParser = JSONParser(),
+        firstLine: Int = 1
     ) {
         precondition(chunkSize > 0 && maxRecordSize > 0, "chunkSize and maxRecordSize must be positive")
         self.source = source
+        self.markPosition = JSONTextPosition(line: firstLine)
         self.chunkSize = chunkSize
         self.maxRecordSize = maxRecordSize
         self.parser = parser
