@@ -79,8 +79,10 @@ public final class PostgresBackend: ShellBackend {
         switch statement {
         case .query(let spec), .export(let spec, _):
             switch try checked(spec.text, { try store.run(spec.text.text, arguments: arguments) }) {
-            case .objects(let objects): return .objects(ResultSet(columns: objects.columns, rows: objects.json))
-            case .rows(let rows): return .objects(ResultSet(columns: rows.columns, rows: rows.json))
+            case .objects(let objects):
+                return .objects(ResultSet(columns: objects.columns, rows: objects.json, decimalColumns: ResultRows.decimalColumns(of: objects.model)))
+            case .rows(let rows):
+                return .objects(ResultSet(columns: rows.columns, rows: rows.json, decimalColumns: ResultRows.decimalColumns(rows.columns, of: rows.rows)))
             case .value(let name, let value): return .value(name: name, value)
             }
         case .count(let model, let predicate):
@@ -100,7 +102,7 @@ public final class PostgresBackend: ShellBackend {
                 columns = objects.columns
                 found.append(objects.json.first)
             }
-            return .lookup(columns: columns, objects: found)
+            return .lookup(columns: columns, objects: found, decimalColumns: ResultRows.decimalColumns(of: m))
         case .insert(let model, let json), .upsert(let model, let json):
             let m = try modelSchema(model)
             let records = try JSONRecords.parse(json)

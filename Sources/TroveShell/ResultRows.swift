@@ -24,11 +24,11 @@ enum ResultRows {
         Set(model.properties.filter { $0.type == .decimal }.map(\.name))
     }
 
-    /// The columns of `rows` where a decimal stands.
-    static func decimalColumns(of rows: QueryRows) -> Set<String> {
+    /// The `columns` where a decimal stands in `rows` (each row's values in column order).
+    static func decimalColumns(_ columns: [String], of rows: some Sequence<[Value]>) -> Set<String> {
         var result: Set<String> = []
         for row in rows {
-            for (name, value) in zip(row.names, row.values) {
+            for (name, value) in zip(columns, row) {
                 if case .decimal = value { result.insert(name) }
             }
         }
@@ -37,6 +37,6 @@ enum ResultRows {
 
     /// Projected or grouped rows as the shell prints them.
     static func make(_ rows: QueryRows) -> ResultSet {
-        ResultSet(columns: rows.columns, rows: rows.map(\.json), decimalColumns: decimalColumns(of: rows))
+        ResultSet(columns: rows.columns, rows: rows.map(\.json), decimalColumns: decimalColumns(rows.columns, of: rows.map(\.values)))
     }
 }

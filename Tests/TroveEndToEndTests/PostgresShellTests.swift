@@ -122,6 +122,26 @@ struct PostgresShellTests {
         #expect(grouped.hasPrefix("age,@count\n"), "\(grouped)")
     }
 
+    /// Decimals print as on a store: aggregates as numbers with every digit, columns of
+    /// decimals aligned right in table and markdown modes.
+    @Test func decimalsPrintAsOnAStoreInEveryMode() throws {
+        let schema = try w.write("d.json", #"{"models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "price": "decimal?", "tag": "string?"}}]}"#)
+        let insert = #"insert Item [{"id": 1, "price": "12.345678901234567890123", "tag": "a"}, {"id": 2, "price": "0.1", "tag": "a"}, {"id": 3, "tag": "b"}]"#
+        for database in [url, "d.trove"] {
+            let r = try w.run([database, "--schema", schema, insert])
+            #expect(r.status == 0, "\(r.err)")
+        }
+        let statements = ["Item SORT(id)", "get Item 2", "sum Item.price", "max Item.price",
+                          "Item GROUP(tag) SELECT(tag, @sum.price AS total) SORT(tag)"]
+        for mode in ["json", "jsonl", "csv", "table", "markdown"] {
+            let arguments = ["-c", ".mode \(mode)"] + statements.flatMap { ["-c", $0] }
+            let store = try w.run(["d.trove"] + arguments)
+            let server = try w.run([url] + arguments)
+            #expect(store.status == 0 && server.status == 0, "\(mode): \(store.err)\(server.err)")
+            #expect(server.out == store.out, "\(mode):\n\(server.out)\nexpected\n\(store.out)")
+        }
+    }
+
     @Test func aWrongStatementNamesItsColumnAsOnAStore() throws {
         #expect(try w.run([url, "--schema", Workspace.schema("People"), ".models"]).status == 0)
         #expect(try w.run(["people.trove", "--schema", Workspace.schema("People"), ".models"]).status == 0)
