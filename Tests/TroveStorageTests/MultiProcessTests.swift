@@ -226,14 +226,24 @@ private struct Acknowledgements {
         defer { dir.cleanup() }
         let s = try Storage(path: dir.file("release.trove"))
         let latest = LatestBox()
+        // The handler holds the canary, so the canary goes when the observer does.
+        final class Canary: @unchecked Sendable {
+            let gone = DispatchSemaphore(value: 0)
+            deinit { gone.signal() }
+        }
+        let gone: DispatchSemaphore
         weak var released: CommitObserver?
         do {
-            let observer = s.observeCommits { latest.set($0) }
+            let canary = Canary()
+            gone = canary.gone
+            let observer = s.observeCommits { latest.set($0); withExtendedLifetime(canary) {} }
             released = observer
             try s.write { tx in try tx.put(try tx.createTree(named: "t"), bytes("k"), bytes("v")) }
             #expect(latest.get() == s.latestTransactionID)
         }
-        // Its watch thread (blocked in poll on the lock file) does not keep it alive.
+        // Its watch thread (blocked in poll on the lock file) does not keep it alive, though it
+        // may hold it for the moment it takes to look at the commit above: wait for that.
+        #expect(gone.wait(timeout: .now() + 30) == .success)
         #expect(released == nil)
         try s.write { tx in try tx.put(try tx.createTree(named: "t"), bytes("k"), bytes("w")) }
         #expect(latest.get() < s.latestTransactionID)
