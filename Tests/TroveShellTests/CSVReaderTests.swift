@@ -46,4 +46,21 @@ struct CSVReaderTests {
         #expect(failure("a,b\n\"x\"y,2") == "line 2, column 1: unexpected text after a closing quote (a quote inside a field is written twice)")
         #expect(try Self.records("a\n\"multi\nline\"\nnext\n", chunk: 4).count == 3)
     }
+
+    /// Fields are checked in order: a field that is not UTF-8 is the error even when a later
+    /// field of its record is malformed too.
+    @Test func theFirstBadFieldOfARecordIsTheError() throws {
+        func failure(_ bytes: [UInt8]) -> String {
+            let reader = CSVReader(source: Chunks(bytes: bytes), separator: 0x2C, chunkSize: 4)
+            do {
+                while try reader.next() != nil {}
+                return ""
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(failure(Array("a,b\n1".utf8) + [0xBF] + Array(",\"open".utf8)) == "line 2, column 1: the field is not valid UTF-8")
+        #expect(failure(Array("a,b\n1,".utf8) + [0xBF]) == "line 2, column 2: the field is not valid UTF-8")
+        #expect(failure(Array("a,b\n1,\"open".utf8) + [0xBF]) == "line 2, column 2: a quoted field is not closed (a quote is missing)")
+    }
 }
