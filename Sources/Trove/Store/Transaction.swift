@@ -20,8 +20,9 @@ public final class Transaction: Snapshot {
     /// Nested objects written whole (inserted, or updated to the values given), by model id
     /// and primary key as given: the same values given again change nothing, so a write that
     /// links many objects to one (each user to its team) writes it once. Any write to a model
-    /// forgets its objects here.
-    private var nestedWrites: [Int: [Value: NestedWrite]] = [:]
+    /// forgets its objects here. By model id, as ``logs``: each write checks its model's
+    /// entry, which an index finds without hashing.
+    private var nestedWrites: [[Value: NestedWrite]] = []
 
     private struct NestedWrite {
         var key: UInt64
@@ -30,6 +31,10 @@ public final class Transaction: Snapshot {
 
     /// Enough for the objects a loop links to; beyond it a nested object is compared each time.
     private static let nestedWriteCapacity = 4096
+
+    /// The Swift type whose whole-value writes ``ValueTransaction`` checked last, with the
+    /// model and the answer: a loop writing values of one type asks again without a lock.
+    @exclusivity(unchecked) var lastWholeWrite: (type: ObjectIdentifier, model: ModelLayout, whole: Bool)?
 
     /// Whether it came from ``Store/beginWrite()`` and is committed by hand.
     var isExplicit = false
@@ -57,7 +62,7 @@ public final class Transaction: Snapshot {
     /// Calls `body` with the change log of `m`, created on first use.
     @inline(__always)
     private func log<R>(_ m: ModelLayout, _ body: (inout ModelChangeLog) -> R) -> R {
-        if !nestedWrites.isEmpty { nestedWrites[m.id] = nil }
+        if m.id < nestedWrites.count, !nestedWrites[m.id].isEmpty { nestedWrites[m.id] = [:] }
         if m.id >= logs.count { logs.append(contentsOf: repeatElement(nil, count: m.id + 1 - logs.count)) }
         if logs[m.id] == nil { logs[m.id] = ModelChangeLog() }
         return body(&logs[m.id]!)
@@ -236,7 +241,8 @@ public final class Transaction: Snapshot {
             guard let pk = target.primaryKey, let pkValue = dict[pk.name] else {
                 return .reference(ObjectReference(model: target.name, key: try insertObject(target, dict, depth: depth + 1)))
             }
-            if let written = nestedWrites[target.id]?[pkValue], written.values == dict {
+            if target.id < nestedWrites.count, let written = nestedWrites[target.id][pkValue],
+               Transaction.same(written.values, dict, besides: pk.name) {
                 return .reference(ObjectReference(model: target.name, key: written.key))
             }
             let key: UInt64
@@ -248,8 +254,11 @@ public final class Transaction: Snapshot {
             }
             // Only values that write nothing themselves: a nested object of its own may be
             // changed by a later write of its model, which forgets only that model's entries.
-            if !dict.values.contains(where: Transaction.mayWrite), nestedWrites[target.id, default: [:]].count < Transaction.nestedWriteCapacity {
-                nestedWrites[target.id, default: [:]][pkValue] = NestedWrite(key: key, values: dict)
+            if !dict.values.contains(where: Transaction.mayWrite) {
+                if target.id >= nestedWrites.count { nestedWrites.append(contentsOf: repeatElement([:], count: target.id + 1 - nestedWrites.count)) }
+                if nestedWrites[target.id].count < Transaction.nestedWriteCapacity {
+                    nestedWrites[target.id][pkValue] = NestedWrite(key: key, values: dict)
+                }
             }
             return .reference(ObjectReference(model: target.name, key: key))
         default:
@@ -261,6 +270,16 @@ public final class Transaction: Snapshot {
             }
             return .reference(ObjectReference(model: target.name, key: key))
         }
+    }
+
+    /// Whether two nested objects' values are the same, `key` aside: the caller has found
+    /// them equal there (their primary key), so its value is not looked up again.
+    private static func same(_ a: [String: Value], _ b: [String: Value], besides key: String) -> Bool {
+        guard a.count == b.count else { return false }
+        for (name, v) in b where name != key {
+            guard a[name] == v else { return false }
+        }
+        return true
     }
 
     @discardableResult

@@ -30,7 +30,13 @@ public struct ValueTransaction {
     package func add(_ model: String, properties: [String: Value], update: Bool, writtenBy type: ObjectIdentifier,
                      writesWhole: (StoredModels) -> Bool) throws {
         let m = try transaction.model(model)
-        let whole = m.typedSlots.writesWhole(type) { writesWhole(StoredModels(layout: transaction.layout)) }
+        let whole: Bool
+        if let last = transaction.lastWholeWrite, last.type == type, last.model === m {
+            whole = last.whole
+        } else {
+            whole = m.typedSlots.writesWhole(type) { writesWhole(StoredModels(layout: transaction.layout)) }
+            transaction.lastWholeWrite = (type, m, whole)
+        }
         let shaped = whole ? properties : ValueMapping.shape(properties, model: m)
         if update { try transaction.upsert(m.name, shaped) } else { try transaction.insert(m.name, shaped) }
     }
