@@ -126,7 +126,8 @@ private struct Recognizer {
             s.skipSpace()
             if s.isAtEnd { throw expected("a query after '\(keyword)'", at: s.position) }
             if let word = s.peekWord(), case let first = s.text(word).lowercased(),
-               first != "count", QueryAggregateStatement.words[first] == nil, CommandTable.statement(first) != nil {
+               first != "count", QueryAggregateStatement.words[first] == nil, CommandTable.statement(first) != nil,
+               !namesModelQuery(after: word) {
                 let lookup = first == "get" ? "; a key lookup is the query '\(keyword) MODEL where KEY == VALUE'" : ""
                 throw error("\(keyword) takes a query (MODEL ..., count, sum, avg, min or max), not '\(s.text(word))'\(lookup)",
                             at: word.lowerBound)

@@ -152,6 +152,10 @@ import Testing
         #expect(failure("explain get Person 1") == StatementError("explain takes a query (MODEL ..., count, sum, avg, min or max), not 'get'; a key lookup is the query 'explain MODEL where KEY == VALUE'", at: 8))
         #expect(failure("watch delete Person 1") == StatementError("watch takes a query (MODEL ..., count, sum, avg, min or max), not 'delete'", at: 6))
         #expect(failure("explain count Person") == nil)
+        // A model may be named like a statement: followed by the end, `where` or a clause.
+        #expect(failure("explain Update where x > 1") == nil)
+        #expect(failure("watch Get") == nil)
+        #expect(failure("watch Delete SORT(x)") == nil)
         #expect(failure("explain avg Person.age") == nil)
         #expect(failure("get Person 'open") == StatementError("unterminated or malformed string", at: 11))
     }
