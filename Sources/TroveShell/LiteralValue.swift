@@ -118,6 +118,12 @@ enum LiteralValue {
         }
     }
 
+    /// Argument `$index` (`text`) as a value of a scalar `type`, for `property`, with the
+    /// error a statement that names it gives.
+    static func argument(_ text: String, index: Int, as type: PropertyType, for property: String, at offset: Int) throws -> Value {
+        try coerced(.text(text), as: type, for: property, at: offset, parameter: index)
+    }
+
     private static func coerced(_ input: CoercionInput, as type: PropertyType, for property: String, at offset: Int,
                                 parameter: Int? = nil) throws -> Value {
         do {

@@ -97,8 +97,19 @@ public final class PostgresBackend: ShellBackend {
             var found: [JSONObject?] = []
             var columns = m.properties.filter(\.isStored).map(\.name)
             for key in keys {
-                let value = try literal(key, for: m[property: pk]!, arguments: context.arguments)
-                let objects = try store.objects("\(m.name) where \(pk) == $0", arguments: [value])
+                let property = m[property: pk]!
+                var value = try literal(key, for: property, arguments: context.arguments)
+                if case .string(let text) = value, key.text.hasPrefix("$"), let index = Int(key.text.dropFirst()) {
+                    // An argument is read as the key's type, as a store reads it.
+                    value = try LiteralValue.argument(text, index: index, as: property.type, for: pk, at: key.offset)
+                }
+                // The query text is the shell's own: an error in it is the key's.
+                let objects: PostgresObjects
+                do {
+                    objects = try store.objects("\(m.name) where \(pk) == $0", arguments: [value])
+                } catch let error as QueryError {
+                    throw StatementError(error.message, at: key.offset)
+                }
                 columns = objects.columns
                 found.append(objects.json.first)
             }

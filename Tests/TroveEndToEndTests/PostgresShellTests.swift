@@ -153,6 +153,7 @@ struct PostgresShellTests {
             "Person where age >", "Person where age > 1)", "count Person where name ==[x] 'a'", "Persn where age > 1",
             "Person where age BETWEEN {nil, 3}", "avg Person.name", "Person GROUP(age) SELECT(age, @avg.name)",
             "count Person where age > $0", "Person where age > 1 SORT(dogs.age)", "watch Person where agee > 1",
+            "get Person $0",
         ]
         for statement in statements {
             let store = try w.run(["people.trove", "--arg", "many", statement])
