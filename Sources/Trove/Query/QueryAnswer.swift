@@ -27,42 +27,70 @@ extension QueryExecutor {
             break
         }
         let binder = QueryBinder(layout: layout, arguments: arguments, statement: text)
-        switch try ParsedQueryCache.shared.statement(text) {
-        case .aggregate(let statement):
-            let bound = try BoundAggregateStatement(statement, binder: binder)
-            if arguments.isEmpty { ParsedQueryCache.shared.keep(bound, of: statement, for: text, layout: layout) }
+        let statement = try ParsedQueryCache.shared.statement(text)
+        switch try BoundStatement(statement, binder: binder) {
+        case .aggregate(let bound):
+            if arguments.isEmpty, case .aggregate(let aggregate) = statement {
+                ParsedQueryCache.shared.keep(bound, of: aggregate, for: text, layout: layout)
+            }
             let (value, plan) = try bound.run(self)
             return (.value(value), plan)
+        case .grouped(let grouping, let query, let model, let predicate):
+            if let (rows, plan) = try grouping.streamedRows(model: model, predicate: predicate,
+                                                             predicateText: query.predicate?.description, executor: self) {
+                return (.rows(rows), plan)
+            }
+            if predicate == nil {
+                // Every object: grouped as the scan reads them.
+                let rows = try grouping.rows(scanning: model, snapshot: snapshot)
+                let total = try snapshot.objectsTree(model)?.count ?? 0
+                let plan = QueryPlan(model: model.name, access: .scan, steps: describesPlan ? ["SCAN \(model.name)"] + grouping.steps : [],
+                                     estimatedRows: total, examinedRows: total, actualRows: rows.count)
+                return (.rows(rows), plan)
+            }
+            let (results, plan) = try run(model: model, predicate: predicate, predicateText: query.predicate?.description as String?,
+                                          sort: [], distinct: [], limit: nil)
+            let rows = try grouping.rows(results.keys, model: model, snapshot: snapshot)
+            return (.rows(rows), plan.adding(grouping.steps, returning: rows.count))
+        case .projected(let projected, let query):
+            if arguments.isEmpty { ParsedQueryCache.shared.keep(projected, of: query, for: text, layout: layout) }
+            let (rows, plan) = try projected.run(self)
+            return (.rows(rows), plan)
+        case .objects(let query, let model, let predicate, let sort, let distinct):
+            let (results, plan) = try run(model: model, predicate: predicate, predicateText: query.predicate?.description as String?,
+                                          sort: sort, distinct: distinct, offset: query.offset, limit: query.limit)
+            return (.objects(results), plan)
+        }
+    }
+}
+
+/// A statement bound to a store's layout, before it runs: the one place where each form of
+/// statement meets its binder, so that a store's answer and `QueryCheck` (a backend's check
+/// against the schema alone) refuse the same statements with the same errors.
+enum BoundStatement {
+    case aggregate(BoundAggregateStatement)
+    /// A query with GROUP (and perhaps SELECT).
+    case grouped(BoundGrouping, Query, ModelLayout, predicate: BoundPredicate?)
+    /// A query with SELECT and no GROUP.
+    case projected(BoundProjectedQuery, Query)
+    /// A query without SELECT or GROUP.
+    case objects(Query, ModelLayout, predicate: BoundPredicate?, sort: [(BoundKeyPath, Bool)], distinct: [BoundKeyPath])
+
+    init(_ statement: QueryStatement, binder: QueryBinder) throws {
+        switch statement {
+        case .aggregate(let aggregate):
+            self = .aggregate(try BoundAggregateStatement(aggregate, binder: binder))
         case .query(let query):
             let model = try binder.model(query.model)
             if !query.group.isEmpty {
                 let grouping = try BoundGrouping(query, model: model, binder: binder)
-                let predicate = try query.predicate.map { try binder.bind($0, to: model) }
-                if let (rows, plan) = try grouping.streamedRows(model: model, predicate: predicate,
-                                                                 predicateText: query.predicate?.description, executor: self) {
-                    return (.rows(rows), plan)
-                }
-                if predicate == nil {
-                    // Every object: grouped as the scan reads them.
-                    let rows = try grouping.rows(scanning: model, snapshot: snapshot)
-                    let total = try snapshot.objectsTree(model)?.count ?? 0
-                    let plan = QueryPlan(model: model.name, access: .scan, steps: describesPlan ? ["SCAN \(model.name)"] + grouping.steps : [],
-                                         estimatedRows: total, examinedRows: total, actualRows: rows.count)
-                    return (.rows(rows), plan)
-                }
-                let (results, plan) = try run(model: model, predicate: predicate, predicateText: query.predicate?.description as String?,
-                                              sort: [], distinct: [], limit: nil)
-                let rows = try grouping.rows(results.keys, model: model, snapshot: snapshot)
-                return (.rows(rows), plan.adding(grouping.steps, returning: rows.count))
+                self = .grouped(grouping, query, model, predicate: try query.predicate.map { try binder.bind($0, to: model) })
+            } else if !query.select.isEmpty {
+                self = .projected(try BoundProjectedQuery(query, binder: binder), query)
+            } else {
+                let (predicate, sort, distinct) = try QueryExecutor.bind(query, model: model, binder: binder, projection: nil)
+                self = .objects(query, model, predicate: predicate, sort: sort, distinct: distinct)
             }
-            if query.select.isEmpty {
-                let (results, plan) = try run(query, model: model, binder: binder, projection: nil)
-                return (.objects(results), plan)
-            }
-            let projected = try BoundProjectedQuery(query, binder: binder)
-            if arguments.isEmpty { ParsedQueryCache.shared.keep(projected, of: query, for: text, layout: layout) }
-            let (rows, plan) = try projected.run(self)
-            return (.rows(rows), plan)
         }
     }
 }

@@ -12,21 +12,7 @@ package struct QueryCheck: Sendable {
     /// Checks a statement as `Snapshot.answer(_:arguments:)` binds it: a query, with or
     /// without SELECT and GROUP, or an aggregate statement. `text` is the statement's text.
     package func check(_ statement: QueryStatement, text: String, arguments: [Value]) throws {
-        let binder = QueryBinder(layout: layout, arguments: arguments, statement: text)
-        switch statement {
-        case .aggregate(let aggregate):
-            _ = try BoundAggregateStatement(aggregate, binder: binder)
-        case .query(let query):
-            let model = try binder.model(query.model)
-            if !query.group.isEmpty {
-                _ = try BoundGrouping(query, model: model, binder: binder)
-                _ = try query.predicate.map { try binder.bind($0, to: model) }
-            } else if !query.select.isEmpty {
-                _ = try BoundProjectedQuery(query, binder: binder)
-            } else {
-                _ = try QueryExecutor.bind(query, model: model, binder: binder, projection: nil)
-            }
-        }
+        _ = try BoundStatement(statement, binder: QueryBinder(layout: layout, arguments: arguments, statement: text))
     }
 
     /// Checks a predicate on the objects of `model` as `Snapshot.objects(_:where:arguments:)`
