@@ -51,6 +51,16 @@ public final class PostgresBulkInsert {
         copySQL = "COPY \(PostgresTables.table(model)) (\(columns.map { PostgresTables.quoted($0.name) }.joined(separator: ", "))) FROM STDIN (FORMAT csv)"
     }
 
+    /// Whether a row can go by COPY with this value for a list property: only a list with no
+    /// elements (or none), as a list's elements are rows of its side table, not a column.
+    public static func copyCarries(list value: Value) -> Bool {
+        switch value {
+        case .null: true
+        case .list(let elements): elements.isEmpty
+        default: false
+        }
+    }
+
     /// Adds an object to the batch; `place` names it (`"record 3"`, `"line 7"`) in the error of
     /// a batch that fails. Returns false, adding nothing, for an object COPY cannot carry (a
     /// list with elements, a nested object, a date outside the years 1 to 9999): that one is
@@ -62,11 +72,7 @@ public final class PostgresBulkInsert {
         for property in model.properties where property.isStored && property.type.isList {
             let given = values[property.name]
             if given != nil { known += 1 }
-            switch given ?? property.defaultValue ?? .null {
-            case .null: continue
-            case .list(let elements) where elements.isEmpty: continue
-            default: return false
-            }
+            guard Self.copyCarries(list: given ?? property.defaultValue ?? .null) else { return false }
         }
         row.removeAll(keepingCapacity: true)
         var lineBreaks = 0

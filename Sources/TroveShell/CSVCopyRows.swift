@@ -45,12 +45,7 @@ struct CSVCopyRows {
     /// carry or that is missing for a required property.
     init?(header: [PropertySchema], model: ModelSchema, bulk: PostgresBulkInsert) {
         for property in model.properties where property.isStored && property.type.isList {
-            guard !header.contains(property) else { return nil }
-            switch property.defaultValue ?? .null {
-            case .null: continue
-            case .list(let elements) where elements.isEmpty: continue
-            default: return nil
-            }
+            guard !header.contains(property), PostgresBulkInsert.copyCarries(list: property.defaultValue ?? .null) else { return nil }
         }
         var sources: [Source] = []
         for (index, column) in bulk.columns.enumerated() {
