@@ -85,20 +85,21 @@ struct PredicateShapeReader {
     }
 
     /// The captured values of `predicate` when its tree, of the type `expression.shaped` reads,
-    /// has the shape `expression.elements`; nil when it has another.
+    /// has the shape `expression.shape`; nil when it has another.
     static func values<T: PersistentModel>(of predicate: Predicate<T>, matching expression: PredicateTranslationCache.KnownExpression) -> [Value]? {
         values(of: predicate.expression, matching: expression, root: predicate.variable.key)
     }
 
     private static func values<E: StandardPredicateExpression<Bool>>(of expression: E, matching known: PredicateTranslationCache.KnownExpression,
                                                                      root: PredicateExpressions.VariableID) -> [Value]? {
-        var reader = PredicateShapeReader(shape: PredicateShape(model: known.model, expression: known.expression), root: root, expected: known.elements)
+        var reader = PredicateShapeReader(shape: PredicateShape(model: known.shape.model, expression: known.shape.expression), root: root,
+                                          expected: known.shape.elements)
         do {
             try known.shaped.readShape(of: expression, &reader)
         } catch {
             return nil
         }
-        return reader.matches && reader.position == known.elements.count ? reader.values : nil
+        return reader.matches && reader.position == known.shape.elements.count ? reader.values : nil
     }
 
     private init(shape: PredicateShape, root: PredicateExpressions.VariableID, expected: [PredicateShape.Element]?) {

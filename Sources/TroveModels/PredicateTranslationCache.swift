@@ -58,10 +58,8 @@ enum PredicateTranslationCache {
     /// a variable, a captured nil, Bool or array length) sends it the way of ``entries``.
     /// Sendable as ``PredicateShape`` is: immutable once made.
     struct KnownExpression: @unchecked Sendable {
-        let model: ObjectIdentifier
-        let expression: ObjectIdentifier
+        let shape: PredicateShape
         let shaped: any ShapedExpression.Type
-        let elements: [PredicateShape.Element]
         let entry: Entry
     }
 
@@ -70,7 +68,7 @@ enum PredicateTranslationCache {
     /// The condition of `predicate`, its query text and its parameters.
     static func translate<T: PersistentModel>(_ predicate: Predicate<T>) throws -> (condition: QueryPredicate, text: String, arguments: [Value]) {
         let expressionType = ObjectIdentifier(type(of: predicate.expression))
-        if let expression = known.withLock({ $0[expressionType] }), expression.model == ObjectIdentifier(T.self),
+        if let expression = known.withLock({ $0[expressionType] }), expression.shape.model == ObjectIdentifier(T.self),
            let values = PredicateShapeReader.values(of: predicate, matching: expression) {
             return (expression.entry.condition, expression.entry.text, expression.entry.arguments(values))
         }
@@ -97,11 +95,10 @@ enum PredicateTranslationCache {
     /// Makes the shape `reader` read its expression type's known shape.
     private static func remember(_ reader: PredicateShapeReader, _ entry: Entry) {
         guard let shaped = reader.shaped else { return }
-        let shape = reader.shape
-        let expression = KnownExpression(model: shape.model, expression: shape.expression, shaped: shaped, elements: shape.elements, entry: entry)
+        let expression = KnownExpression(shape: reader.shape, shaped: shaped, entry: entry)
         known.withLock { known in
             if known.count >= capacity { known.removeAll(keepingCapacity: true) }
-            known[shape.expression] = expression
+            known[reader.shape.expression] = expression
         }
     }
 }
