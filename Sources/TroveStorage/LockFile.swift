@@ -176,6 +176,18 @@ final class LockFile: @unchecked Sendable {
         (try? LockFile.lock(fd, LockFile.initLock, exclusive: true, wait: false)) ?? false
     }
 
+    /// Whether this is the only opener left, allowing `seconds` for openers that are closing
+    /// at the same moment: an operation that needs the store to itself (a key change) should
+    /// not fail because another opener's close has not quite finished.
+    func isLastOpener(allowing seconds: Double) -> Bool {
+        let deadline = LockFile.nowNanoseconds() + UInt64(seconds * 1e9)
+        while !isLastOpener() {
+            guard LockFile.nowNanoseconds() < deadline else { return false }
+            usleep(1000)
+        }
+        return true
+    }
+
     // MARK: Writer lock
 
     func lockWriter() throws { _ = try LockFile.lock(fd, LockFile.writerLock, exclusive: true, wait: true) }
