@@ -342,7 +342,11 @@ public final class Storage: @unchecked Sendable {
         if metas.isEmpty {
             if let unsupported { throw StorageError.notATroveFile(path: io.name, detail: unsupported) }
             if !sawTrove {
-                if case .blank = first { throw StorageError.notATroveFile(path: io.name, detail: "no header (the file is blank)") }
+                if case .blank = first {
+                    // Too short to hold a header is not blank: a short text file is no store either.
+                    let detail = size < UInt64(Meta.size) ? "\(size) bytes, too short to hold a header" : "no header (the file is blank)"
+                    throw StorageError.notATroveFile(path: io.name, detail: detail)
+                }
                 throw StorageError.notATroveFile(path: io.name, detail: "wrong magic number (not a Trove store)")
             }
             throw StorageError.corrupt(page: 0, detail: "both meta pages fail their checksums")

@@ -101,6 +101,18 @@ import TestRandom
         }
     }
 
+    @Test func aShortFileIsRefusedAsTooShortNotAsBlank() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("hello.trove")
+        try Data("hello world\n".utf8).write(to: URL(fileURLWithPath: path))
+        #expect {
+            _ = try Storage(path: path)
+        } throws: { error in
+            "\(error)".contains("hello.trove is not a Trove store") && "\(error)".contains("12 bytes, too short to hold a header")
+        }
+    }
+
     @Test func anUnknownFormatVersionIsRefused() throws {
         let dir = TempDir()
         defer { dir.cleanup() }
