@@ -143,7 +143,7 @@ final class ShellSession {
             try backend.rollback()
             pendingSummaries = []
         case .export(let spec, let file):
-            try export(spec, to: file?.text)
+            try export(spec, to: file?.text, at: file?.offset)
         default:
             let progress = statement.keyword == "import" ? "importing" : nil
             let context = makeContext(progressLabel: progress)
@@ -184,7 +184,8 @@ final class ShellSession {
     /// Streams exported objects: JSON lines to standard output (no FILE or `-`), or to FILE
     /// as a JSON array (`.json`), CSV (`.csv`), TSV (`.tsv`) or JSON lines (anything else). FILE is only
     /// created once the query has run without error.
-    private func export(_ spec: QuerySpec, to file: String?) throws {
+    /// A file that cannot be written is an error at `offset`, where the statement names it.
+    private func export(_ spec: QuerySpec, to file: String?, at offset: Int?) throws {
         enum Format { case jsonLines, jsonArray, csv(Character) }
         let toFile = file != nil && file != "-"
         let format: Format = switch toFile ? file!.lowercased() : "" {
@@ -204,7 +205,7 @@ final class ShellSession {
             columns = names
             if let file, toFile {
                 fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-                if fd < 0 { throw StatementError("cannot write '\(file)': \(SystemError(errno: errno).message)") }
+                if fd < 0 { throw StatementError("cannot write '\(file)': \(SystemError(errno: errno).message)", at: offset) }
                 out = FileOutput(fd: fd)
             }
             if case .csv(let separator) = format { out.write(CSVFormatter.header(columns, separator: separator)) }
@@ -223,7 +224,7 @@ final class ShellSession {
         if case .jsonArray = format { out.write(written == 0 ? "[]\n" : "\n]\n") }
         out.flush()
         if let output = out as? FileOutput, output.failed {
-            throw StatementError("cannot write '\(file ?? "-")': \(SystemError(errno: errno).message)")
+            throw StatementError("cannot write '\(file ?? "-")': \(SystemError(errno: errno).message)", at: offset)
         }
         if toFile, !settings.mode.isMachineReadable {
             stdout.write("\(written) \(written == 1 ? "object" : "objects") exported to \(file!)\n")

@@ -88,7 +88,7 @@ public final class TroveBackend: ShellBackend {
 
     public func begin() throws {
         guard explicitTransaction == nil else { throw StatementError("a transaction is already open; 'commit' or 'rollback' it first") }
-        if store.configuration.readOnly { throw StatementError("cannot begin a transaction: the database is open read-only (--readonly)") }
+        if store.configuration.readOnly { throw StatementError("cannot begin a transaction: the database is open read-only (--readonly)", at: 0) }
         explicitTransaction = try store.beginWrite()
         transactionFailure = nil
     }
@@ -266,7 +266,10 @@ public final class TroveBackend: ShellBackend {
 
     public func statistics() throws -> StoreStatistics { try store.statistics() }
 
-    public func vacuum() throws -> StoreVacuumReport { try store.vacuum() }
+    public func vacuum() throws -> StoreVacuumReport {
+        if store.configuration.readOnly { throw StatementError("cannot vacuum: the database is open read-only (--readonly)") }
+        return try store.vacuum()
+    }
 
     /// Without a key of its own, the copy keeps the store's encryption, so that it opens as
     /// the store does.

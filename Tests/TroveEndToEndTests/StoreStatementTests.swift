@@ -258,13 +258,14 @@ import Testing
             upsert Person {"id": "x"}
             import Person missing.jsonl
             .frob
+            export Person where age > 1 missing/out.csv
 
             """)
         let r = try w.run(["db", "-f", script, "--bail"])
         #expect(r.status == 1)
         #expect(r.err.hasPrefix("error: \(script):1:7: unknown mode 'bogus'"), "\(r.err)")
         let lines = try w.run(["db"], stdin: try w.read("s.trove")).err.split(separator: "\n")
-        #expect(lines.count == 7, "\(lines)")
+        #expect(lines.count == 8, "\(lines)")
         let expected = [
             "error: line 1, column 7: unknown mode 'bogus'",
             "error: line 2, column 12: no model named 'Nobody'",
@@ -273,6 +274,7 @@ import Testing
             "error: line 5, column 15: property 'id' expects int",
             "error: line 6, column 15: cannot read 'missing.jsonl'",
             "error: line 7, column 1: unknown command '.frob'",
+            "error: line 8, column 29: cannot write 'missing/out.csv'",
         ]
         for (line, prefix) in zip(lines, expected) { #expect(line.hasPrefix(prefix), "\(line)") }
     }
@@ -284,6 +286,9 @@ import Testing
         #expect(r.status == 1)
         #expect(r.out == "2\n")
         #expect(r.err == "error: column 1: cannot delete: the database is open read-only (--readonly)\n")
+        #expect(try w.run(["db", "--readonly", "begin"]).err
+                == "error: column 1: cannot begin a transaction: the database is open read-only (--readonly)\n")
+        #expect(try w.run(["db", "--readonly", ".vacuum"]).err == "error: cannot vacuum: the database is open read-only (--readonly)\n")
         for statement in ["begin", #"insert Person {"id": 9, "name": "X"}"#, "update Person 1 set age = 1", "import Person -"] {
             #expect(try w.run(["db", "--readonly", statement]).status == 1)
         }
