@@ -31,6 +31,7 @@ public final class PostgresBackend: ShellBackend {
     }
 
     public func models() throws -> [ModelDescription] { store.schema.models.map(ModelDescription.init) }
+    public func schemaVersion() throws -> Int { store.schema.schemaVersion }
 
     public var isInTransaction: Bool { store.isInTransaction }
 

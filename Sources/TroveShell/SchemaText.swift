@@ -1,8 +1,14 @@
 import Trove
 
-/// `.schema` output: a model as a schema file writes it (see schema-format.md), so it can
-/// be pasted into one.
+/// `.schema` output: every model as a schema file (see schema-format.md), which `--schema`
+/// takes back, or one model as such a file writes it, to paste into one.
 enum SchemaText {
+    static func file(_ models: [ModelDescription], schemaVersion: Int) -> String {
+        let indented = models.map { json($0).split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n") }
+        return "{\n  \"schemaVersion\": \(schemaVersion),\n  \"models\": ["
+            + (models.isEmpty ? "]\n}" : "\n" + indented.joined(separator: ",\n") + "\n  ]\n}")
+    }
+
     static func json(_ model: ModelDescription) -> String {
         var properties = JSONObject()
         for property in model.properties {

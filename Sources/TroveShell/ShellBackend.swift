@@ -10,6 +10,9 @@ public protocol ShellBackend: AnyObject {
     /// The store's models in schema order, for `.models`, `.schema` and tab completion.
     func models() throws -> [ModelDescription]
 
+    /// The schema's `schemaVersion`, which `.schema` prints with the models.
+    func schemaVersion() throws -> Int
+
     /// Runs one statement other than `begin`/`commit`/`rollback` (which have their own
     /// methods) and `export` (which arrives as its `.query`; the shell writes the file).
     /// A write outside an explicit transaction must be atomic and committed before this
@@ -76,6 +79,7 @@ extension ShellBackend {
         for object in set.rows { try row(object) }
     }
 
+    public func schemaVersion() throws -> Int { 0 }
     public var openWarnings: [String] { [] }
     public func verify() throws -> [String] { throw Self.noStore(".verify") }
     public func statistics() throws -> StoreStatistics { throw Self.noStore(".dbinfo") }

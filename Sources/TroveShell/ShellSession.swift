@@ -302,9 +302,12 @@ final class ShellSession {
             for model in try backend.models() { stdout.write(model.name + "\n") }
         case .schema(let name):
             let models = try backend.models()
-            let chosen = name.map { n in models.filter { $0.name == n } } ?? models
-            if let name, chosen.isEmpty { throw StatementError("no model named '\(name)'") }
-            for model in chosen { stdout.write(SchemaText.json(model) + "\n") }
+            guard let name else {
+                stdout.write(SchemaText.file(models, schemaVersion: try backend.schemaVersion()) + "\n")
+                return
+            }
+            guard let model = models.first(where: { $0.name == name }) else { throw StatementError("no model named '\(name)'") }
+            stdout.write(SchemaText.json(model) + "\n")
         case .mode(let mode):
             if let mode { settings.mode = mode } else { stdout.write(settings.mode.rawValue + "\n") }
         case .headers(let on): settings.showHeaders = on

@@ -84,6 +84,8 @@ public final class TroveBackend: ShellBackend {
         store.schema.models.map(ModelDescription.init)
     }
 
+    public func schemaVersion() throws -> Int { store.schema.schemaVersion }
+
     public var isInTransaction: Bool { explicitTransaction != nil }
 
     public func begin() throws {

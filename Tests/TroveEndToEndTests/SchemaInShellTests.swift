@@ -20,6 +20,19 @@ import Testing
         #expect(memory.out.hasSuffix(#"{"id": 7, "b": null}"# + "\n"), "\(memory.out)")
     }
 
+    /// As `sqlite3 db .schema > schema.sql` recreates the tables, `.schema` prints a schema file.
+    @Test func schemaPrintsASchemaFileThatRecreatesTheModels() throws {
+        #expect(try w.run(["db", "-s", Workspace.schema("People"), ".models"]).status == 0)
+        let shown = try w.run(["db", ".schema"])
+        #expect(shown.status == 0, "\(shown.err)")
+        #expect(shown.out.hasPrefix("{\n  \"schemaVersion\": 1,\n  \"models\": [\n    {\n      \"name\": \"Person\",\n"), "\(shown.out)")
+        try w.write("schema.json", shown.out)
+        let copy = try w.run(["copy", "-s", "schema.json", ".schema"])
+        #expect(copy.status == 0, "\(copy.err)")
+        #expect(copy.out == shown.out)
+        #expect(try w.run([":memory:", ".schema"]).out == "{\n  \"schemaVersion\": 0,\n  \"models\": []\n}\n")
+    }
+
     @Test func aSchemaThatNeedsAMigrationOrIsBadChangesNothing() throws {
         #expect(try w.run(["db", "-s", Workspace.schema("People"), #"insert Person {"id": 1, "name": "Ann"}"#]).status == 0)
         try w.write("changed.json", #"{"schemaVersion": 1, "models": [{"name": "Person", "primaryKey": "id", "properties": {"id": "string"}}]}"#)
