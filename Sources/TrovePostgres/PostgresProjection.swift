@@ -37,7 +37,7 @@ extension PostgresQueryTranslator {
     /// The SQL of a query with SELECT or GROUP, and how to read its columns; each row ends with
     /// its identity (the object's key, or the group's values as JSON).
     mutating func rows(_ query: Query) throws -> (sql: String, columns: [PostgresProjectedColumn]) {
-        let model = try model(query.model.name)
+        let model = try model(query.model)
         if !query.group.isEmpty { return try groups(query, model: model) }
         var sql: [String] = []
         var columns: [PostgresProjectedColumn] = []
@@ -68,7 +68,7 @@ extension PostgresQueryTranslator {
             let (expressions, reading) = try listAggregate(aggregate, model: model)
             return (expressions, reading, nil)
         case .groupAggregate(let function, _):
-            throw PostgresError("\(function) is a group aggregate: it needs GROUP(...) before SELECT; a list aggregate reads a list (dogs.\(function))")
+            throw Self.refusal(.invalidAggregate, "\(function) is a group aggregate: it needs GROUP(...) before SELECT; a list aggregate reads a list (dogs.\(function))", at: item.range)
         }
     }
 
@@ -110,7 +110,7 @@ extension PostgresQueryTranslator {
         for keyPath in query.group {
             let path = try resolve(keyPath, model: model, alias: root)
             guard path.subquery == nil else {
-                throw PostgresError("GROUP needs one value per object; '\(keyPath)' crosses a list")
+                throw Self.refusal(.invalidKeyPath, "GROUP needs one value per object; '\(keyPath)' crosses a list", at: keyPath.range)
             }
             keys.append((keyPath.description, path))
         }
@@ -128,20 +128,23 @@ extension PostgresQueryTranslator {
                 switch item.kind {
                 case .keyPath(let keyPath):
                     guard let index = keys.firstIndex(where: { $0.text == keyPath.description }) else {
-                        throw PostgresError("'\(keyPath)' is not a GROUP key path: a grouped SELECT holds GROUP's key paths and group aggregates (@count, @avg.\(keyPath), ...)")
+                        throw Self.refusal(.invalidKeyPath, "'\(keyPath)' is not a GROUP key path: a grouped SELECT holds GROUP's key paths and group aggregates (@count, @avg.\(keyPath), ...)",
+                                           at: item.range)
                     }
                     columns.append(keyColumn(index, name: item.name, text: item.text))
                 case .listAggregate(let aggregate):
-                    throw PostgresError("a list aggregate (\(aggregate.collection).\(aggregate.function)) does not apply to a group; use a group aggregate such as \(aggregate.function)\(aggregate.property.map { ".\($0)" } ?? "")")
+                    throw Self.refusal(.invalidAggregate, "a list aggregate (\(aggregate.collection).\(aggregate.function)) does not apply to a group; use a group aggregate such as \(aggregate.function)\(aggregate.property.map { ".\($0)" } ?? "")", at: item.range)
                 case .groupAggregate(.count, _), .groupAggregate(.size, _):
                     columns.append((item.name, item.text, ["count(*)::bigint"], .scalar(.int), "count(*)"))
                 case .groupAggregate(let function, let keyPath):
-                    guard let keyPath else { throw PostgresError("\(function) needs a key path") }
+                    guard let keyPath else { throw Self.refusal(.invalidAggregate, "\(function) needs a key path", at: item.range) }
                     let path = try resolve(keyPath, model: model, alias: root)
-                    guard path.subquery == nil else { throw PostgresError("\(function) needs one value per object; '\(keyPath)' crosses a list") }
+                    guard path.subquery == nil else {
+                        throw Self.refusal(.invalidKeyPath, "\(function) needs one value per object; '\(keyPath)' crosses a list", at: keyPath.range)
+                    }
                     let allowsDates = function == .min || function == .max
                     guard path.objectModel == nil, path.type.isNumeric || (allowsDates && path.type == .date) else {
-                        throw PostgresError("\(function) applies to numbers\(allowsDates ? " and dates" : ""); '\(keyPath)' is \(path.objectModel.map { "a link to \($0.name)" } ?? "\(path.type)")")
+                        throw Self.refusal(.typeMismatch, "\(function) applies to numbers\(allowsDates ? " and dates" : ""); '\(keyPath)' is \(path.objectModel.map { "a link to \($0.name)" } ?? "\(path.type)")", at: keyPath.range)
                     }
                     let (sql, reading) = aggregated(function, path.expression, type: path.type)
                     let order = function == .avg ? "avg(\(path.expression))" : sql[0]
@@ -156,7 +159,8 @@ extension PostgresQueryTranslator {
             if let column = columns.first(where: { $0.name == written }) ?? columns.first(where: { $0.text == written }) {
                 value = column.order
             } else {
-                let neither = PostgresError("SORT of groups takes a SELECT item's name or text or a GROUP key path; '\(written)' is neither")
+                let neither = Self.refusal(.invalidKeyPath, "SORT of groups takes a SELECT item's name or text or a GROUP key path; '\(written)' is neither",
+                                           at: descriptor.keyPath.range)
                 guard !written.hasPrefix("@"), let key = keys.first(where: { $0.text == written }) else { throw neither }
                 value = ordering(key.path)
             }

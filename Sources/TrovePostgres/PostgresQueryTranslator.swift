@@ -37,10 +37,24 @@ struct PostgresQueryTranslator {
         self.arguments = arguments
     }
 
-    /// The query's model.
-    func model(_ name: String) throws -> ModelSchema {
-        guard let model = schema[name] else { throw PostgresError("no model named '\(name)'") }
+    /// The model a statement names.
+    func model(_ name: QueryIdentifier) throws -> ModelSchema {
+        guard let model = schema[name.name] else { throw Self.refusal(.unknownModel, "no model named '\(name.name)'", at: name.range) }
         return model
+    }
+
+    /// A model the schema names (a link's target).
+    func model(_ name: String) throws -> ModelSchema {
+        guard let model = schema[name] else { throw PostgresError("the schema names no model '\(name)'") }
+        return model
+    }
+
+    /// A construct of a statement the translator refuses, at its place in the statement, as a
+    /// store's `QueryError`. What a store refuses is refused before translation
+    /// (`QueryCheck`), so what reaches here is mostly what PostgreSQL cannot run the store's
+    /// way (`.unsupported`).
+    static func refusal(_ kind: QueryError.Kind, _ message: String, at range: QuerySourceRange) -> QueryError {
+        QueryError(kind, message, at: range.start)
     }
 
     // MARK: Statements
@@ -49,7 +63,7 @@ struct PostgresQueryTranslator {
     /// `PostgresObjects` reads them).
     mutating func select(_ query: Query) throws -> String {
         guard query.select.isEmpty, query.group.isEmpty else { return try rows(query).sql }
-        let model = try model(query.model.name)
+        let model = try model(query.model)
         return try objects(query, model: model, columns: try outputColumns(model, alias: "t0"))
     }
 
@@ -70,19 +84,20 @@ struct PostgresQueryTranslator {
             let path: Path
             do {
                 path = try resolve(descriptor.keyPath, model: model, alias: root)
-            } catch let error as PostgresError {
+            } catch let error as QueryError {
                 // A SELECT item's name or text, when it is no key path of the model.
                 let written = descriptor.keyPath.description
                 guard let item = items.first(where: { $0.names.contains(written) }) else { throw error }
                 guard let value = item.value else {
-                    throw PostgresError("SORT takes a key path of '\(model.name)' or a SELECT item's name or text; '\(written)' is neither")
+                    throw Self.refusal(.invalidKeyPath, "SORT takes a key path of '\(model.name)' or a SELECT item's name or text; '\(written)' is neither",
+                                       at: descriptor.keyPath.range)
                 }
                 order.append(value + (descriptor.ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"))
                 sortValues.append(value)
                 continue
             }
             guard path.subquery == nil, path.objectModel == nil, path.type.isScalar else {
-                throw PostgresError("cannot sort by '\(descriptor.keyPath)': SORT takes a key path to one value")
+                throw Self.refusal(.invalidKeyPath, "cannot sort by '\(descriptor.keyPath)': SORT takes a key path to one value", at: descriptor.keyPath.range)
             }
             // A property of the object itself that cannot be null orders the same without the
             // store's null order; said plainly, it matches an index's order, so a page can
@@ -109,7 +124,9 @@ struct PostgresQueryTranslator {
             var keys: [String] = []
             for keyPath in query.distinct {
                 let path = try resolve(keyPath, model: model, alias: root)
-                guard path.subquery == nil else { throw PostgresError("cannot take DISTINCT of '\(keyPath)': it has many values") }
+                guard path.subquery == nil else {
+                    throw Self.refusal(.invalidKeyPath, "DISTINCT needs one value per object; '\(keyPath)' crosses a list", at: keyPath.range)
+                }
                 keys.append(path.expression)
             }
             let from = "\(PostgresTables.table(model.name)) AS \(root)" + scopes[0].joins.joined()
@@ -156,18 +173,20 @@ struct PostgresQueryTranslator {
     /// `sum` is 0 over no values and the others null, and `avg` is a double (a decimal for
     /// decimals).
     mutating func aggregate(_ statement: QueryAggregateStatement) throws -> (sql: String, resultType: PropertyType) {
-        let model = try model(statement.model.name)
-        guard let keyPath = statement.keyPath else { throw PostgresError("\(statement.function) needs MODEL.KEYPATH") }
+        let model = try model(statement.model)
+        guard let keyPath = statement.keyPath else {
+            throw Self.refusal(.invalidKeyPath, "\(statement.function) needs MODEL.KEYPATH", at: statement.model.range)
+        }
         let root = "t0"
         let path = try resolve(keyPath, model: model, alias: root)
         let name = String(statement.function.rawValue.dropFirst())
         guard path.subquery == nil, path.objectModel == nil else {
-            throw PostgresError("\(name) takes a key path to one value per object; '\(keyPath)' is not one")
+            throw Self.refusal(.invalidKeyPath, "\(name) takes a key path to one value per object; '\(keyPath)' is not one", at: keyPath.range)
         }
         let type = path.type
         let ordersDates = statement.function == .min || statement.function == .max
         guard type.isNumeric || (ordersDates && type == .date) else {
-            throw PostgresError("\(name) applies to numbers\(ordersDates ? " and dates" : ""); '\(keyPath)' is \(type)")
+            throw Self.refusal(.typeMismatch, "\(name) applies to numbers\(ordersDates ? " and dates" : ""); '\(keyPath)' is \(type)", at: keyPath.range)
         }
         let condition = try statement.predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"
         let value = path.expression
@@ -193,7 +212,7 @@ struct PostgresQueryTranslator {
             let filtered = type == .float || type == .double ? "\(name)(\(value)) FILTER (WHERE \(value) <> 'NaN')" : "\(name)(\(value))"
             (expression, resultType) = (PostgresValues.output(filtered, type: type), type)
         case .count, .size:
-            throw PostgresError("count is its own statement")
+            throw Self.refusal(.invalidAggregate, "count is its own statement", at: statement.model.range)
         }
         let sql = "SELECT \(expression) FROM \(PostgresTables.table(model.name)) AS \(root)" + scopes[0].joins.joined() + " WHERE \(condition)"
         return (sql, resultType)
@@ -298,10 +317,12 @@ struct PostgresQueryTranslator {
         var current = model
         var currentAlias = alias
         if let variable = keyPath.variable {
-            guard let bound = variables[variable.name] else { throw PostgresError("unknown variable '$\(variable.name)'") }
+            guard let bound = variables[variable.name] else {
+                throw Self.refusal(.unknownVariable, "unknown variable '$\(variable.name)'", at: variable.range)
+            }
             guard let boundModel = bound.0 else {
                 guard keyPath.components.isEmpty, let type = bound.2 else {
-                    throw PostgresError("'$\(variable.name)' is a value of a list and has no properties")
+                    throw Self.refusal(.unknownProperty, "'$\(variable.name)' is a value of a list and has no properties", at: keyPath.range)
                 }
                 return Path(expression: bound.1, type: type)
             }
@@ -310,10 +331,11 @@ struct PostgresQueryTranslator {
         }
         var subquery: Subquery?
         let names = keyPath.names
-        guard !names.isEmpty else { throw PostgresError("'\(keyPath)' names no property") }
+        guard !names.isEmpty else { throw Self.refusal(.invalidKeyPath, "'\(keyPath)' names no property", at: keyPath.range) }
         for (i, name) in names.enumerated() {
+            let at = keyPath.components[i].range
             guard let property = current[property: name] else {
-                throw PostgresError("'\(current.name)' has no property '\(name)'")
+                throw Self.refusal(.unknownProperty, "'\(current.name)' has no property '\(name)'", at: at)
             }
             let isLast = i == names.count - 1
             let column = "\(currentAlias).\(PostgresTables.quoted(name))"
@@ -356,7 +378,7 @@ struct PostgresQueryTranslator {
                     currentAlias = joined
                 } else {
                     subquery = Subquery.joining(subquery, from, on: owner, order: ["\(list).position"])
-                    guard isLast else { throw PostgresError("'\(name)' is a list of values and has no properties") }
+                    guard isLast else { throw Self.refusal(.unknownProperty, "'\(name)' is a list of values and has no properties", at: at) }
                     return Path(expression: "\(list).value", type: element, subquery: subquery)
                 }
             case .linkingObjects(let origin, let originProperty):
@@ -384,11 +406,11 @@ struct PostgresQueryTranslator {
                 current = originModel
                 currentAlias = joined
             default:
-                guard isLast else { throw PostgresError("'\(name)' is a \(property.type) and has no properties") }
+                guard isLast else { throw Self.refusal(.unknownProperty, "'\(name)' is a \(property.type) and has no properties", at: at) }
                 return Path(expression: column, type: property.type, subquery: subquery)
             }
         }
-        throw PostgresError("'\(keyPath)' reaches no value")
+        throw Self.refusal(.invalidKeyPath, "'\(keyPath)' reaches no value", at: keyPath.range)
     }
 
     // MARK: Predicates
@@ -407,10 +429,10 @@ struct PostgresQueryTranslator {
             return "(" + (try operands.map { try condition($0, model: model, alias: alias, variables: variables) }).joined(separator: " OR ") + ")"
         case .between(let between):
             let bounds = QueryExpression.list([between.lower, between.upper])
-            return try comparison(quantifier: between.quantifier, between.value, .between, [], bounds,
+            return try comparison(quantifier: between.quantifier, between.value, .between, [], bounds, at: predicate.range,
                                   model: model, alias: alias, variables: variables)
         case .comparison(let c):
-            return try comparison(quantifier: c.quantifier, c.left, Operator(c.op), c.options, c.right,
+            return try comparison(quantifier: c.quantifier, c.left, Operator(c.op), c.options, c.right, at: c.operatorRange,
                                   model: model, alias: alias, variables: variables)
         }
     }
@@ -428,40 +450,49 @@ struct PostgresQueryTranslator {
         var isNeverNull = false
     }
 
+    /// `left op right`; `at` is the operator's place (a `BETWEEN`'s, the predicate's), where
+    /// a refusal of the comparison points.
     private mutating func comparison(quantifier: Quantifier?, _ left: QueryExpression, _ op: Operator,
-                                     _ options: StringComparisonOptions, _ right: QueryExpression,
+                                     _ options: StringComparisonOptions, _ right: QueryExpression, at location: QuerySourceRange,
                                      model: ModelSchema, alias: String,
                                      variables: [String: (ModelSchema?, String, PropertyType?)]) throws -> String {
         if op == .matches {
-            throw PostgresError("MATCHES is not translated to PostgreSQL: its regular expressions are ICU's, not PostgreSQL's")
+            throw Self.refusal(.unsupported, "MATCHES is not translated to PostgreSQL: its regular expressions are ICU's, not PostgreSQL's", at: location)
         }
         // `constant IN listPath`: any element equals the constant.
         if op == .in, left.isConstant, !right.isConstant {
-            return try comparison(quantifier: quantifier ?? .any, right, .equal, options, left,
+            return try comparison(quantifier: quantifier ?? .any, right, .equal, options, left, at: location,
                                   model: model, alias: alias, variables: variables)
         }
         var op = op
         var (left, right) = (left, right)
         if left.isConstant, !right.isConstant {
-            guard let swapped = op.swapped else { throw PostgresError("the left side of '\(op)' must be a key path") }
+            guard let swapped = op.swapped else {
+                throw Self.refusal(.unsupported, "\(op.symbol) with a constant on its left is not translated to PostgreSQL", at: location)
+            }
             (left, right, op) = (right, left, swapped)
         }
-        guard !left.isConstant else { throw PostgresError("a comparison needs a key path on one side") }
+        guard !left.isConstant else { throw Self.refusal(.typeMismatch, "a comparison needs a key path on one side", at: left.range) }
         let subject = try operand(left, model: model, alias: alias, variables: variables)
         var test: String
         if right.isConstant {
-            test = try constantTest(subject, op, options, right)
+            test = try constantTest(subject, op, options, right, at: location)
         } else {
             let other = try operand(right, model: model, alias: alias, variables: variables)
             guard subject.subquery == nil || other.subquery == nil else {
-                throw PostgresError("a comparison of two lists is not translated to PostgreSQL")
+                throw Self.refusal(.typeMismatch, "only one side of a comparison may be a list", at: right.range)
             }
-            test = try valueTest(subject.expression, op, options, other.expression, type: subject.type)
+            // `keyPath IN listPath`: any element of the list equals the value.
+            if op == .in {
+                guard other.subquery != nil else { throw Self.refusal(.typeMismatch, "IN takes a list", at: right.range) }
+                op = .equal
+            }
+            test = try valueTest(subject.expression, op, options, other.expression, type: subject.type, at: location)
             if let subquery = other.subquery { return quantified(quantifier, subquery, test) }
         }
         if let subquery = subject.subquery { return quantified(quantifier, subquery, test) }
         if quantifier != nil, quantifier != .any {
-            throw PostgresError("\(quantifier!) needs a key path through a list")
+            throw Self.refusal(.invalidQuantifier, "\(quantifier!) needs a key path that crosses a list", at: left.range)
         }
         return test
     }
@@ -497,7 +528,9 @@ struct PostgresQueryTranslator {
             }
         case .subqueryCount(let sub):
             let path = try resolve(sub.collection, model: model, alias: alias, variables: variables)
-            guard let subquery = path.subquery else { throw PostgresError("SUBQUERY needs a list: '\(sub.collection)' is not one") }
+            guard let subquery = path.subquery else {
+                throw Self.refusal(.invalidKeyPath, "SUBQUERY needs a list; '\(sub.collection)' is not one", at: sub.collection.range)
+            }
             var bound = variables
             if let target = path.objectModel, let targetAlias = path.objectAlias {
                 bound[sub.variable.name] = (target, targetAlias, nil)
@@ -509,7 +542,7 @@ struct PostgresQueryTranslator {
             let joins = scopes.removeLast().joins.joined()
             return Operand(expression: "(SELECT count(*) FROM \(subquery.from)\(joins) WHERE \(subquery.correlation) AND \(test))", type: .int, isNeverNull: true)
         case .literal, .parameter:
-            throw PostgresError("a comparison needs a key path on one side")
+            throw Self.refusal(.typeMismatch, "a comparison needs a key path on one side", at: expression.range)
         }
     }
 
@@ -529,7 +562,7 @@ struct PostgresQueryTranslator {
                                    variables: [String: (ModelSchema?, String, PropertyType?)] = [:]) throws -> Path {
         let path = try resolve(aggregate.collection, model: model, alias: alias, variables: variables)
         guard let subquery = path.subquery else {
-            throw PostgresError("\(aggregate.function) of '\(aggregate.collection)' is not translated to PostgreSQL: it takes a list")
+            throw Self.refusal(.invalidAggregate, "\(aggregate.function) applies to a list; '\(aggregate.collection)' is not one", at: aggregate.collection.range)
         }
         switch aggregate.function {
         case .count, .size:
@@ -538,7 +571,7 @@ struct PostgresQueryTranslator {
             var value = path
             if let property = aggregate.property {
                 guard let target = path.objectModel, let targetAlias = path.objectAlias else {
-                    throw PostgresError("'\(aggregate.collection)' is a list of values: \(aggregate.function) takes no property")
+                    throw Self.refusal(.invalidAggregate, "'\(aggregate.collection)' is a list of values: \(aggregate.function) takes no property", at: property.range)
                 }
                 // The property is read in the list's subquery, through to-one links only.
                 var inner = PostgresQueryTranslator(schema: schema, arguments: arguments)
@@ -546,7 +579,7 @@ struct PostgresQueryTranslator {
                 inner.parameters = parameters
                 let reached = try inner.resolve(property, model: target, alias: targetAlias)
                 guard reached.subquery == nil, reached.objectModel == nil else {
-                    throw PostgresError("\(aggregate.function).\(property) must reach one value per element")
+                    throw Self.refusal(.invalidKeyPath, "\(aggregate.function) needs a single value per object; '\(property)' is reached through a list", at: property.range)
                 }
                 parameters = inner.parameters
                 aliasCount = inner.aliasCount
@@ -554,10 +587,11 @@ struct PostgresQueryTranslator {
                              subquery: Subquery(from: subquery.from + inner.scopes[0].joins.joined(), correlation: subquery.correlation,
                                                 order: subquery.order))
             } else if path.objectModel != nil {
-                throw PostgresError("\(aggregate.function) of a list of objects needs a property: '\(aggregate.collection).\(aggregate.function).PROPERTY'")
+                throw Self.refusal(.invalidAggregate, "\(aggregate.function) over a list of objects needs a property: '\(aggregate.collection).\(aggregate.function).property'",
+                                   at: aggregate.collection.range)
             }
             guard value.type.isNumeric || (value.type == .date && aggregate.function != .sum && aggregate.function != .avg) else {
-                throw PostgresError("\(aggregate.function) needs numbers")
+                throw Self.refusal(.typeMismatch, "\(aggregate.function) applies to numbers; '\(aggregate.collection)' holds \(value.type) values", at: aggregate.collection.range)
             }
             return value
         }
@@ -575,14 +609,16 @@ struct PostgresQueryTranslator {
                 if case .null = literal { return (.null, .fixed) }
                 return (try Coercion.scalar(.literal(literal), as: type, for: "the value"), .fixed)
             case .parameter(let index):
-                guard arguments.indices.contains(index) else { throw PostgresError("$\(index) is not bound") }
+                guard arguments.indices.contains(index) else {
+                    throw Self.refusal(.invalidParameter, "$\(index) is not bound: \(arguments.count) arguments were given", at: expression.range)
+                }
                 return (try argument(arguments[index], as: type, index: index),
                         .argument(index: index, element: nil, type: type, options: options, isPattern: false))
             default:
-                throw PostgresError("not a constant")
+                throw Self.refusal(.typeMismatch, "expected a value", at: expression.range)
             }
         } catch let error as CoercionError {
-            throw PostgresError(error.description)
+            throw Self.refusal(.typeMismatch, error.description, at: expression.range)
         }
     }
 
@@ -620,29 +656,32 @@ struct PostgresQueryTranslator {
                      .argument(index: index, element: element, type: type, options: options, isPattern: false))
                 }
             } catch let error as CoercionError {
-                throw PostgresError(error.description)
+                throw Self.refusal(.typeMismatch, error.description, at: constant.range)
             }
         }
-        throw PostgresError("IN and BETWEEN take a list: {a, b, ...}")
+        throw Self.refusal(.typeMismatch, "IN and BETWEEN take a list: {a, b, ...}", at: constant.range)
     }
 
     private mutating func constantTest(_ subject: Operand, _ op: Operator, _ options: StringComparisonOptions,
-                                       _ constant: QueryExpression) throws -> String {
+                                       _ constant: QueryExpression, at location: QuerySourceRange) throws -> String {
         let type = subject.type
         switch op {
         case .in, .between:
             let elements = try constantList(constant, as: type, op == .between ? [] : options)
             if op == .between {
-                guard elements.count == 2 else { throw PostgresError("BETWEEN takes two bounds: {lower, upper}") }
+                guard elements.count == 2 else { throw Self.refusal(.typeMismatch, "BETWEEN takes two bounds: {lower, upper}", at: constant.range) }
                 if elements.contains(where: \.0.isNull) { return "false" }
-                let lower = try valueTest(subject.expression, .greaterOrEqual, [], try bind(elements[0], as: type, []), type: type, rightIsConstant: true, leftIsNeverNull: subject.isNeverNull)
-                let upper = try valueTest(subject.expression, .lessOrEqual, [], try bind(elements[1], as: type, []), type: type, rightIsConstant: true, leftIsNeverNull: subject.isNeverNull)
+                let lower = try valueTest(subject.expression, .greaterOrEqual, [], try bind(elements[0], as: type, [], at: constant.range), type: type,
+                                          at: location, rightIsConstant: true, leftIsNeverNull: subject.isNeverNull)
+                let upper = try valueTest(subject.expression, .lessOrEqual, [], try bind(elements[1], as: type, [], at: constant.range), type: type,
+                                          at: location, rightIsConstant: true, leftIsNeverNull: subject.isNeverNull)
                 return "(\(lower) AND \(upper))"
             }
             guard !elements.isEmpty else { return "false" }
             return "(" + (try elements.map { element in
                 element.0.isNull ? "(\(subject.expression) IS NULL)"
-                    : try valueTest(subject.expression, .equal, options, try bind(element, as: type, options), type: type, foldRight: false, rightIsConstant: true, leftIsNeverNull: subject.isNeverNull)
+                    : try valueTest(subject.expression, .equal, options, try bind(element, as: type, options, at: constant.range), type: type,
+                                    at: location, foldRight: false, rightIsConstant: true, leftIsNeverNull: subject.isNeverNull)
             }).joined(separator: " OR ") + ")"
         default:
             let (value, source) = try value(constant, as: type, options)
@@ -650,11 +689,11 @@ struct PostgresQueryTranslator {
                 switch op {
                 case .equal: return "(\(subject.expression) IS NULL)"
                 case .notEqual: return "(\(subject.expression) IS NOT NULL)"
-                default: throw PostgresError("nil cannot be compared with \(op.symbol); only == and != take nil")
+                default: throw Self.refusal(.typeMismatch, "nil cannot be compared with \(op.symbol); only == and != take nil", at: constant.range)
                 }
             }
             if op == .like {
-                guard case .string(let pattern) = value else { throw PostgresError("LIKE takes a string") }
+                guard case .string(let pattern) = value else { throw Self.refusal(.typeMismatch, "LIKE takes a string", at: constant.range) }
                 var patternSource = source
                 if case .argument(let index, let element, let type, let options, _) = source {
                     patternSource = .argument(index: index, element: element, type: type, options: options, isPattern: true)
@@ -662,13 +701,20 @@ struct PostgresQueryTranslator {
                 let placeholder = parameters.add(Self.likePattern(pattern, options: options), from: patternSource)
                 return "COALESCE(\(PostgresStringFolding.fold(subject.expression, options)) LIKE \(placeholder), false)"
             }
-            return try valueTest(subject.expression, op, options, try bind((value, source), as: type, options), type: type, foldRight: false, rightIsConstant: true, leftIsNeverNull: subject.isNeverNull)
+            return try valueTest(subject.expression, op, options, try bind((value, source), as: type, options, at: constant.range), type: type,
+                                 at: location, foldRight: false, rightIsConstant: true, leftIsNeverNull: subject.isNeverNull)
         }
     }
 
-    /// A bound constant, folded by the store's own code under `options`.
-    private mutating func bind(_ constant: (Value, ParameterSource), as type: PropertyType, _ options: StringComparisonOptions) throws -> String {
-        try PostgresValues.sql(Self.folded(constant.0, options), type: type, &parameters, from: constant.1)
+    /// A bound constant, folded by the store's own code under `options`; `at` is where the
+    /// constant stands, for one PostgreSQL cannot hold (a date out of its range).
+    private mutating func bind(_ constant: (Value, ParameterSource), as type: PropertyType, _ options: StringComparisonOptions,
+                               at location: QuerySourceRange) throws -> String {
+        do {
+            return try PostgresValues.sql(Self.folded(constant.0, options), type: type, &parameters, from: constant.1)
+        } catch let error as PostgresError {
+            throw Self.refusal(.unsupported, error.message, at: location)
+        }
     }
 
     /// A constant folded by the store's own code under `options`.
@@ -685,11 +731,12 @@ struct PostgresQueryTranslator {
     /// lookup or a range on an indexed column reads the index instead of scanning. When
     /// `leftIsNeverNull` too, `left op right` is two-valued as it is: the guard is left out,
     /// the statement then being the one a person would write.
+    /// `at` is the operator's place, where a refusal points.
     private func valueTest(_ left: String, _ op: Operator, _ options: StringComparisonOptions, _ right: String,
-                           type: PropertyType, foldRight: Bool = true, rightIsConstant: Bool = false,
+                           type: PropertyType, at location: QuerySourceRange, foldRight: Bool = true, rightIsConstant: Bool = false,
                            leftIsNeverNull: Bool = false) throws -> String {
         if !options.isEmpty, type != .string {
-            throw PostgresError("[c] and [d] apply to strings only")
+            throw Self.refusal(.invalidModifier, "[c] and [d] apply to strings only", at: location)
         }
         let l = PostgresStringFolding.fold(left, options)
         let r = foldRight ? PostgresStringFolding.fold(right, options) : right
@@ -700,23 +747,23 @@ struct PostgresQueryTranslator {
         case .notEqual: return "(\(l) IS DISTINCT FROM \(r))"
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             guard type.isNumeric || type == .string || type == .date else {
-                throw PostgresError("'\(op.sql)' does not order \(type) values")
+                throw Self.refusal(.invalidOperator, "'\(op.sql)' does not order \(type) values", at: location)
             }
             // NaN orders with nothing in a store; PostgreSQL puts it after every number.
             let nan = type == .float || type == .double ? " AND \(l) <> 'NaN' AND \(r) <> 'NaN'" : ""
             if rightIsConstant && leftIsNeverNull { return "(\(l) \(op.sql) \(r)\(nan))" }
             return rightIsConstant ? "(\(l) \(op.sql) \(r)\(nan) AND \(l) IS NOT NULL)" : "COALESCE(\(l) \(op.sql) \(r)\(nan), false)"
         case .beginsWith, .endsWith, .contains:
-            guard type == .string else { throw PostgresError("\(op) applies to strings only on PostgreSQL") }
+            guard type == .string else { throw Self.refusal(.unsupported, "\(op.symbol) of \(type) values is not translated to PostgreSQL: it applies to strings there", at: location) }
             switch op {
             case .beginsWith: return "COALESCE(starts_with(\(l), \(r)), false)"
             case .endsWith: return "COALESCE(right(\(l), char_length(\(r))) = \(r) AND char_length(\(r)) <= char_length(\(l)), false)"
             default: return "COALESCE(strpos(\(l), \(r)) > 0, false)"
             }
         case .like:
-            throw PostgresError("LIKE takes a constant pattern on PostgreSQL")
+            throw Self.refusal(.unsupported, "LIKE with a pattern that is not a constant is not translated to PostgreSQL", at: location)
         case .matches, .in, .between:
-            throw PostgresError("\(op) is not translated here")
+            throw Self.refusal(.unsupported, "\(op.symbol) is not translated to PostgreSQL here", at: location)
         }
     }
 

@@ -38,8 +38,13 @@ public final class PostgresRepository: QueryLanguageRepository {
 
     /// The saved entities of `type` matching a predicate in the query language, with `$0`,
     /// `$1`, ... bound to `arguments`.
+    /// A predicate a store refuses throws the store's `QueryError`, as
+    /// ``TroveRepository/fetch(_:where:arguments:)`` does, before anything is translated.
     public func fetch<T: EntityType>(_ type: T.Type, where predicate: String, arguments: [Value]) throws -> [T] {
-        try entities(T.self, where: try PostgresStore.parsePredicate(predicate), arguments: arguments, predicate: nil)
+        let checked = try store.checkedPredicate(predicate, model: try store.model(T.modelName), arguments: arguments)
+        return try PostgresStore.translating(predicate) {
+            try entities(T.self, where: checked, arguments: arguments, predicate: nil)
+        }
     }
 
     private func entities<T: EntityType>(_ type: T.Type, where condition: QueryPredicate?, arguments: [Value],

@@ -178,7 +178,7 @@ public final class PostgresStore {
         let query = try parsed(queryText)
         try queryCheck.check(.query(query), text: queryText, arguments: arguments)
         var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
-        let sql = try translator.select(query)
+        let sql = try Self.translating(queryText) { try translator.select(query) }
         return (sql, translator.parameters.values)
     }
 
@@ -201,7 +201,7 @@ public final class PostgresStore {
             let (sql, parameters, columns) = try rowTranslations.translation(.rows, text, arguments: arguments) {
                 try queryCheck.check(statement, text: text, arguments: arguments)
                 var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
-                let (sql, columns) = try translator.rows(query)
+                let (sql, columns) = try Self.translating(text) { try translator.rows(query) }
                 return (sql, translator.parameters, columns)
             }
             let rows = try read { try connection.execute(sql, parameters) }
@@ -212,7 +212,7 @@ public final class PostgresStore {
             let (sql, parameters, type) = try aggregateTranslations.translation(.aggregate, text, arguments: arguments) {
                 try queryCheck.check(statement, text: text, arguments: arguments)
                 var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
-                let (sql, type) = try translator.aggregate(aggregate)
+                let (sql, type) = try Self.translating(text) { try translator.aggregate(aggregate) }
                 return (sql, translator.parameters, type)
             }
             let rows = try read { try connection.execute(sql, parameters) }
@@ -228,7 +228,7 @@ public final class PostgresStore {
         let (sql, parameters) = try translations.sql(.objects, queryText, arguments: arguments) {
             try queryCheck.check(.query(query), text: queryText, arguments: arguments)
             var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
-            return (try translator.select(query), translator.parameters)
+            return (try Self.translating(queryText) { try translator.select(query) }, translator.parameters)
         }
         let model = try model(query.model.name)
         let rows = try read { try connection.execute(sql, parameters) }
@@ -253,7 +253,8 @@ public final class PostgresStore {
         let model = try self.model(model)
         let (sql, parameters) = try translations.sql(.count(model: model.name, filtered: predicate != nil), predicate ?? "", arguments: arguments) {
             var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
-            let keys = try translator.keys(model, where: try checkedPredicate(predicate, model: model, arguments: arguments))
+            let checked = try checkedPredicate(predicate, model: model, arguments: arguments)
+            let keys = try Self.translating(predicate ?? "") { try translator.keys(model, where: checked) }
             return ("SELECT count(*) FROM (\(keys)) AS matched", translator.parameters)
         }
         let rows = try read { try connection.execute(sql, parameters) }
@@ -266,7 +267,7 @@ public final class PostgresStore {
         if case .aggregate(let aggregate)? = try? QueryParser.parseStatement(queryText) {
             try queryCheck.check(.aggregate(aggregate), text: queryText, arguments: arguments)
             var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
-            sql = try translator.aggregate(aggregate).sql
+            sql = try Self.translating(queryText) { try translator.aggregate(aggregate).sql }
             parameters = translator.parameters.values
         } else {
             (sql, parameters) = try self.sql(queryText, arguments: arguments)
@@ -317,8 +318,19 @@ public final class PostgresStore {
         try QueryParser.parsePredicate(text)
     }
 
+    /// Runs the translation of `text`: a construct it refuses is a `QueryError` that echoes
+    /// the statement, as a store's do.
+    static func translating<T>(_ text: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch var error as QueryError where error.statement == nil {
+            error.statement = text
+            throw error
+        }
+    }
+
     /// `text` parsed and checked as a predicate on `model`, as a store binds it.
-    private func checkedPredicate(_ text: String?, model: ModelSchema, arguments: [Value]) throws -> QueryPredicate? {
+    func checkedPredicate(_ text: String?, model: ModelSchema, arguments: [Value]) throws -> QueryPredicate? {
         guard let text else { return nil }
         let predicate = try parsedPredicate(text)
         try queryCheck.check(predicate, model: model.name, text: text, arguments: arguments)
@@ -406,7 +418,8 @@ public final class PostgresStore {
     public func update(_ model: String, where predicate: String?, arguments: [Value] = [], set values: [String: Value]) throws -> Int {
         let model = try self.model(model)
         var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
-        let condition = try translator.rowCondition(model, where: try checkedPredicate(predicate, model: model, arguments: arguments))
+        let checked = try checkedPredicate(predicate, model: model, arguments: arguments)
+        let condition = try Self.translating(predicate ?? "") { try translator.rowCondition(model, where: checked) }
         return try write(oneStatement: Self.isOneStatement(model, values)) {
             try updateRows(model, condition: condition, conditionParameters: translator.parameters.values, values: values)
         }
@@ -417,7 +430,8 @@ public final class PostgresStore {
     public func delete(_ model: String, where predicate: String?, arguments: [Value] = []) throws -> Int {
         let model = try self.model(model)
         var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
-        let condition = try translator.rowCondition(model, where: try checkedPredicate(predicate, model: model, arguments: arguments))
+        let checked = try checkedPredicate(predicate, model: model, arguments: arguments)
+        let condition = try Self.translating(predicate ?? "") { try translator.rowCondition(model, where: checked) }
         // Links to the deleted objects become null, and their list rows go, by the tables' own
         // foreign keys: one statement.
         return try write(oneStatement: true) {

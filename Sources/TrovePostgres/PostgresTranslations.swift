@@ -50,7 +50,7 @@ struct PostgresTranslations<Reading> {
         let key = Key(statement: statement, text: text, shape: Self.shape(arguments))
         // Arguments that do not fit a kept translation are translated anew, so that they are
         // refused as a first run refuses them.
-        if let entry = entries[key], let values = try? Self.parameters(entry.parameters, arguments: arguments) {
+        if let entry = entries[key], let values = Self.parameters(entry.parameters, arguments: arguments) {
             return (entry.sql, values, entry.reading)
         }
         let (sql, parameters, reading) = try translate()
@@ -80,8 +80,8 @@ struct PostgresTranslations<Reading> {
 
     /// The parameters of a kept translation for `arguments`, made as the translator makes
     /// them; nil when one of them is no longer what the SQL was made for (an argument that
-    /// becomes null).
-    private static func parameters(_ kept: SQLParameters, arguments: [Value]) throws -> [String?]? {
+    /// becomes null) or is refused: translated anew, it is refused at its place.
+    private static func parameters(_ kept: SQLParameters, arguments: [Value]) -> [String?]? {
         var values = kept.values
         for (slot, source) in kept.sources.enumerated() {
             guard case .argument(let index, let element, let type, let options, let isPattern) = source else { continue }
@@ -90,14 +90,13 @@ struct PostgresTranslations<Reading> {
                 guard case .list(let items) = argument else { return nil }
                 argument = items[element]
             }
-            let value: Value
-            do { value = try PostgresQueryTranslator.argument(argument, as: type, index: index) } catch { throw PostgresError(error.description) }
+            guard let value = try? PostgresQueryTranslator.argument(argument, as: type, index: index) else { return nil }
             if isPattern {
                 guard case .string(let pattern) = value else { return nil }
                 values[slot] = PostgresQueryTranslator.likePattern(pattern, options: options)
             } else {
-                guard !value.isNull else { return nil }
-                values[slot] = try PostgresValues.parameter(PostgresQueryTranslator.folded(value, options), type: type).0
+                guard !value.isNull, let parameter = try? PostgresValues.parameter(PostgresQueryTranslator.folded(value, options), type: type) else { return nil }
+                values[slot] = parameter.0
             }
         }
         return values

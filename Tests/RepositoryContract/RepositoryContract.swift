@@ -120,3 +120,52 @@ public enum RepositoryContract: String, CaseIterable, Sendable, CustomTestString
         try repo.endWrite()
     }
 }
+
+/// What every ``QueryLanguageRepository`` promises of predicates in the query language:
+/// `TroveRepository` and `PostgresRepository` run the same clauses.
+public enum QueryLanguageContract: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case aBadPredicateThrowsTheStoresQueryError
+
+    public var testDescription: String { rawValue }
+
+    /// Checks the clause on `repository`, new and empty, whose schema is
+    /// ``RepositoryContract/userSchema()``.
+    public func check<R: QueryLanguageRepository>(_ repository: R) throws {
+        switch self {
+        case .aBadPredicateThrowsTheStoresQueryError: try Self.badPredicates(repository)
+        }
+    }
+
+    /// A malformed or ill-typed predicate, or one a store refuses for its arguments, throws
+    /// the `QueryError` a store's query throws (kind, message, position, statement) and reads
+    /// nothing.
+    private static func badPredicates<R: QueryLanguageRepository>(_ repo: R) throws {
+        try RepositoryContract.addUsers(repo, ["Ann", "Bob"])
+        let store = try Store(configuration: .inMemory(schema: try RepositoryContract.userSchema()))
+        let cases: [(predicate: String, arguments: [Value], kind: QueryError.Kind, column: Int)] = [
+            ("agee > 1", [], .unknownProperty, 1),
+            ("age > 'old'", [], .typeMismatch, 7),
+            ("name == 'Ann' AND age >", [], .unexpectedEnd, 24),
+            ("name MATCHES '('", [], .invalidRegularExpression, 14),
+            ("age > $1", [.int(3)], .invalidParameter, 7),
+            ("age BEGINSWITH 'a'", [], .invalidOperator, 5),
+        ]
+        for bad in cases {
+            var expected: QueryError?
+            do {
+                _ = try store.read { try $0.objects("User", where: bad.predicate, arguments: bad.arguments).count }
+            } catch let error as QueryError {
+                expected = error
+            }
+            #expect(expected?.kind == bad.kind && expected?.column == bad.column, "\(bad.predicate): a store throws \(String(describing: expected))")
+            do {
+                let users = try repo.fetch(User.self, where: bad.predicate, arguments: bad.arguments)
+                Issue.record("\(bad.predicate): fetched \(users.count) users; a store throws \(String(describing: expected))")
+            } catch let error as QueryError {
+                #expect(error == expected, "\(bad.predicate): \(error)\nexpected \(String(describing: expected))")
+            } catch {
+                Issue.record("\(bad.predicate): \(error); a store throws \(String(describing: expected))")
+            }
+        }
+    }
+}

@@ -268,6 +268,31 @@ struct PostgresDifferentialTests {
         #expect(selective > 150)
     }
 
+    /// A value IN a list reached by a key path gives a store's answers; what PostgreSQL cannot
+    /// run the store's way is a `QueryError` at the construct, not a wrong answer.
+    @Test func keyPathsInListsAgreeAndWhatIsNotTranslatedIsRefusedAtItsPlace() throws {
+        let (store, postgres) = try Self.load(seed: 9)
+        var matched = 0
+        for predicate in ["name IN tags", "name IN[c] tags", "NOT (name IN tags)", "friend.name IN tags", "name IN friend.tags", "age IN nums"] {
+            let text = "Person where \(predicate) SORT(id)"
+            let expected = try store.read { try Self.ids($0.query(text)) }
+            if !expected.isEmpty { matched += 1 }
+            #expect(Self.ids(try postgres.objects(text)) == expected, "\(text)")
+        }
+        #expect(matched >= 4)
+        let refused = [("Person where name MATCHES 'a.*'", 19), ("Person where age > 1 AND name LIKE friend.name", 31),
+                       ("Person where 'abc' CONTAINS name", 20), ("Person where ANY tags ENDSWITH[c] 'b' OR 'x*y' LIKE name", 48)]
+        for (text, column) in refused {
+            _ = try store.read { try $0.query(text).count }
+            do {
+                _ = try postgres.objects(text)
+                Issue.record("\(text): PostgreSQL answers")
+            } catch let error as QueryError {
+                #expect(error.kind == .unsupported && error.column == column && error.statement == text, "\(text): \(error)")
+            }
+        }
+    }
+
     @Test(arguments: [UInt64(4), 5])
     func aggregateStatementsAgreeWithAStore(seed: UInt64) throws {
         let (store, postgres) = try Self.load(seed: seed)

@@ -15,6 +15,11 @@ struct PostgresRepositoryTests {
         try clause.check(try Self.repository(try RepositoryContract.userSchema()))
     }
 
+    @Test(arguments: QueryLanguageContract.allCases)
+    func keepsTheQueryLanguageContract(clause: QueryLanguageContract) throws {
+        try clause.check(try Self.repository(try RepositoryContract.userSchema()))
+    }
+
     @Test func queryLanguagePredicatesRunOnTheServer() throws {
         let repo = try Self.repository(try RepositoryContract.userSchema())
         try RepositoryContract.addUsers(repo, ["Ann", "Bob", "Cid"])

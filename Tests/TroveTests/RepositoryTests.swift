@@ -31,6 +31,11 @@ private func addUsers<R: Repository>(_ repo: R, _ names: [String]) throws {
 }
 
 @Suite struct TroveRepositoryTests {
+    @Test(arguments: QueryLanguageContract.allCases)
+    func keepsTheQueryLanguageContract(clause: QueryLanguageContract) throws {
+        try clause.check(TroveRepository(store: try memoryStore("User.json")))
+    }
+
     @Test func queryLanguagePredicatesUseTheStore() throws {
         let repo = TroveRepository(store: try memoryStore("User.json"))
         try addUsers(repo, ["Ann", "Bob", "Cid"])

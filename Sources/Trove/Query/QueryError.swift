@@ -55,6 +55,9 @@ public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidKeyPath
         /// Two `SELECT` items with one name, or one key path twice in `GROUP`.
         case duplicateName
+        /// A construct a store runs but the backend running the statement cannot run with the
+        /// store's meaning (`MATCHES` on PostgreSQL, whose regular expressions are not ICU's).
+        case unsupported
     }
 
     public var kind: Kind
