@@ -10,9 +10,21 @@ import Trove
 /// numbers, quoted strings, `true`/`false`, `nil`/`null`, `{...}` lists, `$N` parameters,
 /// and also JSON arrays and objects (a list, or a nested object for a link).
 enum LiteralValue {
+    /// JSON (a list, a nested object) as a value of a property of a model, at an offset of
+    /// the statement: as the backend's import reads it.
+    typealias JSONTyping = (_ json: JSONValue, _ property: PropertySchema, _ model: String, _ offset: Int) throws -> Value
+
     /// A primary key of `model`; a bare UUID needs no quotes.
     static func primaryKey(_ key: SourceFragment, of model: ModelSchema, arguments: ParameterValues,
                            in snapshot: Snapshot) throws -> Value {
+        try primaryKey(key, of: model, schema: snapshot.schema, arguments: arguments) { json, property, model, offset in
+            try typed(json, for: property, of: model, at: offset, in: snapshot)
+        }
+    }
+
+    /// A primary key of `model`, as `primaryKey(_:of:arguments:in:)` reads it on any backend.
+    static func primaryKey(_ key: SourceFragment, of model: ModelSchema, schema: Schema, arguments: ParameterValues,
+                           typed: JSONTyping) throws -> Value {
         guard let pk = model.primaryKeyProperty else {
             throw StatementError("model '\(model.name)' has no primary key: use 'where' to choose objects", at: key.offset)
         }
@@ -20,7 +32,7 @@ enum LiteralValue {
         if pk.type == .uuid, UUID(uuidString: key.text) != nil {
             value = try coerced(.text(key.text), as: pk.type, for: pk.name, at: key.offset)
         } else {
-            value = try parse(key, for: pk, of: model.name, schema: snapshot.schema, arguments: arguments, in: snapshot)
+            value = try parse(key, for: pk, of: model.name, schema: schema, arguments: arguments, typed: typed)
         }
         if value.isNull { throw StatementError("a primary key cannot be null", at: key.offset) }
         return value
@@ -54,9 +66,18 @@ enum LiteralValue {
     /// import reads them.
     static func parse(_ fragment: SourceFragment, for property: PropertySchema, of model: String, schema: Schema,
                       arguments: ParameterValues, in snapshot: Snapshot) throws -> Value {
+        try parse(fragment, for: property, of: model, schema: schema, arguments: arguments) { json, property, model, offset in
+            try typed(json, for: property, of: model, at: offset, in: snapshot)
+        }
+    }
+
+    /// The value of the literal in `fragment` for `property`, as `parse(_:for:of:schema:arguments:in:)`
+    /// reads it on any backend: `typed` reads JSON as the backend's import does.
+    static func parse(_ fragment: SourceFragment, for property: PropertySchema, of model: String, schema: Schema,
+                      arguments: ParameterValues, typed: JSONTyping) throws -> Value {
         let text = fragment.text
         if text.hasPrefix("[") || text.hasPrefix("{") {
-            if let json = try? JSONParser().parse(text) { return try typed(json, for: property, of: model, at: fragment.offset, in: snapshot) }
+            if let json = try? JSONParser().parse(text) { return try typed(json, property, model, fragment.offset) }
             if text.hasPrefix("[") {
                 do {
                     _ = try JSONParser().parse(text)
@@ -74,22 +95,22 @@ enum LiteralValue {
             throw StatementError(error.message, at: fragment.offset + error.location.offset)
         }
         return try value(expression, for: property, of: model, type: property.type, schema: schema, arguments: arguments,
-                         base: fragment.offset, in: snapshot)
+                         base: fragment.offset, typed: typed)
     }
 
     private static func value(_ expression: QueryExpression, for property: PropertySchema, of model: String, type: PropertyType, schema: Schema,
-                              arguments: ParameterValues, base: Int, in snapshot: Snapshot) throws -> Value {
+                              arguments: ParameterValues, base: Int, typed: JSONTyping) throws -> Value {
         let offset = base + expression.range.start.offset
         if case .list(let element) = type {
             switch expression.kind {
             case .literal(.list(let elements)):
                 return .list(try elements.map {
-                    try value($0, for: property, of: model, type: element, schema: schema, arguments: arguments, base: base, in: snapshot)
+                    try value($0, for: property, of: model, type: element, schema: schema, arguments: arguments, base: base, typed: typed)
                 })
             case .literal(.null):
                 return .null
             case .parameter(let index):
-                return try typed(arguments.json(index, for: property, at: offset), for: property, of: model, at: offset, in: snapshot)
+                return try typed(arguments.json(index, for: property, at: offset), property, model, offset)
             default:
                 break
             }

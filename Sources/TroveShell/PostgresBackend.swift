@@ -98,12 +98,7 @@ public final class PostgresBackend: ShellBackend {
             var found: [JSONObject?] = []
             var columns = m.properties.filter(\.isStored).map(\.name)
             for key in keys {
-                let property = m[property: pk]!
-                var value = try literal(key, for: property, arguments: context.arguments)
-                if case .string(let text) = value, key.text.hasPrefix("$"), let index = Int(key.text.dropFirst()) {
-                    // An argument is read as the key's type, as a store reads it.
-                    value = try LiteralValue.argument(text, index: index, as: property.type, for: pk, at: key.offset)
-                }
+                let value = try primaryKey(key, of: m, arguments: context.arguments)
                 // The query text is the shell's own: an error in it is the key's.
                 let objects: PostgresObjects
                 do {
@@ -146,7 +141,7 @@ public final class PostgresBackend: ShellBackend {
                 guard let property = m[property: assignment.property.text], property.isStored else {
                     throw StatementError("'\(m.name)' has no property '\(assignment.property.text)'", at: assignment.property.offset)
                 }
-                values[property.name] = try literal(assignment.value, for: property, arguments: context.arguments)
+                values[property.name] = try literal(assignment.value, for: property, of: m, arguments: context.arguments)
             }
             switch target {
             case .keys(let keys):
@@ -154,7 +149,7 @@ public final class PostgresBackend: ShellBackend {
                 var updated = 0
                 try atomically {
                     for key in keys {
-                        let value = try literal(key, for: pk, arguments: context.arguments)
+                        let value = try primaryKey(key, of: m, arguments: context.arguments)
                         let n = try store.update(m.name, where: "\(pk.name) == $0", arguments: [value], set: values)
                         if n == 0 { throw StatementError("'\(m.name)' has no object with primary key \(key.text)", at: key.offset) }
                         updated += n
@@ -170,8 +165,8 @@ public final class PostgresBackend: ShellBackend {
             let m = try modelSchema(model)
             switch target {
             case .keys(let keys):
-                let pk = try primaryKey(m, at: model)
-                let values = try keys.map { try literal($0, for: pk, arguments: context.arguments) }
+                _ = try primaryKey(m, at: model)
+                let values = try keys.map { try primaryKey($0, of: m, arguments: context.arguments) }
                 return .written(WriteSummary(deleted: try store.delete(m.name, primaryKeys: values)))
             case .predicate(let predicate):
                 return .written(WriteSummary(deleted: try checked(predicate) {
@@ -229,34 +224,25 @@ public final class PostgresBackend: ShellBackend {
         return pk
     }
 
-    /// A raw literal of a statement (`42`, `'ann'`, `nil`, `$0`, a JSON array or object) as a
-    /// value of `property`, read by the query language's own lexer.
-    private func literal(_ fragment: SourceFragment, for property: PropertySchema, arguments: [String]) throws -> Value {
-        let text = fragment.text
-        if text.hasPrefix("["), case .list = property.type {
-            let json: JSONValue
-            do { json = try JSONParser().parse(text) } catch { throw StatementError("invalid JSON: \(error.message)", at: fragment.offset) }
-            return try translated { try store.values(fromJSON: JSONObject([(property.name, json)]), model: modelName(of: property))[property.name] ?? .null }
-        }
-        if text.hasPrefix("$"), let index = Int(text.dropFirst()) {
-            guard arguments.indices.contains(index) else { throw StatementError("$\(index) has no value", at: fragment.offset) }
-            return .string(arguments[index])
-        }
-        let predicate: QueryPredicate
-        do { predicate = try QueryParser.parsePredicate("x == " + text) } catch { throw StatementError("not a value: \(text)", at: fragment.offset) }
-        guard case .comparison(let comparison) = predicate.kind, case .literal(let literal) = comparison.right.kind else {
-            throw StatementError("not a value: \(text)", at: fragment.offset)
-        }
-        if case .null = literal { return .null }
-        var type = property.type
-        if case .link(let target) = type { type = store.schema[target]?.primaryKeyProperty?.type ?? .int }
-        do { return try Coercion.scalar(.literal(literal), as: type, for: property.name) } catch {
-            throw StatementError(error.description, at: fragment.offset)
-        }
+    /// A literal of a statement (`42`, `'ann'`, `nil`, `$0`, `{1, 2}`, a JSON array or
+    /// object) as a value of `property` of `model`, read as a store reads it (`LiteralValue`):
+    /// `$N` is coerced to the property's type by the store's rule, with the store's error.
+    private func literal(_ fragment: SourceFragment, for property: PropertySchema, of model: ModelSchema, arguments: [String]) throws -> Value {
+        try LiteralValue.parse(fragment, for: property, of: model.name, schema: store.schema, arguments: ParameterValues(arguments), typed: typedJSON)
     }
 
-    private func modelName(of property: PropertySchema) -> String {
-        store.schema.models.first { $0.properties.contains(property) }?.name ?? ""
+    /// A primary key of `model` in a statement, read as a store reads it.
+    private func primaryKey(_ key: SourceFragment, of model: ModelSchema, arguments: [String]) throws -> Value {
+        try LiteralValue.primaryKey(key, of: model, schema: store.schema, arguments: ParameterValues(arguments), typed: typedJSON)
+    }
+
+    /// JSON for a property, as import reads it on the server.
+    private func typedJSON(_ json: JSONValue, _ property: PropertySchema, _ model: String, _ offset: Int) throws -> Value {
+        do {
+            return try store.values(fromJSON: JSONObject([(property.name, json)]), model: model)[property.name] ?? .null
+        } catch let error as PostgresError {
+            throw StatementError(error.message, at: offset)
+        }
     }
 }
 

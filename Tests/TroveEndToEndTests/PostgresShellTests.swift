@@ -154,6 +154,9 @@ struct PostgresShellTests {
             "Person where age BETWEEN {nil, 3}", "avg Person.name", "Person GROUP(age) SELECT(age, @avg.name)",
             "count Person where age > $0", "Person where age > 1 SORT(dogs.age)", "watch Person where agee > 1",
             "get Person $0",
+            // A write's argument is read as its property's type, and refused at its column.
+            "update Person 1 set age = $0", "update Person where age > 1 set birthdate = $0", "update Person $0 set age = 1",
+            "delete Person $0", "update Person 1 set nicknames = $0", "update Person 1 set age = $1",
         ]
         for statement in statements {
             let store = try w.run(["people.trove", "--arg", "many", statement])
@@ -163,7 +166,50 @@ struct PostgresShellTests {
         }
     }
 
-    /// CSV and TSV import on the server: the store's reader and coercion, forward links, and a
+    /// The arguments of writes (`set` values, keys) are read as the store reads them: as the
+    /// property's type, by the store's coercion.
+    @Test func argumentsOfWritesAreReadAsOnAStore() throws {
+        let people = #"insert Person [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bob"}]"#
+        let arguments = ["--arg", "42", "--arg", "2001-02-03", "--arg", #"["a", "b"]"#, "--arg", "2", "--arg", "1"]
+        let statements = ["update Person 1 set age = $0, birthdate = $1, nicknames = $2, bestFriend = $3",
+                          "update Person where name == 'Bob' set age = $4", "delete Person $4", "Person SORT(id)"]
+        let script = arguments + statements.flatMap { ["-c", $0] }
+        let store = try w.run(["people.trove", "--schema", Workspace.schema("People"), "-c", people] + script)
+        let server = try w.run([url, "--schema", Workspace.schema("People"), "-c", people] + script)
+        #expect(store.status == 0 && server.status == 0, "\(store.err)\(server.err)")
+        #expect(server.out == store.out, "\(server.out)\nexpected\n\(store.out)")
+        #expect(server.out.contains(#""id": 2, "name": "Bob", "birthdate": null, "age": 1"#), "\(server.out)")
+    }
+
+    /// What PostgreSQL cannot run the store's way (a store runs it) is refused as a store
+    /// refuses a statement: `error:`, the line and column of the construct, status 1, and
+    /// nothing written.
+    @Test func aConstructThatIsNotTranslatedIsRefusedAtItsPlace() throws {
+        let ann = #"insert Person {"id": 1, "name": "Ann Lee"}"#
+        #expect(try w.run([url, "--schema", Workspace.schema("People"), ann]).status == 0)
+        #expect(try w.run(["people.trove", "--schema", Workspace.schema("People"), ann]).status == 0)
+        let statements = [
+            ("Person where name MATCHES 'A.*'", "error: column 19: MATCHES is not translated to PostgreSQL: its regular expressions are ICU's, not PostgreSQL's\n"),
+            ("count Person where age == nil AND name LIKE bestFriend.name", "error: column 40: LIKE with a pattern that is not a constant is not translated to PostgreSQL\n"),
+            ("update Person where 'Ann Lee' CONTAINS name set age = 3", "error: column 31: CONTAINS with a constant on its left is not translated to PostgreSQL\n"),
+            ("delete Person where name MATCHES 'A.*'", "error: column 26: MATCHES is not translated"),
+            ("sum Person.age where name MATCHES 'A.*'", "error: column 27: MATCHES is not translated"),
+            ("explain Person where name MATCHES 'A.*'", "error: column 27: MATCHES is not translated"),
+        ]
+        for (statement, expected) in statements {
+            let store = try w.run(["people.trove", statement])
+            #expect(store.status == 0, "\(statement): \(store.err)")
+            let server = try w.run([url, statement])
+            #expect(server.status == 1 && server.err.hasPrefix(expected) && server.out.isEmpty, "\(statement): \(server.err)")
+        }
+        let script = "Person where (age > 1 OR\n   name MATCHES 'A.*')\n"
+        let server = try w.run([url], stdin: script)
+        #expect(server.status == 1 && server.err.hasPrefix("error: line 2, column 9: MATCHES is not translated"), "\(server.err)")
+        #expect(try w.run(["people.trove"], stdin: script).status == 0)
+        #expect(try w.run([url, "count Person where age == nil"]).out == "1\n")
+    }
+
+
     /// bad record that says where and what and imports nothing.
     @Test func importsCSVAsAStoreDoes() throws {
         try w.write("s.json", #"{"models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "name": "string?", "price": "decimal?", "when": "date?", "tags": "string[]", "next": "Item?"}}]}"#)
