@@ -64,7 +64,11 @@ enum CommandTable {
         DotCommandRow(name: ".headers", hiddenAliases: [".header"], arguments: "on|off",
                       help: "show the header line in table, markdown, csv and tsv modes",
                       completes: .onOff, parse: { args throws(StatementError) in .headers(try args.flag()) }),
-        DotCommandRow(name: ".help", help: "show this help", parse: { args throws(StatementError) in try args.none(.help) }),
+        DotCommandRow(name: ".help", arguments: "[TOPIC]", help: "show this help, or the lines of a command such as mode",
+                      parse: { args throws(StatementError) in
+                          guard args.values.count <= 1 else { throw args.usage("[TOPIC]") }
+                          return .help(topic: args.values.first)
+                      }),
         DotCommandRow(name: ".mode", arguments: "[MODE]", help: "set or show the mode: " + OutputMode.allCases.map(\.rawValue).joined(separator: " "),
                       completes: .modes, parse: { args throws(StatementError) in
                           guard !args.values.isEmpty else { return .mode(nil) }

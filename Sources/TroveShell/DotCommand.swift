@@ -1,7 +1,8 @@
 /// A meta-command of the shell, written `.name args` at the start of a line; they work in
 /// every mode and never reach the store's statement language.
 enum DotCommand: Equatable {
-    case help
+    /// `.help [TOPIC]`: everything, or the lines of the commands and statements named TOPIC.
+    case help(topic: String?)
     case models
     case schema(model: String?)
     case mode(OutputMode?)

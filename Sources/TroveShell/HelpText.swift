@@ -56,10 +56,7 @@ enum HelpText {
 
     static var shellHelp: String {
         var text = "Dot-commands:\n"
-        for command in CommandTable.dotCommands {
-            let usage = command.arguments.isEmpty ? command.name : command.name + " " + command.arguments
-            text += "  " + usage.padding(to: 18) + command.help + "\n"
-        }
+        for command in CommandTable.dotCommands { text += line(of: command) }
         text += """
 
             Statements (keywords in any case; a statement ends at the end of the line
@@ -76,5 +73,23 @@ enum HelpText {
             """
         for usage in CommandTable.statements.flatMap(\.usage) { text += "  " + usage + "\n" }
         return text
+    }
+
+    /// The `.help` lines of the dot-command or statement `topic` names, with or without its
+    /// dot (`mode`, `.mode`, `import`, `tables`), as sqlite3's `.help mode` shows one; nil when
+    /// it names none.
+    static func help(on topic: String) -> String? {
+        let word = topic.lowercased()
+        let name = word.hasPrefix(".") ? word : "." + word
+        if let command = CommandTable.dotCommand(named: name) { return line(of: command) }
+        // `avg`, `min`, `max` and `commit`, `rollback` share the line of `sum` and `begin`.
+        let shared = ["avg": "sum", "min": "sum", "max": "sum", "commit": "begin", "rollback": "begin"]
+        guard !word.hasPrefix("."), let statement = CommandTable.statement(shared[word] ?? word) else { return nil }
+        return statement.usage.map { "  " + $0 + "\n" }.joined()
+    }
+
+    private static func line(of command: CommandTable.DotCommandRow) -> String {
+        let usage = command.arguments.isEmpty ? command.name : command.name + " " + command.arguments
+        return "  " + usage.padding(to: 18) + command.help + "\n"
     }
 }

@@ -296,8 +296,12 @@ final class ShellSession {
 
     private func run(_ command: DotCommand, origin: InputOrigin) throws {
         switch command {
-        case .help:
-            stdout.write(HelpText.shellHelp)
+        case .help(let topic):
+            guard let topic else { stdout.write(HelpText.shellHelp); return }
+            guard let lines = HelpText.help(on: topic) else {
+                throw StatementError("no command or statement named '\(topic)'; .help lists them all")
+            }
+            stdout.write(lines)
         case .models:
             for model in try backend.models() { stdout.write(model.name + "\n") }
         case .schema(let name):

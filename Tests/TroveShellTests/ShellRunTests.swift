@@ -388,6 +388,18 @@ import Trove
         #expect(run(["-c", ".help"]).out.contains(".schema [MODEL]"))
     }
 
+    /// As sqlite3's `.help mode`: the lines of one dot-command or statement.
+    @Test func helpOnATopicShowsItsLines() {
+        #expect(run(["-c", ".help mode"]).out == run(["-c", ".help .mode"]).out)
+        #expect(run(["-c", ".help mode"]).out.hasPrefix("  .mode [MODE]"))
+        #expect(run(["-c", ".help tables"]).out.hasPrefix("  .models"))
+        #expect(run(["-c", ".help delete"]).out == "  delete MODEL PK [PK ...]\n  delete MODEL where PREDICATE\n")
+        #expect(run(["-c", ".help avg"]).out.hasPrefix("  sum MODEL.KEYPATH"))
+        let unknown = run(["-c", ".help frob"])
+        #expect(unknown.status == 1)
+        #expect(unknown.err == "error: column 7: no command or statement named 'frob'; .help lists them all\n")
+    }
+
     @Test func timerReportsOnStandardError() {
         let r = run(["-c", ".timer on", "-c", "count Person"])
         #expect(r.out == "2\n")
