@@ -71,7 +71,9 @@ struct StoreImport {
             do {
                 value = try reader.next()
             } catch {
-                throw failure(error.description)
+                // CSV read as JSON fails on its first line: say how CSV is asked for.
+                let hint = reader.recordCount == 0 ? " (read as JSON; for CSV or TSV, end the file's name in .csv or .tsv, or add AS CSV or AS TSV)" : ""
+                throw failure(error.description + hint)
             }
             guard let value else { break }
             let record = reader.recordCount

@@ -87,6 +87,14 @@ import Testing
         let tsv = try w.run(["db", "import AllTypes - as tsv", "get AllTypes 3"], stdin: "id\tstringValue\n3\ta,b\n")
         #expect(tsv.status == 0, "\(tsv.err)")
         #expect(tsv.out.contains("\"stringValue\": \"a,b\""))
+        // Without AS CSV, standard input is JSON: CSV fails on its first line, saying how to ask.
+        let unnamed = try w.run(["db", "import AllTypes -"], stdin: "id,intValue\n5,4\n")
+        #expect(unnamed.status == 1)
+        #expect(unnamed.err.contains("record 1, line 1, column 1: expected a value, found 'i' (read as JSON; for CSV or TSV, "),
+                "\(unnamed.err)")
+        // A later malformed record is JSON gone wrong, not CSV.
+        let later = try w.run(["db", "import AllTypes -"], stdin: "{\"id\": 6}\n{\"id\": }\n")
+        #expect(later.status == 1 && !later.err.contains("read as JSON"), "\(later.err)")
     }
 
     @Test(arguments: [
