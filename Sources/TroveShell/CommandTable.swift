@@ -157,6 +157,17 @@ enum CommandTable {
                       parse: { args throws(StatementError) in try args.none(.verify) }),
     ]
 
+    /// What a command another shell takes, typed here out of habit, is here: a dot-command
+    /// of sqlite3, or a word psql takes at the start of a line (lowercased).
+    static let habits: [String: String] = [
+        ".import": "import is a statement here: import MODEL FILE [AS CSV|TSV|JSON]",
+        ".indexes": ".schema MODEL shows its indexed properties",
+        ".indices": ".schema MODEL shows its indexed properties",
+        "quit": ".quit leaves the shell",
+        "exit": ".quit leaves the shell",
+        "help": ".help lists the commands",
+    ]
+
     /// The dot-command that `name` (as typed, with its dot) runs.
     static func dotCommand(named name: String) -> DotCommandRow? {
         dotCommands.first { $0.name == name || $0.aliases.contains(name) || $0.hiddenAliases.contains(name) }

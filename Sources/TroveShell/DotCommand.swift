@@ -50,7 +50,8 @@ enum DotCommand: Equatable {
         let words = self.words(of: line)
         let name = words.first?.text ?? "."
         guard let row = CommandTable.dotCommand(named: name) else {
-            throw StatementError("unknown command '\(name)'; .help lists the commands", at: 0)
+            let instead = CommandTable.habits[name].map { "; \($0)" } ?? "; .help lists the commands"
+            throw StatementError("unknown command '\(name)'" + instead, at: 0)
         }
         var rest = Substring(line.drop { $0 == " " || $0 == "\t" }.dropFirst(name.count))
         rest = rest.drop { $0 == " " || $0 == "\t" }

@@ -117,6 +117,12 @@ final class ShellSession {
         }
         do {
             let statement = try StatementRecognizer.recognize(split.text)
+            // psql's `quit`, `exit` and `help`, alone on a line, say what does that here.
+            if case .query(let spec) = statement, spec.text.text == spec.model.text,
+               let habit = CommandTable.habits[spec.model.text.lowercased()],
+               try !backend.models().contains(where: { $0.name == spec.model.text }) {
+                throw StatementError("no model named '\(spec.model.text)'; \(habit)", at: spec.model.offset)
+            }
             if readOnly, statement.isWrite {
                 throw StatementError("cannot \(statement.keyword): the database is open read-only (--readonly)", at: 0)
             }

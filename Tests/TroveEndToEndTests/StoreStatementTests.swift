@@ -244,6 +244,9 @@ import Testing
         #expect(r.status == 1)
         #expect(r.out == "2\n")
         #expect(r.err == "error: column 7: no model named 'Nobody' (models: Person, Dog)\n")
+        // psql's words at the start of a line say what they are here.
+        #expect(try w.run(["db", "quit"]).err == "error: column 1: no model named 'quit'; .quit leaves the shell\n")
+        #expect(try w.run(["db", "help"]).err == "error: column 1: no model named 'help'; .help lists the commands\n")
         #expect(try w.run(["db", "count Person"]).out == "2\n")
     }
 
