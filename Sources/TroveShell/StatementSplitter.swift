@@ -49,6 +49,9 @@ public struct StatementSplitter: Sendable {
 
     /// Feeds one line (without its newline) numbered `number` (1-based) in its source.
     public mutating func feed(line: String, number: Int) -> [Item] {
+        // A byte order mark (Windows editors start files with one) is not part of the first line.
+        var line = line
+        if number == 1, line.unicodeScalars.first == "\u{FEFF}" { line.unicodeScalars.removeFirst() }
         if !isIncomplete, buffer.allSatisfy(StatementScanner.isSpace) {
             let trimmed = line.drop { $0 == " " || $0 == "\t" }
             if trimmed.hasPrefix(".") {

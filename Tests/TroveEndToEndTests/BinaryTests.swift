@@ -36,6 +36,17 @@ import Testing
         #expect(r.err.contains("cannot read '/nonexistent/script.trove'"))
     }
 
+    /// A script saved by an editor that starts files with a byte order mark runs as written.
+    @Test func aScriptThatStartsWithAByteOrderMarkRuns() throws {
+        let w = try Workspace()
+        try w.write("bom.trove", "\u{FEFF}.print first\r\n.print second\r\n")
+        let script = try w.run(["-f", "bom.trove"])
+        #expect(script.status == 0, "\(script.err)")
+        #expect(script.out == "first\nsecond\n")
+        let piped = try w.run([":memory:"], stdin: "\u{FEFF}count Nobody\n")
+        #expect(piped.err == "error: line 1, column 7: no model named 'Nobody' (the store has no models: open it with --schema FILE)\n")
+    }
+
     @Test func dotCommandsWorkWithoutAStore() throws {
         let r = try TroveBinary.run(["-c", ".print hello", "-c", ".mode csv", "-c", ".mode", "-c", ".models"])
         #expect(r.status == 0)
