@@ -14,7 +14,7 @@ struct LineFormatter: ResultFormatter {
             let rows = objects.compactMap { $0 }
             writeRecords(columns: ResultSet(columns: columns, rows: rows).effectiveColumns, rows: rows, to: out)
         case .count(let n): out.write("count = \(n)\n")
-        case .value(let name, let value): out.write("\(name) = " + CellText.plain(QueryRow.json(value), null: "null") + "\n")
+        case .value(let name, let value): out.write("\(name) = " + CellText.plain(QueryRow.json(value), null: null) + "\n")
         case .written(let summary):
             writeRecords(columns: summary.object.keys, rows: [summary.object], to: out)
         case .plan(let plan): writeRecords(columns: plan.keys, rows: [plan], to: out)

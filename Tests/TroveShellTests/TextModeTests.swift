@@ -65,5 +65,9 @@ extension FormatterTests {
         #expect(text(.markdown, "NULL").contains("|   2 | NULL |"))
         #expect(text(.json, "NULL") == "[\n  {\"id\": 2, \"age\": null}\n]\n")
         #expect(text(.jsonl, "NULL") == "{\"id\": 2, \"age\": null}\n")
+        // An aggregate over no values is null as a property is.
+        let none = ShellResult.value(name: "max", .null)
+        #expect(render(none, FormatterSettings(mode: .line, nullText: "-").makeFormatter()) == "max = -\n")
+        #expect(render(none, FormatterSettings(mode: .line).makeFormatter()) == "max = null\n")
     }
 }
