@@ -71,9 +71,8 @@ struct StoreImport {
             do {
                 value = try reader.next()
             } catch {
-                // CSV read as JSON fails on its first line: say how CSV is asked for.
-                let hint = reader.recordCount == 0 ? " (read as JSON; for CSV or TSV, end the file's name in .csv or .tsv, or add AS CSV or AS TSV)" : ""
-                throw failure(error.description + hint)
+                throw failure(error.description + (Self.startsAsNoJSON(error, recordsRead: reader.recordCount)
+                    ? " (read as JSON; for CSV or TSV, end the file's name in .csv or .tsv, or add AS CSV or AS TSV)" : ""))
             }
             guard let value else { break }
             let record = reader.recordCount
@@ -95,6 +94,16 @@ struct StoreImport {
             try links.finish(in: destination)
         } catch {
             throw failure("\(error)")
+        }
+    }
+
+    /// Whether the input fails where its first value should start, as CSV read as JSON does
+    /// (`id,name` is no JSON value; `name,id` starts like `null` but is not).
+    private static func startsAsNoJSON(_ error: JSONError, recordsRead: Int) -> Bool {
+        guard recordsRead == 0 else { return false }
+        switch error.reason {
+        case .unexpectedCharacter(_, expected: "a value"), .invalidLiteral: return true
+        default: return false
         }
     }
 

@@ -92,9 +92,13 @@ import Testing
         #expect(unnamed.status == 1)
         #expect(unnamed.err.contains("record 1, line 1, column 1: expected a value, found 'i' (read as JSON; for CSV or TSV, "),
                 "\(unnamed.err)")
-        // A later malformed record is JSON gone wrong, not CSV.
+        let named = try w.run(["db", "import AllTypes -"], stdin: "intValue,id\n4,5\n")
+        #expect(named.err.contains("(read as JSON; for CSV or TSV, "), "\(named.err)")
+        // A malformed JSON record is JSON gone wrong, not CSV.
         let later = try w.run(["db", "import AllTypes -"], stdin: "{\"id\": 6}\n{\"id\": }\n")
         #expect(later.status == 1 && !later.err.contains("read as JSON"), "\(later.err)")
+        let first = try w.run(["db", "import AllTypes -"], stdin: "{\"id\": 6, \"id\": 7}\n")
+        #expect(first.status == 1 && !first.err.contains("read as JSON"), "\(first.err)")
     }
 
     @Test(arguments: [
