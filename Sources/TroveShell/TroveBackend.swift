@@ -1,4 +1,5 @@
 import Trove
+import Glibc
 
 /// The shell's backend over a Trove `Store`: every statement of the shell language.
 ///
@@ -45,7 +46,7 @@ public final class TroveBackend: ShellBackend {
             }
             switch error {
             case .storage(let failure):
-                throw UsageError("cannot open '\(path)': \(Self.describeOpenFailure(failure))")
+                throw UsageError("cannot open '\(path)': \(Self.describeOpenFailure(failure, readOnly: configuration.readOnly))")
             case .migrationRequired(let detail):
                 throw StatementError("cannot open '\(path)' with this schema: \(detail)"
                     + " (raise schemaVersion, or pass --reset-on-migration to wipe the store)")
@@ -73,9 +74,13 @@ public final class TroveBackend: ShellBackend {
 
     /// What went wrong, the way people read it: a file that cannot be opened by the system's
     /// words alone (the message names the path already), anything else as the store says it.
-    private static func describeOpenFailure(_ failure: StoreError.StorageFailure) -> String {
-        if case let .cannotOpen(_, errno) = failure { return SystemError(errno: errno).message }
-        return failure.description
+    /// A file that may be read but not written says that `--readonly` reads it (sqlite3 would
+    /// open it read-only by itself; here a read-only open is asked for).
+    static func describeOpenFailure(_ failure: StoreError.StorageFailure, readOnly: Bool) -> String {
+        guard case let .cannotOpen(path, errno) = failure else { return failure.description }
+        let message = SystemError(errno: errno).message
+        guard !readOnly, errno == EACCES || errno == EROFS || errno == EPERM, access(path, R_OK) == 0 else { return message }
+        return message + " (it can be read: open it with --readonly)"
     }
 
     // MARK: ShellBackend

@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 import Trove
 @testable import TroveShell
@@ -9,6 +10,15 @@ import Trove
         let status = Shell.run(arguments: arguments, stdout: out, stderr: err, terminal: ShellRunTests.pipes,
                                standardInput: TextLines(""), openBackend: { _ in backend })
         return (status, out.text, err.text)
+    }
+
+    /// sqlite3 opens a write-protected file read-only by itself; here the refusal says how.
+    @Test func aFileThatCanOnlyBeReadIsRefusedWithTheWayToReadIt() {
+        let denied = StoreError.StorageFailure.cannotOpen(path: #filePath, errno: EACCES)
+        #expect(TroveBackend.describeOpenFailure(denied, readOnly: false) == "Permission denied (it can be read: open it with --readonly)")
+        #expect(TroveBackend.describeOpenFailure(denied, readOnly: true) == "Permission denied")
+        let unreadable = StoreError.StorageFailure.cannotOpen(path: "/nonexistent/db.trove", errno: EACCES)
+        #expect(TroveBackend.describeOpenFailure(unreadable, readOnly: false) == "Permission denied")
     }
 
     @Test func verifyPrintsOkForASoundStore() {
