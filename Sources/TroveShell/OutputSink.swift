@@ -18,6 +18,8 @@ public final class FileOutput: OutputSink {
     private let capacity: Int
     /// Set once a write failed (a closed pipe, a full disk): later output is dropped.
     public private(set) var failed = false
+    /// The `errno` of the write that failed.
+    public private(set) var failure: Int32 = 0
 
     public init(fd: Int32, capacity: Int = 1 << 16) {
         self.fd = fd
@@ -36,6 +38,7 @@ public final class FileOutput: OutputSink {
             let n = buffer[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
+                failure = errno
                 failed = true
             } else {
                 offset += n

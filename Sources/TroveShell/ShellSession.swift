@@ -27,6 +27,8 @@ final class ShellSession {
     private(set) var exitStatus: Int32?
     /// Whether any statement failed (exit status 1 at the end).
     private(set) var hadError = false
+    /// Whether a lost write to standard output has been reported (it is, once).
+    private var outputFailureReported = false
     /// Write summaries of an explicit transaction, printed once it commits.
     private var pendingSummaries: [WriteSummary] = []
     private var readDepth = 0
@@ -127,6 +129,7 @@ final class ShellSession {
                 throw StatementError("cannot \(statement.keyword): the database is open read-only (--readonly)", at: 0)
             }
             try run(statement)
+            if let lost = standardOutputLoss() { throw lost }
             return true
         } catch let error as StatementError {
             report(error, statement: split, origin: origin)
@@ -230,7 +233,8 @@ final class ShellSession {
         if case .jsonArray = format { out.write(written == 0 ? "[]\n" : "\n]\n") }
         out.flush()
         if let output = out as? FileOutput, output.failed {
-            throw StatementError("cannot write '\(file ?? "-")': \(SystemError(errno: errno).message)", at: offset)
+            if output === console { outputFailureReported = true }
+            throw StatementError("cannot write '\(file ?? "-")': \(SystemError(errno: output.failure).message)", at: offset)
         }
         if toFile, !settings.mode.isMachineReadable {
             stdout.write("\(written) \(written == 1 ? "object" : "objects") exported to \(file!)\n")
@@ -285,7 +289,10 @@ final class ShellSession {
         let text = statement.text
         do {
             try run(try DotCommand.parse(text), origin: origin)
-            stdout.flush()
+            if let lost = standardOutputLoss() {
+                report(lost, statement: statement, origin: origin)
+                return false
+            }
             return true
         } catch is AlreadyReported {
             return false
@@ -489,6 +496,16 @@ final class ShellSession {
 
     // MARK: Output files
 
+    /// Fails the statement whose output standard output lost (a full disk, or a closed pipe
+    /// when SIGPIPE is ignored), as `cat` does, instead of exiting 0 with the output missing;
+    /// once, since every later write is dropped.
+    private func standardOutputLoss() -> StatementError? {
+        stdout.flush()
+        guard !outputFailureReported, let output = console as? FileOutput, output.failed else { return nil }
+        outputFailureReported = true
+        return StatementError("cannot write standard output: \(SystemError(errno: output.failure).message)")
+    }
+
     /// Sends output to `file` (created, or emptied) until `.output` or `.once` ends it.
     private func redirect(to file: String) throws {
         let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -504,7 +521,7 @@ final class ShellSession {
         guard let (file, output, fd) = redirection else { return }
         output.flush()
         let failed = output.failed
-        let error = errno
+        let error = output.failure
         Glibc.close(fd)
         redirection = nil
         stdout = console

@@ -36,6 +36,28 @@ import Testing
         #expect(r.err.contains("cannot read '/nonexistent/script.trove'"))
     }
 
+    /// Output that cannot be written (a full disk) fails the run, as `cat` does, for a query
+    /// as for an export, instead of exiting 0 with the results missing.
+    @Test func lostStandardOutputFailsTheRun() throws {
+        func run(_ arguments: [String]) throws -> (status: Int32, err: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: TroveBinary.path)
+            process.arguments = arguments
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            let err = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: err, as: UTF8.self))
+        }
+        let query = try run([":memory:", ".print lost", ".print also lost"])
+        #expect(query.status == 1)
+        #expect(query.err == "error: cannot write standard output: No space left on device\n")
+        let piped = try run([":memory:", "-c", ".models"])
+        #expect(piped.status == 0, "no output, nothing lost: \(piped.err)")
+    }
+
     /// A script saved by an editor that starts files with a byte order mark runs as written.
     @Test func aScriptThatStartsWithAByteOrderMarkRuns() throws {
         let w = try Workspace()
