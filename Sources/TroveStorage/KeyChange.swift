@@ -25,11 +25,10 @@ extension Storage {
     /// `options.encryptionKey` is the store's present key.
     ///
     /// The store must not be open anywhere else, in this process or another: otherwise this
-    /// throws ``StorageError/inUse(path:)`` (after half a second for openers on their way out)
-    /// and changes nothing. Openers that arrive meanwhile wait, then open the re-keyed file. A
-    /// compacted copy is written beside the file, synced and verified, then renamed over it; a
-    /// crash at any point leaves a file that opens with exactly one of the two keys (see
-    /// `StorageProtocol.swift`).
+    /// throws ``StorageError/inUse(path:)`` and changes nothing. Openers that arrive meanwhile
+    /// wait, then open the re-keyed file. A compacted copy is written beside the file, synced
+    /// and verified, then renamed over it; a crash at any point leaves a file that opens with
+    /// exactly one of the two keys (see `StorageProtocol.swift`).
     public static func changeEncryptionKey(path: String, options: StorageOptions = StorageOptions(), to newKey: [UInt8]?) throws {
         try changeEncryptionKey(path: path, options: options, to: newKey, after: { _ in })
     }
@@ -57,7 +56,7 @@ extension Storage {
         }
         // Held until this object closes: whoever opens the store from now on waits, and then
         // finds the new file.
-        guard lockFile.isLastOpener(allowing: 0.5) else { throw StorageError.inUse(path: path) }
+        guard lockFile.isLastOpener() else { throw StorageError.inUse(path: path) }
         let writer = try beginWrite()
         defer { writer.abort() }
         try checkpoint()

@@ -61,20 +61,21 @@ final class LockFile: @unchecked Sendable {
         self.fd = fd
         length = LockFile.headerSize + slots * LockFile.slotSize
 
-        if try LockFile.lock(fd, LockFile.initLock, exclusive: true, wait: false) {
-            isFirstOpener = true
-            if ftruncate(fd, off_t(length)) != 0 {
-                let e = errno; close(fd)
-                throw StorageError.io(operation: "ftruncate", path: self.path, errno: e)
-            }
-        } else {
-            _ = try LockFile.lock(fd, LockFile.initLock, exclusive: false, wait: true)
+        do {
+            isFirstOpener = try LockFile.takeInitLock(fd)
+        } catch {
+            LockFile.closeReleasingLocks(fd)
+            throw error
+        }
+        if isFirstOpener, ftruncate(fd, off_t(length)) != 0 {
+            let e = errno; LockFile.closeReleasingLocks(fd)
+            throw StorageError.io(operation: "ftruncate", path: self.path, errno: e)
         }
         var st = stat()
         fstat(fd, &st)
         guard let p = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), p != MAP_FAILED,
               Int(st.st_size) >= length else {
-            let e = errno; close(fd)
+            let e = errno; LockFile.closeReleasingLocks(fd)
             throw StorageError.io(operation: "mmap lock file", path: self.path, errno: e)
         }
         base = p
@@ -96,7 +97,7 @@ final class LockFile: @unchecked Sendable {
             guard base.load(fromByteOffset: 0, as: UInt64.self) == LockFile.magic,
                   base.load(fromByteOffset: 8, as: UInt32.self) == LockFile.version,
                   base.load(fromByteOffset: 12, as: UInt32.self) == UInt32(slots) else {
-                munmap(base, length); close(fd)
+                munmap(base, length); LockFile.closeReleasingLocks(fd)
                 throw StorageError.invalidArgument("\(self.path) is not a Trove lock file of this version")
             }
         }
@@ -104,7 +105,43 @@ final class LockFile: @unchecked Sendable {
 
     deinit {
         munmap(base, length)
-        close(fd)   // releases every OFD lock this opener held
+        LockFile.closeReleasingLocks(fd)
+    }
+
+    /// Closes `fd` after releasing every lock this opener holds. Closing alone would not: an
+    /// OFD lock belongs to the open file description, which a process forked meanwhile (any
+    /// thread that spawns a program) shares until it execs, so the store would stay "open"
+    /// (first opener, last opener, key change) for as long as that child takes to get there.
+    private static func closeReleasingLocks(_ fd: Int32) {
+        var fl = flock()
+        fl.l_type = Int16(F_UNLCK)
+        fl.l_whence = Int16(SEEK_SET)
+        fl.l_start = 0
+        fl.l_len = 0   // to the end of every offset: the init, writer and slot locks
+        _ = fcntl(fd, F_OFD_SETLK, &fl)
+        _ = close(fd)
+    }
+
+    /// Takes the init lock: exclusively without waiting as the first opener (true), or else
+    /// shared, once the first opener has finished. A first opener that failed (a wrong key, a
+    /// corrupt file) leaves a reset table that names no commit: whoever waited for it tries
+    /// to be the first opener in its place instead of trusting that table.
+    private static func takeInitLock(_ fd: Int32) throws -> Bool {
+        while true {
+            if try lock(fd, initLock, exclusive: true, wait: false) { return true }
+            _ = try lock(fd, initLock, exclusive: false, wait: true)
+            if !isUnfinishedTable(fd) { return false }
+            unlock(fd, initLock)
+            sched_yield()
+        }
+    }
+
+    /// Whether the table is of this layout and names no current commit: a first opener that
+    /// finished always publishes one (transaction ids start at 1).
+    private static func isUnfinishedTable(_ fd: Int32) -> Bool {
+        var header: (magic: UInt64, version: UInt32, slots: UInt32, txnid: UInt64) = (0, 0, 0, 0)
+        guard pread(fd, &header, 24, 0) == 24 else { return false }
+        return header.magic == magic && header.version == version && header.txnid == 0
     }
 
     /// Lets other openers in once the first opener has finished recovery.
@@ -174,18 +211,6 @@ final class LockFile: @unchecked Sendable {
     /// closes, so that no process opens the store while the last one tidies up.
     func isLastOpener() -> Bool {
         (try? LockFile.lock(fd, LockFile.initLock, exclusive: true, wait: false)) ?? false
-    }
-
-    /// Whether this is the only opener left, allowing `seconds` for openers that are closing
-    /// at the same moment: an operation that needs the store to itself (a key change) should
-    /// not fail because another opener's close has not quite finished.
-    func isLastOpener(allowing seconds: Double) -> Bool {
-        let deadline = LockFile.nowNanoseconds() + UInt64(seconds * 1e9)
-        while !isLastOpener() {
-            guard LockFile.nowNanoseconds() < deadline else { return false }
-            usleep(1000)
-        }
-        return true
     }
 
     // MARK: Writer lock

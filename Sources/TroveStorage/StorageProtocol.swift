@@ -237,7 +237,10 @@
 /// oldest published snapshot can see. Liveness comes from open-file-description byte locks
 /// past the end of the file, which the kernel drops when a process dies: `initLock`
 /// (exclusive while the first opener resets the table and runs recovery, shared by every
-/// opener afterwards), `writerLock`, and one per reader slot. The log's generation and end are
+/// opener afterwards), `writerLock`, and one per reader slot. A first opener that fails leaves
+/// the table naming no current txnid; an opener that waited for it tries to be first in its
+/// place. An opener unlocks every byte before it closes the lock file: a process forked
+/// meanwhile shares the open file description, and with it the locks, until it execs. The log's generation and end are
 /// set to 0 while a record or a restart is under way, so a writer killed mid-append makes the
 /// next one restart the log. Commits are announced by a `pwrite` of the txnid at offset 40,
 /// which other processes watch with inotify.

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import TroveStorage
+
+/// The lock file's init lock: which opener is the first (and runs recovery), and that a
+/// closed store is free at once.
+@Suite struct LockFileTests {
+    /// A store at `path` whose tree "t" holds `count` entries, closed.
+    static func makeStore(_ path: String, count: Int = 100) throws {
+        let s = try Storage(path: path)
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            for i in 0..<count { try tx.put(t, key(i), bytes("value \(i)")) }
+        }
+    }
+
+    /// A process started while a store was open shares its lock file's open file description
+    /// (here kept past its start, as a fork keeps it until it execs): the store is free once
+    /// it closes all the same, for a first opener and for a key change.
+    @Test func aClosedStoreIsFreeThoughAProcessStartedMeanwhileSharesItsLockFile() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        try Self.makeStore(path)
+        let child: DescriptorHolder
+        do {
+            let s = try Storage(path: path)
+            try s.write { tx in try tx.put(try tx.createTree(named: "t"), key(1000), bytes("more")) }
+            child = try DescriptorHolder(holding: try #require(s.lockFile).fd)
+        }
+        defer { child.finish() }
+        // Without waiting: had the child kept the closed store's locks, this would block.
+        let fd = open(path + "-lock", O_RDWR | O_CLOEXEC)
+        defer { close(fd) }
+        try #require(try LockFile.lock(fd, LockFile.initLock, exclusive: true, wait: false), "the closed store's init lock is still held")
+        LockFile.unlock(fd, LockFile.initLock)
+
+        try Storage.changeEncryptionKey(path: path, to: [UInt8](repeating: 7, count: 64))
+        var options = StorageOptions()
+        options.encryptionKey = [UInt8](repeating: 7, count: 64)
+        let s = try Storage(path: path, options: options)
+        #expect(s.openCheck != .none, "not the first opener")
+        #expect(try s.read { try $0.dump("t").count } == 101)
+    }
+
+    /// A first opener that failed (a wrong key, a damaged file) leaves the table it reset
+    /// naming no commit; an opener that waited for it runs recovery in its place.
+    @Test func anOpenerThatWaitedForAFirstOpenerThatFailedIsTheFirstOpenerInstead() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        try Self.makeStore(path)
+        final class Opener: @unchecked Sendable {
+            var result: Result<(entries: Int, check: Storage.OpenCheck), Error>?
+            let done = DispatchSemaphore(value: 0)
+        }
+        let opener = Opener()
+        do {
+            // Resets the table, as every first opener does, and then goes without finishing.
+            let failing = try LockFile(path: path + "-lock", slots: StorageOptions().maxReaders)
+            #expect(failing.isFirstOpener)
+            Thread.detachNewThread {
+                opener.result = Result {
+                    let s = try Storage(path: path)
+                    return (try s.read { try $0.dump("t").count }, s.openCheck)
+                }
+                opener.done.signal()
+            }
+            while !Self.hasWaiter(onLockOf: path + "-lock") { usleep(1000) }
+        }
+        opener.done.wait()
+        let opened = try #require(try opener.result?.get())
+        #expect(opened.entries == 100)
+        #expect(opened.check != .none, "not the first opener")
+    }
+
+    /// Whether a process waits for a lock on the file at `path` (`/proc/locks` lists waiters
+    /// with `->`).
+    static func hasWaiter(onLockOf path: String) -> Bool {
+        var st = stat()
+        guard stat(path, &st) == 0, let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return false }
+        return locks.split(separator: "\n").contains { $0.contains(" -> ") && $0.contains(":\(st.st_ino) ") }
+    }
+}
+
+/// A child process (`cat`, reading a pipe) that holds a descriptor of the open file
+/// description `fd` names until ``finish()``.
+private final class DescriptorHolder {
+    let pid: pid_t
+    let input: Int32
+
+    init(holding fd: Int32) throws {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw POSIXError(.EMFILE) }
+        // Processes other tests start must not keep the child's input open.
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        defer { close(ends[0]) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
+        // dup2 to another number: the copy does not inherit close-on-exec.
+        posix_spawn_file_actions_adddup2(&actions, fd, 200)
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("cat"), nil]
+        defer { for a in argv { free(a) } }
+        let rc = posix_spawn(&pid, "/bin/cat", &actions, nil, argv, environ)
+        guard rc == 0 else { close(ends[1]); throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EINVAL) }
+        self.pid = pid
+        input = ends[1]
+    }
+
+    /// Ends the child (its input closes) and waits for its exit.
+    func finish() {
+        close(input)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    }
+}
