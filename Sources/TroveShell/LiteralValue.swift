@@ -77,7 +77,10 @@ enum LiteralValue {
                       arguments: ParameterValues, typed: JSONTyping) throws -> Value {
         let text = fragment.text
         if text.hasPrefix("[") || text.hasPrefix("{") {
-            if let json = try? JSONParser().parse(text) { return try typed(json, property, model, fragment.offset) }
+            // `{}` is JSON's empty object, but for a list the empty `{...}` list.
+            if let json = try? JSONParser().parse(text), !Self.isEmptyObject(json) || !property.type.isList {
+                return try typed(json, property, model, fragment.offset)
+            }
             if text.hasPrefix("[") {
                 do {
                     _ = try JSONParser().parse(text)
@@ -96,6 +99,11 @@ enum LiteralValue {
         }
         return try value(expression, for: property, of: model, type: property.type, schema: schema, arguments: arguments,
                          base: fragment.offset, typed: typed)
+    }
+
+    private static func isEmptyObject(_ json: JSONValue) -> Bool {
+        if case .object(let object) = json { return object.count == 0 }
+        return false
     }
 
     private static func value(_ expression: QueryExpression, for property: PropertySchema, of model: String, type: PropertyType, schema: Schema,

@@ -96,6 +96,10 @@ import Testing
         #expect(try w.run(["db", "get Person 2"]).out
             == "{\"id\": 2, \"name\": \"Bob\", \"birthdate\": \"2001-02-03T04:05:06Z\", \"age\": 40, \"dogs\": [], \"nicknames\": [\"b\"], \"bestFriend\": 1}\n")
         #expect(try w.run(["db", "update Person 2 set age = nil"]).status == 0)
+        // `{}` empties a list, as `{"a"}` fills one.
+        let emptied = try w.run(["db", "update Person 2 set nicknames = {}", "get Person 2"])
+        #expect(emptied.status == 0, "\(emptied.err)")
+        #expect(emptied.out.contains("\"nicknames\": []"), "\(emptied.out)")
 
         let mismatch = try w.run(["db", "update Person 2 set age = 'old'"])
         #expect(mismatch.status == 1)
