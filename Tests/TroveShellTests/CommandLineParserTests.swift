@@ -73,6 +73,15 @@ import Testing
         #expect(o.arguments == ["1", "two"])
     }
 
+    /// sqlite3's one-dash long options say how they are spelt here, rather than `-csv`
+    /// running the command `sv`.
+    @Test func sqliteStyleLongOptionsNameTheirTwoDashForm() throws {
+        #expect(usageError("db", "-csv", "count Person") == "unknown option '-csv'; long options take two dashes: --csv")
+        #expect(usageError("-header", "db") == "unknown option '-header'; long options take two dashes: --headers")
+        #expect(usageError("-readonly", "db") == "unknown option '-readonly'; long options take two dashes: --readonly")
+        #expect(try parse("-ccount Person").scripts == [.command("count Person")])
+    }
+
     @Test func shortSchemaOption() throws {
         #expect(try parse("-s", "schema.json").schemaFile == "schema.json")
         #expect(try parse("--schema", "schema.json").schemaFile == "schema.json")
