@@ -15,12 +15,24 @@ public struct PostgresObjects: Sendable, Equatable {
     /// `rows` of `model`, each value read as the type `types(_:schema:)` gives its column.
     init(model: ModelSchema, types: [PropertyType], rows: [[String?]]) throws {
         self.model = model
-        keys = rows.map { $0.last.flatMap { $0 } ?? "" }
-        objects = try rows.map { row in
-            try zip(row.dropLast(), types).map { text, type in
-                guard case .list(let element) = type else { return try PostgresValues.value(text, type: type) }
-                return try PostgresValues.list(text ?? "[]", element: element)
+        keys = []
+        keys.reserveCapacity(rows.count)
+        objects = []
+        objects.reserveCapacity(rows.count)
+        for row in rows {
+            var values: [Value] = []
+            let count = min(types.count, row.count - 1)
+            values.reserveCapacity(count)
+            for index in 0..<count {
+                let type = types[index]
+                if case .list(let element) = type {
+                    values.append(try PostgresValues.list(row[index] ?? "[]", element: element))
+                } else {
+                    values.append(try PostgresValues.value(row[index], type: type))
+                }
             }
+            objects.append(values)
+            keys.append(row.last.flatMap { $0 } ?? "")
         }
     }
 

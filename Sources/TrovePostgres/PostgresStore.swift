@@ -16,11 +16,11 @@ public final class PostgresStore {
     public private(set) var schema: Schema {
         didSet {
             translations.removeAll()
+            objectTranslations.removeAll()
             rowTranslations.removeAll()
             aggregateTranslations.removeAll()
             keptCheck = nil
-            insertStatements.removeAll()
-            objectTypes.removeAll()
+            insertPlans.removeAll()
         }
     }
     public private(set) var isInTransaction = false
@@ -223,23 +223,34 @@ public final class PostgresStore {
     /// The objects a query statement (`Person where age > 3 SORT(name)`) selects, each as its
     /// stored properties in schema order.
     public func objects(_ queryText: String, arguments: [Value] = []) throws -> PostgresObjects {
-        let query = try parsed(queryText)
-        guard query.select.isEmpty, query.group.isEmpty else { throw PostgresError("a query with SELECT or GROUP gives rows, not objects: run it with run(_:arguments:)") }
-        let (sql, parameters) = try translations.sql(.objects, queryText, arguments: arguments) {
+        // A kept translation keeps what reading its rows takes, so a query run again (a lookup
+        // in a loop) is found once, by its text, and neither parsed nor looked up again.
+        let (sql, parameters, reading) = try objectTranslations.translation(.objects, queryText, arguments: arguments) {
+            let query = try parsed(queryText)
+            guard query.select.isEmpty, query.group.isEmpty else {
+                throw PostgresError("a query with SELECT or GROUP gives rows, not objects: run it with run(_:arguments:)")
+            }
             try queryCheck.check(.query(query), text: queryText, arguments: arguments)
             var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
-            return (try Self.translating(queryText) { try translator.select(query) }, translator.parameters)
+            let sql = try Self.translating(queryText) { try translator.select(query) }
+            let model = try model(query.model.name)
+            return (sql, translator.parameters, ObjectReading(model: model, types: try PostgresObjects.types(model, schema: schema)))
         }
-        let model = try model(query.model.name)
         let rows = try read { try connection.execute(sql, parameters) }
-        return try PostgresObjects(model: model, types: try objectTypes(model), rows: rows.rows)
+        return try PostgresObjects(model: reading.model, types: reading.types, rows: rows.rows)
     }
 
-    private func objectTypes(_ model: ModelSchema) throws -> [PropertyType] {
-        if let types = objectTypes[model.name] { return types }
-        let types = try PostgresObjects.types(model, schema: schema)
-        objectTypes[model.name] = types
-        return types
+    /// What reading a query's objects takes: their model, and the type each column is read as
+    /// (`PostgresObjects.types`). A class, so that taking a kept translation copies one
+    /// reference, not the model's every field.
+    private final class ObjectReading {
+        let model: ModelSchema
+        let types: [PropertyType]
+
+        init(model: ModelSchema, types: [PropertyType]) {
+            self.model = model
+            self.types = types
+        }
     }
 
     /// Starts receiving a notification at each commit that changes the schema's tables, from
@@ -281,14 +292,13 @@ public final class PostgresStore {
     private var parsedQueries: [String: Query] = [:]
     private var parsedStatements: [String: QueryStatement] = [:]
     private var translations = PostgresTranslations<Void>()
+    private var objectTranslations = PostgresTranslations<ObjectReading>()
     /// Translations of queries with SELECT or GROUP, with their columns, and of aggregate
     /// statements, with their value's type.
     private var rowTranslations = PostgresTranslations<[PostgresProjectedColumn]>()
     private var aggregateTranslations = PostgresTranslations<PropertyType>()
-    /// The types each model's objects are read as (see `PostgresObjects.types`), by model name.
-    private var objectTypes: [String: [PropertyType]] = [:]
-    /// Each model's `INSERT` (see `insertStatement`), by model name.
-    private var insertStatements: [String: (sql: String, columns: [PropertySchema])] = [:]
+    /// What inserting an object of each model takes (see `insertPlan`), by model name.
+    private var insertPlans: [String: InsertPlan] = [:]
     private var parsedPredicates: [String: QueryPredicate] = [:]
     private static let parsedLimit = 256
 
@@ -378,9 +388,9 @@ public final class PostgresStore {
 
     /// Inserts one object; properties left out get their defaults.
     public func insert(_ model: String, _ values: [String: Value]) throws {
-        let model = try self.model(model)
-        let oneStatement = !model.properties.contains { $0.isStored && $0.type.isList } && !values.values.contains(where: \.isObject)
-        _ = try write(oneStatement: oneStatement) { try insertRow(model, values) }
+        let plan = try insertPlan(model)
+        let oneStatement = !plan.hasLists && !values.values.contains(where: \.isObject)
+        _ = try write(oneStatement: oneStatement) { try insertRow(plan, values) }
     }
 
     /// Inserts an object, or updates the given properties of the one with the same primary key.
@@ -532,12 +542,17 @@ public final class PostgresStore {
     /// the model has lists, whose rows name it), else nil.
     @discardableResult
     func insertRow(_ model: ModelSchema, _ given: [String: Value], returningKey: Bool = false) throws -> String? {
-        for name in given.keys where model[property: name] == nil {
+        try insertRow(try insertPlan(model.name), given, returningKey: returningKey)
+    }
+
+    private func insertRow(_ plan: InsertPlan, _ given: [String: Value], returningKey: Bool = false) throws -> String? {
+        let model = plan.model
+        // Names compared in place: a lookup by name would copy each property it returns.
+        for name in given.keys where !model.properties.contains(where: { $0.name == name }) {
             throw PostgresError("'\(model.name)' has no property '\(name)'")
         }
-        let statement = insertStatement(model, returningKey: returningKey)
         var parameters: [String?] = []
-        parameters.reserveCapacity(statement.columns.count)
+        parameters.reserveCapacity(plan.columnCount)
         var lists: [(PropertySchema, [Value])] = []
         for property in model.properties where property.isStored {
             let value = given[property.name] ?? property.defaultValue ?? (property.type.isList ? .list([]) : .null)
@@ -559,19 +574,28 @@ public final class PostgresStore {
                 parameters.append(coerced.isNull ? nil : try PostgresValues.parameter(coerced, type: property.type).0)
             }
         }
-        let inserted = try translateConstraint(model) { try connection.execute(statement.sql, parameters) }
+        let sql = returningKey || plan.hasLists ? plan.returningSQL : plan.sql
+        let inserted = try translateConstraint(model) { try connection.execute(sql, parameters) }
         let owner = inserted.rows.first?.first ?? nil
         for (property, elements) in lists { try replaceList(model, property, owner: owner, elements) }
         return owner
     }
 
-    /// The `INSERT` of a row of `model`: a parameter for each stored property but lists, in
-    /// schema order (NULL binds as a null parameter), so that one statement serves every
-    /// insert; `RETURNING` the key when asked or when list rows need it.
-    private func insertStatement(_ model: ModelSchema, returningKey: Bool) -> (sql: String, columns: [PropertySchema]) {
-        let returning = returningKey || model.properties.contains { $0.isStored && $0.type.isList }
-        let cacheKey = returning ? model.name + "\u{0}returning" : model.name
-        if let statement = insertStatements[cacheKey] { return statement }
+    /// What inserting an object of a model takes, made once and found by the model's name
+    /// alone: the model, its `INSERT` (a parameter for each stored property but lists, in
+    /// schema order, NULL binding as a null parameter, so that one statement serves every
+    /// insert) and the same `RETURNING` the key, for when it is asked for or list rows need it.
+    private struct InsertPlan {
+        var model: ModelSchema
+        var sql: String
+        var returningSQL: String
+        var columnCount: Int
+        var hasLists: Bool
+    }
+
+    private func insertPlan(_ name: String) throws -> InsertPlan {
+        if let plan = insertPlans[name] { return plan }
+        let model = try self.model(name)
         let columns = model.properties.filter { $0.isStored && !$0.type.isList }
         var placeholders: [String] = []
         for (index, property) in columns.enumerated() {
@@ -580,12 +604,13 @@ public final class PostgresStore {
             placeholders.append(PostgresValues.expression(placeholder: "$\(index + 1)", type: type))
         }
         let table = PostgresTables.table(model.name)
-        var sql = columns.isEmpty
+        let sql = columns.isEmpty
             ? "INSERT INTO \(table) DEFAULT VALUES"
             : "INSERT INTO \(table) (\(columns.map { PostgresTables.quoted($0.name) }.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))"
-        if returning { sql += " RETURNING \(PostgresTables(schema: schema).keyColumn(model))::text" }
-        insertStatements[cacheKey] = (sql, columns)
-        return (sql, columns)
+        let plan = InsertPlan(model: model, sql: sql, returningSQL: sql + " RETURNING \(PostgresTables(schema: schema).keyColumn(model))::text",
+                              columnCount: columns.count, hasLists: model.properties.contains { $0.isStored && $0.type.isList })
+        insertPlans[name] = plan
+        return plan
     }
 
     func keyType(_ model: String) throws -> PropertyType {

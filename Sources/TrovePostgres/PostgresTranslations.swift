@@ -27,6 +27,8 @@ struct PostgresTranslations<Reading> {
     private struct Key: Hashable {
         var statement: Statement
         var text: String
+        var count: Int
+        /// Empty when every argument is a value that is not null (a lookup's): no array is made.
         var shape: [Int]
     }
 
@@ -47,7 +49,7 @@ struct PostgresTranslations<Reading> {
     /// `translate`.
     mutating func translation(_ statement: Statement, _ text: String, arguments: [Value],
                               translate: () throws -> (String, SQLParameters, Reading)) throws -> (sql: String, parameters: [String?], reading: Reading) {
-        let key = Key(statement: statement, text: text, shape: Self.shape(arguments))
+        let key = Key(statement: statement, text: text, count: arguments.count, shape: Self.shape(arguments))
         // Arguments that do not fit a kept translation are translated anew, so that they are
         // refused as a first run refuses them.
         if let entry = entries[key], let values = Self.parameters(entry.parameters, arguments: arguments) {
@@ -64,6 +66,7 @@ struct PostgresTranslations<Reading> {
     /// What the SQL of a statement depends on in its arguments: each one's count, null or not,
     /// and for a list, its elements' nulls.
     private static func shape(_ arguments: [Value]) -> [Int] {
+        guard arguments.contains(where: { if case .null = $0 { true } else if case .list = $0 { true } else { false } }) else { return [] }
         var shape: [Int] = []
         shape.reserveCapacity(arguments.count)
         for argument in arguments {
