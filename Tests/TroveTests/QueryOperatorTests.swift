@@ -42,6 +42,10 @@ import Testing
         #expect(try Self.ids("balance == '10.25'") == [1])
         #expect(try Self.ids("balance == 10.25") == [1])
         #expect(try Self.ids("score != 1.5") == [2, 3, 4])
+        // Beyond float's range, as beyond an integer's: a number still, not an error.
+        #expect(try Self.ids("weight < 1e39") == [1])
+        #expect(try Self.ids("weight > -1e39 AND weight != 1e39") == [1])
+        #expect(try Self.ids("weight == 1e39") == [])
     }
 
     @Test func datesCompareWithISO8601StringsAndDateArguments() throws {

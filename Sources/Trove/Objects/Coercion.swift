@@ -69,7 +69,8 @@ package enum Coercion {
     /// value, so an integer type also meets a fractional number (`age > 4.5`), which stays
     /// a double.
     static func comparand(_ input: CoercionInput, as type: PropertyType, for property: String) throws(CoercionError) -> Value {
-        guard type.isInteger else { return try scalar(input, as: type, for: property) }
+        // A number beyond an integer's or a float's range still compares, as a double.
+        guard type.isInteger || type == .float else { return try scalar(input, as: type, for: property) }
         do {
             return try scalar(input, as: type, for: property)
         } catch {
