@@ -158,7 +158,7 @@ enum CommandTable {
     ]
 
     /// What a command another shell takes, typed here out of habit, is here: a dot-command
-    /// of sqlite3, or a word psql takes at the start of a line (lowercased).
+    /// of sqlite3, a word psql takes at the start of a line, or SQL's SELECT (lowercased).
     static let habits: [String: String] = [
         ".import": "import is a statement here: import MODEL FILE [AS CSV|TSV|JSON]",
         ".indexes": ".schema MODEL shows its indexed properties",
@@ -166,6 +166,7 @@ enum CommandTable {
         "quit": ".quit leaves the shell",
         "exit": ".quit leaves the shell",
         "help": ".help lists the commands",
+        "select": "a query is not SQL here: it names its model first, as in Person where age > 30 SELECT(name)",
     ]
 
     /// The dot-command that `name` (as typed, with its dot) runs.

@@ -118,13 +118,8 @@ final class ShellSession {
             stdout.flush()
         }
         do {
+            if let habit = try habitualMistake(split.text) { throw habit }
             let statement = try StatementRecognizer.recognize(split.text)
-            // psql's `quit`, `exit` and `help`, alone on a line, say what does that here.
-            if case .query(let spec) = statement, spec.text.text == spec.model.text,
-               let habit = CommandTable.habits[spec.model.text.lowercased()],
-               try !backend.models().contains(where: { $0.name == spec.model.text }) {
-                throw StatementError("no model named '\(spec.model.text)'; \(habit)", at: spec.model.offset)
-            }
             if readOnly, statement.isWrite {
                 throw StatementError("cannot \(statement.keyword): the database is open read-only (--readonly)", at: 0)
             }
@@ -271,6 +266,19 @@ final class ShellSession {
         }
         stderr.write(text)
         stderr.flush()
+    }
+
+    /// psql's `quit`, `exit` and `help` alone on a line, and SQL's `SELECT ...`, said as what
+    /// does that here, unless a model has that name.
+    private func habitualMistake(_ text: String) throws -> StatementError? {
+        let blanks = text.prefix { $0 == " " || $0 == "\t" }
+        let rest = text.dropFirst(blanks.count)
+        let word = String(rest.prefix { !$0.isWhitespace && $0 != ";" })
+        let lowercased = word.lowercased()
+        guard let habit = CommandTable.habits[lowercased], !lowercased.hasPrefix("."),
+              lowercased == "select" || rest.split(whereSeparator: \.isWhitespace).count == 1,
+              try !backend.models().contains(where: { $0.name == word }) else { return nil }
+        return StatementError("no model named '\(word)'; \(habit)", at: blanks.utf8.count)
     }
 
     private func caret(_ statement: SplitStatement, line: Int, column: Int) -> String {

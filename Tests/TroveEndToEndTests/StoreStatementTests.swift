@@ -251,6 +251,9 @@ import Testing
         // psql's words at the start of a line say what they are here.
         #expect(try w.run(["db", "quit"]).err == "error: column 1: no model named 'quit'; .quit leaves the shell\n")
         #expect(try w.run(["db", "help"]).err == "error: column 1: no model named 'help'; .help lists the commands\n")
+        #expect(try w.run(["db", "SELECT * FROM Person"]).err
+                == "error: column 1: no model named 'SELECT'; a query is not SQL here: it names its model first, as in Person where age > 30 SELECT(name)\n")
+        #expect(try w.run(["db", "  Quit  "]).err == "error: column 3: no model named 'Quit'; .quit leaves the shell\n")
         #expect(try w.run(["db", "count Person"]).out == "2\n")
     }
 
