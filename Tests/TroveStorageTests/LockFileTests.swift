@@ -66,7 +66,9 @@ import Testing
                 }
                 opener.done.signal()
             }
-            while !Self.hasWaiter(onLockOf: path + "-lock") { usleep(1000) }
+            withExtendedLifetime(failing) {
+                while !Self.hasWaiter(onLockOf: path + "-lock") { usleep(1000) }
+            }
         }
         opener.done.wait()
         let opened = try #require(try opener.result?.get())
