@@ -1,7 +1,7 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The kernel's random identifier of the current boot (`/proc/sys/kernel/random/boot_id`).
@@ -11,14 +11,23 @@ import Foundation
 /// machine can lose or tear writes that were not yet synced, and that changes the boot id.
 enum BootID {
     /// Nil when the kernel does not provide one (then every first open runs recovery's checks).
+    /// Read with `open` and `read`: every open asks for it, and a one-shot shell is mostly
+    /// start-up, where Foundation's file reading would bring its code in for 37 bytes.
     static let current: (UInt64, UInt64)? = {
-        guard let text = try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8) else { return nil }
-        return parse(text)
+        let fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { return nil }
+        return parse(bytes[..<n])
     }()
 
     /// Reads the 32 hexadecimal digits of a UUID string into two words.
-    static func parse(_ text: String) -> (UInt64, UInt64)? {
-        let digits = text.utf8.filter { $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: "\n") }
+    static func parse(_ text: String) -> (UInt64, UInt64)? { parse(text.utf8) }
+
+    static func parse(_ bytes: some Sequence<UInt8>) -> (UInt64, UInt64)? {
+        let digits = bytes.filter { $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: "\n") }
         guard digits.count == 32 else { return nil }
         var words: (UInt64, UInt64) = (0, 0)
         for (i, c) in digits.enumerated() {
