@@ -41,6 +41,15 @@ enum LiteralValue {
     /// The values of a `set` list, by property name.
     static func assignments(_ assignments: [Assignment], of model: ModelSchema, arguments: ParameterValues,
                             in snapshot: Snapshot) throws -> [String: Value] {
+        try Self.assignments(assignments, of: model, schema: snapshot.schema, arguments: arguments) { json, property, model, offset in
+            try typed(json, for: property, of: model, at: offset, in: snapshot)
+        }
+    }
+
+    /// The values of a `set` list, as `assignments(_:of:arguments:in:)` reads them on any
+    /// backend: the same properties are refused with the same messages everywhere.
+    static func assignments(_ assignments: [Assignment], of model: ModelSchema, schema: Schema, arguments: ParameterValues,
+                            typed: JSONTyping) throws -> [String: Value] {
         var values: [String: Value] = [:]
         for assignment in assignments {
             let name = assignment.property.text
@@ -56,7 +65,7 @@ enum LiteralValue {
             if values[name] != nil {
                 throw StatementError("'\(name)' is set twice", at: assignment.property.offset)
             }
-            values[name] = try parse(assignment.value, for: property, of: model.name, schema: snapshot.schema, arguments: arguments, in: snapshot)
+            values[name] = try parse(assignment.value, for: property, of: model.name, schema: schema, arguments: arguments, typed: typed)
         }
         return values
     }

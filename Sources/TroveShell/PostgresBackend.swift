@@ -136,13 +136,8 @@ public final class PostgresBackend: ShellBackend {
             return .written(isInsert ? WriteSummary(inserted: inserted) : .upsert(inserted: inserted, updated: updated))
         case .update(let model, let target, let assignments):
             let m = try modelSchema(model)
-            var values: [String: Value] = [:]
-            for assignment in assignments {
-                guard let property = m[property: assignment.property.text], property.isStored else {
-                    throw StatementError("'\(m.name)' has no property '\(assignment.property.text)'", at: assignment.property.offset)
-                }
-                values[property.name] = try literal(assignment.value, for: property, of: m, arguments: context.arguments)
-            }
+            let values = try LiteralValue.assignments(assignments, of: m, schema: store.schema,
+                                                      arguments: ParameterValues(context.arguments), typed: typedJSON)
             switch target {
             case .keys(let keys):
                 let pk = try primaryKey(m, at: model)
@@ -222,13 +217,6 @@ public final class PostgresBackend: ShellBackend {
     private func primaryKey(_ model: ModelSchema, at fragment: SourceFragment) throws -> PropertySchema {
         guard let pk = model.primaryKeyProperty else { throw StatementError("'\(model.name)' has no primary key", at: fragment.offset) }
         return pk
-    }
-
-    /// A literal of a statement (`42`, `'ann'`, `nil`, `$0`, `{1, 2}`, a JSON array or
-    /// object) as a value of `property` of `model`, read as a store reads it (`LiteralValue`):
-    /// `$N` is coerced to the property's type by the store's rule, with the store's error.
-    private func literal(_ fragment: SourceFragment, for property: PropertySchema, of model: ModelSchema, arguments: [String]) throws -> Value {
-        try LiteralValue.parse(fragment, for: property, of: model.name, schema: store.schema, arguments: ParameterValues(arguments), typed: typedJSON)
     }
 
     /// A primary key of `model` in a statement, read as a store reads it.

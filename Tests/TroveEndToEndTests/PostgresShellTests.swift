@@ -157,6 +157,11 @@ struct PostgresShellTests {
             // A write's argument is read as its property's type, and refused at its column.
             "update Person 1 set age = $0", "update Person where age > 1 set birthdate = $0", "update Person $0 set age = 1",
             "delete Person $0", "update Person 1 set nicknames = $0", "update Person 1 set age = $1",
+            // A `set` list is checked as a store checks it: the primary key, a property set
+            // twice, a computed or unknown property.
+            "update Person 1 set id = 2", "update Person where age > 1 set name = 'a', id = 2",
+            "update Person 1 set age = 1, age = 2", "update Person where age > 1 set name = 'a', name = 'b'",
+            "update Dog where age > 1 set owners = nil", "update Person 1 set agee = 1",
         ]
         for statement in statements {
             let store = try w.run(["people.trove", "--arg", "many", statement])
