@@ -72,11 +72,14 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         // The seeded generator of the randomized tests in every test target.
         .target(name: "TestRandom", path: "Tests/TestRandom"),
+        // The MATCHES patterns and subjects that ICU and PostgreSQL's translation are tested on.
+        .target(name: "RegularExpressionSamples", path: "Tests/RegularExpressionSamples"),
         // The contract every Repository keeps, run by the tests of each one.
         .target(name: "RepositoryContract", dependencies: ["Trove"], path: "Tests/RepositoryContract"),
-        .testTarget(name: "TroveTests", dependencies: ["Trove", "RepositoryContract", "TestRandom"]),
+        .testTarget(name: "TroveTests", dependencies: ["Trove", "RepositoryContract", "TestRandom", "RegularExpressionSamples"]),
         .testTarget(name: "TroveShellTests", dependencies: ["TroveShell"]),
-        .testTarget(name: "TrovePostgresTests", dependencies: ["TrovePostgres", "Trove", "TroveModels", "RepositoryContract"]),
+        .testTarget(name: "TrovePostgresTests", dependencies: ["TrovePostgres", "Trove", "TroveModels", "RepositoryContract",
+                                                             "RegularExpressionSamples"]),
         .testTarget(name: "TroveModelsTests", dependencies: ["TroveModels", "TestRandom"]),
         .testTarget(name: "TroveEndToEndTests", dependencies: ["trove", "TrovePostgres", "TroveModels"]),
     ]

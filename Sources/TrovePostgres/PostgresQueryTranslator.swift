@@ -13,8 +13,10 @@ import Trove
 ///   paths through lists and linkingObjects become `EXISTS` subqueries, with `ANY` (the
 ///   default), `ALL` and `NONE` quantifiers.
 /// - `SELECT` and `GROUP` become projections and `GROUP BY` (see `PostgresProjection`).
-/// - What has no faithful translation (`MATCHES`, whose regular expressions are ICU's) is an
-///   error, never an approximate answer.
+/// - `MATCHES` becomes `~` for the patterns whose meaning is the same in ICU's syntax and
+///   PostgreSQL's (see `PostgresRegularExpression`).
+/// - What has no faithful translation (another `MATCHES` pattern, `MATCHES[c]`) is an error,
+///   never an approximate answer.
 struct PostgresQueryTranslator {
     let schema: Schema
     let tables: PostgresTables
@@ -456,9 +458,6 @@ struct PostgresQueryTranslator {
                                      _ options: StringComparisonOptions, _ right: QueryExpression, at location: QuerySourceRange,
                                      model: ModelSchema, alias: String,
                                      variables: [String: (ModelSchema?, String, PropertyType?)]) throws -> String {
-        if op == .matches {
-            throw Self.refusal(.unsupported, "MATCHES is not translated to PostgreSQL: its regular expressions are ICU's, not PostgreSQL's", at: location)
-        }
         // `constant IN listPath`: any element equals the constant.
         if op == .in, left.isConstant, !right.isConstant {
             return try comparison(quantifier: quantifier ?? .any, right, .equal, options, left, at: location,
@@ -692,6 +691,9 @@ struct PostgresQueryTranslator {
                 default: throw Self.refusal(.typeMismatch, "nil cannot be compared with \(op.symbol); only == and != take nil", at: constant.range)
                 }
             }
+            if op == .matches {
+                return try matches(subject, options, value, source, constant: constant, at: location)
+            }
             if op == .like {
                 guard case .string(let pattern) = value else { throw Self.refusal(.typeMismatch, "LIKE takes a string", at: constant.range) }
                 var patternSource = source
@@ -762,9 +764,37 @@ struct PostgresQueryTranslator {
             }
         case .like:
             throw Self.refusal(.unsupported, "LIKE with a pattern that is not a constant is not translated to PostgreSQL", at: location)
-        case .matches, .in, .between:
+        case .matches:
+            throw Self.refusal(.unsupported, "MATCHES with a pattern that is not a constant is not translated to PostgreSQL", at: location)
+        case .in, .between:
             throw Self.refusal(.unsupported, "\(op.symbol) is not translated to PostgreSQL here", at: location)
         }
+    }
+
+    /// `subject MATCHES pattern` for a constant pattern, which an ARE matches as ICU does (see
+    /// `PostgresRegularExpression`): otherwise refused at the operator. `[d]` removes
+    /// nonspacing marks from both sides as a store does; `[c]` is refused, ICU's
+    /// case-insensitive matching being no fold of both sides (`ß` matches `ss` but not `s{2}`).
+    private mutating func matches(_ subject: Operand, _ options: StringComparisonOptions, _ value: Value, _ source: ParameterSource,
+                                  constant: QueryExpression, at location: QuerySourceRange) throws -> String {
+        guard subject.type == .string, case .string(let pattern) = value else {
+            throw Self.refusal(.unsupported, "MATCHES of \(subject.type) values is not translated to PostgreSQL: it applies to strings there", at: location)
+        }
+        // An invalid pattern is the store's error, at the pattern.
+        _ = try RegularExpressionPattern(pattern, options: options, at: constant.range.start)
+        if options.contains(.caseInsensitive) {
+            throw Self.refusal(.unsupported, "MATCHES[c] is not translated to PostgreSQL: ICU's case-insensitive matching is not PostgreSQL's", at: location)
+        }
+        let expression: String
+        do {
+            expression = try PostgresRegularExpression.translate(PostgresStringFolding.foldConstant(pattern, options))
+        } catch {
+            throw Self.refusal(.unsupported, "MATCHES is not translated to PostgreSQL for this pattern: \(error.construct) is ICU's, not PostgreSQL's", at: location)
+        }
+        // An argument's pattern decides whether it is translated: the SQL is not kept for others.
+        if case .argument = source { parameters.isReusable = false }
+        let placeholder = parameters.add(expression, from: .fixed)
+        return "COALESCE(\(PostgresStringFolding.fold(subject.expression, options)) ~ \(placeholder), false)"
     }
 
     /// A LIKE pattern of the query language (`*` any run, `?` one character, no escape) as

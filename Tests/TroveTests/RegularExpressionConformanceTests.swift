@@ -1,4 +1,5 @@
 import Foundation
+import RegularExpressionSamples
 import Testing
 @testable import Trove
 
@@ -7,27 +8,10 @@ import Testing
 /// people write, pattern by subject.
 @Suite("MATCHES against NSRegularExpression")
 struct RegularExpressionConformanceTests {
-    private static let patterns = [
-        "abc", "a.c", "a*", "a+b?", "a{2,3}", "a{2,}", "(ab)+", "a|b|cd", "[a-c]+", "[^a-c]+",
-        "\\d+", "\\D+", "\\w+", "\\W+", "\\s+", "\\S+", "\\p{L}+", "\\p{Lu}\\p{Ll}*", "\\P{L}+",
-        "[[:alpha:]]+", "[[:digit:]]+", "[\\p{L}&&[^a-z]]+", "\\x41\\u0042", "\\Qa.b\\E", "a\\.b",
-        "(?i)abc", "(?i:a)bc", "(?s)a.b", "a.b", "(a)\\1", "(?<x>a)\\k<x>", "(?:ab)*c", "a(?=b)b",
-        "a(?!c)b", "(?<=a)b", "ab(?<!c)", "(?<!\\d)\\d{2}", "a*+a", "(?>a+)b", "a+?b", "^abc$", "\\bab\\b.*",
-        ".*\\b", "\\N{LATIN SMALL LETTER E WITH ACUTE}", "caf.", "caf\\u0301", "e\\x{301}",
-        "[\\u00e0-\\u00ff]+", "\\t\\n", "x*", ".{3}", "(?x) a b", "\\Aab\\z", "\\p{Han}+",
-        "[a-z&&[^aeiou]]+", "[\\w--\\d]+", "\\d+(\\.\\d+)?", "[\\-a]+", "[]a]", "\\$\\^",
-    ]
-    private static let subjects = [
-        "", "abc", "ABC", "aBc", "ac", "a", "aa", "aaa", "aaaa", "ab", "abab", "abb", "cd", "b",
-        "123", "12.5", "a\nb", "a b", "ab ", " \t", "naïve", "café", "cafe\u{301}", "é", "e\u{301}",
-        "日本語", "Émile", "a.b", "axb", "AB", "aab", "xyz", "a\tb", "\t\n", "bcd", "$^", "]", "-a",
-        "abcabc", "😀", "ÀÿÉ", "ß", "ﬀ",
-    ]
-
     @Test(arguments: [StringComparisonOptions(), .caseInsensitive])
     func agreesWithNSRegularExpression(options: StringComparisonOptions) throws {
         var disagreements: [String] = []
-        for pattern in Self.patterns {
+        for pattern in RegularExpressionSamples.patterns {
             let icu = try NSRegularExpression(
                 pattern: "(?:" + pattern + ")\\z",
                 options: options.contains(.caseInsensitive) ? [.caseInsensitive] : [])
@@ -35,7 +19,7 @@ struct RegularExpressionConformanceTests {
                 disagreements.append("\(pattern.debugDescription): not accepted")
                 continue
             }
-            for subject in Self.subjects {
+            for subject in RegularExpressionSamples.subjects {
                 let range = NSRange(location: 0, length: subject.utf16.count)
                 let expected = icu.firstMatch(in: subject, options: [.anchored], range: range) != nil
                 if ours.matches(subject) != expected {
