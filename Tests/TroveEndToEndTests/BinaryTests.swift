@@ -58,6 +58,16 @@ import Testing
         #expect(piped.status == 0, "no output, nothing lost: \(piped.err)")
     }
 
+    /// A run that fails before it reads its input (an unknown option) exits 2 and leaves the
+    /// input unread: the caller's write of 1 MiB, more than a pipe holds, finds the pipe closed.
+    @Test func aRunThatStopsBeforeReadingItsInputLeavesItUnread() throws {
+        let input = String(repeating: "count Person\n", count: 1 << 20 / 13 + 1)
+        let r = try TroveBinary.run([":memory:", "--no-such-option"], stdin: input)
+        #expect(r.status == 2)
+        #expect(r.err.contains("--no-such-option"))
+        #expect(r.out.isEmpty)
+    }
+
     /// A script saved by an editor that starts files with a byte order mark runs as written.
     @Test func aScriptThatStartsWithAByteOrderMarkRuns() throws {
         let w = try Workspace()
