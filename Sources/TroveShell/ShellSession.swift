@@ -164,17 +164,22 @@ final class ShellSession {
 
     private func makeContext(progressLabel: String?) -> ExecutionContext {
         let bar = progressLabel.map { ProgressBar(label: $0, enabled: terminal.stderrIsTerminal) }
+        // A watch whose output is lost (a full disk; a reader gone while SIGPIPE is ignored,
+        // so that the write fails instead of killing the process) ends as Ctrl-C ends it.
         let context = ExecutionContext(arguments: arguments, emit: { [stdout] object in
             stdout.write(JSONText.string(object) + "\n")
             stdout.flush()
+            if (stdout as? FileOutput)?.failed == true { Interrupt.request() }
         }, progress: bar, standardInputStream: { [standardInput] in standardInput.takeRemainingInput() })
         context.valueEmitter = { [stdout] value in
             stdout.write(JSONText.bare(value) + "\n")
             stdout.flush()
+            if (stdout as? FileOutput)?.failed == true { Interrupt.request() }
         }
         context.printer = { [weak self] result in
             self?.print(result)
             self?.stdout.flush()
+            if (self?.stdout as? FileOutput)?.failed == true { Interrupt.request() }
         }
         return context
     }

@@ -76,6 +76,24 @@ import Glibc
         #expect(errors.fileHandleForReading.readDataToEndOfFile().isEmpty)
     }
 
+    /// A watch whose output is lost ends, failing, instead of watching for no one.
+    @Test func aWatchWhoseOutputIsLostEnds() throws {
+        #expect(try w.run(["db", "-s", Workspace.schema("People"), #"insert Person {"id": 1, "name": "Ann"}"#]).status == 0)
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: TroveBinary.path)
+        watcher.arguments = ["db", "watch Person", ".print not reached"]
+        watcher.currentDirectoryURL = w.directory
+        watcher.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+        let errors = Pipe()
+        watcher.standardError = errors
+        watcher.standardInput = FileHandle.nullDevice
+        try watcher.run()
+        let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        watcher.waitUntilExit()
+        #expect(watcher.terminationStatus == 1)
+        #expect(err == "error: cannot write standard output: No space left on device\n")
+    }
+
     @Test func eventsAreJSONLinesInEveryMode() throws {
         #expect(try w.run(["db", "-s", Workspace.schema("People")]).status == 0)
         let (watcher, lines, _) = try startWatcher(["db", "--csv", "watch Dog"])
