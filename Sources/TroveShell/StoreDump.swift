@@ -11,7 +11,8 @@ import Trove
 /// resolves. An object of a model without a primary key has no name to link to, so where a
 /// link points at one, the object is written nested in the link, which inserts it there; only
 /// objects no link points at are inserted on their own. An object linked from several places
-/// comes back as one copy per link: the dump warns about each such model.
+/// comes back as one copy per link: the dump warns about each such model. `export` writes
+/// such links nested too (`withNestedLinks`), so that `import` reads them back.
 struct StoreDump {
     let snapshot: Snapshot
     let schema: Schema
@@ -37,7 +38,7 @@ struct StoreDump {
         let linked = try linkedWithoutKey()
         for model in models where model.primaryKey != nil {
             for object in try snapshot.objects(model.name) {
-                try statement("insert", model, try fields(of: object, model, links: false))
+                try statement("insert", model, try Self.fields(of: object, model, schema: schema, links: false))
             }
         }
         for model in models {
@@ -51,13 +52,13 @@ struct StoreDump {
                     record[keyName] = json[keyName] ?? .null
                     var any = false
                     for p in links {
-                        let value = try linkValue(object, json, p, path: [])
+                        let value = try Self.linkValue(object, json, p, schema: schema, path: [])
                         if value != .null, value != .array([]) { any = true }
                         record[p.name] = value
                     }
                     if any { try statement("upsert", model, record) }
                 } else if !linked.contains(object.reference) {
-                    try statement("insert", model, try fields(of: object, model, links: true))
+                    try statement("insert", model, try Self.fields(of: object, model, schema: schema, links: true))
                 }
             }
         }
@@ -90,12 +91,13 @@ struct StoreDump {
     }
 
     /// The stored properties of `object`; links only when `links` (as `linkValue` writes them).
-    private func fields(of object: DynamicObject, _ model: ModelSchema, links: Bool, path: [ObjectReference] = []) throws -> JSONObject {
+    private static func fields(of object: DynamicObject, _ model: ModelSchema, schema: Schema, links: Bool,
+                               path: [ObjectReference] = []) throws -> JSONObject {
         let json = try object.json()
         var out = JSONObject()
         for p in model.properties where p.isStored {
             if p.type.objectType != nil {
-                if links { out[p.name] = try linkValue(object, json, p, path: path) }
+                if links { out[p.name] = try linkValue(object, json, p, schema: schema, path: path) }
             } else {
                 out[p.name] = json[p.name] ?? .null
             }
@@ -103,18 +105,31 @@ struct StoreDump {
         return out
     }
 
+    /// `json`, the JSON form of `object` (of `model`), with each link to a model without a
+    /// primary key written as `.dump` writes it, nested: what `import` reads back. `export`
+    /// writes objects so.
+    static func withNestedLinks(_ object: DynamicObject, _ json: JSONObject, _ model: ModelSchema,
+                                schema: Schema) throws -> JSONObject {
+        var out = json
+        for p in model.properties where p.isStored {
+            guard let targetName = p.type.objectType, schema[targetName]?.primaryKey == nil else { continue }
+            out[p.name] = try linkValue(object, json, p, schema: schema, path: [])
+        }
+        return out
+    }
+
     /// A link or list of links: targets with a primary key by it (as `json`, the object's JSON
     /// form, has it), others as nested objects.
-    private func linkValue(_ object: DynamicObject, _ json: JSONObject, _ p: PropertySchema,
-                           path: [ObjectReference]) throws -> JSONValue {
+    private static func linkValue(_ object: DynamicObject, _ json: JSONObject, _ p: PropertySchema,
+                                  schema: Schema, path: [ObjectReference]) throws -> JSONValue {
         guard let targetName = p.type.objectType, let target = schema[targetName] else { return .null }
         if target.primaryKey != nil { return json[p.name] ?? .null }
         let path = path + [object.reference]
         func nested(_ linked: DynamicObject) throws -> JSONValue {
             if path.contains(linked.reference) {
-                throw StatementError("cannot dump '\(target.name)': its objects have no primary key and link to each other in a cycle")
+                throw StatementError("cannot write '\(target.name)' nested in links: its objects have no primary key and link to each other in a cycle")
             }
-            return .object(try fields(of: linked, target, links: true, path: path))
+            return .object(try fields(of: linked, target, schema: schema, links: true, path: path))
         }
         if p.type.isList { return .array(try object.list(p.name).map(nested)) }
         return try object.object(p.name).map(nested) ?? .null

@@ -241,7 +241,7 @@ public final class TroveBackend: ShellBackend {
                     try columns(ResultRows.columns(of: model))
                     for (i, object) in results.enumerated() {
                         if i % 1024 == 0, context.isCancelled { throw StatementError("export interrupted") }
-                        try row(try object.json())
+                        try row(try StoreDump.withNestedLinks(object, try object.json(), model, schema: store.schema))
                     }
                 case .rows(let rows):
                     try columns(rows.columns)

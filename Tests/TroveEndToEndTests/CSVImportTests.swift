@@ -48,6 +48,29 @@ import Testing
         #expect(try dump("b") == original)
     }
 
+    /// Links to a model without a primary key (`Person.dogs`) are exported as nested objects,
+    /// so that they import back; `bestFriend` links form a cycle.
+    @Test(arguments: ["pp.csv", "pp.jsonl"])
+    func exportedLinksToObjectsWithoutAKeyImportBack(file: String) throws {
+        let people = """
+            [{"id": 1, "name": "Ann", "age": 40, "dogs": [{"name": "Rex", "age": 3}, {"name": "Fido"}],
+              "nicknames": ["A", "Annie"], "bestFriend": 2},
+             {"id": 2, "name": "Bob", "birthdate": "1990-02-03", "dogs": [{"name": "Spot", "age": 7}], "bestFriend": 1},
+             {"id": 3, "name": "Cy"}]
+            """
+        try w.write("people.json", people)
+        let a = try w.run(["a", "-s", Workspace.schema("People"), "import Person people.json", "export Person \(file)"])
+        #expect(a.status == 0, "\(a.err)")
+        let b = try w.run(["b", "-s", Workspace.schema("People"), "import Person \(file)"])
+        #expect(b.status == 0, "\(b.err)")
+        #expect(b.out == "{\"inserted\": 3}\n")
+        let original = try w.run(["a", ".dump"])
+        #expect(original.status == 0 && original.out.contains("\"Rex\"") && original.out.contains("\"Spot\""))
+        #expect(try w.run(["b", ".dump"]).out == original.out)
+        let dogs = try w.run(["b", "Dog SORT(name) SELECT(name, age)"])
+        #expect(dogs.out == (try w.run(["a", "Dog SORT(name) SELECT(name, age)"]).out))
+    }
+
     @Test func quotingFollowsRFC4180AndEmptyFieldsAreNullOrTheDefault() throws {
         try store()
         try w.write("q.csv", "\u{FEFF}id,stringValue,optString,intValue,optInt,stringList\r\n"
