@@ -105,16 +105,22 @@ struct StoreDump {
         return out
     }
 
-    /// `json`, the JSON form of `object` (of `model`), with each link to a model without a
-    /// primary key written as `.dump` writes it, nested: what `import` reads back. `export`
-    /// writes objects so.
-    static func withNestedLinks(_ object: DynamicObject, _ json: JSONObject, _ model: ModelSchema,
+    /// The stored links of `model` to models without a primary key: those `withNestedLinks`
+    /// writes nested. Found once per export, so that a model with none pays nothing per object.
+    static func linksWrittenNested(_ model: ModelSchema, schema: Schema) -> [PropertySchema] {
+        model.properties.filter { p in
+            guard p.isStored, let targetName = p.type.objectType else { return false }
+            return schema[targetName]?.primaryKey == nil
+        }
+    }
+
+    /// `json`, the JSON form of `object`, with each of `links` (`linksWrittenNested` of its
+    /// model) written as `.dump` writes it, nested: what `import` reads back. `export` writes
+    /// objects so.
+    static func withNestedLinks(_ object: DynamicObject, _ json: JSONObject, _ links: [PropertySchema],
                                 schema: Schema) throws -> JSONObject {
         var out = json
-        for p in model.properties where p.isStored {
-            guard let targetName = p.type.objectType, schema[targetName]?.primaryKey == nil else { continue }
-            out[p.name] = try linkValue(object, json, p, schema: schema, path: [])
-        }
+        for p in links { out[p.name] = try linkValue(object, json, p, schema: schema, path: []) }
         return out
     }
 

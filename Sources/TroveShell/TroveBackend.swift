@@ -239,9 +239,11 @@ public final class TroveBackend: ShellBackend {
                 switch try StoreQuery(query, arguments: ParameterValues(context.arguments)).answer(in: snapshot) {
                 case .objects(let results):
                     try columns(ResultRows.columns(of: model))
+                    let nested = StoreDump.linksWrittenNested(model, schema: store.schema)
                     for (i, object) in results.enumerated() {
                         if i % 1024 == 0, context.isCancelled { throw StatementError("export interrupted") }
-                        try row(try StoreDump.withNestedLinks(object, try object.json(), model, schema: store.schema))
+                        let json = try object.json()
+                        try row(nested.isEmpty ? json : try StoreDump.withNestedLinks(object, json, nested, schema: store.schema))
                     }
                 case .rows(let rows):
                     try columns(rows.columns)
