@@ -136,11 +136,13 @@ final class LockFile: @unchecked Sendable {
         }
     }
 
-    /// Whether the table is of this layout and names no current commit: a first opener that
-    /// finished always publishes one (transaction ids start at 1).
+    /// Whether the table names no current commit: a first opener that finished always publishes
+    /// one (transaction ids start at 1). A file too short for a header, or a header still all
+    /// zeros, is a first opener that failed before it wrote the table at all.
     private static func isUnfinishedTable(_ fd: Int32) -> Bool {
         var header: (magic: UInt64, version: UInt32, slots: UInt32, txnid: UInt64) = (0, 0, 0, 0)
-        guard pread(fd, &header, 24, 0) == 24 else { return false }
+        guard pread(fd, &header, 24, 0) == 24 else { return true }
+        if header.magic == 0 && header.version == 0 && header.txnid == 0 { return true }
         return header.magic == magic && header.version == version && header.txnid == 0
     }
 

@@ -76,6 +76,34 @@ import Testing
         #expect(opened.check != .none, "not the first opener")
     }
 
+    /// A first opener that failed before it wrote the table (a lock file still all zeros)
+    /// leaves nothing to trust either: the opener that waited for it takes its place.
+    @Test func anOpenerThatWaitedForAFirstOpenerThatWroteNoTableIsTheFirstOpenerInstead() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        try Self.makeStore(path)
+        final class Opener: @unchecked Sendable {
+            var result: Result<Int, Error>?
+            let done = DispatchSemaphore(value: 0)
+        }
+        let opener = Opener()
+        let lockPath = path + "-lock"
+        unlink(lockPath)
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        try #require(fd >= 0)
+        try #require(try LockFile.lock(fd, LockFile.initLock, exclusive: true, wait: false))
+        try #require(ftruncate(fd, off_t(LockFile.headerSize + StorageOptions().maxReaders * LockFile.slotSize)) == 0)
+        Thread.detachNewThread {
+            opener.result = Result { let s = try Storage(path: path); return try s.read { try $0.dump("t").count } }
+            opener.done.signal()
+        }
+        while !Self.hasWaiter(onLockOf: lockPath) { usleep(1000) }
+        close(fd)
+        opener.done.wait()
+        #expect(try opener.result?.get() == 100)
+    }
+
     /// Whether a process waits for a lock on the file at `path` (`/proc/locks` lists waiters
     /// with `->`).
     static func hasWaiter(onLockOf path: String) -> Bool {
