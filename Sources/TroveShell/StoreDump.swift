@@ -114,6 +114,40 @@ struct StoreDump {
         }
     }
 
+    /// The objects among `objects` (of a model without a primary key, whose `links` are
+    /// `linksWrittenNested`) that another of them holds nested, directly or through other
+    /// nested objects: `export` leaves them out, as `.dump` does, so that each comes back once.
+    /// A cycle of nested links is the error `.dump` gives for one.
+    static func nestedInOthers(_ objects: some Sequence<DynamicObject>, _ model: ModelSchema,
+                               _ links: [PropertySchema], schema: Schema) throws -> Set<ObjectReference> {
+        var nested = Set<ObjectReference>()
+        var linksOf: [String: [PropertySchema]] = [model.name: links]
+        for root in objects {
+            var stack = [(root, links)]
+            var reached = Set<ObjectReference>()
+            while let (object, objectLinks) = stack.popLast() {
+                for p in objectLinks {
+                    let targets = p.type.isList ? try object.list(p.name) : try object.object(p.name).map { [$0] } ?? []
+                    for target in targets {
+                        if target.reference == root.reference {
+                            throw StatementError("cannot write '\(model.name)' nested in links: its objects have no primary key and link to each other in a cycle")
+                        }
+                        guard reached.insert(target.reference).inserted else { continue }
+                        let targetLinks = linksOf[target.modelName] ?? {
+                            guard let m = schema[target.modelName] else { return [] }
+                            let l = linksWrittenNested(m, schema: schema)
+                            linksOf[target.modelName] = l
+                            return l
+                        }()
+                        stack.append((target, targetLinks))
+                    }
+                }
+            }
+            nested.formUnion(reached)
+        }
+        return nested
+    }
+
     /// `json`, the JSON form of `object`, with each of `links` (`linksWrittenNested` of its
     /// model) written as `.dump` writes it, nested: what `import` reads back. `export` writes
     /// objects so.

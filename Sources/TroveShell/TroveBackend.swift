@@ -240,8 +240,11 @@ public final class TroveBackend: ShellBackend {
                 case .objects(let results):
                     try columns(ResultRows.columns(of: model))
                     let nested = StoreDump.linksWrittenNested(model, schema: store.schema)
+                    let leftOut = model.primaryKey == nil && !nested.isEmpty
+                        ? try StoreDump.nestedInOthers(results, model, nested, schema: store.schema) : []
                     for (i, object) in results.enumerated() {
                         if i % 1024 == 0, context.isCancelled { throw StatementError("export interrupted") }
+                        if leftOut.contains(object.reference) { continue }
                         let json = try object.json()
                         try row(nested.isEmpty ? json : try StoreDump.withNestedLinks(object, json, nested, schema: store.schema))
                     }

@@ -71,6 +71,23 @@ import Testing
         #expect(dogs.out == (try w.run(["a", "Dog SORT(name) SELECT(name, age)"]).out))
     }
 
+    /// Objects of a model without a primary key that another exported object holds nested are
+    /// written only there, so that each comes back once.
+    @Test(arguments: ["tags.csv", "tags.jsonl"])
+    func exportedObjectsWithoutAKeyComeBackOnce(file: String) throws {
+        let schema = try w.write("tags.json", """
+            {"schemaVersion": 1, "models": [{"name": "Tag", "properties": {"label": "string", "next": "Tag?"}}]}
+            """)
+        let a = try w.run(["a", "-s", schema, #"insert Tag {"label": "a", "next": {"label": "b", "next": {"label": "c"}}}"#,
+                           #"insert Tag {"label": "d"}"#, "export Tag \(file)"])
+        #expect(a.status == 0, "\(a.err)")
+        let b = try w.run(["b", "-s", schema, "import Tag \(file)"])
+        #expect(b.status == 0, "\(b.err)")
+        let labels = "Tag SORT(label) SELECT(label, next.label)"
+        #expect(try w.run(["b", labels]).out == (try w.run(["a", labels]).out))
+        #expect(try w.run(["b", "count Tag"]).out == "4\n")
+    }
+
     @Test func quotingFollowsRFC4180AndEmptyFieldsAreNullOrTheDefault() throws {
         try store()
         try w.write("q.csv", "\u{FEFF}id,stringValue,optString,intValue,optInt,stringList\r\n"
