@@ -22,8 +22,6 @@ enum PostgresRegularExpression {
 
     /// ICU's line terminators, which its `.` does not match.
     private static let lineTerminators: [Unicode.Scalar] = ["\u{0A}", "\u{0B}", "\u{0C}", "\u{0D}", "\u{85}", "\u{2028}", "\u{2029}"]
-    /// What is special outside brackets in ICU's syntax or in an ARE.
-    private static let metacharacters: Set<Unicode.Scalar> = ["\\", "^", "$", ".", "[", "]", "|", "(", ")", "*", "+", "?", "{", "}"]
 
     /// The ARE matching the whole of a string exactly when ICU's `pattern` does.
     static func translate(_ pattern: String) throws(Untranslated) -> String {

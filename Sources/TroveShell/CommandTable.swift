@@ -160,7 +160,7 @@ enum CommandTable {
     /// What a command another shell takes, typed here out of habit, is here: a dot-command
     /// of sqlite3, a word psql takes at the start of a line, or SQL's SELECT (lowercased).
     static let habits: [String: String] = [
-        ".import": "import is a statement here: import MODEL FILE [AS CSV|TSV|JSON]",
+        ".import": "import is a statement here: " + (statement("import")?.usage.first ?? "import"),
         ".indexes": ".schema MODEL shows its indexed properties",
         ".indices": ".schema MODEL shows its indexed properties",
         "quit": ".quit leaves the shell",

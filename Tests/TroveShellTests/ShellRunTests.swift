@@ -377,7 +377,7 @@ import Trove
         #expect(r.status == 1)
         #expect(r.err == "error: column 1: unknown command '.frob'; .help lists the commands\n")
         #expect(run(["-c", ".import people.csv Person"]).err
-                == "error: column 1: unknown command '.import'; import is a statement here: import MODEL FILE [AS CSV|TSV|JSON]\n")
+                == "error: column 1: unknown command '.import'; import is a statement here: import MODEL FILE [AS CSV|TSV|JSON] [MERGE]\n")
     }
 
     @Test func dotCommandArgumentsAreChecked() {
