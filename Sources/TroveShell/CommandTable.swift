@@ -218,6 +218,15 @@ enum CommandTable {
         StatementRow(keyword: "rollback", usage: [], takesModel: false),
     ]
 
+    /// The `.help` lines of the statement `keyword`. A row without lines of its own shares
+    /// those of the row before it: `avg`, `min`, `max` those of `sum`; `commit`, `rollback`
+    /// those of `begin`.
+    static func usage(of keyword: String) -> [String]? {
+        guard var i = statements.firstIndex(where: { $0.keyword == keyword }) else { return nil }
+        while statements[i].usage.isEmpty, i > 0 { i -= 1 }
+        return statements[i].usage
+    }
+
     /// The statement that starts with `keyword` (lowercased).
     static func statement(_ keyword: String) -> StatementRow? {
         statements.first { $0.keyword == keyword }

@@ -82,10 +82,8 @@ enum HelpText {
         let word = topic.lowercased()
         let name = word.hasPrefix(".") ? word : "." + word
         if let command = CommandTable.dotCommand(named: name) { return line(of: command) }
-        // `avg`, `min`, `max` and `commit`, `rollback` share the line of `sum` and `begin`.
-        let shared = ["avg": "sum", "min": "sum", "max": "sum", "commit": "begin", "rollback": "begin"]
-        guard !word.hasPrefix("."), let statement = CommandTable.statement(shared[word] ?? word) else { return nil }
-        return statement.usage.map { "  " + $0 + "\n" }.joined()
+        guard !word.hasPrefix("."), let usage = CommandTable.usage(of: word) else { return nil }
+        return usage.map { "  " + $0 + "\n" }.joined()
     }
 
     private static func line(of command: CommandTable.DotCommandRow) -> String {

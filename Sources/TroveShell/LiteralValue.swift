@@ -17,9 +17,7 @@ enum LiteralValue {
     /// A primary key of `model`; a bare UUID needs no quotes.
     static func primaryKey(_ key: SourceFragment, of model: ModelSchema, arguments: ParameterValues,
                            in snapshot: Snapshot) throws -> Value {
-        try primaryKey(key, of: model, schema: snapshot.schema, arguments: arguments) { json, property, model, offset in
-            try typed(json, for: property, of: model, at: offset, in: snapshot)
-        }
+        try primaryKey(key, of: model, schema: snapshot.schema, arguments: arguments, typed: typing(in: snapshot))
     }
 
     /// A primary key of `model`, as `primaryKey(_:of:arguments:in:)` reads it on any backend.
@@ -41,9 +39,7 @@ enum LiteralValue {
     /// The values of a `set` list, by property name.
     static func assignments(_ assignments: [Assignment], of model: ModelSchema, arguments: ParameterValues,
                             in snapshot: Snapshot) throws -> [String: Value] {
-        try Self.assignments(assignments, of: model, schema: snapshot.schema, arguments: arguments) { json, property, model, offset in
-            try typed(json, for: property, of: model, at: offset, in: snapshot)
-        }
+        try Self.assignments(assignments, of: model, schema: snapshot.schema, arguments: arguments, typed: typing(in: snapshot))
     }
 
     /// The values of a `set` list, as `assignments(_:of:arguments:in:)` reads them on any
@@ -75,9 +71,7 @@ enum LiteralValue {
     /// import reads them.
     static func parse(_ fragment: SourceFragment, for property: PropertySchema, of model: String, schema: Schema,
                       arguments: ParameterValues, in snapshot: Snapshot) throws -> Value {
-        try parse(fragment, for: property, of: model, schema: schema, arguments: arguments) { json, property, model, offset in
-            try typed(json, for: property, of: model, at: offset, in: snapshot)
-        }
+        try parse(fragment, for: property, of: model, schema: schema, arguments: arguments, typed: typing(in: snapshot))
     }
 
     /// The value of the literal in `fragment` for `property`, as `parse(_:for:of:schema:arguments:in:)`
@@ -173,6 +167,11 @@ enum LiteralValue {
 
     /// Converts JSON to the property's type, as import does (ISO 8601 dates, base64 data,
     /// links by primary key or as nested objects).
+    /// JSON read as a store's import reads it, in `snapshot`.
+    private static func typing(in snapshot: Snapshot) -> JSONTyping {
+        { json, property, model, offset in try typed(json, for: property, of: model, at: offset, in: snapshot) }
+    }
+
     static func typed(_ json: JSONValue, for property: PropertySchema, of model: String, at offset: Int, in snapshot: Snapshot) throws -> Value {
         do {
             return try snapshot.values(fromJSON: JSONObject([(property.name, json)]), model: model)[property.name] ?? .null

@@ -121,7 +121,7 @@ final class ShellSession {
             if let habit = try habitualMistake(split.text) { throw habit }
             let statement = try StatementRecognizer.recognize(split.text)
             if readOnly, statement.isWrite {
-                throw StatementError("cannot \(statement.keyword): the database is open read-only (--readonly)", at: 0)
+                throw StatementError.readOnly(statement.keyword, at: 0)
             }
             try run(statement)
             if let lost = standardOutputLoss() { throw lost }
@@ -166,20 +166,22 @@ final class ShellSession {
         let bar = progressLabel.map { ProgressBar(label: $0, enabled: terminal.stderrIsTerminal) }
         // A watch whose output is lost (a full disk; a reader gone while SIGPIPE is ignored,
         // so that the write fails instead of killing the process) ends as Ctrl-C ends it.
+        let flush: @Sendable (OutputSink) -> Void = { out in
+            out.flush()
+            if (out as? FileOutput)?.failed == true { Interrupt.request() }
+        }
         let context = ExecutionContext(arguments: arguments, emit: { [stdout] object in
             stdout.write(JSONText.string(object) + "\n")
-            stdout.flush()
-            if (stdout as? FileOutput)?.failed == true { Interrupt.request() }
+            flush(stdout)
         }, progress: bar, standardInputStream: { [standardInput] in standardInput.takeRemainingInput() })
         context.valueEmitter = { [stdout] value in
             stdout.write(JSONText.bare(value) + "\n")
-            stdout.flush()
-            if (stdout as? FileOutput)?.failed == true { Interrupt.request() }
+            flush(stdout)
         }
         context.printer = { [weak self] result in
-            self?.print(result)
-            self?.stdout.flush()
-            if (self?.stdout as? FileOutput)?.failed == true { Interrupt.request() }
+            guard let self else { return }
+            self.print(result)
+            flush(self.stdout)
         }
         return context
     }

@@ -13,6 +13,11 @@ public struct StatementError: Error, Sendable, Equatable, CustomStringConvertibl
 
     public var description: String { message }
 
+    /// What a write under `--readonly` says: "cannot ACTION: the database is open read-only".
+    static func readOnly(_ action: String, at offset: Int? = nil) -> StatementError {
+        StatementError("cannot \(action): the database is open read-only (--readonly)", at: offset)
+    }
+
     /// The error at `offset` unless it names a place already.
     public func placed(at offset: Int) -> StatementError {
         StatementError(message, at: self.offset ?? offset)

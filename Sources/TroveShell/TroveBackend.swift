@@ -95,7 +95,7 @@ public final class TroveBackend: ShellBackend {
 
     public func begin() throws {
         guard explicitTransaction == nil else { throw StatementError("a transaction is already open; 'commit' or 'rollback' it first") }
-        if store.configuration.readOnly { throw StatementError("cannot begin a transaction: the database is open read-only (--readonly)", at: 0) }
+        if store.configuration.readOnly { throw StatementError.readOnly("begin a transaction", at: 0) }
         explicitTransaction = try store.beginWrite()
         transactionFailure = nil
     }
@@ -279,7 +279,7 @@ public final class TroveBackend: ShellBackend {
     public func statistics() throws -> StoreStatistics { try store.statistics() }
 
     public func vacuum() throws -> StoreVacuumReport {
-        if store.configuration.readOnly { throw StatementError("cannot vacuum: the database is open read-only (--readonly)") }
+        if store.configuration.readOnly { throw StatementError.readOnly("vacuum") }
         return try store.vacuum()
     }
 
@@ -301,7 +301,7 @@ public final class TroveBackend: ShellBackend {
         }
         let configuration = store.configuration
         guard !configuration.readOnly else {
-            throw StatementError("cannot change the key: the database is open read-only (--readonly)")
+            throw StatementError.readOnly("change the key")
         }
         guard let path = configuration.path else {
             throw StatementError("cannot change the key of an in-memory store: it has no file")
@@ -349,7 +349,7 @@ public final class TroveBackend: ShellBackend {
             throw StatementError("cannot apply a schema inside a transaction ('commit' or 'rollback' first)")
         }
         guard !store.configuration.readOnly else {
-            throw StatementError("cannot apply a schema: the database is open read-only (--readonly)")
+            throw StatementError.readOnly("apply a schema")
         }
         var configuration = store.configuration
         do {

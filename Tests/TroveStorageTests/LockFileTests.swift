@@ -50,11 +50,7 @@ import Testing
         defer { dir.cleanup() }
         let path = dir.file("db.trove")
         try Self.makeStore(path)
-        final class Opener: @unchecked Sendable {
-            var result: Result<(entries: Int, check: Storage.OpenCheck), Error>?
-            let done = DispatchSemaphore(value: 0)
-        }
-        let opener = Opener()
+        let opener = Opener<(entries: Int, check: Storage.OpenCheck)>()
         do {
             // Resets the table, as every first opener does, and then goes without finishing.
             let failing = try LockFile(path: path + "-lock", slots: StorageOptions().maxReaders)
@@ -83,11 +79,7 @@ import Testing
         defer { dir.cleanup() }
         let path = dir.file("db.trove")
         try Self.makeStore(path)
-        final class Opener: @unchecked Sendable {
-            var result: Result<Int, Error>?
-            let done = DispatchSemaphore(value: 0)
-        }
-        let opener = Opener()
+        let opener = Opener<Int>()
         let lockPath = path + "-lock"
         unlink(lockPath)
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -111,6 +103,12 @@ import Testing
         guard stat(path, &st) == 0, let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return false }
         return locks.split(separator: "\n").contains { $0.contains(" -> ") && $0.contains(":\(st.st_ino) ") }
     }
+}
+
+/// What an opener on another thread got, set before `done` is signalled.
+private final class Opener<T>: @unchecked Sendable {
+    var result: Result<T, Error>?
+    let done = DispatchSemaphore(value: 0)
 }
 
 /// A child process (`cat`, reading a pipe) that holds a descriptor of the open file
