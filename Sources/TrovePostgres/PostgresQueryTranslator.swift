@@ -467,7 +467,8 @@ struct PostgresQueryTranslator {
         var (left, right) = (left, right)
         if left.isConstant, !right.isConstant {
             guard let swapped = op.swapped else {
-                throw Self.refusal(.unsupported, "\(op.symbol) with a constant on its left is not translated to PostgreSQL", at: location)
+                return try constantSubjectTest(quantifier: quantifier, left, op, options, right, at: location,
+                                               model: model, alias: alias, variables: variables)
             }
             (left, right, op) = (right, left, swapped)
         }
@@ -493,6 +494,30 @@ struct PostgresQueryTranslator {
         if quantifier != nil, quantifier != .any {
             throw Self.refusal(.invalidQuantifier, "\(quantifier!) needs a key path that crosses a list", at: left.range)
         }
+        return test
+    }
+
+    /// `constant op keyPath` for an operator with no mirror image (`'abc' CONTAINS name`,
+    /// `'abc' LIKE pattern`): the constant is the subject, folded on this side by the store's
+    /// code, the key path's values the needle or pattern, folded in SQL.
+    private mutating func constantSubjectTest(quantifier: Quantifier?, _ constant: QueryExpression, _ op: Operator,
+                                              _ options: StringComparisonOptions, _ keyPath: QueryExpression, at location: QuerySourceRange,
+                                              model: ModelSchema, alias: String,
+                                              variables: [String: (ModelSchema?, String, PropertyType?)]) throws -> String {
+        guard op == .beginsWith || op == .endsWith || op == .contains || op == .like else {
+            throw Self.refusal(.unsupported, "\(op.symbol) with a constant on its left is not translated to PostgreSQL", at: location)
+        }
+        let other = try operand(keyPath, model: model, alias: alias, variables: variables)
+        guard other.type == .string else {
+            throw Self.refusal(.unsupported, "\(op.symbol) of \(other.type) values is not translated to PostgreSQL: it applies to strings there", at: location)
+        }
+        let (value, source) = try value(constant, as: .string, options)
+        guard !value.isNull else {
+            throw Self.refusal(.typeMismatch, "nil cannot be compared with \(op.symbol); only == and != take nil", at: constant.range)
+        }
+        let subject = try bind((value, source), as: .string, options, at: constant.range)
+        let test = try valueTest(subject, op, options, other.expression, type: .string, at: location, foldLeft: false)
+        if let subquery = other.subquery { return quantified(quantifier, subquery, test) }
         return test
     }
 
@@ -735,12 +760,12 @@ struct PostgresQueryTranslator {
     /// the statement then being the one a person would write.
     /// `at` is the operator's place, where a refusal points.
     private func valueTest(_ left: String, _ op: Operator, _ options: StringComparisonOptions, _ right: String,
-                           type: PropertyType, at location: QuerySourceRange, foldRight: Bool = true, rightIsConstant: Bool = false,
-                           leftIsNeverNull: Bool = false) throws -> String {
+                           type: PropertyType, at location: QuerySourceRange, foldLeft: Bool = true, foldRight: Bool = true,
+                           rightIsConstant: Bool = false, leftIsNeverNull: Bool = false) throws -> String {
         if !options.isEmpty, type != .string {
             throw Self.refusal(.invalidModifier, "[c] and [d] apply to strings only", at: location)
         }
-        let l = PostgresStringFolding.fold(left, options)
+        let l = foldLeft ? PostgresStringFolding.fold(left, options) : left
         let r = foldRight ? PostgresStringFolding.fold(right, options) : right
         switch op {
         case .equal:
@@ -763,7 +788,7 @@ struct PostgresQueryTranslator {
             default: return "COALESCE(strpos(\(l), \(r)) > 0, false)"
             }
         case .like:
-            throw Self.refusal(.unsupported, "LIKE with a pattern that is not a constant is not translated to PostgreSQL", at: location)
+            return "COALESCE(\(l) LIKE \(Self.likePattern(sql: r)), false)"
         case .matches:
             throw Self.refusal(.unsupported, "MATCHES with a pattern that is not a constant is not translated to PostgreSQL", at: location)
         case .in, .between:
@@ -808,6 +833,18 @@ struct PostgresQueryTranslator {
             case "%", "_", "\\": sql += "\\" + String(scalar)
             default: sql.unicodeScalars.append(scalar)
             }
+        }
+        return sql
+    }
+
+    /// The SQL LIKE pattern of a query-language pattern computed in SQL (`expression`, already
+    /// folded): PostgreSQL's own `\`, `%` and `_` escaped first, then `*` and `?` turned
+    /// into `%` and `_`, as `likePattern(_:options:)` does for a constant. E'' strings keep
+    /// the backslashes whatever `standard_conforming_strings` says.
+    static func likePattern(sql expression: String) -> String {
+        var sql = expression
+        for (from, to) in [(#"E'\\'"#, #"E'\\\\'"#), ("'%'", #"E'\\%'"#), ("'_'", #"E'\\_'"#), ("'*'", "'%'"), ("'?'", "'_'")] {
+            sql = "replace(\(sql), \(from), \(to))"
         }
         return sql
     }

@@ -193,11 +193,16 @@ struct PostgresShellTests {
         let ann = #"insert Person {"id": 1, "name": "Ann Lee"}"#
         #expect(try w.run([url, "--schema", Workspace.schema("People"), ann]).status == 0)
         #expect(try w.run(["people.trove", "--schema", Workspace.schema("People"), ann]).status == 0)
+        // A constant on the left of CONTAINS, a pattern read from the objects: translated.
+        for statement in ["count Person where 'Ann Lee' CONTAINS[c] name", "count Person where 'ANN LEE' LIKE[c] name", "count Person where name LIKE name"] {
+            #expect(try w.run([url, statement]).out == "1\n", "\(statement)")
+            #expect(try w.run(["people.trove", statement]).out == "1\n", "\(statement)")
+        }
         let statements = [
             ("Person where name MATCHES '(?i)a.*'", "error: column 19: MATCHES is not translated to PostgreSQL for this pattern: '(?' is ICU's, not PostgreSQL's\n"),
             ("Person where name MATCHES[c] 'a.*'", "error: column 19: MATCHES[c] is not translated to PostgreSQL: ICU's case-insensitive matching is not PostgreSQL's\n"),
-            ("count Person where age == nil AND name LIKE bestFriend.name", "error: column 40: LIKE with a pattern that is not a constant is not translated to PostgreSQL\n"),
-            ("update Person where 'Ann Lee' CONTAINS name set age = 3", "error: column 31: CONTAINS with a constant on its left is not translated to PostgreSQL\n"),
+            ("count Person where age == nil AND name MATCHES bestFriend.name", "error: column 40: MATCHES with a pattern that is not a constant is not translated to PostgreSQL\n"),
+            ("update Person where 'Ann Lee' MATCHES name set age = 3", "error: column 31: MATCHES with a constant on its left is not translated to PostgreSQL\n"),
             ("delete Person where name MATCHES '\\\\w+ Lee'", "error: column 26: MATCHES is not translated"),
             ("sum Person.age where name MATCHES 'A.*$'", "error: column 27: MATCHES is not translated"),
             ("explain Person where name MATCHES '^A.*'", "error: column 27: MATCHES is not translated"),

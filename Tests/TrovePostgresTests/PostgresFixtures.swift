@@ -40,7 +40,8 @@ enum PostgresFixtures {
     static var schema: Schema { try! Schema(jsonData: Array(schemaText.utf8), fileName: "fixture") }
 
     static let strings: [String] = ["", "a", "A", "ab", "Ab", "abc", "b", "B", "ba", "zz", "ü", "Ü", "über", "Ünïcode",
-                                    "Unicode", "x*y", "it's", "$1", "'; DROP TABLE \"Person\"; --", "back\\slash", "100%", "a_b"]
+                                    "Unicode", "x*y", "it's", "$1", "'; DROP TABLE \"Person\"; --", "back\\slash", "100%", "a_b",
+                                    "*b*", "a?", "?", "*%*", "A\\*", "Ü*", "üb*"]
 
     /// A small deterministic generator (SplitMix64).
     struct Random {
