@@ -36,10 +36,10 @@ struct Workspace {
     }
 
     /// Runs a bash script in the directory, with the built `trove` first on PATH.
-    func bash(_ script: String, stdin: String = "") throws -> TroveBinary.Outcome {
+    func bash(_ script: String, stdin: String = "", environment: [String: String] = [:]) throws -> TroveBinary.Outcome {
         let bin = URL(fileURLWithPath: TroveBinary.path).deletingLastPathComponent().path
         let path = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        return try TroveBinary.run(["-eo", "pipefail", "-c", script], stdin: stdin, environment: ["PATH": path],
+        return try TroveBinary.run(["-eo", "pipefail", "-c", script], stdin: stdin, environment: environment.merging(["PATH": path]) { $1 },
                                    directory: directory, executable: "/bin/bash")
     }
 
