@@ -30,3 +30,36 @@ enum JSONRecords {
         }
     }
 }
+
+extension JSONRecords {
+    /// Writes the records of `insert` (or, with `merge`, of `upsert`) in the statement's
+    /// transaction. A link may name a primary key that a later record of the array brings, as
+    /// in `import`: `ForwardLinks` sets it once every record is in.
+    static func write(_ records: [Record], of model: ModelSchema, merge: Bool, into destination: ImportDestination) throws -> WriteSummary {
+        var links = ForwardLinks(model: model)
+        var inserted = 0, updated = 0
+        for (index, record) in records.enumerated() {
+            let name = records.count > 1 ? "record \(index + 1)" : nil
+            var values = try WriteFailure.naming(record: index, of: records.count, at: record.offset) {
+                try destination.values(fromJSON: record.object, model: model.name)
+            }
+            try placed(at: record.offset) {
+                try links.setAside(&values, in: destination) { property in name.map { "\($0) (\(property))" } ?? property }
+            }
+            try WriteFailure.naming(record: index, of: records.count, at: record.offset) {
+                if try destination.write(model.name, values, merge: merge, at: name ?? "the object") { inserted += 1 } else { updated += 1 }
+            }
+        }
+        try placed(at: records.first?.offset) { try links.finish(in: destination) }
+        return merge ? .upsert(inserted: inserted, updated: updated) : WriteSummary(inserted: inserted)
+    }
+
+    /// Runs a step of `ForwardLinks`, whose errors name their record and property themselves.
+    private static func placed(at offset: Int?, _ body: () throws -> Void) throws {
+        do {
+            try WriteFailure.wrap(body)
+        } catch let failure as WriteFailure {
+            throw WriteFailure(underlying: StatementError(failure.underlying.message, at: failure.underlying.offset ?? offset))
+        }
+    }
+}

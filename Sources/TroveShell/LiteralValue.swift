@@ -66,6 +66,39 @@ enum LiteralValue {
         return values
     }
 
+    /// Where in the `set` list a write of its values failed, for an error that names no place:
+    /// at the value of `property` when the error names it, else at the first value that
+    /// links to `target`, else at the only value, else at the first property set.
+    static func offset(ofFailureIn assignments: [Assignment], of model: ModelSchema,
+                       property: String? = nil, target: String? = nil) -> Int? {
+        if let property, let a = assignments.first(where: { $0.property.text == property }) { return a.value.offset }
+        if let target, let a = assignments.first(where: { model[property: $0.property.text]?.objectType == target }) {
+            return a.value.offset
+        }
+        return assignments.count == 1 ? assignments[0].value.offset : assignments.first?.property.offset
+    }
+
+    /// Runs the write of a `set` list's values; a store's error about them, which names no
+    /// place, stands at the value it concerns (`offset(ofFailureIn:of:property:target:)`).
+    static func writing<R>(_ assignments: [Assignment], of model: ModelSchema, _ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let error as StoreError {
+            let offset: Int?
+            switch error {
+            case .linkTargetNotFound(let property, _, _), .nullNotAllowed(_, let property), .typeMismatch(let property, _, _):
+                offset = Self.offset(ofFailureIn: assignments, of: model, property: property)
+            case .missingPrimaryKey(let target), .duplicatePrimaryKey(let target, _):
+                offset = Self.offset(ofFailureIn: assignments, of: model, target: target)
+            case .noSuchProperty, .invalidValue:
+                offset = Self.offset(ofFailureIn: assignments, of: model)
+            default:
+                throw error
+            }
+            throw StatementError(error.description, at: offset)
+        }
+    }
+
     /// The value of the literal in `fragment` for `property`, parameters resolved: scalars
     /// through ``Coercion``, links as the target's primary key, JSON arrays and objects as
     /// import reads them.

@@ -114,26 +114,13 @@ public final class PostgresBackend: ShellBackend {
             let m = try modelSchema(model)
             let records = try JSONRecords.parse(json)
             let isInsert = statement.keyword == "insert"
-            var inserted = 0, updated = 0
+            // A model without a primary key has nothing to update: its upsert inserts.
+            let merge = !isInsert && m.primaryKey != nil
+            var summary = WriteSummary(inserted: 0)
             try atomically {
-                for (index, record) in records.enumerated() {
-                    do {
-                        let values = try store.values(fromJSON: record.object, model: m.name)
-                        if isInsert || store.schema[m.name]?.primaryKey == nil {
-                            try store.insert(m.name, values)
-                            inserted += 1
-                        } else if try store.upsert(m.name, values) {
-                            inserted += 1
-                        } else {
-                            updated += 1
-                        }
-                    } catch let error as PostgresError where !error.isConnectionLost {
-                        let which = records.count > 1 ? "record \(index + 1): " : ""
-                        throw StatementError(which + error.message, at: record.offset)
-                    }
-                }
+                summary = try JSONRecords.write(records, of: m, merge: merge, into: PostgresImportDestination(store: store, model: m.name, bulk: false))
             }
-            return .written(isInsert ? WriteSummary(inserted: inserted) : .upsert(inserted: inserted, updated: updated))
+            return .written(isInsert || merge ? summary : .upsert(inserted: summary.inserted ?? 0, updated: 0))
         case .update(let model, let target, let assignments):
             let m = try modelSchema(model)
             let values = try LiteralValue.assignments(assignments, of: m, schema: store.schema,
@@ -145,7 +132,7 @@ public final class PostgresBackend: ShellBackend {
                 try atomically {
                     for key in keys {
                         let value = try primaryKey(key, of: m, arguments: context.arguments)
-                        let n = try store.update(m.name, where: "\(pk.name) == $0", arguments: [value], set: values)
+                        let n = try writing(assignments, of: m) { try store.update(m.name, where: "\(pk.name) == $0", arguments: [value], set: values) }
                         if n == 0 { throw StatementError("'\(m.name)' has no object with primary key \(key.text)", at: key.offset) }
                         updated += n
                     }
@@ -153,7 +140,7 @@ public final class PostgresBackend: ShellBackend {
                 return .written(WriteSummary(updated: updated))
             case .predicate(let predicate):
                 return .written(WriteSummary(updated: try checked(predicate) {
-                    try store.update(m.name, where: predicate.text, arguments: arguments, set: values)
+                    try writing(assignments, of: m) { try store.update(m.name, where: predicate.text, arguments: arguments, set: values) }
                 }))
             }
         case .delete(let model, let target):
@@ -172,7 +159,7 @@ public final class PostgresBackend: ShellBackend {
             let m = try modelSchema(model)
             let input = try context.openInput(file)
             let importer = StoreImport(model: m, input: input, format: format ?? ImportFormat(fileName: file.text), merge: merge, context: context)
-            return .written(try store.atomically { try importer.run(into: PostgresImportDestination(store: store, model: m.name, merge: merge)) })
+            return .written(try store.atomically { try importer.run(into: PostgresImportDestination(store: store, model: m.name, bulk: !merge)) })
         case .explain(let spec):
             let (sql, plan) = try checked(spec.text) {
                 try store.explain(spec.text.text, arguments: arguments)
@@ -198,6 +185,16 @@ public final class PostgresBackend: ShellBackend {
             return try body()
         } catch let error as QueryError {
             throw StatementError(error.message, at: fragment.offset + error.location.offset)
+        }
+    }
+
+    /// Runs the write of a `set` list's values; the server's error about them stands at the
+    /// value it concerns, as on a store (`LiteralValue.writing`).
+    private func writing<T>(_ assignments: [Assignment], of model: ModelSchema, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as PostgresError where !error.isConnectionLost {
+            throw StatementError(error.message, at: LiteralValue.offset(ofFailureIn: assignments, of: model))
         }
     }
 
@@ -243,9 +240,10 @@ struct PostgresImportDestination: ImportDestination {
     let bulk: PostgresBulkInsert?
     var bulkInsert: PostgresBulkInsert? { bulk }
 
-    init(store: PostgresStore, model: String, merge: Bool) throws {
+    /// `bulk`: whether the model's objects go by COPY (they cannot when they are upserted).
+    init(store: PostgresStore, model: String, bulk: Bool) throws {
         self.store = store
-        bulk = merge ? nil : try PostgresBulkInsert(store: store, model: model)
+        self.bulk = bulk ? try PostgresBulkInsert(store: store, model: model) : nil
     }
 
     var schema: Schema { store.schema }

@@ -160,23 +160,7 @@ public final class TroveBackend: ShellBackend {
             let isInsert = statement.keyword == "insert"
             let m = try modelSchema(model)
             let records = try JSONRecords.parse(json)
-            return try write { tx in
-                var inserted = 0, updated = 0
-                for (index, record) in records.enumerated() {
-                    try WriteFailure.naming(record: index, of: records.count, at: record.offset) {
-                        let values = try tx.values(fromJSON: record.object, model: m.name)
-                        if isInsert {
-                            try tx.insert(m.name, values)
-                            inserted += 1
-                        } else if try tx.upsert(m.name, values).created {
-                            inserted += 1
-                        } else {
-                            updated += 1
-                        }
-                    }
-                }
-                return .written(isInsert ? WriteSummary(inserted: inserted) : .upsert(inserted: inserted, updated: updated))
-            }
+            return try write { tx in .written(try JSONRecords.write(records, of: m, merge: !isInsert, into: tx)) }
         case .update(let model, let target, let assignments):
             let m = try modelSchema(model)
             return try write { tx in
@@ -189,12 +173,16 @@ public final class TroveBackend: ShellBackend {
                         guard try tx.object(m.name, primaryKey: pk) != nil else {
                             throw StatementError("'\(m.name)' has no object with primary key \(pk)", at: key.offset)
                         }
-                        _ = try WriteFailure.wrap { try tx.update(m.name, primaryKey: pk, values) }
+                        _ = try WriteFailure.wrap {
+                            try LiteralValue.writing(assignments, of: m) { try tx.update(m.name, primaryKey: pk, values) }
+                        }
                         updated += 1
                     }
                     return .written(WriteSummary(updated: updated))
                 case .predicate(let predicate):
-                    let n = try StoreQuery.update(m.name, where: predicate, arguments: arguments, set: values, in: tx)
+                    let n = try LiteralValue.writing(assignments, of: m) {
+                        try StoreQuery.update(m.name, where: predicate, arguments: arguments, set: values, in: tx)
+                    }
                     return .written(WriteSummary(updated: n))
                 }
             }

@@ -112,6 +112,17 @@ import Testing
         #expect(noArg.err == "error: column 27: $1 has no value: none is bound (bind them with --arg VALUE, or .param set N VALUE)\n")
     }
 
+    @Test func setValuesTheWriteRefusesNameTheirColumn() throws {
+        try people()
+        let noKey = try w.run(["db", "update Person 1 set bestFriend = {}"])
+        #expect(noKey.status == 1)
+        #expect(noKey.err == "error: column 34: an object of 'Person' needs its primary key\n")
+        let noTarget = try w.run(["db", "update Person where id == 1 set age = 3, bestFriend = 99"])
+        #expect(noTarget.err == "error: column 55: property 'bestFriend' links to 'Person' with primary key 99, which does not exist\n")
+        let null = try w.run(["db", "update Person 1 set age = 3, name = nil"])
+        #expect(null.err == "error: column 37: 'Person.name' cannot be null\n")
+    }
+
     @Test func deleteByKey() throws {
         try people()
         #expect(try w.run(["db", "delete Person 1 2 7"]).out == "{\"deleted\": 2}\n")
@@ -124,6 +135,21 @@ import Testing
         #expect(r.status == 0, "\(r.err)")
         #expect(try w.run(["db", "get Person 1"]).out.contains("\"age\": 50"))
         #expect(try w.run(["db", "--csv", "Dog"]).out == "name,age\nRex,0\n")
+    }
+
+    @Test func insertAndUpsertOfAnArrayLinkToLaterObjectsOfIt() throws {
+        let r = try w.run(["db", "-s", Workspace.schema("People"),
+                           #"insert Person [{"id": 1, "name": "Ann", "bestFriend": 2}, {"id": 2, "name": "Bob", "bestFriend": 2}]"#])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(try w.run(["db", "--csv", "Person SELECT(id, bestFriend.name)"]).out == "id,bestFriend.name\n1,Bob\n2,Bob\n")
+        let u = try w.run(["db", #"upsert Person [{"id": 1, "bestFriend": 3}, {"id": 3, "name": "Cy", "bestFriend": 1}]"#])
+        #expect(u.status == 0, "\(u.err)")
+        #expect(u.out == "{\"inserted\": 2}\n")
+        #expect(try w.run(["db", "--csv", "Person SELECT(id, bestFriend.name)"]).out == "id,bestFriend.name\n1,Cy\n2,Bob\n3,Ann\n")
+        let missing = try w.run(["db", #"insert Person [{"id": 4, "name": "Di", "bestFriend": 9}, {"id": 5, "name": "Ed"}]"#])
+        #expect(missing.status == 1)
+        #expect(missing.err.hasPrefix("error: column 15: record 1 (bestFriend): property 'bestFriend' links to 'Person' with primary key 9"), "\(missing.err)")
+        #expect(try w.run(["db", "count Person"]).out == "3\n")
     }
 
     @Test func importStreamsJSONLinesFromAPipeline() throws {
