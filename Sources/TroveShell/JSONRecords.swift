@@ -59,7 +59,7 @@ extension JSONRecords {
         do {
             try WriteFailure.wrap(body)
         } catch let failure as WriteFailure {
-            throw WriteFailure(underlying: StatementError(failure.underlying.message, at: failure.underlying.offset ?? offset))
+            throw WriteFailure(underlying: StatementError(failure.underlying.message, at: failure.underlying.offset ?? offset), cause: failure.cause)
         }
     }
 }

@@ -117,8 +117,14 @@ public final class PostgresBackend: ShellBackend {
             // A model without a primary key has nothing to update: its upsert inserts.
             let merge = !isInsert && m.primaryKey != nil
             var summary = WriteSummary(inserted: 0)
-            try atomically {
-                summary = try JSONRecords.write(records, of: m, merge: merge, into: PostgresImportDestination(store: store, model: m.name, bulk: false))
+            do {
+                try atomically {
+                    summary = try JSONRecords.write(records, of: m, merge: merge, into: PostgresImportDestination(store: store, model: m.name, bulk: false))
+                }
+            } catch let failure as WriteFailure {
+                // A lost connection is the session's end, not a record's fault.
+                if let lost = failure.cause as? PostgresError, lost.isConnectionLost { throw lost }
+                throw failure
             }
             return .written(isInsert || merge ? summary : .upsert(inserted: summary.inserted ?? 0, updated: 0))
         case .update(let model, let target, let assignments):

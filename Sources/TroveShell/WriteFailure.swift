@@ -5,6 +5,14 @@ import Trove
 /// back; inside one, the backend marks the open transaction as failed.
 struct WriteFailure: Error {
     var underlying: StatementError
+    /// The error the write threw, when it was not a `StatementError`: a backend may end the
+    /// session over it (a lost connection) instead of reporting it as the statement's.
+    var cause: (any Error)?
+
+    init(underlying: StatementError, cause: (any Error)? = nil) {
+        self.underlying = underlying
+        self.cause = cause
+    }
 
     /// Runs a write; whatever it throws becomes a `WriteFailure`.
     static func wrap<R>(_ body: () throws -> R) throws -> R {
@@ -15,9 +23,9 @@ struct WriteFailure: Error {
         } catch let error as StatementError {
             throw WriteFailure(underlying: error)
         } catch let error as QueryError {
-            throw WriteFailure(underlying: StatementError(error.message, at: error.location.offset))
+            throw WriteFailure(underlying: StatementError(error.message, at: error.location.offset), cause: error)
         } catch {
-            throw WriteFailure(underlying: StatementError(String(describing: error)))
+            throw WriteFailure(underlying: StatementError(String(describing: error)), cause: error)
         }
     }
 
@@ -29,7 +37,7 @@ struct WriteFailure: Error {
         } catch let failure as WriteFailure {
             let error = failure.underlying
             let message = count > 1 ? "record \(index + 1): \(error.message)" : error.message
-            throw WriteFailure(underlying: StatementError(message, at: error.offset ?? offset))
+            throw WriteFailure(underlying: StatementError(message, at: error.offset ?? offset), cause: failure.cause)
         }
     }
 }
