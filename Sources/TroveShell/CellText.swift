@@ -1,7 +1,7 @@
 import Trove
 
-/// How a value reads in a cell of csv, table and line output: strings without quotes,
-/// null as empty (csv) or `null`, arrays and objects as compact JSON.
+/// How a value reads in a cell of csv, table, markdown and line output: strings without
+/// quotes, null as empty (csv) or `null`, arrays and objects as compact JSON.
 enum CellText {
     static func plain(_ value: JSONValue?, null: String) -> String {
         switch value {
@@ -12,5 +12,31 @@ enum CellText {
         case .double(let d)?: JSONText.number(d)
         case let other?: JSONText.string(other)
         }
+    }
+
+    /// A value as the modes for people (table, markdown, line) show it: control characters
+    /// would break the layout or the terminal, so they show escaped as in JSON.
+    static func visible(_ value: JSONValue?, null: String) -> String {
+        visible(plain(value, null: null))
+    }
+
+    /// `text` with its control characters escaped as in JSON.
+    static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result
     }
 }

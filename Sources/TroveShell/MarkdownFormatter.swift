@@ -60,6 +60,6 @@ struct MarkdownFormatter: ResultFormatter {
         var result = text.replacingAll("|", with: "\\|")
         if result.contains("\r\n") { result = result.replacingAll("\r\n", with: "<br>") }
         result = result.replacingAll("\n", with: "<br>")
-        return TableFormatter.visible(result)
+        return CellText.visible(result)
     }
 }

@@ -47,7 +47,7 @@ struct TableFormatter: ResultFormatter {
 
     func render(columns: [String], rows: [JSONObject], decimalColumns: Set<String> = []) -> String {
         guard !columns.isEmpty else { return "" }
-        let cells = rows.map { row in columns.map { Self.visible(CellText.plain(row[$0], null: null)) } }
+        let cells = rows.map { row in columns.map { CellText.visible(row[$0], null: null) } }
         let numeric = columns.map { ColumnAlignment.alignsRight($0, in: rows, decimalColumns: decimalColumns) }
         var widths = columns.map { showHeaders ? DisplayWidth.of($0) : 0 }
         for row in cells {
@@ -101,26 +101,6 @@ struct TableFormatter: ResultFormatter {
             let extra = min(spare, widths[i] - result[i])
             result[i] += extra
             spare -= extra
-        }
-        return result
-    }
-
-    /// Control characters would break the layout, so they show escaped as in JSON.
-    static func visible(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
         }
         return result
     }

@@ -109,6 +109,14 @@ import Trove
             """)
     }
 
+    @Test func lineModeEscapesControlCharactersAsTableModeDoes() {
+        let note = "two\nlines \u{1B}[31mred\ttab\u{7F}"
+        let set = ResultSet(columns: ["note"], rows: [JSONObject([("note", .string(note))])])
+        #expect(render(.objects(set), LineFormatter()) == "note = two\\nlines \\u001b[31mred\\ttab\\u007f\n")
+        #expect(render(.value(name: "max", .string(note)), LineFormatter()) == "max = two\\nlines \\u001b[31mred\\ttab\\u007f\n")
+        #expect(render(.objects(set), TableFormatter(width: nil, unicode: true)).contains("two\\nlines \\u001b[31mred\\ttab\\u007f"))
+    }
+
     @Test func lineModeCountAndSummary() {
         #expect(render(.count(3), LineFormatter()) == "count = 3\n")
         #expect(render(.written(WriteSummary(inserted: 2)), LineFormatter()) == "inserted = 2\n")
