@@ -76,14 +76,16 @@ enum HelpText {
     }
 
     /// The `.help` lines of the dot-command or statement `topic` names, with or without its
-    /// dot (`mode`, `.mode`, `import`, `tables`), as sqlite3's `.help mode` shows one; nil when
-    /// it names none.
+    /// dot (`mode`, `.mode`, `import`, `tables`), as sqlite3's `.help mode` shows one; for a
+    /// command of another shell (`.import`, `.indexes`, `select`), the answer typing it gets
+    /// (`CommandTable.habits`); nil when it names none.
     static func help(on topic: String) -> String? {
         let word = topic.lowercased()
         let name = word.hasPrefix(".") ? word : "." + word
         if let command = CommandTable.dotCommand(named: name) { return line(of: command) }
-        guard !word.hasPrefix("."), let usage = CommandTable.usage(of: word) else { return nil }
-        return usage.map { "  " + $0 + "\n" }.joined()
+        if !word.hasPrefix("."), let usage = CommandTable.usage(of: word) { return usage.map { "  " + $0 + "\n" }.joined() }
+        guard let habit = CommandTable.habits[word] ?? CommandTable.habits[name] else { return nil }
+        return "  " + habit + "\n"
     }
 
     private static func line(of command: CommandTable.DotCommandRow) -> String {
