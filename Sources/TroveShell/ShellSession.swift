@@ -235,7 +235,9 @@ final class ShellSession {
         if case .jsonArray = format { out.write(written == 0 ? "[]\n" : "\n]\n") }
         out.flush()
         if let output = out as? FileOutput, output.failed {
-            if output === console { outputFailureReported = true }
+            // Standard output's loss is reported once, after the statement, as for every
+            // statement (`standardOutputLoss()`).
+            guard output !== console else { return }
             throw StatementError("cannot write '\(file ?? "-")': \(SystemError(errno: output.failure).message)", at: offset)
         }
         if toFile, !settings.mode.isMachineReadable {

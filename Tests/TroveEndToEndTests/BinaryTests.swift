@@ -39,14 +39,18 @@ import Testing
     /// Output that cannot be written (a full disk) fails the run, as `cat` does, for a query
     /// as for an export, instead of exiting 0 with the results missing.
     @Test func lostStandardOutputFailsTheRun() throws {
-        func run(_ arguments: [String]) throws -> (status: Int32, err: String) {
+        func run(_ arguments: [String], stdin: String = "") throws -> (status: Int32, err: String) {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: TroveBinary.path)
             process.arguments = arguments
             process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+            let input = Pipe()
+            process.standardInput = input
             let errors = Pipe()
             process.standardError = errors
             try process.run()
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try input.fileHandleForWriting.close()
             let err = errors.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             return (process.terminationStatus, String(decoding: err, as: UTF8.self))
@@ -56,6 +60,19 @@ import Testing
         #expect(query.err == "error: cannot write standard output: No space left on device\n")
         let piped = try run([":memory:", "-c", ".models"])
         #expect(piped.status == 0, "no output, nothing lost: \(piped.err)")
+        // Every later write is lost too, and the loss is told once, whatever writes.
+        let people = Workspace.schema("People")
+        let script = try run([":memory:", "-s", people], stdin: """
+            insert Person {"id": 1, "name": "Ann"}
+            export Person
+            .print lost
+            export Person where id == 1
+            Person
+            """)
+        #expect(script.status == 1)
+        #expect(script.err == "error: line 1: cannot write standard output: No space left on device\n")
+        let exported = try run([":memory:", "-s", people, "begin", #"insert Person {"id": 1, "name": "Ann"}"#, "export Person"])
+        #expect(exported.err == "error: cannot write standard output: No space left on device\nwarning: the open transaction was rolled back\n")
     }
 
     /// A run that fails before it reads its input (an unknown option) exits 2 and leaves the
