@@ -49,7 +49,8 @@ public final class TroveBackend: ShellBackend {
                 throw UsageError("cannot open '\(path)': \(Self.describeOpenFailure(failure, readOnly: configuration.readOnly))")
             case .migrationRequired(let detail):
                 throw StatementError("cannot open '\(path)' with this schema: \(detail)"
-                    + " (raise schemaVersion, or pass --reset-on-migration to wipe the store)")
+                    + (configuration.readOnly ? " (open it without --readonly to migrate it)"
+                        : " (raise schemaVersion, or pass --reset-on-migration to wipe the store)"))
             default:
                 throw StatementError("cannot open '\(path)': \(error.description)")
             }
@@ -256,10 +257,29 @@ public final class TroveBackend: ShellBackend {
     // MARK: Maintenance
 
     public var openWarnings: [String] {
-        guard let discarded = store.discardedCommit else { return [] }
-        return ["the newest commit (version \(discarded.version)) failed its checks (\(discarded.reason)),"
-            + " so the store opened at version \(discarded.openedVersion). A crash while that commit was written does this;"
-            + " so does damage to the file. If that commit matters, copy the file before writing to it."]
+        var warnings: [String] = []
+        if let discarded = store.discardedCommit {
+            warnings.append("the newest commit (version \(discarded.version)) failed its checks (\(discarded.reason)),"
+                + " so the store opened at version \(discarded.openedVersion). A crash while that commit was written does this;"
+                + " so does damage to the file. If that commit matters, copy the file before writing to it.")
+        }
+        if let unapplied = unappliedSchemaChanges { warnings.append(unapplied) }
+        return warnings
+    }
+
+    /// What the schema file changes that a read-only open left unapplied: the store opens
+    /// with the schema stored in it, since applying changes writes to the file (a change that
+    /// needs a migration refuses the open instead).
+    private var unappliedSchemaChanges: String? {
+        guard store.configuration.readOnly, let wanted = store.configuration.schema, wanted != store.schema else { return nil }
+        let plan = wanted.migrationPlan(from: store.schema)
+        var changes = plan.changes.map(\.description)
+        if plan.newSchemaVersion != plan.oldSchemaVersion {
+            changes.append("schemaVersion \(plan.oldSchemaVersion) to \(plan.newSchemaVersion)")
+        }
+        guard !changes.isEmpty else { return nil }
+        return "the schema file is not applied, since --readonly cannot change the store (\(changes.joined(separator: "; ")));"
+            + " statements see the store's own schema"
     }
 
     public func verify() throws -> [String] { try store.verify().map(\.description) }

@@ -329,6 +329,21 @@ import Testing
             #expect(try w.run(["db", "--readonly", statement]).status == 1)
         }
         #expect(try w.run(["db", "--readonly", "-s", Workspace.schema("People"), "Person", "get Person 1", ".schema"]).status == 0)
+        // A schema file that adds to the store cannot be applied: the open says so and goes on.
+        let people = try String(contentsOfFile: Workspace.schema("People"), encoding: .utf8)
+        try w.write("more.json", people.replacingOccurrences(of: #""bestFriend": "Person?""#, with: #""bestFriend": "Person?", "email": "string?""#))
+        let more = try w.run(["db", "--readonly", "-s", "more.json", "count Person"])
+        #expect(more.status == 0)
+        #expect(more.out == "2\n")
+        #expect(more.err == "warning: the schema file is not applied, since --readonly cannot change the store"
+                + " (property 'Person.email' (string?) added); statements see the store's own schema\n")
+        #expect(try w.run(["db", "--readonly", "-s", Workspace.schema("People"), "count Person"]).err == "")
+        try w.write("less.json", people.replacingOccurrences(of: #""age": *"int\?","#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: #""schemaVersion": 1"#, with: #""schemaVersion": 2"#))
+        let less = try w.run(["db", "--readonly", "-s", "less.json", "count Person"])
+        #expect(less.status == 1)
+        #expect(less.err == "error: cannot open 'db' with this schema: the store needs a migration to schema version 2,"
+                + " but it is open read-only (open it without --readonly to migrate it)\n")
         #expect(try w.bytes("db") == before)
         let missing = try w.run(["--readonly", "nothing.trove", "count Person"])
         #expect(missing.status == 2)
