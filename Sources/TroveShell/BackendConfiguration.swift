@@ -10,18 +10,22 @@ public struct BackendConfiguration: Sendable, Equatable {
     /// The 64-byte key of an encrypted store (`--key-file`); a new store made with one is
     /// encrypted.
     public var encryptionKey: [UInt8]?
+    /// How long a write waits for another writer (`--timeout`); nil waits until it is done.
+    public var busyTimeout: Duration?
 
     public init(databasePath: String?, schema: (path: String, text: String)?, readOnly: Bool, resetOnMigration: Bool,
-                encryptionKey: [UInt8]? = nil) {
+                encryptionKey: [UInt8]? = nil, busyTimeout: Duration? = nil) {
         self.databasePath = databasePath
         self.schema = schema
         self.readOnly = readOnly
         self.resetOnMigration = resetOnMigration
         self.encryptionKey = encryptionKey
+        self.busyTimeout = busyTimeout
     }
 
     public static func == (a: Self, b: Self) -> Bool {
         a.databasePath == b.databasePath && a.schema?.path == b.schema?.path && a.schema?.text == b.schema?.text
             && a.readOnly == b.readOnly && a.resetOnMigration == b.resetOnMigration && a.encryptionKey == b.encryptionKey
+            && a.busyTimeout == b.busyTimeout
     }
 }

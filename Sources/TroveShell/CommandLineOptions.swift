@@ -15,6 +15,8 @@ public struct CommandLineOptions: Sendable, Equatable {
     public var schemaFile: String?
     public var readOnly = false
     public var resetOnMigration = false
+    /// `--timeout MS|wait`, as given: how long a write waits for another writer.
+    public var busyTimeout: String?
     /// `--key-file`: the file holding the store's encryption key.
     public var keyFile: String?
     /// nil: `table` when standard output is a terminal, `jsonl` otherwise.

@@ -18,6 +18,7 @@ public enum CommandLineParser {
         "readonly": .flag { $0.readOnly = true },
         "reset-on-migration": .flag { $0.resetOnMigration = true },
         "key-file": .value { $0.keyFile = $1 },
+        "timeout": .value { $0.busyTimeout = $1 },
         "json": .flag { $0.outputMode = .json },
         "jsonl": .flag { $0.outputMode = .jsonl },
         "csv": .flag { $0.outputMode = .csv },

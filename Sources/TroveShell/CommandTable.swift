@@ -98,8 +98,9 @@ enum CommandTable {
                           allowed.keyFile = options.keyFile
                           allowed.readOnly = options.readOnly
                           allowed.resetOnMigration = options.resetOnMigration
+                          allowed.busyTimeout = options.busyTimeout
                           guard options == allowed else {
-                              throw args.usage("[--readonly] [--schema FILE] [--key-file FILE] [--reset-on-migration] [FILE]")
+                              throw args.usage("[--readonly] [--schema FILE] [--key-file FILE] [--reset-on-migration] [--timeout MS] [FILE]")
                           }
                           return .open(options)
                       }),
@@ -149,6 +150,14 @@ enum CommandTable {
                           return .schema(model: args.values.first)
                       }),
         DotCommandRow(name: ".show", help: "show the current settings", parse: { args throws(StatementError) in try args.none(.show) }),
+        DotCommandRow(name: ".timeout", arguments: "MS|wait",
+                      help: "wait at most MS ms for another writer (wait: no limit)",
+                      completes: .words(["wait"]), parse: { args throws(StatementError) in
+                          let text = try args.one("MS|wait")
+                          do throws(UsageError) { return .timeout(try BusyTimeout.parse(text)) } catch {
+                              throw StatementError("\(args.name): \(error.message)", at: args.offsets.first)
+                          }
+                      }),
         DotCommandRow(name: ".timer", arguments: "on|off", help: "print each statement's run time on standard error",
                       completes: .onOff, parse: { args throws(StatementError) in .timer(try args.flag()) }),
         DotCommandRow(name: ".vacuum", help: "shrink the file to what its data needs, online",

@@ -25,6 +25,8 @@ enum DotCommand: Equatable {
     case output(file: String?)
     case once(file: String)
     case nullValue(String?)
+    /// `.timeout MS|wait`; nil: wait.
+    case timeout(Duration?)
     case parameter(ParameterAction)
     case rekey(NewKey)
 

@@ -14,6 +14,9 @@ public final class PostgresBackend: ShellBackend {
     /// a usage error (exit status 2) whose message names neither the URL nor its password.
     public static func open(_ configuration: BackendConfiguration) throws -> PostgresBackend {
         guard let url = configuration.databasePath else { throw UsageError("no PostgreSQL URL") }
+        if configuration.busyTimeout != nil {
+            throw UsageError("option '--timeout' concerns a store file; PostgreSQL's own lock_timeout bounds its waits")
+        }
         var schema: Schema?
         if let (path, text) = configuration.schema {
             do {

@@ -139,6 +139,11 @@ public enum Shell {
                                                  encryptionKey: try options.keyFile.map { path throws(UsageError) in
                                                      try EncryptionKey(file: path).bytes
                                                  })
+        if let text = options.busyTimeout {
+            do throws(UsageError) { configuration.busyTimeout = try BusyTimeout.parse(text) } catch {
+                throw UsageError("option '--timeout': \(error.message)")
+            }
+        }
         do {
             return try openBackend(configuration)
         } catch let needed as EncryptionKeyNeeded {

@@ -64,6 +64,10 @@ public protocol ShellBackend: AnyObject {
     /// to the open store with the migration rules of `--schema`.
     func applySchema(_ text: String, source: String) throws
 
+    /// `.timeout`: how long the next writes wait for another writer of the store (nil: until
+    /// it is done).
+    func setBusyTimeout(_ timeout: Duration?) throws
+
     /// `.dump [MODEL ...]`: writes statements that rebuild the store (or the objects of
     /// `models`, when not empty) through `write`, and problems through `warn`.
     func dump(models: [String], write: @escaping (String) throws -> Void, warn: @escaping (String) -> Void) throws
@@ -88,6 +92,7 @@ extension ShellBackend {
     public func copy(to target: String, replacing: Bool) throws { throw Self.noStore(".copy") }
     public func vacuum() throws -> StoreVacuumReport { throw Self.noStore(".vacuum") }
     public func applySchema(_ text: String, source: String) throws { throw Self.noStore(".apply-schema") }
+    public func setBusyTimeout(_ timeout: Duration?) throws { throw Self.noStore(".timeout") }
     public func dump(models: [String], write: @escaping (String) throws -> Void, warn: @escaping (String) -> Void) throws {
         throw Self.noStore(".dump")
     }

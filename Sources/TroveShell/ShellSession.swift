@@ -19,6 +19,8 @@ final class ShellSession {
     /// The values bound to `$0`, `$1`, ...: the `--arg` values, then as `.param` leaves them.
     private(set) var arguments: [String]
     private(set) var readOnly: Bool
+    /// How long a write waits for another writer (`--timeout`, `.timeout`); nil: until it is done.
+    private(set) var busyTimeout: Duration?
     var settings: FormatterSettings
     var timer = false
     /// `--bail` or `.bail on`: piped input stops at the first error too.
@@ -54,6 +56,7 @@ final class ShellSession {
         self.terminal = terminal
         self.arguments = options.arguments
         self.readOnly = options.readOnly
+        busyTimeout = options.busyTimeout.flatMap { try? BusyTimeout.parse($0) }
         self.bail = options.bail
         settings = FormatterSettings(mode: options.outputMode ?? (terminal.stdoutIsTerminal ? .table : .jsonl),
                                      showHeaders: options.showHeaders ?? true, nullText: options.nullText,
@@ -374,6 +377,7 @@ final class ShellSession {
                     timer: \(onOff(timer))
                      bail: \(onOff(bail))
                  readonly: \(onOff(readOnly))
+                  timeout: \(BusyTimeout.text(busyTimeout))
                      args: \(arguments.isEmpty ? "(none)" : arguments.map { JSONText.string(.string($0)) }.joined(separator: " "))\n
                 """)
         case .backup(let file, let keyFile):
@@ -425,6 +429,9 @@ final class ShellSession {
             onceCountdown = 2
         case .nullValue(let text):
             settings.nullText = text
+        case .timeout(let timeout):
+            try backend.setBusyTimeout(timeout)
+            busyTimeout = timeout
         case .parameter(.set(let index, let value)):
             guard index <= arguments.count else {
                 throw StatementError("cannot set $\(index) before $\(arguments.count): parameters are bound in order from $0")
@@ -507,6 +514,7 @@ final class ShellSession {
         }
         backend = opened
         readOnly = options.readOnly
+        busyTimeout = options.busyTimeout.flatMap { try? BusyTimeout.parse($0) }
         for warning in opened.openWarnings { stderr.write("warning: \(warning)\n") }
         stderr.flush()
     }

@@ -9,7 +9,10 @@ import Glibc
 /// applied part of itself, so the transaction is then marked failed: later statements are
 /// refused and `commit` rolls it back, as psql does.
 public final class TroveBackend: ShellBackend {
-    private(set) var store: Store
+    private(set) var store: Store {
+        // A store opened again (a new schema, a new key) keeps the `.timeout` of the one it replaces.
+        didSet { store.busyTimeout = oldValue.busyTimeout }
+    }
     /// The transaction of `begin` ... `commit`, while one is open.
     private(set) var explicitTransaction: Transaction?
     /// Why the open transaction can only be rolled back, once a write in it failed.
@@ -29,6 +32,12 @@ public final class TroveBackend: ShellBackend {
         storeConfiguration.readOnly = configuration.readOnly
         storeConfiguration.deleteIfMigrationNeeded = configuration.resetOnMigration
         storeConfiguration.encryptionKey = configuration.encryptionKey
+        storeConfiguration.busyTimeout = configuration.busyTimeout
+        let shown = configuration.databasePath ?? ":memory:"
+        storeConfiguration.onLongWriterWait = { holder in
+            let who = holder.map { "process \($0)" } ?? "another process"
+            FileOutput(fd: STDERR_FILENO, capacity: 0).write("trove: waiting for the writer lock of '\(shown)', held by \(who)\n")
+        }
         if let (path, text) = configuration.schema {
             do {
                 storeConfiguration.schema = try Schema(jsonData: Array(text.utf8), fileName: path)
@@ -348,6 +357,8 @@ public final class TroveBackend: ShellBackend {
             throw StatementError("cannot change the key: \(failure.description)" + (changed ? " (the store has the new key)" : "; the key is unchanged"))
         }
     }
+
+    public func setBusyTimeout(_ timeout: Duration?) throws { store.busyTimeout = timeout }
 
     /// Opens the store again with the new schema, which applies it as opening with `--schema`
     /// does; the store open until then stays in use if that fails. A second `Store` on the same

@@ -217,8 +217,53 @@ final class LockFile: @unchecked Sendable {
 
     // MARK: Writer lock
 
-    func lockWriter() throws { _ = try LockFile.lock(fd, LockFile.writerLock, exclusive: true, wait: true) }
-    func unlockWriter() { LockFile.unlock(fd, LockFile.writerLock) }
+    /// Takes the writer lock, waiting as long as it takes.
+    func lockWriter() throws {
+        _ = try LockFile.lock(fd, LockFile.writerLock, exclusive: true, wait: true)
+        markWriter()
+    }
+
+    /// Takes the writer lock unless `deadline` (monotonic nanoseconds; nil: none) passes first,
+    /// and says whether it did. A wait with a deadline polls with back-off (50 µs doubling to
+    /// 4 ms): a blocking `F_OFD_SETLKW` cannot be given a timeout without a signal, and signals
+    /// would reach whatever thread of the host process they pleased. `notice` is called once
+    /// with the holder's pid when the wait reaches `noticeAt`; a wait with no deadline left
+    /// and no notice to give blocks in the kernel.
+    func lockWriter(deadline: UInt64?, noticeAt: UInt64? = nil, notice: ((Int32?) -> Void)? = nil) throws -> Bool {
+        if try LockFile.lock(fd, LockFile.writerLock, exclusive: true, wait: false) { markWriter(); return true }
+        var noticeAt = notice == nil ? nil : noticeAt
+        var pause: UInt64 = 50_000
+        while true {
+            let now = LockFile.nowNanoseconds()
+            if let at = noticeAt, now >= at {
+                notice?(writerPID)
+                noticeAt = nil
+            }
+            if let deadline, now >= deadline { return false }
+            if deadline == nil && noticeAt == nil { try lockWriter(); return true }
+            let next = min(deadline ?? .max, noticeAt ?? .max)
+            var ts = timespec(tv_sec: 0, tv_nsec: Int(min(pause, next - now)))
+            var left = timespec()
+            while nanosleep(&ts, &left) != 0 && errno == EINTR { ts = left }
+            pause = min(pause * 2, 4_000_000)
+            if try LockFile.lock(fd, LockFile.writerLock, exclusive: true, wait: false) { markWriter(); return true }
+        }
+    }
+
+    func unlockWriter() {
+        atomic(at: 80).store(0, ordering: .relaxed)
+        LockFile.unlock(fd, LockFile.writerLock)
+    }
+
+    /// Records this process as the writer's, for the messages of writers that wait for it
+    /// (F_OFD_GETLK names no pid for an OFD lock).
+    private func markWriter() { atomic(at: 80).store(UInt64(getpid()), ordering: .relaxed) }
+
+    /// The process that holds the writer lock, as it recorded itself; nil when none did.
+    var writerPID: Int32? {
+        let pid = atomic(at: 80).load(ordering: .relaxed)
+        return pid == 0 ? nil : Int32(truncatingIfNeeded: pid)
+    }
 
     // MARK: Reader slots
 

@@ -61,6 +61,7 @@ public final class Storage: @unchecked Sendable {
     /// Whether the open finished: an open that failed leaves the files as it found them.
     private var isOpen = false
     let writerGate = DispatchSemaphore(value: 1)
+    private var busyTimeoutSetting: Duration?
     private var commitObservers: [ObjectIdentifier: @Sendable (UInt64) -> Void] = [:]
 
     /// What an open that found the newest commit failing its checks fell back to.
@@ -175,6 +176,7 @@ public final class Storage: @unchecked Sendable {
         self.logState = logState
         self.lockFile = lockFile
         self.options = options
+        busyTimeoutSetting = options.busyTimeout
         guard options.pageSize >= 4096, options.pageSize <= 65536, options.pageSize & (options.pageSize - 1) == 0 else {
             throw StorageError.invalidArgument("page size \(options.pageSize) is not a power of two in 4096...65536")
         }
@@ -419,17 +421,12 @@ public final class Storage: @unchecked Sendable {
         }
     }
 
-    /// Starts the write transaction, waiting for any other writer (thread or process) to finish.
+    /// Starts the write transaction, waiting for any other writer (thread or process) to finish,
+    /// at most ``busyTimeout``; then it throws ``StorageError/writerBusy(path:holder:waited:)``.
     public func beginWrite() throws -> WriteTransaction {
         try checkUsable()
         if options.readOnly { throw StorageError.readOnly }
-        writerGate.wait()
-        do {
-            try lockFile?.lockWriter()
-        } catch {
-            writerGate.signal()
-            throw error
-        }
+        try acquireWriter()
         do {
             try syncBeforeFirstWrite()
             var base = try newestMeta()
@@ -472,6 +469,49 @@ public final class Storage: @unchecked Sendable {
         firstWriteSyncPending = false
         syncedThrough = max(syncedThrough, newest, latestMeta.txnid)
         state.unlock()
+    }
+
+    /// How long a write transaction waits for the writer before it throws
+    /// ``StorageError/writerBusy(path:holder:waited:)``; nil waits until the writer is done.
+    /// Starts as ``StorageOptions/busyTimeout``; a change applies to the next write transaction.
+    public var busyTimeout: Duration? {
+        get { state.lock(); defer { state.unlock() }; return busyTimeoutSetting }
+        set { state.lock(); busyTimeoutSetting = newValue; state.unlock() }
+    }
+
+    /// Takes the writer: this object's gate (other threads), then the lock file's writer lock
+    /// (other `Storage`s and processes), within ``busyTimeout``.
+    private func acquireWriter() throws {
+        let start = LockFile.nowNanoseconds()
+        let deadline = busyTimeout.map { start &+ Storage.nanoseconds($0) }
+        func busy(_ holder: Int32?) -> StorageError {
+            .writerBusy(path: io.name, holder: holder, waited: .nanoseconds(Int64(LockFile.nowNanoseconds() - start)))
+        }
+        if let deadline {
+            let left = deadline > start ? deadline - start : 0
+            if writerGate.wait(timeout: .now() + .nanoseconds(Int(min(left, UInt64(Int.max))))) == .timedOut {
+                throw busy(getpid())
+            }
+        } else {
+            writerGate.wait()
+        }
+        guard let lockFile else { return }
+        do {
+            let notice = options.onLongWriterWait
+            if try !lockFile.lockWriter(deadline: deadline, noticeAt: start &+ 1_000_000_000, notice: notice.map { f in { f($0) } }) {
+                throw busy(lockFile.writerPID)
+            }
+        } catch {
+            writerGate.signal()
+            throw error
+        }
+    }
+
+    static func nanoseconds(_ d: Duration) -> UInt64 {
+        let c = d.components
+        if c.seconds < 0 { return 0 }
+        if c.seconds >= Int64(UInt64.max / 1_000_000_000) - 1 { return UInt64.max / 2 }
+        return UInt64(c.seconds) * 1_000_000_000 + UInt64(c.attoseconds / 1_000_000_000)
     }
 
     func releaseWriter() {
@@ -618,10 +658,8 @@ public final class Storage: @unchecked Sendable {
         if options.readOnly {
             try io.sync()
         } else {
-            writerGate.wait()
-            defer { writerGate.signal() }
-            try lockFile?.lockWriter()
-            defer { lockFile?.unlockWriter() }
+            try acquireWriter()
+            defer { releaseWriter() }
             try checkpoint()
         }
         state.lock()

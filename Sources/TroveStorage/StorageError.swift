@@ -27,6 +27,9 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The store at `path` is open elsewhere (another process, or another `Storage` in this
     /// one), and the operation needs it to itself.
     case inUse(path: String)
+    /// A write transaction waited ``StorageOptions/busyTimeout`` (`waited`) for the writer lock
+    /// of the store at `path`, which the process `holder` held (nil: unknown).
+    case writerBusy(path: String, holder: Int32?, waited: Duration)
     /// A file of the store (`path`) could not be opened; `errno` says why (`ENOENT`,
     /// `EACCES`, ...).
     case cannotOpen(path: String, errno: Int32)
@@ -51,10 +54,20 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .readersFull(max): return "all \(max) reader slots are in use"
         case let .foreignCommitLog(path, detail): return "the commit log \(path) holds commits for another file: \(detail)"
         case let .inUse(path): return "\(path) is open in another process (or another Storage): close it there first"
+        case let .writerBusy(path, holder, waited): return StorageError.writerBusyMessage(path: path, holder: holder, waited: waited)
         case let .cannotOpen(path, errno): return StorageError.io(operation: "open", path: path, errno: errno).description
         case let .io(operation, path, errno): return "\(operation) failed on \(path): \(String(cString: strerror(errno))) (errno \(errno))"
         case let .invalidArgument(detail): return detail
         }
+    }
+}
+
+extension StorageError {
+    /// The words of ``writerBusy(path:holder:waited:)``, which the layers above repeat.
+    public static func writerBusyMessage(path: String, holder: Int32?, waited: Duration) -> String {
+        let milliseconds = waited.components.seconds * 1000 + waited.components.attoseconds / 1_000_000_000_000_000
+        let who = holder.map { "process \($0)" } ?? "another writer"
+        return "\(path) is being written by \(who): gave up waiting for the writer lock after \(milliseconds) ms"
     }
 }
 

@@ -29,6 +29,18 @@ public struct StorageOptions: Sendable {
     /// Run ``Storage/vacuum()`` after a commit that leaves a file of 1 MiB or more over 40%
     /// free, so that the file shrinks back after large deletes and updates. On by default.
     public var compactsAutomatically: Bool = true
+    /// How long a write transaction waits for the writer lock while another writer (another
+    /// process, or another thread or `Storage` of this one) holds it, before it throws
+    /// ``StorageError/writerBusy(path:holder:waited:)``. Nil (the default) waits until the lock
+    /// is free, as Realm and LMDB do, whose single writer is this one's: the lock is only ever
+    /// held for a write transaction and the kernel frees it when its process dies, so waiting
+    /// never deadlocks across processes, and an application need not turn every concurrent
+    /// write into an error to retry. `.zero` fails at once, as SQLite does by default; a
+    /// duration bounds the wait, as SQLite's and GRDB's busy timeout do.
+    public var busyTimeout: Duration? = nil
+    /// Called once, with the pid of the process holding the writer lock when known, when a
+    /// write transaction has waited one second for it (the shell says who it waits for).
+    public var onLongWriterWait: (@Sendable (_ holder: Int32?) -> Void)? = nil
 
     public init() {}
 }

@@ -231,6 +231,7 @@
 /// 24 complete txnid u64     32 its commit digest u64     40 announcement u64
 /// 48 boot id of the processes that wrote the complete txnid (16 bytes)
 /// 64 commit log generation u64     72 commit log end u64 (0: the log must restart first)
+/// 80 pid of the process holding the writer lock u64 (0: none; for waiting writers' messages)
 /// 128 + 64*i: slot i: txnid (atomic; 0 = idle) u64, pid u64, start time (ns) u64
 /// ```
 /// A reader publishes the snapshot it reads in a slot; the writer never reuses a page the
@@ -239,7 +240,10 @@
 /// (exclusive while the first opener resets the table and runs recovery, shared by every
 /// opener afterwards), `writerLock`, and one per reader slot. A first opener that fails leaves
 /// the table naming no current txnid; an opener that waited for it tries to be first in its
-/// place. An opener unlocks every byte before it closes the lock file: a process forked
+/// place. A writer waits for `writerLock` in the kernel (`F_OFD_SETLKW`), or, with a busy
+/// timeout or a notice to give, polls it with back-off (50 µs doubling to 4 ms) until its
+/// deadline; it records its pid at offset 80 once it holds the lock and clears it before
+/// letting go. An opener unlocks every byte before it closes the lock file: a process forked
 /// meanwhile shares the open file description, and with it the locks, until it execs. The log's generation and end are
 /// set to 0 while a record or a restart is under way, so a writer killed mid-append makes the
 /// next one restart the log. Commits are announced by a `pwrite` of the txnid at offset 40,

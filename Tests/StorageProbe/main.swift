@@ -5,6 +5,8 @@
 //   StorageProbe rekey PATH OLD NEW STEP   change the key, killed after STEP (below)
 //   StorageProbe churn-vacuum PATH N       N rounds of: fill, commit, empty with the next count,
 //                                          commit, print it, vacuum
+//   StorageProbe hold-writer PATH          begin a write transaction, print `holding`, wait to
+//                                          be killed
 import Foundation
 import TroveStorage
 
@@ -13,6 +15,18 @@ func encode(_ v: Int64) -> [UInt8] { withUnsafeBytes(of: v.bigEndian) { Array($0
 func decode(_ b: [UInt8]) -> Int64 { b.withUnsafeBytes { Int64(bigEndian: $0.loadUnaligned(as: Int64.self)) } }
 
 let args = CommandLine.arguments
+
+if args.count == 3, args[1] == "hold-writer" {
+    do {
+        let storage = try Storage(path: args[2])
+        let tx = try storage.beginWrite()
+        FileHandle.standardOutput.write("holding\n".data(using: .utf8)!)
+        withExtendedLifetime((storage, tx)) { while true { pause() } }
+    } catch {
+        FileHandle.standardError.write("error: \(error)\n".data(using: .utf8)!)
+        exit(1)
+    }
+}
 
 /// `StorageProbe rekey PATH OLD NEW STEP`: changes the key (OLD and NEW: a byte value the
 /// 64-byte key repeats, or `-` for none), and kills itself with SIGKILL after STEP

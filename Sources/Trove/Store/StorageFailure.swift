@@ -33,6 +33,9 @@ extension StoreError {
         case inUse(path: String)
         /// Every reader slot of the lock file is taken by a live reader.
         case readersFull(max: Int)
+        /// A write waited ``StoreConfiguration/busyTimeout`` (`waited`) for the writer lock of
+        /// the store at `path`, which the process `holder` held (nil: unknown).
+        case writerBusy(path: String, holder: Int32?, waited: Duration)
         /// A write on a store opened read-only.
         case readOnly
         /// An option or argument the storage engine refuses (a page size, a key length, ...).
@@ -50,6 +53,7 @@ extension StoreError {
             case let .notEncrypted(path): self = .notEncrypted(path: path)
             case let .foreignCommitLog(path, detail): self = .foreignCommitLog(path: path, detail: detail)
             case let .readersFull(max): self = .readersFull(max: max)
+            case let .writerBusy(path, holder, waited): self = .writerBusy(path: path, holder: holder, waited: waited)
             case let .inUse(path): self = .inUse(path: path)
             case .readOnly: self = .readOnly
             case .invalidKey, .noSuchTree, .transactionFinished, .invalidArgument:
@@ -74,6 +78,7 @@ extension StoreError {
             case let .foreignCommitLog(path, detail): "the commit log \(path) holds commits for another file: \(detail)"
             case let .inUse(path): "\(path) is open in another process (or another Store): close it there first"
             case let .readersFull(max): "all \(max) reader slots are in use"
+            case let .writerBusy(path, holder, waited): StorageError.writerBusyMessage(path: path, holder: holder, waited: waited)
             case .readOnly: "the store is read-only"
             case let .invalidArgument(detail): detail
             }

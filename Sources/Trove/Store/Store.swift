@@ -48,6 +48,8 @@ public final class Store: @unchecked Sendable {
         options.encryptionKey = configuration.encryptionKey
         options.durability = configuration.durability == .durable ? .durable : .noSync
         options.compactsAutomatically = configuration.compactsAutomatically
+        options.busyTimeout = configuration.busyTimeout
+        options.onLongWriterWait = configuration.onLongWriterWait
         do {
             if let path = configuration.path {
                 storage = try Storage(path: path, options: options)
@@ -68,6 +70,15 @@ public final class Store: @unchecked Sendable {
     /// Opens the store at `path` with `schema` (or the schema stored in it).
     public convenience init(path: String, schema: Schema? = nil) throws {
         try self.init(configuration: StoreConfiguration(path: path, schema: schema))
+    }
+
+    /// How long a write waits for another writer before it throws
+    /// ``StoreError/StorageFailure/writerBusy(path:holder:waited:)``; nil waits until that
+    /// writer is done. Starts as ``StoreConfiguration/busyTimeout``; a change applies to the
+    /// next write.
+    public var busyTimeout: Duration? {
+        get { storage.busyTimeout }
+        set { storage.busyTimeout = newValue }
     }
 
     // MARK: Transactions

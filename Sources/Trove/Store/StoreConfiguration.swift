@@ -38,6 +38,18 @@ public struct StoreConfiguration: Sendable {
     /// uses (Realm's `shouldCompactOnLaunch`); true runs ``Store/vacuum()`` before the open
     /// returns. Nil (the default) asks nothing.
     public var shouldCompactOnLaunch: (@Sendable (_ totalBytes: UInt64, _ usedBytes: UInt64) -> Bool)?
+    /// How long a write waits for the writer lock while another writer (another process, or
+    /// another thread or ``Store`` of this one) holds it, before it throws
+    /// ``StoreError/StorageFailure/writerBusy(path:holder:waited:)``. Nil (the default) waits
+    /// until the lock is free, as Realm does: only a write transaction ever holds it, and the
+    /// kernel frees it when its process dies, so a wait ends when that writer does, and an app
+    /// need not retry every write that meets another. `.zero` fails at once (SQLite's
+    /// default); a duration bounds the wait (SQLite's and GRDB's busy timeout).
+    /// ``Store/busyTimeout`` changes it on an open store.
+    public var busyTimeout: Duration?
+    /// Called once, with the pid of the process holding the writer lock when known, when a
+    /// write has waited one second for it: for a message such as the shell's.
+    public var onLongWriterWait: (@Sendable (_ holder: Int32?) -> Void)?
 
     public init(path: String? = nil, schema: Schema? = nil) {
         self.path = path

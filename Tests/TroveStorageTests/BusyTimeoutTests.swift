@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@testable import TroveStorage
+
+/// A writer that meets another waits for the writer lock at most its busy timeout, and then
+/// says who holds the lock and how long it waited.
+@Suite(.timeLimit(.minutes(1))) struct BusyTimeoutTests {
+    static func waitedMilliseconds(_ error: StorageError) -> Int64? {
+        guard case let .writerBusy(_, _, waited) = error else { return nil }
+        return waited.components.seconds * 1000 + waited.components.attoseconds / 1_000_000_000_000_000
+    }
+
+    @Test func aWriterGivesUpAfterItsTimeoutNamingTheProcessThatHoldsTheLock() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        try Storage(path: path).write { tx in _ = try tx.createTree(named: "t") }
+        let out = Pipe()
+        let holder = try runProbe(["hold-writer", path], stdout: out)
+        var said = Data()
+        while !String(decoding: said, as: UTF8.self).contains("holding") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            said.append(chunk)
+        }
+        try #require(String(decoding: said, as: UTF8.self).contains("holding"))
+
+        var options = StorageOptions()
+        options.busyTimeout = .milliseconds(100)
+        let s = try Storage(path: path, options: options)
+        let error = try #require(throws: StorageError.self) { _ = try s.beginWrite() }
+        guard case let .writerBusy(busyPath, pid, _) = error else { Issue.record("\(error)"); return }
+        #expect(busyPath == path)
+        #expect(pid == holder.processIdentifier)
+        #expect(try #require(Self.waitedMilliseconds(error)) >= 100)
+        #expect(error.description.contains("process \(holder.processIdentifier)"))
+
+        // The kernel frees the lock of a writer that dies: the next write gets it.
+        kill(holder.processIdentifier, SIGKILL)
+        holder.waitUntilExit()
+        s.busyTimeout = nil
+        try s.write { tx in try tx.put(try #require(try tx.tree(named: "t")), key(1), bytes("after")) }
+        #expect(try s.read { try $0.dump("t").count } == 1)
+    }
+
+    @Test func aZeroTimeoutFailsAtOnceAndAChangedTimeoutAppliesToTheNextWrite() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        let first = try Storage(path: path)
+        let tx = try first.beginWrite()
+        var options = StorageOptions()
+        options.busyTimeout = .zero
+        let second = try Storage(path: path, options: options)
+        let error = try #require(throws: StorageError.self) { _ = try second.beginWrite() }
+        guard case let .writerBusy(_, pid, _) = error else { Issue.record("\(error)"); return }
+        #expect(pid == getpid())
+        #expect(try #require(Self.waitedMilliseconds(error)) < 1000)
+
+        // Another thread of the same Storage waits at the gate within the timeout too.
+        first.busyTimeout = .milliseconds(20)
+        let again = try #require(throws: StorageError.self) { _ = try first.beginWrite() }
+        #expect(try #require(Self.waitedMilliseconds(again)) >= 20)
+        tx.abort()
+        try second.write { tx in _ = try tx.createTree(named: "t") }
+    }
+
+    final class Notices: @unchecked Sendable {
+        let lock = NSLock()
+        var holders: [Int32?] = []
+        let first = DispatchSemaphore(value: 0)
+        func add(_ holder: Int32?) {
+            lock.lock(); holders.append(holder); lock.unlock()
+            first.signal()
+        }
+    }
+
+    @Test func aWaitingWriterIsToldOnceWhoHoldsTheLockAndGoesOnWhenItIsFree() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        let first = try Storage(path: path)
+        let tx = try first.beginWrite()
+        let tree = try tx.createTree(named: "t")
+        try tx.put(tree, key(1), bytes("first"))
+
+        let notices = Notices()
+        var options = StorageOptions()
+        options.onLongWriterWait = { notices.add($0) }
+        let second = try Storage(path: path, options: options)
+        let done = DispatchSemaphore(value: 0)
+        let result = LockedResult()
+        Thread.detachNewThread {
+            result.set(Result { try second.write { tx in try tx.put(try #require(try tx.tree(named: "t")), key(2), bytes("second")) } })
+            done.signal()
+        }
+        notices.first.wait()
+        try tx.commit()
+        done.wait()
+        try result.get()
+        #expect(notices.holders == [getpid()])
+        #expect(try second.read { try $0.dump("t").count } == 2)
+    }
+
+    final class LockedResult: @unchecked Sendable {
+        let lock = NSLock()
+        var value: Result<Void, any Error>?
+        func set(_ r: Result<Void, any Error>) { lock.lock(); value = r; lock.unlock() }
+        func get() throws { lock.lock(); defer { lock.unlock() }; try value?.get() }
+    }
+}
