@@ -24,13 +24,18 @@ final class LockFile: @unchecked Sendable {
     /// table: version 1 ("TROVELCK") checks no version, version 2 ("TROVELK2") lacks the commit
     /// log's position, and version 3 has that position but keeps out the builds of version 2,
     /// which write metas without a store id and logs without deltas, whose commits to a shared
-    /// generation the next replay would refuse.
-    static let magic: UInt64 = 0x334B_4C45_564F_5254 // "TROVELK3"
-    static let version: UInt32 = 3
+    /// generation the next replay would refuse. Version 4 adds `liveLock`, which builds of
+    /// version 3 do not hold: an opener of version 4 would take their table for one nobody
+    /// finished.
+    static let magic: UInt64 = 0x344B_4C45_564F_5254 // "TROVELK4"
+    static let version: UInt32 = 4
     static let headerSize = 128
     static let slotSize = 64
     static let initLock: Int64 = 1 << 32
     static let writerLock: Int64 = (1 << 32) + 1
+    /// Held shared by every opener that has finished opening: a table that no live opener
+    /// holds it for is one that nobody finished (see `takeInitLock`).
+    static let liveLock: Int64 = (1 << 32) + 2
     static let readerLockBase: Int64 = (1 << 32) + 16
 
     let path: String
@@ -123,31 +128,60 @@ final class LockFile: @unchecked Sendable {
     }
 
     /// Takes the init lock: exclusively without waiting as the first opener (true), or else
-    /// shared, once the first opener has finished. A first opener that failed (a wrong key, a
-    /// corrupt file) leaves a reset table that names no commit: whoever waited for it tries
-    /// to be the first opener in its place instead of trusting that table.
+    /// shared, once the first opener has finished. The table is trusted only while an opener
+    /// that finished opening is alive to vouch for it (it holds `liveLock`): a first opener that
+    /// failed (a wrong key, a corrupt file) or was killed, before its reset of an old table as
+    /// much as after, leaves none, and whoever waited for it tries to be the first opener in
+    /// its place. Until it can (other openers that waited hold the lock shared for their own
+    /// check), it backs off, 50 µs doubling to 10 ms, so that waiters do not spin against each
+    /// other. The lock cannot be upgraded in the kernel instead: two openers each holding it
+    /// shared and each waiting to hold it exclusively would wait for ever, as OFD locks detect
+    /// no deadlock. A table of another layout is left to the caller's check, which refuses it.
     private static func takeInitLock(_ fd: Int32) throws -> Bool {
+        var pause: UInt64 = 50_000
         while true {
             if try lock(fd, initLock, exclusive: true, wait: false) { return true }
             _ = try lock(fd, initLock, exclusive: false, wait: true)
-            if !isUnfinishedTable(fd) { return false }
+            if isOtherLayout(fd) || isHeldByOthers(fd, liveLock) { return false }
             unlock(fd, initLock)
-            sched_yield()
+            sleep(nanoseconds: pause)
+            pause = min(pause * 2, 10_000_000)
         }
     }
 
-    /// Whether the table names no current commit: a first opener that finished always publishes
-    /// one (transaction ids start at 1). A file too short for a header, or a header still all
-    /// zeros, is a first opener that failed before it wrote the table at all.
-    private static func isUnfinishedTable(_ fd: Int32) -> Bool {
-        var header: (magic: UInt64, version: UInt32, slots: UInt32, txnid: UInt64) = (0, 0, 0, 0)
-        guard pread(fd, &header, 24, 0) == 24 else { return true }
-        if header.magic == 0 && header.version == 0 && header.txnid == 0 { return true }
-        return header.magic == magic && header.version == version && header.txnid == 0
+    /// Sleeps `nanoseconds` (under a second), signals or not.
+    static func sleep(nanoseconds: UInt64) {
+        var ts = timespec(tv_sec: 0, tv_nsec: Int(min(nanoseconds, 999_999_999)))
+        var left = timespec()
+        while nanosleep(&ts, &left) != 0 && errno == EINTR { ts = left }
     }
 
-    /// Lets other openers in once the first opener has finished recovery.
+    /// Whether the file holds a table of another layout (a build of another version wrote it).
+    /// A file too short for a header, or a header still all zeros, is a first opener that
+    /// failed before it wrote the table at all.
+    private static func isOtherLayout(_ fd: Int32) -> Bool {
+        var header: (magic: UInt64, version: UInt32, slots: UInt32) = (0, 0, 0)
+        guard pread(fd, &header, 16, 0) == 16, header.magic != 0 else { return false }
+        return header.magic != magic || header.version != version
+    }
+
+    /// Whether another open file description holds the byte lock at `offset` (F_OFD_GETLK
+    /// never reports this one's own locks).
+    private static func isHeldByOthers(_ fd: Int32, _ offset: Int64) -> Bool {
+        var fl = flock()
+        fl.l_type = Int16(F_WRLCK)
+        fl.l_whence = Int16(SEEK_SET)
+        fl.l_start = off_t(offset)
+        fl.l_len = 1
+        if fcntl(fd, F_OFD_GETLK, &fl) != 0 { return true }
+        return fl.l_type != Int16(F_UNLCK)
+    }
+
+    /// Vouches for the table while this opener is open (`liveLock`), and lets other openers in
+    /// once the first opener has finished recovery; in that order, so that no opener that
+    /// waited finds the init lock free of the first opener before it vouches.
     func finishInitialization() throws {
+        _ = try LockFile.lock(fd, LockFile.liveLock, exclusive: false, wait: true)
         if isFirstOpener { _ = try LockFile.lock(fd, LockFile.initLock, exclusive: false, wait: true) }
     }
 
@@ -242,9 +276,7 @@ final class LockFile: @unchecked Sendable {
             if let deadline, now >= deadline { return false }
             if deadline == nil && noticeAt == nil { try lockWriter(); return true }
             let next = min(deadline ?? .max, noticeAt ?? .max)
-            var ts = timespec(tv_sec: 0, tv_nsec: Int(min(pause, next - now)))
-            var left = timespec()
-            while nanosleep(&ts, &left) != 0 && errno == EINTR { ts = left }
+            LockFile.sleep(nanoseconds: min(pause, next - now))
             pause = min(pause * 2, 4_000_000)
             if try LockFile.lock(fd, LockFile.writerLock, exclusive: true, wait: false) { markWriter(); return true }
         }
@@ -325,13 +357,7 @@ final class LockFile: @unchecked Sendable {
         let mine = owned.contains(i)
         poolLock.unlock()
         if mine { return true }
-        var fl = flock()
-        fl.l_type = Int16(F_WRLCK)
-        fl.l_whence = Int16(SEEK_SET)
-        fl.l_start = off_t(LockFile.readerLockBase + Int64(i))
-        fl.l_len = 1
-        if fcntl(fd, LockFile.F_OFD_GETLK, &fl) != 0 { return true }
-        return fl.l_type != Int16(F_UNLCK)
+        return LockFile.isHeldByOthers(fd, LockFile.readerLockBase + Int64(i))
     }
 
     // MARK: fcntl

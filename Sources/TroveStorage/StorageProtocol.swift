@@ -227,7 +227,7 @@
 /// # The lock file
 ///
 /// ```
-/// 0  magic u64 "TROVELK3"     8  version u32, slots u32     16 current txnid (atomic)
+/// 0  magic u64 "TROVELK4"     8  version u32, slots u32     16 current txnid (atomic)
 /// 24 complete txnid u64     32 its commit digest u64     40 announcement u64
 /// 48 boot id of the processes that wrote the complete txnid (16 bytes)
 /// 64 commit log generation u64     72 commit log end u64 (0: the log must restart first)
@@ -238,9 +238,12 @@
 /// oldest published snapshot can see. Liveness comes from open-file-description byte locks
 /// past the end of the file, which the kernel drops when a process dies: `initLock`
 /// (exclusive while the first opener resets the table and runs recovery, shared by every
-/// opener afterwards), `writerLock`, and one per reader slot. A first opener that fails leaves
-/// the table naming no current txnid; an opener that waited for it tries to be first in its
-/// place. A writer waits for `writerLock` in the kernel (`F_OFD_SETLKW`), or, with a busy
+/// opener afterwards), `writerLock`, `liveLock` (shared by every opener that has finished
+/// opening, taken before the first opener lets the init lock go), and one per reader slot. An
+/// opener that waited for the init lock trusts the table only if some other opener holds
+/// `liveLock`: a first opener that failed, or was killed, before or after it reset the table,
+/// holds none, and the opener that waited tries to be first in its place (backing off, 50 µs
+/// doubling to 10 ms, while other such openers hold the init lock shared). A writer waits for `writerLock` in the kernel (`F_OFD_SETLKW`), or, with a busy
 /// timeout or a notice to give, polls it with back-off (50 µs doubling to 4 ms) until its
 /// deadline; it records its pid at offset 80 once it holds the lock and clears it before
 /// letting go. An opener unlocks every byte before it closes the lock file: a process forked
