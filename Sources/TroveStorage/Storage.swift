@@ -487,18 +487,24 @@ public final class Storage: @unchecked Sendable {
         func busy(_ holder: Int32?) -> StorageError {
             .writerBusy(path: io.name, holder: holder, waited: .nanoseconds(Int64(LockFile.nowNanoseconds() - start)))
         }
-        if let deadline {
-            let left = deadline > start ? deadline - start : 0
-            if writerGate.wait(timeout: .now() + .nanoseconds(Int(min(left, UInt64(Int.max))))) == .timedOut {
-                throw busy(getpid())
-            }
-        } else {
-            writerGate.wait()
+        func gate(until end: UInt64?) -> Bool {
+            guard let end else { writerGate.wait(); return true }
+            let now = LockFile.nowNanoseconds()
+            let left = end > now ? end - now : 0
+            return writerGate.wait(timeout: .now() + .nanoseconds(Int(min(left, UInt64(Int.max))))) == .success
         }
+        var notice = options.onLongWriterWait
+        let noticeAt = start &+ 1_000_000_000
+        var held = false
+        if notice != nil, (deadline ?? .max) > noticeAt {
+            held = gate(until: noticeAt)
+            // Not yet: another thread of this process writes.
+            if !held { notice?(getpid()); notice = nil }
+        }
+        if !held, !gate(until: deadline) { throw busy(getpid()) }
         guard let lockFile else { return }
         do {
-            let notice = options.onLongWriterWait
-            if try !lockFile.lockWriter(deadline: deadline, noticeAt: start &+ 1_000_000_000, notice: notice.map { f in { f($0) } }) {
+            if try !lockFile.lockWriter(deadline: deadline, noticeAt: noticeAt, notice: notice.map { f in { f($0) } }) {
                 throw busy(lockFile.writerPID)
             }
         } catch {

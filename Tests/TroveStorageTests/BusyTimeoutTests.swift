@@ -102,6 +102,28 @@ import Testing
         #expect(try second.read { try $0.dump("t").count } == 2)
     }
 
+    @Test func aThreadWaitingForAnotherThreadsWriteIsToldOnceToo() throws {
+        let notices = Notices()
+        var options = StorageOptions()
+        options.onLongWriterWait = { notices.add($0) }
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let s = try Storage(path: dir.file("db.trove"), options: options)
+        let tx = try s.beginWrite()
+        _ = try tx.createTree(named: "t")
+        let done = DispatchSemaphore(value: 0)
+        let result = LockedResult()
+        Thread.detachNewThread {
+            result.set(Result { try s.write { tx in try tx.put(try #require(try tx.tree(named: "t")), key(1), bytes("waited")) } })
+            done.signal()
+        }
+        notices.first.wait()
+        try tx.commit()
+        done.wait()
+        try result.get()
+        #expect(notices.holders == [getpid()])
+    }
+
     final class LockedResult: @unchecked Sendable {
         let lock = NSLock()
         var value: Result<Void, any Error>?
