@@ -45,10 +45,13 @@ run: build
 endif
 
 # The tests run against a throwaway PostgreSQL cluster (Scripts/pg-server), stopped and
-# deleted whatever the tests' outcome; its URL reaches them in TROVE_TEST_POSTGRES_URL.
+# deleted whatever the tests' outcome; its URL reaches them in TROVE_TEST_POSTGRES_URL. A
+# server already running (`make pg`) is used and left running with what it holds: each test
+# works in a PostgreSQL schema of its own.
 test: deps
-	@eval "$$(Scripts/pg-server env)"; Scripts/pg-server start >/dev/null || exit 1; \
-		$(SWIFT) test; status=$$?; Scripts/pg-server stop; exit $$status
+	@eval "$$(Scripts/pg-server env)"; \
+		if Scripts/pg-server status; then started=; else Scripts/pg-server start >/dev/null || exit 1; started=1; fi; \
+		$(SWIFT) test; status=$$?; if [ -n "$$started" ]; then Scripts/pg-server stop; fi; exit $$status
 
 # Starts the same server for development; `Scripts/pg-server stop` stops it.
 pg: deps
