@@ -9,6 +9,7 @@ enum CellText {
         case .string(let s)?: s
         case .bool(let b)?: b ? "true" : "false"
         case .int(let i)?: String(i)
+        case .bigInteger(let digits)?: digits
         case .double(let d)?: JSONText.number(d)
         case let other?: JSONText.string(other)
         }

@@ -28,6 +28,7 @@ enum JSONText {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
+        case .bigInteger(let digits): out += digits
         case .double(let d): out += number(d)
         case .string(let s): writeString(s, into: &out)
         case .array(let elements):

@@ -33,6 +33,16 @@ import Testing
         let fraction = try w.run(["db", "import AllTypes fraction.jsonl"])
         #expect(fraction.status == 1)
         #expect(fraction.err.contains("property 'intValue' expects int, not 4.5, which is not a whole number"))
+
+        // A number beyond an integer's range shows as written, in a statement as in a file.
+        for number in ["1e20", "100000000000000000000", "-12345678901234567890123"] {
+            let big = try w.run(["db", #"insert AllTypes {"id": 4, "intValue": \#(number)}"#])
+            #expect(big.status == 1)
+            #expect(big.err == "error: column 17: property 'intValue' expects int, not \(number), which is out of range (-9223372036854775808...9223372036854775807)\n")
+            try w.write("big.jsonl", "{\"id\": 4, \"intValue\": \(number)}\n")
+            #expect(try w.run(["db", "import AllTypes big.jsonl"]).err.contains("expects int, not \(number), which is out of range"))
+        }
+        #expect(try w.run(["db", #"insert AllTypes {"id": 4, "doubleValue": 100000000000000000000}"#, "get AllTypes 4"]).out.contains(#""doubleValue": 1e+20"#))
     }
 
     @Test func statementsAndArgumentsFollowTheSameRules() throws {

@@ -141,6 +141,11 @@ struct CoercionTests {
         }
         #expect(message(.json(.double(4.5)), .int) == "property 'Cylinders' expects int, not 4.5, which is not a whole number")
         #expect(message(.text("300"), .int8) == "property 'Cylinders' expects int8, not 300, which is out of range (-128...127)")
+        // A JSON number shows as written, not as Swift prints a double (1e+20).
+        let range = "which is out of range (-9223372036854775808...9223372036854775807)"
+        #expect(message(.json(.bigInteger("100000000000000000000")), .int) == "property 'Cylinders' expects int, not 100000000000000000000, \(range)")
+        #expect(message(.json(.double(1e20)), .int) == "property 'Cylinders' expects int, not 1e20, \(range)")
+        #expect((try? Coercion.scalar(.json(.bigInteger("100000000000000000000")), as: .double, for: "x")) == .double(1e20))
         #expect(message(.literal(.string("yes")), .bool) == "property 'Cylinders' expects bool, not the string \"yes\"")
         #expect(message(.json(.string("1970")), .date).contains("which is not an ISO 8601 date such as 2024-05-01"))
     }

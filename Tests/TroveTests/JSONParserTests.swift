@@ -27,17 +27,19 @@ import Testing
         #expect(value == [nil, true, false, 0, -12, 3.5, "s", [], [:]])
     }
 
-    @Test func integersThatFitInt64AreIntsAndOthersDoubles() throws {
+    @Test func integersThatFitInt64AreIntsLongerOnesTheirTextAndOthersDoubles() throws {
         #expect(try parse("9223372036854775807") == .int(.max))
         #expect(try parse("-9223372036854775808") == .int(.min))
-        #expect(try parse("9223372036854775808") == .double(9223372036854775808))
-        #expect(try parse("-9223372036854775809") == .double(-9_223_372_036_854_775_808.0))
+        #expect(try parse("9223372036854775808") == .bigInteger("9223372036854775808"))
+        #expect(try parse("-9223372036854775809") == .bigInteger("-9223372036854775809"))
+        #expect(try JSONWriter().string(try parse("[100000000000000000000]")) == "[100000000000000000000]")
         #expect(try parse("1.0") == .double(1))
         #expect(try parse("1e2") == .double(100))
         #expect(try parse("-0") == .int(0))
         #expect(try parse("-0.0") == .double(-0.0))
         #expect(try parse("2.5E-3") == .double(0.0025))
-        #expect(try parse("123456789012345678901234567890") == .double(1.2345678901234568e29))
+        #expect(try parse("123456789012345678901234567890") == .bigInteger("123456789012345678901234567890"))
+        #expect(try parse("1.2345678901234567890123456789e29") == .double(1.2345678901234568e29))
     }
 
     @Test func decodesEveryStringEscape() throws {

@@ -6,8 +6,9 @@ import Foundation
 
 /// A strict RFC 8259 parser from UTF-8 bytes to ``JSONValue``.
 ///
-/// - Integer literals that fit in `Int64` become ``JSONValue/int(_:)``; every other number
-///   becomes ``JSONValue/double(_:)`` (`-0` is the integer 0). Numbers beyond `Double`'s range
+/// - Integer literals that fit in `Int64` become ``JSONValue/int(_:)``, longer ones
+///   ``JSONValue/bigInteger(_:)`` (their text); every other number becomes
+///   ``JSONValue/double(_:)`` (`-0` is the integer 0). Numbers beyond `Double`'s range
 ///   are errors rather than infinities, because JSON cannot write infinities back.
 /// - Strings must be well-formed UTF-8 without raw control characters; `\uXXXX` escapes must
 ///   pair surrogates.
@@ -315,7 +316,7 @@ struct JSONParserCore {
         // Short numbers fit a small String, which does not allocate.
         let text = String(decoding: UnsafeBufferPointer(start: base + start, count: i - start), as: UTF8.self)
         guard let d = Double(text), d.isFinite else { throw error(.numberOutOfRange, at: start) }
-        return .double(d)
+        return isInteger ? .bigInteger(text) : .double(d)
     }
 
     func digitExpected(_ place: String) -> JSONError {

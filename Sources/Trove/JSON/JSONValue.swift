@@ -8,6 +8,9 @@ public enum JSONValue: Sendable, Equatable {
     case bool(Bool)
     /// An integer literal that fits in `Int64`.
     case int(Int64)
+    /// An integer literal beyond `Int64`'s range, as written (digits, with `-` when negative),
+    /// so that a message about it shows it as the input has it.
+    case bigInteger(String)
     /// Any other number.
     case double(Double)
     case string(String)
@@ -70,7 +73,7 @@ extension JSONValue {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
-        case .int, .double: "a number"
+        case .int, .bigInteger, .double: "a number"
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"

@@ -8,6 +8,7 @@
 /// - Doubles use Swift's shortest round-tripping representation. An integral double keeps
 ///   its fraction (`1.0`, not `1`) so that reading the text back yields ``JSONValue/double(_:)``
 ///   again, not ``JSONValue/int(_:)``: writing then parsing is the identity.
+/// - ``JSONValue/bigInteger(_:)`` writes its digits as they were read.
 /// - JSON has no infinities or NaN. By default they fail with ``NonFiniteNumberError`` rather
 ///   than silently changing the data; ``NonFiniteNumbers/writeNull`` writes `null` instead,
 ///   as JavaScript's `JSON.stringify` does, for output meant for people.
@@ -72,6 +73,8 @@ package struct JSONWriter: Sendable {
             out.append(contentsOf: (b ? "true" : "false").utf8)
         case .int(let v):
             Self.writeInteger(v, to: &out)
+        case .bigInteger(let digits):
+            out.append(contentsOf: digits.utf8)
         case .double(let d):
             try writeDouble(d, to: &out)
         case .string(let s):

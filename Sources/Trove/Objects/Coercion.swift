@@ -76,6 +76,7 @@ package enum Coercion {
         } catch {
             let number: Double? = switch input {
             case .value(.double(let d)), .json(.double(let d)): d
+            case .json(.bigInteger(let digits)): Double(digits)
             case .value(.float(let f)): Double(f)
             case .value(.decimal(let d)): d.doubleValue
             case .literal(.number(let text)), .text(let text): NumberText(text) == nil ? nil : Double(text)
@@ -119,9 +120,12 @@ package enum Coercion {
         case .int(let i):
             if type == .decimal { throw decimalAsNumber(property, "\(i)") }
             return try integer(i, as: type, for: property, found: { "\(i)" })
+        case .bigInteger(let digits):
+            if type == .decimal { throw decimalAsNumber(property, digits) }
+            return try number(digits, as: type, for: property)
         case .double(let d):
-            if type == .decimal { throw decimalAsNumber(property, "\(d)") }
-            return try double(d, as: type, for: property)
+            if type == .decimal { throw decimalAsNumber(property, written(d)) }
+            return try double(d, as: type, for: property, text: written(d))
         case .string(let s): return try string(s, as: type, for: property)
         case .array: throw mismatch(type, property, "an array")
         case .object: throw mismatch(type, property, "an object")
@@ -243,6 +247,11 @@ package enum Coercion {
 
     private static func mismatch(_ type: PropertyType, _ property: String, _ found: String) -> CoercionError {
         CoercionError(property: property, type: type, found: found)
+    }
+
+    /// A JSON number as people write it: `1e20`, not Swift's `1e+20`.
+    private static func written(_ d: Double) -> String {
+        String(d.description.replacing("e+", with: "e"))
     }
 
     private static func outOfRange(_ type: PropertyType, _ property: String, _ text: String) -> CoercionError {

@@ -35,6 +35,8 @@ struct SchemaDecoder {
                 throw error(.invalidSchemaVersion, "schemaVersion", "schemaVersion must be a non-negative integer, found \(n)")
             case .double(let d):
                 throw error(.invalidSchemaVersion, "schemaVersion", "schemaVersion must be a non-negative integer, found \(d)")
+            case .bigInteger(let digits):
+                throw error(.invalidSchemaVersion, "schemaVersion", "schemaVersion must be a non-negative integer, found \(digits)")
             default:
                 throw error(.invalidSchemaVersion, "schemaVersion", "schemaVersion must be a non-negative integer, found \(v.typeDescription)")
             }
