@@ -13,7 +13,7 @@ enum ColumnAlignment {
         for row in rows {
             switch row[column] {
             case nil, .null?: continue
-            case .int?, .double?: holdsNumbers = true
+            case .int?, .bigInteger?, .double?: holdsNumbers = true
             case .string? where decimalColumns.contains(column): holdsNumbers = true
             default: return false
             }
