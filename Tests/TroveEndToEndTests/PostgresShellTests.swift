@@ -19,6 +19,18 @@ struct PostgresShellTests {
         url = try PostgresServer.urlInOwnSchema()
     }
 
+    /// As on a store: an array links forward within itself, and a set value the server
+    /// refuses names its column.
+    @Test func insertLinksForwardAndSetErrorsNameTheirColumn() throws {
+        let r = try w.run([url, "--schema", Workspace.schema("People"),
+                           #"insert Person [{"id": 1, "name": "Ann", "bestFriend": 2}, {"id": 2, "name": "Bob", "bestFriend": 1}]"#])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(try w.run([url, "--csv", "Person SELECT(id, bestFriend.name)"]).out == "id,bestFriend.name\n1,Bob\n2,Ann\n")
+        let noKey = try w.run([url, "update Person 1 set bestFriend = {}"])
+        #expect(noKey.status == 1)
+        #expect(noKey.err.hasPrefix("error: column 34: "), "\(noKey.err)")
+    }
+
     @Test func runsTheShellsStatementsOnTheServer() throws {
         let sample = URL(fileURLWithPath: Workspace.schema("People")).deletingLastPathComponent().appendingPathComponent("People-sample.jsonl").path
         let load = try w.run([url, "--schema", Workspace.schema("People"), "import Person \(sample)"])
