@@ -394,11 +394,12 @@ public final class PostgresStore {
     }
 
     /// Inserts an object, or updates the given properties of the one with the same primary key.
-    /// Returns whether it inserted.
+    /// Returns whether it inserted. As on a store, a model without a primary key has no upsert.
     @discardableResult
     public func upsert(_ model: String, _ values: [String: Value]) throws -> Bool {
         let model = try self.model(model)
-        guard let pk = model.primaryKey, let key = values[pk], !key.isNull else {
+        guard let pk = model.primaryKey else { throw StoreError.noPrimaryKey(model: model.name) }
+        guard let key = values[pk], !key.isNull else {
             try insert(model.name, values)
             return true
         }

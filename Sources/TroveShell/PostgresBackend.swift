@@ -116,9 +116,7 @@ public final class PostgresBackend: ShellBackend {
         case .insert(let model, let json), .upsert(let model, let json):
             let m = try modelSchema(model)
             let records = try JSONRecords.parse(json)
-            let isInsert = statement.keyword == "insert"
-            // A model without a primary key has nothing to update: its upsert inserts.
-            let merge = !isInsert && m.primaryKey != nil
+            let merge = statement.keyword == "upsert"
             var summary = WriteSummary(inserted: 0)
             do {
                 try atomically {
@@ -129,7 +127,7 @@ public final class PostgresBackend: ShellBackend {
                 if let lost = failure.cause as? PostgresError, lost.isConnectionLost { throw lost }
                 throw failure
             }
-            return .written(isInsert || merge ? summary : .upsert(inserted: summary.inserted ?? 0, updated: 0))
+            return .written(summary)
         case .update(let model, let target, let assignments):
             let m = try modelSchema(model)
             let values = try LiteralValue.assignments(assignments, of: m, schema: store.schema,
@@ -301,7 +299,6 @@ struct PostgresImportDestination: ImportDestination {
             try store.insert(model, values)
             return true
         }
-        guard store.schema[model]?.primaryKey != nil else { throw StoreError.noPrimaryKey(model: model) }
         return try store.upsert(model, values)
     }
 }

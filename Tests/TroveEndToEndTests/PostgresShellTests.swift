@@ -174,6 +174,8 @@ struct PostgresShellTests {
             "update Person 1 set id = 2", "update Person where age > 1 set name = 'a', id = 2",
             "update Person 1 set age = 1, age = 2", "update Person where age > 1 set name = 'a', name = 'b'",
             "update Dog where age > 1 set owners = nil", "update Person 1 set agee = 1",
+            // A model without a primary key has no upsert.
+            #"upsert Dog {"name": "Rex"}"#, #"upsert Dog [{"name": "Rex"}, {"name": "Fido"}]"#,
         ]
         for statement in statements {
             let store = try w.run(["people.trove", "--arg", "many", statement])
@@ -181,6 +183,7 @@ struct PostgresShellTests {
             #expect(store.err.hasPrefix("error: column "), "\(statement): \(store.err)")
             #expect(server.status == 1 && server.err == store.err, "\(statement): \(server.err)expected \(store.err)")
         }
+        #expect(try w.run([url, "count Dog"]).out == "0\n")
     }
 
     /// The arguments of writes (`set` values, keys) are read as the store reads them: as the

@@ -60,6 +60,14 @@ struct PostgresStoreTests {
         #expect(try store.count("select") == hostile.count)
     }
 
+    /// As on a store: a model without a primary key has no upsert, and nothing is written.
+    @Test func upsertOfAModelWithoutAPrimaryKeyIsRefused() throws {
+        let schema = try Self.schema(#"{"models": [{"name": "Note", "properties": {"text": "string"}}]}"#)
+        let store = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: schema)
+        #expect(throws: StoreError.noPrimaryKey(model: "Note")) { try store.upsert("Note", ["text": "a"]) }
+        #expect(try store.count("Note") == 0)
+    }
+
     @Test func writesFollowTheStoresRules() throws {
         let store = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: PostgresFixtures.schema)
         try store.insert("Dog", ["id": 1, "name": "Rex", "age": 3])
