@@ -34,6 +34,7 @@ extension Snapshot {
         if let predicate = descriptor.predicate, descriptor.sortBy.isEmpty, descriptor.fetchOffset == 0, descriptor.fetchLimit == nil {
             return try filtered(predicate)
         }
+        try requireModel(T.modelName)
         let (text, arguments) = try descriptor.queryText()
         return ModelResults(try query(text, arguments: arguments))
     }
@@ -53,6 +54,7 @@ extension Snapshot {
 
     /// The plan of `descriptor`'s query, as ``Trove/Snapshot/explain(_:arguments:)`` gives it.
     public func explain<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> QueryPlan {
+        try requireModel(T.modelName)
         let (text, arguments) = try descriptor.queryText()
         return try explain(text, arguments: arguments)
     }

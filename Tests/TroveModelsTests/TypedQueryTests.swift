@@ -30,6 +30,11 @@ func peopleStore(indexed: Bool = true) throws -> Store {
     return store
 }
 
+/// A model that links to no other, for a store without `Person`.
+@Model struct Lone {
+    @Attribute(.primaryKey) var id: Int
+}
+
 @Suite struct TypedQueryTests {
     func ids(_ store: Store, _ predicate: Predicate<Person>) throws -> [Int] {
         try store.read { try $0.objects(Person.self, where: predicate).map(\.id) }
@@ -87,6 +92,16 @@ func peopleStore(indexed: Bool = true) throws -> Store {
             try ids(store, #Predicate { $0.age + 1 > 30 })
         } throws: { error in
             String(describing: error).contains("Arithmetic")
+        }
+    }
+
+    @Test func aFetchOfAModelTheStoreLacksNamesTheModelNotAQueryText() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Lone.self)))
+        try store.read { s in
+            #expect(throws: StoreError.noSuchModel("Person")) { try s.objects(Person.self).count }
+            #expect(throws: StoreError.noSuchModel("Person")) { try s.objects(Person.self, sortBy: [.init(\.name)], limit: 1).count }
+            #expect(throws: StoreError.noSuchModel("Person")) { try s.explain(FetchDescriptor<Person>()) }
+            #expect(throws: StoreError.noSuchModel("Person")) { try s.objects(Person.self, where: #Predicate { $0.age > 1 }).count }
         }
     }
 

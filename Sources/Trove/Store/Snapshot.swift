@@ -50,6 +50,13 @@ public class Snapshot {
 
     // MARK: Layout lookups
 
+    /// Throws ``StoreError/noSuchModel(_:)`` unless the store has a model named `name`: what a
+    /// typed fetch checks before it builds its query text, whose parse error would point into
+    /// text the caller never wrote.
+    package func requireModel(_ name: String) throws {
+        _ = try model(name)
+    }
+
     func model(_ name: String) throws -> ModelLayout {
         // Queries in a loop name the same model: a string comparison costs less than a hash.
         if let m = lastModel, m.name == name { return m }
