@@ -36,17 +36,21 @@ extension LiveResults {
 
 extension ResultsController where Element: PersistentModel {
     /// A controller of the values of a typed fetch, in sections by the value of
-    /// `sectionKeyPath` when given.
+    /// `sectionKeyPath`, a property of the model itself.
     ///
     /// ```swift
     /// let controller = try ResultsController(store: store, FetchDescriptor<Task>(predicate: #Predicate { !$0.done }),
-    ///                                        sectionedBy: \.project)
+    ///                                        sectionedBy: \.priority)
     /// ```
+    ///
+    /// Sections by a linked object's property (`"project.name"`) take the string key path of
+    /// ``Trove/ResultsController/init(store:request:sectionKeyPath:queue:filter:mapper:)``
+    /// (with ``FetchDescriptor/resultsRequest()``); a link or list here is a ``ModelQueryError``.
     public convenience init<S>(
         store: Store, _ descriptor: FetchDescriptor<Element>, sectionedBy sectionKeyPath: KeyPath<Element, S>,
         queue: DispatchQueue = .main
     ) throws {
-        try self.init(store: store, request: descriptor.resultsRequest(), sectionKeyPath: Element.propertyName(sectionKeyPath),
+        try self.init(store: store, request: descriptor.resultsRequest(), sectionKeyPath: Element.sectionPropertyName(sectionKeyPath),
                       queue: queue, mapper: { try Element.decoded(from: $0) })
     }
 
@@ -54,6 +58,21 @@ extension ResultsController where Element: PersistentModel {
     public convenience init(store: Store, _ descriptor: FetchDescriptor<Element>, queue: DispatchQueue = .main) throws {
         try self.init(store: store, request: descriptor.resultsRequest(), queue: queue,
                       mapper: { try Element.decoded(from: $0) })
+    }
+}
+
+extension PersistentModel {
+    /// The property a typed controller sections by: a value of the model itself, as a section
+    /// key path through a link is not a Swift key path the property table can name.
+    static func sectionPropertyName(_ keyPath: AnyKeyPath) throws -> String {
+        let hint = "section by a property of \(modelName), or by a linked object's with the string key path of ResultsController(store:request:sectionKeyPath:) (\"link.property\")"
+        guard let property = property(for: keyPath), property.schema.isStored else {
+            throw ModelQueryError("\(keyPath) is not a stored property of \(modelName): \(hint)")
+        }
+        if property.linkedModel != nil {
+            throw ModelQueryError("sections group by a value, and \(modelName).\(property.name) is a link or a list: \(hint)")
+        }
+        return property.name
     }
 }
 

@@ -189,6 +189,28 @@ extension UUID: StorableScalar {
     }
 }
 
+/// A type with scalar raw values (an enum of `String` or `Int` cases) is stored as its raw
+/// value once it declares the conformance, as Realm's `PersistableEnum` is:
+///
+/// ```swift
+/// enum Mood: String, Codable, StorableProperty { case happy, grumpy }
+/// @Model struct Pet { @Attribute(.primaryKey) var id: Int; var mood: Mood? }
+/// let grumpy = try snapshot.objects(Pet.self, where: #Predicate { $0.mood == Mood.grumpy })
+/// ```
+///
+/// A stored raw value that names no case does not read, and is a ``ModelDecodingError``.
+extension StorableProperty where Self: RawRepresentable, RawValue: StorableScalar {
+    public static var storedPropertyType: StoredPropertyType { RawValue.storedPropertyType }
+
+    public func storedValue() throws -> Value { try rawValue.storedValue() }
+
+    @inlinable
+    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
+        guard let v = Self(rawValue: try RawValue.stored(value, in: reader, at: index)) else { throw ModelReader.unreadable }
+        return v
+    }
+}
+
 extension Optional: StorableProperty where Wrapped: StorableProperty {
     public static var storedPropertyType: StoredPropertyType {
         StoredPropertyType(type: Wrapped.storedPropertyType.type, isOptional: true)

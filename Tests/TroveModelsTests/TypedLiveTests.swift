@@ -27,6 +27,17 @@ import TroveModels
         #expect(controller.sections.map { $0.elements.map(\.name) } == [["Bob"], ["Ann"], ["Cid"]])
     }
 
+    @Test func aResultsControllerRefusesToSectionByALinkNamingTheStringForm() throws {
+        let store = try peopleStore()
+        let namesTheStringForm: (any Error) -> Bool = { $0 is ModelQueryError && "\($0)".contains("sectionKeyPath") }
+        #expect(performing: {
+            try ResultsController(store: store, FetchDescriptor<Person>(), sectionedBy: \.bestFriend)
+        }, throws: namesTheStringForm)
+        #expect(performing: {
+            try ResultsController(store: store, FetchDescriptor<Person>(), sectionedBy: \.bestFriend?.name)
+        }, throws: namesTheStringForm)
+    }
+
     @Test func anObjectObserverTellsTheKeyPathsACommitChanged() async throws {
         let store = try peopleStore()
         let observer = try ObjectObserver(store: store, Person.self, primaryKey: 2, queue: DispatchQueue(label: "typed-observer"))
