@@ -22,6 +22,8 @@ public struct FetchDescriptor<T: PersistentModel> {
     /// The maximum number of results (`LIMIT`), or nil.
     public var fetchLimit: Int?
 
+    /// A fetch of the objects `predicate` selects (every object when nil), in the order of
+    /// `sortBy`, `fetchOffset` skipped, at most `fetchLimit`.
     public init(predicate: Predicate<T>? = nil, sortBy: [ModelSortDescriptor<T>] = [], fetchOffset: Int = 0, fetchLimit: Int? = nil) {
         self.predicate = predicate
         self.sortBy = sortBy
@@ -43,16 +45,24 @@ public struct FetchDescriptor<T: PersistentModel> {
     }
 }
 
-/// A sort key of a typed fetch: a stored property of the model and an order.
+/// A sort key of a typed fetch: a stored property of the model and an order, where SwiftData
+/// takes a `SortDescriptor`: `[.init(\.age, order: .reverse), .init(\.name)]`.
+///
+/// The key path names a property of the model itself; a key path through a link, or to a
+/// computed or `@Transient` property, is a ``ModelQueryError`` when the fetch runs.
 public struct ModelSortDescriptor<T: PersistentModel> {
+    /// The property sorted by.
     public var keyPath: PartialKeyPath<T>
+    /// `.forward` for ascending, `.reverse` for descending.
     public var order: SortOrder
 
+    /// Sorts by a property whose values are `Comparable`.
     public init<V: Comparable>(_ keyPath: KeyPath<T, V>, order: SortOrder = .forward) {
         self.keyPath = keyPath
         self.order = order
     }
 
+    /// Sorts by an optional property; nil sorts first in ascending order.
     public init<V: Comparable>(_ keyPath: KeyPath<T, V?>, order: SortOrder = .forward) {
         self.keyPath = keyPath
         self.order = order

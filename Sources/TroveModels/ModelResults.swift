@@ -15,10 +15,12 @@ public struct ModelResults<T: PersistentModel> {
     /// The objects, for the dynamic API.
     public let results: Results
 
+    /// The dynamic `results` read as values of `T` (a query string's results, typed).
     public init(_ results: Results) { self.results = results }
 
     /// The number of values.
     public var count: Int { results.count }
+    /// Whether there is no value.
     public var isEmpty: Bool { results.isEmpty }
     /// The positions of the values, `0..<count`.
     public var indices: Range<Int> { 0..<results.count }
