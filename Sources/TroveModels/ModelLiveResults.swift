@@ -43,15 +43,27 @@ extension ResultsController where Element: PersistentModel {
     ///                                        sectionedBy: \.priority)
     /// ```
     ///
-    /// Sections by a linked object's property (`"project.name"`) take the string key path of
-    /// ``Trove/ResultsController/init(store:request:sectionKeyPath:queue:filter:mapper:)``
-    /// (with ``FetchDescriptor/resultsRequest()``); a link or list here is a ``ModelQueryError``.
+    /// Sections by a linked object's property take its dotted path,
+    /// ``init(store:_:sectionKeyPath:queue:)``; a link or list here is a ``ModelQueryError``.
     public convenience init<S>(
         store: Store, _ descriptor: FetchDescriptor<Element>, sectionedBy sectionKeyPath: KeyPath<Element, S>,
         queue: DispatchQueue = .main
     ) throws {
         try self.init(store: store, request: descriptor.resultsRequest(), sectionKeyPath: Element.sectionPropertyName(sectionKeyPath),
                       queue: queue, mapper: { try Element.decoded(from: $0) })
+    }
+
+    /// A controller of the values of a typed fetch, in sections by the value at
+    /// `sectionKeyPath`, a dotted path that may go through to-one links, as a query writes it:
+    ///
+    /// ```swift
+    /// let controller = try ResultsController(store: store, FetchDescriptor<Task>(), sectionKeyPath: "project.name")
+    /// ```
+    public convenience init(
+        store: Store, _ descriptor: FetchDescriptor<Element>, sectionKeyPath: String, queue: DispatchQueue = .main
+    ) throws {
+        try self.init(store: store, request: descriptor.resultsRequest(), sectionKeyPath: sectionKeyPath, queue: queue,
+                      mapper: { try Element.decoded(from: $0) })
     }
 
     /// A controller of the values of a typed fetch, in one section.
@@ -65,7 +77,7 @@ extension PersistentModel {
     /// The property a typed controller sections by: a value of the model itself, as a section
     /// key path through a link is not a Swift key path the property table can name.
     static func sectionPropertyName(_ keyPath: AnyKeyPath) throws -> String {
-        let hint = "section by a property of \(modelName), or by a linked object's with the string key path of ResultsController(store:request:sectionKeyPath:) (\"link.property\")"
+        let hint = "section by a property of \(modelName), or by a linked object's with its dotted path: ResultsController(store:_:sectionKeyPath:) (\"link.property\")"
         guard let property = property(for: keyPath), property.schema.isStored else {
             throw ModelQueryError("\(keyPath) is not a stored property of \(modelName): \(hint)")
         }

@@ -38,6 +38,16 @@ import TroveModels
         }, throws: namesTheStringForm)
     }
 
+    @Test func aResultsControllerSectionsTypedValuesByALinkedObjectsProperty() throws {
+        let store = try peopleStore()
+        let controller = try ResultsController(
+            store: store, FetchDescriptor<Person>(sortBy: [.init(\.name)]), sectionKeyPath: "bestFriend.name",
+            queue: DispatchQueue(label: "typed-controller"))
+        try controller.performFetch()
+        #expect(controller.sections.map(\.key) == [.null, "Ace", "Fido", "Rex"])
+        #expect(controller.sections.map { $0.elements.map(\.name) } == [["Cid"], ["Dee"], ["Bob"], ["Ann"]])
+    }
+
     @Test func anObjectObserverTellsTheKeyPathsACommitChanged() async throws {
         let store = try peopleStore()
         let observer = try ObjectObserver(store: store, Person.self, primaryKey: 2, queue: DispatchQueue(label: "typed-observer"))
