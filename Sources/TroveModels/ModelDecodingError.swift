@@ -74,6 +74,9 @@ extension PersistentModel {
         if let value = read(object) { return value }
         do {
             return try ObjectDecoder.decode(Self.self, from: object)
+        } catch let error as StoreError {
+            // Not a disagreement of schema and type: results read after their snapshot ended.
+            throw error
         } catch {
             throw ModelDecodingError(error, model: modelName, object: object) { name in
                 modelProperties.first { $0.name == name }.map { "\(type(of: $0.keyPath).valueType)" }

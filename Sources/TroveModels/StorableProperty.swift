@@ -195,7 +195,8 @@ extension UUID: StorableScalar {
 /// ```swift
 /// enum Mood: String, Codable, StorableProperty { case happy, grumpy }
 /// @Model struct Pet { @Attribute(.primaryKey) var id: Int; var mood: Mood? }
-/// let grumpy = try snapshot.objects(Pet.self, where: #Predicate { $0.mood == Mood.grumpy })
+/// let grumpy = Mood.grumpy     // captured: `#Predicate` reads `Mood.grumpy` as a key path
+/// let pets = try snapshot.objects(Pet.self, where: #Predicate { $0.mood == grumpy })
 /// ```
 ///
 /// A stored raw value that names no case does not read, and is a ``ModelDecodingError``.

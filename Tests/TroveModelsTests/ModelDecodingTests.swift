@@ -18,6 +18,12 @@ import TroveModels
         return store
     }
 
+    @Test func resultsReadAfterTheirSnapshotEndedSaySoNotThatTheyDoNotDecode() throws {
+        let store = try store(#"{"id": "int", "level": "int", "readings": "int[]"}"#, [["id": 1, "level": 3]])
+        let results = try store.read { try $0.objects(Gauge.self) }
+        #expect(throws: StoreError.invalidated) { try results.values }
+    }
+
     @Test func aNullWhereTheModelHasNoOptionalThrows() throws {
         let store = try store(#"{"id": "int", "level": "int?", "readings": "int[]"}"#, [["id": 1, "level": 3], ["id": 2]])
         try store.read { s in
