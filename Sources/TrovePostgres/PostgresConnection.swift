@@ -11,6 +11,9 @@ public final class PostgresConnection {
     private let connection: OpaquePointer
     /// The password the URL carried, to be cut out of any message libpq writes.
     private let password: String?
+    /// How long a statement waits for a lock another client holds (`setLockTimeout(_:)`);
+    /// nil: until it is released.
+    public internal(set) var lockTimeout: Duration?
 
     /// Connects by a `postgres://` or `postgresql://` URL. What the URL leaves out comes from
     /// libpq's environment (`PGHOST`, `PGUSER`, `PGPASSWORD`, ...) and the password file
@@ -94,9 +97,9 @@ public final class PostgresConnection {
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
             let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
             var error = failure(primary ?? String(cString: PQresultErrorMessage(result)), sqlState: state)
+            error.context = PQresultErrorField(result, Int32(UInt8(ascii: "W"))).map { String(cString: $0) }
             // "COPY Person, line 3, column name: ..."
-            if let context = PQresultErrorField(result, Int32(UInt8(ascii: "W"))).map({ String(cString: $0) }),
-               context.hasPrefix("COPY "), let range = context.firstRange(of: ", line ") {
+            if let context = error.context, context.hasPrefix("COPY "), let range = context.firstRange(of: ", line ") {
                 error.copyLine = Int(context[range.upperBound...].prefix(while: \.isNumber))
             }
             throw error

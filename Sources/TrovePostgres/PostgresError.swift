@@ -9,10 +9,14 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
     /// For a failed `COPY ... FROM STDIN`, the line of its input the server refused (from 1).
     public var copyLine: Int?
 
-    public init(_ message: String, sqlState: String? = nil, copyLine: Int? = nil) {
+    /// The server's context of the failure (`while updating tuple (0,1) in relation "Person"`).
+    public var context: String?
+
+    public init(_ message: String, sqlState: String? = nil, copyLine: Int? = nil, context: String? = nil) {
         self.message = message
         self.sqlState = sqlState
         self.copyLine = copyLine
+        self.context = context
     }
 
     public var description: String { message }
@@ -28,4 +32,8 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
     /// serialization failure, or 40P01, a deadlock): the server rolled it back, and running it
     /// again may succeed.
     public var isSerializationFailure: Bool { sqlState == "40001" || sqlState == "40P01" }
+
+    /// Whether the server gave up waiting for a lock another client holds (SQLSTATE 55P03,
+    /// after the session's `lock_timeout`): the statement was cancelled.
+    public var isLockTimeout: Bool { sqlState == "55P03" }
 }

@@ -14,9 +14,6 @@ public final class PostgresBackend: ShellBackend {
     /// a usage error (exit status 2) whose message names neither the URL nor its password.
     public static func open(_ configuration: BackendConfiguration) throws -> PostgresBackend {
         guard let url = configuration.databasePath else { throw UsageError("no PostgreSQL URL") }
-        if configuration.busyTimeout != nil {
-            throw UsageError("option '--timeout' concerns a store file; PostgreSQL's own lock_timeout bounds its waits")
-        }
         var schema: Schema?
         if let (path, text) = configuration.schema {
             do {
@@ -26,7 +23,9 @@ public final class PostgresBackend: ShellBackend {
             }
         }
         do {
-            return PostgresBackend(store: try PostgresStore(url: url, schema: schema))
+            let store = try PostgresStore(url: url, schema: schema)
+            if let timeout = configuration.busyTimeout { try store.connection.setLockTimeout(timeout) }
+            return PostgresBackend(store: store)
         } catch let error as PostgresError {
             if error.message.hasPrefix("cannot connect") { throw UsageError(error.message) }
             throw StatementError(error.message)
@@ -45,12 +44,32 @@ public final class PostgresBackend: ShellBackend {
 
     public func commit() throws {
         guard store.isInTransaction else { throw StatementError("no transaction is open ('begin' starts one)") }
+        defer { keepTimeoutSetInTransaction() }
         try translated { try store.commit() }
     }
 
     public func rollback() throws {
         guard store.isInTransaction else { throw StatementError("no transaction is open ('begin' starts one)") }
+        defer { keepTimeoutSetInTransaction() }
         try translated { try store.rollback() }
+    }
+
+    /// `.timeout` as the session's `lock_timeout`, which a lock timeout's error names as a
+    /// store's writerBusy does.
+    public func setBusyTimeout(_ timeout: Duration?) throws {
+        try translated { try store.connection.setLockTimeout(timeout) }
+        timeoutSetInTransaction = store.isInTransaction
+    }
+
+    /// Whether `.timeout` ran in the open transaction, whose rollback would undo its `SET`.
+    private var timeoutSetInTransaction = false
+
+    /// Sets a timeout set in the transaction that just ended again, so that `.timeout` holds
+    /// whether the transaction committed or not.
+    private func keepTimeoutSetInTransaction() {
+        guard timeoutSetInTransaction, !store.isInTransaction else { return }
+        timeoutSetInTransaction = false
+        try? store.connection.setLockTimeout(store.connection.lockTimeout)
     }
 
     public func applySchema(_ text: String, source: String) throws {
@@ -64,6 +83,9 @@ public final class PostgresBackend: ShellBackend {
             return try translated { try run(statement, context: context) }
         } catch let failure as WriteFailure {
             // The statement's unit (a transaction, or a savepoint in an open one) left nothing.
+            if let cause = failure.cause as? PostgresError, cause.isLockTimeout {
+                throw StatementError(store.connection.lockTimeoutFailure(cause).message)
+            }
             throw failure.underlying
         }
     }
@@ -71,6 +93,9 @@ public final class PostgresBackend: ShellBackend {
     private func translated<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
+        } catch let error as PostgresError where error.isLockTimeout {
+            // The statement's transaction or savepoint has rolled back: the connection can ask whose lock it was.
+            throw StatementError(store.connection.lockTimeoutFailure(error).message)
         } catch let error as PostgresError {
             throw StatementError(error.message)
         } catch let error as QueryError {
@@ -200,7 +225,7 @@ public final class PostgresBackend: ShellBackend {
     private func writing<T>(_ assignments: [Assignment], of model: ModelSchema, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as PostgresError where !error.isConnectionLost {
+        } catch let error as PostgresError where !error.isConnectionLost && !error.isLockTimeout {
             throw StatementError(error.message, at: LiteralValue.offset(ofFailureIn: assignments, of: model))
         }
     }
