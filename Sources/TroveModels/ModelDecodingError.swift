@@ -75,7 +75,8 @@ extension PersistentModel {
         do {
             return try ObjectDecoder.decode(Self.self, from: object)
         } catch let error as StoreError {
-            // Not a disagreement of schema and type: results read after their snapshot ended.
+            // The store's own errors (results read after their snapshot ended, a read that
+            // failed) are not disagreements of schema and type: they pass through as they are.
             throw error
         } catch {
             throw ModelDecodingError(error, model: modelName, object: object) { name in

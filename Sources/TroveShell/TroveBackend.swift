@@ -35,7 +35,7 @@ public final class TroveBackend: ShellBackend {
         storeConfiguration.busyTimeout = configuration.busyTimeout
         let shown = configuration.databasePath ?? ":memory:"
         storeConfiguration.onLongWriterWait = { holder in
-            let who = holder.map { "process \($0)" } ?? "another process"
+            let who = holder.map { "process \($0)" } ?? "another writer"
             FileOutput(fd: STDERR_FILENO, capacity: 0).write("trove: waiting for the writer lock of '\(shown)', held by \(who)\n")
         }
         if let (path, text) = configuration.schema {

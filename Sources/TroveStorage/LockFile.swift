@@ -122,7 +122,7 @@ final class LockFile: @unchecked Sendable {
         fl.l_type = Int16(F_UNLCK)
         fl.l_whence = Int16(SEEK_SET)
         fl.l_start = 0
-        fl.l_len = 0   // to the end of every offset: the init, writer and slot locks
+        fl.l_len = 0   // to the end of every offset: the init, writer, live and slot locks
         _ = fcntl(fd, F_OFD_SETLK, &fl)
         _ = close(fd)
     }

@@ -481,7 +481,7 @@ public final class Storage: @unchecked Sendable {
 
     /// Takes the writer: this object's gate (other threads), then the lock file's writer lock
     /// (other `Storage`s and processes), within ``busyTimeout``.
-    private func acquireWriter() throws {
+    func acquireWriter() throws {
         let start = LockFile.nowNanoseconds()
         let deadline = busyTimeout.map { start &+ Storage.nanoseconds($0) }
         func busy(_ holder: Int32?) -> StorageError {
@@ -513,10 +513,12 @@ public final class Storage: @unchecked Sendable {
         }
     }
 
+    /// `d` in nanoseconds, 0 for a negative one and at most `UInt64.max / 2`, so that a
+    /// deadline `now + d` cannot wrap into the past.
     static func nanoseconds(_ d: Duration) -> UInt64 {
+        if d <= .zero { return 0 }
         let c = d.components
-        if c.seconds < 0 { return 0 }
-        if c.seconds >= Int64(UInt64.max / 1_000_000_000) - 1 { return UInt64.max / 2 }
+        if c.seconds >= Int64(UInt64.max / 2 / 1_000_000_000) { return UInt64.max / 2 }
         return UInt64(c.seconds) * 1_000_000_000 + UInt64(c.attoseconds / 1_000_000_000)
     }
 
@@ -658,8 +660,9 @@ public final class Storage: @unchecked Sendable {
     }
 
     /// Makes every commit so far durable (useful after `.noSync` commits). It waits for the
-    /// write transaction, so call it outside one, and not from a commit observer (which runs
-    /// while the committing writer still holds the store).
+    /// write transaction, at most ``busyTimeout`` (then it throws
+    /// ``StorageError/writerBusy(path:holder:waited:)``), so call it outside one, and not from
+    /// a commit observer (which runs while the committing writer still holds the store).
     public func sync() throws {
         if options.readOnly {
             try io.sync()

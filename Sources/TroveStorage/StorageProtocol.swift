@@ -243,11 +243,12 @@
 /// opener that waited for the init lock trusts the table only if some other opener holds
 /// `liveLock`: a first opener that failed, or was killed, before or after it reset the table,
 /// holds none, and the opener that waited tries to be first in its place (backing off, 50 µs
-/// doubling to 10 ms, while other such openers hold the init lock shared). A writer waits for `writerLock` in the kernel (`F_OFD_SETLKW`), or, with a busy
-/// timeout or a notice to give, polls it with back-off (50 µs doubling to 4 ms) until its
-/// deadline; it records its pid at offset 80 once it holds the lock and clears it before
-/// letting go. An opener unlocks every byte before it closes the lock file: a process forked
-/// meanwhile shares the open file description, and with it the locks, until it execs. The log's generation and end are
+/// doubling to 10 ms, while other such openers hold the init lock shared). A writer waits for
+/// `writerLock` in the kernel (`F_OFD_SETLKW`), or, with a busy timeout or a notice to give,
+/// polls it with back-off (50 µs doubling to 4 ms) until its deadline; it records its pid at
+/// offset 80 once it holds the lock and clears it before letting go. An opener unlocks every
+/// byte before it closes the lock file: a process forked meanwhile shares the open file
+/// description, and with it the locks, until it execs. The log's generation and end are
 /// set to 0 while a record or a restart is under way, so a writer killed mid-append makes the
 /// next one restart the log. Commits are announced by a `pwrite` of the txnid at offset 40,
 /// which other processes watch with inotify.

@@ -60,10 +60,8 @@ extension Storage {
     /// in the data file first, in both meta slots, so that no crash can fall back to a commit
     /// that needs the pages cut. Returns false if a reader held the file's end.
     func cutUnseenTail() throws -> Bool {
-        writerGate.wait()
-        defer { writerGate.signal() }
-        try lockFile?.lockWriter()
-        defer { lockFile?.unlockWriter() }
+        try acquireWriter()
+        defer { releaseWriter() }
         do {
             let m = try newestMeta()
             let bytes = m.pageCount * UInt64(pageSize)

@@ -10,6 +10,23 @@ import Testing
         return waited.components.seconds * 1000 + waited.components.attoseconds / 1_000_000_000_000_000
     }
 
+    /// Any `Duration` the public API takes gives a deadline: a negative one fails at once
+    /// (it used to trap converting its attoseconds), a huge one never wraps into the past.
+    @Test func aNegativeOrHugeTimeoutGivesADeadlineNotATrap() throws {
+        #expect(Storage.nanoseconds(.milliseconds(-1)) == 0)
+        #expect(Storage.nanoseconds(.seconds(-5)) == 0)
+        #expect(Storage.nanoseconds(.milliseconds(1500)) == 1_500_000_000)
+        #expect(Storage.nanoseconds(.seconds(10_000_000_000)) == UInt64.max / 2)
+        #expect(Storage.nanoseconds(.seconds(Int64.max)) == UInt64.max / 2)
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        var options = StorageOptions()
+        options.busyTimeout = .milliseconds(-1)
+        let storage = try Storage(path: dir.file("db.trove"), options: options)
+        try storage.write { tx in _ = try tx.createTree(named: "t") }
+        #expect(try storage.read { try $0.dump("t").count } == 0)
+    }
+
     @Test func aWriterGivesUpAfterItsTimeoutNamingTheProcessThatHoldsTheLock() throws {
         let dir = TempDir()
         defer { dir.cleanup() }

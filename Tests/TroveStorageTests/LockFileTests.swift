@@ -96,8 +96,6 @@ import Testing
         #expect(try opener.result?.get() == 100)
     }
 
-    /// Whether a process waits for a lock on the file at `path` (`/proc/locks` lists waiters
-    /// with `->`).
     /// A first opener killed after it took the init lock but before it reset the table (here
     /// the lock is taken by hand, then let go as the kernel lets a killed process's go) leaves
     /// the table of the last session, whose current txnid may name a commit the file lacks
@@ -132,7 +130,8 @@ import Testing
     /// An opener that finds the table unfinished while another opener still holds the init
     /// lock (here, this test, over a lock file cut to nothing) tries again until it can take
     /// that opener's place, sleeping between its tries: over the 300 ms measured it uses a
-    /// sliver of a CPU, where tries back to back would use all it gets.
+    /// sliver of a CPU, where tries back to back would use all it gets. (The `usleep` is the
+    /// window measured, not a wait for something to happen.)
     @Test func anOpenerWaitingToTakeOverAnUnfinishedTableSleepsBetweenTries() throws {
         let dir = TempDir()
         defer { dir.cleanup() }
@@ -168,6 +167,8 @@ import Testing
         #expect(used < 30_000_000, "the opener used \(used / 1_000_000) ms of CPU in 300 ms")
     }
 
+    /// Whether a process waits for a lock on the file at `path` (`/proc/locks` lists waiters
+    /// with `->`).
     static func hasWaiter(onLockOf path: String) -> Bool {
         var st = stat()
         guard stat(path, &st) == 0, let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return false }
