@@ -21,7 +21,8 @@ enum HelpText {
                                  wipe the store when its schema cannot be migrated
               --key-file FILE    the encrypted store's 64-byte key (raw or hex) in FILE
               --timeout MS       give up a write after waiting MS ms for another
-                                 writer (default: wait, telling stderr after 1 s)
+                                 writer (default: wait; a store says so on
+                                 stderr after 1 s)
               --json             output: one JSON array per query
               --jsonl            output: one JSON object per line (when piped)
               --csv              output: CSV with a header line
