@@ -72,7 +72,7 @@ public final class PostgresBulkInsert {
         for property in model.properties where property.isStored && property.type.isList {
             let given = values[property.name]
             if given != nil { known += 1 }
-            guard Self.copyCarries(list: given ?? property.defaultValue ?? .null) else { return false }
+            guard Self.copyCarries(list: given ?? property.valueWhenOmitted) else { return false }
         }
         row.removeAll(keepingCapacity: true)
         var lineBreaks = 0
@@ -115,7 +115,8 @@ public final class PostgresBulkInsert {
     /// nil for a value COPY cannot carry.
     private func appendField(_ given: Value?, column index: Int, to row: inout [UInt8], keyText: inout String?) throws -> Int? {
         let property = columns[index]
-        let value = given ?? property.defaultValue ?? .null
+        if given == nil, index == keyColumn { throw StoreError.missingPrimaryKey(model: model.name) }
+        let value = given ?? property.valueWhenOmitted
         let stored: Value, type: PropertyType
         switch property.type {
         case .link(let target):
@@ -125,7 +126,7 @@ public final class PostgresBulkInsert {
         default:
             type = property.type
             stored = try store.coerce(value, type, "\(model.name).\(property.name)")
-            if stored.isNull, !property.isOptional { throw PostgresError("'\(model.name).\(property.name)' is required") }
+            if stored.isNull, !property.isOptional { throw StoreError.nullNotAllowed(model: model.name, property: property.name) }
         }
         guard !stored.isNull else { return 0 }
         guard let text = try Self.text(stored, type: type) else { return nil }

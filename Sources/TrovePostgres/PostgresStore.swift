@@ -552,11 +552,12 @@ public final class PostgresStore {
         for name in given.keys where !model.properties.contains(where: { $0.name == name }) {
             throw PostgresError("'\(model.name)' has no property '\(name)'")
         }
+        if let pk = model.primaryKey, given[pk] == nil { throw StoreError.missingPrimaryKey(model: model.name) }
         var parameters: [String?] = []
         parameters.reserveCapacity(plan.columnCount)
         var lists: [(PropertySchema, [Value])] = []
         for property in model.properties where property.isStored {
-            let value = given[property.name] ?? property.defaultValue ?? (property.type.isList ? .list([]) : .null)
+            let value = given[property.name] ?? property.valueWhenOmitted
             switch property.type {
             case .list:
                 // Null stands for an empty list, as in a store.
@@ -570,7 +571,7 @@ public final class PostgresStore {
             default:
                 let coerced = try coerce(value, property.type, "\(model.name).\(property.name)")
                 if coerced.isNull, !property.isOptional {
-                    throw PostgresError("'\(model.name).\(property.name)' is required")
+                    throw StoreError.nullNotAllowed(model: model.name, property: property.name)
                 }
                 parameters.append(coerced.isNull ? nil : try PostgresValues.parameter(coerced, type: property.type).0)
             }
@@ -668,7 +669,7 @@ public final class PostgresStore {
                 assignments.append("\(PostgresTables.quoted(name)) = \(try PostgresValues.sql(key, type: try keyType(target), &parameters))")
             default:
                 let coerced = try coerce(value, property.type, "\(model.name).\(name)")
-                if coerced.isNull, !property.isOptional { throw PostgresError("'\(model.name).\(name)' is required") }
+                if coerced.isNull, !property.isOptional { throw StoreError.nullNotAllowed(model: model.name, property: name) }
                 assignments.append("\(PostgresTables.quoted(name)) = \(try PostgresValues.sql(coerced, type: property.type, &parameters))")
             }
         }

@@ -41,11 +41,11 @@ struct CSVCopyRows {
     private var row: [UInt8] = []
 
     /// Nil when the model or the header has a column that cannot go this way in any record:
-    /// a link or a list, another type, a primary key not in the header, a default COPY cannot
-    /// carry or that is missing for a required property.
+    /// a link or a list, another type, a primary key not in the header, or a default COPY
+    /// cannot carry.
     init?(header: [PropertySchema], model: ModelSchema, bulk: PostgresBulkInsert) {
         for property in model.properties where property.isStored && property.type.isList {
-            guard !header.contains(property), PostgresBulkInsert.copyCarries(list: property.defaultValue ?? .null) else { return nil }
+            guard !header.contains(property), PostgresBulkInsert.copyCarries(list: property.valueWhenOmitted) else { return nil }
         }
         var sources: [Source] = []
         for (index, column) in bulk.columns.enumerated() {

@@ -100,6 +100,8 @@ public final class PostgresBackend: ShellBackend {
             throw StatementError(error.message)
         } catch let error as QueryError {
             throw StatementError(error.message, at: error.location.offset)
+        } catch let error as StoreError {
+            throw StatementError(error.description)
         }
     }
 

@@ -186,6 +186,33 @@ struct PostgresShellTests {
         #expect(try w.run([url, "count Dog"]).out == "0\n")
     }
 
+    /// An insert that omits properties gives them what a store gives (a default, else the zero
+    /// value), in nested objects and by import too; a null for a required property and a
+    /// missing primary key fail with the store's errors.
+    @Test func omittedPropertiesGetWhatAStoreGives() throws {
+        let schema = try w.write("o.json", #"""
+            {"models": [{"name": "Dog", "properties": {"name": "string", "age": "int", "born": "date", "tags": "string[]"}},
+              {"name": "Owner", "primaryKey": "id", "properties": {"id": "int", "name": {"type": "string", "default": "anon"},
+                "score": "double", "pet": "Pet?"}},
+              {"name": "Pet", "primaryKey": "name", "properties": {"name": "string", "kind": "string", "legs": "int"}}]}
+            """#)
+        try w.write("dogs.jsonl", "{}\n{\"age\": 2}\n")
+        try w.write("dogs.csv", "name\nRex\n")
+        let writes = ["insert Dog {}", #"insert Dog [{"name": "Fido"}, {}]"#, #"insert Owner {"id": 1}"#,
+                      #"insert Owner {"id": 2, "pet": {"name": "Tom"}}"#, "import Dog dogs.jsonl", "import Dog dogs.csv"]
+        let reads = ["Dog SORT(name, age)", "Owner SORT(id)", "Pet", "count Dog where born == '1970-01-01'"]
+        let store = try w.run(["o.trove", "--schema", schema] + (writes + reads).flatMap { ["-c", $0] })
+        let server = try w.run([url, "--schema", schema] + (writes + reads).flatMap { ["-c", $0] })
+        #expect(store.status == 0, "\(store.err)")
+        #expect(server.status == 0 && server.out == store.out, "\(server.err)\(server.out)expected\n\(store.out)")
+        for statement in ["insert Owner {}", #"insert Owner {"id": 3, "score": null}"#, #"insert Dog {"name": null}"#,
+                          #"insert Owner {"id": 3, "pet": {"kind": "cat"}}"#] {
+            let onStore = try w.run(["o.trove", statement])
+            let onServer = try w.run([url, statement])
+            #expect(onStore.status == 1 && onServer.status == 1 && onServer.err == onStore.err, "\(statement): \(onServer.err)expected \(onStore.err)")
+        }
+    }
+
     /// The arguments of writes (`set` values, keys) are read as the store reads them: as the
     /// property's type, by the store's coercion.
     @Test func argumentsOfWritesAreReadAsOnAStore() throws {

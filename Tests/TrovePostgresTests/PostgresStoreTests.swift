@@ -68,6 +68,44 @@ struct PostgresStoreTests {
         #expect(try store.count("Note") == 0)
     }
 
+    /// An omitted property gets what it gets on a store (its default, else Realm's zero value
+    /// or an empty list), by an insert, in a nested object and by COPY; an explicit null for a
+    /// required property and a missing primary key are the store's errors.
+    @Test func omittedPropertiesGetTheValuesAStoreGives() throws {
+        let schema = try Self.schema(#"""
+            {"models": [{"name": "Thing", "primaryKey": "id", "properties": {"id": "int", "b": "bool", "i": "int", "i8": "int8",
+              "i16": "int16", "i32": "int32", "i64": "int64", "f": "float", "d": "double", "s": "string", "t": "date", "x": "data",
+              "m": "decimal", "u": "uuid", "o": "string?", "tags": "string[]", "nums": "int?[]", "label": {"type": "string", "default": "none"},
+              "n": {"type": "int", "default": 7}, "kid": "Kid?"}},
+              {"name": "Kid", "primaryKey": "name", "properties": {"name": "string", "age": "int", "born": "date", "toys": "string[]"}}]}
+            """#)
+        let store = try Store(configuration: .inMemory(schema: schema))
+        let postgres = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: schema)
+        let inserts: [[String: Value]] = [["id": 1], ["id": 2, "kid": .object(["name": "k"])], ["id": 3, "s": "given"]]
+        try store.write { tx in for values in inserts { _ = try tx.insert("Thing", values) } }
+        for values in inserts { try postgres.insert("Thing", values) }
+        let bulk = try PostgresBulkInsert(store: postgres, model: "Thing")
+        try store.write { tx in _ = try tx.insert("Thing", ["id": 4]) }
+        try postgres.atomically {
+            #expect(try bulk.add(["id": 4], at: "record 1"))
+            try bulk.flush()
+        }
+        for query in ["Thing SORT(id)", "Kid SORT(name)"] {
+            let expected = try PostgresDifferentialTests.storeRows(store, query, []).rows
+            #expect(try postgres.objects(query).json == expected, "\(query)")
+        }
+        for values: [String: Value] in [["s": "no key"], ["id": 9, "s": .null], ["id": 9, "kid": .object(["age": 1])]] {
+            let onStore = #expect(throws: StoreError.self) { try store.write { tx in _ = try tx.insert("Thing", values) } }
+            let onServer = #expect(throws: StoreError.self) { try postgres.insert("Thing", values) }
+            #expect(onServer == onStore, "\(values)")
+            guard values["kid"] == nil else { continue }
+            let copied = #expect(throws: StoreError.self) {
+                try postgres.atomically { _ = try PostgresBulkInsert(store: postgres, model: "Thing").add(values, at: "record 1") }
+            }
+            #expect(copied == onStore, "\(values)")
+        }
+    }
+
     @Test func writesFollowTheStoresRules() throws {
         let store = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: PostgresFixtures.schema)
         try store.insert("Dog", ["id": 1, "name": "Rex", "age": 3])

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One property of a model.
 public struct PropertySchema: Sendable, Equatable {
     public var name: String
@@ -8,7 +10,8 @@ public struct PropertySchema: Sendable, Equatable {
     /// Whether a secondary index is declared. A primary key is indexed whether or not
     /// this is set: see ``ModelSchema/isIndexed(_:)``.
     public var isIndexed: Bool
-    /// The value an insert that omits the property gets.
+    /// The default the schema declares: what an insert that omits the property gets, when
+    /// set (see ``valueWhenOmitted``).
     public var defaultValue: Value?
 
     /// A property; a to-one link is made optional whatever `isOptional` says.
@@ -37,6 +40,28 @@ public struct PropertySchema: Sendable, Equatable {
 
     /// False for linkingObjects, which are computed from the links that point here.
     public var isStored: Bool { !type.isLinkingObjects }
+
+    /// The value an insert that omits the property gets, on every backend: its
+    /// ``defaultValue``, else null for an optional value or a link, an empty list for a list,
+    /// and Realm's zero value for any other type (`""`, 0, false, 1970-01-01, empty data,
+    /// decimal 0, the zero UUID). A primary key has no such value: an insert must give it.
+    public var valueWhenOmitted: Value {
+        if let d = defaultValue { return (try? Coercion.scalar(.value(d), as: type, for: name)) ?? d }
+        if case .list = type { return .list([]) }
+        if isOptional || type.isLink { return .null }
+        switch type {
+        case .bool: return .bool(false)
+        case .int, .int8, .int16, .int32, .int64: return .int(0)
+        case .float: return .float(0)
+        case .double: return .double(0)
+        case .string: return .string("")
+        case .date: return .date(.init(timeIntervalSince1970: 0))
+        case .data: return .data(.init())
+        case .decimal: return .decimal(0)
+        case .uuid: return .uuid(.init(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        default: return .null
+        }
+    }
 
     /// The type as a schema file writes it: `int`, `date?`, `Dog?`, `int?[]`, `Dog[]`,
     /// `linkingObjects`.

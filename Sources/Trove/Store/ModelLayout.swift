@@ -27,7 +27,7 @@ final class PropertyLayout: @unchecked Sendable {
     let indexTreeName: String
     /// Where the snapshot caches the index tree's handle (see ``ModelLayout/objectsTreeSlot``).
     let indexTreeSlot: Int
-    /// The value an insert that omits this property gets, built once.
+    /// ``PropertySchema/valueWhenOmitted``, built once.
     let defaultValue: Value
     let isLinkOrLinkList: Bool
 
@@ -38,31 +38,10 @@ final class PropertyLayout: @unchecked Sendable {
         self.isIndexed = indexed
         self.indexTreeName = "i:\(modelID):\(id)"
         self.indexTreeSlot = indexTreeSlot
-        self.defaultValue = PropertyLayout.defaultValue(of: schema)
+        self.defaultValue = schema.valueWhenOmitted
         if case .link = schema.type { isLinkOrLinkList = true }
         else if case .list(let e) = schema.type, case .link = e { isLinkOrLinkList = true }
         else { isLinkOrLinkList = false }
-    }
-
-    private static func defaultValue(of schema: PropertySchema) -> Value {
-        let isList: Bool = if case .list = schema.type { true } else { false }
-        let isLink: Bool = if case .link = schema.type { true } else { false }
-        let isOptional = schema.isOptional
-        if let d = schema.defaultValue { return (try? Coercion.scalar(.value(d), as: schema.type, for: schema.name)) ?? d }
-        if isList { return .list([]) }
-        if isOptional || isLink { return .null }
-        switch schema.type {
-        case .bool: return .bool(false)
-        case .int, .int8, .int16, .int32, .int64: return .int(0)
-        case .float: return .float(0)
-        case .double: return .double(0)
-        case .string: return .string("")
-        case .date: return .date(.init(timeIntervalSince1970: 0))
-        case .data: return .data(.init())
-        case .decimal: return .decimal(0)
-        case .uuid: return .uuid(.init(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
-        default: return .null
-        }
     }
 }
 
