@@ -222,11 +222,11 @@ public final class PostgresBackend: ShellBackend {
         }
     }
 
-    /// Runs the write of a `set` list's values; the server's error about them stands at the
-    /// value it concerns, as on a store (`LiteralValue.writing`).
+    /// Runs the write of a `set` list's values; the server's error about them, or the store's
+    /// error it shares, stands at the value it concerns, as on a store (`LiteralValue.writing`).
     private func writing<T>(_ assignments: [Assignment], of model: ModelSchema, _ body: () throws -> T) throws -> T {
         do {
-            return try body()
+            return try LiteralValue.writing(assignments, of: model, body)
         } catch let error as PostgresError where !error.isConnectionLost && !error.isLockTimeout {
             throw StatementError(error.message, at: LiteralValue.offset(ofFailureIn: assignments, of: model))
         }

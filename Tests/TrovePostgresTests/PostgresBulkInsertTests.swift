@@ -59,7 +59,7 @@ struct PostgresBulkInsertTests {
         #expect(try !bulk.add(["id": 1, "d": .date(Date(timeIntervalSince1970: -70_000_000_000))], at: "record 1"))
         #expect(throws: PostgresError.self) { try bulk.add(["id": 1, "s": "nul \u{0} inside"], at: "record 1") }
         #expect(throws: PostgresError.self) { try bulk.add(["id": 1, "nope": 3], at: "record 1") }
-        #expect(throws: PostgresError.self) { try bulk.add(["id": .null], at: "record 1") }
+        #expect(throws: StoreError.nullNotAllowed(model: "Item", property: "id")) { try bulk.add(["id": .null], at: "record 1") }
         for i in 1...4 { #expect(try bulk.add(["id": .int(Int64(i + 10))], at: "record \(i)")) }
         #expect(bulk.holds(primaryKey: 12) && !bulk.holds(primaryKey: 5))
         // A field's line breaks are lines of COPY's count too: the refused row is still found.
@@ -90,7 +90,7 @@ struct PostgresBulkInsertTests {
         #expect(refused?.place == "record 2500", "\(String(describing: refused))")
         #expect(try store.count("Item") == 1)
         // A record refused before its batch's COPY ends: the unit rolls back the rows sent.
-        #expect(throws: PostgresError.self) {
+        #expect(throws: StoreError.nullNotAllowed(model: "Item", property: "id")) {
             try store.atomically {
                 let bulk = try PostgresBulkInsert(store: store, model: "Item")
                 try add(bulk, 3001...5000)
