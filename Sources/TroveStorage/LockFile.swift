@@ -136,13 +136,18 @@ final class LockFile: @unchecked Sendable {
     /// check), it backs off, 50 µs doubling to 10 ms, so that waiters do not spin against each
     /// other. The lock cannot be upgraded in the kernel instead: two openers each holding it
     /// shared and each waiting to hold it exclusively would wait for ever, as OFD locks detect
-    /// no deadlock. A table of another layout is left to the caller's check, which refuses it.
+    /// no deadlock. A table of another layout that another opener holds the init lock for is
+    /// left to the caller's check, which refuses it.
     private static func takeInitLock(_ fd: Int32) throws -> Bool {
         var pause: UInt64 = 50_000
         while true {
             if try lock(fd, initLock, exclusive: true, wait: false) { return true }
             _ = try lock(fd, initLock, exclusive: false, wait: true)
-            if isOtherLayout(fd) || isHeldByOthers(fd, liveLock) { return false }
+            if isHeldByOthers(fd, liveLock) { return false }
+            // Another layout is refused while its builds may have the store open (they hold
+            // the init lock shared); with no other holder it is a table a first opener was
+            // killed before resetting, as after an upgrade.
+            if isOtherLayout(fd), isHeldByOthers(fd, initLock) { return false }
             unlock(fd, initLock)
             sleep(nanoseconds: pause)
             pause = min(pause * 2, 10_000_000)

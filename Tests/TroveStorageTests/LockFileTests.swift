@@ -127,6 +127,51 @@ import Testing
         #expect(opened.check != .none, "not the first opener")
     }
 
+    /// The same over the table of an older build (the first open after an upgrade): with no
+    /// other opener holding the init lock, it is a table nobody finished, not a store that
+    /// builds of another version have open, and the opener that waited resets it.
+    @Test func anOpenerThatWaitedOverAnOlderLayoutNobodyHoldsIsTheFirstOpenerInstead() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        try Self.makeStore(path)
+        let fd = open(path + "-lock", O_RDWR | O_CLOEXEC)
+        try #require(fd >= 0)
+        try #require(try LockFile.lock(fd, LockFile.initLock, exclusive: true, wait: false))
+        var older: (magic: UInt64, version: UInt32) = (0x334B_4C45_564F_5254, 3) // "TROVELK3"
+        try #require(pwrite(fd, &older, 12, 0) == 12)
+        let opener = Opener<(entries: Int, check: Storage.OpenCheck)>()
+        Thread.detachNewThread {
+            opener.result = Result {
+                let s = try Storage(path: path)
+                return (try s.read { try $0.dump("t").count }, s.openCheck)
+            }
+            opener.done.signal()
+        }
+        while !Self.hasWaiter(onLockOf: path + "-lock") { usleep(1000) }
+        close(fd)
+        opener.done.wait()
+        let opened = try #require(try opener.result?.get())
+        #expect(opened.entries == 100)
+        #expect(opened.check != .none, "not the first opener")
+    }
+
+    /// A table of an older build whose process holds the init lock (it has the store open) is
+    /// refused: the two builds cannot share it.
+    @Test func aTableOfAnOlderLayoutThatAnOpenerHoldsIsRefused() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        try Self.makeStore(path)
+        let fd = open(path + "-lock", O_RDWR | O_CLOEXEC)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        try #require(try LockFile.lock(fd, LockFile.initLock, exclusive: false, wait: false))
+        var older: (magic: UInt64, version: UInt32) = (0x334B_4C45_564F_5254, 3) // "TROVELK3"
+        try #require(pwrite(fd, &older, 12, 0) == 12)
+        #expect { _ = try Storage(path: path) } throws: { "\($0)".contains("not a Trove lock file of this version") }
+    }
+
     /// An opener that finds the table unfinished while another opener still holds the init
     /// lock (here, this test, over a lock file cut to nothing) tries again until it can take
     /// that opener's place, sleeping between its tries: over the 300 ms measured it uses a
