@@ -105,16 +105,7 @@ import Testing
         var options = StorageOptions()
         options.onLongWriterWait = { notices.add($0) }
         let second = try Storage(path: path, options: options)
-        let done = DispatchSemaphore(value: 0)
-        let result = LockedResult()
-        Thread.detachNewThread {
-            result.set(Result { try second.write { tx in try tx.put(try #require(try tx.tree(named: "t")), key(2), bytes("second")) } })
-            done.signal()
-        }
-        notices.first.wait()
-        try tx.commit()
-        done.wait()
-        try result.get()
+        try Self.writeOnAnotherThread(second, key(2), bytes("second"), whenToldItWaits: notices, commit: tx)
         #expect(notices.holders == [getpid()])
         #expect(try second.read { try $0.dump("t").count } == 2)
     }
@@ -128,17 +119,24 @@ import Testing
         let s = try Storage(path: dir.file("db.trove"), options: options)
         let tx = try s.beginWrite()
         _ = try tx.createTree(named: "t")
+        try Self.writeOnAnotherThread(s, key(1), bytes("waited"), whenToldItWaits: notices, commit: tx)
+        #expect(notices.holders == [getpid()])
+    }
+
+    /// Puts `key` in tree "t" of `storage` on another thread, which waits for the writer;
+    /// commits `holder` once that write is told it waits, and returns when the write is done.
+    static func writeOnAnotherThread(_ storage: Storage, _ key: [UInt8], _ value: [UInt8],
+                                     whenToldItWaits notices: Notices, commit holder: WriteTransaction) throws {
         let done = DispatchSemaphore(value: 0)
         let result = LockedResult()
         Thread.detachNewThread {
-            result.set(Result { try s.write { tx in try tx.put(try #require(try tx.tree(named: "t")), key(1), bytes("waited")) } })
+            result.set(Result { try storage.write { tx in try tx.put(try #require(try tx.tree(named: "t")), key, value) } })
             done.signal()
         }
         notices.first.wait()
-        try tx.commit()
+        try holder.commit()
         done.wait()
         try result.get()
-        #expect(notices.holders == [getpid()])
     }
 
     final class LockedResult: @unchecked Sendable {

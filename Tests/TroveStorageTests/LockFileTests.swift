@@ -98,48 +98,38 @@ import Testing
 
     /// A first opener killed after it took the init lock but before it reset the table (here
     /// the lock is taken by hand, then let go as the kernel lets a killed process's go) leaves
-    /// the table of the last session, whose current txnid may name a commit the file lacks
-    /// (one only the commit log made durable before the machine stopped). The opener that
-    /// waited runs recovery in its place instead of trusting that table.
+    /// the table its previous openers used, whose current txnid may name a commit the file
+    /// lacks (one only the commit log made durable before the machine stopped). The opener
+    /// that waited runs recovery in its place instead of trusting that table.
     @Test func anOpenerThatWaitedForAFirstOpenerKilledBeforeItsResetIsTheFirstOpenerInstead() throws {
-        let dir = TempDir()
-        defer { dir.cleanup() }
-        let path = dir.file("db.trove")
-        try Self.makeStore(path)
-        let fd = open(path + "-lock", O_RDWR | O_CLOEXEC)
-        try #require(fd >= 0)
-        try #require(try LockFile.lock(fd, LockFile.initLock, exclusive: true, wait: false))
-        var stale: UInt64 = 1_000_000
-        try #require(pwrite(fd, &stale, 8, 16) == 8)
-        let opener = Opener<(entries: Int, check: Storage.OpenCheck)>()
-        Thread.detachNewThread {
-            opener.result = Result {
-                let s = try Storage(path: path)
-                return (try s.read { try $0.dump("t").count }, s.openCheck)
-            }
-            opener.done.signal()
+        try Self.expectFirstOpenerAfterOneKilledBeforeItsReset { fd in
+            var stale: UInt64 = 1_000_000
+            return pwrite(fd, &stale, 8, 16) == 8
         }
-        while !Self.hasWaiter(onLockOf: path + "-lock") { usleep(1000) }
-        close(fd)
-        opener.done.wait()
-        let opened = try #require(try opener.result?.get())
-        #expect(opened.entries == 100)
-        #expect(opened.check != .none, "not the first opener")
     }
 
     /// The same over the table of an older build (the first open after an upgrade): with no
     /// other opener holding the init lock, it is a table nobody finished, not a store that
     /// builds of another version have open, and the opener that waited resets it.
     @Test func anOpenerThatWaitedOverAnOlderLayoutNobodyHoldsIsTheFirstOpenerInstead() throws {
+        try Self.expectFirstOpenerAfterOneKilledBeforeItsReset { fd in
+            var older: (magic: UInt64, version: UInt32) = (0x334B_4C45_564F_5254, 3) // "TROVELK3"
+            return pwrite(fd, &older, 12, 0) == 12
+        }
+    }
+
+    /// Holds the init lock of a store of 100 entries as a first opener would, lets `leave`
+    /// change its table, opens the store on another thread, and lets the lock go once that
+    /// opener waits: it must read the store as the first opener.
+    static func expectFirstOpenerAfterOneKilledBeforeItsReset(leave: (Int32) -> Bool) throws {
         let dir = TempDir()
         defer { dir.cleanup() }
         let path = dir.file("db.trove")
-        try Self.makeStore(path)
+        try makeStore(path)
         let fd = open(path + "-lock", O_RDWR | O_CLOEXEC)
         try #require(fd >= 0)
         try #require(try LockFile.lock(fd, LockFile.initLock, exclusive: true, wait: false))
-        var older: (magic: UInt64, version: UInt32) = (0x334B_4C45_564F_5254, 3) // "TROVELK3"
-        try #require(pwrite(fd, &older, 12, 0) == 12)
+        try #require(leave(fd))
         let opener = Opener<(entries: Int, check: Storage.OpenCheck)>()
         Thread.detachNewThread {
             opener.result = Result {
@@ -148,7 +138,7 @@ import Testing
             }
             opener.done.signal()
         }
-        while !Self.hasWaiter(onLockOf: path + "-lock") { usleep(1000) }
+        while !hasWaiter(onLockOf: path + "-lock") { usleep(1000) }
         close(fd)
         opener.done.wait()
         let opened = try #require(try opener.result?.get())
