@@ -56,8 +56,9 @@ public enum Shell {
             }
         }
         let backend: ShellBackend
+        let busyTimeout: Duration?
         do {
-            backend = try openStore(options, terminal: terminal, openBackend: openBackend)
+            (backend, busyTimeout) = try openStore(options, terminal: terminal, openBackend: openBackend)
         } catch let error as UsageError {
             stderr.write("trove: \(error.message)\n")
             return 2
@@ -69,7 +70,7 @@ public enum Shell {
         for warning in backend.openWarnings { stderr.write("warning: \(warning)\n") }
 
         let session = ShellSession(backend: backend, stdout: stdout, stderr: stderr, terminal: terminal, options: options,
-                                   standardInput: standardInput, openBackend: openBackend)
+                                   busyTimeout: busyTimeout, standardInput: standardInput, openBackend: openBackend)
         if let initFile {
             if interactive {
                 stderr.write("-- Loading resources from \(initFile)\n")
@@ -123,8 +124,10 @@ public enum Shell {
 
     /// Opens the store `options` name (the command line's, or `.open`'s): reads the schema and
     /// key files, and at a terminal asks for the key of an encrypted store opened without one.
-    /// Every failure to open is a `UsageError`, except a refused migration.
-    static func openStore(_ options: CommandLineOptions, terminal: Terminal, openBackend: BackendOpener) throws -> ShellBackend {
+    /// Returns the store and the `--timeout` it was given. Every failure to open is a
+    /// `UsageError`, except a refused migration.
+    static func openStore(_ options: CommandLineOptions, terminal: Terminal,
+                          openBackend: BackendOpener) throws -> (backend: ShellBackend, busyTimeout: Duration?) {
         var schema: (path: String, text: String)?
         if let path = options.schemaFile {
             do {
@@ -145,14 +148,14 @@ public enum Shell {
             }
         }
         do {
-            return try openBackend(configuration)
+            return (try openBackend(configuration), configuration.busyTimeout)
         } catch let needed as EncryptionKeyNeeded {
             guard terminal.stdinIsTerminal,
                   let typed = SecretPrompt.ask("Encryption key of '\(needed.path)' (128 hexadecimal digits): ") else {
                 throw UsageError(needed.message)
             }
             configuration.encryptionKey = try EncryptionKey(contents: typed, source: "the key typed").bytes
-            return try openBackend(configuration)
+            return (try openBackend(configuration), configuration.busyTimeout)
         }
     }
 }

@@ -45,7 +45,7 @@ final class ShellSession {
     let standardInput: LineSource
 
     init(backend: ShellBackend, stdout: OutputSink, stderr: OutputSink, terminal: Terminal,
-         options: CommandLineOptions, standardInput: LineSource,
+         options: CommandLineOptions, busyTimeout: Duration?, standardInput: LineSource,
          openBackend: @escaping Shell.BackendOpener = { _ in UnavailableBackend() }) {
         self.standardInput = standardInput
         self.backend = backend
@@ -56,7 +56,7 @@ final class ShellSession {
         self.terminal = terminal
         self.arguments = options.arguments
         self.readOnly = options.readOnly
-        busyTimeout = options.busyTimeout.flatMap { try? BusyTimeout.parse($0) }
+        self.busyTimeout = busyTimeout
         self.bail = options.bail
         settings = FormatterSettings(mode: options.outputMode ?? (terminal.stdoutIsTerminal ? .table : .jsonl),
                                      showHeaders: options.showHeaders ?? true, nullText: options.nullText,
@@ -507,14 +507,15 @@ final class ShellSession {
             throw StatementError("cannot open another store inside a transaction ('commit' or 'rollback' first)")
         }
         let opened: ShellBackend
+        let openedTimeout: Duration?
         do {
-            opened = try Shell.openStore(options, terminal: terminal, openBackend: openBackend)
+            (opened, openedTimeout) = try Shell.openStore(options, terminal: terminal, openBackend: openBackend)
         } catch let error as UsageError {
             throw StatementError(error.message)
         }
         backend = opened
         readOnly = options.readOnly
-        busyTimeout = options.busyTimeout.flatMap { try? BusyTimeout.parse($0) }
+        busyTimeout = openedTimeout
         for warning in opened.openWarnings { stderr.write("warning: \(warning)\n") }
         stderr.flush()
     }
