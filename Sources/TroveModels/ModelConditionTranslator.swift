@@ -1,0 +1,110 @@
+import Trove
+
+/// Translates a ``ModelCondition``'s node into Trove's query AST: each key path becomes the
+/// property name the model's table gives it, each `.argument` operand the next parameter.
+/// `&&` and `||` chains become one n-ary `AND`/`OR`, as the parser reads `a AND b AND c`, so
+/// the condition prints as the query text a person would write.
+struct ModelConditionTranslator {
+    private var parameters = 0
+
+    static func predicate(of node: ModelConditionNode, root: any PersistentModel.Type) throws -> QueryPredicate {
+        var translator = ModelConditionTranslator()
+        return try translator.predicate(node, root: root)
+    }
+
+    private mutating func nextParameter() -> QueryExpression {
+        defer { parameters += 1 }
+        return .parameter(parameters)
+    }
+
+    private mutating func predicate(_ node: ModelConditionNode, root: any PersistentModel.Type) throws -> QueryPredicate {
+        switch node {
+        case .comparison(let path, let op, let options, let operand):
+            let (left, throughList) = try Self.expression(path, root: root)
+            let right: QueryExpression = switch operand {
+            case .argument: nextParameter()
+            case .null: .null
+            case .property(let other): try Self.expression(other, root: root).expression
+            }
+            return .comparison(.init(quantifier: throughList ? .any : nil, left, op.queryOperator,
+                                     options: StringComparisonOptions(rawValue: options), right))
+        case .element(let path):
+            let (list, _) = try Self.expression(path, root: root)
+            return .comparison(.init(nextParameter(), .in, list))
+        case .and(let lhs, let rhs):
+            return .and(try operands(of: lhs, rhs, root: root) { if case .and(let inner) = $0.kind { inner } else { nil } })
+        case .or(let lhs, let rhs):
+            return .or(try operands(of: lhs, rhs, root: root) { if case .or(let inner) = $0.kind { inner } else { nil } })
+        case .not(let inner):
+            return .not(try predicate(inner, root: root))
+        case .unsupported(let reason):
+            throw ModelQueryError("where: \(reason)")
+        }
+    }
+
+    /// The operands of `lhs` and `rhs`, one level of the same connective flattened.
+    private mutating func operands(of lhs: ModelConditionNode, _ rhs: ModelConditionNode, root: any PersistentModel.Type,
+                                   _ flattened: (QueryPredicate) -> [QueryPredicate]?) throws -> [QueryPredicate] {
+        let left = try predicate(lhs, root: root)
+        let right = try predicate(rhs, root: root)
+        return (flattened(left) ?? [left]) + (flattened(right) ?? [right])
+    }
+
+    /// The key path (or list count) `path` reads, and whether it crosses a list of links,
+    /// which makes a comparison of it an `ANY` one.
+    static func expression(_ path: ModelQueryPath, root: any PersistentModel.Type) throws -> (expression: QueryExpression, throughList: Bool) {
+        var model: (any PersistentModel.Type)? = root
+        var names: [QueryIdentifier] = []
+        var throughList = false
+        let keyPaths = path.keyPaths
+        guard !keyPaths.isEmpty else { throw ModelQueryError("where: the queried object itself is compared; compare one of its properties") }
+        for (position, keyPath) in keyPaths.enumerated() {
+            guard let current = model else { throw ModelQueryError("where: \(keyPath) does not start from a model object") }
+            let property = try Self.property(keyPath, of: current)
+            names.append(QueryIdentifier(property.schema.name))
+            switch property.schema.type {
+            case .link:
+                model = property.linkedModel
+            case .list, .linkingObjects:
+                if position < keyPaths.count - 1 { throughList = true }
+                model = property.linkedModel
+            default:
+                model = nil
+            }
+        }
+        let keyPath = QueryKeyPath(components: names)
+        if path.counts {
+            return (QueryExpression(.aggregate(.init(collection: keyPath, function: .count))), throughList)
+        }
+        return (QueryExpression(.keyPath(keyPath)), throughList)
+    }
+
+    /// The schema and linked model of the stored property `keyPath` of `model`.
+    private static func property(_ keyPath: AnyKeyPath, of model: any PersistentModel.Type) throws
+        -> (schema: PropertySchema, linkedModel: (any PersistentModel.Type)?)
+    {
+        func lookup<M: PersistentModel>(_ model: M.Type) throws -> (PropertySchema, (any PersistentModel.Type)?) {
+            guard let property = M.property(for: keyPath) else { throw M.unknownProperty(keyPath) }
+            return (property.schema, property.linkedModel)
+        }
+        return try lookup(model)
+    }
+}
+
+extension ModelQueryOperator {
+    var queryOperator: ComparisonOperator {
+        switch self {
+        case .equal: .equal
+        case .notEqual: .notEqual
+        case .lessThan: .lessThan
+        case .lessThanOrEqual: .lessThanOrEqual
+        case .greaterThan: .greaterThan
+        case .greaterThanOrEqual: .greaterThanOrEqual
+        case .beginsWith: .beginsWith
+        case .endsWith: .endsWith
+        case .contains: .contains
+        case .like: .like
+        case .in: .in
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Trove
+
+/// A property of the model a typed query reads, as Realm Swift's `Query<T>` gives it: the `$0`
+/// of `where { $0.age > 30 }`, and each `$0.property` after it.
+///
+/// ```swift
+/// let found = try snapshot.objects(Person.self, where: { $0.age > 30 && $0.name.contains("a", options: .caseInsensitive) })
+/// let rexOwners = try snapshot.objects(Person.self, where: { $0.bestFriend.name == "Rex" || $0.dogs.age > 10 })
+/// ```
+///
+/// `Root` is the model queried and `Value` the Swift type of the property read. A member of
+/// `$0` is a key path of the model (`@dynamicMemberLookup`), so a misspelt property or a value
+/// of the wrong type does not compile. A member of a link (`$0.team.name`) reads through the
+/// link, one of a list of links (`$0.dogs.age`) compares as any of the list's elements does
+/// (`ANY dogs.age > $0`). Comparing builds a ``ModelCondition``; nothing here reads a store.
+@dynamicMemberLookup
+public struct ModelQuery<Root: PersistentModel, Value> {
+    @usableFromInline let path: ModelQueryPath
+
+    @inlinable init(path: ModelQueryPath) { self.path = path }
+}
+
+extension ModelQuery where Value == Root {
+    /// The queried object itself: the `$0` a `where` closure receives.
+    @inlinable public init() { self.init(path: ModelQueryPath()) }
+}
+
+extension ModelQuery where Value: PersistentModel {
+    /// A property of the model: `$0.name`.
+    @inlinable
+    public subscript<V>(dynamicMember keyPath: KeyPath<Value, V>) -> ModelQuery<Root, V> {
+        ModelQuery<Root, V>(path: path.appending(keyPath))
+    }
+}
+
+extension ModelQuery {
+    /// A property of the object a to-one link points to: `$0.team.name`. A null link reads as
+    /// null, as in a query string.
+    @inlinable
+    public subscript<M: PersistentModel, V>(dynamicMember keyPath: KeyPath<M, V>) -> ModelQuery<Root, V> where Value == M? {
+        ModelQuery<Root, V>(path: path.appending(keyPath))
+    }
+
+    /// A property of the objects of a list of links (or of linking objects): `$0.dogs.age`.
+    /// A comparison of it holds when it holds for any of them (`ANY dogs.age > $0`).
+    @inlinable
+    public subscript<M: PersistentModel, V>(dynamicMember keyPath: KeyPath<M, V>) -> ModelQuery<Root, V> where Value == [M] {
+        ModelQuery<Root, V>(path: path.appending(keyPath))
+    }
+}
+
+/// The key paths a ``ModelQuery`` reads, from the queried model: each one's root is the model
+/// the one before it leads to. Compared by the key paths' identity first, as the literals of a
+/// call site are one instance each time it runs. Sendable as key paths are: immutable once made.
+@usableFromInline
+struct ModelQueryPath: Hashable, @unchecked Sendable {
+    /// The key paths before ``last``; empty (and not allocated) for a property of the model.
+    @usableFromInline var links: [AnyKeyPath]
+    /// The last key path, nil for the queried object itself.
+    @usableFromInline var last: AnyKeyPath?
+    /// Whether the path ends with the count of the list it reads (`tags.@count`).
+    @usableFromInline var counts: Bool
+
+    @inlinable init() {
+        links = []
+        last = nil
+        counts = false
+    }
+
+    @inlinable func appending(_ keyPath: AnyKeyPath) -> ModelQueryPath {
+        var path = self
+        if let last { path.links.append(last) }
+        path.last = keyPath
+        return path
+    }
+
+    /// Every key path, in order.
+    var keyPaths: [AnyKeyPath] { links + (last.map { [$0] } ?? []) }
+}

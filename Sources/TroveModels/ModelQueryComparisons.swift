@@ -1,0 +1,196 @@
+import Trove
+
+// The comparisons of a `ModelQuery`, as Realm Swift's `Query<T>` spells them. Each is
+// inlinable, so that a `where` closure builds its condition in code specialized for its own
+// model and value types, with no generic metadata looked up per query.
+
+extension ModelQuery where Value: Equatable & StorableProperty {
+    /// `property == value`; `== nil` for an optional is `property == nil`.
+    @inlinable
+    public static func == (lhs: ModelQuery, rhs: Value) -> ModelCondition<Root> {
+        .comparison(lhs.path, .equal, rhs)
+    }
+
+    /// `property != value`.
+    @inlinable
+    public static func != (lhs: ModelQuery, rhs: Value) -> ModelCondition<Root> {
+        .comparison(lhs.path, .notEqual, rhs)
+    }
+
+    /// Two properties of the object are equal: `$0.name == $0.nickname`.
+    @inlinable
+    public static func == (lhs: ModelQuery, rhs: ModelQuery) -> ModelCondition<Root> {
+        ModelCondition(.comparison(lhs.path, .equal, options: 0, .property(rhs.path)), arguments: [])
+    }
+
+    /// Two properties of the object differ.
+    @inlinable
+    public static func != (lhs: ModelQuery, rhs: ModelQuery) -> ModelCondition<Root> {
+        ModelCondition(.comparison(lhs.path, .notEqual, options: 0, .property(rhs.path)), arguments: [])
+    }
+
+    /// The property is one of `values`: `property IN $0`, the values one list parameter
+    /// (however many there are, one statement).
+    @inlinable
+    public func `in`<S: Sequence>(_ values: S) -> ModelCondition<Root> where S.Element == Value {
+        do {
+            let list = try values.map { try $0.storedValue() }
+            return ModelCondition(.comparison(path, .in, options: 0, .argument), arguments: [.list(list)])
+        } catch {
+            return ModelCondition(.unsupported("\(error)"), arguments: [])
+        }
+    }
+}
+
+extension ModelQuery {
+    /// A link or optional property is null: `$0.team == nil`.
+    @inlinable
+    public static func == (lhs: ModelQuery, rhs: _OptionalNilComparisonType) -> ModelCondition<Root> where Value: ExpressibleByNilLiteral {
+        ModelCondition(.comparison(lhs.path, .equal, options: 0, .null), arguments: [])
+    }
+
+    /// A link or optional property is not null: `$0.team != nil`.
+    @inlinable
+    public static func != (lhs: ModelQuery, rhs: _OptionalNilComparisonType) -> ModelCondition<Root> where Value: ExpressibleByNilLiteral {
+        ModelCondition(.comparison(lhs.path, .notEqual, options: 0, .null), arguments: [])
+    }
+}
+
+extension ModelQuery where Value: Comparable & StorableProperty {
+    /// `property < value`.
+    @inlinable
+    public static func < (lhs: ModelQuery, rhs: Value) -> ModelCondition<Root> { .comparison(lhs.path, .lessThan, rhs) }
+    /// `property <= value`.
+    @inlinable
+    public static func <= (lhs: ModelQuery, rhs: Value) -> ModelCondition<Root> { .comparison(lhs.path, .lessThanOrEqual, rhs) }
+    /// `property > value`.
+    @inlinable
+    public static func > (lhs: ModelQuery, rhs: Value) -> ModelCondition<Root> { .comparison(lhs.path, .greaterThan, rhs) }
+    /// `property >= value`.
+    @inlinable
+    public static func >= (lhs: ModelQuery, rhs: Value) -> ModelCondition<Root> { .comparison(lhs.path, .greaterThanOrEqual, rhs) }
+
+    /// One property is less than another of the object: `$0.age < $0.limit`.
+    @inlinable
+    public static func < (lhs: ModelQuery, rhs: ModelQuery) -> ModelCondition<Root> {
+        ModelCondition(.comparison(lhs.path, .lessThan, options: 0, .property(rhs.path)), arguments: [])
+    }
+
+    /// One property is greater than another of the object.
+    @inlinable
+    public static func > (lhs: ModelQuery, rhs: ModelQuery) -> ModelCondition<Root> {
+        ModelCondition(.comparison(lhs.path, .greaterThan, options: 0, .property(rhs.path)), arguments: [])
+    }
+}
+
+extension ModelQuery {
+    /// An optional property is less than a value (null is not): `$0.rating < 3`.
+    @inlinable
+    public static func < <W: Comparable & StorableProperty>(lhs: ModelQuery, rhs: W) -> ModelCondition<Root> where Value == W? {
+        .comparison(lhs.path, .lessThan, rhs)
+    }
+    /// An optional property is at most a value.
+    @inlinable
+    public static func <= <W: Comparable & StorableProperty>(lhs: ModelQuery, rhs: W) -> ModelCondition<Root> where Value == W? {
+        .comparison(lhs.path, .lessThanOrEqual, rhs)
+    }
+    /// An optional property is greater than a value.
+    @inlinable
+    public static func > <W: Comparable & StorableProperty>(lhs: ModelQuery, rhs: W) -> ModelCondition<Root> where Value == W? {
+        .comparison(lhs.path, .greaterThan, rhs)
+    }
+    /// An optional property is at least a value.
+    @inlinable
+    public static func >= <W: Comparable & StorableProperty>(lhs: ModelQuery, rhs: W) -> ModelCondition<Root> where Value == W? {
+        .comparison(lhs.path, .greaterThanOrEqual, rhs)
+    }
+}
+
+/// The `[c]` and `[d]` options of a string comparison of a ``ModelQuery``, as Realm Swift's
+/// `StringOptions`: `$0.name.contains("an", options: [.caseInsensitive, .diacriticInsensitive])`.
+public struct QueryStringOptions: OptionSet, Sendable {
+    /// The options' bits, those of the query text's `[c]` (1) and `[d]` (2).
+    public let rawValue: UInt8
+
+    /// The options of these bits.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// `[c]`: letters compare with full Unicode case folding.
+    public static let caseInsensitive = QueryStringOptions(rawValue: 1 << 0)
+    /// `[d]`: letters compare without their diacritics (`é` is `e`).
+    public static let diacriticInsensitive = QueryStringOptions(rawValue: 1 << 1)
+}
+
+/// A property type the string comparisons of a ``ModelQuery`` apply to: `String` and
+/// `String?`.
+public protocol QueryableString: StorableProperty {}
+
+extension String: QueryableString {}
+extension Optional: QueryableString where Wrapped == String {}
+
+extension ModelQuery where Value: QueryableString {
+    /// The string holds `substring`: `CONTAINS`.
+    @inlinable
+    public func contains(_ substring: String, options: QueryStringOptions = []) -> ModelCondition<Root> {
+        .comparison(path, .contains, options: options.rawValue, substring)
+    }
+
+    /// The string starts with `prefix`: `BEGINSWITH`.
+    @inlinable
+    public func starts(with prefix: String, options: QueryStringOptions = []) -> ModelCondition<Root> {
+        .comparison(path, .beginsWith, options: options.rawValue, prefix)
+    }
+
+    /// The string ends with `suffix`: `ENDSWITH`.
+    @inlinable
+    public func ends(with suffix: String, options: QueryStringOptions = []) -> ModelCondition<Root> {
+        .comparison(path, .endsWith, options: options.rawValue, suffix)
+    }
+
+    /// The string equals `value` with `options`: `==[c]`.
+    @inlinable
+    public func equals(_ value: String, options: QueryStringOptions = []) -> ModelCondition<Root> {
+        .comparison(path, .equal, options: options.rawValue, value)
+    }
+
+    /// The string matches the wildcard `pattern` (`*` any run of characters, `?` one): `LIKE`.
+    @inlinable
+    public func like(_ pattern: String, caseInsensitive: Bool = false) -> ModelCondition<Root> {
+        .comparison(path, .like, options: caseInsensitive ? QueryStringOptions.caseInsensitive.rawValue : 0, pattern)
+    }
+}
+
+/// A list property a ``ModelQuery`` reads the count or elements of: an array of values, of
+/// links, or of linking objects.
+public protocol QueryableList {
+    /// The type of the list's elements.
+    associatedtype QueryElement
+}
+
+extension Array: QueryableList {
+    public typealias QueryElement = Element
+}
+
+extension ModelQuery where Value: QueryableList {
+    /// The number of elements of the list: `$0.dogs.count > 2` is `dogs.@count > $0`.
+    @inlinable
+    public var count: ModelQuery<Root, Int> {
+        var counted = path
+        counted.counts = true
+        return ModelQuery<Root, Int>(path: counted)
+    }
+}
+
+extension ModelQuery where Value: QueryableList, Value.QueryElement: StorableProperty {
+    /// The list holds `element`: `$0.tags.contains("a")` is `$0 IN tags`. A list of links is
+    /// queried by a property of its objects instead (`$0.dogs.name == "Rex"`).
+    @inlinable
+    public func contains(_ element: Value.QueryElement) -> ModelCondition<Root> {
+        do {
+            let stored = try element.storedValue()
+            return ModelCondition(.element(of: path), arguments: [stored])
+        } catch {
+            return ModelCondition(.unsupported("\(error)"), arguments: [])
+        }
+    }
+}

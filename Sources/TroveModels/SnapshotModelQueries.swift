@@ -1,0 +1,62 @@
+import Trove
+
+extension Snapshot {
+    /// The objects of `T` that the condition built by `query` selects, sorted and paged, in
+    /// the style of Realm Swift's `objects(Person.self).where { ... }`:
+    ///
+    /// ```swift
+    /// let found = try snapshot.objects(Person.self, where: { $0.age > 30 && $0.name.contains("a", options: .caseInsensitive) },
+    ///                                  sortBy: [.init(\.name)], limit: 10)
+    /// ```
+    ///
+    /// The closure builds a ``ModelCondition`` from key paths and values, checked by the
+    /// compiler; it runs as the query text it stands for (``ModelCondition/queryText()``),
+    /// with each value a parameter, so a repeated query with new values is neither translated
+    /// nor planned again, and uses the indexes the text would. A property that is not stored
+    /// (computed, `@Transient`) or a model value compared is a ``ModelQueryError``.
+    ///
+    /// Inlinable, so that the closure's comparisons run specialized for `T` in the caller.
+    @inlinable
+    public func objects<T: PersistentModel>(
+        _ type: T.Type, where query: (ModelQuery<T, T>) -> ModelCondition<T>, sortBy: [ModelSortDescriptor<T>] = [],
+        offset: Int = 0, limit: Int? = nil
+    ) throws -> ModelResults<T> {
+        let condition = query(ModelQuery())
+        if sortBy.isEmpty, offset == 0, limit == nil {
+            return ModelResults(try objects(T.modelName, matching: condition.node, arguments: condition.arguments, root: T.self))
+        }
+        let text = try Self.statement(condition.node, root: T.self, sortBy: sortBy, offset: offset, limit: limit)
+        return ModelResults(try self.query(text, arguments: condition.arguments))
+    }
+
+    /// The plan of the query `query` builds, as ``Trove/Snapshot/explain(_:arguments:)`` gives
+    /// the plan of its text (it runs the query).
+    public func explain<T: PersistentModel>(
+        _ type: T.Type, where query: (ModelQuery<T, T>) -> ModelCondition<T>, sortBy: [ModelSortDescriptor<T>] = [],
+        offset: Int = 0, limit: Int? = nil
+    ) throws -> QueryPlan {
+        try requireModel(T.modelName)
+        let condition = query(ModelQuery())
+        let text = try Self.statement(condition.node, root: T.self, sortBy: sortBy, offset: offset, limit: limit)
+        return try explain(text, arguments: condition.arguments)
+    }
+
+    /// The objects of `model` that `node` selects: the cached translation's text run as a
+    /// string query, whose own cache holds its parse and plan template.
+    @usableFromInline
+    func objects(_ model: String, matching node: ModelConditionNode, arguments: [Value], root: any PersistentModel.Type) throws -> Results {
+        try objects(model, where: ModelConditionCache.translation(of: node, root: root).text, arguments: arguments)
+    }
+
+    /// The query statement of a condition with sort keys and paging.
+    @usableFromInline
+    static func statement<T: PersistentModel>(_ node: ModelConditionNode, root: T.Type, sortBy: [ModelSortDescriptor<T>],
+                                              offset: Int, limit: Int?) throws -> String {
+        var statement = Query(model: QueryIdentifier(T.modelName))
+        statement.predicate = try ModelConditionCache.translation(of: node, root: root).condition
+        statement.sort = try sortBy.map { QuerySortDescriptor(QueryKeyPath(components: [QueryIdentifier(try T.propertyName($0.keyPath))]), ascending: $0.order == .forward) }
+        statement.offset = offset
+        statement.limit = limit
+        return statement.description
+    }
+}

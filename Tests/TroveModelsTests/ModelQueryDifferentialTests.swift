@@ -1,0 +1,97 @@
+import Testing
+import Trove
+import TroveModels
+import TestRandom
+
+/// Random Realm-style typed queries, built by composing atoms, select the same people as the
+/// query text written independently beside each atom (with its values as literals), with
+/// indexes on and off; and each one's own query text, run with its parameters, agrees too.
+@Suite struct ModelQueryDifferentialTests {
+    typealias Generator = SplitMix64
+    typealias Builder = (ModelQuery<Person, Person>) -> ModelCondition<Person>
+
+    static let names = TypedPredicateDifferentialTests.names
+    static let fragments = TypedPredicateDifferentialTests.fragments
+    static let tagPool = TypedPredicateDifferentialTests.tagPool
+
+    /// One condition: the typed builder and the query text it should mean.
+    static func atom(_ g: inout Generator) -> (Builder, String) {
+        let n = Int.random(in: 0...50, using: &g)
+        let small = Int.random(in: 0...9, using: &g)
+        let name = names.randomElement(using: &g)!
+        let other = names.randomElement(using: &g)!
+        let fragment = fragments.randomElement(using: &g)!
+        let tag = tagPool.randomElement(using: &g)!
+        let score = Double(Int.random(in: 0...20, using: &g)) / 2
+        switch Int.random(in: 0..<26, using: &g) {
+        case 0: return ({ $0.age > n }, "age > \(n)")
+        case 1: return ({ $0.age <= n }, "age <= \(n)")
+        case 2: return ({ $0.age == n }, "age == \(n)")
+        case 3: return ({ $0.age != n }, "age != \(n)")
+        case 4: return ({ $0.age >= n }, "age >= \(n)")
+        case 5: return ({ $0.name == name }, "name == '\(name)'")
+        case 6: return ({ $0.name != name }, "name != '\(name)'")
+        case 7: return ({ $0.name.contains(fragment) }, "name CONTAINS '\(fragment)'")
+        case 8: return ({ $0.name.starts(with: fragment, options: .caseInsensitive) }, "name BEGINSWITH[c] '\(fragment)'")
+        case 9: return ({ $0.nickname == nil }, "nickname == nil")
+        case 10: return ({ $0.nickname != nil }, "nickname != nil")
+        case 11: return ({ $0.nickname == "bb" }, "nickname == 'bb'")
+        case 12: return ({ $0.bestFriend == nil }, "bestFriend == nil")
+        case 13: return ({ $0.bestFriend.age == small }, "bestFriend.age == \(small)")
+        case 14: return ({ $0.bestFriend.name != name }, "bestFriend.name != '\(name)'")
+        case 15: return ({ $0.bestFriend.isGood == true }, "bestFriend.isGood == true")
+        case 16: return ({ $0.tags.contains(tag) }, "'\(tag)' IN tags")
+        case 17: return ({ $0.tags.count == 0 }, "tags.@count == 0")
+        case 18: return ({ $0.tags.count >= 2 }, "tags.@count >= 2")
+        case 19: return ({ $0.dogs.age > small }, "ANY dogs.age > \(small)")
+        case 20: return ({ $0.dogs.name == name }, "ANY dogs.name == '\(name)'")
+        case 21: return ({ $0.dogs.count == small % 3 }, "dogs.@count == \(small % 3)")
+        case 22: return ({ $0.name.contains(fragment.uppercased(), options: [.caseInsensitive, .diacriticInsensitive]) },
+                         "name CONTAINS[cd] '\(fragment.uppercased())'")
+        case 23: return ({ $0.name.in([name, other]) }, "name IN {'\(name)', '\(other)'}")
+        case 24: return ({ $0.name.ends(with: fragment) }, "name ENDSWITH '\(fragment)'")
+        default: return ({ $0.score > score }, "score > \(score)")
+        }
+    }
+
+    static func condition(_ g: inout Generator, depth: Int) -> (Builder, String) {
+        guard depth > 0, Int.random(in: 0..<3, using: &g) > 0 else { return atom(&g) }
+        let (a, ta) = condition(&g, depth: depth - 1)
+        switch Int.random(in: 0..<3, using: &g) {
+        case 0:
+            let (b, tb) = condition(&g, depth: depth - 1)
+            return ({ a($0) && b($0) }, "(\(ta)) AND (\(tb))")
+        case 1:
+            let (b, tb) = condition(&g, depth: depth - 1)
+            return ({ a($0) || b($0) }, "(\(ta)) OR (\(tb))")
+        default:
+            return ({ !a($0) }, "NOT (\(ta))")
+        }
+    }
+
+    @Test(arguments: [true, false])
+    func randomTypedQueriesSelectWhatTheirStringQueriesSelect(indexed: Bool) throws {
+        var g = Generator(seed: indexed ? 2929 : 9292)
+        let people = TypedPredicateDifferentialTests.people(&g)
+        let store = try peopleStore(indexed: indexed)
+        try store.write { tx in
+            _ = try tx.deleteAll("Person")
+            for p in people { try tx.upsert(p) }
+        }
+        var selective = 0
+        try store.read { s in
+            for _ in 0..<300 {
+                let (builder, text) = Self.condition(&g, depth: 3)
+                let written = try s.objects("Person", where: text).map { Int(try $0.int("id") ?? -1) }
+                let typed = try s.objects(Person.self, where: builder).map(\.id)
+                let (statement, arguments) = try builder(ModelQuery()).queryText()
+                let translated = try s.query(statement, arguments: arguments).map { Int(try $0.int("id") ?? -1) }
+                #expect(typed == written, "\(text) as \(statement)")
+                #expect(translated == written, "\(text) as \(statement)")
+                if !written.isEmpty && written.count < people.count { selective += 1 }
+            }
+        }
+        // Most queries select some people and not others, so that agreeing means something.
+        #expect(selective > 150)
+    }
+}
