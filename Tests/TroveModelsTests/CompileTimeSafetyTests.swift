@@ -29,6 +29,7 @@ import Testing
                                      sortBy: [.init(\\.name), .init(\\.nickname, order: .reverse)])
             _ = try snapshot.objects(Owner.self, where: #Predicate { $0.nickname == nil || $0.pets.contains { $0.name == "Rex" } })
             _ = try snapshot.objects(Owner.self).sum(\\.id)
+            _ = try snapshot.objects(Owner.self, where: { $0.id > minimum && $0.pets.name == "Rex" && $0.nickname == nil || $0.tags.contains("a") })
             try tx.insert(owner)
             try tx.append(Pet(id: 1), to: \\.pets, of: owner)
             try tx.append("x", to: \\.tags, of: owner)
@@ -63,6 +64,15 @@ import Testing
              "cannot convert value of type 'Predicate<Owner>' to expected argument type 'Predicate<Pet>'"),
         .use("hasSuffix in a predicate", #"_ = try snapshot.objects(Owner.self, where: #Predicate { $0.name.hasSuffix("x") })"#,
              "The hasSuffix(_:) function is not supported in this predicate"),
+        .use("a misspelt property in a where: closure", #"_ = try snapshot.objects(Owner.self, where: { $0.nmae == "x" })"#,
+             "has no dynamic member 'nmae'"),
+        // swiftc refuses it without naming the operands ("failed to produce diagnostic").
+        .use("a value of another type in a where: closure", #"_ = try snapshot.objects(Owner.self, where: { $0.id == "x" })"#,
+             "error:"),
+        .use("a string comparison of a number in a where: closure", #"_ = try snapshot.objects(Owner.self, where: { $0.id.contains("1") })"#,
+             "requires that 'Int' conform to 'QueryableList'"),
+        .use("an element of another type in a list's contains", #"_ = try snapshot.objects(Owner.self, where: { $0.tags.contains(1) })"#,
+             "cannot convert value of type 'Int' to expected argument type"),
         .use("a misspelt sort key", #"_ = try snapshot.objects(Owner.self, sortBy: [ModelSortDescriptor(\Owner.nmae)])"#,
              "has no member 'nmae'"),
         .use("a sort by a property that is not Comparable", #"_ = try snapshot.objects(Owner.self, sortBy: [.init(\.tags)])"#,

@@ -107,6 +107,13 @@ import TroveModels
                           sortBy: [.init(\.name)], limit: 10).values
         }
         #expect(people.map(\.age) == [32])
+        let realmStyle = try store.read { s in
+            try s.objects(Person.self, where: { $0.age > minimum && $0.dogs.name.starts(with: "R") },
+                          sortBy: [.init(\.name)], limit: 10).values
+        }
+        #expect(realmStyle.map(\.age) == [32])
+        let condition: (ModelQuery<Person, Person>) -> ModelCondition<Person> = { $0.age > minimum && $0.dogs.name.starts(with: "R") }
+        #expect(try condition(ModelQuery()).queryText().text == "Person where age > $0 AND ANY dogs.name BEGINSWITH $1")
         let text = try FetchDescriptor<Person>(predicate: #Predicate { $0.age > minimum && $0.dogs.contains { $0.name.starts(with: "R") } }).queryText().text
         #expect(text == "Person where age > $0 AND SUBQUERY(dogs, $x0, $x0.name BEGINSWITH $1).@count > 0")
     }
