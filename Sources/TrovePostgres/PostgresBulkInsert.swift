@@ -86,7 +86,8 @@ public final class PostgresBulkInsert {
         }
         if known < values.count {
             for name in values.keys where model[property: name]?.isStored != true {
-                throw PostgresError("'\(model.name)' has no property '\(name)'")
+                if model[property: name] != nil { throw StoreError.readOnlyProperty(model: model.name, property: name) }
+                throw StoreError.noSuchProperty(model: model.name, property: name)
             }
         }
         try append(row, keyText: keyText, lineBreaks: lineBreaks, at: place)
@@ -185,9 +186,13 @@ public final class PostgresBulkInsert {
                 _ = try store.write(oneStatement: true) { try store.connection.copy(copySQL, data: data) }
             }
         } catch let error as PostgresError {
-            let translated = PostgresStore.constraintError(model, error)
-            guard let line = error.copyLine, let row = lastLines.firstIndex(where: { $0 >= line }) else { throw translated }
-            throw PostgresRowError(place: places[row], error: translated)
+            guard let line = error.copyLine, let row = lastLines.firstIndex(where: { $0 >= line }) else {
+                throw PostgresStore.constraintError(model, error, PostgresStore.WrittenKeys())
+            }
+            // The refused row's key, as a store names a duplicate one.
+            var written = PostgresStore.WrittenKeys()
+            if keys.count == places.count, let type = model.primaryKeyProperty?.type { written.primaryKey = try? PostgresValues.value(keys[row], type: type) }
+            throw PostgresRowError(place: places[row], error: PostgresStore.constraintError(model, error, written))
         }
     }
 
@@ -259,8 +264,10 @@ public final class PostgresBulkInsert {
 /// A row of a bulk insert that the server refused, with where the row came from.
 public struct PostgresRowError: Error, Sendable, CustomStringConvertible {
     public var place: String
-    public var error: PostgresError
-    public var description: String { "\(place): \(error.message)" }
+    /// The store's `StoreError` for a broken constraint (a duplicate primary key), else the
+    /// server's `PostgresError`.
+    public var error: any Error & Sendable
+    public var description: String { "\(place): \(error)" }
 }
 
 extension Int64 {

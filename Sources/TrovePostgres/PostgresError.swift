@@ -12,6 +12,9 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
     /// The server's context of the failure (`while updating tuple (0,1) in relation "Person"`).
     public var context: String?
 
+    /// The server's detail of the failure (`Key (id)=(1) already exists.`).
+    public var detail: String?
+
     public init(_ message: String, sqlState: String? = nil, copyLine: Int? = nil, context: String? = nil) {
         self.message = message
         self.sqlState = sqlState

@@ -355,9 +355,8 @@ public final class PostgresStore {
         let model = try self.model(model)
         var values: [String: Value] = [:]
         for (name, item) in json.pairs {
-            guard let property = model[property: name], property.isStored else {
-                throw PostgresError("'\(model.name)' has no property '\(name)'")
-            }
+            guard let property = model[property: name] else { throw StoreError.noSuchProperty(model: model.name, property: name) }
+            guard property.isStored else { throw StoreError.readOnlyProperty(model: model.name, property: name) }
             do {
                 switch property.type {
                 case .link(let target):
@@ -400,6 +399,9 @@ public final class PostgresStore {
         let model = try self.model(model)
         guard let pk = model.primaryKey else { throw StoreError.noPrimaryKey(model: model.name) }
         guard let key = values[pk], !key.isNull else {
+            // As on a store: an upsert names its object by its primary key, null only for an
+            // optional one.
+            guard values[pk] != nil, model.primaryKeyProperty?.isOptional == true else { throw StoreError.missingPrimaryKey(model: model.name) }
             try insert(model.name, values)
             return true
         }
@@ -550,34 +552,45 @@ public final class PostgresStore {
         let model = plan.model
         // Names compared in place: a lookup by name would copy each property it returns.
         for name in given.keys where !model.properties.contains(where: { $0.name == name }) {
-            throw PostgresError("'\(model.name)' has no property '\(name)'")
+            throw StoreError.noSuchProperty(model: model.name, property: name)
+        }
+        for property in plan.computed where given[property] != nil {
+            throw StoreError.readOnlyProperty(model: model.name, property: property)
         }
         if let pk = model.primaryKey, given[pk] == nil { throw StoreError.missingPrimaryKey(model: model.name) }
         var parameters: [String?] = []
         parameters.reserveCapacity(plan.columnCount)
         var lists: [(PropertySchema, [Value])] = []
+        var written = WrittenKeys()
         for property in model.properties where property.isStored {
             let value = given[property.name] ?? property.valueWhenOmitted
             switch property.type {
-            case .list:
+            case .list(let element):
                 // Null stands for an empty list, as in a store.
-                guard case .list(let elements) = value.isNull ? .list([]) : value else {
+                guard case .list(var elements) = value.isNull ? .list([]) : value else {
                     throw PostgresError("'\(property.name)' takes a list, not \(value.kindDescription)")
+                }
+                // Nested objects are written before the object holding them, as a store writes them.
+                if case .link(let target) = element, elements.contains(where: \.isObject) {
+                    elements = try elements.map { $0.isObject ? try linkKey($0, target: target, property: property.name) : $0 }
                 }
                 lists.append((property, elements))
             case .link(let target):
                 let key = try linkKey(value, target: target, property: property.name)
-                parameters.append(key.isNull ? nil : try PostgresValues.parameter(key, type: try keyType(target)).0)
+                let text = key.isNull ? nil : try PostgresValues.parameter(key, type: try keyType(target)).0
+                if let text { written.links.append((property.name, target, property.name, text, value)) }
+                parameters.append(text)
             default:
                 let coerced = try coerce(value, property.type, "\(model.name).\(property.name)")
                 if coerced.isNull, !property.isOptional {
                     throw StoreError.nullNotAllowed(model: model.name, property: property.name)
                 }
+                if property.name == model.primaryKey { written.primaryKey = coerced }
                 parameters.append(coerced.isNull ? nil : try PostgresValues.parameter(coerced, type: property.type).0)
             }
         }
         let sql = returningKey || plan.hasLists ? plan.returningSQL : plan.sql
-        let inserted = try translateConstraint(model) { try connection.execute(sql, parameters) }
+        let inserted = try translateConstraint(model, written) { try connection.execute(sql, parameters) }
         let owner = inserted.rows.first?.first ?? nil
         for (property, elements) in lists { try replaceList(model, property, owner: owner, elements) }
         return owner
@@ -589,6 +602,8 @@ public final class PostgresStore {
     /// insert) and the same `RETURNING` the key, for when it is asked for or list rows need it.
     private struct InsertPlan {
         var model: ModelSchema
+        /// The names of its computed properties (linkingObjects), which an insert cannot set.
+        var computed: [String]
         var sql: String
         var returningSQL: String
         var columnCount: Int
@@ -609,7 +624,7 @@ public final class PostgresStore {
         let sql = columns.isEmpty
             ? "INSERT INTO \(table) DEFAULT VALUES"
             : "INSERT INTO \(table) (\(columns.map { PostgresTables.quoted($0.name) }.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))"
-        let plan = InsertPlan(model: model, sql: sql, returningSQL: sql + " RETURNING \(PostgresTables(schema: schema).keyColumn(model))::text",
+        let plan = InsertPlan(model: model, computed: model.properties.filter { !$0.isStored }.map(\.name), sql: sql, returningSQL: sql + " RETURNING \(PostgresTables(schema: schema).keyColumn(model))::text",
                               columnCount: columns.count, hasLists: model.properties.contains { $0.isStored && $0.type.isList })
         insertPlans[name] = plan
         return plan
@@ -628,20 +643,23 @@ public final class PostgresStore {
         var parameters = SQLParameters()
         let ownerPlaceholder = parameters.add(owner)
         var rows: [String] = []
+        var written = WrittenKeys()
         for (position, value) in elements.enumerated() {
             let sqlValue: String
             if case .link(let target) = element {
                 let key = try linkKey(value, target: target, property: property.name)
-                guard !key.isNull else { throw PostgresError("a list of '\(target)' cannot hold null") }
-                sqlValue = try PostgresValues.sql(key, type: try keyType(target), &parameters)
+                guard !key.isNull else { throw StoreError.nullNotAllowed(model: model.name, property: property.name) }
+                let type = try keyType(target)
+                written.links.append((property.name, target, "value", try PostgresValues.parameter(key, type: type).0, value))
+                sqlValue = try PostgresValues.sql(key, type: type, &parameters)
             } else {
                 let coerced = try coerce(value, element, "\(model.name).\(property.name)")
-                if coerced.isNull, !property.isOptional { throw PostgresError("'\(model.name).\(property.name)' cannot hold null") }
+                if coerced.isNull, !property.isOptional { throw StoreError.nullNotAllowed(model: model.name, property: property.name) }
                 sqlValue = try PostgresValues.sql(coerced, type: element, &parameters)
             }
             rows.append("(\(ownerPlaceholder)::\(ownerCast), \(position), \(sqlValue))")
         }
-        try translateConstraint(model) {
+        try translateConstraint(model, written) {
             try connection.execute("INSERT INTO \(side) (owner, position, value) VALUES \(rows.joined(separator: ", "))", parameters.values)
         }
     }
@@ -654,10 +672,10 @@ public final class PostgresStore {
         for value in conditionParameters { _ = parameters.add(value) }
         var assignments: [String] = []
         var lists: [(PropertySchema, [Value])] = []
+        var written = WrittenKeys()
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
-            guard let property = model[property: name], property.isStored else {
-                throw PostgresError("'\(model.name)' has no stored property '\(name)'")
-            }
+            guard let property = model[property: name] else { throw StoreError.noSuchProperty(model: model.name, property: name) }
+            guard property.isStored else { throw StoreError.readOnlyProperty(model: model.name, property: name) }
             switch property.type {
             case .list:
                 guard case .list(let elements) = value.isNull ? .list([]) : value else {
@@ -666,7 +684,9 @@ public final class PostgresStore {
                 lists.append((property, elements))
             case .link(let target):
                 let key = try linkKey(value, target: target, property: name)
-                assignments.append("\(PostgresTables.quoted(name)) = \(try PostgresValues.sql(key, type: try keyType(target), &parameters))")
+                let type = try keyType(target)
+                if !key.isNull { written.links.append((name, target, name, try PostgresValues.parameter(key, type: type).0, value)) }
+                assignments.append("\(PostgresTables.quoted(name)) = \(try PostgresValues.sql(key, type: type, &parameters))")
             default:
                 let coerced = try coerce(value, property.type, "\(model.name).\(name)")
                 if coerced.isNull, !property.isOptional { throw StoreError.nullNotAllowed(model: model.name, property: name) }
@@ -683,7 +703,7 @@ public final class PostgresStore {
             return keys.count
         }
         // The keys after the update: a new primary key's list rows follow it (ON UPDATE CASCADE).
-        let updated = try translateConstraint(model) {
+        let updated = try translateConstraint(model, written) {
             try connection.execute("UPDATE \(table) AS t0 SET \(assignments.joined(separator: ", ")) WHERE \(condition)"
                                    + (lists.isEmpty ? "" : " RETURNING \(key)::text"), parameters.values)
         }
@@ -694,22 +714,48 @@ public final class PostgresStore {
         return updated.rows.count
     }
 
-    /// Runs `body`, naming a broken constraint in the store's words.
+    /// The keys a write's statement sets, by which a constraint it breaks is named as a store
+    /// names it: the primary key it inserts, and each link's key (its property, target, the
+    /// column holding it, the key as bound, the value as given).
+    struct WrittenKeys {
+        var primaryKey: Value?
+        var links: [(property: String, target: String, column: String, key: String, given: Value)] = []
+    }
+
+    /// Runs `body`, a statement writing `written`, naming a broken constraint in the store's
+    /// words.
     @discardableResult
-    private func translateConstraint<T>(_ model: ModelSchema, _ body: () throws -> T) throws -> T {
+    private func translateConstraint<T>(_ model: ModelSchema, _ written: WrittenKeys, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as PostgresError {
-            throw Self.constraintError(model, error)
+            throw Self.constraintError(model, error, written)
         }
     }
 
-    /// A broken constraint in the store's words; another error as it is.
-    static func constraintError(_ model: ModelSchema, _ error: PostgresError) -> PostgresError {
+    /// A broken constraint as the store's `StoreError`: a duplicate primary key, or a link to an
+    /// object that does not exist (the one the server's detail names, among `written`'s
+    /// links); another error as it is.
+    static func constraintError(_ model: ModelSchema, _ error: PostgresError, _ written: WrittenKeys) -> any Error & Sendable {
         switch error.sqlState {
-        case "23505": PostgresError("'\(model.name)' already has an object with this primary key", sqlState: error.sqlState)
-        case "23503": PostgresError("a link of '\(model.name)' names an object that does not exist (\(error.message))", sqlState: error.sqlState)
-        default: error
+        case "23505":
+            guard let key = written.primaryKey else {
+                return PostgresError("'\(model.name)' already has an object with this primary key", sqlState: error.sqlState)
+            }
+            return StoreError.duplicatePrimaryKey(model: model.name, value: key.description)
+        case "23503":
+            // `Key (friend)=(99) is not present in table "Person".`
+            let named = written.links.first { link in
+                [link.column, PostgresTables.quoted(link.column)].contains { column in
+                    error.detail == "Key (\(column))=(\(link.key)) is not present in table \"\(link.target)\"."
+                }
+            }
+            guard let link = named ?? (written.links.count == 1 ? written.links.first : nil) else {
+                return PostgresError("a link of '\(model.name)' names an object that does not exist (\(error.message))", sqlState: error.sqlState)
+            }
+            return StoreError.linkTargetNotFound(property: link.property, model: link.target, primaryKey: link.given.description)
+        default:
+            return error
         }
     }
 }

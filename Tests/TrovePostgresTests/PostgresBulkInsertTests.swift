@@ -58,7 +58,7 @@ struct PostgresBulkInsertTests {
         #expect(try !bulk.add(["id": 1, "next": .object(["id": 2])], at: "record 1"))
         #expect(try !bulk.add(["id": 1, "d": .date(Date(timeIntervalSince1970: -70_000_000_000))], at: "record 1"))
         #expect(throws: PostgresError.self) { try bulk.add(["id": 1, "s": "nul \u{0} inside"], at: "record 1") }
-        #expect(throws: PostgresError.self) { try bulk.add(["id": 1, "nope": 3], at: "record 1") }
+        #expect(throws: StoreError.noSuchProperty(model: "Item", property: "nope")) { try bulk.add(["id": 1, "nope": 3], at: "record 1") }
         #expect(throws: StoreError.nullNotAllowed(model: "Item", property: "id")) { try bulk.add(["id": .null], at: "record 1") }
         for i in 1...4 { #expect(try bulk.add(["id": .int(Int64(i + 10))], at: "record \(i)")) }
         #expect(bulk.holds(primaryKey: 12) && !bulk.holds(primaryKey: 5))
@@ -66,8 +66,8 @@ struct PostgresBulkInsertTests {
         #expect(try bulk.add(["id": 20, "s": "two\nline \"breaks\"\n"], at: "record with lines"))
         #expect(try bulk.add(["id": 5], at: "record 5"))
         let error = #expect(throws: PostgresRowError.self) { try store.atomically { try bulk.flush() } }
-        #expect(error?.place == "record 5" && error?.error.sqlState == "23505", "\(String(describing: error))")
-        #expect(error?.description == "record 5: 'Item' already has an object with this primary key")
+        #expect(error?.place == "record 5" && error?.error as? StoreError == .duplicatePrimaryKey(model: "Item", value: "5"), "\(String(describing: error))")
+        #expect(error?.description == "record 5: 'Item' already has an object with primary key 5")
         #expect(try store.count("Item") == 1)
     }
 

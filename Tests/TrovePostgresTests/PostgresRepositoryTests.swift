@@ -46,7 +46,7 @@ struct PostgresRepositoryTests {
         ann.name = "Anne"
         let dup = try repo.addEntity(User.self)
         dup.uid = "u0"
-        #expect(throws: PostgresError.self) { try repo.endWrite() }
+        #expect(throws: StoreError.duplicatePrimaryKey(model: "User", value: "\"u0\"")) { try repo.endWrite() }
         #expect(try repo.fetch(User.self, predicate: nil).map(\.name) == ["Ann"])
         try repo.beginWrite()
         dup.uid = "u9"

@@ -112,7 +112,7 @@ struct PostgresStoreTests {
         try store.insert("Dog", ["id": 2, "name": "Fido"])
         try store.insert("Person", ["id": 1, "name": "Ann", "dogs": [1, 2, 1], "tags": ["x", "y"]])
         try store.insert("Person", ["id": 2, "name": "Bob", "friend": 1])
-        #expect(throws: PostgresError.self) { try store.insert("Person", ["id": 1, "name": "dup"]) }
+        #expect(throws: StoreError.duplicatePrimaryKey(model: "Person", value: "1")) { try store.insert("Person", ["id": 1, "name": "dup"]) }
         #expect(try store.upsert("Person", ["id": 2, "age": 40]) == false)
         #expect(try store.upsert("Person", ["id": 3, "name": "Cy"]) == true)
         #expect(try store.objects("Person where id == 2").json.first?["name"] == .string("Bob"))
@@ -126,9 +126,48 @@ struct PostgresStoreTests {
         // A failed write in a transaction leaves the transaction usable and changes nothing.
         try store.begin()
         try store.insert("Dog", ["id": 5, "name": "Kept"])
-        #expect(throws: PostgresError.self) { try store.insert("Dog", ["id": 5, "name": "dup"]) }
+        #expect(throws: StoreError.duplicatePrimaryKey(model: "Dog", value: "5")) { try store.insert("Dog", ["id": 5, "name": "dup"]) }
         try store.commit()
         #expect(try store.count("Dog", where: "id == 5") == 1)
+    }
+
+    /// A write the store refuses for its data throws the store's `StoreError` on PostgreSQL
+    /// too, the same case with the same values, and writes nothing.
+    @Test func refusedWritesThrowTheStoresErrors() throws {
+        let schema = PostgresFixtures.schema
+        let store = try Store(configuration: .inMemory(schema: schema))
+        let postgres = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: schema)
+        try store.write { tx in
+            _ = try tx.insert("Dog", ["id": 1, "name": "Rex"])
+            _ = try tx.insert("Person", ["id": 1, "name": "Ann", "dogs": [1]])
+        }
+        try postgres.insert("Dog", ["id": 1, "name": "Rex"])
+        try postgres.insert("Person", ["id": 1, "name": "Ann", "dogs": [1]])
+        let writes: [(String, (Transaction) throws -> Void, () throws -> Void)] = [
+            ("dangling link", { _ = try $0.insert("Person", ["id": 2, "friend": 99]) }, { try postgres.insert("Person", ["id": 2, "friend": 99]) }),
+            ("dangling list link", { _ = try $0.insert("Person", ["id": 2, "dogs": [1, 98]]) }, { try postgres.insert("Person", ["id": 2, "dogs": [1, 98]]) }),
+            ("dangling link by update", { _ = try $0.update("Person", primaryKey: 1, ["friend": 97]) },
+             { _ = try postgres.update("Person", primaryKey: 1, set: ["friend": 97]) }),
+            ("dangling link by upsert", { _ = try $0.upsert("Person", ["id": 1, "dogs": [96]]) }, { try postgres.upsert("Person", ["id": 1, "dogs": [96]]) }),
+            ("duplicate primary key", { _ = try $0.insert("Dog", ["id": 1]) }, { try postgres.insert("Dog", ["id": 1]) }),
+            ("duplicate nested", { _ = try $0.insert("Person", ["id": 3, "friend": .object(["id": 3])]) },
+             { try postgres.insert("Person", ["id": 3, "friend": .object(["id": 3])]) }),
+            ("computed property", { _ = try $0.insert("Dog", ["id": 4, "owners": .list([])]) }, { try postgres.insert("Dog", ["id": 4, "owners": .list([])]) }),
+            ("computed property by update", { _ = try $0.update("Dog", primaryKey: 1, ["owners": .null]) },
+             { _ = try postgres.update("Dog", primaryKey: 1, set: ["owners": .null]) }),
+            ("unknown property", { _ = try $0.insert("Dog", ["id": 4, "nope": 1]) }, { try postgres.insert("Dog", ["id": 4, "nope": 1]) }),
+            ("missing primary key", { _ = try $0.insert("Dog", ["name": "Tom"]) }, { try postgres.insert("Dog", ["name": "Tom"]) }),
+            ("missing primary key by upsert", { _ = try $0.upsert("Dog", ["name": "Tom"]) }, { try postgres.upsert("Dog", ["name": "Tom"]) }),
+            ("null primary key by upsert", { _ = try $0.upsert("Dog", ["id": .null]) }, { try postgres.upsert("Dog", ["id": .null]) }),
+            ("null in a list", { _ = try $0.insert("Person", ["id": 5, "tags": [.null]]) }, { try postgres.insert("Person", ["id": 5, "tags": [.null]]) }),
+            ("null in a list of links", { _ = try $0.insert("Person", ["id": 5, "dogs": [.null]]) }, { try postgres.insert("Person", ["id": 5, "dogs": [.null]]) }),
+            ("null required", { _ = try $0.insert("Person", ["id": .null]) }, { try postgres.insert("Person", ["id": .null]) }),
+        ]
+        for (name, onStore, onServer) in writes {
+            let expected = #expect(throws: StoreError.self, "\(name)") { try store.write { try onStore($0) } }
+            #expect(throws: expected ?? .readOnly, "\(name)") { try onServer() }
+        }
+        #expect(try postgres.count("Person") == 1 && postgres.count("Dog") == 1)
     }
 
     /// An update or delete by predicate is one statement: through links (a join), replacing
@@ -148,7 +187,7 @@ struct PostgresStoreTests {
         #expect(try store.count("Person", where: "ANY tags == 'u'") == 2)
         #expect(try store.update("Person", where: "id > 100", set: ["age": 1, "dogs": [1]]) == 0)
         #expect(try store.update("Person", where: "id > 100", set: ["age": 1]) == 0)
-        #expect(throws: PostgresError.self) { try store.update("Person", where: "id >= 1", set: ["age": 9, "friend": 99]) }
+        #expect(throws: StoreError.linkTargetNotFound(property: "friend", model: "Person", primaryKey: "99")) { try store.update("Person", where: "id >= 1", set: ["age": 9, "friend": 99]) }
         #expect(try store.count("Person", where: "age == 9") == 0)
         #expect(try store.count("Person", where: "friend == nil") == 1)
         #expect(try store.delete("Person", where: "friend.name == 'Ann'") == 1)
