@@ -9,10 +9,10 @@ import SwiftSyntaxMacros
 /// The table holds no types: each entry is built by a generic initializer, so the schema type
 /// of a property comes from its Swift type through `StorableProperty`, checked by the
 /// compiler. The extension also holds the `Codable` conformance over the stored properties
-/// (`@Transient` ones keep their initial value), `init(storedObject:)`, which reads a stored
+/// (`@Transient` ones keep their initial value), `init(_storedObject:)`, which reads a stored
 /// object property by property in the table's order, and the property-by-property comparison
-/// of partial updates (`changedProperties(from:to:)`, `storedEqual`) and the property values of
-/// writes (`writtenProperties(of:)`): the compiler synthesizes
+/// of partial updates (`_changedProperties(from:to:)`, `_storedEqual`) and the property values of
+/// writes (`_writtenProperties(of:)`): the compiler synthesizes
 /// `Codable` only in the type's own file, and an initializer in the struct itself would take
 /// away its memberwise one.
 public struct ModelMacro: ExtensionMacro {
@@ -30,44 +30,45 @@ public struct ModelMacro: ExtensionMacro {
         let entries = stored.map { "    " + $0.entry(root: typeName) + "," }
         let keys = stored.isEmpty ? "" : "case " + stored.map(\.name).joined(separator: ", ")
         let decodes = stored.map {
-            "    self.\($0.name) = try container.\($0.linkingOrigin == nil ? "decodeModelProperty" : "decodeLinkingObjects")(forKey: .\($0.name))"
+            "    self.\($0.name) = try container.\($0.linkingOrigin == nil ? "_decodeModelProperty" : "_decodeLinkingObjects")(forKey: .\($0.name))"
         }
         let reads = stored.enumerated().map { index, property in
-            "    self.\(property.name) = try storedObject.\(property.linkingOrigin == nil ? "read" : "linkingObjects")(\(index))"
+            "    self.\(property.name) = try _storedObject.\(property.linkingOrigin == nil ? "read" : "linkingObjects")(\(index))"
         }
         let compared = stored.enumerated().filter { $0.element.linkingOrigin == nil }
         let changes = compared.map { index, property in
-            "    if !storedPropertyEqual(old.\(property.name), new.\(property.name)) { changed.append(\(index)) }"
+            "    if !_storedPropertyEqual(old.\(property.name), new.\(property.name)) { changed.append(\(index)) }"
         }
-        let written = compared.map { "\"\($0.element.name)\": try value.\($0.element.name).writtenValue()" }
-        let equalities = compared.map { "storedPropertyEqual(a.\($0.element.name), b.\($0.element.name))" }
+        let written = compared.map { "\"\($0.element.name)\": try value.\($0.element.name)._writtenValue()" }
+        let equalities = compared.map { "_storedPropertyEqual(a.\($0.element.name), b.\($0.element.name))" }
         let encodes = stored.filter { $0.linkingOrigin == nil }.map { "    try container.encode(self.\($0.name), forKey: .\($0.name))" }
         var members = """
             \(access)static let modelProperties: [TroveModels.ModelProperty<\(typeName)>] = [
             \(entries.joined(separator: "\n"))
             ]
-            enum ModelCodingKeys: String, CodingKey {
+            enum _ModelCodingKeys: String, CodingKey {
             \(keys)
             }
             \(access)init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: ModelCodingKeys.self)
+                let container = try decoder.container(keyedBy: _ModelCodingKeys.self)
             \(decodes.joined(separator: "\n"))
             }
-            \(access)init(storedObject: TroveModels.ModelReader) throws {
+            @_documentation(visibility: internal)
+            \(access)init(_storedObject: TroveModels._ModelReader) throws {
             \(reads.joined(separator: "\n"))
             }
-            \(access)static func changedProperties(from old: Self, to new: Self) throws -> [Int] {
+            \(access)static func _changedProperties(from old: Self, to new: Self) throws -> [Int] {
             \(changes.isEmpty ? "    []" : (["    var changed: [Int] = []"] + changes + ["    return changed"]).joined(separator: "\n"))
             }
-            \(access)static func writtenProperties(of value: Self) throws -> TroveModels.ModelPropertyValues {
+            \(access)static func _writtenProperties(of value: Self) throws -> TroveModels._ModelPropertyValues {
                 [\(written.isEmpty ? ":" : written.joined(separator: ", "))]
             }
-            \(access)static var writesEveryProperty: Bool { true }
-            \(access)static func storedEqual(_ a: Self, _ b: Self) -> Bool {
+            \(access)static var _writesEveryProperty: Bool { true }
+            \(access)static func _storedEqual(_ a: Self, _ b: Self) -> Bool {
                 \(equalities.isEmpty ? "true" : equalities.joined(separator: " && "))
             }
             \(access)func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: ModelCodingKeys.self)
+                var container = encoder.container(keyedBy: _ModelCodingKeys.self)
             \(encodes.joined(separator: "\n"))
             }
             """

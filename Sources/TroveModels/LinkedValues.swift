@@ -1,6 +1,6 @@
 /// The values of one Swift type that links in a read-only snapshot pointed at, by object key:
 /// a snapshot's objects never change, so a value linked from many objects (each user's team)
-/// is read once. The snapshot keeps one per type (``ModelReader/linkedValues(_:)``).
+/// is read once. The snapshot keeps one per type (``_ModelReader/linkedValues(_:)``).
 ///
 /// A value answers only reads at the link depth it was read at or above: a read that
 /// succeeded at one depth succeeds at any shallower one, while a deeper one may pass the link

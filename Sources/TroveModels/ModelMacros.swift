@@ -1,7 +1,7 @@
 /// Makes a struct a ``PersistentModel``: lists its stored properties, with their attributes,
 /// as the model's property table. `@Model("Name")` stores it under another model name.
 @attached(extension, conformances: PersistentModel, Decodable, Encodable,
-          names: named(modelProperties), named(modelName), named(ModelCodingKeys), named(init(from:)), named(init(storedObject:)), named(changedProperties(from:to:)), named(storedEqual), named(writtenProperties(of:)), named(writesEveryProperty), named(encode(to:)))
+          names: named(modelProperties), named(modelName), named(_ModelCodingKeys), named(init(from:)), named(init(_storedObject:)), named(_changedProperties(from:to:)), named(_storedEqual), named(_writtenProperties(of:)), named(_writesEveryProperty), named(encode(to:)))
 public macro Model(_ name: String? = nil) = #externalMacro(module: "TroveMacros", type: "ModelMacro")
 
 /// The schema attributes of a stored property of a `@Model` struct.
@@ -28,7 +28,8 @@ public enum AttributeOption: Sendable {
 extension KeyedDecodingContainer {
     /// A stored property of a `@Model` struct, for the `init(from:)` the macro writes: null or
     /// absent is nil for an optional.
-    public func decodeModelProperty<T: Decodable>(forKey key: Key) throws -> T {
+    @_documentation(visibility: internal)
+    public func _decodeModelProperty<T: Decodable>(forKey key: Key) throws -> T {
         if let optional = T.self as? any OptionalModelProperty.Type {
             return try optional.decodeModelProperty(from: self, forKey: key) as! T
         }
@@ -37,7 +38,8 @@ extension KeyedDecodingContainer {
 
     /// A linkingObjects property: read for the value fetched, empty for the values it links
     /// to, so that a link and its inverse do not decode each other without end.
-    public func decodeLinkingObjects<T: Decodable & RangeReplaceableCollection>(forKey key: Key) throws -> T {
+    @_documentation(visibility: internal)
+    public func _decodeLinkingObjects<T: Decodable & RangeReplaceableCollection>(forKey key: Key) throws -> T {
         guard codingPath.isEmpty else { return T() }
         return try decode(T.self, forKey: key)
     }

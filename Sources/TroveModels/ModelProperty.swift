@@ -32,9 +32,9 @@ public struct ModelProperty<Root>: @unchecked Sendable {
             defaultValue: defaultValue.flatMap { try? $0.storedValue() })
         self.isPrimaryKey = primaryKey
         self.originalName = originalName
-        self.linkedModel = V.linkedModel
+        self.linkedModel = V._linkedModel
         self.isBareModel = V.self is any PersistentModel.Type
-        self.storedValue = { try $0[keyPath: keyPath].writtenValue() }
+        self.storedValue = { try $0[keyPath: keyPath]._writtenValue() }
     }
 
     /// A linkingObjects property: the objects of `V` whose link or list `origin` points here.

@@ -1,21 +1,22 @@
 import Trove
 
-/// A stored object as the `init(storedObject:)` that `@Model` writes reads it: each property
+/// A stored object as the `init(_storedObject:)` that `@Model` writes reads it: each property
 /// by its position in the model's property table, converted by its Swift type's
-/// ``StorableProperty/stored(_:in:at:)``, with no property names looked up and no `Codable`
+/// ``StorableProperty/_stored(_:in:at:)``, with no property names looked up and no `Codable`
 /// containers.
 ///
 /// A read that does not fit the Swift type throws; the value is then read again through
 /// `Codable`, whose ``ModelDecodingError`` names the property.
-public struct ModelReader {
+@_documentation(visibility: internal)
+public struct _ModelReader {
     let object: StoredObjectReader
 
     /// The property at `index` of the model's property table. Inlinable, as are the
-    /// conversions it calls, so that the `init(storedObject:)` `@Model` writes reads each
+    /// conversions it calls, so that the `init(_storedObject:)` `@Model` writes reads each
     /// property through code specialized for its type.
     @inlinable
     public func read<V: StorableProperty>(_ index: Int) throws -> V {
-        try V.stored(value(at: index), in: self, at: index)
+        try V._stored(value(at: index), in: self, at: index)
     }
 
     /// A linkingObjects property: read for the value fetched, empty for the values it links
@@ -62,7 +63,7 @@ public struct ModelReader {
     func readLinked<M: PersistentModel>(_ type: M.Type, key: UInt64, at index: Int, depth: Int, keepingIn cache: LinkedValues<M>?) throws -> M {
         var value: M?
         let found = try object.withLinkedObject(at: index, key: key, type: ObjectIdentifier(M.self), names: M.propertyNames) {
-            value = try M(storedObject: ModelReader(object: $0))
+            value = try M(_storedObject: _ModelReader(object: $0))
         }
         guard found, let value else { throw StoredObjectReader.Unreadable() }
         cache?.keep(value, for: key, depth: depth)
@@ -75,24 +76,25 @@ public struct ModelReader {
 }
 
 extension PersistentModel {
-    /// A model listed by hand has no `init(storedObject:)` of its own: it reads through `Codable`.
-    public init(storedObject: ModelReader) throws {
-        throw ModelReader.unreadable
+    /// A model listed by hand has no `init(_storedObject:)` of its own: it reads through `Codable`.
+    @_documentation(visibility: internal)
+    public init(_storedObject: _ModelReader) throws {
+        throw _ModelReader.unreadable
     }
 
     /// The names of the property table, in order: what a layout resolves a reader's slots from.
     @usableFromInline
     static func propertyNames() -> [String] { modelProperties.map(\.name) }
 
-    /// Reads `object` through `init(storedObject:)`; nil when that leaves it to `Codable`.
+    /// Reads `object` through `init(_storedObject:)`; nil when that leaves it to `Codable`.
     static func read(_ object: DynamicObject) -> Self? {
-        try? object.withStoredReader(type: ObjectIdentifier(Self.self), names: propertyNames) { try Self(storedObject: ModelReader(object: $0)) }
+        try? object.withStoredReader(type: ObjectIdentifier(Self.self), names: propertyNames) { try Self(_storedObject: _ModelReader(object: $0)) }
     }
 
     /// A model value stands for a to-one link, read from the object it points at.
     @inlinable
-    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
-        guard case .reference(let reference) = value else { throw ModelReader.unreadable }
+    public static func _stored(_ value: Value, in reader: _ModelReader, at index: Int) throws -> Self {
+        guard case .reference(let reference) = value else { throw _ModelReader.unreadable }
         return try reader.linked(Self.self, reference, at: index)
     }
 }

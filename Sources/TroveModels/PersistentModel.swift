@@ -16,28 +16,35 @@ import Trove
 /// ```
 ///
 /// A link is a nested model value and a list an array. `@Model` also writes the code that
-/// reads, compares and writes values property by property; a type whose table is listed by
-/// hand is read and written through its `Codable` conformance (see ``Trove/Persistable``).
+/// reads, compares and writes values property by property: the requirements whose names
+/// start with `_` are those hooks, public only so that the macro's expansion can reach them,
+/// and not for calling. A type whose table is listed by hand implements none of them and is
+/// read and written through its `Codable` conformance (see ``Trove/Persistable``).
 public protocol PersistentModel: Persistable, StorableProperty {
     /// The stored properties, in declared order: names, key paths and attributes.
     static var modelProperties: [ModelProperty<Self>] { get }
     /// The value of a stored object, read property by property in the order of
     /// ``modelProperties``: `@Model` writes it. A type without one reads through `Codable`.
-    init(storedObject: ModelReader) throws
+    @_documentation(visibility: internal)
+    init(_storedObject: _ModelReader) throws
     /// The positions in ``modelProperties`` of the stored properties whose values differ
     /// between `old` and `new`: what a partial update writes. `@Model` writes it, comparing
     /// property by property; a type without one compares the values' encodings.
-    static func changedProperties(from old: Self, to new: Self) throws -> [Int]
+    @_documentation(visibility: internal)
+    static func _changedProperties(from old: Self, to new: Self) throws -> [Int]
     /// The stored properties of `value` by name, as a write stores them (links as nested
     /// objects). `@Model` writes it; a type without one encodes the value.
-    static func writtenProperties(of value: Self) throws -> ModelPropertyValues
-    /// Whether ``writtenProperties(of:)`` names every property of ``modelProperties`` that
+    @_documentation(visibility: internal)
+    static func _writtenProperties(of value: Self) throws -> _ModelPropertyValues
+    /// Whether ``_writtenProperties(of:)`` names every property of ``modelProperties`` that
     /// is stored (not linkingObjects), whatever the value: `@Model` writes `true`.
-    static var writesEveryProperty: Bool { get }
+    @_documentation(visibility: internal)
+    static var _writesEveryProperty: Bool { get }
 }
 
 /// A model value's stored properties by name, as a write stores them.
-public typealias ModelPropertyValues = [String: Value]
+@_documentation(visibility: internal)
+public typealias _ModelPropertyValues = [String: Value]
 
 extension PersistentModel {
     /// A model value stands for a to-one link: always optional in the schema.
@@ -45,14 +52,16 @@ extension PersistentModel {
         StoredPropertyType(type: .link(modelName), isOptional: true)
     }
 
-    public static var linkedModel: (any PersistentModel.Type)? { Self.self }
+    @_documentation(visibility: internal)
+    public static var _linkedModel: (any PersistentModel.Type)? { Self.self }
 
     /// A model value has no value of its own in a query: compare its primary key instead.
     public func storedValue() throws -> Value {
         throw ModelQueryError("a \(Self.modelName) value is not a query constant: compare a property of the link (\\.owner?.id == id)")
     }
 
-    public static func changedProperties(from old: Self, to new: Self) throws -> [Int] {
+    @_documentation(visibility: internal)
+    public static func _changedProperties(from old: Self, to new: Self) throws -> [Int] {
         let before = try storedProperties(of: old)
         let after = try storedProperties(of: new)
         return modelProperties.indices.filter { i in
@@ -60,12 +69,14 @@ extension PersistentModel {
         }
     }
 
-    public static func writtenProperties(of value: Self) throws -> ModelPropertyValues {
+    @_documentation(visibility: internal)
+    public static func _writtenProperties(of value: Self) throws -> _ModelPropertyValues {
         try storedProperties(of: value)
     }
 
     /// An encoding may leave out what it holds as nil.
-    public static var writesEveryProperty: Bool { false }
+    @_documentation(visibility: internal)
+    public static var _writesEveryProperty: Bool { false }
 
     /// Whether a write of a value stores its properties as they are written: they name every
     /// stored property of the model in `models`, and so do those of each linked model. A type
@@ -77,7 +88,7 @@ extension PersistentModel {
 
     static func writesWholeObjects(in models: StoredModels, visiting: inout Set<ObjectIdentifier>) -> Bool {
         guard visiting.insert(ObjectIdentifier(Self.self)).inserted else { return true }
-        guard writesEveryProperty, let stored = models.storedProperties(of: modelName) else { return false }
+        guard _writesEveryProperty, let stored = models.storedProperties(of: modelName) else { return false }
         let written = modelProperties.filter { $0.schema.isStored }
         let targets = Dictionary(stored.map { ($0.name, $0.target) }, uniquingKeysWith: { a, _ in a })
         guard written.count == stored.count, Set(written.map(\.name)) == Set(targets.keys) else { return false }
@@ -89,10 +100,12 @@ extension PersistentModel {
     }
 
     /// A link is written as its nested object, which the write upserts.
-    public func writtenValue() throws -> Value { .object(try Self.writtenProperties(of: self)) }
+    @_documentation(visibility: internal)
+    public func _writtenValue() throws -> Value { .object(try Self._writtenProperties(of: self)) }
 
     /// A link stores the same when its value encodes the same.
-    public static func storedEqual(_ a: Self, _ b: Self) -> Bool {
+    @_documentation(visibility: internal)
+    public static func _storedEqual(_ a: Self, _ b: Self) -> Bool {
         guard let a = try? storedProperties(of: a), let b = try? storedProperties(of: b) else { return false }
         return a == b
     }
@@ -100,8 +113,9 @@ extension PersistentModel {
     /// Whether two values of a property store the same, for the comparisons `@Model` writes.
     /// Inlinable, so that the comparisons `@Model` writes are specialized for each type.
     @inlinable
-    public static func storedPropertyEqual<V: StorableProperty>(_ a: V, _ b: V) -> Bool {
-        V.storedEqual(a, b)
+    @_documentation(visibility: internal)
+    public static func _storedPropertyEqual<V: StorableProperty>(_ a: V, _ b: V) -> Bool {
+        V._storedEqual(a, b)
     }
 
     /// The property whose key path is `keyPath`, if it is stored.

@@ -70,7 +70,7 @@ extension Snapshot {
         do {
             var value: T?
             try withStoredModelObject(T.modelName, primaryKey: key, type: ObjectIdentifier(T.self), names: T.propertyNames) {
-                value = try T(storedObject: $0)
+                value = try T(_storedObject: $0)
             }
             return value
         } catch {
@@ -82,8 +82,8 @@ extension Snapshot {
     /// place for the Swift type `type`; not at all when there is none.
     @usableFromInline
     func withStoredModelObject(_ model: String, primaryKey: Value, type: ObjectIdentifier, names: () -> [String],
-                               _ body: (ModelReader) throws -> Void) throws {
-        _ = try withStoredObject(model, primaryKey: primaryKey, type: type, names: names) { try body(ModelReader(object: $0)) }
+                               _ body: (_ModelReader) throws -> Void) throws {
+        _ = try withStoredObject(model, primaryKey: primaryKey, type: type, names: names) { try body(_ModelReader(object: $0)) }
     }
 
     /// The stored value of `T` with this primary key read through `Codable`, or nil.

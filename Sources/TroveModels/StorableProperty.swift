@@ -23,33 +23,39 @@ public protocol StorableProperty {
     /// The schema type of a property of this Swift type.
     static var storedPropertyType: StoredPropertyType { get }
     /// The model a value of this type links to, if any.
-    static var linkedModel: (any PersistentModel.Type)? { get }
+    @_documentation(visibility: internal)
+    static var _linkedModel: (any PersistentModel.Type)? { get }
     /// The value as Trove stores it: a query constant, or a schema default.
     func storedValue() throws -> Value
     /// The value of this type that a stored property holds; `reader` and `index` (the
     /// property's place in its model's table) follow links. Throws when the value does not
     /// fit, and the object is then read through `Codable`.
-    static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self
+    @_documentation(visibility: internal)
+    static func _stored(_ value: Value, in reader: _ModelReader, at index: Int) throws -> Self
     /// Whether `a` and `b` store the same: what a partial update compares.
-    static func storedEqual(_ a: Self, _ b: Self) -> Bool
+    @_documentation(visibility: internal)
+    static func _storedEqual(_ a: Self, _ b: Self) -> Bool
     /// The value a write stores: ``storedValue()``, but a link is its nested object's
     /// property values, which the write upserts.
-    func writtenValue() throws -> Value
+    @_documentation(visibility: internal)
+    func _writtenValue() throws -> Value
 }
 
 extension StorableProperty {
-    public static var linkedModel: (any PersistentModel.Type)? { nil }
+    @_documentation(visibility: internal)
+    public static var _linkedModel: (any PersistentModel.Type)? { nil }
 
     /// A type of its own reads through `Codable`.
     @inlinable
-    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
-        throw ModelReader.unreadable
+    public static func _stored(_ value: Value, in reader: _ModelReader, at index: Int) throws -> Self {
+        throw _ModelReader.unreadable
     }
 
-    public func writtenValue() throws -> Value { try storedValue() }
+    @_documentation(visibility: internal)
+    public func _writtenValue() throws -> Value { try storedValue() }
 
     /// A type of its own compares by its stored value.
-    public static func storedEqual(_ a: Self, _ b: Self) -> Bool {
+    public static func _storedEqual(_ a: Self, _ b: Self) -> Bool {
         guard let a = try? a.storedValue(), let b = try? b.storedValue() else { return false }
         return a == b
     }
@@ -57,14 +63,14 @@ extension StorableProperty {
 
 extension StorableScalar where Self: Equatable {
     @inlinable
-    public static func storedEqual(_ a: Self, _ b: Self) -> Bool { a == b }
+    public static func _storedEqual(_ a: Self, _ b: Self) -> Bool { a == b }
 }
 
 extension StorableScalar where Self: FixedWidthInteger {
     /// An integer type reads a stored integer that fits it.
     @inlinable
-    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
-        guard case .int(let i) = value, let n = Self(exactly: i) else { throw ModelReader.unreadable }
+    public static func _stored(_ value: Value, in reader: _ModelReader, at index: Int) throws -> Self {
+        guard case .int(let i) = value, let n = Self(exactly: i) else { throw _ModelReader.unreadable }
         return n
     }
 }
@@ -82,8 +88,8 @@ extension Bool: StorableScalar {
     public static var scalarType: PropertyType { .bool }
     public func storedValue() -> Value { .bool(self) }
     @inlinable
-    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
-        guard case .bool(let b) = value else { throw ModelReader.unreadable }
+    public static func _stored(_ value: Value, in reader: _ModelReader, at index: Int) throws -> Self {
+        guard case .bool(let b) = value else { throw _ModelReader.unreadable }
         return b
     }
 }
@@ -117,11 +123,11 @@ extension Float: StorableScalar {
     public static var scalarType: PropertyType { .float }
     public func storedValue() -> Value { .float(self) }
     @inlinable
-    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
+    public static func _stored(_ value: Value, in reader: _ModelReader, at index: Int) throws -> Self {
         switch value {
         case .float(let f): return f
         case .double(let d): return Float(d)
-        default: throw ModelReader.unreadable
+        default: throw _ModelReader.unreadable
         }
     }
 }
@@ -130,11 +136,11 @@ extension Double: StorableScalar {
     public static var scalarType: PropertyType { .double }
     public func storedValue() -> Value { .double(self) }
     @inlinable
-    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
+    public static func _stored(_ value: Value, in reader: _ModelReader, at index: Int) throws -> Self {
         switch value {
         case .double(let d): return d
         case .float(let f): return Double(f)
-        default: throw ModelReader.unreadable
+        default: throw _ModelReader.unreadable
         }
     }
 }
@@ -143,8 +149,8 @@ extension String: StorableScalar {
     public static var scalarType: PropertyType { .string }
     public func storedValue() -> Value { .string(self) }
     @inlinable
-    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
-        guard case .string(let v) = value else { throw ModelReader.unreadable }
+    public static func _stored(_ value: Value, in reader: _ModelReader, at index: Int) throws -> Self {
+        guard case .string(let v) = value else { throw _ModelReader.unreadable }
         return v
     }
 }
@@ -153,8 +159,8 @@ extension Date: StorableScalar {
     public static var scalarType: PropertyType { .date }
     public func storedValue() -> Value { .date(self) }
     @inlinable
-    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
-        guard case .date(let v) = value else { throw ModelReader.unreadable }
+    public static func _stored(_ value: Value, in reader: _ModelReader, at index: Int) throws -> Self {
+        guard case .date(let v) = value else { throw _ModelReader.unreadable }
         return v
     }
 }
@@ -163,8 +169,8 @@ extension Data: StorableScalar {
     public static var scalarType: PropertyType { .data }
     public func storedValue() -> Value { .data(self) }
     @inlinable
-    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
-        guard case .data(let v) = value else { throw ModelReader.unreadable }
+    public static func _stored(_ value: Value, in reader: _ModelReader, at index: Int) throws -> Self {
+        guard case .data(let v) = value else { throw _ModelReader.unreadable }
         return v
     }
 }
@@ -173,8 +179,8 @@ extension Decimal: StorableScalar {
     public static var scalarType: PropertyType { .decimal }
     public func storedValue() -> Value { .decimal(self) }
     @inlinable
-    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
-        guard case .decimal(let v) = value else { throw ModelReader.unreadable }
+    public static func _stored(_ value: Value, in reader: _ModelReader, at index: Int) throws -> Self {
+        guard case .decimal(let v) = value else { throw _ModelReader.unreadable }
         return v
     }
 }
@@ -183,8 +189,8 @@ extension UUID: StorableScalar {
     public static var scalarType: PropertyType { .uuid }
     public func storedValue() -> Value { .uuid(self) }
     @inlinable
-    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
-        guard case .uuid(let v) = value else { throw ModelReader.unreadable }
+    public static func _stored(_ value: Value, in reader: _ModelReader, at index: Int) throws -> Self {
+        guard case .uuid(let v) = value else { throw _ModelReader.unreadable }
         return v
     }
 }
@@ -206,8 +212,8 @@ extension StorableProperty where Self: RawRepresentable, RawValue: StorableScala
     public func storedValue() throws -> Value { try rawValue.storedValue() }
 
     @inlinable
-    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
-        guard let v = Self(rawValue: try RawValue.stored(value, in: reader, at: index)) else { throw ModelReader.unreadable }
+    public static func _stored(_ value: Value, in reader: _ModelReader, at index: Int) throws -> Self {
+        guard let v = Self(rawValue: try RawValue._stored(value, in: reader, at: index)) else { throw _ModelReader.unreadable }
         return v
     }
 }
@@ -217,7 +223,8 @@ extension Optional: StorableProperty where Wrapped: StorableProperty {
         StoredPropertyType(type: Wrapped.storedPropertyType.type, isOptional: true)
     }
 
-    public static var linkedModel: (any PersistentModel.Type)? { Wrapped.linkedModel }
+    @_documentation(visibility: internal)
+    public static var _linkedModel: (any PersistentModel.Type)? { Wrapped._linkedModel }
 
     public func storedValue() throws -> Value {
         switch self {
@@ -227,23 +234,24 @@ extension Optional: StorableProperty where Wrapped: StorableProperty {
     }
 
     @inlinable
-    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
+    public static func _stored(_ value: Value, in reader: _ModelReader, at index: Int) throws -> Self {
         if case .null = value { return nil }
-        return try Wrapped.stored(value, in: reader, at: index)
+        return try Wrapped._stored(value, in: reader, at: index)
     }
 
-    public func writtenValue() throws -> Value {
+    @_documentation(visibility: internal)
+    public func _writtenValue() throws -> Value {
         switch self {
         case .none: .null
-        case .some(let wrapped): try wrapped.writtenValue()
+        case .some(let wrapped): try wrapped._writtenValue()
         }
     }
 
     @inlinable
-    public static func storedEqual(_ a: Self, _ b: Self) -> Bool {
+    public static func _storedEqual(_ a: Self, _ b: Self) -> Bool {
         switch (a, b) {
         case (.none, .none): true
-        case (.some(let a), .some(let b)): Wrapped.storedEqual(a, b)
+        case (.some(let a), .some(let b)): Wrapped._storedEqual(a, b)
         default: false
         }
     }
@@ -256,20 +264,22 @@ extension Array: StorableProperty where Element: StorableProperty {
         return StoredPropertyType(type: .list(element.type), isOptional: element.type.isLink ? false : element.isOptional)
     }
 
-    public static var linkedModel: (any PersistentModel.Type)? { Element.linkedModel }
+    @_documentation(visibility: internal)
+    public static var _linkedModel: (any PersistentModel.Type)? { Element._linkedModel }
 
     public func storedValue() throws -> Value { .list(try map { try $0.storedValue() }) }
 
     @inlinable
-    public static func stored(_ value: Value, in reader: ModelReader, at index: Int) throws -> Self {
-        guard case .list(let items) = value else { throw ModelReader.unreadable }
-        return try items.map { try Element.stored($0, in: reader, at: index) }
+    public static func _stored(_ value: Value, in reader: _ModelReader, at index: Int) throws -> Self {
+        guard case .list(let items) = value else { throw _ModelReader.unreadable }
+        return try items.map { try Element._stored($0, in: reader, at: index) }
     }
 
-    public func writtenValue() throws -> Value { .list(try map { try $0.writtenValue() }) }
+    @_documentation(visibility: internal)
+    public func _writtenValue() throws -> Value { .list(try map { try $0._writtenValue() }) }
 
     @inlinable
-    public static func storedEqual(_ a: Self, _ b: Self) -> Bool {
-        a.count == b.count && zip(a, b).allSatisfy { Element.storedEqual($0, $1) }
+    public static func _storedEqual(_ a: Self, _ b: Self) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { Element._storedEqual($0, $1) }
     }
 }

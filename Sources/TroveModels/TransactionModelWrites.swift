@@ -9,13 +9,13 @@ extension Transaction {
     /// Stores `value` as a new object; the values it links to are upserted. An existing
     /// primary key is an error.
     public func insert<T: PersistentModel>(_ value: T) throws {
-        try ValueTransaction(self).add(T.modelName, properties: T.writtenProperties(of: value), update: false,
+        try ValueTransaction(self).add(T.modelName, properties: T._writtenProperties(of: value), update: false,
                                        writtenBy: ObjectIdentifier(T.self), writesWhole: T.writesWholeObjects(in:))
     }
 
     /// Stores `value`, replacing the object with its primary key if there is one.
     public func upsert<T: PersistentModel>(_ value: T) throws {
-        try ValueTransaction(self).add(T.modelName, properties: T.writtenProperties(of: value), update: true,
+        try ValueTransaction(self).add(T.modelName, properties: T._writtenProperties(of: value), update: true,
                                        writtenBy: ObjectIdentifier(T.self), writesWhole: T.writesWholeObjects(in:))
     }
 
@@ -48,7 +48,7 @@ extension Transaction {
         var changed = value
         try body(&changed)
         let changes = T.self is AnyClass
-            ? Array(table.indices) : try T.changedProperties(from: value, to: changed)
+            ? Array(table.indices) : try T._changedProperties(from: value, to: changed)
         if changes.isEmpty { return changed }
         var properties: [String: Value] = Dictionary(minimumCapacity: changes.count)
         for i in changes {

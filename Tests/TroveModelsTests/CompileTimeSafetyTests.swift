@@ -127,8 +127,38 @@ import Testing
         #expect(errors.contains { $0.contains(misuse.diagnostic) }, "\(misuse.name) gave: \(errors)")
     }
 
-    /// The error lines `swiftc -typecheck` gives for `files` (by name stem, without imports).
-    static func typeCheck(_ files: [String: String]) throws -> [String] {
+    /// The members `@Model` adds to a public model are the model's table and `Codable`, which
+    /// users call, and the hooks of the typed API's reads and writes, whose names start with
+    /// `_` so that completion and documentation leave them out.
+    @Test func theHooksTheMacroWritesAreUnderscored() throws {
+        let model = """
+            @Model public struct Shown {
+                @Attribute(.primaryKey) public var id: Int
+                public var name: String = ""
+                public var other: ShownToo?
+            }
+            @Model public struct ShownToo {
+                @Attribute(.primaryKey) public var id: Int
+                @LinkingObjects(\\Shown.other) public var shown: [Shown] = []
+            }
+            """
+        var expansions = ""
+        let errors = try Self.typeCheck(["Shown": model], arguments: ["-Xfrontend", "-dump-macro-expansions"]) { expansions = $0 }
+        #expect(errors.isEmpty, "\(errors)")
+        let declarations = expansions.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("public ") }
+        let names = declarations.map { line in
+            let words = line.split(separator: " ").drop { ["public", "static"].contains($0) }
+            let name = words.dropFirst().first.map(String.init) ?? ""
+            return words.first == "init(from" || words.first?.hasPrefix("init(") == true ? String(words.first!) : name
+        }
+        let hooks = ["_changedProperties(from", "_storedEqual(_", "_writesEveryProperty:", "_writtenProperties(of", "init(_storedObject:"]
+        let api = ["encode(to", "init(from", "modelProperties:"]
+        #expect(names.sorted() == (hooks + api + hooks + api).sorted(), "\(declarations)")
+    }
+
+    /// The error lines `swiftc -typecheck` gives for `files` (by name stem, without imports),
+    /// with `arguments` added; `output` is handed everything it printed.
+    static func typeCheck(_ files: [String: String], arguments extra: [String] = [], output report: (String) -> Void = { _ in }) throws -> [String] {
         let toolchain = try TypeCheckSetup()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trove-compile-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -141,7 +171,7 @@ import Testing
         }
         let process = Process()
         process.executableURL = toolchain.swiftc
-        process.arguments = ["-typecheck", "-continue-building-after-errors", "-swift-version", "6", "-parse-as-library", "-module-name", "Checked"] + paths + toolchain.arguments
+        process.arguments = ["-typecheck", "-continue-building-after-errors", "-swift-version", "6", "-parse-as-library", "-module-name", "Checked"] + paths + toolchain.arguments + extra
         process.currentDirectoryURL = directory
         let output = Pipe()
         process.standardOutput = output
@@ -149,6 +179,7 @@ import Testing
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        report(text)
         let errors = text.split(separator: "\n").map(String.init).filter { $0.contains(": error: ") }
         if process.terminationStatus != 0 && errors.isEmpty {
             throw SetupError("swiftc failed with no error line (\(process.terminationStatus)):\n\(text)")

@@ -2,7 +2,7 @@ import Testing
 import Trove
 @testable import TroveModels
 
-/// `init(storedObject:)`, which `@Model` writes, reads what `Codable` reads: scalars,
+/// `init(_storedObject:)`, which `@Model` writes, reads what `Codable` reads: scalars,
 /// optionals, links, lists of values and of links, linkingObjects (empty below the top).
 @Suite struct ModelReaderTests {
     @Test func theGeneratedReaderGivesWhatCodableGives() throws {

@@ -130,11 +130,11 @@ import TroveModels
         }
         let stored = try #require(try store.read { try $0.object(Person.self, primaryKey: 1) })
         #expect(stored.age == 50 && stored.bestFriend?.name == "Rexy" && stored.dogs.map(\.name) == ["Rexy", "Fido"])
-        #expect(try Person.changedProperties(from: ann, to: ann).isEmpty)
+        #expect(try Person._changedProperties(from: ann, to: ann).isEmpty)
         var older = ann
         older.age += 1
         older.nickname = nil
-        #expect(try Person.changedProperties(from: ann, to: older).map { Person.modelProperties[$0].name } == ["age", "nickname"])
+        #expect(try Person._changedProperties(from: ann, to: older).map { Person.modelProperties[$0].name } == ["age", "nickname"])
     }
 
     @Test func aModelListedByHandComparesEncodings() throws {
@@ -143,8 +143,8 @@ import TroveModels
         let other = Account()
         other.username = "ann"
         other.logins = 3
-        #expect(try Account.changedProperties(from: ann, to: other).map { Account.modelProperties[$0].name } == ["logins"])
-        #expect(try Account.changedProperties(from: ann, to: ann).isEmpty)
+        #expect(try Account._changedProperties(from: ann, to: other).map { Account.modelProperties[$0].name } == ["logins"])
+        #expect(try Account._changedProperties(from: ann, to: ann).isEmpty)
     }
 
     @Test func aPartialUpdateOfAClassWritesWhatTheClosureChanged() throws {
