@@ -14,9 +14,10 @@ import Trove
 ///   default), `ALL` and `NONE` quantifiers.
 /// - `SELECT` and `GROUP` become projections and `GROUP BY` (see `PostgresProjection`).
 /// - `MATCHES` becomes `~` for the patterns whose meaning is the same in ICU's syntax and
-///   PostgreSQL's (see `PostgresRegularExpression`).
-/// - What has no faithful translation (another `MATCHES` pattern, `MATCHES[c]`) is an error,
-///   never an approximate answer.
+///   PostgreSQL's, `MATCHES[c]` for those of ASCII characters (see
+///   `PostgresRegularExpression`).
+/// - What has no faithful translation (another `MATCHES` pattern, a pattern read from the
+///   objects) is an error, never an approximate answer.
 struct PostgresQueryTranslator {
     let schema: Schema
     let tables: PostgresTables
@@ -790,7 +791,7 @@ struct PostgresQueryTranslator {
         case .like:
             return "COALESCE(\(l) LIKE \(Self.likePattern(sql: r)), false)"
         case .matches:
-            throw Self.refusal(.unsupported, "MATCHES with a pattern that is not a constant is not translated to PostgreSQL", at: location)
+            throw Self.refusal(.unsupported, "MATCHES with a pattern that is not a constant is not translated to PostgreSQL: only a constant pattern can be checked to mean the same in ICU's syntax and PostgreSQL's", at: location)
         case .in, .between:
             throw Self.refusal(.unsupported, "\(op.symbol) is not translated to PostgreSQL here", at: location)
         }
@@ -798,8 +799,9 @@ struct PostgresQueryTranslator {
 
     /// `subject MATCHES pattern` for a constant pattern, which an ARE matches as ICU does (see
     /// `PostgresRegularExpression`): otherwise refused at the operator. `[d]` removes
-    /// nonspacing marks from both sides as a store does; `[c]` is refused, ICU's
-    /// case-insensitive matching being no fold of both sides (`ß` matches `ss` but not `s{2}`).
+    /// nonspacing marks from both sides as a store does; `[c]` is written into the pattern,
+    /// ICU's case-insensitive matching being no fold of both sides (`ß` matches `ss` but not
+    /// `s{2}`).
     private mutating func matches(_ subject: Operand, _ options: StringComparisonOptions, _ value: Value, _ source: ParameterSource,
                                   constant: QueryExpression, at location: QuerySourceRange) throws -> String {
         guard subject.type == .string, case .string(let pattern) = value else {
@@ -807,19 +809,20 @@ struct PostgresQueryTranslator {
         }
         // An invalid pattern is the store's error, at the pattern.
         _ = try RegularExpressionPattern(pattern, options: options, at: constant.range.start)
-        if options.contains(.caseInsensitive) {
-            throw Self.refusal(.unsupported, "MATCHES[c] is not translated to PostgreSQL: ICU's case-insensitive matching is not PostgreSQL's", at: location)
-        }
+        // [d] folds both sides; [c] is in the translated pattern, the subject as it is.
+        let folding = options.subtracting(.caseInsensitive)
+        let caseInsensitive = options.contains(.caseInsensitive)
         let expression: String
         do {
-            expression = try PostgresRegularExpression.translate(PostgresStringFolding.foldConstant(pattern, options))
+            expression = try PostgresRegularExpression.translate(PostgresStringFolding.foldConstant(pattern, folding), caseInsensitive: caseInsensitive)
         } catch {
-            throw Self.refusal(.unsupported, "MATCHES is not translated to PostgreSQL for this pattern: \(error.construct) is ICU's, not PostgreSQL's", at: location)
+            let name = caseInsensitive ? "MATCHES[c]" : "MATCHES"
+            throw Self.refusal(.unsupported, "\(name) is not translated to PostgreSQL for this pattern: \(error.reason)", at: location)
         }
         // An argument's pattern decides whether it is translated: the SQL is not kept for others.
         if case .argument = source { parameters.isReusable = false }
         let placeholder = parameters.add(expression, from: .fixed)
-        return "COALESCE(\(PostgresStringFolding.fold(subject.expression, options)) ~ \(placeholder), false)"
+        return "COALESCE(\(PostgresStringFolding.fold(subject.expression, folding)) ~ \(placeholder), false)"
     }
 
     /// A LIKE pattern of the query language (`*` any run, `?` one character, no escape) as
