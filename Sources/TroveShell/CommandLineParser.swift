@@ -11,38 +11,46 @@ public enum CommandLineParser {
         case value(@Sendable (inout CommandLineOptions, String) -> Void)
     }
 
-    private static let longOptions: [String: Option] = [
-        "command": .value { $0.scripts.append(.command($1)) },
-        "file": .value { $0.scripts.append(.file($1)) },
-        "schema": .value { $0.schemaFile = $1 },
-        "readonly": .flag { $0.readOnly = true },
-        "reset-on-migration": .flag { $0.resetOnMigration = true },
-        "key-file": .value { $0.keyFile = $1 },
-        "timeout": .value { $0.busyTimeout = $1 },
-        "json": .flag { $0.outputMode = .json },
-        "jsonl": .flag { $0.outputMode = .jsonl },
-        "csv": .flag { $0.outputMode = .csv },
-        "tsv": .flag { $0.outputMode = .tsv },
-        "table": .flag { $0.outputMode = .table },
-        "markdown": .flag { $0.outputMode = .markdown },
-        "line": .flag { $0.outputMode = .line },
-        "headers": .flag { $0.showHeaders = true },
-        "no-headers": .flag { $0.showHeaders = false },
-        "nullvalue": .value { $0.nullText = $1 },
-        "init": .value { $0.initFile = $1 },
-        "no-init": .flag { $0.skipInit = true },
-        "bail": .flag { $0.bail = true },
-        "arg": .value { $0.arguments.append($1) },
-        "help": .flag { $0.showHelp = true },
-        "version": .flag { $0.showVersion = true },
-    ]
+    /// The option `--NAME`. A switch, not a dictionary: a one-shot command builds no table.
+    private static func longOption(_ name: String) -> Option? {
+        switch name {
+        case "command": .value { $0.scripts.append(.command($1)) }
+        case "file": .value { $0.scripts.append(.file($1)) }
+        case "schema": .value { $0.schemaFile = $1 }
+        case "readonly": .flag { $0.readOnly = true }
+        case "reset-on-migration": .flag { $0.resetOnMigration = true }
+        case "key-file": .value { $0.keyFile = $1 }
+        case "timeout": .value { $0.busyTimeout = $1 }
+        case "json": .flag { $0.outputMode = .json }
+        case "jsonl": .flag { $0.outputMode = .jsonl }
+        case "csv": .flag { $0.outputMode = .csv }
+        case "tsv": .flag { $0.outputMode = .tsv }
+        case "table": .flag { $0.outputMode = .table }
+        case "markdown": .flag { $0.outputMode = .markdown }
+        case "line": .flag { $0.outputMode = .line }
+        case "headers": .flag { $0.showHeaders = true }
+        case "no-headers": .flag { $0.showHeaders = false }
+        case "nullvalue": .value { $0.nullText = $1 }
+        case "init": .value { $0.initFile = $1 }
+        case "no-init": .flag { $0.skipInit = true }
+        case "bail": .flag { $0.bail = true }
+        case "arg": .value { $0.arguments.append($1) }
+        case "help": .flag { $0.showHelp = true }
+        case "version": .flag { $0.showVersion = true }
+        default: nil
+        }
+    }
 
-    private static let shortOptions: [Character: Option] = [
-        "c": longOptions["command"]!,
-        "f": longOptions["file"]!,
-        "s": longOptions["schema"]!,
-        "h": longOptions["help"]!,
-    ]
+    /// The option `-LETTER`: a short name of a long option.
+    private static func shortOption(_ letter: Character) -> Option? {
+        switch letter {
+        case "c": longOption("command")
+        case "f": longOption("file")
+        case "s": longOption("schema")
+        case "h": longOption("help")
+        default: nil
+        }
+    }
 
     /// Parses the arguments (without the program name).
     public static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineOptions {
@@ -69,7 +77,7 @@ public enum CommandLineParser {
                     name = String(body)
                     inline = nil
                 }
-                guard let option = longOptions[name] else {
+                guard let option = longOption(name) else {
                     throw UsageError("unknown option '--\(name)'")
                 }
                 switch option {
@@ -83,13 +91,13 @@ public enum CommandLineParser {
                 // sqlite3 spells its long options with one dash (`-csv`, `-header`): here
                 // `-csv` would run the command `sv`.
                 let word = String(argument.dropFirst())
-                if word.count > 1, let long = longOptions[word] != nil ? word : word == "header" ? "headers" : nil {
+                if word.count > 1, let long = longOption(word) != nil ? word : word == "header" ? "headers" : nil {
                     throw UsageError("unknown option '-\(word)'; long options take two dashes: --\(long)")
                 }
                 var rest = Substring(argument.dropFirst())
                 while let letter = rest.first {
                     rest = rest.dropFirst()
-                    guard let option = shortOptions[letter] else {
+                    guard let option = shortOption(letter) else {
                         throw UsageError("unknown option '-\(letter)'")
                     }
                     switch option {

@@ -105,9 +105,10 @@ package struct QueryParser: Sendable {
         if token.keyword == .group {
             try parseGroup(into: &query)
             if token.keyword == .select { try parseSelect(into: &query) }
-            try parseClauses(into: &query, expectation: query.select.isEmpty
+            let expectation = query.select.isEmpty
                 ? "SELECT, SORT, OFFSET, LIMIT or the end of the statement"
-                : "SORT, OFFSET, LIMIT or the end of the statement")
+                : "SORT, OFFSET, LIMIT or the end of the statement"
+            try parseClauses(into: &query, expectation: expectation)
             return query
         }
         try parseClauses(into: &query, expectation: predicate == nil
@@ -313,8 +314,8 @@ package struct QueryParser: Sendable {
         QueryIdentifier(lexer.name(of: token), range: token.range)
     }
 
-    private func expectEnd(expecting expectation: String) throws(QueryError) {
-        guard token.kind == .end else { throw unexpected(expectation) }
+    private func expectEnd(expecting expectation: @autoclosure () -> String) throws(QueryError) {
+        guard token.kind == .end else { throw unexpected(expectation()) }
     }
 
     /// Enters one level of nesting, refusing to go deeper than `maximumDepth`.
@@ -693,7 +694,10 @@ package struct QueryParser: Sendable {
     /// `SORT, DISTINCT, OFFSET, LIMIT`, for messages.
     private static let clauseList = clauseKeywords.joined(separator: ", ")
 
-    private mutating func parseClauses(into query: inout Query, expectation: String) throws(QueryError) {
+    /// `expectation` is built only for an error: its list of clauses is joined with the standard
+    /// library's unspecialized `joined(separator:)`, whose first call has the runtime scan the
+    /// binary's conformance records (a tenth of a one-shot page's instructions).
+    private mutating func parseClauses(into query: inout Query, expectation: @autoclosure () -> String) throws(QueryError) {
         var stage = 0
         while true {
             let rank: Int
@@ -706,7 +710,7 @@ package struct QueryParser: Sendable {
             case .select?:
                 throw error(.unexpectedToken, "SELECT cannot come here: under GROUP it comes right after GROUP(...), before SORT, OFFSET and LIMIT",
                             at: token.range.start)
-            default: return try expectEnd(expecting: expectation)
+            default: return try expectEnd(expecting: expectation())
             }
             if rank == 2 && !query.group.isEmpty {
                 throw error(.unexpectedToken, "DISTINCT does not apply to groups: each group is already distinct", at: token.range.start)
