@@ -99,7 +99,8 @@ package enum QueryKeyword: String, Sendable, Hashable, CaseIterable {
     }
 
     private static let table: [PackedWord: QueryKeyword] = {
-        var table: [PackedWord: QueryKeyword] = [:]
+        // Sized at once: every one-shot statement builds it, and growing it rehashes six times.
+        var table = [PackedWord: QueryKeyword](minimumCapacity: QueryKeyword.allCases.count)
         for keyword in QueryKeyword.allCases {
             table[PackedWord(keyword.rawValue.utf8)!] = keyword
         }
