@@ -12,7 +12,9 @@ import SwiftSyntaxMacros
 /// (`@Transient` ones keep their initial value), `init(_storedObject:)`, which reads a stored
 /// object property by property in the table's order, and the property-by-property comparison
 /// of partial updates (`_changedProperties(from:to:)`, `_storedEqual`) and the property values of
-/// writes (`_writtenProperties(of:)`): the compiler synthesizes
+/// writes (`_writtenProperties(of:)`), and the table's key paths from an optional of the type
+/// (`_chainedKeyPaths`, `\Project?.?.title`), which name the key paths through optional links
+/// to it (`\Task.project?.title`): the compiler synthesizes
 /// `Codable` only in the type's own file, and an initializer in the struct itself would take
 /// away its memberwise one.
 public struct ModelMacro: ExtensionMacro {
@@ -41,6 +43,7 @@ public struct ModelMacro: ExtensionMacro {
         }
         let written = compared.map { "\"\($0.element.name)\": try value.\($0.element.name)._writtenValue()" }
         let equalities = compared.map { "_storedPropertyEqual(a.\($0.element.name), b.\($0.element.name))" }
+        let chained = stored.map { "\\\(typeName)?.?.\($0.name)" }
         let encodes = stored.filter { $0.linkingOrigin == nil }.map { "    try container.encode(self.\($0.name), forKey: .\($0.name))" }
         var members = """
             \(access)static let modelProperties: [TroveModels.ModelProperty<\(typeName)>] = [
@@ -64,6 +67,9 @@ public struct ModelMacro: ExtensionMacro {
                 [\(written.isEmpty ? ":" : written.joined(separator: ", "))]
             }
             \(access)static var _writesEveryProperty: Bool { true }
+            \(access)static var _chainedKeyPaths: [Swift.AnyKeyPath] {
+                [\(chained.joined(separator: ", "))]
+            }
             \(access)static func _storedEqual(_ a: Self, _ b: Self) -> Bool {
                 \(equalities.isEmpty ? "true" : equalities.joined(separator: " && "))
             }

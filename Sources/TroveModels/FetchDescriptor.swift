@@ -38,7 +38,7 @@ public struct FetchDescriptor<T: PersistentModel> {
         if let predicate {
             (query.predicate, arguments) = try PredicateTranslator.translate(predicate)
         }
-        query.sort = try sortBy.map { QuerySortDescriptor(QueryKeyPath(components: [QueryIdentifier(try T.propertyName($0.keyPath))]), ascending: $0.order == .forward) }
+        query.sort = try sortBy.map { QuerySortDescriptor(try T.sortPath($0.keyPath).queryKeyPath, ascending: $0.order == .forward) }
         query.offset = fetchOffset
         query.limit = fetchLimit
         return (query.description, arguments)
@@ -48,10 +48,13 @@ public struct FetchDescriptor<T: PersistentModel> {
 /// A sort key of a typed fetch: a stored property of the model and an order, where SwiftData
 /// takes a `SortDescriptor`: `[.init(\.age, order: .reverse), .init(\.name)]`.
 ///
-/// The key path names a property of the model itself; a key path through a link, or to a
-/// computed or `@Transient` property, is a ``ModelQueryError`` when the fetch runs.
+/// The key path names a property of the model, or one of a linked model through optional
+/// to-one links, `.init(\Task.project?.title)`, which sorts as the query's `project.title`
+/// does: an object whose link is null sorts as a null value. A key path through a list, to a
+/// computed or `@Transient` property, or through a link to a model whose table is listed by
+/// hand is a ``ModelQueryError`` when the fetch runs.
 public struct ModelSortDescriptor<T: PersistentModel> {
-    /// The property sorted by.
+    /// The property sorted by, or the property of a linked model.
     public var keyPath: PartialKeyPath<T>
     /// `.forward` for ascending, `.reverse` for descending.
     public var order: SortOrder

@@ -17,7 +17,7 @@ extension FetchDescriptor {
             condition = translated.description
             arguments = values
         }
-        let sort = try sortBy.map { SortKey(try T.propertyName($0.keyPath), ascending: $0.order == .forward) }
+        let sort = try sortBy.map { SortKey(try T.sortPath($0.keyPath).dotted, ascending: $0.order == .forward) }
         return ResultsRequest(T.modelName, where: condition, arguments, sortedBy: sort)
     }
 }
@@ -36,15 +36,17 @@ extension LiveResults {
 
 extension ResultsController where Element: PersistentModel {
     /// A controller of the values of a typed fetch, in sections by the value of
-    /// `sectionKeyPath`, a property of the model itself.
+    /// `sectionKeyPath`: a property of the model, or of a linked model through optional to-one
+    /// links (`\.project?.title`, whose objects with a null link are in the section of null).
     ///
     /// ```swift
     /// let controller = try ResultsController(store: store, FetchDescriptor<Task>(predicate: #Predicate { !$0.done }),
     ///                                        sectionedBy: \.priority)
     /// ```
     ///
-    /// Sections by a linked object's property take its dotted path,
-    /// ``init(store:_:sectionKeyPath:queue:)``; a link or list here is a ``ModelQueryError``.
+    /// A link or a list, a computed or `@Transient` property, or a key path through a link to
+    /// a model whose table is listed by hand is a ``ModelQueryError``; the dotted path of
+    /// ``init(store:_:sectionKeyPath:queue:)`` names the same sections as a string.
     public convenience init<S>(
         store: Store, _ descriptor: FetchDescriptor<Element>, sectionedBy sectionKeyPath: KeyPath<Element, S>,
         queue: DispatchQueue = .main
@@ -74,17 +76,17 @@ extension ResultsController where Element: PersistentModel {
 }
 
 extension PersistentModel {
-    /// The property a typed controller sections by: a value of the model itself, as a section
-    /// key path through a link is not a Swift key path the property table can name.
+    /// The dotted path a typed controller sections by: a value of the model, or of a linked
+    /// model through to-one links.
     static func sectionPropertyName(_ keyPath: AnyKeyPath) throws -> String {
-        let hint = "section by a property of \(modelName), or by a linked object's with its dotted path: ResultsController(store:_:sectionKeyPath:) (\"link.property\")"
-        guard let property = property(for: keyPath), property.schema.isStored else {
-            throw ModelQueryError("\(keyPath) is not a stored property of \(modelName): \(hint)")
+        let hint = "section by a property of \(modelName) or of a linked model (\\.link?.property), or by a dotted path: ResultsController(store:_:sectionKeyPath:) (\"link.property\")"
+        guard let path = propertyPath(keyPath), path.schema.isStored else {
+            throw ModelQueryError("\(keyPath) is not a stored property of \(modelName), nor one of a linked model through to-one links: \(hint)")
         }
-        if property.linkedModel != nil {
-            throw ModelQueryError("sections group by a value, and \(modelName).\(property.name) is a link or a list: \(hint)")
+        if path.linkedModel != nil {
+            throw ModelQueryError("sections group by a value, and \(modelName).\(path.dotted) is a link or a list: \(hint)")
         }
-        return property.name
+        return path.dotted
     }
 }
 

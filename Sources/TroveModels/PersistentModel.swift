@@ -40,6 +40,12 @@ public protocol PersistentModel: Persistable, StorableProperty {
     /// is stored (not linkingObjects), whatever the value: `@Model` writes `true`.
     @_documentation(visibility: internal)
     static var _writesEveryProperty: Bool { get }
+    /// The key paths of ``modelProperties`` from an optional of the model, in the table's
+    /// order (`\Project?.?.title`): appended to a key path of a link to the model, they
+    /// give the key paths through it (`\Task.project?.title`). `@Model` writes them; a
+    /// table listed by hand has none, and key paths through links to it are not named.
+    @_documentation(visibility: internal)
+    static var _chainedKeyPaths: [AnyKeyPath] { get }
 }
 
 /// A model value's stored properties by name, as a write stores them.
@@ -77,6 +83,9 @@ extension PersistentModel {
     /// An encoding may leave out what it holds as nil.
     @_documentation(visibility: internal)
     public static var _writesEveryProperty: Bool { false }
+
+    @_documentation(visibility: internal)
+    public static var _chainedKeyPaths: [AnyKeyPath] { [] }
 
     /// Whether a write of a value stores its properties as they are written: they name every
     /// stored property of the model in `models`, and so do those of each linked model. A type

@@ -54,7 +54,7 @@ extension Snapshot {
                                               offset: Int, limit: Int?) throws -> String {
         var statement = Query(model: QueryIdentifier(T.modelName))
         statement.predicate = try ModelConditionCache.translation(of: node, root: root).condition
-        statement.sort = try sortBy.map { QuerySortDescriptor(QueryKeyPath(components: [QueryIdentifier(try T.propertyName($0.keyPath))]), ascending: $0.order == .forward) }
+        statement.sort = try sortBy.map { QuerySortDescriptor(try T.sortPath($0.keyPath).queryKeyPath, ascending: $0.order == .forward) }
         statement.offset = offset
         statement.limit = limit
         return statement.description

@@ -34,7 +34,7 @@ import TroveModels
             try ResultsController(store: store, FetchDescriptor<Person>(), sectionedBy: \.bestFriend)
         }, throws: namesTheStringForm)
         #expect(performing: {
-            try ResultsController(store: store, FetchDescriptor<Person>(), sectionedBy: \.bestFriend?.name)
+            try ResultsController(store: store, FetchDescriptor<Person>(), sectionedBy: \.bestFriend?.owners)
         }, throws: namesTheStringForm)
     }
 
