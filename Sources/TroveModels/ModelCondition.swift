@@ -16,20 +16,27 @@ public struct ModelCondition<Root: PersistentModel> {
     @usableFromInline let node: ModelConditionNode
     /// The values of the parameters, in the order the condition reads them.
     @usableFromInline let arguments: [Value]
+    /// The node's identity as plain bits, for a single comparison of a property of the model.
+    @usableFromInline let signature: ModelConditionSignature
 
-    @inlinable init(_ node: ModelConditionNode, arguments: [Value]) {
+    @inlinable init(_ node: ModelConditionNode, arguments: [Value], signature: ModelConditionSignature = .none) {
         self.node = node
         self.arguments = arguments
+        self.signature = signature
     }
 
     /// `path op value`: the value is a parameter, or `nil` when it is null; a value with no
     /// stored form (a model) is an error when the condition runs.
     @inlinable
-    static func comparison<V: StorableProperty>(_ path: ModelQueryPath, _ op: ModelQueryOperator, options: UInt8 = 0, _ value: V) -> ModelCondition {
+    static func comparison<V: StorableProperty>(_ path: consuming ModelQueryPath, _ op: ModelQueryOperator, options: UInt8 = 0, _ value: V) -> ModelCondition {
         do {
             let stored = try value.storedValue()
-            if case .null = stored { return ModelCondition(.comparison(path, op, options: options, .null), arguments: []) }
-            return ModelCondition(.comparison(path, op, options: options, .argument), arguments: [stored])
+            if case .null = stored {
+                return ModelCondition(.comparison(path, op, options: options, .null), arguments: [],
+                                      signature: ModelConditionSignature(path, op, options: options, isNull: true))
+            }
+            return ModelCondition(.comparison(path, op, options: options, .argument), arguments: [stored],
+                                  signature: ModelConditionSignature(path, op, options: options, isNull: false))
         } catch {
             return ModelCondition(.unsupported("\(error)"), arguments: [])
         }
@@ -58,6 +65,34 @@ public struct ModelCondition<Root: PersistentModel> {
     @inlinable
     public static prefix func ! (condition: ModelCondition) -> ModelCondition {
         ModelCondition(.not(condition.node), arguments: condition.arguments)
+    }
+}
+
+/// A single comparison of a property of the model with a value or `nil` (the node of most
+/// queries run in a loop) as plain bits: its key path's address and its operator, options and
+/// operand. Two such nodes with one signature are the same node while that key path lives, so
+/// ``ModelConditionCache`` finds the translation of a condition built by the same code as the
+/// last one with two integer comparisons, its node not read. Any other node has ``none``.
+@usableFromInline
+struct ModelConditionSignature: Equatable, Sendable {
+    @usableFromInline let keyPath: UInt
+    @usableFromInline let rest: UInt
+
+    @inlinable init(keyPath: UInt, rest: UInt) {
+        self.keyPath = keyPath
+        self.rest = rest
+    }
+
+    @usableFromInline static let none = ModelConditionSignature(keyPath: 0, rest: 0)
+
+    @inlinable
+    init(_ path: ModelQueryPath, _ op: ModelQueryOperator, options: UInt8, isNull: Bool) {
+        guard path.links.isEmpty, !path.counts, let last = path.last else {
+            self = .none
+            return
+        }
+        keyPath = UInt(bitPattern: ObjectIdentifier(last))
+        rest = UInt(op.rawValue) | UInt(options) << 8 | (isNull ? 1 << 16 : 0)
     }
 }
 

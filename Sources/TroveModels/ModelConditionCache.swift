@@ -6,13 +6,29 @@ import Trove
 /// translation and no text printed, and the text finds its parsed predicate and plan template
 /// in the store's statement cache, as a string query does. A condition with an
 /// `.unsupported` node is never cached, so that its error is reported each time.
+///
+/// A query run in a loop is most often one comparison, built by the same code each time: the
+/// entries of such nodes are published in a few atomic slots by their
+/// ``ModelConditionSignature``, and a condition with the signature of a slot's entry takes it
+/// with no lock, no copy of its node and no hash. Anything else goes through the dictionary
+/// under the lock.
+@usableFromInline
 enum ModelConditionCache {
-    /// One translation: the condition as the query AST, and its text.
+    /// One translation: what it translates, the condition as the query AST, and its text.
+    @usableFromInline
     final class Entry: Sendable {
+        @usableFromInline let model: ObjectIdentifier
+        /// Holds the node's key paths, so that no other key path takes their addresses while
+        /// the entry lives.
+        let node: ModelConditionNode
+        @usableFromInline let signature: ModelConditionSignature
         let condition: QueryPredicate
-        let text: String
+        @usableFromInline let text: String
 
-        init(condition: QueryPredicate) {
+        init(model: ObjectIdentifier, node: ModelConditionNode, signature: ModelConditionSignature, condition: QueryPredicate) {
+            self.model = model
+            self.node = node
+            self.signature = signature
             self.condition = condition
             text = condition.description
         }
@@ -25,44 +41,101 @@ enum ModelConditionCache {
 
     struct State {
         var entries: [Key: Entry] = [:]
-        /// The last keys found, compared before `entries` is hashed: a query run in a loop
-        /// has one node, and comparing it (key paths by identity) costs less than hashing it.
-        var recentKeys: [Key] = []
-        var recentEntries: [Entry] = []
-        var nextRecent = 0
+        /// The entries ever put in a slot, kept for good: a reader of a slot uses its entry
+        /// without retaining it, so a published entry is never released.
+        var published: [Entry] = []
+        var isPublished: Set<ObjectIdentifier> = []
     }
 
-    /// Enough for every condition a program writes; beyond it the cache starts again.
+    /// Enough for every condition a program writes; beyond it the cache starts again, and
+    /// the slots keep what they hold.
     static let capacity = 4096
-    static let recentCapacity = 4
 
     private static let state = Mutex(State())
 
+    /// The addresses of published entries (0 for none); a signature's slot is chosen by bits
+    /// of its key path's address.
+    @usableFromInline static let slot0 = Atomic<UInt>(0)
+    @usableFromInline static let slot1 = Atomic<UInt>(0)
+    @usableFromInline static let slot2 = Atomic<UInt>(0)
+    @usableFromInline static let slot3 = Atomic<UInt>(0)
+
+    @inlinable
+    static func slot<R>(_ signature: ModelConditionSignature, _ body: (borrowing Atomic<UInt>) -> R) -> R {
+        switch (signature.keyPath >> 4) & 3 {
+        case 0: body(slot0)
+        case 1: body(slot1)
+        case 2: body(slot2)
+        default: body(slot3)
+        }
+    }
+
     /// The translation of `node` over `root`, cached by the node's shape.
     static func translation(of node: ModelConditionNode, root: any PersistentModel.Type) throws -> Entry {
-        let key = Key(model: ObjectIdentifier(root), node: node)
-        if let entry = state.withLock({ $0.cached(key) }) { return entry }
-        let entry = Entry(condition: try ModelConditionTranslator.predicate(of: node, root: root))
+        let model = ObjectIdentifier(root)
+        let key = Key(model: model, node: node)
+        if let entry = state.withLock({ $0.entries[key] }) {
+            publish(entry)
+            return entry
+        }
+        let entry = Entry(model: model, node: node, signature: ModelConditionSignature(of: node),
+                          condition: try ModelConditionTranslator.predicate(of: node, root: root))
         state.withLock { state in
             if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
             state.entries[key] = entry
         }
+        publish(entry)
         return entry
+    }
+
+    /// The predicate text of `node` over `root`: what a typed query runs as a string query,
+    /// whose own cache holds its parse and plan template. Inlinable, so that a condition with
+    /// the signature of a slot's entry reads its text in the caller, with no call and no
+    /// retain of the entry.
+    @inlinable
+    static func text(of node: ModelConditionNode, signature: ModelConditionSignature, root: any PersistentModel.Type) throws -> String {
+        if signature != .none {
+            let bits = slot(signature) { $0.load(ordering: .acquiring) }
+            if let pointer = UnsafeRawPointer(bitPattern: bits) {
+                let text = Unmanaged<Entry>.fromOpaque(pointer)._withUnsafeGuaranteedRef { entry in
+                    entry.signature == signature && entry.model == ObjectIdentifier(root) ? entry.text : nil
+                }
+                if let text { return text }
+            }
+        }
+        return try translatedText(of: node, root: root)
+    }
+
+    /// The text of ``translation(of:root:)``, for a condition no slot holds.
+    @usableFromInline
+    static func translatedText(of node: ModelConditionNode, root: any PersistentModel.Type) throws -> String {
+        try translation(of: node, root: root).text
+    }
+
+    /// Puts `entry` in its signature's slot, keeping it for good, when it has a signature and
+    /// fewer than ``capacity`` entries are kept.
+    private static func publish(_ entry: Entry) {
+        guard entry.signature != .none else { return }
+        let kept = state.withLock { state in
+            if state.isPublished.contains(ObjectIdentifier(entry)) { return true }
+            guard state.published.count < capacity else { return false }
+            state.published.append(entry)
+            state.isPublished.insert(ObjectIdentifier(entry))
+            return true
+        }
+        guard kept else { return }
+        let bits = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque())
+        slot(entry.signature) { $0.store(bits, ordering: .releasing) }
     }
 }
 
-extension ModelConditionCache.State {
-    mutating func cached(_ key: ModelConditionCache.Key) -> ModelConditionCache.Entry? {
-        for i in recentKeys.indices where recentKeys[i] == key { return recentEntries[i] }
-        guard let entry = entries[key] else { return nil }
-        if recentKeys.count < ModelConditionCache.recentCapacity {
-            recentKeys.append(key)
-            recentEntries.append(entry)
-        } else {
-            recentKeys[nextRecent] = key
-            recentEntries[nextRecent] = entry
-            nextRecent = (nextRecent + 1) % ModelConditionCache.recentCapacity
+extension ModelConditionSignature {
+    /// The signature of `node`, as the comparison that built it gives it.
+    init(of node: ModelConditionNode) {
+        switch node {
+        case .comparison(let path, let op, let options, .argument): self.init(path, op, options: options, isNull: false)
+        case .comparison(let path, let op, let options, .null): self.init(path, op, options: options, isNull: true)
+        default: self = .none
         }
-        return entry
     }
 }

@@ -7,13 +7,13 @@ import Trove
 extension ModelQuery where Value: Equatable & StorableProperty {
     /// `property == value`; `== nil` for an optional is `property == nil`.
     @inlinable
-    public static func == (lhs: ModelQuery, rhs: Value) -> ModelCondition<Root> {
+    public static func == (lhs: consuming ModelQuery, rhs: Value) -> ModelCondition<Root> {
         .comparison(lhs.path, .equal, rhs)
     }
 
     /// `property != value`.
     @inlinable
-    public static func != (lhs: ModelQuery, rhs: Value) -> ModelCondition<Root> {
+    public static func != (lhs: consuming ModelQuery, rhs: Value) -> ModelCondition<Root> {
         .comparison(lhs.path, .notEqual, rhs)
     }
 
@@ -59,16 +59,16 @@ extension ModelQuery {
 extension ModelQuery where Value: Comparable & StorableProperty {
     /// `property < value`.
     @inlinable
-    public static func < (lhs: ModelQuery, rhs: Value) -> ModelCondition<Root> { .comparison(lhs.path, .lessThan, rhs) }
+    public static func < (lhs: consuming ModelQuery, rhs: Value) -> ModelCondition<Root> { .comparison(lhs.path, .lessThan, rhs) }
     /// `property <= value`.
     @inlinable
-    public static func <= (lhs: ModelQuery, rhs: Value) -> ModelCondition<Root> { .comparison(lhs.path, .lessThanOrEqual, rhs) }
+    public static func <= (lhs: consuming ModelQuery, rhs: Value) -> ModelCondition<Root> { .comparison(lhs.path, .lessThanOrEqual, rhs) }
     /// `property > value`.
     @inlinable
-    public static func > (lhs: ModelQuery, rhs: Value) -> ModelCondition<Root> { .comparison(lhs.path, .greaterThan, rhs) }
+    public static func > (lhs: consuming ModelQuery, rhs: Value) -> ModelCondition<Root> { .comparison(lhs.path, .greaterThan, rhs) }
     /// `property >= value`.
     @inlinable
-    public static func >= (lhs: ModelQuery, rhs: Value) -> ModelCondition<Root> { .comparison(lhs.path, .greaterThanOrEqual, rhs) }
+    public static func >= (lhs: consuming ModelQuery, rhs: Value) -> ModelCondition<Root> { .comparison(lhs.path, .greaterThanOrEqual, rhs) }
 
     /// One property is less than another of the object: `$0.age < $0.limit`.
     @inlinable

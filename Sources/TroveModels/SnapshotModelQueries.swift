@@ -23,7 +23,8 @@ extension Snapshot {
     ) throws -> ModelResults<T> {
         let condition = query(ModelQuery())
         if sortBy.isEmpty, offset == 0, limit == nil {
-            return ModelResults(try objects(T.modelName, matching: condition.node, arguments: condition.arguments, root: T.self))
+            let text = try ModelConditionCache.text(of: condition.node, signature: condition.signature, root: T.self)
+            return ModelResults(try objects(T.modelName, where: text, arguments: condition.arguments))
         }
         let text = try Self.statement(condition.node, root: T.self, sortBy: sortBy, offset: offset, limit: limit)
         return ModelResults(try self.query(text, arguments: condition.arguments))
@@ -39,13 +40,6 @@ extension Snapshot {
         let condition = query(ModelQuery())
         let text = try Self.statement(condition.node, root: T.self, sortBy: sortBy, offset: offset, limit: limit)
         return try explain(text, arguments: condition.arguments)
-    }
-
-    /// The objects of `model` that `node` selects: the cached translation's text run as a
-    /// string query, whose own cache holds its parse and plan template.
-    @usableFromInline
-    func objects(_ model: String, matching node: ModelConditionNode, arguments: [Value], root: any PersistentModel.Type) throws -> Results {
-        try objects(model, where: ModelConditionCache.translation(of: node, root: root).text, arguments: arguments)
     }
 
     /// The query statement of a condition with sort keys and paging.

@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import Testing
 import Trove
 import TroveModels
@@ -104,6 +106,23 @@ import TroveModels
         #expect(try ids(store) { $0.age == 25 } == [2])
         #expect(try ids(store) { $0.age != 25 } == [1, 3, 4])
         #expect(try ids(store) { $0.id == 3 } == [3])
+    }
+
+    @Test func queriesOfFewShapesFromManyThreadsSelectByTheirOwnValues() throws {
+        let store = try peopleStore()
+        let people = [("Ann", 31, 1), ("Bob", 25, 2), ("Cid", 40, 3), ("Dee", 18, 4)]
+        let wrong = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for round in 0..<200 {
+                let (name, age, id) = people[(thread + round) % people.count]
+                let found = try? store.read { s in
+                    round % 2 == 0 ? try s.objects(Person.self, where: { $0.name == name }).map(\.id)
+                        : try s.objects(Person.self, where: { $0.age == age }).map(\.id)
+                }
+                if found != [id] { wrong.withLock { $0 += 1 } }
+            }
+        }
+        #expect(wrong.withLock { $0 } == 0)
     }
 
     @Test func whatAQueryCannotRunIsAnErrorNamingIt() throws {

@@ -20,7 +20,7 @@ import TroveModels
     var team: TypedTeam?
 }
 
-/// The typed API (`@Model` values, `#Predicate`, key-path sorts, partial updates) against the
+/// The typed API (`@Model` values, `#Predicate` and the `where:` closure, key-path sorts, partial updates) against the
 /// dynamic API (property dictionaries, query strings) on the main workloads, in one process:
 /// two stores of the same schema, each workload run on the dynamic store and then on the typed
 /// one, query phases best of ``readRepeats``. What it prints is the cost of the typed layer.
@@ -42,6 +42,9 @@ struct TypedPhases {
         var repeats = 1
         var dynamic: (Store) throws -> Int
         var typed: (Store) throws -> Int
+        /// The same workload through the Realm-style `where: { $0.name == x }`, where it has a
+        /// condition to build.
+        var built: ((Store) throws -> Int)? = nil
     }
 
     func open(_ name: String) throws -> Store {
@@ -105,6 +108,12 @@ struct TypedPhases {
                         count + (try snapshot.objects(TypedUser.self, where: #Predicate { $0.name == name }).count)
                     }
                 }
+            }, built: { s in
+                try s.read { snapshot in
+                    try equalityNames.reduce(0) { count, name in
+                        count + (try snapshot.objects(TypedUser.self, where: { $0.name == name }).count)
+                    }
+                }
             }),
             Workload(phase: .compound, label: "compound predicate, scans all (age, age, score)", repeats: readRepeats, dynamic: { s in
                 try s.read { snapshot in
@@ -115,6 +124,11 @@ struct TypedPhases {
                     let (from, below, above): (Int64, Int64, Double) = (30, 40, 50)
                     return try snapshot.objects(TypedUser.self, where: #Predicate { $0.age >= from && $0.age < below && $0.score > above }).count
                 }
+            }, built: { s in
+                try s.read { snapshot in
+                    let (from, below, above): (Int64, Int64, Double) = (30, 40, 50)
+                    return try snapshot.objects(TypedUser.self, where: { $0.age >= from && $0.age < below && $0.score > above }).count
+                }
             }),
             Workload(phase: .contains, label: "name CONTAINS 'ari', scans all", repeats: readRepeats, dynamic: { s in
                 try s.read { snapshot in try snapshot.objects("User", where: "name CONTAINS $0", .string("ari")).count }
@@ -122,6 +136,11 @@ struct TypedPhases {
                 try s.read { snapshot in
                     let needle = "ari"
                     return try snapshot.objects(TypedUser.self, where: #Predicate { $0.name.contains(needle) }).count
+                }
+            }, built: { s in
+                try s.read { snapshot in
+                    let needle = "ari"
+                    return try snapshot.objects(TypedUser.self, where: { $0.name.contains(needle) }).count
                 }
             }),
             Workload(phase: .top, label: "top 100 by score, values read", repeats: readRepeats, dynamic: { s in
@@ -171,8 +190,17 @@ struct TypedPhases {
             let (expected, dynamic) = try measure("dynamic API", dynamicStore, workload.dynamic)
             let (found, typed) = try measure("typed API", typedStore, workload.typed)
             guard found == expected else { throw BenchError("typed API: \(workload.label) gave \(found), the dynamic API \(expected)") }
-            rows.append([workload.label, formatTime(dynamic.wall), formatTime(typed.wall), String(format: "%.2fx", typed.wall / dynamic.wall),
-                         formatTime(dynamic.cpu), formatTime(typed.cpu), String(format: "%.2fx", typed.cpu / dynamic.cpu)])
+            var row = [workload.label, formatTime(dynamic.wall), formatTime(typed.wall), String(format: "%.2fx", typed.wall / dynamic.wall),
+                       formatTime(dynamic.cpu), formatTime(typed.cpu), String(format: "%.2fx", typed.cpu / dynamic.cpu)]
+            if let built = workload.built {
+                let (foundBuilt, closure) = try measure("typed API, where: closure,", typedStore, built)
+                guard foundBuilt == expected else { throw BenchError("where: closure: \(workload.label) gave \(foundBuilt), the dynamic API \(expected)") }
+                row += [formatTime(closure.wall), String(format: "%.2fx", closure.wall / dynamic.wall),
+                        formatTime(closure.cpu), String(format: "%.2fx", closure.cpu / dynamic.cpu)]
+            } else {
+                row += ["-", "-", "-", "-"]
+            }
+            rows.append(row)
         }
         // Of the typed equality queries, what the caller's own code spends building each
         // `#Predicate` value (Foundation's work, no query run), best of the same repeats.
@@ -196,9 +224,10 @@ struct TypedPhases {
             try store.read { snapshot in "\(try snapshot.count("User")) users, scores summing to \(try snapshot.aggregate("sum User.score"))" }
         }
         guard stored[0] == stored[1] else { throw BenchError("typed API: the typed store has \(stored[1]), the dynamic one \(stored[0])") }
-        print("Typed API (@Model, #Predicate) against the dynamic API, Trove alone, same schema, same run:")
+        print("Typed API (@Model; #Predicate, and the where: closure) against the dynamic API, Trove alone, same schema, same run:")
         print("")
-        print(renderTable(["workload", "dynamic wall", "typed wall", "typed/dynamic", "dynamic CPU", "typed CPU", "typed/dynamic CPU"], rows))
+        print(renderTable(["workload", "dynamic wall", "typed wall", "typed/dynamic", "dynamic CPU", "typed CPU", "typed/dynamic CPU",
+                           "where: wall", "where:/dynamic", "where: CPU", "where:/dynamic CPU"], rows))
         print("")
         print("checks: the typed API gave each workload's answer the dynamic API gave; both stores hold \(stored[0])")
         if let building {

@@ -19,7 +19,7 @@ let usage = """
       --update-rounds R  instead of the comparison: each engine loads N users, then updates every
                  user's score in R transactions; reports the file size after each round
       --no-auto-vacuum  Trove's stores without the automatic vacuum (compactsAutomatically = false)
-      --typed    instead of the comparison: Trove's typed API (@Model, #Predicate) against its
+      --typed    instead of the comparison: Trove's typed API (@Model, #Predicate, where: closures) against its
                  dynamic API, on two stores of N users each; with --phases, the inserts (bulk
                  and single, which fill the stores) and those of its phases named (lookups,
                  equality, compound, contains, top, update)
