@@ -20,6 +20,21 @@ import Testing
         }
     }
 
+    @Test func everyScalarTypeIsReadByItsNameAndNothingElseIs() throws {
+        for type in PropertyType.scalarTypes {
+            #expect(PropertyType(scalarName: try #require(type.scalarName)) == type)
+        }
+        for name in ["Int", "int?", "int[]", "integer", "", "linkingObjects", "Dog"] {
+            #expect(PropertyType(scalarName: name) == nil)
+        }
+        for (text, type, optional) in [("int", PropertyType.int, false), ("int?", .int, true), ("int[]", .list(.int), false),
+                                       ("int?[]", .list(.int), true), ("Dog", .link("Dog"), true), ("Dog[]", .list(.link("Dog")), false)] {
+            let schema = try Schema(jsonData: Array(#"{"models": [{"name": "Dog", "properties": {"p": "\#(text)"}}]}"#.utf8))
+            #expect(schema["Dog"]?[property: "p"]?.type == type)
+            #expect(schema["Dog"]?[property: "p"]?.isOptional == optional)
+        }
+    }
+
     @Test func propertiesKeepTheirDeclaredOrder() throws {
         let schema = try Schema(contentsOf: SchemaFixtures.url("People.json"))
         #expect(schema.models.map(\.name) == ["Person", "Dog"])

@@ -29,8 +29,23 @@ public indirect enum PropertyType: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a scalar type name (`"int8"`); nil for anything else.
     public init?(scalarName: String) {
-        guard let t = Self.scalarTypes.first(where: { $0.scalarName == scalarName }) else { return nil }
-        self = t
+        // A switch, not a search of `scalarTypes`: every open reads each stored property's type.
+        switch scalarName {
+        case "bool": self = .bool
+        case "int": self = .int
+        case "int8": self = .int8
+        case "int16": self = .int16
+        case "int32": self = .int32
+        case "int64": self = .int64
+        case "float": self = .float
+        case "double": self = .double
+        case "string": self = .string
+        case "date": self = .date
+        case "data": self = .data
+        case "decimal": self = .decimal
+        case "uuid": self = .uuid
+        default: return nil
+        }
     }
 
     /// The name of a scalar type, as written in schema files; nil for links and collections.

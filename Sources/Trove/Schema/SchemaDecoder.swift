@@ -208,18 +208,20 @@ struct SchemaDecoder {
 
     /// Reads `int`, `int?`, `Dog`, `Dog?`, `Dog[]`, `int[]`, `int?[]`; the flag is optionality.
     func parseType(_ text: String, path: SchemaLocation, modelNames: Set<String>) throws(SchemaError) -> (PropertyType, Bool) {
+        // The suffixes are ASCII, so they are read from the UTF-8 bytes: `hasSuffix` on a
+        // substring runs the standard library's unspecialized generic comparison.
         var base = Substring(text)
         var isList = false
         var optional = false
-        if base.hasSuffix("[]") {
+        if Self.endsWithBrackets(base) {
             isList = true
-            base.removeLast(2)
+            base = Substring(base.utf8.dropLast(2))
         }
-        if base.hasSuffix("?") {
+        if base.utf8.last == UInt8(ascii: "?") {
             optional = true
-            base.removeLast()
+            base = Substring(base.utf8.dropLast())
         }
-        if base.hasSuffix("[]") {
+        if Self.endsWithBrackets(base) {
             if optional && !isList {
                 throw error(.invalidType, path, "a list cannot be null (it is empty instead); for null elements write \"\(base.dropLast(2))?[]\"")
             }
@@ -245,5 +247,11 @@ struct SchemaDecoder {
         }
         if isList { return (.list(element), optional) }
         return (element, optional || element.isLink)
+    }
+
+    private static func endsWithBrackets(_ text: Substring) -> Bool {
+        let bytes = text.utf8
+        guard bytes.count >= 2, bytes.last == UInt8(ascii: "]") else { return false }
+        return bytes[bytes.index(bytes.endIndex, offsetBy: -2)] == UInt8(ascii: "[")
     }
 }

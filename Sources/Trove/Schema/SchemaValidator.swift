@@ -4,7 +4,11 @@ struct SchemaValidator {
     let fileName: String?
 
     /// Words that name types cannot name models: `"string"` would be ambiguous as a type.
-    static let reservedModelNames: Set<String> = Set(PropertyType.scalarTypes.compactMap(\.scalarName) + ["linkingObjects"])
+    /// A lookup, not a set: every open validates its stored schema, and a set of these words
+    /// is built and hashed once per process for a handful of names.
+    static func isReservedModelName(_ name: String) -> Bool {
+        name == "linkingObjects" || PropertyType(scalarName: name) != nil
+    }
 
     func error(_ kind: SchemaError.Kind, _ path: String, _ message: String) -> SchemaError {
         SchemaError(kind, fileName: fileName, path: path, message: message)
@@ -30,7 +34,7 @@ struct SchemaValidator {
             guard SchemaName.isValid(model.name, underscoreFirst: false) else {
                 throw error(.invalidModelName, path, "invalid model name \(JSONValue.string(model.name).jsonText): a model name starts with a letter and has only letters, digits and '_'")
             }
-            if Self.reservedModelNames.contains(model.name) {
+            if Self.isReservedModelName(model.name) {
                 throw error(.invalidModelName, path, "'\(model.name)' is a type name and cannot name a model")
             }
             if let first = indexByName[model.name] {
@@ -48,13 +52,16 @@ struct SchemaValidator {
         if model.properties.isEmpty {
             throw error(.emptyModel, modelPath + ".properties", "model '\(model.name)' has no properties")
         }
-        var seen = Set<String>()
-        for property in model.properties {
+        // Few properties are searched linearly: hashing every name costs more at open.
+        var seen: Set<String>? = model.properties.count > 16 ? [] : nil
+        for (n, property) in model.properties.enumerated() {
             let path = SchemaLocation.property(i, property.name)
             guard SchemaName.isValid(property.name, underscoreFirst: true) else {
                 throw error(.invalidPropertyName, path, "invalid property name \(JSONValue.string(property.name).jsonText): a property name starts with a letter or '_' and has only letters, digits and '_'")
             }
-            guard seen.insert(property.name).inserted else {
+            let isNew = seen == nil ? !model.properties[..<n].contains { $0.name == property.name }
+                                    : seen!.insert(property.name).inserted
+            guard isNew else {
                 throw error(.duplicateProperty, path, "duplicate property '\(property.name)' in model '\(model.name)'")
             }
             try validate(property, of: model, path: path, models: models, indexByName: indexByName)
@@ -144,6 +151,7 @@ struct SchemaValidator {
     }
 
     func validateRenames(of model: ModelSchema, index i: Int, indexByName: [String: Int]) throws(SchemaError) {
+        if model.renamed.isEmpty { return }
         var oldNames: [String: String] = [:]
         for (new, old) in model.renamed.sorted(by: { $0.key < $1.key }) {
             var path: String { SchemaPath.member(SchemaPath.model(i) + ".renamed", new) }

@@ -80,22 +80,32 @@ final class ModelLayout: @unchecked Sendable {
         primaryKeyTree = "p:\(id)"
         objectsTreeSlot = firstTreeSlot
         primaryKeyTreeSlot = firstTreeSlot + 1
+        // Plain loops into sized collections: every open builds these, and the generic
+        // `map`/`filter`/`Dictionary(uniqueKeysWithValues:)` path costs more than the work.
         var props: [PropertyLayout] = []
+        props.reserveCapacity(schema.properties.count)
+        var names = [String: PropertyLayout](minimumCapacity: schema.properties.count)
+        var indexed: [PropertyLayout] = [], links: [PropertyLayout] = [], stored: [PropertyLayout] = []
+        var maxID = -1
         for (i, p) in schema.properties.enumerated() {
-            props.append(PropertyLayout(schema: p, id: propertyIDs[p.name] ?? -1, position: i,
+            let layout = PropertyLayout(schema: p, id: propertyIDs[p.name] ?? -1, position: i,
                                         indexed: p.isIndexed && p.name != schema.primaryKey,
-                                        modelID: id, indexTreeSlot: firstTreeSlot + 2 + i))
+                                        modelID: id, indexTreeSlot: firstTreeSlot + 2 + i)
+            props.append(layout)
+            precondition(names.updateValue(layout, forKey: p.name) == nil, "duplicate property name \(p.name)")
+            if layout.isIndexed { indexed.append(layout) }
+            if layout.isLinkOrLinkList { links.append(layout) }
+            if layout.isStored { stored.append(layout) }
+            maxID = max(maxID, layout.id)
         }
-        indexedProperties = props.filter(\.isIndexed)
-        linkProperties = props.filter(\.isLinkOrLinkList)
-        storedProperties = props.filter(\.isStored)
+        indexedProperties = indexed
+        linkProperties = links
+        storedProperties = stored
         properties = props
-        byName = Dictionary(uniqueKeysWithValues: props.map { ($0.name, $0) })
-        let maxID = props.map(\.id).max() ?? -1
+        byName = names
         var ids = [PropertyLayout?](repeating: nil, count: maxID + 1)
         for p in props where p.id >= 0 { ids[p.id] = p }
         byID = ids
-        let names = byName
         primaryKey = schema.primaryKey.flatMap { names[$0] }
         for p in props { p.model = self }
     }
@@ -138,8 +148,14 @@ final class StoreLayout: @unchecked Sendable {
         treeSlotCount = slot
         self.nextModelID = next
         self.models = models
-        byName = Dictionary(uniqueKeysWithValues: models.map { ($0.name, $0) })
-        byID = Dictionary(uniqueKeysWithValues: models.map { ($0.id, $0) })
+        var byName = [String: ModelLayout](minimumCapacity: models.count)
+        var byID = [Int: ModelLayout](minimumCapacity: models.count)
+        for m in models {
+            precondition(byName.updateValue(m, forKey: m.name) == nil, "duplicate model name \(m.name)")
+            precondition(byID.updateValue(m, forKey: m.id) == nil, "duplicate model id \(m.id)")
+        }
+        self.byName = byName
+        self.byID = byID
         var incoming: [Int: [PropertyLayout]] = [:]
         for m in models {
             for p in m.properties {
@@ -169,16 +185,20 @@ final class StoreLayout: @unchecked Sendable {
 
     static func decodeIDs(_ json: JSONValue) -> (ids: [String: (id: Int, properties: [String: Int])], next: Int) {
         guard case .object(let root) = json, case .object(let models)? = root["models"] else { return ([:], 1) }
-        var ids: [String: (Int, [String: Int])] = [:]
+        // The labelled element type: a dictionary of unlabelled tuples is copied to convert.
+        var ids = [String: (id: Int, properties: [String: Int])](minimumCapacity: models.pairs.count)
         for (name, v) in models.pairs {
             guard case .object(let m) = v, case .int(let id)? = m["id"] else { continue }
             var props: [String: Int] = [:]
             if case .object(let p)? = m["properties"] {
+                props = Dictionary(minimumCapacity: p.pairs.count)
                 for (pn, pv) in p.pairs { if case .int(let pid) = pv { props[pn] = Int(pid) } }
             }
             ids[name] = (Int(id), props)
         }
-        var next = (ids.values.map(\.0).max() ?? 0) + 1
+        var maxID = 0
+        for (i, model) in ids.values.enumerated() { maxID = i == 0 ? model.id : max(maxID, model.id) }
+        var next = maxID + 1
         if case .int(let n)? = root["nextModelID"] { next = max(next, Int(n)) }
         return (ids, next)
     }
