@@ -187,12 +187,13 @@ public final class PostgresBulkInsert {
             }
         } catch let error as PostgresError {
             guard let line = error.copyLine, let row = lastLines.firstIndex(where: { $0 >= line }) else {
-                throw PostgresStore.constraintError(model, error, PostgresStore.WrittenKeys())
+                throw PostgresStore.constraintError(model, error)
             }
             // The refused row's key, as a store names a duplicate one.
             var written = PostgresStore.WrittenKeys()
             if keys.count == places.count, let type = model.primaryKeyProperty?.type { written.primaryKey = try? PostgresValues.value(keys[row], type: type) }
-            throw PostgresRowError(place: places[row], error: PostgresStore.constraintError(model, error, written))
+            throw PostgresRowError(place: places[row], error: PostgresStore.constraintError(model, error),
+                                   storeError: PostgresStore.storeError(model, error, written))
         }
     }
 
@@ -264,10 +265,20 @@ public final class PostgresBulkInsert {
 /// A row of a bulk insert that the server refused, with where the row came from.
 public struct PostgresRowError: Error, Sendable, CustomStringConvertible {
     public var place: String
-    /// The store's `StoreError` for a broken constraint (a duplicate primary key), else the
-    /// server's `PostgresError`.
-    public var error: any Error & Sendable
-    public var description: String { "\(place): \(error)" }
+    /// The server's refusal, always set; a broken constraint's in the store's words.
+    public var error: PostgresError
+    /// The store's error for the row, set when it broke a constraint a store names (a
+    /// duplicate primary key); nil for another refusal (a value its column cannot take).
+    public var storeError: StoreError?
+
+    public init(place: String, error: PostgresError, storeError: StoreError? = nil) {
+        self.place = place
+        self.error = error
+        self.storeError = storeError
+    }
+
+    /// The place and the store's error, or the server's when there is none.
+    public var description: String { "\(place): \(storeError.map { "\($0)" } ?? error.description)" }
 }
 
 extension Int64 {

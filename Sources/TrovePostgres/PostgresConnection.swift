@@ -99,6 +99,7 @@ public final class PostgresConnection {
             var error = failure(primary ?? String(cString: PQresultErrorMessage(result)), sqlState: state)
             error.context = PQresultErrorField(result, Int32(UInt8(ascii: "W"))).map { String(cString: $0) }
             error.detail = PQresultErrorField(result, Int32(UInt8(ascii: "D"))).map { String(cString: $0) }
+            error.constraint = PQresultErrorField(result, Int32(UInt8(ascii: "n"))).map { String(cString: $0) }
             // "COPY Person, line 3, column name: ..."
             if let context = error.context, context.hasPrefix("COPY "), let range = context.firstRange(of: ", line ") {
                 error.copyLine = Int(context[range.upperBound...].prefix(while: \.isNumber))

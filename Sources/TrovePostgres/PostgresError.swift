@@ -15,6 +15,10 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
     /// The server's detail of the failure (`Key (id)=(1) already exists.`).
     public var detail: String?
 
+    /// The name of the constraint the statement broke (`Person_friend_fkey`), in any
+    /// `lc_messages`: unlike `detail`, it is never translated.
+    public var constraint: String?
+
     public init(_ message: String, sqlState: String? = nil, copyLine: Int? = nil, context: String? = nil) {
         self.message = message
         self.sqlState = sqlState

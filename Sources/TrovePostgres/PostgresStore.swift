@@ -578,7 +578,7 @@ public final class PostgresStore {
             case .link(let target):
                 let key = try linkKey(value, target: target, property: property.name)
                 let text = key.isNull ? nil : try PostgresValues.parameter(key, type: try keyType(target)).0
-                if let text { written.links.append((property.name, target, property.name, text, value)) }
+                if let text { written.links.append((property.name, target, model.name, property.name, text, value)) }
                 parameters.append(text)
             default:
                 let coerced = try coerce(value, property.type, "\(model.name).\(property.name)")
@@ -650,7 +650,7 @@ public final class PostgresStore {
                 let key = try linkKey(value, target: target, property: property.name)
                 guard !key.isNull else { throw StoreError.nullNotAllowed(model: model.name, property: property.name) }
                 let type = try keyType(target)
-                written.links.append((property.name, target, "value", try PostgresValues.parameter(key, type: type).0, value))
+                written.links.append((property.name, target, model.name + "." + property.name, "value", try PostgresValues.parameter(key, type: type).0, value))
                 sqlValue = try PostgresValues.sql(key, type: type, &parameters)
             } else {
                 let coerced = try coerce(value, element, "\(model.name).\(property.name)")
@@ -659,9 +659,29 @@ public final class PostgresStore {
             }
             rows.append("(\(ownerPlaceholder)::\(ownerCast), \(position), \(sqlValue))")
         }
-        try translateConstraint(model, written) {
-            try connection.execute("INSERT INTO \(side) (owner, position, value) VALUES \(rows.joined(separator: ", "))", parameters.values)
+        let values = "VALUES \(rows.joined(separator: ", "))"
+        // Links to several objects share one foreign key, whose error names the missing one
+        // only in translated text: the rows whose target exists are inserted, and a target
+        // missing from them is looked for by its key.
+        guard case .link(let target) = element, Set(written.links.map(\.key)).count > 1, let targetModel = schema[target] else {
+            try translateConstraint(model, written) {
+                try connection.execute("INSERT INTO \(side) (owner, position, value) \(values)", parameters.values)
+            }
+            return
         }
+        let targetTable = PostgresTables.table(target), targetKey = PostgresTables(schema: schema).keyColumn(targetModel)
+        let inserted = try translateConstraint(model, written) {
+            try connection.execute("INSERT INTO \(side) (owner, position, value) SELECT * FROM (\(values)) AS v (owner, position, value) "
+                                   + "WHERE EXISTS (SELECT 1 FROM \(targetTable) AS t WHERE t.\(targetKey) = v.value)", parameters.values)
+        }
+        guard inserted.affected < rows.count else { return }
+        let cast = PostgresTables.castType(try keyType(target))
+        for link in written.links {
+            if try connection.execute("SELECT 1 FROM \(targetTable) WHERE \(targetKey) = $1::\(cast)", [link.key]).rows.isEmpty {
+                throw StoreError.linkTargetNotFound(property: link.property, model: link.target, primaryKey: link.given.description)
+            }
+        }
+        throw PostgresError("a list of '\(model.name)' links to an object that does not exist")
     }
 
     /// Sets `values` on the rows of `model` (the table under the alias `t0`) that `condition`
@@ -685,11 +705,13 @@ public final class PostgresStore {
             case .link(let target):
                 let key = try linkKey(value, target: target, property: name)
                 let type = try keyType(target)
-                if !key.isNull { written.links.append((name, target, name, try PostgresValues.parameter(key, type: type).0, value)) }
+                if !key.isNull { written.links.append((name, target, model.name, name, try PostgresValues.parameter(key, type: type).0, value)) }
                 assignments.append("\(PostgresTables.quoted(name)) = \(try PostgresValues.sql(key, type: type, &parameters))")
             default:
                 let coerced = try coerce(value, property.type, "\(model.name).\(name)")
                 if coerced.isNull, !property.isOptional { throw StoreError.nullNotAllowed(model: model.name, property: name) }
+                // A new primary key another object has is a duplicate, as an inserted one is.
+                if name == model.primaryKey { written.primaryKey = coerced }
                 assignments.append("\(PostgresTables.quoted(name)) = \(try PostgresValues.sql(coerced, type: property.type, &parameters))")
             }
         }
@@ -715,11 +737,11 @@ public final class PostgresStore {
     }
 
     /// The keys a write's statement sets, by which a constraint it breaks is named as a store
-    /// names it: the primary key it inserts, and each link's key (its property, target, the
-    /// column holding it, the key as bound, the value as given).
+    /// names it: the primary key it writes, and each link's key (its property, target, the
+    /// table and column holding it, the key as bound, the value as given).
     struct WrittenKeys {
         var primaryKey: Value?
-        var links: [(property: String, target: String, column: String, key: String, given: Value)] = []
+        var links: [(property: String, target: String, table: String, column: String, key: String, given: Value)] = []
     }
 
     /// Runs `body`, a statement writing `written`, naming a broken constraint in the store's
@@ -729,31 +751,35 @@ public final class PostgresStore {
         do {
             return try body()
         } catch let error as PostgresError {
-            throw Self.constraintError(model, error, written)
+            throw Self.storeError(model, error, written) ?? Self.constraintError(model, error)
         }
     }
 
-    /// A broken constraint as the store's `StoreError`: a duplicate primary key, or a link to an
-    /// object that does not exist (the one the server's detail names, among `written`'s
-    /// links); another error as it is.
-    static func constraintError(_ model: ModelSchema, _ error: PostgresError, _ written: WrittenKeys) -> any Error & Sendable {
+    /// A broken constraint as the store's `StoreError`, when `written` says which: a duplicate
+    /// primary key, or a link to an object that does not exist. The foreign key is found by
+    /// its name, which no `lc_messages` translates; of its links, the one key they share.
+    static func storeError(_ model: ModelSchema, _ error: PostgresError, _ written: WrittenKeys) -> StoreError? {
         switch error.sqlState {
         case "23505":
-            guard let key = written.primaryKey else {
-                return PostgresError("'\(model.name)' already has an object with this primary key", sqlState: error.sqlState)
-            }
-            return StoreError.duplicatePrimaryKey(model: model.name, value: key.description)
+            return written.primaryKey.map { .duplicatePrimaryKey(model: model.name, value: $0.description) }
         case "23503":
-            // `Key (friend)=(99) is not present in table "Person".`
-            let named = written.links.first { link in
-                [link.column, PostgresTables.quoted(link.column)].contains { column in
-                    error.detail == "Key (\(column))=(\(link.key)) is not present in table \"\(link.target)\"."
-                }
-            }
-            guard let link = named ?? (written.links.count == 1 ? written.links.first : nil) else {
-                return PostgresError("a link of '\(model.name)' names an object that does not exist (\(error.message))", sqlState: error.sqlState)
-            }
-            return StoreError.linkTargetNotFound(property: link.property, model: link.target, primaryKey: link.given.description)
+            let named = written.links.filter { error.constraint == PostgresTables.foreignKeyName(table: $0.table, column: $0.column) }
+            let candidates = error.constraint == nil ? written.links : named
+            guard let link = candidates.first, candidates.allSatisfy({ $0.target == link.target && $0.key == link.key }) else { return nil }
+            return .linkTargetNotFound(property: link.property, model: link.target, primaryKey: link.given.description)
+        default:
+            return nil
+        }
+    }
+
+    /// A broken constraint the store's `StoreError` does not name (its key unknown), in the
+    /// store's words; another error as it is.
+    static func constraintError(_ model: ModelSchema, _ error: PostgresError) -> PostgresError {
+        switch error.sqlState {
+        case "23505":
+            return PostgresError("'\(model.name)' already has an object with this primary key", sqlState: error.sqlState)
+        case "23503":
+            return PostgresError("a link of '\(model.name)' names an object that does not exist (\(error.message))", sqlState: error.sqlState)
         default:
             return error
         }

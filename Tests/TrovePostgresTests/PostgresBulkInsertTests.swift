@@ -66,7 +66,7 @@ struct PostgresBulkInsertTests {
         #expect(try bulk.add(["id": 20, "s": "two\nline \"breaks\"\n"], at: "record with lines"))
         #expect(try bulk.add(["id": 5], at: "record 5"))
         let error = #expect(throws: PostgresRowError.self) { try store.atomically { try bulk.flush() } }
-        #expect(error?.place == "record 5" && error?.error as? StoreError == .duplicatePrimaryKey(model: "Item", value: "5"), "\(String(describing: error))")
+        #expect(error?.place == "record 5" && error?.storeError == .duplicatePrimaryKey(model: "Item", value: "5"), "\(String(describing: error))")
         #expect(error?.description == "record 5: 'Item' already has an object with primary key 5")
         #expect(try store.count("Item") == 1)
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Trove
-import TrovePostgres
+@testable import TrovePostgres
 
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
 struct PostgresStoreTests {
@@ -168,6 +168,77 @@ struct PostgresStoreTests {
             #expect(throws: expected ?? .readOnly, "\(name)") { try onServer() }
         }
         #expect(try postgres.count("Person") == 1 && postgres.count("Dog") == 1)
+    }
+
+    /// A changed primary key another object has is a duplicate, named as an inserted one is:
+    /// by one `UPDATE`, and when a list is replaced with it.
+    @Test func aTakenPrimaryKeyByUpdateIsADuplicate() throws {
+        let store = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: PostgresFixtures.schema)
+        try store.insert("Dog", ["id": 1, "name": "Rex"])
+        try store.insert("Dog", ["id": 2, "name": "Fido"])
+        try store.insert("Person", ["id": 1, "name": "Ann"])
+        try store.insert("Person", ["id": 2, "name": "Bob", "dogs": [2]])
+        #expect(throws: StoreError.duplicatePrimaryKey(model: "Dog", value: "1")) { try store.update("Dog", primaryKey: 2, set: ["id": 1]) }
+        #expect(throws: StoreError.duplicatePrimaryKey(model: "Dog", value: "1")) { try store.update("Dog", where: "name == 'Fido'", set: ["id": 1]) }
+        #expect(throws: StoreError.duplicatePrimaryKey(model: "Person", value: "1")) {
+            try store.update("Person", primaryKey: 2, set: ["id": 1, "dogs": [1, 2]])
+        }
+        #expect(try store.update("Dog", primaryKey: 2, set: ["id": 3]))
+        #expect(try store.objects("Person where id == 2").json.first?["dogs"] == .array([.int(3)]))
+    }
+
+    static let walkSchema = try! Schema(jsonData: Array("""
+    {
+      "schemaVersion": 1,
+      "models": [
+        { "name": "Dog", "primaryKey": "id", "properties": { "id": "int" } },
+        { "name": "Person", "primaryKey": "id", "properties": { "id": "int" } },
+        { "name": "Walk", "primaryKey": "id", "properties": { "id": "int", "dog": "Dog?", "walker": "Person?", "dogs": "Dog[]" } }
+      ]
+    }
+    """.utf8), fileName: "walks")
+
+    /// A statement writing several links names the one whose target does not exist, in any
+    /// `lc_messages`: by the foreign key's name, and in a list by the keys it finds.
+    @Test func theMissingLinkAmongSeveralIsNamedInAnyLanguage() throws {
+        let store = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: Self.walkSchema)
+        try store.insert("Dog", ["id": 1])
+        try store.insert("Person", ["id": 1])
+        func expectRefused() {
+            #expect(throws: StoreError.linkTargetNotFound(property: "walker", model: "Person", primaryKey: "99")) {
+                try store.insert("Walk", ["id": 1, "dog": 1, "walker": 99])
+            }
+            #expect(throws: StoreError.linkTargetNotFound(property: "dog", model: "Dog", primaryKey: "98")) {
+                try store.insert("Walk", ["id": 1, "dog": 98, "walker": 1])
+            }
+            #expect(throws: StoreError.linkTargetNotFound(property: "walker", model: "Person", primaryKey: "97")) {
+                try store.update("Walk", where: nil, set: ["dog": 1, "walker": 97])
+            }
+            #expect(throws: StoreError.linkTargetNotFound(property: "dogs", model: "Dog", primaryKey: "96")) {
+                try store.insert("Walk", ["id": 2, "dogs": [1, 96, 95, 1]])
+            }
+        }
+        try store.insert("Walk", ["id": 3, "dogs": [1, 1]])
+        expectRefused()
+        // The server's detail translated: the foreign key's name still says which column.
+        let refused = #expect(throws: PostgresError.self) {
+            try store.connection.execute(#"INSERT INTO "Walk" (id, dog, walker) VALUES (1, 1, 99)"#)
+        }
+        #expect(refused?.constraint == "Walk_walker_fkey")
+        if var refused {
+            refused.detail = "Schlüssel (walker)=(99) ist nicht in Tabelle »Person« vorhanden."
+            var written = PostgresStore.WrittenKeys()
+            written.links = [("dog", "Dog", "Walk", "dog", "1", 1), ("walker", "Person", "Walk", "walker", "99", 99)]
+            #expect(PostgresStore.storeError(try #require(Self.walkSchema["Walk"]), refused, written)
+                    == .linkTargetNotFound(property: "walker", model: "Person", primaryKey: "99"))
+        }
+        // The server's own translation, where its machine has a locale for one.
+        for locale in ["de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8", "es_ES.UTF-8", "es_ES.utf8"] {
+            guard (try? store.connection.execute("SET lc_messages = '\(locale)'")) != nil else { continue }
+            expectRefused()
+            break
+        }
+        #expect(try store.count("Walk") == 1)
     }
 
     /// An update or delete by predicate is one statement: through links (a join), replacing
