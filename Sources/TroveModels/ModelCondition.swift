@@ -104,6 +104,9 @@ enum ModelConditionNode: Hashable, @unchecked Sendable {
     case comparison(ModelQueryPath, ModelQueryOperator, options: UInt8, ModelQueryOperand)
     /// `$n IN list`: the list holds the parameter.
     case element(of: ModelQueryPath)
+    /// `list.contains(model)`: a model value is no query constant, an error naming the
+    /// property of the list's objects to compare instead.
+    case modelElement(of: ModelQueryPath, modelName: String)
     indirect case and(ModelConditionNode, ModelConditionNode)
     indirect case or(ModelConditionNode, ModelConditionNode)
     indirect case not(ModelConditionNode)

@@ -31,6 +31,9 @@ struct ModelConditionTranslator {
         case .element(let path):
             let (list, _) = try Self.expression(path, root: root)
             return .comparison(.init(nextParameter(), .in, list))
+        case .modelElement(let path, let modelName):
+            let (list, _) = try Self.expression(path, root: root)
+            throw ModelQueryError("where: a \(modelName) value is not a query constant: compare a property of the list's objects, such as its primary key ($0.\(list).id == value.id)")
         case .and(let lhs, let rhs):
             return .and(try operands(of: lhs, rhs, root: root) { if case .and(let inner) = $0.kind { inner } else { nil } })
         case .or(let lhs, let rhs):
@@ -74,6 +77,10 @@ struct ModelConditionTranslator {
         }
         let keyPath = QueryKeyPath(components: names)
         if path.counts {
+            // `ANY dogs.owners.@count` is no query: a count is of one list, not of each of a list's.
+            if throughList {
+                throw ModelQueryError("where: $0.\(keyPath).count counts a list of each object of a list (ANY \(keyPath).@count), which the query language has no form for: count one list ($0.\(names[0].name).count) or compare a property of the list's objects")
+            }
             return (QueryExpression(.aggregate(.init(collection: keyPath, function: .count))), throughList)
         }
         return (QueryExpression(.keyPath(keyPath)), throughList)

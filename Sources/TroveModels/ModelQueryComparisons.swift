@@ -1,10 +1,43 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import Trove
 
 // The comparisons of a `ModelQuery`, as Realm Swift's `Query<T>` spells them. Each is
 // inlinable, so that a `where` closure builds its condition in code specialized for its own
 // model and value types, with no generic metadata looked up per query.
 
-extension ModelQuery where Value: Equatable & StorableProperty {
+/// A property type that `==`, `!=` and `in` of a ``ModelQuery`` compare as one value: the
+/// scalar types, their optionals, and an enum of scalar raw values that declares it (in place
+/// of `StorableProperty`, which it refines):
+///
+/// ```swift
+/// enum Mood: String, Codable, QueryableValue { case happy, grumpy }
+/// let grumpy = try snapshot.objects(Pet.self, where: { $0.mood == .grumpy })
+/// ```
+///
+/// A list is not one: it is queried by its elements (`$0.tags.contains("a")`) or its count,
+/// so `$0.tags == ["a"]` does not compile.
+public protocol QueryableValue: StorableProperty, Equatable {}
+
+extension Bool: QueryableValue {}
+extension Int: QueryableValue {}
+extension Int8: QueryableValue {}
+extension Int16: QueryableValue {}
+extension Int32: QueryableValue {}
+extension Int64: QueryableValue {}
+extension Float: QueryableValue {}
+extension Double: QueryableValue {}
+extension String: QueryableValue {}
+extension Date: QueryableValue {}
+extension Data: QueryableValue {}
+extension Decimal: QueryableValue {}
+extension UUID: QueryableValue {}
+extension Optional: QueryableValue where Wrapped: QueryableValue {}
+
+extension ModelQuery where Value: QueryableValue {
     /// `property == value`; `== nil` for an optional is `property == nil`.
     @inlinable
     public static func == (lhs: consuming ModelQuery, rhs: Value) -> ModelCondition<Root> {
@@ -112,8 +145,9 @@ public struct QueryStringOptions: OptionSet, Sendable {
     /// The options' bits, those of the query text's `[c]` (1) and `[d]` (2).
     public let rawValue: UInt8
 
-    /// The options of these bits.
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// The options of these bits; other bits name no option and are dropped, so that every
+    /// set of options is one statement.
+    public init(rawValue: UInt8) { self.rawValue = rawValue & 0b11 }
 
     /// `[c]`: letters compare with full Unicode case folding.
     public static let caseInsensitive = QueryStringOptions(rawValue: 1 << 0)
@@ -160,16 +194,11 @@ extension ModelQuery where Value: QueryableString {
     }
 }
 
-/// A list property a ``ModelQuery`` reads the count or elements of: an array of values, of
-/// links, or of linking objects.
-public protocol QueryableList {
-    /// The type of the list's elements.
-    associatedtype QueryElement
-}
+/// A list property a ``ModelQuery`` reads the count of: an array of values, of links, or of
+/// linking objects.
+public protocol QueryableList {}
 
-extension Array: QueryableList {
-    public typealias QueryElement = Element
-}
+extension Array: QueryableList {}
 
 extension ModelQuery where Value: QueryableList {
     /// The number of elements of the list: `$0.dogs.count > 2` is `dogs.@count > $0`.
@@ -181,11 +210,14 @@ extension ModelQuery where Value: QueryableList {
     }
 }
 
-extension ModelQuery where Value: QueryableList, Value.QueryElement: StorableProperty {
+extension ModelQuery {
     /// The list holds `element`: `$0.tags.contains("a")` is `$0 IN tags`. A list of links is
-    /// queried by a property of its objects instead (`$0.dogs.name == "Rex"`).
+    /// queried by a property of its objects instead (`$0.dogs.id == rex.id`).
     @inlinable
-    public func contains(_ element: Value.QueryElement) -> ModelCondition<Root> {
+    public func contains<Element: StorableProperty>(_ element: Element) -> ModelCondition<Root> where Value == [Element] {
+        if let model = element as? any PersistentModel {
+            return ModelCondition(.modelElement(of: path, modelName: type(of: model).modelName), arguments: [])
+        }
         do {
             let stored = try element.storedValue()
             return ModelCondition(.element(of: path), arguments: [stored])

@@ -141,7 +141,22 @@ import TroveModels
                 Issue.record("a model value compared")
             } catch let error as ModelQueryError {
                 #expect(error.description.contains("not a query constant"))
+                #expect(error.description.contains("$0.dogs.id == value.id"))
+            }
+            do {
+                _ = try s.objects(Dog.self, where: { $0.owners.dogs.count > 1 })
+                Issue.record("a count through a list ran")
+            } catch let error as ModelQueryError {
+                #expect(error.description.contains("$0.owners.dogs.count"))
+                #expect(error.description.contains("$0.owners.count"))
             }
         }
+    }
+
+    @Test func stringOptionsKeepOnlyTheirOwnBits() throws {
+        #expect(QueryStringOptions(rawValue: 0xFF) == [.caseInsensitive, .diacriticInsensitive])
+        #expect(QueryStringOptions(rawValue: 0x04).isEmpty)
+        let plain = try text { $0.name.contains("a", options: QueryStringOptions(rawValue: 0x05)) }
+        #expect(plain == (try text { $0.name.contains("a", options: .caseInsensitive) }))
     }
 }
