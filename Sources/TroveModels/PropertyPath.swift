@@ -84,9 +84,12 @@ enum LinkedPropertyPaths {
     }
 
     /// The most key paths one search builds. Links are followed breadth first, one depth at a
-    /// time, so every path up to the depth where the search stops is tried; models that link
-    /// to each other in cycles (a person's mother and father) make the number of paths grow
-    /// with each depth, and the search stops there rather than without end.
+    /// time, so every path up to the depth where the search stops is tried. To-one links
+    /// cannot form a cycle (a struct cannot hold an optional of itself, even through another
+    /// model: Swift refuses the recursive value type), but they can fan out: a model with
+    /// several links to models with several links each (a person's mother and father, each
+    /// with theirs) has a number of paths that multiplies with each depth, and the search
+    /// stops at this many rather than build them all.
     static let budget = 20_000
 
     /// The most links a key path goes through: as many as a typed read follows.
