@@ -66,9 +66,11 @@ import Testing
              "The hasSuffix(_:) function is not supported in this predicate"),
         .use("a misspelt property in a where: closure", #"_ = try snapshot.objects(Owner.self, where: { $0.nmae == "x" })"#,
              "has no dynamic member 'nmae'"),
-        // swiftc refuses it without naming the operands ("failed to produce diagnostic").
+        // swiftc refuses the expression without naming its operands (a stand-alone copy of the
+        // operators names them, the typed API's module does not), so the refusal of that
+        // expression is what is matched, not any error of the file.
         .use("a value of another type in a where: closure", #"_ = try snapshot.objects(Owner.self, where: { $0.id == "x" })"#,
-             "error:"),
+             "error: failed to produce diagnostic for expression"),
         .use("a string comparison of a number in a where: closure", #"_ = try snapshot.objects(Owner.self, where: { $0.id.contains("1") })"#,
              "requires that 'Int' conform to 'QueryableString'"),
         .use("an element of another type in a list's contains", #"_ = try snapshot.objects(Owner.self, where: { $0.tags.contains(1) })"#,
