@@ -104,6 +104,8 @@ enum ModelConditionNode: Hashable, @unchecked Sendable {
     case comparison(ModelQueryPath, ModelQueryOperator, options: UInt8, ModelQueryOperand)
     /// `$n IN list`: the list holds the parameter.
     case element(of: ModelQueryPath)
+    /// `path BETWEEN {$n, $n+1}`: the property is within the two parameters, inclusive.
+    case between(ModelQueryPath)
     /// `list.contains(model)`: a model value is no query constant, an error naming the
     /// property of the list's objects to compare instead.
     case modelElement(of: ModelQueryPath, modelName: String)

@@ -31,6 +31,9 @@ struct ModelConditionTranslator {
         case .element(let path):
             let (list, _) = try Self.expression(path, root: root)
             return .comparison(.init(nextParameter(), .in, list))
+        case .between(let path):
+            let (value, throughList) = try Self.expression(path, root: root)
+            return QueryPredicate(.between(.init(quantifier: throughList ? .any : nil, value, lower: nextParameter(), upper: nextParameter())))
         case .modelElement(let path, let modelName):
             let (list, _) = try Self.expression(path, root: root)
             throw ModelQueryError("where: a \(modelName) value is not a query constant: compare a property of the list's objects, such as its primary key ($0.\(list).id == value.id)")

@@ -13,6 +13,14 @@ import Trove
 /// of the wrong type does not compile. A member of a link (`$0.team.name`) reads through the
 /// link, one of a list of links (`$0.dogs.age`) compares as any of the list's elements does
 /// (`ANY dogs.age > $0`). Comparing builds a ``ModelCondition``; nothing here reads a store.
+///
+/// A range is `$0.age.contains(18...30)` (`BETWEEN`) or `$0.age.contains(18..<30)`
+/// (`>=` and `<`). Of Realm's `Query<T>`, these have no form here: a `Bool` property as a
+/// condition by itself (`$0.isGood`, `!$0.isGood`: write `$0.isGood == true`), an order of
+/// two optional properties (`$0.rating < $0.limit` with both optional), a count of a list of
+/// each object of a list (`$0.dogs.owners.count`, an error when run), `notEquals(_:options:)`
+/// (write `!$0.name.equals(x, options: ...)`), subqueries and aggregates of a list's
+/// property (`$0.dogs.age.avg`).
 @dynamicMemberLookup
 public struct ModelQuery<Root: PersistentModel, Value> {
     @usableFromInline let path: ModelQueryPath

@@ -114,6 +114,37 @@ extension ModelQuery where Value: Comparable & StorableProperty {
     public static func > (lhs: ModelQuery, rhs: ModelQuery) -> ModelCondition<Root> {
         ModelCondition(.comparison(lhs.path, .greaterThan, options: 0, .property(rhs.path)), arguments: [])
     }
+
+    /// One property is at most another of the object: `$0.age <= $0.limit`.
+    @inlinable
+    public static func <= (lhs: ModelQuery, rhs: ModelQuery) -> ModelCondition<Root> {
+        ModelCondition(.comparison(lhs.path, .lessThanOrEqual, options: 0, .property(rhs.path)), arguments: [])
+    }
+
+    /// One property is at least another of the object.
+    @inlinable
+    public static func >= (lhs: ModelQuery, rhs: ModelQuery) -> ModelCondition<Root> {
+        ModelCondition(.comparison(lhs.path, .greaterThanOrEqual, options: 0, .property(rhs.path)), arguments: [])
+    }
+
+    /// The property is within `range`, both bounds included: `$0.age.contains(18...30)` is
+    /// `age BETWEEN {$0, $1}`.
+    @inlinable
+    public func contains(_ range: ClosedRange<Value>) -> ModelCondition<Root> {
+        do {
+            let bounds = [try range.lowerBound.storedValue(), try range.upperBound.storedValue()]
+            return ModelCondition(.between(path), arguments: bounds)
+        } catch {
+            return ModelCondition(.unsupported("\(error)"), arguments: [])
+        }
+    }
+
+    /// The property is within `range`, its upper bound excluded: `$0.age.contains(18..<30)`
+    /// is `age >= $0 AND age < $1`.
+    @inlinable
+    public func contains(_ range: Range<Value>) -> ModelCondition<Root> {
+        self >= range.lowerBound && self < range.upperBound
+    }
 }
 
 extension ModelQuery {

@@ -71,8 +71,9 @@ import Testing
         // expression is what is matched, not any error of the file.
         .use("a value of another type in a where: closure", #"_ = try snapshot.objects(Owner.self, where: { $0.id == "x" })"#,
              "error: failed to produce diagnostic for expression"),
+        // swiftc names no operand here either: the number's range `contains` is a candidate too.
         .use("a string comparison of a number in a where: closure", #"_ = try snapshot.objects(Owner.self, where: { $0.id.contains("1") })"#,
-             "requires that 'Int' conform to 'QueryableString'"),
+             "error: failed to produce diagnostic for expression"),
         .use("an element of another type in a list's contains", #"_ = try snapshot.objects(Owner.self, where: { $0.tags.contains(1) })"#,
              "cannot convert value of type 'Int' to expected argument type"),
         .use("a list compared as one value in a where: closure", #"_ = try snapshot.objects(Owner.self, where: { $0.tags == ["a"] })"#,

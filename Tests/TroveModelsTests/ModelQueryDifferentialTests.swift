@@ -23,7 +23,7 @@ import TestRandom
         let fragment = fragments.randomElement(using: &g)!
         let tag = tagPool.randomElement(using: &g)!
         let score = Double(Int.random(in: 0...20, using: &g)) / 2
-        switch Int.random(in: 0..<26, using: &g) {
+        switch Int.random(in: 0..<29, using: &g) {
         case 0: return ({ $0.age > n }, "age > \(n)")
         case 1: return ({ $0.age <= n }, "age <= \(n)")
         case 2: return ({ $0.age == n }, "age == \(n)")
@@ -50,6 +50,9 @@ import TestRandom
                          "name CONTAINS[cd] '\(fragment.uppercased())'")
         case 23: return ({ $0.name.in([name, other]) }, "name IN {'\(name)', '\(other)'}")
         case 24: return ({ $0.name.ends(with: fragment) }, "name ENDSWITH '\(fragment)'")
+        case 25: return ({ $0.age.contains(n...(n + small * 5)) }, "age BETWEEN {\(n), \(n + small * 5)}")
+        case 26: return ({ $0.age.contains(n..<(n + small * 5)) }, "age >= \(n) AND age < \(n + small * 5)")
+        case 27: return ({ $0.age >= $0.id }, "age >= id")
         default: return ({ $0.score > score }, "score > \(score)")
         }
     }
