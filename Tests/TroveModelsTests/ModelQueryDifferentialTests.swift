@@ -58,18 +58,8 @@ import TestRandom
     }
 
     static func condition(_ g: inout Generator, depth: Int) -> (Builder, String) {
-        guard depth > 0, Int.random(in: 0..<3, using: &g) > 0 else { return atom(&g) }
-        let (a, ta) = condition(&g, depth: depth - 1)
-        switch Int.random(in: 0..<3, using: &g) {
-        case 0:
-            let (b, tb) = condition(&g, depth: depth - 1)
-            return ({ a($0) && b($0) }, "(\(ta)) AND (\(tb))")
-        case 1:
-            let (b, tb) = condition(&g, depth: depth - 1)
-            return ({ a($0) || b($0) }, "(\(ta)) OR (\(tb))")
-        default:
-            return ({ !a($0) }, "NOT (\(ta))")
-        }
+        randomConditionTree(&g, depth: depth, atom: atom,
+                            and: { a, b in { a($0) && b($0) } }, or: { a, b in { a($0) || b($0) } }, not: { a in { !a($0) } })
     }
 
     @Test(arguments: [true, false])

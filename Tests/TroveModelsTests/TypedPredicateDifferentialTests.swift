@@ -100,18 +100,8 @@ import TestRandom
     }
 
     static func condition(_ g: inout Generator, depth: Int) -> (Builder, String) {
-        guard depth > 0, Int.random(in: 0..<3, using: &g) > 0 else { return atom(&g) }
-        let (a, ta) = condition(&g, depth: depth - 1)
-        switch Int.random(in: 0..<3, using: &g) {
-        case 0:
-            let (b, tb) = condition(&g, depth: depth - 1)
-            return ({ and(a($0), b($0)) }, "(\(ta)) AND (\(tb))")
-        case 1:
-            let (b, tb) = condition(&g, depth: depth - 1)
-            return ({ or(a($0), b($0)) }, "(\(ta)) OR (\(tb))")
-        default:
-            return ({ not(a($0)) }, "NOT (\(ta))")
-        }
+        randomConditionTree(&g, depth: depth, atom: atom,
+                            and: { a, b in { and(a($0), b($0)) } }, or: { a, b in { or(a($0), b($0)) } }, not: { a in { not(a($0)) } })
     }
 
     @Test func theMacroExpansionAndTheBuildersMakeTheSameQuery() throws {
