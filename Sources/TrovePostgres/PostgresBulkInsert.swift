@@ -85,10 +85,7 @@ public final class PostgresBulkInsert {
             lineBreaks += breaks
         }
         if known < values.count {
-            for name in values.keys where model[property: name]?.isStored != true {
-                if model[property: name] != nil { throw StoreError.readOnlyProperty(model: model.name, property: name) }
-                throw StoreError.noSuchProperty(model: model.name, property: name)
-            }
+            for name in values.keys { _ = try model.storedProperty(name) }
         }
         try append(row, keyText: keyText, lineBreaks: lineBreaks, at: place)
         return true

@@ -355,8 +355,7 @@ public final class PostgresStore {
         let model = try self.model(model)
         var values: [String: Value] = [:]
         for (name, item) in json.pairs {
-            guard let property = model[property: name] else { throw StoreError.noSuchProperty(model: model.name, property: name) }
-            guard property.isStored else { throw StoreError.readOnlyProperty(model: model.name, property: name) }
+            let property = try model.storedProperty(name)
             do {
                 switch property.type {
                 case .link(let target):
@@ -644,14 +643,16 @@ public final class PostgresStore {
         let ownerPlaceholder = parameters.add(owner)
         var rows: [String] = []
         var written = WrittenKeys()
+        let linkTable = model.name + "." + property.name
         for (position, value) in elements.enumerated() {
             let sqlValue: String
             if case .link(let target) = element {
                 let key = try linkKey(value, target: target, property: property.name)
                 guard !key.isNull else { throw StoreError.nullNotAllowed(model: model.name, property: property.name) }
                 let type = try keyType(target)
-                written.links.append((property.name, target, model.name + "." + property.name, "value", try PostgresValues.parameter(key, type: type).0, value))
-                sqlValue = try PostgresValues.sql(key, type: type, &parameters)
+                let rendered = try PostgresValues.parameter(key, type: type)
+                written.links.append((property.name, target, linkTable, "value", rendered.0, value))
+                sqlValue = PostgresValues.sql(rendered: rendered, type: type, &parameters)
             } else {
                 let coerced = try coerce(value, element, "\(model.name).\(property.name)")
                 if coerced.isNull, !property.isOptional { throw StoreError.nullNotAllowed(model: model.name, property: property.name) }
@@ -694,8 +695,7 @@ public final class PostgresStore {
         var lists: [(PropertySchema, [Value])] = []
         var written = WrittenKeys()
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
-            guard let property = model[property: name] else { throw StoreError.noSuchProperty(model: model.name, property: name) }
-            guard property.isStored else { throw StoreError.readOnlyProperty(model: model.name, property: name) }
+            let property = try model.storedProperty(name)
             switch property.type {
             case .list:
                 guard case .list(let elements) = value.isNull ? .list([]) : value else {
@@ -705,8 +705,15 @@ public final class PostgresStore {
             case .link(let target):
                 let key = try linkKey(value, target: target, property: name)
                 let type = try keyType(target)
-                if !key.isNull { written.links.append((name, target, model.name, name, try PostgresValues.parameter(key, type: type).0, value)) }
-                assignments.append("\(PostgresTables.quoted(name)) = \(try PostgresValues.sql(key, type: type, &parameters))")
+                let sqlValue: String
+                if key.isNull {
+                    sqlValue = try PostgresValues.sql(key, type: type, &parameters)
+                } else {
+                    let rendered = try PostgresValues.parameter(key, type: type)
+                    written.links.append((name, target, model.name, name, rendered.0, value))
+                    sqlValue = PostgresValues.sql(rendered: rendered, type: type, &parameters)
+                }
+                assignments.append("\(PostgresTables.quoted(name)) = \(sqlValue)")
             default:
                 let coerced = try coerce(value, property.type, "\(model.name).\(name)")
                 if coerced.isNull, !property.isOptional { throw StoreError.nullNotAllowed(model: model.name, property: name) }
@@ -791,5 +798,15 @@ extension Value {
     fileprivate var isObject: Bool {
         if case .object = self { return true }
         return false
+    }
+}
+
+extension ModelSchema {
+    /// The stored property `name`: throws `noSuchProperty` when the model has none, and
+    /// `readOnlyProperty` when it is computed (linking objects).
+    func storedProperty(_ name: String) throws -> PropertySchema {
+        guard let property = self[property: name] else { throw StoreError.noSuchProperty(model: self.name, property: name) }
+        guard property.isStored else { throw StoreError.readOnlyProperty(model: self.name, property: name) }
+        return property
     }
 }

@@ -41,11 +41,16 @@ enum PostgresValues {
     /// An SQL expression of type `type` holding `value`, bound through `parameters`.
     static func sql(_ value: Value, type: PropertyType, _ parameters: inout SQLParameters, from source: ParameterSource = .fixed) throws -> String {
         guard !value.isNull else { return "NULL::\(PostgresTables.castType(type))" }
-        let (text, cast) = try parameter(value, type: type)
-        let placeholder = parameters.add(text, from: source)
+        return sql(rendered: try parameter(value, type: type), type: type, &parameters, from: source)
+    }
+
+    /// The SQL expression binding `rendered`, what `parameter(_:type:)` makes of a non-null
+    /// value of `type`, as a new parameter.
+    static func sql(rendered: (String, String), type: PropertyType, _ parameters: inout SQLParameters, from source: ParameterSource = .fixed) -> String {
+        let placeholder = parameters.add(rendered.0, from: source)
         switch type {
         case .date, .data: return expression(placeholder: placeholder, type: type)
-        default: return "\(placeholder)::\(cast)"
+        default: return "\(placeholder)::\(rendered.1)"
         }
     }
 
