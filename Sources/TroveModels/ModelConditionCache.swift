@@ -41,10 +41,20 @@ enum ModelConditionCache {
 
     struct State {
         var entries: [Key: Entry] = [:]
-        /// The entries ever put in a slot, kept for good: a reader of a slot uses its entry
-        /// without retaining it, so a published entry is never released.
-        var published: [Entry] = []
-        var isPublished: Set<ObjectIdentifier> = []
+        /// The entries ever put in a slot, by identity, kept for good: a reader of a slot uses
+        /// its entry without retaining it, so a published entry is never released.
+        var published: [ObjectIdentifier: Entry] = [:]
+
+        /// Whether `entry` is to be in its signature's slot: it has a signature and is kept
+        /// for good, unless ``capacity`` entries already are.
+        mutating func keep(_ entry: Entry) -> Bool {
+            guard entry.signature != .none else { return false }
+            let id = ObjectIdentifier(entry)
+            if published[id] != nil { return true }
+            guard published.count < capacity else { return false }
+            published[id] = entry
+            return true
+        }
     }
 
     /// Enough for every condition a program writes; beyond it the cache starts again, and
@@ -74,17 +84,22 @@ enum ModelConditionCache {
     static func translation(of node: ModelConditionNode, root: any PersistentModel.Type) throws -> Entry {
         let model = ObjectIdentifier(root)
         let key = Key(model: model, node: node)
-        if let entry = state.withLock({ $0.entries[key] }) {
-            publish(entry)
-            return entry
+        let hit = state.withLock { state -> (entry: Entry, kept: Bool)? in
+            guard let entry = state.entries[key] else { return nil }
+            return (entry, state.keep(entry))
+        }
+        if let hit {
+            if hit.kept { publish(hit.entry) }
+            return hit.entry
         }
         let entry = Entry(model: model, node: node, signature: ModelConditionSignature(of: node),
                           condition: try ModelConditionTranslator.predicate(of: node, root: root))
-        state.withLock { state in
+        let kept = state.withLock { state in
             if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
             state.entries[key] = entry
+            return state.keep(entry)
         }
-        publish(entry)
+        if kept { publish(entry) }
         return entry
     }
 
@@ -112,18 +127,8 @@ enum ModelConditionCache {
         try translation(of: node, root: root).text
     }
 
-    /// Puts `entry` in its signature's slot, keeping it for good, when it has a signature and
-    /// fewer than ``capacity`` entries are kept.
+    /// Puts `entry`, which ``State/keep(_:)`` keeps for good, in its signature's slot.
     private static func publish(_ entry: Entry) {
-        guard entry.signature != .none else { return }
-        let kept = state.withLock { state in
-            if state.isPublished.contains(ObjectIdentifier(entry)) { return true }
-            guard state.published.count < capacity else { return false }
-            state.published.append(entry)
-            state.isPublished.insert(ObjectIdentifier(entry))
-            return true
-        }
-        guard kept else { return }
         let bits = UInt(bitPattern: Unmanaged.passUnretained(entry).toOpaque())
         slot(entry.signature) { $0.store(bits, ordering: .releasing) }
     }
