@@ -33,15 +33,12 @@ public struct FetchDescriptor<T: PersistentModel> {
 
     /// The query statement and its parameters: the text `explain` and the shell would run.
     public func queryText() throws -> (text: String, arguments: [Value]) {
-        var query = Query(model: QueryIdentifier(T.modelName))
+        var condition: QueryPredicate?
         var arguments: [Value] = []
         if let predicate {
-            (query.predicate, arguments) = try PredicateTranslator.translate(predicate)
+            (condition, arguments) = try PredicateTranslator.translate(predicate)
         }
-        query.sort = try sortBy.map { QuerySortDescriptor(try T.sortPath($0.keyPath).queryKeyPath, ascending: $0.order == .forward) }
-        query.offset = fetchOffset
-        query.limit = fetchLimit
-        return (query.description, arguments)
+        return (try Query.text(of: T.self, where: condition, sortBy: sortBy, offset: fetchOffset, limit: fetchLimit), arguments)
     }
 }
 

@@ -38,22 +38,16 @@ struct ModelConditionTranslator {
             let (list, _) = try Self.expression(path, root: root)
             throw ModelQueryError("where: a \(modelName) value is not a query constant: compare a property of the list's objects, such as its primary key ($0.\(list).id == value.id)")
         case .and(let lhs, let rhs):
-            return .and(try operands(of: lhs, rhs, root: root) { if case .and(let inner) = $0.kind { inner } else { nil } })
+            let left = try predicate(lhs, root: root)
+            return .and(flattening: left, try predicate(rhs, root: root))
         case .or(let lhs, let rhs):
-            return .or(try operands(of: lhs, rhs, root: root) { if case .or(let inner) = $0.kind { inner } else { nil } })
+            let left = try predicate(lhs, root: root)
+            return .or(flattening: left, try predicate(rhs, root: root))
         case .not(let inner):
             return .not(try predicate(inner, root: root))
         case .unsupported(let reason):
             throw ModelQueryError("where: \(reason)")
         }
-    }
-
-    /// The operands of `lhs` and `rhs`, one level of the same connective flattened.
-    private mutating func operands(of lhs: ModelConditionNode, _ rhs: ModelConditionNode, root: any PersistentModel.Type,
-                                   _ flattened: (QueryPredicate) -> [QueryPredicate]?) throws -> [QueryPredicate] {
-        let left = try predicate(lhs, root: root)
-        let right = try predicate(rhs, root: root)
-        return (flattened(left) ?? [left]) + (flattened(right) ?? [right])
     }
 
     /// The key path (or list count) `path` reads, and whether it crosses a list of links,
@@ -66,7 +60,7 @@ struct ModelConditionTranslator {
         guard !keyPaths.isEmpty else { throw ModelQueryError("where: the queried object itself is compared; compare one of its properties") }
         for (position, keyPath) in keyPaths.enumerated() {
             guard let current = model else { throw ModelQueryError("where: \(keyPath) does not start from a model object") }
-            let property = try Self.property(keyPath, of: current)
+            let property = try current._storedProperty(keyPath)
             names.append(QueryIdentifier(property.schema.name))
             switch property.schema.type {
             case .link:
@@ -87,17 +81,6 @@ struct ModelConditionTranslator {
             return (QueryExpression(.aggregate(.init(collection: keyPath, function: .count))), throughList)
         }
         return (QueryExpression(.keyPath(keyPath)), throughList)
-    }
-
-    /// The schema and linked model of the stored property `keyPath` of `model`.
-    private static func property(_ keyPath: AnyKeyPath, of model: any PersistentModel.Type) throws
-        -> (schema: PropertySchema, linkedModel: (any PersistentModel.Type)?)
-    {
-        func lookup<M: PersistentModel>(_ model: M.Type) throws -> (PropertySchema, (any PersistentModel.Type)?) {
-            guard let property = M.property(for: keyPath) else { throw M.unknownProperty(keyPath) }
-            return (property.schema, property.linkedModel)
-        }
-        return try lookup(model)
     }
 }
 

@@ -59,11 +59,7 @@ extension PredicateExpressions.KeyPath: TranslatableExpression {
 
     /// The term of the property `keyPath` of `object`: a link, a list or a value.
     static func property(_ keyPath: AnyKeyPath, of object: PredicateTranslator.ObjectTerm, output: Any.Type) throws -> PredicateTranslator.Term {
-        func lookup<M: PersistentModel>(_ model: M.Type) throws -> (PropertySchema, (any PersistentModel.Type)?) {
-            guard let property = M.property(for: keyPath) else { throw M.unknownProperty(keyPath) }
-            return (property.schema, property.linkedModel)
-        }
-        let (schema, linked) = try lookup(object.model)
+        let (schema, linked) = try object.model._storedProperty(keyPath)
         let path = QueryKeyPath(variable: object.path.variable, components: object.path.components + [QueryIdentifier(schema.name)])
         switch schema.type {
         case .link:
@@ -114,21 +110,15 @@ extension PredicateExpressions.Comparison: TranslatableExpression {
 
 extension PredicateExpressions.Conjunction: TranslatableExpression {
     func translate(_ t: inout PredicateTranslator) throws -> PredicateTranslator.Term {
-        let operands = [try t.predicate(lhs), try t.predicate(rhs)].flatMap { p -> [QueryPredicate] in
-            if case .and(let inner) = p.kind { return inner }
-            return [p]
-        }
-        return .predicate(.and(operands))
+        let left = try t.predicate(lhs)
+        return .predicate(.and(flattening: left, try t.predicate(rhs)))
     }
 }
 
 extension PredicateExpressions.Disjunction: TranslatableExpression {
     func translate(_ t: inout PredicateTranslator) throws -> PredicateTranslator.Term {
-        let operands = [try t.predicate(lhs), try t.predicate(rhs)].flatMap { p -> [QueryPredicate] in
-            if case .or(let inner) = p.kind { return inner }
-            return [p]
-        }
-        return .predicate(.or(operands))
+        let left = try t.predicate(lhs)
+        return .predicate(.or(flattening: left, try t.predicate(rhs)))
     }
 }
 

@@ -46,11 +46,7 @@ extension Snapshot {
     @usableFromInline
     static func statement<T: PersistentModel>(_ node: ModelConditionNode, root: T.Type, sortBy: [ModelSortDescriptor<T>],
                                               offset: Int, limit: Int?) throws -> String {
-        var statement = Query(model: QueryIdentifier(T.modelName))
-        statement.predicate = try ModelConditionCache.translation(of: node, root: root).condition
-        statement.sort = try sortBy.map { QuerySortDescriptor(try T.sortPath($0.keyPath).queryKeyPath, ascending: $0.order == .forward) }
-        statement.offset = offset
-        statement.limit = limit
-        return statement.description
+        try Query.text(of: T.self, where: try ModelConditionCache.translation(of: node, root: root).condition, sortBy: sortBy,
+                       offset: offset, limit: limit)
     }
 }
