@@ -27,7 +27,9 @@ public struct ModelMacro: ExtensionMacro {
             throw MacroError("@Model applies to a struct")
         }
         let stored = try StoredProperty.all(in: structDecl).filter { !$0.isTransient }
-        let typeName = structDecl.name.trimmedDescription
+        // The type as the extension names it (`Outer.Dog` for a nested model): a bare `Dog` in
+        // the extension would find a top-level type of that name first.
+        let typeName = type.trimmedDescription
         let access = Self.access(of: structDecl)
         let entries = stored.map { "    " + $0.entry(root: typeName) + "," }
         let keys = stored.isEmpty ? "" : "case " + stored.map(\.name).joined(separator: ", ")
@@ -43,7 +45,7 @@ public struct ModelMacro: ExtensionMacro {
         }
         let written = compared.map { "\"\($0.element.name)\": try value.\($0.element.name)._writtenValue()" }
         let equalities = compared.map { "_storedPropertyEqual(a.\($0.element.name), b.\($0.element.name))" }
-        let chained = stored.map { "\\\(typeName)?.?.\($0.name)" }
+        let chained = stored.map { "\\Self?.?.\($0.name)" }
         let encodes = stored.filter { $0.linkingOrigin == nil }.map { "    try container.encode(self.\($0.name), forKey: .\($0.name))" }
         var members = """
             \(access)static let modelProperties: [TroveModels.ModelProperty<\(typeName)>] = [

@@ -1,0 +1,53 @@
+import FoundationEssentials
+import Testing
+import Trove
+import TroveModels
+
+/// The README's "Typed models" sample, as written there but for the namespace that keeps its
+/// `Person` and `Dog` apart from the other tests' models: it compiles, and its queries find Ann.
+enum ReadmeTypedModels {
+    @Model struct Dog {
+        @Attribute(.primaryKey) var id: Int
+        var name: String = ""
+        @LinkingObjects(\Person.dogs) var owners: [Person] = []   // computed: who links here
+    }
+
+    @Model struct Person {
+        @Attribute(.primaryKey) var id: Int
+        @Attribute(.indexed) var name: String
+        var age: Int = 0                      // a literal initial value is the schema default
+        var nickname: String?
+        var bestFriend: Dog?                  // a to-one link
+        var dogs: [Dog] = []                  // a list of links
+        var tags: [String] = []               // a list of values
+        @Transient var isSelected = false     // not stored
+    }
+}
+
+@Suite struct ReadmeTypedModelsTests {
+    typealias Person = ReadmeTypedModels.Person
+    typealias Dog = ReadmeTypedModels.Dog
+
+    @Test func theReadmeSampleRunsAsWritten() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Person.self)))  // Dog comes along
+        #expect(try Schema(Person.self).jsonText.contains("\"Dog\""))
+
+        try store.write { tx in
+            try tx.insert(Person(id: 1, name: "Ann", age: 31, dogs: [Dog(id: 1, name: "Rex")], tags: ["swift"]))
+            let ann = try tx.getOrCreate(Person.self, primaryKey: 1)
+            try tx.update(ann) { $0.age += 1 }    // writes `age` alone
+        }
+        let minimum = 30
+        let people = try store.read { s in
+            try s.objects(Person.self, where: { $0.age > minimum && $0.dogs.name.starts(with: "R") },   // Realm's style
+                          sortBy: [.init(\.name)], limit: 10).values
+        }
+        let samePeople = try store.read { s in
+            try s.objects(Person.self, where: #Predicate { $0.age > minimum && $0.dogs.contains { $0.name.starts(with: "R") } },
+                          sortBy: [.init(\.name)], limit: 10).values
+        }
+        #expect(people.map(\.name) == ["Ann"])
+        #expect(people.map(\.age) == [32])
+        #expect(samePeople.map(\.id) == people.map(\.id))
+    }
+}
