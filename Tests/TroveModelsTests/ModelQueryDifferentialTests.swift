@@ -66,11 +66,7 @@ import TestRandom
     func randomTypedQueriesSelectWhatTheirStringQueriesSelect(indexed: Bool) throws {
         var g = Generator(seed: indexed ? 2929 : 9292)
         let people = TypedPredicateDifferentialTests.people(&g)
-        let store = try peopleStore(indexed: indexed)
-        try store.write { tx in
-            _ = try tx.deleteAll("Person")
-            for p in people { try tx.upsert(p) }
-        }
+        let store = try peopleStore(indexed: indexed, holding: people)
         var selective = 0
         try store.read { s in
             for _ in 0..<300 {

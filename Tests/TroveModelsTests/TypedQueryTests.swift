@@ -7,6 +7,17 @@ import Testing
 import Trove
 import TroveModels
 
+/// The store of ``peopleStore(indexed:)`` with `people` in place of its people (its dogs stay):
+/// what the differential tests query.
+func peopleStore(indexed: Bool, holding people: [Person]) throws -> Store {
+    let store = try peopleStore(indexed: indexed)
+    try store.write { tx in
+        _ = try tx.deleteAll("Person")
+        for p in people { try tx.upsert(p) }
+    }
+    return store
+}
+
 /// A small store of people and dogs, written through the typed API.
 func peopleStore(indexed: Bool = true) throws -> Store {
     var schema = try Schema(Person.self)
