@@ -190,7 +190,7 @@ public final class PostgresBulkInsert {
             var written = PostgresStore.WrittenKeys()
             if keys.count == places.count, let type = model.primaryKeyProperty?.type { written.primaryKey = try? PostgresValues.value(keys[row], type: type) }
             throw PostgresRowError(place: places[row], error: PostgresStore.constraintError(model, error),
-                                   storeError: PostgresStore.storeError(model, error, written))
+                                   storeError: store.storeError(model, error, written))
         }
     }
 

@@ -14,7 +14,7 @@ import Trove
 /// Used from one thread at a time, as its connection is.
 public final class PostgresRepository: QueryLanguageRepository {
     public let store: PostgresStore
-    /// Entities by their row's `"@key"`, which stays when an entity's primary key changes.
+    /// Entities by their row's `"@key"`, which a save never changes (nor the primary key).
     private let tracker: EntityTracker<Int64>
     /// The values a save writes and compares, for the schema the store held at `init`.
     private let shape: (String, Value) -> Value

@@ -10,39 +10,46 @@ import Trove
 enum PostgresSchemaInstaller {
     /// The schema the database holds, or nil when it holds none.
     static func storedSchema(_ connection: PostgresConnection) throws -> Schema? {
+        try stored(connection)?.schema
+    }
+
+    /// The schema the database holds and its tables' foreign keys, read in one statement;
+    /// nil when it holds no schema.
+    static func stored(_ connection: PostgresConnection) throws -> (schema: Schema, foreignKeys: PostgresForeignKeys)? {
         let exists = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [PostgresTables.schemaTable])
         guard exists.rows.first?.first == "t" else { return nil }
-        guard let text = try connection.execute("SELECT definition FROM \(PostgresTables.schemaTable)").rows.first?.first ?? nil else {
+        guard let row = try connection.execute("SELECT definition, \(PostgresForeignKeys.query) FROM \(PostgresTables.schemaTable)").rows.first,
+              let text = row[0] else {
             return nil
         }
         do {
-            return try Schema(jsonData: Array(text.utf8), fileName: "the database's schema")
+            return (try Schema(jsonData: Array(text.utf8), fileName: "the database's schema"), PostgresForeignKeys(listing: row[1]))
         } catch {
             throw PostgresError("the schema stored in the database is unreadable: \(error)")
         }
     }
 
-    /// Makes the database hold `schema`, and returns it.
-    static func install(_ schema: Schema, on connection: PostgresConnection) throws -> Schema {
+    /// Makes the database hold `schema`, and returns it with the tables' foreign keys.
+    static func install(_ schema: Schema, on connection: PostgresConnection) throws -> (schema: Schema, foreignKeys: PostgresForeignKeys) {
         try connection.transaction { try installInTransaction(schema, on: connection) }
     }
 
     /// `install` inside the transaction the caller opened, for a change that must commit with
     /// the schema or not at all (a copy into the database).
-    static func installInTransaction(_ schema: Schema, on connection: PostgresConnection) throws -> Schema {
+    static func installInTransaction(_ schema: Schema, on connection: PostgresConnection) throws -> (schema: Schema, foreignKeys: PostgresForeignKeys) {
         do {
             try connection.execute("SELECT pg_advisory_xact_lock(7412553)")
             let tables = PostgresTables(schema: schema)
-            guard let old = try storedSchema(connection) else {
+            guard let stored = try stored(connection) else {
                 try connection.execute("CREATE TABLE \(PostgresTables.schemaTable) (id integer PRIMARY KEY CHECK (id = 1), definition text NOT NULL)")
                 for model in schema.models { for statement in tables.createTable(model) { try connection.execute(statement) } }
                 for model in schema.models { for statement in tables.foreignKeys(model) { try connection.execute(statement) } }
                 for statement in tables.notifyTriggers() { try connection.execute(statement) }
                 try connection.execute("INSERT INTO \(PostgresTables.schemaTable) VALUES (1, $1)", [schema.jsonText])
-                return schema
+                return (schema, try PostgresForeignKeys.read(connection))
             }
-            if old == schema { return schema }
-            let plan = schema.migrationPlan(from: old)
+            if stored.schema == schema { return stored }
+            let plan = schema.migrationPlan(from: stored.schema)
             let refused = plan.breakingChanges
             guard refused.isEmpty else {
                 throw PostgresError("cannot migrate the database's schema: "
@@ -61,7 +68,7 @@ enum PostgresSchemaInstaller {
             for model in added { for statement in tables.foreignKeys(model) { try connection.execute(statement) } }
             for statement in tables.notifyTriggers() { try connection.execute(statement) }
             try connection.execute("UPDATE \(PostgresTables.schemaTable) SET definition = $1", [schema.jsonText])
-            return schema
+            return (schema, try PostgresForeignKeys.read(connection))
         }
     }
 

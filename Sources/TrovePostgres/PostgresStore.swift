@@ -23,6 +23,8 @@ public final class PostgresStore {
             insertPlans.removeAll()
         }
     }
+    /// The foreign keys of the schema's tables, by which a broken one names its link.
+    private(set) var foreignKeys = PostgresForeignKeys()
     public private(set) var isInTransaction = false
     /// What failed the open transaction (another client's conflicting commit, a lost
     /// connection): later statements are refused, and `commit()` rolls it back.
@@ -36,9 +38,9 @@ public final class PostgresStore {
     public init(url: String, schema: Schema? = nil) throws {
         connection = try PostgresConnection(url: url)
         if let schema {
-            self.schema = try PostgresSchemaInstaller.install(schema, on: connection)
-        } else if let stored = try PostgresSchemaInstaller.storedSchema(connection) {
-            self.schema = stored
+            (self.schema, foreignKeys) = try PostgresSchemaInstaller.install(schema, on: connection)
+        } else if let stored = try PostgresSchemaInstaller.stored(connection) {
+            (self.schema, foreignKeys) = stored
         } else {
             throw PostgresError("the database '\(connection.database)' holds no Trove schema: give one with --schema FILE")
         }
@@ -46,7 +48,7 @@ public final class PostgresStore {
 
     /// Applies `schema` to the database with the rules of `init(url:schema:)`.
     public func apply(_ schema: Schema) throws {
-        self.schema = try PostgresSchemaInstaller.install(schema, on: connection)
+        (self.schema, foreignKeys) = try PostgresSchemaInstaller.install(schema, on: connection)
     }
 
     func model(_ name: String) throws -> ModelSchema {
@@ -642,7 +644,7 @@ public final class PostgresStore {
         var parameters = SQLParameters()
         let ownerPlaceholder = parameters.add(owner)
         var rows: [String] = []
-        var written = WrittenKeys()
+        var written = WrittenKeys(isListRows: true)
         let linkTable = model.name + "." + property.name
         for (position, value) in elements.enumerated() {
             let sqlValue: String
@@ -694,6 +696,7 @@ public final class PostgresStore {
         var assignments: [String] = []
         var lists: [(PropertySchema, [Value])] = []
         var written = WrittenKeys()
+        var newKey: Value?
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
             let property = try model.storedProperty(name)
             switch property.type {
@@ -717,13 +720,16 @@ public final class PostgresStore {
             default:
                 let coerced = try coerce(value, property.type, "\(model.name).\(name)")
                 if coerced.isNull, !property.isOptional { throw StoreError.nullNotAllowed(model: model.name, property: name) }
-                // A new primary key another object has is a duplicate, as an inserted one is.
-                if name == model.primaryKey { written.primaryKey = coerced }
+                // A primary key stays as it is (checked below, once every value is): not assigned.
+                if name == model.primaryKey { newKey = coerced; continue }
                 assignments.append("\(PostgresTables.quoted(name)) = \(try PostgresValues.sql(coerced, type: property.type, &parameters))")
             }
         }
         let key = "t0.\(PostgresTables(schema: schema).keyColumn(model))"
         let table = PostgresTables.table(model.name)
+        if let newKey, let pk = model.primaryKeyProperty {
+            try refuseKeyChange(model, pk, to: newKey, table: table, condition: condition, conditionParameters: conditionParameters)
+        }
         guard !assignments.isEmpty else {
             let keys = try connection.execute("SELECT \(key)::text FROM \(table) AS t0 WHERE \(condition)", conditionParameters).rows.map { $0[0] }
             for (property, elements) in lists {
@@ -731,7 +737,6 @@ public final class PostgresStore {
             }
             return keys.count
         }
-        // The keys after the update: a new primary key's list rows follow it (ON UPDATE CASCADE).
         let updated = try translateConstraint(model, written) {
             try connection.execute("UPDATE \(table) AS t0 SET \(assignments.joined(separator: ", ")) WHERE \(condition)"
                                    + (lists.isEmpty ? "" : " RETURNING \(key)::text"), parameters.values)
@@ -743,10 +748,29 @@ public final class PostgresStore {
         return updated.rows.count
     }
 
+    /// Throws the store's error when a row of `model` that `condition` selects has a primary
+    /// key other than `newKey`: a store refuses to change an object's primary key, which
+    /// links, lists and a repository's entities find it by. The first such row in the order of
+    /// results is named, as a store names it.
+    private func refuseKeyChange(_ model: ModelSchema, _ pk: PropertySchema, to newKey: Value, table: String,
+                                 condition: String, conditionParameters: [String?]) throws {
+        let column = "t0.\(PostgresTables.quoted(pk.name))"
+        let placeholder = PostgresValues.expression(placeholder: "$\(conditionParameters.count + 1)", type: pk.type)
+        let other = try connection.execute(
+            "SELECT \(column)::text FROM \(table) AS t0 WHERE (\(condition)) AND \(column) <> \(placeholder) ORDER BY t0.\(PostgresTables.orderColumn) LIMIT 1",
+            conditionParameters + [try PostgresValues.parameter(newKey, type: pk.type).0])
+        guard let row = other.rows.first else { return }
+        let current = try PostgresValues.value(row[0], type: pk.type)
+        throw StoreError.invalidArgument("the primary key of \(model.name) cannot be changed (\(current) to \(newKey))")
+    }
+
     /// The keys a write's statement sets, by which a constraint it breaks is named as a store
     /// names it: the primary key it writes, and each link's key (its property, target, the
     /// table and column holding it, the key as bound, the value as given).
     struct WrittenKeys {
+        /// Whether the statement inserts a list's rows, keyed by their object and positions
+        /// (see `translateConstraint`).
+        var isListRows = false
         var primaryKey: Value?
         var links: [(property: String, target: String, table: String, column: String, key: String, given: Value)] = []
     }
@@ -758,20 +782,25 @@ public final class PostgresStore {
         do {
             return try body()
         } catch let error as PostgresError {
-            throw Self.storeError(model, error, written) ?? Self.constraintError(model, error)
+            // A list's rows are replaced whole, their old ones deleted first: a position taken
+            // is another client's replacement of the same list, committed meanwhile.
+            if written.isListRows, error.sqlState == "23505" { throw Self.conflict(error) }
+            throw storeError(model, error, written) ?? Self.constraintError(model, error)
         }
     }
 
     /// A broken constraint as the store's `StoreError`, when `written` says which: a duplicate
     /// primary key, or a link to an object that does not exist. The foreign key is found by
-    /// its name, which no `lc_messages` translates; of its links, the one key they share.
-    static func storeError(_ model: ModelSchema, _ error: PostgresError, _ written: WrittenKeys) -> StoreError? {
+    /// its name (which no `lc_messages` translates) in `foreignKeys`; of its links, the one
+    /// key they share.
+    func storeError(_ model: ModelSchema, _ error: PostgresError, _ written: WrittenKeys) -> StoreError? {
         switch error.sqlState {
         case "23505":
             return written.primaryKey.map { .duplicatePrimaryKey(model: model.name, value: $0.description) }
         case "23503":
-            let named = written.links.filter { error.constraint == PostgresTables.foreignKeyName(table: $0.table, column: $0.column) }
-            let candidates = error.constraint == nil ? written.links : named
+            let candidates = error.constraint.map { name in
+                written.links.filter { foreignKeys.names(name, table: $0.table, column: $0.column) }
+            } ?? written.links
             guard let link = candidates.first, candidates.allSatisfy({ $0.target == link.target && $0.key == link.key }) else { return nil }
             return .linkTargetNotFound(property: link.property, model: link.target, primaryKey: link.given.description)
         default:

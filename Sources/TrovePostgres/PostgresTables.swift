@@ -24,25 +24,17 @@ struct PostgresTables {
     /// The side table of a list property: `"Person.dogs"`, rows `(owner, position, value)`.
     static func listTable(_ model: String, _ property: String) -> String { quoted(model + "." + property) }
 
-    /// The name PostgreSQL gives the foreign key `ALTER TABLE table ADD FOREIGN KEY (column)`
-    /// makes (`Person_friend_fkey`): both names cut, the longer first, to fit its 63 bytes.
-    static func foreignKeyName(table: String, column: String) -> String {
-        let suffix = "_fkey", available = 63 - suffix.utf8.count - 1
-        var first = table.utf8.count, second = column.utf8.count
-        while first + second > available {
-            if first > second { first -= 1 } else { second -= 1 }
+    /// `name` as PostgreSQL keeps an identifier: its first 63 bytes, cut back to whole
+    /// characters.
+    static func identifier(_ name: String) -> String {
+        guard name.utf8.count > 63 else { return name }
+        var result = String.UnicodeScalarView(), count = 0
+        for scalar in name.unicodeScalars {
+            count += UTF8.width(scalar)
+            guard count <= 63 else { break }
+            result.append(scalar)
         }
-        /// `name`'s first `bytes` bytes, cut back to whole characters.
-        func clipped(_ name: String, _ bytes: Int) -> String {
-            var result = String.UnicodeScalarView(), count = 0
-            for scalar in name.unicodeScalars {
-                count += UTF8.width(scalar)
-                guard count <= bytes else { break }
-                result.append(scalar)
-            }
-            return String(result)
-        }
-        return clipped(table, first) + "_" + clipped(column, second) + suffix
+        return String(result)
     }
 
     /// The column links and list rows refer to: the primary key, or `"@key"`.
@@ -160,7 +152,7 @@ struct PostgresTables {
 
     /// Foreign keys of `model`'s links and lists: a deleted target leaves a null link and
     /// leaves the lists it was in; a deleted owner takes its list rows with it; a changed
-    /// primary key is followed.
+    /// primary key (which Trove never changes, but SQL may) is followed.
     func foreignKeys(_ model: ModelSchema) -> [String] {
         model.properties.flatMap { foreignKeys($0, in: model) }
     }

@@ -121,10 +121,12 @@ public enum RepositoryContract: String, CaseIterable, Sendable, CustomTestString
     }
 }
 
-/// What every ``QueryLanguageRepository`` promises of predicates in the query language:
+/// What every ``QueryLanguageRepository`` promises beyond ``RepositoryContract``, as a
+/// repository over a schema: predicates in the query language, and the schema's primary key.
 /// `TroveRepository` and `PostgresRepository` run the same clauses.
 public enum QueryLanguageContract: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case aBadPredicateThrowsTheStoresQueryError
+    case aChangedPrimaryKeyFailsTheSaveAndStaysPending
 
     public var testDescription: String { rawValue }
 
@@ -133,7 +135,29 @@ public enum QueryLanguageContract: String, CaseIterable, Sendable, CustomTestStr
     public func check<R: QueryLanguageRepository>(_ repository: R) throws {
         switch self {
         case .aBadPredicateThrowsTheStoresQueryError: try Self.badPredicates(repository)
+        case .aChangedPrimaryKeyFailsTheSaveAndStaysPending: try Self.changedPrimaryKey(repository)
         }
+    }
+
+    /// A save that changes an entity's primary key throws the store's error, as a store
+    /// refuses the change, and writes nothing of the save; the changes stay pending, and are
+    /// saved once the key is back.
+    private static func changedPrimaryKey<R: QueryLanguageRepository>(_ repo: R) throws {
+        try RepositoryContract.addUsers(repo, ["Ann", "Bob"])
+        let users = try repo.fetch(User.self, predicate: nil)
+        try repo.beginWrite()
+        users[0].name = "Anne"
+        users[1].uid = "bob"
+        users[1].name = "Robert"
+        let refusal = StoreError.invalidArgument("the primary key of User cannot be changed (\(Value.string("u1")) to \(Value.string("bob")))")
+        #expect(throws: refusal) { try repo.endWrite() }
+        #expect(try repo.fetch(User.self, predicate: nil).map { [$0.uid, $0.name] } == [["u0", "Ann"], ["u1", "Bob"]])
+        try repo.beginWrite()
+        #expect(throws: refusal) { try repo.endWrite() }
+        try repo.beginWrite()
+        users[1].uid = "u1"
+        try repo.endWrite()
+        #expect(try repo.fetch(User.self, predicate: nil).map { [$0.uid, $0.name] } == [["u0", "Anne"], ["u1", "Robert"]])
     }
 
     /// A malformed or ill-typed predicate, or one a store refuses for its arguments, throws

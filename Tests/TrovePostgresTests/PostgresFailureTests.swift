@@ -71,6 +71,41 @@ struct PostgresFailureTests {
         #expect(try first.run("sum Counter.n") == .value("sum", .int(10)))
     }
 
+    /// Two clients replace one object's list at once: the one that waited for the other's
+    /// rows finds their positions taken when the other commits, and fails as a conflict to
+    /// run again (not as a duplicate primary key, which it is not), writing nothing.
+    @Test func aListReplacedByAnotherClientMeanwhileFailsAsAConflict() throws {
+        let schema = try Schema(jsonData: Array(#"""
+            {"models": [{"name": "Note", "primaryKey": "id", "properties": {"id": "int", "tags": "string[]"}}]}
+            """#.utf8), fileName: "notes")
+        let url = try PostgresTestServer.freshURL()
+        let first = try PostgresStore(url: url, schema: schema)
+        try first.insert("Note", ["id": 1, "tags": ["a"]])
+        let firstPID = try #require(try first.connection.execute("SELECT pg_backend_pid()").rows.first?.first ?? nil)
+        let observer = try PostgresConnection(url: url)
+        try first.begin()
+        try first.update("Note", where: "id == 1", set: ["tags": ["b", "c"]])
+
+        let second = Unchecked(try PostgresStore(url: url))
+        let outcome = Outcome()
+        let thread = Thread {
+            do {
+                try second.value.update("Note", where: "id == 1", set: ["tags": ["d"]])
+                outcome.finish(nil)
+            } catch {
+                outcome.finish(error)
+            }
+        }
+        thread.start()
+        _ = try ServerCondition.waitFor(on: observer, "SELECT pid FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))", [firstPID])
+        try first.commit()
+        let error = try #require(outcome.wait() as? PostgresError)
+        #expect(error.message.contains("another client committed a change to the same objects first") && error.message.contains("run it again"), "\(error)")
+        #expect(try first.objects("Note where id == 1").json.first?["tags"] == .array([.string("b"), .string("c")]))
+        try second.value.update("Note", where: "id == 1", set: ["tags": ["d"]])
+        #expect(try first.objects("Note where id == 1").json.first?["tags"] == .array([.string("d")]))
+    }
+
     /// The server ends the session while a write waits on a lock: the write throws an error
     /// whose `isConnectionLost` is true, and nothing of it is in the database.
     @Test func aSessionEndedMidStatementThrowsAConnectionLostErrorAndWritesNothing() throws {
