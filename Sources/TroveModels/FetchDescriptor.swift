@@ -12,9 +12,15 @@ import Trove
 /// request.fetchLimit = 10
 /// let people = try snapshot.fetch(request)
 /// ```
+///
+/// The condition is a `#Predicate`, or a `where:` closure as `Snapshot.objects(_:where:)`
+/// takes one: `FetchDescriptor<Person>(where: { $0.age > 30 }, sortBy: [.init(\.name)], fetchLimit: 10)`.
 public struct FetchDescriptor<T: PersistentModel> {
-    /// The condition, or nil for every object.
+    /// The `#Predicate` condition, or nil.
     public var predicate: Predicate<T>?
+    /// The condition a `where:` closure built, or nil. With a ``predicate`` as well, an object
+    /// is selected when both hold; with neither, every object is.
+    public var condition: ModelCondition<T>?
     /// The sort keys, most significant first.
     public var sortBy: [ModelSortDescriptor<T>]
     /// How many results to skip (`OFFSET`).
@@ -31,14 +37,42 @@ public struct FetchDescriptor<T: PersistentModel> {
         self.fetchLimit = fetchLimit
     }
 
+    /// A fetch of the objects the condition built by `query` selects, in the order of
+    /// `sortBy`, `fetchOffset` skipped, at most `fetchLimit`:
+    ///
+    /// ```swift
+    /// let request = FetchDescriptor<Person>(where: { $0.age > 30 && $0.dog.name == "Rex" }, sortBy: [.init(\.name)], fetchLimit: 10)
+    /// ```
+    ///
+    /// The closure runs here, once; the descriptor keeps the ``ModelCondition`` it returns.
+    public init(where query: (ModelQuery<T, T>) -> ModelCondition<T>, sortBy: [ModelSortDescriptor<T>] = [],
+                fetchOffset: Int = 0, fetchLimit: Int? = nil) {
+        self.init(sortBy: sortBy, fetchOffset: fetchOffset, fetchLimit: fetchLimit)
+        condition = query(ModelQuery())
+    }
+
     /// The query statement and its parameters: the text `explain` and the shell would run.
     public func queryText() throws -> (text: String, arguments: [Value]) {
-        var condition: QueryPredicate?
+        let (filter, arguments) = try self.filter()
+        return (try Query.text(of: T.self, where: filter, sortBy: sortBy, offset: fetchOffset, limit: fetchLimit), arguments)
+    }
+
+    /// The predicate and the condition as one query predicate (both hold), nil for none, and
+    /// its parameters: the predicate's, then the condition's.
+    func filter() throws -> (predicate: QueryPredicate?, arguments: [Value]) {
+        var filter: QueryPredicate?
         var arguments: [Value] = []
         if let predicate {
-            (condition, arguments) = try PredicateTranslator.translate(predicate)
+            (filter, arguments) = try PredicateTranslator.translate(predicate)
         }
-        return (try Query.text(of: T.self, where: condition, sortBy: sortBy, offset: fetchOffset, limit: fetchLimit), arguments)
+        if let condition {
+            let translated = filter == nil
+                ? try ModelConditionCache.translation(of: condition.node, root: T.self).condition
+                : try ModelConditionTranslator.predicate(of: condition.node, root: T.self, firstParameter: arguments.count)
+            filter = filter.map { QueryPredicate.and(flattening: $0, translated) } ?? translated
+            arguments += condition.arguments
+        }
+        return (filter, arguments)
     }
 }
 

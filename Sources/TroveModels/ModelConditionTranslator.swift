@@ -5,10 +5,12 @@ import Trove
 /// `&&` and `||` chains become one n-ary `AND`/`OR`, as the parser reads `a AND b AND c`, so
 /// the condition prints as the query text a person would write.
 struct ModelConditionTranslator {
-    private var parameters = 0
+    private var parameters: Int
 
-    static func predicate(of node: ModelConditionNode, root: any PersistentModel.Type) throws -> QueryPredicate {
-        var translator = ModelConditionTranslator()
+    /// The predicate of `node` over `root`, whose parameters start at `$firstParameter` (after
+    /// those of a predicate it is joined to).
+    static func predicate(of node: ModelConditionNode, root: any PersistentModel.Type, firstParameter: Int = 0) throws -> QueryPredicate {
+        var translator = ModelConditionTranslator(parameters: firstParameter)
         return try translator.predicate(node, root: root)
     }
 

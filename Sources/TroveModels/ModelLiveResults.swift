@@ -10,15 +10,9 @@ extension FetchDescriptor {
     /// The request of live results and results controllers for this descriptor: its
     /// predicate and sort (live results have no offset or limit).
     public func resultsRequest() throws -> ResultsRequest {
-        var condition: String?
-        var arguments: [Value] = []
-        if let predicate {
-            let (translated, values) = try PredicateTranslator.translate(predicate)
-            condition = translated.description
-            arguments = values
-        }
+        let (filter, arguments) = try self.filter()
         let sort = try sortBy.map { SortKey(try T.sortPath($0.keyPath).dotted, ascending: $0.order == .forward) }
-        return ResultsRequest(T.modelName, where: condition, arguments, sortedBy: sort)
+        return ResultsRequest(T.modelName, where: filter?.description, arguments, sortedBy: sort)
     }
 }
 
@@ -26,6 +20,17 @@ extension LiveResults {
     /// Live results of a typed fetch, kept current by ``LiveResults/refresh()``.
     public convenience init<T: PersistentModel>(store: Store, _ descriptor: FetchDescriptor<T>) throws {
         try self.init(store: store, request: descriptor.resultsRequest())
+    }
+
+    /// Live results of the objects of `T` the condition built by `query` selects, sorted:
+    ///
+    /// ```swift
+    /// let adults = try LiveResults(store: store, Person.self, where: { $0.age >= 18 }, sortBy: [.init(\.name)])
+    /// ```
+    public convenience init<T: PersistentModel>(
+        store: Store, _ type: T.Type, where query: (ModelQuery<T, T>) -> ModelCondition<T>, sortBy: [ModelSortDescriptor<T>] = []
+    ) throws {
+        try self.init(store: store, FetchDescriptor(where: query, sortBy: sortBy))
     }
 
     /// The current results as values of `T`.
@@ -72,6 +77,30 @@ extension ResultsController where Element: PersistentModel {
     public convenience init(store: Store, _ descriptor: FetchDescriptor<Element>, queue: DispatchQueue = .main) throws {
         try self.init(store: store, request: descriptor.resultsRequest(), queue: queue,
                       mapper: { try Element.decoded(from: $0) })
+    }
+
+    /// A controller of the values of `Element` the condition built by `query` selects, sorted,
+    /// in sections by the value of `sectionKeyPath`, as ``init(store:_:sectionedBy:queue:)``
+    /// gives them:
+    ///
+    /// ```swift
+    /// let controller = try ResultsController(store: store, Task.self, where: { $0.done == false },
+    ///                                        sortBy: [.init(\.title)], sectionedBy: \.priority)
+    /// ```
+    public convenience init<S>(
+        store: Store, _ type: Element.Type, where query: (ModelQuery<Element, Element>) -> ModelCondition<Element>,
+        sortBy: [ModelSortDescriptor<Element>] = [], sectionedBy sectionKeyPath: KeyPath<Element, S>, queue: DispatchQueue = .main
+    ) throws {
+        try self.init(store: store, FetchDescriptor(where: query, sortBy: sortBy), sectionedBy: sectionKeyPath, queue: queue)
+    }
+
+    /// A controller of the values of `Element` the condition built by `query` selects, sorted,
+    /// in one section.
+    public convenience init(
+        store: Store, _ type: Element.Type, where query: (ModelQuery<Element, Element>) -> ModelCondition<Element>,
+        sortBy: [ModelSortDescriptor<Element>] = [], queue: DispatchQueue = .main
+    ) throws {
+        try self.init(store: store, FetchDescriptor(where: query, sortBy: sortBy), queue: queue)
     }
 }
 

@@ -31,8 +31,12 @@ extension Snapshot {
 
     /// The results of `descriptor`.
     public func fetch<T: PersistentModel>(_ descriptor: FetchDescriptor<T>) throws -> ModelResults<T> {
-        if let predicate = descriptor.predicate, descriptor.sortBy.isEmpty, descriptor.fetchOffset == 0, descriptor.fetchLimit == nil {
-            return try filtered(predicate)
+        if descriptor.sortBy.isEmpty, descriptor.fetchOffset == 0, descriptor.fetchLimit == nil {
+            switch (descriptor.predicate, descriptor.condition) {
+            case (let predicate?, nil): return try filtered(predicate)
+            case (nil, let condition?): return try objects(T.self, where: { _ in condition })
+            default: break
+            }
         }
         try requireModel(T.modelName)
         let (text, arguments) = try descriptor.queryText()
