@@ -49,6 +49,11 @@ public struct ModelCondition<Root: PersistentModel> {
         return ("\(Root.modelName) where \(translated.text)", arguments)
     }
 
+    /// The predicate of ``queryText()`` alone, without the model (`"age > $0"`).
+    func predicateText() throws -> String {
+        try ModelConditionCache.text(of: node, signature: signature, root: Root.self)
+    }
+
     /// Both conditions: `AND`.
     @inlinable
     public static func && (lhs: ModelCondition, rhs: ModelCondition) -> ModelCondition {

@@ -12,6 +12,18 @@ extension QueryLanguageRepository {
         let translated = try PredicateTranslationCache.translate(predicate)
         return try fetch(type, where: translated.text, arguments: translated.arguments)
     }
+
+    /// The saved entities of `type` that the condition built by `query` selects, by the query
+    /// text it stands for (``ModelCondition/queryText()``), its values parameters, run as a
+    /// string predicate is (by the store with its indexes, or by PostgreSQL as SQL):
+    ///
+    /// ```swift
+    /// let active = try repo.fetch(Account.self, where: { $0.isActive == true && $0.logins > 1 })
+    /// ```
+    public func fetch<T: EntityType & PersistentModel>(_ type: T.Type, where query: (ModelQuery<T, T>) -> ModelCondition<T>) throws -> [T] {
+        let condition = query(ModelQuery())
+        return try fetch(type, where: condition.predicateText(), arguments: condition.arguments)
+    }
 }
 
 extension InMemoryRepository {
@@ -21,5 +33,22 @@ extension InMemoryRepository {
     public func fetch<T: EntityType & PersistentModel>(_ type: T.Type, matching predicate: Predicate<T>) throws -> [T] {
         _ = try PredicateTranslator.translate(predicate)
         return try fetch(type, predicate: { try predicate.evaluate($0) })
+    }
+}
+
+extension InMemoryRepository {
+    /// The saved entities of `type` that the condition built by `query` selects. The condition
+    /// runs as its query text (``ModelCondition/queryText()``) runs in a store, by Trove's
+    /// evaluator over a scratch in-memory store of `type`'s derived schema that holds this
+    /// repository's entities of `type`: the same semantics and errors as
+    /// ``TroveRepository``'s, never a second evaluator. Entities that such a store refuses
+    /// (two with one primary key, a link to an entity it does not hold) make the fetch throw.
+    ///
+    /// ```swift
+    /// let active = try repo.fetch(Account.self, where: { $0.isActive == true && $0.logins > 1 })
+    /// ```
+    public func fetch<T: EntityType & PersistentModel>(_ type: T.Type, where query: (ModelQuery<T, T>) -> ModelCondition<T>) throws -> [T] {
+        let condition = query(ModelQuery())
+        return try fetch(type, where: condition.predicateText(), arguments: condition.arguments, schema: Schema(T.self))
     }
 }

@@ -18,6 +18,11 @@ final class Member: EntityType, PersistentModel {
     ]
 }
 
+extension Member {
+    /// Not stored: a `where:` closure that reads it cannot run.
+    var doubled: Int { visits * 2 }
+}
+
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
 struct PostgresTypedRepositoryTests {
     @Test func typedPredicatesRunAsSQL() throws {
@@ -36,5 +41,34 @@ struct PostgresTypedRepositoryTests {
         #expect(try repo.fetch(Member.self, matching: #Predicate { $0.isActive }).map(\.handle) == ["ann", "cy"])
         #expect(try repo.fetch(Member.self, matching: #Predicate { $0.visits > 1 && $0.handle != "cy" }).map(\.handle) == ["bob"])
         #expect(throws: ModelQueryError.self) { try repo.fetch(Member.self, matching: #Predicate { $0.visits * 2 > 1 }) }
+    }
+
+    /// A `where:` closure's query text and values go through the translation to SQL a string
+    /// predicate goes through, and select what the `#Predicate` that says the same selects.
+    @Test func whereClosuresRunAsSQL() throws {
+        let repo = PostgresRepository(store: try PostgresStore(url: try PostgresTestServer.freshURL(), schema: try Schema(Member.self)))
+        try repo.beginWrite()
+        let added = try [("ann", true, 0), ("Bob", false, 5), ("cy", true, 2), ("dee", true, 7)].map { handle, active, visits in
+            let member = try repo.addEntity(Member.self)
+            member.handle = handle
+            member.isActive = active
+            member.visits = visits
+            return member
+        }
+        try repo.endWrite()
+        #expect(added.count == 4)
+        func handles(_ members: [Member]) -> [String] { members.map(\.handle) }
+
+        #expect(try handles(repo.fetch(Member.self, where: { $0.isActive == true })) == ["ann", "cy", "dee"])
+        #expect(try handles(repo.fetch(Member.self, where: { $0.isActive == true }))
+            == handles(repo.fetch(Member.self, matching: #Predicate { $0.isActive })))
+        #expect(try handles(repo.fetch(Member.self, where: { $0.visits > 1 && $0.handle != "cy" }))
+            == handles(repo.fetch(Member.self, matching: #Predicate { $0.visits > 1 && $0.handle != "cy" })))
+        #expect(try handles(repo.fetch(Member.self, where: { $0.visits.contains(1...5) || !($0.isActive == true) }))
+            == handles(repo.fetch(Member.self, matching: #Predicate { ($0.visits >= 1 && $0.visits <= 5) || !$0.isActive })))
+        #expect(try handles(repo.fetch(Member.self, where: { $0.handle.starts(with: "b", options: .caseInsensitive) }))
+            == handles(repo.fetch(Member.self, where: "handle BEGINSWITH[c] $0", arguments: [.string("b")])))
+        #expect(try handles(repo.fetch(Member.self, where: { $0.handle.starts(with: "b", options: .caseInsensitive) })) == ["Bob"])
+        #expect(throws: ModelQueryError.self) { try repo.fetch(Member.self, where: { $0.doubled > 1 }) }
     }
 }

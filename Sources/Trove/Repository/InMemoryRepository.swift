@@ -11,8 +11,37 @@ public final class InMemoryRepository: Repository {
     public init() {}
 
     public func fetch<T: EntityType>(_ type: T.Type, predicate: ((T) throws -> Bool)?) throws -> [T] {
+        try fetch(type, ids: nil, predicate: predicate)
+    }
+
+    /// The saved entities of `type` that a predicate in the query language selects, with `$0`,
+    /// `$1`, ... bound to `arguments`: run by Trove's evaluator, as a store runs it, over a
+    /// scratch in-memory store of `schema` holding this repository's entities of `type`. A
+    /// repository in memory knows no schema; the caller has one (a typed model's).
+    package func fetch<T: EntityType>(_ type: T.Type, where predicate: String, arguments: [Value], schema: Schema) throws -> [T] {
+        let saved = (rows[T.modelName] ?? [:]).sorted(by: { $0.key < $1.key })
+        let scratch = try Store(configuration: .inMemory(schema: schema))
+        let selected = try scratch.write { tx -> Set<Int> in
+            var ids: [UInt64: Int] = [:]
+            for (id, values) in saved {
+                let shaped = entityProperties(ValueMapping.entityShape(T.modelName, .object(values), layout: scratch.layout))
+                ids[try tx.insert(T.modelName, shaped).reference.key] = id
+            }
+            var selected = Set<Int>()
+            for object in try tx.objects(T.modelName, where: predicate, arguments: arguments) {
+                if let id = ids[object.reference.key] { selected.insert(id) }
+            }
+            return selected
+        }
+        return try fetch(type, ids: selected, predicate: nil)
+    }
+
+    /// The saved entities of `type` whose row ids are in `ids` (all when nil) and that
+    /// `predicate` accepts, tracked, in the order they were first saved.
+    private func fetch<T: EntityType>(_ type: T.Type, ids: Set<Int>?, predicate: ((T) throws -> Bool)?) throws -> [T] {
         var out: [T] = []
         for (id, values) in (rows[T.modelName] ?? [:]).sorted(by: { $0.key < $1.key }) {
+            if let ids, !ids.contains(id) { continue }
             let entity = try ObjectDecoder.decode(T.self, from: values)
             if let predicate, try !predicate(entity) { continue }
             tracker.track(entity, id: id, saved: .object(values))
