@@ -32,7 +32,8 @@ let package = Package(
                 "CTroveSystem",
             ]
         ),
-        // What Swift cannot spell: the prefetch instruction (scans), O_DIRECT (the commit log).
+        // What Swift cannot spell: the prefetch instruction (scans), O_DIRECT (the commit log),
+        // argv from glibc's constructor arguments (start-up of the static shell).
         .target(name: "CTroveSystem"),
         // MATCHES runs on the toolchain's ICU (its C API, the engine of NSRegularExpression),
         // which Foundation would link only with the rest of Foundation (see DEVELOPERS.md).
