@@ -7,8 +7,8 @@ struct FormatterSettings: Sendable, Equatable {
     var nullText: String?
     /// The width tables must fit, or nil for no limit (output to a pipe or a file).
     var terminalWidth: Int?
-    /// Box-drawing characters instead of ASCII `+-|` (when the locale is UTF-8).
-    var unicodeBoxes = true
+    /// Box-drawing characters instead of ASCII `+-|`; nil: when the user's locale is UTF-8.
+    var unicodeBoxes: Bool? = true
 
     /// What null prints as in the current mode.
     var effectiveNullText: String { nullText ?? mode.defaultNullText }
@@ -20,7 +20,7 @@ struct FormatterSettings: Sendable, Equatable {
         case .jsonl: JSONLinesFormatter()
         case .csv: CSVFormatter(showHeaders: showHeaders, null: null)
         case .tsv: CSVFormatter(separator: "\t", showHeaders: showHeaders, null: null)
-        case .table: TableFormatter(showHeaders: showHeaders, null: null, width: terminalWidth, unicode: unicodeBoxes)
+        case .table: TableFormatter(showHeaders: showHeaders, null: null, width: terminalWidth, unicode: unicodeBoxes ?? UserLocale.isUTF8)
         case .markdown: MarkdownFormatter(showHeaders: showHeaders, null: null)
         case .line: LineFormatter(null: null)
         }

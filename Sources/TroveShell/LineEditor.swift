@@ -32,6 +32,8 @@ final class LineEditor {
 
     /// `historyFile` nil keeps history for this session only.
     init?(historyFile: String?, complete: @escaping CompletionProvider) {
+        // libedit reads and draws multibyte characters in the locale's encoding.
+        _ = UserLocale.isUTF8
         // Private FILE streams: Swift 6 forbids touching the global `stdin`/`stdout`.
         guard let input = fdopen(dup(STDIN_FILENO), "r"), let output = fdopen(dup(STDOUT_FILENO), "w"),
               let errors = fdopen(dup(STDERR_FILENO), "w"),

@@ -13,10 +13,6 @@ public enum Shell {
     /// Runs the shell with the given arguments (without the program name) and returns the
     /// exit status: 0 success, 1 a statement failed, 2 bad usage.
     public static func main(arguments: [String], openBackend: @escaping BackendOpener = { _ in UnavailableBackend() }) -> Int32 {
-        // The user's character encoding, so libedit edits UTF-8 and tables may draw boxes.
-        // Only LC_CTYPE: each other category costs files to load at every start, and would
-        // change only strerror's language (messages stay English, as the rest of the shell's).
-        setlocale(LC_CTYPE, "")
         let stdout = FileOutput(fd: STDOUT_FILENO)
         let stderr = FileOutput(fd: STDERR_FILENO, capacity: 0)
         defer { stdout.flush() }

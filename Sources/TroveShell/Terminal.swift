@@ -8,14 +8,15 @@ struct Terminal: Sendable {
     var stdinIsTerminal: Bool
     var stdoutIsTerminal: Bool
     var stderrIsTerminal: Bool
-    /// UTF-8 locale: tables use box-drawing characters.
-    var isUTF8: Bool
+    /// UTF-8 locale: tables use box-drawing characters. Nil: the user's locale, read when
+    /// the first table is drawn (``UserLocale``).
+    var isUTF8: Bool?
 
     static func current() -> Terminal {
         Terminal(stdinIsTerminal: isatty(STDIN_FILENO) == 1,
                  stdoutIsTerminal: isatty(STDOUT_FILENO) == 1,
                  stderrIsTerminal: isatty(STDERR_FILENO) == 1,
-                 isUTF8: trove_locale_is_utf8() != 0)
+                 isUTF8: nil)
     }
 
     /// The width tables must fit: the terminal's (TIOCGWINSZ), else `$COLUMNS`, else none.
