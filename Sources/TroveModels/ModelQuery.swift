@@ -15,12 +15,13 @@ import Trove
 /// (`ANY dogs.age > $0`). Comparing builds a ``ModelCondition``; nothing here reads a store.
 ///
 /// A range is `$0.age.contains(18...30)` (`BETWEEN`) or `$0.age.contains(18..<30)`
-/// (`>=` and `<`). Of Realm's `Query<T>`, these have no form here: a `Bool` property as a
-/// condition by itself (`$0.isGood`, `!$0.isGood`: write `$0.isGood == true`), an order of
-/// two optional properties (`$0.rating < $0.limit` with both optional), a count of a list of
-/// each object of a list (`$0.dogs.owners.count`, an error when run), `notEquals(_:options:)`
-/// (write `!$0.name.equals(x, options: ...)`), subqueries and aggregates of a list's
-/// property (`$0.dogs.age.avg`).
+/// (`>=` and `<`). A `Bool` or `Bool?` property is a condition by itself (`$0.isGood`,
+/// `!$0.isGood`, `$0.isGood && $0.age > 3`; see ``ModelConditionConvertible``). Of Realm's
+/// `Query<T>`, these have no form here: an order of two optional properties
+/// (`$0.rating < $0.limit` with both optional), a count of a list of each object of a list
+/// (`$0.dogs.owners.count`, an error when run), `notEquals(_:options:)` (write
+/// `!$0.name.equals(x, options: ...)`), subqueries and aggregates of a list's property
+/// (`$0.dogs.age.avg`).
 @dynamicMemberLookup
 public struct ModelQuery<Root: PersistentModel, Value> {
     @usableFromInline let path: ModelQueryPath

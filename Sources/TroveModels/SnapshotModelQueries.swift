@@ -10,18 +10,19 @@ extension Snapshot {
     /// ```
     ///
     /// The closure builds a ``ModelCondition`` from key paths and values, checked by the
-    /// compiler; it runs as the query text it stands for (``ModelCondition/queryText()``),
-    /// with each value a parameter, so a repeated query with new values is neither translated
-    /// nor planned again, and uses the indexes the text would. A property that is not stored
+    /// compiler, or names a `Bool` property alone (``ModelConditionConvertible``); it runs as
+    /// the query text it stands for (``ModelCondition/queryText()``), with each value a
+    /// parameter, so a repeated query with new values is neither translated nor planned again,
+    /// and uses the indexes the text would. A property that is not stored
     /// (computed, `@Transient`) or a model value compared is a ``ModelQueryError``.
     ///
     /// Inlinable, so that the closure's comparisons run specialized for `T` in the caller.
     @inlinable
-    public func objects<T: PersistentModel>(
-        _ type: T.Type, where query: (ModelQuery<T, T>) -> ModelCondition<T>, sortBy: [ModelSortDescriptor<T>] = [],
+    public func objects<T: PersistentModel, C: ModelConditionConvertible<T>>(
+        _ type: T.Type, where query: (ModelQuery<T, T>) -> C, sortBy: [ModelSortDescriptor<T>] = [],
         offset: Int = 0, limit: Int? = nil
     ) throws -> ModelResults<T> {
-        let condition = query(ModelQuery())
+        let condition = query(ModelQuery()).modelCondition
         if sortBy.isEmpty, offset == 0, limit == nil {
             let text = try ModelConditionCache.text(of: condition.node, signature: condition.signature, root: T.self)
             return ModelResults(try objects(T.modelName, where: text, arguments: condition.arguments))
@@ -32,12 +33,12 @@ extension Snapshot {
 
     /// The plan of the query `query` builds, as ``Trove/Snapshot/explain(_:arguments:)`` gives
     /// the plan of its text (it runs the query).
-    public func explain<T: PersistentModel>(
-        _ type: T.Type, where query: (ModelQuery<T, T>) -> ModelCondition<T>, sortBy: [ModelSortDescriptor<T>] = [],
+    public func explain<T: PersistentModel, C: ModelConditionConvertible<T>>(
+        _ type: T.Type, where query: (ModelQuery<T, T>) -> C, sortBy: [ModelSortDescriptor<T>] = [],
         offset: Int = 0, limit: Int? = nil
     ) throws -> QueryPlan {
         try requireModel(T.modelName)
-        let condition = query(ModelQuery())
+        let condition = query(ModelQuery()).modelCondition
         let text = try Self.statement(condition.node, root: T.self, sortBy: sortBy, offset: offset, limit: limit)
         return try explain(text, arguments: condition.arguments)
     }

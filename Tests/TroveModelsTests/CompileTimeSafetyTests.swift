@@ -77,7 +77,7 @@ import Testing
         .use("an element of another type in a list's contains", #"_ = try snapshot.objects(Owner.self, where: { $0.tags.contains(1) })"#,
              "cannot convert value of type 'Int' to expected argument type"),
         .use("a list compared as one value in a where: closure", #"_ = try snapshot.objects(Owner.self, where: { $0.tags == ["a"] })"#,
-             "cannot convert value of type 'Bool' to closure result type 'ModelCondition<Owner>'"),
+             "requires that '[String]' conform to 'QueryableValue'"),
         .use("a list as the operand of in in a where: closure", #"_ = try snapshot.objects(Owner.self, where: { $0.tags.in([["a"]]) })"#,
              "QueryableValue"),
         .use("a misspelt sort key", #"_ = try snapshot.objects(Owner.self, sortBy: [ModelSortDescriptor(\Owner.nmae)])"#,

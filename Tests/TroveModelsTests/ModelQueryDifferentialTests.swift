@@ -23,7 +23,7 @@ import TestRandom
         let fragment = fragments.randomElement(using: &g)!
         let tag = tagPool.randomElement(using: &g)!
         let score = Double(Int.random(in: 0...20, using: &g)) / 2
-        switch Int.random(in: 0..<29, using: &g) {
+        switch Int.random(in: 0..<36, using: &g) {
         case 0: return ({ $0.age > n }, "age > \(n)")
         case 1: return ({ $0.age <= n }, "age <= \(n)")
         case 2: return ({ $0.age == n }, "age == \(n)")
@@ -53,8 +53,20 @@ import TestRandom
         case 25: return ({ $0.age.contains(n...(n + small * 5)) }, "age BETWEEN {\(n), \(n + small * 5)}")
         case 26: return ({ $0.age.contains(n..<(n + small * 5)) }, "age >= \(n) AND age < \(n + small * 5)")
         case 27: return ({ $0.age >= $0.id }, "age >= id")
+        case 28: return (bare { $0.isActive }, "isActive == true")
+        case 29: return ({ !$0.isActive }, "isActive == false")
+        case 30: return (bare { $0.verified }, "verified == true")
+        case 31: return ({ !$0.verified }, "NOT (verified == true)")
+        case 32: return ({ $0.isActive && $0.age > n }, "isActive == true AND age > \(n)")
+        case 33: return ({ $0.age < n || $0.verified }, "age < \(n) OR verified == true")
+        case 34: return (bare { $0.bestFriend.isGood }, "bestFriend.isGood == true")
         default: return ({ $0.score > score }, "score > \(score)")
         }
+    }
+
+    /// A builder whose closure returns what a `where:` closure may (a `Bool` property alone).
+    static func bare<C: ModelConditionConvertible<Person>>(_ body: @escaping (ModelQuery<Person, Person>) -> C) -> Builder {
+        { body($0).modelCondition }
     }
 
     static func condition(_ g: inout Generator, depth: Int) -> (Builder, String) {

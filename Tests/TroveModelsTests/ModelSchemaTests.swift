@@ -10,7 +10,8 @@ import TroveModels
               {"name": "Person", "primaryKey": "id", "properties": {
                 "id": "int", "name": {"type": "string", "indexed": true}, "age": {"type": "int", "default": 0},
                 "nickname": "string?", "score": {"type": "double", "default": 0}, "bestFriend": "Dog?",
-                "dogs": "Dog[]", "tags": "string[]"}},
+                "dogs": "Dog[]", "tags": "string[]", "isActive": {"type": "bool", "default": false},
+                "verified": "bool?", "scores": "int[]"}},
               {"name": "Dog", "primaryKey": "id", "properties": {
                 "id": "int", "name": {"type": "string", "indexed": true, "default": ""}, "age": {"type": "int", "default": 0},
                 "isGood": {"type": "bool", "default": true},

@@ -23,6 +23,9 @@ import TroveModels
     var bestFriend: Dog?
     var dogs: [Dog] = []
     var tags: [String] = []
+    var isActive: Bool = false
+    var verified: Bool?
+    var scores: [Int] = []
     @Transient var scratch: Int = 0
 
     static func == (a: Person, b: Person) -> Bool {

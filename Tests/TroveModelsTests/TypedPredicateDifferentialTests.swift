@@ -26,7 +26,9 @@ import TestRandom
                 nickname: [nil, "a", "bb"].randomElement(using: &g)!, score: Double(Int.random(in: 0...20, using: &g)) / 2,
                 bestFriend: Bool.random(using: &g) ? dogs.randomElement(using: &g) : nil,
                 dogs: dogs.filter { _ in Int.random(in: 0..<4, using: &g) == 0 },
-                tags: tagPool.filter { _ in Bool.random(using: &g) })
+                tags: tagPool.filter { _ in Bool.random(using: &g) }, isActive: Bool.random(using: &g),
+                verified: [nil, true, false].randomElement(using: &g)!,
+                scores: (0..<Int.random(in: 0...3, using: &g)).map { _ in Int.random(in: 0...9, using: &g) })
         }
     }
 

@@ -1,0 +1,55 @@
+import Trove
+
+/// What a `where:` closure returns: a ``ModelCondition``, or a `Bool` or `Bool?` property by
+/// itself, which holds when the property is true (a null one is not), as in Realm Swift:
+///
+/// ```swift
+/// let active = try snapshot.objects(Member.self, where: { $0.isActive })
+/// let others = try snapshot.objects(Member.self, where: { !$0.isActive && $0.age > 30 })
+/// ```
+///
+/// `$0.isActive` is `isActive == true` (`$0` a parameter bound to `true`): one statement with
+/// `$0.isActive == true`, whose translation and plan are cached alike.
+public protocol ModelConditionConvertible<Root> {
+    /// The model the condition selects objects of.
+    associatedtype Root: PersistentModel
+    /// The condition this stands for.
+    var modelCondition: ModelCondition<Root> { get }
+}
+
+extension ModelCondition: ModelConditionConvertible {
+    /// The condition itself.
+    @inlinable public var modelCondition: ModelCondition<Root> { self }
+}
+
+/// A property type that is a condition by itself in a `where:` closure: `Bool` and `Bool?`.
+public protocol QueryableBool: QueryableValue {}
+
+extension Bool: QueryableBool {}
+extension Optional: QueryableBool where Wrapped == Bool {}
+
+extension ModelQuery: ModelConditionConvertible where Value: QueryableBool {
+    /// The property is true: `property == true`.
+    @inlinable public var modelCondition: ModelCondition<Root> { .comparison(path, .equal, true) }
+
+    /// The property is not true: `property == false` for a `Bool`, `NOT property == true` for
+    /// a `Bool?` (so that null is selected, as the opposite of `$0.property`).
+    @inlinable
+    public static prefix func ! (query: ModelQuery) -> ModelCondition<Root> {
+        Value.self == Bool.self ? .comparison(query.path, .equal, false) : !query.modelCondition
+    }
+}
+
+extension ModelConditionConvertible {
+    /// Both conditions, where either side is a `Bool` property by itself: `$0.isActive && $0.age > 3`.
+    @inlinable
+    public static func && <Other: ModelConditionConvertible<Root>>(lhs: Self, rhs: Other) -> ModelCondition<Root> {
+        lhs.modelCondition && rhs.modelCondition
+    }
+
+    /// Either condition, where either side is a `Bool` property by itself: `$0.isActive || $0.age > 3`.
+    @inlinable
+    public static func || <Other: ModelConditionConvertible<Root>>(lhs: Self, rhs: Other) -> ModelCondition<Root> {
+        lhs.modelCondition || rhs.modelCondition
+    }
+}

@@ -1,0 +1,65 @@
+import Testing
+import Trove
+import TroveModels
+
+/// A `Bool` or `Bool?` property alone is a condition of a `where:` closure, as in Realm Swift:
+/// true when the property is true (a null one is not), the same statement as `== true`.
+@Suite struct ModelQueryBoolTests {
+    func ids<C: ModelConditionConvertible<Person>>(_ store: Store, _ query: (ModelQuery<Person, Person>) -> C) throws -> [Int] {
+        try store.read { try $0.objects(Person.self, where: query).map(\.id) }
+    }
+
+    func text<C: ModelConditionConvertible<Person>>(_ query: (ModelQuery<Person, Person>) -> C) throws -> String {
+        try query(ModelQuery()).modelCondition.queryText().text
+    }
+
+    func store() throws -> Store {
+        let store = try peopleStore()
+        try store.write { tx in
+            for (id, active, verified) in [(1, true, true), (2, false, false), (3, true, nil)] as [(Int, Bool, Bool?)] {
+                var person = try #require(try tx.object(Person.self, primaryKey: id))
+                person.isActive = active
+                person.verified = verified
+                try tx.upsert(person)
+            }
+        }
+        return store
+    }
+
+    @Test func aBoolPropertyAloneIsTrueWhenTrue() throws {
+        let store = try store()
+        #expect(try ids(store) { $0.isActive } == [1, 3])
+        #expect(try ids(store) { !$0.isActive } == [2, 4])
+        #expect(try ids(store) { $0.isActive && $0.age > 35 } == [3])
+        #expect(try ids(store) { $0.age > 35 && $0.isActive } == [3])
+        #expect(try ids(store) { $0.age < 20 || $0.isActive } == [1, 3, 4])
+        #expect(try ids(store) { $0.isActive || $0.verified } == [1, 3])
+        #expect(try ids(store) { $0.bestFriend.isGood } == [1, 4])
+        #expect(try ids(store) { $0.dogs.isGood && !$0.isActive } == [4])
+        #expect(try text { $0.isActive } == "Person where isActive == $0")
+        #expect(try text { $0.isActive } == (try text { $0.isActive == true }))
+        #expect(try text { !$0.isActive } == "Person where isActive == $0")
+        #expect(try ModelQuery<Person, Person>().isActive.modelCondition.queryText().arguments == [.bool(true)])
+        #expect(try (!ModelQuery<Person, Person>().isActive).queryText().arguments == [.bool(false)])
+        #expect(try text { $0.isActive && $0.age > 3 } == "Person where isActive == $0 AND age > $1")
+    }
+
+    @Test func anOptionalBoolAloneIsTrueOnlyWhenTrue() throws {
+        let store = try store()
+        #expect(try ids(store) { $0.verified } == [1])
+        // The opposite of `$0.verified`: false or null.
+        #expect(try ids(store) { !$0.verified } == [2, 3, 4])
+        #expect(try ids(store) { $0.verified == false } == [2])
+        #expect(try text { $0.verified } == "Person where verified == $0")
+        #expect(try text { !$0.verified } == "Person where NOT verified == $0")
+    }
+
+    @Test func aBoolPropertyAloneRunsAsItsQueryText() throws {
+        let store = try store()
+        try store.read { s in
+            let typed = try s.explain(Person.self, where: { $0.isActive })
+            let text = try s.explain("Person where isActive == $0", arguments: [.bool(true)])
+            #expect(typed.description == text.description)
+        }
+    }
+}
