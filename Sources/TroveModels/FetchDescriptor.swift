@@ -45,10 +45,10 @@ public struct FetchDescriptor<T: PersistentModel> {
     /// ```
     ///
     /// The closure runs here, once; the descriptor keeps the ``ModelCondition`` it returns.
-    public init(where query: (ModelQuery<T, T>) -> ModelCondition<T>, sortBy: [ModelSortDescriptor<T>] = [],
-                fetchOffset: Int = 0, fetchLimit: Int? = nil) {
+    public init<C: ModelConditionConvertible<T>>(where query: (ModelQuery<T, T>) -> C, sortBy: [ModelSortDescriptor<T>] = [],
+                                                 fetchOffset: Int = 0, fetchLimit: Int? = nil) {
         self.init(sortBy: sortBy, fetchOffset: fetchOffset, fetchLimit: fetchLimit)
-        condition = query(ModelQuery())
+        condition = query(ModelQuery()).modelCondition
     }
 
     /// The query statement and its parameters: the text `explain` and the shell would run.

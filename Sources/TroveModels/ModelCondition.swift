@@ -31,11 +31,12 @@ public struct ModelCondition<Root: PersistentModel> {
     static func comparison<V: StorableProperty>(_ path: consuming ModelQueryPath, _ op: ModelQueryOperator, options: UInt8 = 0, _ value: V) -> ModelCondition {
         do {
             let stored = try value.storedValue()
+            let leading = path.subquery?.arguments
             if case .null = stored {
-                return ModelCondition(.comparison(path, op, options: options, .null), arguments: [],
+                return ModelCondition(.comparison(path, op, options: options, .null), arguments: leading ?? [],
                                       signature: ModelConditionSignature(path, op, options: options, isNull: true))
             }
-            return ModelCondition(.comparison(path, op, options: options, .argument), arguments: [stored],
+            return ModelCondition(.comparison(path, op, options: options, .argument), arguments: leading.map { $0 + [stored] } ?? [stored],
                                   signature: ModelConditionSignature(path, op, options: options, isNull: false))
         } catch {
             return ModelCondition(.unsupported("\(error)"), arguments: [])
@@ -92,7 +93,7 @@ struct ModelConditionSignature: Equatable, Sendable {
 
     @inlinable
     init(_ path: ModelQueryPath, _ op: ModelQueryOperator, options: UInt8, isNull: Bool) {
-        guard path.links.isEmpty, !path.counts, let last = path.last else {
+        guard path.links.isEmpty, path.aggregate == nil, path.subquery == nil, let last = path.last else {
             self = .none
             return
         }
@@ -117,6 +118,11 @@ enum ModelConditionNode: Hashable, @unchecked Sendable {
     indirect case and(ModelConditionNode, ModelConditionNode)
     indirect case or(ModelConditionNode, ModelConditionNode)
     indirect case not(ModelConditionNode)
+    /// Some element of the list meets the condition, whose key paths start with the list's:
+    /// `ANY` of one comparison, else a subquery.
+    indirect case any(ModelQueryPath, ModelConditionNode)
+    /// Every element of the list meets the condition: `ALL` of one comparison, else a subquery.
+    indirect case all(ModelQueryPath, ModelConditionNode)
     /// A construct Trove cannot run, and why: an error when the condition runs.
     case unsupported(String)
 }

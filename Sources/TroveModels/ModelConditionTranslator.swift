@@ -5,13 +5,48 @@ import Trove
 /// `&&` and `||` chains become one n-ary `AND`/`OR`, as the parser reads `a AND b AND c`, so
 /// the condition prints as the query text a person would write.
 struct ModelConditionTranslator {
+    private let root: any PersistentModel.Type
     private var parameters: Int
+    private var subqueries = 0
+    /// The subqueries being translated, innermost last: a key path that starts with one's
+    /// list reads that list's element, its variable.
+    private var scopes: [Scope] = []
+
+    private struct Scope {
+        /// The key paths to the list, from the queried model.
+        let list: [AnyKeyPath]
+        let variable: QueryIdentifier
+        /// The model of the list's elements; nil for a list of values.
+        let element: (any PersistentModel.Type)?
+    }
+
+    /// A key path resolved against the models: where it starts and the names it reads.
+    private struct Resolved {
+        /// The subquery variable it starts from, or nil for the queried object.
+        var variable: QueryIdentifier?
+        /// How many of the key paths the variable stands for.
+        var scoped = 0
+        var names: [QueryIdentifier] = []
+        /// The positions in ``names`` of lists of links, linking objects and lists of values.
+        var lists: [Int] = []
+        /// The model the last name leads to, nil for a value.
+        var model: (any PersistentModel.Type)?
+
+        func keyPath(_ range: Range<Int>? = nil) -> QueryKeyPath {
+            QueryKeyPath(variable: variable, components: Array(names[range ?? names.indices]))
+        }
+    }
+
+    private init(root: any PersistentModel.Type, parameters: Int) {
+        self.root = root
+        self.parameters = parameters
+    }
 
     /// The predicate of `node` over `root`, whose parameters start at `$firstParameter` (after
     /// those of a predicate it is joined to).
     static func predicate(of node: ModelConditionNode, root: any PersistentModel.Type, firstParameter: Int = 0) throws -> QueryPredicate {
-        var translator = ModelConditionTranslator(parameters: firstParameter)
-        return try translator.predicate(node, root: root)
+        var translator = ModelConditionTranslator(root: root, parameters: firstParameter)
+        return try translator.predicate(node)
     }
 
     private mutating func nextParameter() -> QueryExpression {
@@ -19,70 +54,167 @@ struct ModelConditionTranslator {
         return .parameter(parameters)
     }
 
-    private mutating func predicate(_ node: ModelConditionNode, root: any PersistentModel.Type) throws -> QueryPredicate {
+    private mutating func predicate(_ node: ModelConditionNode) throws -> QueryPredicate {
         switch node {
         case .comparison(let path, let op, let options, let operand):
-            let (left, throughList) = try Self.expression(path, root: root)
+            let (left, throughList) = try expression(path)
             let right: QueryExpression = switch operand {
             case .argument: nextParameter()
             case .null: .null
-            case .property(let other): try Self.expression(other, root: root).expression
+            case .property(let other): try expression(other).expression
             }
             return .comparison(.init(quantifier: throughList ? .any : nil, left, op.queryOperator,
                                      options: StringComparisonOptions(rawValue: options), right))
         case .element(let path):
-            let (list, _) = try Self.expression(path, root: root)
+            let (list, _) = try expression(path)
             return .comparison(.init(nextParameter(), .in, list))
         case .between(let path):
-            let (value, throughList) = try Self.expression(path, root: root)
+            let (value, throughList) = try expression(path)
             return QueryPredicate(.between(.init(quantifier: throughList ? .any : nil, value, lower: nextParameter(), upper: nextParameter())))
         case .modelElement(let path, let modelName):
-            let (list, _) = try Self.expression(path, root: root)
+            let (list, _) = try expression(path)
             throw ModelQueryError("where: a \(modelName) value is not a query constant: compare a property of the list's objects, such as its primary key ($0.\(list).id == value.id)")
         case .and(let lhs, let rhs):
-            let left = try predicate(lhs, root: root)
-            return .and(flattening: left, try predicate(rhs, root: root))
+            let left = try predicate(lhs)
+            return .and(flattening: left, try predicate(rhs))
         case .or(let lhs, let rhs):
-            let left = try predicate(lhs, root: root)
-            return .or(flattening: left, try predicate(rhs, root: root))
+            let left = try predicate(lhs)
+            return .or(flattening: left, try predicate(rhs))
+        case .not(.any(let list, let inner)):
+            if let quantified = try quantified(.noneOf, list, inner) { return quantified }
+            return .not(try predicate(.any(list, inner)))
         case .not(let inner):
-            return .not(try predicate(inner, root: root))
+            return .not(try predicate(inner))
+        case .any(let list, let inner):
+            if let quantified = try quantified(.any, list, inner) { return quantified }
+            let count = QueryExpression(.subqueryCount(try subquery(inner, list: list.keyPaths)))
+            return .comparison(.init(count, .greaterThan, .int(0)))
+        case .all(let list, let inner):
+            if let quantified = try quantified(.all, list, inner) { return quantified }
+            let count = QueryExpression(.subqueryCount(try subquery(.not(inner), list: list.keyPaths)))
+            return .comparison(.init(count, .equal, .int(0)))
         case .unsupported(let reason):
             throw ModelQueryError("where: \(reason)")
         }
     }
 
-    /// The key path (or list count) `path` reads, and whether it crosses a list of links,
-    /// which makes a comparison of it an `ANY` one.
-    static func expression(_ path: ModelQueryPath, root: any PersistentModel.Type) throws -> (expression: QueryExpression, throughList: Bool) {
+    /// `inner` over the elements of `list` as one quantified comparison (`ALL dogs.age > $0`),
+    /// when it is one comparison with a value of a path through that list and no other: what a
+    /// person would write. Nil when it needs a subquery.
+    private mutating func quantified(_ quantifier: Quantifier, _ list: ModelQueryPath, _ inner: ModelConditionNode) throws -> QueryPredicate? {
+        let path: ModelQueryPath
+        switch inner {
+        case .comparison(let p, _, _, .argument), .comparison(let p, _, _, .null), .between(let p): path = p
+        default: return nil
+        }
+        let listPaths = list.keyPaths
+        guard path.aggregate == nil, path.subquery == nil, path.keyPaths.starts(with: listPaths) else { return nil }
+        // Through that list alone: `ALL dogs.owners.age` would quantify over every owner of every dog.
+        guard try resolve(path.keyPaths).lists.count == resolve(listPaths).lists.count else { return nil }
+        let before = parameters
+        switch try predicate(inner).kind {
+        case .comparison(var comparison):
+            comparison.quantifier = quantifier
+            return .comparison(comparison)
+        case .between(var between):
+            between.quantifier = quantifier
+            return QueryPredicate(.between(between))
+        default:
+            parameters = before
+            return nil
+        }
+    }
+
+    /// `SUBQUERY(list, $xN, condition)`: `list` the key paths to the list, or nil for the
+    /// list the condition's first key path crosses first (Realm Swift's subquery count).
+    private mutating func subquery(_ node: ModelConditionNode, list: [AnyKeyPath]?) throws -> QueryExpression.Subquery {
+        let listPaths: [AnyKeyPath]
+        if let list {
+            listPaths = list
+        } else {
+            guard let first = node.firstPath else { throw ModelQueryError("where: a subquery's condition reads no property of a list") }
+            let resolved = try resolve(first.keyPaths)
+            guard let position = resolved.lists.first else {
+                throw ModelQueryError("where: the condition of .count reads \(resolved.keyPath()), which crosses no list: a subquery counts the elements of a list that meet it")
+            }
+            listPaths = Array(first.keyPaths[..<(resolved.scoped + position + 1)])
+        }
+        let resolved = try resolve(listPaths)
+        guard let last = resolved.lists.last, last == resolved.names.count - 1 else {
+            throw ModelQueryError("where: \(resolved.keyPath()) is not a list")
+        }
+        let variable = QueryIdentifier("x\(subqueries)")
+        subqueries += 1
+        scopes.append(Scope(list: listPaths, variable: variable, element: resolved.model))
+        defer { scopes.removeLast() }
+        return .init(collection: resolved.keyPath(), variable: variable, predicate: try predicate(node))
+    }
+
+    /// The names `keyPaths` read, from the innermost subquery's element whose list they start
+    /// with, or from the queried object.
+    private func resolve(_ keyPaths: [AnyKeyPath]) throws -> Resolved {
+        var resolved = Resolved()
         var model: (any PersistentModel.Type)? = root
-        var names: [QueryIdentifier] = []
-        var throughList = false
-        let keyPaths = path.keyPaths
-        guard !keyPaths.isEmpty else { throw ModelQueryError("where: the queried object itself is compared; compare one of its properties") }
-        for (position, keyPath) in keyPaths.enumerated() {
+        if let scope = scopes.last(where: { keyPaths.starts(with: $0.list) }) {
+            resolved.variable = scope.variable
+            resolved.scoped = scope.list.count
+            model = scope.element
+        } else if let scope = scopes.last {
+            throw ModelQueryError("where: a subquery's condition reads \(keyPaths.last.map { "\($0)" } ?? "the object"), which is not of the list's elements (\(scope.list.last.map { "\($0)" } ?? ""))")
+        }
+        for keyPath in keyPaths.dropFirst(resolved.scoped) {
             guard let current = model else { throw ModelQueryError("where: \(keyPath) does not start from a model object") }
             let property = try current._storedProperty(keyPath)
-            names.append(QueryIdentifier(property.schema.name))
+            resolved.names.append(QueryIdentifier(property.schema.name))
             switch property.schema.type {
             case .link:
                 model = property.linkedModel
             case .list, .linkingObjects:
-                if position < keyPaths.count - 1 { throughList = true }
+                resolved.lists.append(resolved.names.count - 1)
                 model = property.linkedModel
             default:
                 model = nil
             }
         }
-        let keyPath = QueryKeyPath(components: names)
-        if path.counts {
-            // `ANY dogs.owners.@count` is no query: a count is of one list, not of each of a list's.
-            if throughList {
-                throw ModelQueryError("where: $0.\(keyPath).count counts a list of each object of a list (ANY \(keyPath).@count), which the query language has no form for: count one list ($0.\(names[0].name).count) or compare a property of the list's objects")
-            }
-            return (QueryExpression(.aggregate(.init(collection: keyPath, function: .count))), throughList)
+        resolved.model = model
+        return resolved
+    }
+
+    /// The key path, aggregate or subquery count `path` reads, and whether it crosses a list of
+    /// links before its end, which makes a comparison of it an `ANY` one.
+    private mutating func expression(_ path: ModelQueryPath) throws -> (expression: QueryExpression, throughList: Bool) {
+        if let subquery = path.subquery {
+            return (QueryExpression(.subqueryCount(try self.subquery(subquery.node, list: nil))), false)
         }
-        return (QueryExpression(.keyPath(keyPath)), throughList)
+        let keyPaths = path.keyPaths
+        guard !keyPaths.isEmpty else { throw ModelQueryError("where: the queried object itself is compared; compare one of its properties") }
+        let resolved = try resolve(keyPaths)
+        let keyPath = resolved.keyPath()
+        guard let aggregate = path.aggregate else {
+            return (QueryExpression(.keyPath(keyPath)), resolved.lists.contains { $0 < resolved.names.count - 1 })
+        }
+        guard let list = resolved.lists.first else {
+            throw ModelQueryError("where: $0.\(keyPath).\(aggregate.name) aggregates a list, and \(keyPath) crosses none")
+        }
+        // `ANY dogs.owners.@count` is no query: an aggregate is of one list, not of each of a list's.
+        if resolved.lists.count > 1 || (aggregate == .count && list < resolved.names.count - 1) {
+            throw ModelQueryError("where: $0.\(keyPath).\(aggregate.name) aggregates a list of each object of a list (ANY \(keyPath).@\(aggregate.name)), which the query language has no form for: aggregate one list ($0.\(resolved.keyPath(0..<(list + 1))).\(aggregate.name)) or compare a property of the list's objects")
+        }
+        let property = list < resolved.names.count - 1 ? QueryKeyPath(components: Array(resolved.names[(list + 1)...])) : nil
+        return (QueryExpression(.aggregate(.init(collection: resolved.keyPath(0..<(list + 1)), function: aggregate.function, property: property))), false)
+    }
+}
+
+extension ModelConditionNode {
+    /// The first key path the condition reads, left to right.
+    var firstPath: ModelQueryPath? {
+        switch self {
+        case .comparison(let path, _, _, _), .element(let path), .between(let path), .modelElement(let path, _): path
+        case .and(let lhs, _), .or(let lhs, _): lhs.firstPath
+        case .not(let inner): inner.firstPath
+        case .any(let list, _), .all(let list, _): list
+        case .unsupported: nil
+        }
     }
 }
 

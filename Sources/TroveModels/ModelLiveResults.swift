@@ -27,8 +27,8 @@ extension LiveResults {
     /// ```swift
     /// let adults = try LiveResults(store: store, Person.self, where: { $0.age >= 18 }, sortBy: [.init(\.name)])
     /// ```
-    public convenience init<T: PersistentModel>(
-        store: Store, _ type: T.Type, where query: (ModelQuery<T, T>) -> ModelCondition<T>, sortBy: [ModelSortDescriptor<T>] = []
+    public convenience init<T: PersistentModel, C: ModelConditionConvertible<T>>(
+        store: Store, _ type: T.Type, where query: (ModelQuery<T, T>) -> C, sortBy: [ModelSortDescriptor<T>] = []
     ) throws {
         try self.init(store: store, FetchDescriptor(where: query, sortBy: sortBy))
     }
@@ -87,8 +87,8 @@ extension ResultsController where Element: PersistentModel {
     /// let controller = try ResultsController(store: store, Task.self, where: { $0.done == false },
     ///                                        sortBy: [.init(\.title)], sectionedBy: \.priority)
     /// ```
-    public convenience init<S>(
-        store: Store, _ type: Element.Type, where query: (ModelQuery<Element, Element>) -> ModelCondition<Element>,
+    public convenience init<S, C: ModelConditionConvertible<Element>>(
+        store: Store, _ type: Element.Type, where query: (ModelQuery<Element, Element>) -> C,
         sortBy: [ModelSortDescriptor<Element>] = [], sectionedBy sectionKeyPath: KeyPath<Element, S>, queue: DispatchQueue = .main
     ) throws {
         try self.init(store: store, FetchDescriptor(where: query, sortBy: sortBy), sectionedBy: sectionKeyPath, queue: queue)
@@ -96,8 +96,8 @@ extension ResultsController where Element: PersistentModel {
 
     /// A controller of the values of `Element` the condition built by `query` selects, sorted,
     /// in one section.
-    public convenience init(
-        store: Store, _ type: Element.Type, where query: (ModelQuery<Element, Element>) -> ModelCondition<Element>,
+    public convenience init<C: ModelConditionConvertible<Element>>(
+        store: Store, _ type: Element.Type, where query: (ModelQuery<Element, Element>) -> C,
         sortBy: [ModelSortDescriptor<Element>] = [], queue: DispatchQueue = .main
     ) throws {
         try self.init(store: store, FetchDescriptor(where: query, sortBy: sortBy), queue: queue)

@@ -16,12 +16,14 @@ import Trove
 ///
 /// A range is `$0.age.contains(18...30)` (`BETWEEN`) or `$0.age.contains(18..<30)`
 /// (`>=` and `<`). A `Bool` or `Bool?` property is a condition by itself (`$0.isGood`,
-/// `!$0.isGood`, `$0.isGood && $0.age > 3`; see ``ModelConditionConvertible``). Of Realm's
-/// `Query<T>`, these have no form here: an order of two optional properties
-/// (`$0.rating < $0.limit` with both optional), a count of a list of each object of a list
-/// (`$0.dogs.owners.count`, an error when run), `notEquals(_:options:)` (write
-/// `!$0.name.equals(x, options: ...)`), subqueries and aggregates of a list's property
-/// (`$0.dogs.age.avg`).
+/// `!$0.isGood`, `$0.isGood && $0.age > 3`; see ``ModelConditionConvertible``). A list has
+/// Realm's aggregates (`$0.dogs.age.avg > 3`, `$0.scores.max < 10`, `.sum`, `.min`, `.count`),
+/// `contains(where:)` and `allSatisfy(_:)` over its elements (`ANY`, `ALL`, and `NONE` when
+/// negated) and Realm's subquery count (`($0.dogs.age > 3 && $0.dogs.name == "Rex").count > 0`).
+/// Of Realm's `Query<T>`, these have no form here: an order of two optional properties
+/// (`$0.rating < $0.limit` with both optional), an aggregate of a list of each object of a
+/// list (`$0.dogs.owners.count`, an error when run), `notEquals(_:options:)` (write
+/// `!$0.name.equals(x, options: ...)`).
 @dynamicMemberLookup
 public struct ModelQuery<Root: PersistentModel, Value> {
     @usableFromInline let path: ModelQueryPath
@@ -67,14 +69,21 @@ struct ModelQueryPath: Hashable, @unchecked Sendable {
     @usableFromInline var links: [AnyKeyPath]
     /// The last key path, nil for the queried object itself.
     @usableFromInline var last: AnyKeyPath?
-    /// Whether the path ends with the count of the list it reads (`tags.@count`).
-    @usableFromInline var counts: Bool
+    /// The aggregate of the list the path reads it ends with (`tags.@count`, `dogs.@avg.age`).
+    @usableFromInline var aggregate: ModelQueryAggregate?
+    /// The subquery whose count the path is, with no key paths: `(condition).count`.
+    @usableFromInline var subquery: ModelSubquery?
 
     @inlinable init() {
         links = []
         last = nil
-        counts = false
+        aggregate = nil
+        subquery = nil
     }
+
+    /// The values of the subquery's parameters, which come before those of a comparison of
+    /// the path.
+    @inlinable var arguments: [Value] { subquery?.arguments ?? [] }
 
     @inlinable func appending(_ keyPath: AnyKeyPath) -> ModelQueryPath {
         var path = self

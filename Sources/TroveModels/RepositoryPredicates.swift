@@ -20,8 +20,8 @@ extension QueryLanguageRepository {
     /// ```swift
     /// let active = try repo.fetch(Account.self, where: { $0.isActive == true && $0.logins > 1 })
     /// ```
-    public func fetch<T: EntityType & PersistentModel>(_ type: T.Type, where query: (ModelQuery<T, T>) -> ModelCondition<T>) throws -> [T] {
-        let condition = query(ModelQuery())
+    public func fetch<T: EntityType & PersistentModel, C: ModelConditionConvertible<T>>(_ type: T.Type, where query: (ModelQuery<T, T>) -> C) throws -> [T] {
+        let condition = query(ModelQuery()).modelCondition
         return try fetch(type, where: condition.predicateText(), arguments: condition.arguments)
     }
 }
@@ -47,8 +47,8 @@ extension InMemoryRepository {
     /// ```swift
     /// let active = try repo.fetch(Account.self, where: { $0.isActive == true && $0.logins > 1 })
     /// ```
-    public func fetch<T: EntityType & PersistentModel>(_ type: T.Type, where query: (ModelQuery<T, T>) -> ModelCondition<T>) throws -> [T] {
-        let condition = query(ModelQuery())
+    public func fetch<T: EntityType & PersistentModel, C: ModelConditionConvertible<T>>(_ type: T.Type, where query: (ModelQuery<T, T>) -> C) throws -> [T] {
+        let condition = query(ModelQuery()).modelCondition
         return try fetch(type, where: condition.predicateText(), arguments: condition.arguments, schema: Schema(T.self))
     }
 }

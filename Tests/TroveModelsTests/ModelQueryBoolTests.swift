@@ -42,6 +42,7 @@ import TroveModels
         #expect(try ModelQuery<Person, Person>().isActive.modelCondition.queryText().arguments == [.bool(true)])
         #expect(try (!ModelQuery<Person, Person>().isActive).queryText().arguments == [.bool(false)])
         #expect(try text { $0.isActive && $0.age > 3 } == "Person where isActive == $0 AND age > $1")
+        #expect(try store.read { try $0.fetch(FetchDescriptor<Person>(where: { $0.isActive })).map(\.id) } == [1, 3])
     }
 
     @Test func anOptionalBoolAloneIsTrueOnlyWhenTrue() throws {

@@ -23,7 +23,7 @@ import TestRandom
         let fragment = fragments.randomElement(using: &g)!
         let tag = tagPool.randomElement(using: &g)!
         let score = Double(Int.random(in: 0...20, using: &g)) / 2
-        switch Int.random(in: 0..<36, using: &g) {
+        switch Int.random(in: 0..<50, using: &g) {
         case 0: return ({ $0.age > n }, "age > \(n)")
         case 1: return ({ $0.age <= n }, "age <= \(n)")
         case 2: return ({ $0.age == n }, "age == \(n)")
@@ -60,6 +60,24 @@ import TestRandom
         case 32: return ({ $0.isActive && $0.age > n }, "isActive == true AND age > \(n)")
         case 33: return ({ $0.age < n || $0.verified }, "age < \(n) OR verified == true")
         case 34: return (bare { $0.bestFriend.isGood }, "bestFriend.isGood == true")
+        case 35: return ({ $0.dogs.age.avg > Double(small) }, "dogs.@avg.age > \(small)")
+        case 36: return ({ $0.dogs.age.sum >= n % 15 }, "dogs.@sum.age >= \(n % 15)")
+        case 37: return ({ $0.dogs.age.min < small }, "dogs.@min.age < \(small)")
+        case 38: return ({ $0.dogs.age.max == small }, "dogs.@max.age == \(small)")
+        case 39: return ({ $0.scores.sum > small }, "scores.@sum > \(small)")
+        case 40: return ({ $0.scores.avg <= Double(small) }, "scores.@avg <= \(small)")
+        case 41: return ({ $0.scores.max >= small && $0.scores.min < small }, "scores.@max >= \(small) AND scores.@min < \(small)")
+        case 42: return ({ $0.dogs.allSatisfy { $0.age > small } }, "ALL dogs.age > \(small)")
+        case 43: return ({ !$0.dogs.contains(where: { $0.isGood }) }, "NONE dogs.isGood == true")
+        case 44: return ({ $0.dogs.contains(where: { $0.age > small && $0.isGood }) },
+                         "SUBQUERY(dogs, $d, $d.age > \(small) AND $d.isGood == true).@count > 0")
+        case 45: return ({ $0.dogs.allSatisfy { $0.isGood || $0.age < small } },
+                         "SUBQUERY(dogs, $d, NOT ($d.isGood == true OR $d.age < \(small))).@count == 0")
+        case 46: return ({ ($0.dogs.age > small && $0.dogs.name != name).count >= 1 },
+                         "SUBQUERY(dogs, $d, $d.age > \(small) AND $d.name != '\(name)').@count >= 1")
+        case 47: return ({ $0.scores.allSatisfy { $0 >= small } }, "ALL scores >= \(small)")
+        case 48: return ({ $0.scores.contains(where: { $0 > small && $0 < small + 4 }) },
+                         "SUBQUERY(scores, $s, $s > \(small) AND $s < \(small + 4)).@count > 0")
         default: return ({ $0.score > score }, "score > \(score)")
         }
     }
