@@ -55,18 +55,6 @@ public struct ModelCondition<Root: PersistentModel> {
         try ModelConditionCache.text(of: node, signature: signature, root: Root.self)
     }
 
-    /// Both conditions: `AND`.
-    @inlinable
-    public static func && (lhs: ModelCondition, rhs: ModelCondition) -> ModelCondition {
-        ModelCondition(.and(lhs.node, rhs.node), arguments: lhs.arguments + rhs.arguments)
-    }
-
-    /// Either condition: `OR`.
-    @inlinable
-    public static func || (lhs: ModelCondition, rhs: ModelCondition) -> ModelCondition {
-        ModelCondition(.or(lhs.node, rhs.node), arguments: lhs.arguments + rhs.arguments)
-    }
-
     /// The opposite condition: `NOT`.
     @inlinable
     public static prefix func ! (condition: ModelCondition) -> ModelCondition {

@@ -40,16 +40,21 @@ extension ModelQuery: ModelConditionConvertible where Value: QueryableBool {
     }
 }
 
+// One generic operator each, for conditions and `Bool` properties alike, and no concrete
+// `ModelCondition && ModelCondition` beside it: the type checker tries every overload at each
+// `&&` of a closure, and a second one made six comparisons take about 9 times as long.
 extension ModelConditionConvertible {
-    /// Both conditions, where either side is a `Bool` property by itself: `$0.isActive && $0.age > 3`.
+    /// Both conditions: `AND`. Either side may be a `Bool` property alone (`$0.isActive && $0.age > 3`).
     @inlinable
     public static func && <Other: ModelConditionConvertible<Root>>(lhs: Self, rhs: Other) -> ModelCondition<Root> {
-        lhs.modelCondition && rhs.modelCondition
+        let l = lhs.modelCondition, r = rhs.modelCondition
+        return ModelCondition(.and(l.node, r.node), arguments: l.arguments + r.arguments)
     }
 
-    /// Either condition, where either side is a `Bool` property by itself: `$0.isActive || $0.age > 3`.
+    /// Either condition: `OR`. Either side may be a `Bool` property alone.
     @inlinable
     public static func || <Other: ModelConditionConvertible<Root>>(lhs: Self, rhs: Other) -> ModelCondition<Root> {
-        lhs.modelCondition || rhs.modelCondition
+        let l = lhs.modelCondition, r = rhs.modelCondition
+        return ModelCondition(.or(l.node, r.node), arguments: l.arguments + r.arguments)
     }
 }
