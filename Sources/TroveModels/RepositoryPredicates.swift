@@ -39,16 +39,23 @@ extension InMemoryRepository {
 extension InMemoryRepository {
     /// The saved entities of `type` that the condition built by `query` selects. The condition
     /// runs as its query text (``ModelCondition/queryText()``) runs in a store, by Trove's
-    /// evaluator over a scratch in-memory store of `type`'s derived schema that holds this
-    /// repository's entities of `type`: the same semantics and errors as
-    /// ``TroveRepository``'s, never a second evaluator. Entities that such a store refuses
-    /// (two with one primary key, a link to an entity it does not hold) make the fetch throw.
+    /// evaluator, never a second one: over a scratch in-memory store of `type`'s derived
+    /// schema (`type` and every model it links to) that holds this repository's entities of
+    /// those models, so that links, lists and linkingObjects resolve as in a store.
+    ///
+    /// Each fetch writes every such entity into a new store: O(N) in the entities held, which
+    /// suits a test double, not large data. A repository in memory saves what a store refuses
+    /// (it knows no schema); such entities make this fetch throw the store's error, where a
+    /// ``TroveRepository`` would have refused the save: two entities with one primary key are
+    /// ``StoreError/duplicatePrimaryKey(model:value:)`` naming the key, a link to an entity
+    /// nothing holds is ``StoreError/linkTargetNotFound(property:model:primaryKey:)``.
     ///
     /// ```swift
     /// let active = try repo.fetch(Account.self, where: { $0.isActive == true && $0.logins > 1 })
     /// ```
     public func fetch<T: EntityType & PersistentModel, C: ModelConditionConvertible<T>>(_ type: T.Type, where query: (ModelQuery<T, T>) -> C) throws -> [T] {
         let condition = query(ModelQuery()).modelCondition
-        return try fetch(type, where: condition.predicateText(), arguments: condition.arguments, schema: Schema(T.self))
+        return try fetch(type, where: condition.predicateText(), arguments: condition.arguments,
+                       schema: DerivedSchemaCache.schema(of: T.self))
     }
 }

@@ -1,7 +1,10 @@
 /// A ``Repository`` that keeps entities' values in memory: for tests and previews, or
-/// wherever nothing needs to persist. It behaves as ``TroveRepository`` does (same write
-/// protocol, same order, same closure predicates) but knows no schema: it checks no types,
-/// primary keys or links.
+/// wherever nothing needs to persist. It keeps ``TroveRepository``'s write protocol, order
+/// and closure predicates, but knows no schema, and so saves what a store would refuse:
+/// values of the wrong type, two entities with one primary key, an entity whose primary key
+/// changed (saved as that entity, not refused), a link to an entity it does not hold.
+/// A fetch by a predicate in the query language, which needs a schema, meets them as a
+/// store's errors.
 public final class InMemoryRepository: Repository {
     /// Saved values by model, then by row id (ids grow, so their order is insertion order).
     private var rows: [String: [Int: [String: Value]]] = [:]
@@ -16,24 +19,84 @@ public final class InMemoryRepository: Repository {
 
     /// The saved entities of `type` that a predicate in the query language selects, with `$0`,
     /// `$1`, ... bound to `arguments`: run by Trove's evaluator, as a store runs it, over a
-    /// scratch in-memory store of `schema` holding this repository's entities of `type`. A
-    /// repository in memory knows no schema; the caller has one (a typed model's).
+    /// scratch in-memory store of `schema` that holds this repository's entities of every
+    /// model of `schema`, so that links, lists of links and linkingObjects resolve as they do
+    /// in a store. A repository in memory knows no schema; the caller has one (a typed
+    /// model's). Each call writes all those entities into a new store: O(N) in the entities
+    /// held, for a test double, not for large data.
+    ///
+    /// Entities that a store would refuse make the fetch throw the store's error: two with
+    /// one primary key (``StoreError/duplicatePrimaryKey(model:value:)``, naming the model
+    /// and the key), a link to an entity of a primary key that nothing holds
+    /// (``StoreError/linkTargetNotFound(property:model:primaryKey:)``), a value of the wrong type.
     package func fetch<T: EntityType>(_ type: T.Type, where predicate: String, arguments: [Value], schema: Schema) throws -> [T] {
-        let saved = (rows[T.modelName] ?? [:]).sorted(by: { $0.key < $1.key })
         let scratch = try Store(configuration: .inMemory(schema: schema))
-        let selected = try scratch.write { tx -> Set<Int> in
-            var ids: [UInt64: Int] = [:]
-            for (id, values) in saved {
-                let shaped = entityProperties(ValueMapping.entityShape(T.modelName, .object(values), layout: scratch.layout))
-                ids[try tx.insert(T.modelName, shaped).reference.key] = id
-            }
+        let ids = try scratch.write { tx in try load(schema, into: tx, keysOf: T.modelName) }
+        let selected = try scratch.read { snapshot -> Set<Int> in
             var selected = Set<Int>()
-            for object in try tx.objects(T.modelName, where: predicate, arguments: arguments) {
+            for object in try snapshot.objects(T.modelName, where: predicate, arguments: arguments) {
                 if let id = ids[object.reference.key] { selected.insert(id) }
             }
             return selected
         }
         return try fetch(type, ids: selected, predicate: nil)
+    }
+
+    /// Writes the saved entities of every model of `schema` into `tx`, as a store holding
+    /// them would hold them; returns the row ids of `model`'s entities by their object keys.
+    ///
+    /// Three passes, because a saved entity's links may name their targets by primary key
+    /// (which must exist first, and a model may link to itself) or carry a nested copy of
+    /// them (which a store writes over the target, and which may be older than the target's
+    /// own values): the entities of models with a primary key, without their links; then
+    /// every entity whole, in the order they were saved, as a repository over a store wrote
+    /// them; then the own values of the first pass again, links as primary keys, so that no
+    /// nested copy outlives them.
+    private func load(_ schema: Schema, into tx: Transaction, keysOf model: String) throws -> [UInt64: Int] {
+        let layout = tx.layout
+        var held: [(id: Int, model: ModelSchema, values: [String: Value])] = []
+        for m in schema.models {
+            for (id, values) in rows[m.name] ?? [:] {
+                held.append((id, m, entityProperties(ValueMapping.entityShape(m.name, .object(values), layout: layout))))
+            }
+        }
+        held.sort { $0.id < $1.id }
+        var ids: [UInt64: Int] = [:]
+        for entity in held {
+            guard let pk = entity.model.primaryKey else { continue }
+            let scalars = entity.values.filter { name, _ in entity.model[property: name]?.type.objectType == nil }
+            let written = try tx.upsert(entity.model.name, scalars)
+            guard written.created else {
+                throw StoreError.duplicatePrimaryKey(model: entity.model.name, value: (scalars[pk] ?? .null).description)
+            }
+            if entity.model.name == model { ids[written.object.reference.key] = entity.id }
+        }
+        for entity in held {
+            if entity.model.primaryKey != nil {
+                try tx.upsert(entity.model.name, entity.values)
+            } else {
+                let object = try tx.insert(entity.model.name, entity.values)
+                if entity.model.name == model { ids[object.reference.key] = entity.id }
+            }
+        }
+        for entity in held where entity.model.primaryKey != nil {
+            var own = entity.values
+            for (name, value) in entity.values {
+                guard let p = entity.model[property: name], let target = p.type.objectType else { continue }
+                // A link to a model without a primary key is its nested object, written once above.
+                guard let targetKey = schema.models.first(where: { $0.name == target })?.primaryKey else {
+                    own[name] = nil
+                    continue
+                }
+                func key(_ link: Value) -> Value {
+                    if case .object(let nested) = link, let k = nested[targetKey] { return k }
+                    return link
+                }
+                if case .list(let items) = value { own[name] = .list(items.map(key)) } else { own[name] = key(value) }
+            }
+            try tx.upsert(entity.model.name, own)
+        }
+        return ids
     }
 
     /// The saved entities of `type` whose row ids are in `ids` (all when nil) and that
