@@ -27,8 +27,7 @@ extension Snapshot {
             let text = try ModelConditionCache.text(of: condition.node, signature: condition.signature, root: T.self)
             return ModelResults(try objects(T.modelName, where: text, arguments: condition.arguments))
         }
-        let text = try Self.statement(condition.node, root: T.self, sortBy: sortBy, offset: offset, limit: limit)
-        return ModelResults(try self.query(text, arguments: condition.arguments))
+        return try fetch(FetchDescriptor(where: { _ in condition }, sortBy: sortBy, fetchOffset: offset, fetchLimit: limit))
     }
 
     /// The plan of the query `query` builds, as ``Trove/Snapshot/explain(_:arguments:)`` gives
@@ -37,17 +36,6 @@ extension Snapshot {
         _ type: T.Type, where query: (ModelQuery<T, T>) -> C, sortBy: [ModelSortDescriptor<T>] = [],
         offset: Int = 0, limit: Int? = nil
     ) throws -> QueryPlan {
-        try requireModel(T.modelName)
-        let condition = query(ModelQuery()).modelCondition
-        let text = try Self.statement(condition.node, root: T.self, sortBy: sortBy, offset: offset, limit: limit)
-        return try explain(text, arguments: condition.arguments)
-    }
-
-    /// The query statement of a condition with sort keys and paging.
-    @usableFromInline
-    static func statement<T: PersistentModel>(_ node: ModelConditionNode, root: T.Type, sortBy: [ModelSortDescriptor<T>],
-                                              offset: Int, limit: Int?) throws -> String {
-        try Query.text(of: T.self, where: try ModelConditionCache.translation(of: node, root: root).condition, sortBy: sortBy,
-                       offset: offset, limit: limit)
+        try explain(FetchDescriptor(where: query, sortBy: sortBy, fetchOffset: offset, fetchLimit: limit))
     }
 }
