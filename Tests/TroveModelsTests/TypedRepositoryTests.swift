@@ -38,8 +38,7 @@ extension Account {
             return account
         }
         try repo.endWrite()
-        #expect(added.count == 3)
-        #expect(try repo.fetch(Account.self, predicate: nil).count == 3)
+        #expect(try repo.fetch(Account.self, predicate: nil).map(\.username).sorted() == added.map(\.username))
         #expect(try fetch(#Predicate { $0.isActive }).map(\.username).sorted() == ["ann", "cy"])
 
         let bob = try #require(try fetch(#Predicate { $0.username == "bob" }).first)
@@ -81,7 +80,7 @@ extension Account {
             return account
         }
         try repo.endWrite()
-        #expect(added.count == 4)
+        #expect(try repo.fetch(Account.self, predicate: nil).map(\.username).sorted() == added.map(\.username))
         func usernames(_ accounts: [Account]) -> [String] { accounts.map(\.username) }
 
         #expect(try usernames(fetchWhere { $0.isActive == true }) == ["ann", "cy", "dee"])

@@ -37,7 +37,7 @@ struct PostgresTypedRepositoryTests {
             return member
         }
         try repo.endWrite()
-        #expect(added.count == 3)
+        #expect(try repo.fetch(Member.self, predicate: nil).map(\.handle).sorted() == added.map(\.handle))
         #expect(try repo.fetch(Member.self, matching: #Predicate { $0.isActive }).map(\.handle) == ["ann", "cy"])
         #expect(try repo.fetch(Member.self, matching: #Predicate { $0.visits > 1 && $0.handle != "cy" }).map(\.handle) == ["bob"])
         #expect(throws: ModelQueryError.self) { try repo.fetch(Member.self, matching: #Predicate { $0.visits * 2 > 1 }) }
@@ -56,7 +56,7 @@ struct PostgresTypedRepositoryTests {
             return member
         }
         try repo.endWrite()
-        #expect(added.count == 4)
+        #expect(try repo.fetch(Member.self, predicate: nil).map(\.handle).sorted() == added.map(\.handle).sorted())
         func handles(_ members: [Member]) -> [String] { members.map(\.handle) }
 
         #expect(try handles(repo.fetch(Member.self, where: { $0.isActive == true })) == ["ann", "cy", "dee"])
