@@ -32,6 +32,11 @@ public final class PostgresBulkInsert {
     /// The row being made (kept for its capacity), and the index in `columns` of the primary key.
     private var row: [UInt8] = []
     private let keyColumn: Int?
+    /// The names of `columns`, and the model's stored lists (which a row by COPY leaves empty).
+    private let columnNames: [String]
+    private let lists: [PropertySchema]
+    /// A record's values by column, as `add(_:at:)` sorts them (kept for its capacity).
+    private var given: [Value?]
     /// A batch's COPY ends once it holds this many bytes; a streamed one is sent in pieces
     /// of `pieceBytes`, and `sentBytes` of it are sent.
     private static let batchBytes = 4 << 20
@@ -48,6 +53,9 @@ public final class PostgresBulkInsert {
         let columns = schema.properties.filter { $0.isStored && !$0.type.isList }
         self.columns = columns
         keyColumn = schema.primaryKey.flatMap { key in columns.firstIndex { $0.name == key } }
+        columnNames = columns.map(\.name)
+        lists = schema.properties.filter { $0.isStored && $0.type.isList }
+        given = Array(repeating: nil, count: columns.count)
         copySQL = "COPY \(PostgresTables.table(model)) (\(columns.map { PostgresTables.quoted($0.name) }.joined(separator: ", "))) FROM STDIN (FORMAT csv)"
     }
 
@@ -67,24 +75,34 @@ public final class PostgresBulkInsert {
     /// for `PostgresStore.insert`, after `flush()`.
     public func add(_ values: [String: Value], at place: String) throws -> Bool {
         guard !columns.isEmpty else { return false }
-        // How many of `values` name a stored property: all of them, or one is unknown.
-        var known = 0
-        for property in model.properties where property.isStored && property.type.isList {
-            let given = values[property.name]
-            if given != nil { known += 1 }
-            guard Self.copyCarries(list: given ?? property.valueWhenOmitted) else { return false }
+        // The record's values go to their columns in one pass, by comparing names: they are
+        // few, and mostly small strings equal bit for bit to the schema's, which compare in a
+        // step where looking each column's name up in the record would hash it.
+        var unknown = false, givesList = false
+        given.withUnsafeMutableBufferPointer { given in
+            for index in given.indices { given[index] = nil }
+            for (name, value) in values {
+                if let index = columnNames.firstIndex(of: name) {
+                    given[index] = value
+                } else if lists.contains(where: { $0.name == name }) {
+                    givesList = true
+                } else {
+                    unknown = true
+                }
+            }
+        }
+        for property in lists {
+            guard Self.copyCarries(list: (givesList ? values[property.name] : nil) ?? property.valueWhenOmitted) else { return false }
         }
         row.removeAll(keepingCapacity: true)
         var lineBreaks = 0
         var keyText: String?
-        for (index, property) in columns.enumerated() {
+        for index in columns.indices {
             if index > 0 { row.append(UInt8(ascii: ",")) }
-            let given = values[property.name]
-            if given != nil { known += 1 }
-            guard let breaks = try appendField(given, column: index, to: &row, keyText: &keyText) else { return false }
+            guard let breaks = try appendField(given[index], column: index, to: &row, keyText: &keyText) else { return false }
             lineBreaks += breaks
         }
-        if known < values.count {
+        if unknown {
             for name in values.keys { _ = try model.storedProperty(name) }
         }
         try append(row, keyText: keyText, lineBreaks: lineBreaks, at: place)
@@ -127,6 +145,12 @@ public final class PostgresBulkInsert {
             if stored.isNull, !property.isOptional { throw StoreError.nullNotAllowed(model: model.name, property: property.name) }
         }
         guard !stored.isNull else { return 0 }
+        // An integer's digits go into the row with no text made for them (its own, for the key).
+        if case .int(let integer) = stored {
+            if index == keyColumn { keyText = String(integer) }
+            Self.appendQuoted(integer, to: &row)
+            return 0
+        }
         guard let text = try Self.text(stored, type: type) else { return nil }
         if index == keyColumn {
             // The key as `keyText` writes it: the COPY text but for dates and data.
@@ -231,6 +255,27 @@ public final class PostgresBulkInsert {
             throw PostgresError("PostgreSQL text cannot hold a NUL character")
         }
         return lineBreaks
+    }
+
+    /// Appends `value` in decimal as a CSV field in quotes, as `add(_:at:)` writes an integer.
+    public static func appendQuoted(_ value: Int64, to row: inout [UInt8]) {
+        row.append(UInt8(ascii: "\""))
+        if value < 0 { row.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var width = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            width += 1
+            rest /= 10
+        }
+        row.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width))
+        var i = row.count - 1
+        repeat {
+            row[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+            i -= 1
+        } while magnitude > 0
+        row.append(UInt8(ascii: "\""))
     }
 
     /// Appends the text `bytes` as a CSV field in quotes (so that an empty string is not NULL,

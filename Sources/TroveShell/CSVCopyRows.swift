@@ -97,7 +97,7 @@ struct CSVCopyRows {
                     switch kind {
                     case .integer(let range):
                         guard let value = Self.integer(text), range.contains(value) else { return false }
-                        Self.appendQuoted(value, to: &row)
+                        PostgresBulkInsert.appendQuoted(value, to: &row)
                         if field == keyField { keyText = String(value) }
                     case .double:
                         guard Self.isPlainDecimal(text) else { return false }
@@ -159,26 +159,5 @@ struct CSVCopyRows {
             i += 1
         }
         return digits > 0 && digits <= 40 && (!point || digits > beforePoint)
-    }
-
-    /// `value` in decimal, in quotes, as `PostgresBulkInsert.add(_:at:)` writes an integer.
-    private static func appendQuoted(_ value: Int64, to row: inout [UInt8]) {
-        row.append(UInt8(ascii: "\""))
-        if value < 0 { row.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var width = 1
-        var rest = magnitude / 10
-        while rest > 0 {
-            width += 1
-            rest /= 10
-        }
-        row.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width))
-        var i = row.count - 1
-        repeat {
-            row[i] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            magnitude /= 10
-            i -= 1
-        } while magnitude > 0
-        row.append(UInt8(ascii: "\""))
     }
 }

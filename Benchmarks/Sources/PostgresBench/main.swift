@@ -6,7 +6,7 @@ import TrovePostgres
 // one server: what the translation (parsing, SQL generation, binding, reading rows back as
 // values) costs on top of the server's own work.
 //
-//   PostgresBench URL [N] [--shell PATH]
+//   PostgresBench URL [N] [--shell PATH] [--only TEXT]
 //
 // Both sides work on identical tables (PostgresStore creates both, in two PostgreSQL schemas
 // of their own), in transactions of the same isolation, each workload in pieces that take
@@ -16,10 +16,12 @@ import TrovePostgres
 
 let arguments = CommandLine.arguments.dropFirst()
 guard let url = arguments.first, PostgresConnection.isURL(url) else {
-    print("usage: PostgresBench postgres://USER@HOST/DB [N] [--shell PATH]")
+    print("usage: PostgresBench postgres://USER@HOST/DB [N] [--shell PATH] [--only TEXT]")
     exit(2)
 }
 let n = arguments.dropFirst().first.flatMap { Int($0) } ?? 100_000
+/// `--only TEXT` runs only the workloads whose names hold TEXT (with the shell's, `--shell`'s).
+let only = arguments.firstIndex(of: "--only").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
 let shell = arguments.firstIndex(of: "--shell").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
 
 let schema = try Schema(jsonData: Array(#"""
@@ -80,6 +82,7 @@ var rows: [Row] = []
                         start: (trove: () throws -> Void, raw: () throws -> Void)? = nil,
                         end: (trove: () throws -> Void, raw: () throws -> Void)? = nil,
                         eachPair prepare: (() throws -> Void)? = nil) throws {
+    if let only, !workload.contains(only) { return }
     var t = 0.0, r = 0.0
     if let start {
         t += try time(start.trove)
