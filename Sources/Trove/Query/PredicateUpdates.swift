@@ -25,7 +25,7 @@ extension Transaction {
             for key in keys {
                 let current = try withRecord(m, key) { try $0.value(of: pk) }
                 if let current, current != newKey {
-                    throw StoreError.invalidArgument("the primary key of \(m.name) cannot be changed (\(current) to \(newKey))")
+                    throw StoreError.primaryKeyChanged(model: m.name, from: current, to: newKey)
                 }
             }
         }

@@ -363,7 +363,7 @@ public final class Transaction: Snapshot {
             let resolved = try resolve(v, for: p, depth: depth)
             let before = try old.value(of: p)
             if p === m.primaryKey {
-                if resolved != before { throw StoreError.invalidArgument("the primary key of \(m.name) cannot be changed (\(before) to \(resolved))") }
+                if resolved != before { throw StoreError.primaryKeyChanged(model: m.name, from: before, to: resolved) }
                 return
             }
             if !same(resolved, before) {
