@@ -92,8 +92,11 @@ public final class PostgresRepository: QueryLanguageRepository {
             }
             for u in pending.updates {
                 let model = try store.model(u.model)
+                var values = entityProperties(u.values)
+                // The key it last saved is the row's: no change for the statement to check.
+                if let pk = model.primaryKey, values[pk] == entityProperties(u.saved ?? .null)[pk] { values[pk] = nil }
                 _ = try store.updateRows(model, condition: "t0.\(PostgresTables.orderColumn) = $1::bigint",
-                                         conditionParameters: [String(u.id)], values: entityProperties(u.values))
+                                         conditionParameters: [String(u.id)], values: values)
             }
             var ids: [ObjectIdentifier: Int64] = [:]
             for i in pending.inserts {

@@ -103,9 +103,9 @@ public final class PostgresStore {
 
     /// A serialization failure, saying what happened and what to do.
     private static func conflict(_ error: PostgresError) -> PostgresError {
-        PostgresError("\(error.message): another client committed a change to the same objects first; the transaction is rolled back, run it again",
-                      sqlState: error.sqlState)
+        PostgresError("\(error.message)\(conflictAdvice)", sqlState: error.sqlState)
     }
+    private static let conflictAdvice = ": another client committed a change to the same objects first; the transaction is rolled back, run it again"
 
     /// Runs `body` as one unit: in a transaction of its own, or in the open one under a
     /// savepoint, so that when it throws nothing it wrote remains.
@@ -164,7 +164,7 @@ public final class PostgresStore {
             return value
         } catch let error as PostgresError where error.isSerializationFailure || error.isConnectionLost {
             // The transaction cannot do what was asked of it any more: it fails as a whole.
-            let failure = error.isSerializationFailure ? Self.conflict(error) : error
+            let failure = error.isSerializationFailure && !error.message.hasSuffix(Self.conflictAdvice) ? Self.conflict(error) : error
             transactionFailure = failure
             throw failure
         } catch {
@@ -727,19 +727,44 @@ public final class PostgresStore {
         }
         let key = "t0.\(PostgresTables(schema: schema).keyColumn(model))"
         let table = PostgresTables.table(model.name)
-        if let newKey, let pk = model.primaryKeyProperty {
-            try refuseKeyChange(model, pk, to: newKey, table: table, condition: condition, conditionParameters: conditionParameters)
+        // A primary key given is checked in the statement that writes, so that no other
+        // client's commit comes between the check and the write.
+        let keyCheck = try newKey.flatMap { newKey in
+            try model.primaryKeyProperty.map { try KeyCheck(pk: $0, newKey: newKey, &parameters) }
         }
         guard !assignments.isEmpty else {
-            let keys = try connection.execute("SELECT \(key)::text FROM \(table) AS t0 WHERE \(condition)", conditionParameters).rows.map { $0[0] }
+            let rows = try connection.execute(
+                "SELECT \(key)::text\(keyCheck.map { ", \($0.differs)" } ?? "") FROM \(table) AS t0 WHERE \(condition) ORDER BY t0.\(PostgresTables.orderColumn)",
+                parameters.values).rows
+            if let keyCheck { try keyCheck.refuse(model, changed: rows.first { $0[1] == "t" }.flatMap { $0[0] }) }
             for (property, elements) in lists {
-                for owner in keys { try replaceList(model, property, owner: owner, elements) }
+                for row in rows { try replaceList(model, property, owner: row[0], elements) }
             }
-            return keys.count
+            return rows.count
         }
+        let set = "SET \(assignments.joined(separator: ", "))"
+        let returning = lists.isEmpty ? "" : " RETURNING \(key)::text"
         let updated = try translateConstraint(model, written) {
-            try connection.execute("UPDATE \(table) AS t0 SET \(assignments.joined(separator: ", ")) WHERE \(condition)"
-                                   + (lists.isEmpty ? "" : " RETURNING \(key)::text"), parameters.values)
+            guard let keyCheck else {
+                return try connection.execute("UPDATE \(table) AS t0 \(set) WHERE \(condition)\(returning)", parameters.values)
+            }
+            // The first row of the condition whose key differs, if any, is named and nothing
+            // is updated; the update takes only rows with the key given, and returns them
+            // after the one row a difference gives (its first column says which).
+            return try connection.execute(
+                "WITH changed AS (SELECT \(key)::text AS key FROM \(table) AS t0 WHERE (\(condition)) AND \(keyCheck.differs) "
+                + "ORDER BY t0.\(PostgresTables.orderColumn) LIMIT 1), "
+                + "updated AS (UPDATE \(table) AS t0 \(set) WHERE (\(condition)) AND NOT \(keyCheck.differs) "
+                + "AND NOT EXISTS (SELECT FROM changed) RETURNING \(key)::text AS key) "
+                + "SELECT true, key FROM changed UNION ALL SELECT false, key FROM updated",
+                parameters.values)
+        }
+        if let keyCheck {
+            try keyCheck.refuse(model, changed: updated.rows.first { $0[0] == "t" }.flatMap { $0[1] })
+            for (property, elements) in lists {
+                for row in updated.rows { try replaceList(model, property, owner: row[1], elements) }
+            }
+            return updated.rows.count
         }
         guard !lists.isEmpty else { return updated.affected }
         for (property, elements) in lists {
@@ -748,20 +773,30 @@ public final class PostgresStore {
         return updated.rows.count
     }
 
-    /// Throws the store's error when a row of `model` that `condition` selects has a primary
-    /// key other than `newKey`: a store refuses to change an object's primary key, which
-    /// links, lists and a repository's entities find it by. The first such row in the order of
-    /// results is named, as a store names it.
-    private func refuseKeyChange(_ model: ModelSchema, _ pk: PropertySchema, to newKey: Value, table: String,
-                                 condition: String, conditionParameters: [String?]) throws {
-        let column = "t0.\(PostgresTables.quoted(pk.name))"
-        let placeholder = PostgresValues.expression(placeholder: "$\(conditionParameters.count + 1)", type: pk.type)
-        let other = try connection.execute(
-            "SELECT \(column)::text FROM \(table) AS t0 WHERE (\(condition)) AND \(column) <> \(placeholder) ORDER BY t0.\(PostgresTables.orderColumn) LIMIT 1",
-            conditionParameters + [try PostgresValues.parameter(newKey, type: pk.type).0])
-        guard let row = other.rows.first else { return }
-        let current = try PostgresValues.value(row[0], type: pk.type)
-        throw StoreError.invalidArgument("the primary key of \(model.name) cannot be changed (\(current) to \(newKey))")
+    /// The primary key an update gives, bound as the statement's last parameter: whether a
+    /// row's key differs from it, and the store's refusal of a row whose key does (a store
+    /// refuses to change an object's primary key, which links, lists and a repository's
+    /// entities find it by).
+    private struct KeyCheck {
+        let pk: PropertySchema
+        let newKey: Value
+        /// A condition on the row `t0`: its key differs from the one given.
+        let differs: String
+
+        init(pk: PropertySchema, newKey: Value, _ parameters: inout SQLParameters) throws {
+            self.pk = pk
+            self.newKey = newKey
+            let placeholder = PostgresValues.expression(placeholder: parameters.add(try PostgresValues.parameter(newKey, type: pk.type).0),
+                                                        type: pk.type)
+            differs = "t0.\(PostgresTables.quoted(pk.name)) <> \(placeholder)"
+        }
+
+        /// Throws the store's error when `changed`, the key text of the first row whose key
+        /// differs, is one.
+        func refuse(_ model: ModelSchema, changed: String?) throws {
+            guard let changed else { return }
+            throw StoreError.primaryKeyChanged(model: model.name, from: try PostgresValues.value(changed, type: pk.type), to: newKey)
+        }
     }
 
     /// The keys a write's statement sets, by which a constraint it breaks is named as a store
@@ -784,7 +819,11 @@ public final class PostgresStore {
         } catch let error as PostgresError {
             // A list's rows are replaced whole, their old ones deleted first: a position taken
             // is another client's replacement of the same list, committed meanwhile.
-            if written.isListRows, error.sqlState == "23505" { throw Self.conflict(error) }
+            // It fails as a serialization failure does (an open transaction fails whole),
+            // which is what it is.
+            if written.isListRows, error.sqlState == "23505" {
+                throw Self.conflict(PostgresError(error.message, sqlState: "40001"))
+            }
             throw storeError(model, error, written) ?? Self.constraintError(model, error)
         }
     }

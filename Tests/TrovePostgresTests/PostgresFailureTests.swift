@@ -106,6 +106,73 @@ struct PostgresFailureTests {
         #expect(try first.objects("Note where id == 1").json.first?["tags"] == .array([.string("d")]))
     }
 
+    /// Inside an open transaction, a list's rows whose positions another client took
+    /// meanwhile fail the transaction as a conflict does: its commit commits nothing of it,
+    /// as the error says.
+    @Test func aListConflictInATransactionFailsTheTransaction() throws {
+        let schema = try Schema(jsonData: Array(#"""
+            {"models": [{"name": "Note", "primaryKey": "id", "properties": {"id": "int", "tags": "string[]"}}]}
+            """#.utf8), fileName: "notes")
+        let url = try PostgresTestServer.freshURL()
+        let first = try PostgresStore(url: url, schema: schema)
+        try first.insert("Note", ["id": 1])
+        let firstPID = try #require(try first.connection.execute("SELECT pg_backend_pid()").rows.first?.first ?? nil)
+        let observer = try PostgresConnection(url: url)
+        try first.begin()
+        try first.update("Note", where: "id == 1", set: ["tags": ["b"]])
+
+        let second = Unchecked(try PostgresStore(url: url))
+        try second.value.begin()
+        try second.value.insert("Note", ["id": 2])
+        let outcome = Outcome()
+        let thread = Thread {
+            do {
+                try second.value.update("Note", where: "id == 1", set: ["tags": ["d"]])
+                outcome.finish(nil)
+            } catch {
+                outcome.finish(error)
+            }
+        }
+        thread.start()
+        _ = try ServerCondition.waitFor(on: observer, "SELECT pid FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))", [firstPID])
+        try first.commit()
+        let error = try #require(outcome.wait() as? PostgresError)
+        #expect(error.isSerializationFailure && error.message.hasSuffix("the transaction is rolled back, run it again"), "\(error)")
+        #expect(throws: PostgresError.self) { try second.value.commit() }
+        #expect(try first.count("Note") == 1)
+        #expect(try first.objects("Note where id == 1").json.first?["tags"] == .array([.string("b")]))
+    }
+
+    /// An update giving a primary key checks it in the statement that writes: a row another
+    /// client's commit gave another key while the update waited for it is not written as if
+    /// it had the key given.
+    @Test func aKeyChangedByAnotherClientWhileAnUpdateWaitsIsNotWrittenOver() throws {
+        let url = try PostgresTestServer.freshURL()
+        let store = try PostgresStore(url: url, schema: Self.schema)
+        try store.insert("Counter", ["id": 1, "n": 5])
+        let blocker = try PostgresConnection(url: url)
+        let blockerPID = try #require(try blocker.execute("SELECT pg_backend_pid()").rows.first?.first ?? nil)
+        try blocker.execute("BEGIN")
+        try blocker.execute(#"UPDATE "Counter" SET id = 2 WHERE id = 1"#)
+
+        let writer = Unchecked(store)
+        let outcome = Outcome()
+        let thread = Thread {
+            do {
+                try writer.value.update("Counter", where: "n == 5", set: ["id": 1, "n": 6])
+                outcome.finish(nil)
+            } catch {
+                outcome.finish(error)
+            }
+        }
+        thread.start()
+        let observer = try PostgresConnection(url: url)
+        _ = try ServerCondition.waitFor(on: observer, "SELECT pid FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))", [blockerPID])
+        try blocker.execute("COMMIT")
+        _ = outcome.wait()
+        #expect(try observer.execute(#"SELECT id::text, n::text FROM "Counter""#).rows == [["2", "5"]])
+    }
+
     /// The server ends the session while a write waits on a lock: the write throws an error
     /// whose `isConnectionLost` is true, and nothing of it is in the database.
     @Test func aSessionEndedMidStatementThrowsAConnectionLostErrorAndWritesNothing() throws {

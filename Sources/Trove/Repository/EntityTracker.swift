@@ -15,7 +15,8 @@ package final class EntityTracker<ID: Hashable> {
     /// What a save must write.
     package struct Pending {
         package var inserts: [(entry: ObjectIdentifier, model: String, values: Value)] = []
-        package var updates: [(entry: ObjectIdentifier, model: String, id: ID, values: Value)] = []
+        /// Each changed entity's values, and those it last saved.
+        package var updates: [(entry: ObjectIdentifier, model: String, id: ID, values: Value, saved: Value?)] = []
         package var deletes: [(model: String, id: ID)] = []
     }
 
@@ -69,7 +70,7 @@ package final class EntityTracker<ID: Hashable> {
             guard entry.entity != nil, let encoded = try entry.encode() else { entries[key] = nil; continue }
             let current = try shape(entry.model, encoded)
             if let id = entry.id {
-                if current != entry.saved { out.updates.append((key, entry.model, id, current)) }
+                if current != entry.saved { out.updates.append((key, entry.model, id, current, entry.saved)) }
             } else {
                 out.inserts.append((key, entry.model, current))
             }
