@@ -48,7 +48,7 @@ public struct FetchDescriptor<T: PersistentModel> {
     public init<C: ModelConditionConvertible<T>>(where query: (ModelQuery<T, T>) -> C, sortBy: [ModelSortDescriptor<T>] = [],
                                                  fetchOffset: Int = 0, fetchLimit: Int? = nil) {
         self.init(sortBy: sortBy, fetchOffset: fetchOffset, fetchLimit: fetchLimit)
-        condition = query(ModelQuery()).modelCondition
+        condition = query(ModelQuery()).modelCondition()
     }
 
     /// The query statement and its parameters: the text `explain` and the shell would run.

@@ -31,16 +31,26 @@ public struct ModelCondition<Root: PersistentModel> {
     static func comparison<V: StorableProperty>(_ path: consuming ModelQueryPath, _ op: ModelQueryOperator, options: UInt8 = 0, _ value: V) -> ModelCondition {
         do {
             let stored = try value.storedValue()
-            let leading = path.subquery?.arguments
+            if path.subquery != nil { return subqueryCountComparison(path, op, options: options, stored) }
             if case .null = stored {
-                return ModelCondition(.comparison(path, op, options: options, .null), arguments: leading ?? [],
+                return ModelCondition(.comparison(path, op, options: options, .null), arguments: [],
                                       signature: ModelConditionSignature(path, op, options: options, isNull: true))
             }
-            return ModelCondition(.comparison(path, op, options: options, .argument), arguments: leading.map { $0 + [stored] } ?? [stored],
+            return ModelCondition(.comparison(path, op, options: options, .argument), arguments: [stored],
                                   signature: ModelConditionSignature(path, op, options: options, isNull: false))
         } catch {
             return ModelCondition(.unsupported("\(error)"), arguments: [])
         }
+    }
+
+    /// A comparison of a subquery's count, whose parameters come first: out of line, so that
+    /// the comparison of a property stays as small as it is.
+    @usableFromInline
+    static func subqueryCountComparison(_ path: ModelQueryPath, _ op: ModelQueryOperator, options: UInt8, _ stored: Value) -> ModelCondition {
+        if case .null = stored {
+            return ModelCondition(.comparison(path, op, options: options, .null), arguments: path.arguments)
+        }
+        return ModelCondition(.comparison(path, op, options: options, .argument), arguments: path.arguments + [stored])
     }
 
     /// The query text of the condition on `Root` and its parameters: the statement `explain`

@@ -13,13 +13,14 @@ import Trove
 public protocol ModelConditionConvertible<Root> {
     /// The model the condition selects objects of.
     associatedtype Root: PersistentModel
-    /// The condition this stands for.
-    var modelCondition: ModelCondition<Root> { get }
+    /// The condition this stands for. Consuming, so that a closure that returns a condition
+    /// hands it over with no copy.
+    consuming func modelCondition() -> ModelCondition<Root>
 }
 
 extension ModelCondition: ModelConditionConvertible {
     /// The condition itself.
-    @inlinable public var modelCondition: ModelCondition<Root> { self }
+    @inlinable public consuming func modelCondition() -> ModelCondition<Root> { self }
 }
 
 /// A property type that is a condition by itself in a `where:` closure: `Bool` and `Bool?`.
@@ -30,13 +31,13 @@ extension Optional: QueryableBool where Wrapped == Bool {}
 
 extension ModelQuery: ModelConditionConvertible where Value: QueryableBool {
     /// The property is true: `property == true`.
-    @inlinable public var modelCondition: ModelCondition<Root> { .comparison(path, .equal, true) }
+    @inlinable public consuming func modelCondition() -> ModelCondition<Root> { .comparison(path, .equal, true) }
 
     /// The property is not true: `property == false` for a `Bool`, `NOT property == true` for
     /// a `Bool?` (so that null is selected, as the opposite of `$0.property`).
     @inlinable
     public static prefix func ! (query: ModelQuery) -> ModelCondition<Root> {
-        Value.self == Bool.self ? .comparison(query.path, .equal, false) : !query.modelCondition
+        Value.self == Bool.self ? .comparison(query.path, .equal, false) : !query.modelCondition()
     }
 }
 
@@ -47,14 +48,14 @@ extension ModelConditionConvertible {
     /// Both conditions: `AND`. Either side may be a `Bool` property alone (`$0.isActive && $0.age > 3`).
     @inlinable
     public static func && <Other: ModelConditionConvertible<Root>>(lhs: Self, rhs: Other) -> ModelCondition<Root> {
-        let l = lhs.modelCondition, r = rhs.modelCondition
+        let l = lhs.modelCondition(), r = rhs.modelCondition()
         return ModelCondition(.and(l.node, r.node), arguments: l.arguments + r.arguments)
     }
 
     /// Either condition: `OR`. Either side may be a `Bool` property alone.
     @inlinable
     public static func || <Other: ModelConditionConvertible<Root>>(lhs: Self, rhs: Other) -> ModelCondition<Root> {
-        let l = lhs.modelCondition, r = rhs.modelCondition
+        let l = lhs.modelCondition(), r = rhs.modelCondition()
         return ModelCondition(.or(l.node, r.node), arguments: l.arguments + r.arguments)
     }
 }

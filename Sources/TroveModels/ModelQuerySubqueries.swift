@@ -13,7 +13,7 @@ extension ModelQuery {
     public func contains<Element, C: ModelConditionConvertible<Root>>(
         where condition: (ModelQuery<Root, Element>) -> C
     ) -> ModelCondition<Root> where Value == [Element] {
-        let inner = condition(ModelQuery<Root, Element>(path: path)).modelCondition
+        let inner = condition(ModelQuery<Root, Element>(path: path)).modelCondition()
         return ModelCondition(.any(path, inner.node), arguments: inner.arguments)
     }
 
@@ -25,7 +25,7 @@ extension ModelQuery {
     public func allSatisfy<Element, C: ModelConditionConvertible<Root>>(
         _ condition: (ModelQuery<Root, Element>) -> C
     ) -> ModelCondition<Root> where Value == [Element] {
-        let inner = condition(ModelQuery<Root, Element>(path: path)).modelCondition
+        let inner = condition(ModelQuery<Root, Element>(path: path)).modelCondition()
         return ModelCondition(.all(path, inner.node), arguments: inner.arguments)
     }
 }

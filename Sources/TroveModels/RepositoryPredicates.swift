@@ -21,7 +21,7 @@ extension QueryLanguageRepository {
     /// let active = try repo.fetch(Account.self, where: { $0.isActive == true && $0.logins > 1 })
     /// ```
     public func fetch<T: EntityType & PersistentModel, C: ModelConditionConvertible<T>>(_ type: T.Type, where query: (ModelQuery<T, T>) -> C) throws -> [T] {
-        let condition = query(ModelQuery()).modelCondition
+        let condition = query(ModelQuery()).modelCondition()
         return try fetch(type, where: condition.predicateText(), arguments: condition.arguments)
     }
 }
@@ -54,7 +54,7 @@ extension InMemoryRepository {
     /// let active = try repo.fetch(Account.self, where: { $0.isActive == true && $0.logins > 1 })
     /// ```
     public func fetch<T: EntityType & PersistentModel, C: ModelConditionConvertible<T>>(_ type: T.Type, where query: (ModelQuery<T, T>) -> C) throws -> [T] {
-        let condition = query(ModelQuery()).modelCondition
+        let condition = query(ModelQuery()).modelCondition()
         return try fetch(type, where: condition.predicateText(), arguments: condition.arguments,
                        schema: DerivedSchemaCache.schema(of: T.self))
     }

@@ -22,7 +22,7 @@ extension Snapshot {
         _ type: T.Type, where query: (ModelQuery<T, T>) -> C, sortBy: [ModelSortDescriptor<T>] = [],
         offset: Int = 0, limit: Int? = nil
     ) throws -> ModelResults<T> {
-        let condition = query(ModelQuery()).modelCondition
+        let condition = query(ModelQuery()).modelCondition()
         if sortBy.isEmpty, offset == 0, limit == nil {
             let text = try ModelConditionCache.text(of: condition.node, signature: condition.signature, root: T.self)
             return ModelResults(try objects(T.modelName, where: text, arguments: condition.arguments))

@@ -10,7 +10,7 @@ import TroveModels
     }
 
     func text<C: ModelConditionConvertible<Person>>(_ query: (ModelQuery<Person, Person>) -> C) throws -> String {
-        try query(ModelQuery()).modelCondition.queryText().text
+        try query(ModelQuery()).modelCondition().queryText().text
     }
 
     func store() throws -> Store {
@@ -39,7 +39,7 @@ import TroveModels
         #expect(try text { $0.isActive } == "Person where isActive == $0")
         #expect(try text { $0.isActive } == (try text { $0.isActive == true }))
         #expect(try text { !$0.isActive } == "Person where isActive == $0")
-        #expect(try ModelQuery<Person, Person>().isActive.modelCondition.queryText().arguments == [.bool(true)])
+        #expect(try ModelQuery<Person, Person>().isActive.modelCondition().queryText().arguments == [.bool(true)])
         #expect(try (!ModelQuery<Person, Person>().isActive).queryText().arguments == [.bool(false)])
         #expect(try text { $0.isActive && $0.age > 3 } == "Person where isActive == $0 AND age > $1")
         #expect(try store.read { try $0.fetch(FetchDescriptor<Person>(where: { $0.isActive })).map(\.id) } == [1, 3])

@@ -11,7 +11,7 @@ import TroveModels
     }
 
     func text<C: ModelConditionConvertible<Person>>(_ query: (ModelQuery<Person, Person>) -> C) throws -> String {
-        try query(ModelQuery()).modelCondition.queryText().text
+        try query(ModelQuery()).modelCondition().queryText().text
     }
 
     /// ``peopleStore()`` with scores: Ann [5, 9], Bob [2], Cid none, Dee [7, 7, 1].

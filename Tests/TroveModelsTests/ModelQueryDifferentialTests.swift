@@ -84,7 +84,7 @@ import TestRandom
 
     /// A builder whose closure returns what a `where:` closure may (a `Bool` property alone).
     static func bare<C: ModelConditionConvertible<Person>>(_ body: @escaping (ModelQuery<Person, Person>) -> C) -> Builder {
-        { body($0).modelCondition }
+        { body($0).modelCondition() }
     }
 
     static func condition(_ g: inout Generator, depth: Int) -> (Builder, String) {
