@@ -32,8 +32,7 @@ let package = Package(
                 "CTroveSystem",
             ]
         ),
-        // What Swift cannot spell: the prefetch instruction (scans), O_DIRECT (the commit log),
-        // argv from glibc's constructor arguments (start-up of the static shell).
+        // What Swift cannot spell: the prefetch instruction (scans), O_DIRECT (the commit log).
         .target(name: "CTroveSystem"),
         // MATCHES runs on the toolchain's ICU (its C API, the engine of NSRegularExpression),
         // which Foundation would link only with the rest of Foundation (see DEVELOPERS.md).
@@ -55,7 +54,10 @@ let package = Package(
         .target(name: "CLibPQ"),
         .target(name: "TrovePostgres", dependencies: ["Trove", "CLibPQ"]),
         .target(name: "TroveShell", dependencies: ["Trove", "TrovePostgres", "CLibEdit"]),
-        .executableTarget(name: "trove", dependencies: ["TroveShell"]),
+        // argv from glibc's constructor arguments, for the start-up of the static shell: the
+        // executable's alone, since it replaces the runtime's accessor (see its source).
+        .target(name: "CTroveArguments"),
+        .executableTarget(name: "trove", dependencies: ["TroveShell", "CTroveArguments"]),
         // Models declared in Swift and queried with #Predicate, over Trove.
         .macro(
             name: "TroveMacros",
