@@ -334,6 +334,7 @@ struct PostgresImportDestination: ImportDestination {
 public enum ShellBackends {
     public static func open(_ configuration: BackendConfiguration) throws -> ShellBackend {
         if let path = configuration.databasePath, PostgresConnection.isURL(path) {
+            _ = UserLocale.isUTF8 // libpq's client_encoding=auto reads LC_CTYPE
             return try PostgresBackend.open(configuration)
         }
         return try TroveBackend.open(configuration)

@@ -51,6 +51,8 @@ public enum Shell {
                 return 2
             }
         }
+        // Before the store opens, while this is the only thread (`setlocale` is not thread-safe).
+        UserLocale.adoptAtStart(options, terminal: terminal)
         let backend: ShellBackend
         let busyTimeout: Duration?
         do {

@@ -9,6 +9,7 @@ extension TroveBackend {
         guard PostgresConnection.isURL(target) else {
             throw StatementError(".copy from a store takes a postgres:// or postgresql:// URL; .backup FILE copies a store into a file")
         }
+        _ = UserLocale.isUTF8 // libpq's client_encoding=auto reads LC_CTYPE
         do { try StoreCopy.copy(store, toDatabase: target, replacing: replacing) } catch let error as PostgresError {
             throw StatementError("cannot copy: \(error.message)")
         }
