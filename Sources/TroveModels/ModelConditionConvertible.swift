@@ -33,11 +33,15 @@ extension ModelQuery: ModelConditionConvertible where Value: QueryableBool {
     /// The property is true: `property == true`.
     @inlinable public consuming func modelCondition() -> ModelCondition<Root> { .comparison(path, .equal, true) }
 
-    /// The property is not true: `property == false` for a `Bool`, `NOT property == true` for
-    /// a `Bool?` (so that null is selected, as the opposite of `$0.property`).
+    /// The property is not true: `NOT property == true`, the opposite of `$0.property` (a
+    /// null `Bool?`, a null link on the way, or a list with no true element is selected:
+    /// `!$0.dogs.isGood` is `NONE dogs.isGood == true`). A `Bool` of the object itself is
+    /// `property == false`, which an index answers; so is one of a list's element in
+    /// `contains(where:)` or `allSatisfy(_:)` (`ALL dogs.isGood != true`).
     @inlinable
     public static prefix func ! (query: ModelQuery) -> ModelCondition<Root> {
-        Value.self == Bool.self ? .comparison(query.path, .equal, false) : !query.modelCondition()
+        // `== false` only with no link or list on the way, where no null can stand for the value.
+        Value.self == Bool.self && query.path.links.isEmpty ? .comparison(query.path, .equal, false) : !query.modelCondition()
     }
 }
 

@@ -84,7 +84,15 @@ struct ModelConditionTranslator {
             if let quantified = try quantified(.noneOf, list, inner) { return quantified }
             return .not(try predicate(.any(list, inner)))
         case .not(let inner):
-            return .not(try predicate(inner))
+            // `NOT ANY list.x == v` is `NONE list.x == v`, as `!list.contains(where:)` gives it.
+            let negated = try predicate(inner)
+            switch negated.kind {
+            case .comparison(var comparison) where comparison.quantifier == .any:
+                comparison.quantifier = .noneOf
+                return .comparison(comparison)
+            default:
+                return .not(negated)
+            }
         case .any(let list, let inner):
             if let quantified = try quantified(.any, list, inner) { return quantified }
             let count = QueryExpression(.subqueryCount(try subquery(inner, list: list.keyPaths)))
@@ -103,8 +111,13 @@ struct ModelConditionTranslator {
     /// person would write. Nil when it needs a subquery.
     private mutating func quantified(_ quantifier: Quantifier, _ list: ModelQueryPath, _ inner: ModelConditionNode) throws -> QueryPredicate? {
         let path: ModelQueryPath
+        var inner = inner
         switch inner {
         case .comparison(let p, _, _, .argument), .comparison(let p, _, _, .null), .between(let p): path = p
+        // Of one element, a value not equal is `!=` (a null one too): `!$0.isGood` of a dog.
+        case .not(.comparison(let p, .equal, let options, let operand)) where operand == .argument || operand == .null:
+            path = p
+            inner = .comparison(p, .notEqual, options: options, operand)
         default: return nil
         }
         let listPaths = list.keyPaths

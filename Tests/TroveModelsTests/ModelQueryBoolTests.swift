@@ -55,6 +55,30 @@ import TroveModels
         #expect(try text { !$0.verified } == "Person where NOT verified == $0")
     }
 
+    /// The people the query text selects.
+    func ids(_ store: Store, _ text: String) throws -> [Int] {
+        try store.read { try $0.objects("Person", where: text).map { Int(try $0.int("id") ?? -1) } }
+    }
+
+    /// `!` of a `Bool` through a link or a list is the opposite of the property alone: Cid, who
+    /// has no best friend and no dogs, is selected by the negation; Ann, whose dogs are mixed,
+    /// by `$0.dogs.isGood` alone.
+    @Test func theNegationOfABoolThroughALinkOrAListIsItsOpposite() throws {
+        let store = try store()
+        #expect(try ids(store) { !$0.bestFriend.isGood } == ids(store, "NOT (bestFriend.isGood == true)"))
+        #expect(try ids(store) { !$0.bestFriend.isGood } == [2, 3])
+        #expect(try ids(store) { $0.dogs.isGood } == [1, 4])
+        #expect(try ids(store) { !$0.dogs.isGood } == ids(store, "NONE dogs.isGood == true"))
+        #expect(try ids(store) { !$0.dogs.isGood } == [2, 3])
+        #expect(try text { !$0.dogs.isGood } == (try text { !$0.dogs.contains(where: { $0.isGood }) }))
+        // Of one element, as of the object itself: a quantified comparison, no subquery.
+        #expect(try text { $0.dogs.allSatisfy { !$0.isGood } } == "Person where ALL dogs.isGood != $0")
+        #expect(try ids(store) { $0.dogs.allSatisfy { !$0.isGood } } == ids(store, "ALL dogs.isGood == false"))
+        #expect(try ids(store) { $0.dogs.contains(where: { !$0.isGood }) } == ids(store, "ANY dogs.isGood == false"))
+        #expect(try ids(store) { !$0.dogs.contains(where: { !$0.isGood }) } == ids(store, "NONE dogs.isGood == false"))
+        #expect(try ids(store) { $0.dogs.allSatisfy { !$0.isGood && $0.age > 5 } } == ids(store, "ALL dogs.isGood == false AND ALL dogs.age > 5"))
+    }
+
     @Test func aBoolPropertyAloneRunsAsItsQueryText() throws {
         let store = try store()
         try store.read { s in

@@ -23,7 +23,7 @@ import TestRandom
         let fragment = fragments.randomElement(using: &g)!
         let tag = tagPool.randomElement(using: &g)!
         let score = Double(Int.random(in: 0...20, using: &g)) / 2
-        switch Int.random(in: 0..<50, using: &g) {
+        switch Int.random(in: 0..<53, using: &g) {
         case 0: return ({ $0.age > n }, "age > \(n)")
         case 1: return ({ $0.age <= n }, "age <= \(n)")
         case 2: return ({ $0.age == n }, "age == \(n)")
@@ -78,6 +78,9 @@ import TestRandom
         case 47: return ({ $0.scores.allSatisfy { $0 >= small } }, "ALL scores >= \(small)")
         case 48: return ({ $0.scores.contains(where: { $0 > small && $0 < small + 4 }) },
                          "SUBQUERY(scores, $s, $s > \(small) AND $s < \(small + 4)).@count > 0")
+        case 49: return ({ !$0.bestFriend.isGood }, "NOT (bestFriend.isGood == true)")
+        case 50: return ({ !$0.dogs.isGood }, "NONE dogs.isGood == true")
+        case 51: return ({ $0.dogs.allSatisfy { !$0.isGood } }, "ALL dogs.isGood == false")
         default: return ({ $0.score > score }, "score > \(score)")
         }
     }
