@@ -48,9 +48,9 @@ public struct ModelCondition<Root: PersistentModel> {
     @usableFromInline
     static func subqueryCountComparison(_ path: ModelQueryPath, _ op: ModelQueryOperator, options: UInt8, _ stored: Value) -> ModelCondition {
         if case .null = stored {
-            return ModelCondition(.comparison(path, op, options: options, .null), arguments: path.arguments)
+            return ModelCondition(.comparison(path, op, options: options, .null), arguments: path.arguments(then: []))
         }
-        return ModelCondition(.comparison(path, op, options: options, .argument), arguments: path.arguments + [stored])
+        return ModelCondition(.comparison(path, op, options: options, .argument), arguments: path.arguments(then: [stored]))
     }
 
     /// The query text of the condition on `Root` and its parameters: the statement `explain`

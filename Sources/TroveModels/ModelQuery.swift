@@ -81,9 +81,14 @@ struct ModelQueryPath: Hashable, @unchecked Sendable {
         subquery = nil
     }
 
-    /// The values of the subquery's parameters, which come before those of a comparison of
-    /// the path.
-    @inlinable var arguments: [Value] { subquery?.arguments ?? [] }
+    /// The parameters of a comparison of the path, given those of what it is compared with:
+    /// a subquery's come first, as its text reads them (`SUBQUERY(...).@count > $n`). The one
+    /// home of that order; a property's comparison with a value, which has no subquery, does
+    /// not call it (``ModelCondition``'s `comparison`).
+    @inlinable func arguments(then operands: [Value]) -> [Value] {
+        guard let subquery else { return operands }
+        return subquery.arguments + operands
+    }
 
     @inlinable func appending(_ keyPath: AnyKeyPath) -> ModelQueryPath {
         var path = self

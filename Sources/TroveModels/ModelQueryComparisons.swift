@@ -53,13 +53,13 @@ extension ModelQuery where Value: QueryableValue {
     /// Two properties of the object are equal: `$0.name == $0.nickname`.
     @inlinable
     public static func == (lhs: ModelQuery, rhs: ModelQuery) -> ModelCondition<Root> {
-        ModelCondition(.comparison(lhs.path, .equal, options: 0, .property(rhs.path)), arguments: lhs.path.arguments + rhs.path.arguments)
+        ModelCondition(.comparison(lhs.path, .equal, options: 0, .property(rhs.path)), arguments: lhs.path.arguments(then: rhs.path.arguments(then: [])))
     }
 
     /// Two properties of the object differ.
     @inlinable
     public static func != (lhs: ModelQuery, rhs: ModelQuery) -> ModelCondition<Root> {
-        ModelCondition(.comparison(lhs.path, .notEqual, options: 0, .property(rhs.path)), arguments: lhs.path.arguments + rhs.path.arguments)
+        ModelCondition(.comparison(lhs.path, .notEqual, options: 0, .property(rhs.path)), arguments: lhs.path.arguments(then: rhs.path.arguments(then: [])))
     }
 
     /// The property is one of `values`: `property IN $0`, the values one list parameter
@@ -68,7 +68,7 @@ extension ModelQuery where Value: QueryableValue {
     public func `in`<S: Sequence>(_ values: S) -> ModelCondition<Root> where S.Element == Value {
         do {
             let list = try values.map { try $0.storedValue() }
-            return ModelCondition(.comparison(path, .in, options: 0, .argument), arguments: path.arguments + [.list(list)])
+            return ModelCondition(.comparison(path, .in, options: 0, .argument), arguments: path.arguments(then: [.list(list)]))
         } catch {
             return ModelCondition(.unsupported("\(error)"), arguments: [])
         }
@@ -106,25 +106,25 @@ extension ModelQuery where Value: Comparable & StorableProperty {
     /// One property is less than another of the object: `$0.age < $0.limit`.
     @inlinable
     public static func < (lhs: ModelQuery, rhs: ModelQuery) -> ModelCondition<Root> {
-        ModelCondition(.comparison(lhs.path, .lessThan, options: 0, .property(rhs.path)), arguments: lhs.path.arguments + rhs.path.arguments)
+        ModelCondition(.comparison(lhs.path, .lessThan, options: 0, .property(rhs.path)), arguments: lhs.path.arguments(then: rhs.path.arguments(then: [])))
     }
 
     /// One property is greater than another of the object.
     @inlinable
     public static func > (lhs: ModelQuery, rhs: ModelQuery) -> ModelCondition<Root> {
-        ModelCondition(.comparison(lhs.path, .greaterThan, options: 0, .property(rhs.path)), arguments: lhs.path.arguments + rhs.path.arguments)
+        ModelCondition(.comparison(lhs.path, .greaterThan, options: 0, .property(rhs.path)), arguments: lhs.path.arguments(then: rhs.path.arguments(then: [])))
     }
 
     /// One property is at most another of the object: `$0.age <= $0.limit`.
     @inlinable
     public static func <= (lhs: ModelQuery, rhs: ModelQuery) -> ModelCondition<Root> {
-        ModelCondition(.comparison(lhs.path, .lessThanOrEqual, options: 0, .property(rhs.path)), arguments: lhs.path.arguments + rhs.path.arguments)
+        ModelCondition(.comparison(lhs.path, .lessThanOrEqual, options: 0, .property(rhs.path)), arguments: lhs.path.arguments(then: rhs.path.arguments(then: [])))
     }
 
     /// One property is at least another of the object.
     @inlinable
     public static func >= (lhs: ModelQuery, rhs: ModelQuery) -> ModelCondition<Root> {
-        ModelCondition(.comparison(lhs.path, .greaterThanOrEqual, options: 0, .property(rhs.path)), arguments: lhs.path.arguments + rhs.path.arguments)
+        ModelCondition(.comparison(lhs.path, .greaterThanOrEqual, options: 0, .property(rhs.path)), arguments: lhs.path.arguments(then: rhs.path.arguments(then: [])))
     }
 
     /// The property is within `range`, both bounds included: `$0.age.contains(18...30)` is
@@ -133,7 +133,7 @@ extension ModelQuery where Value: Comparable & StorableProperty {
     public func contains(_ range: ClosedRange<Value>) -> ModelCondition<Root> {
         do {
             let bounds = [try range.lowerBound.storedValue(), try range.upperBound.storedValue()]
-            return ModelCondition(.between(path), arguments: path.arguments + bounds)
+            return ModelCondition(.between(path), arguments: path.arguments(then: bounds))
         } catch {
             return ModelCondition(.unsupported("\(error)"), arguments: [])
         }
