@@ -17,7 +17,8 @@ import Trove
 /// A range is `$0.age.contains(18...30)` (`BETWEEN`) or `$0.age.contains(18..<30)`
 /// (`>=` and `<`). A `Bool` or `Bool?` property is a condition by itself (`$0.isGood`,
 /// `!$0.isGood`, `$0.isGood && $0.age > 3`; see ``ModelConditionConvertible``). A list has
-/// Realm's aggregates (`$0.dogs.age.avg > 3`, `$0.scores.max < 10`, `.sum`, `.min`, `.count`),
+/// Realm's aggregates (`$0.dogs.age.avg > 3`, `$0.scores.max < 10`, `.sum`, `.min`, `.count`;
+/// of non-optional numbers only, and see ``QueryableNumber`` for what the types leave unchecked),
 /// `contains(where:)` and `allSatisfy(_:)` over its elements (`ANY`, `ALL`, and `NONE` when
 /// negated) and Realm's subquery count (`($0.dogs.age > 3 && $0.dogs.name == "Rex").count > 0`).
 /// Of Realm's `Query<T>`, these have no form here: an order of two optional properties

@@ -12,6 +12,19 @@ import Trove
 
 /// A number type the aggregates of a ``ModelQuery`` read: the integer and floating-point
 /// types and `Decimal`. `Average` is the type of its `avg` (`Double`, or `Decimal` for one).
+///
+/// What the types do not check:
+/// - `sum`, `avg`, `min` and `max` exist on every numeric property, as a path through a
+///   list has the type of one through none: `$0.age.sum` compiles, and is an error naming it
+///   when the condition runs. Only a path that crosses a list (`$0.dogs.age.sum`) or a list
+///   of numbers (`$0.scores.sum`) has them.
+/// - An optional number (`Double?`) and a `Date` are not `QueryableNumber`s, so their
+///   aggregates have no typed form, though the query language has them (`avg`, `min` and
+///   `max` skip nulls; `min` and `max` read dates): write the query text
+///   (`"dogs.@max.born > $0"`).
+/// - An aggregate of an empty list is a number in Swift but null in the query (`avg`, `min`,
+///   `max`), and no comparison selects null: `!($0.dogs.age.avg > 3)` selects an object with
+///   no dogs, `$0.dogs.age.avg <= 3` does not.
 public protocol QueryableNumber: StorableProperty, Comparable {
     /// The type of the average of values of this type.
     associatedtype Average: StorableProperty & Comparable

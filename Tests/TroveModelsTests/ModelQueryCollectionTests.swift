@@ -63,6 +63,53 @@ import TroveModels
         #expect(try text { $0.dogs.allSatisfy { $0.isGood && $0.age > 2 } }.hasPrefix("Person where SUBQUERY(dogs, $x0, NOT"))
     }
 
+    /// The objects of `model` the query text selects.
+    func ids(_ store: Store, _ model: String, _ text: String) throws -> [Int] {
+        try store.read { try $0.objects(model, where: text).map { Int(try $0.int("id") ?? -1) } }
+    }
+
+    /// A null element under `ALL` and `NONE` (Bob's and Dee's nicknames; every `verified`)
+    /// and an aggregate of an empty list (Cid's dogs) select what the query text selects.
+    @Test func nullElementsAndEmptyListsSelectWhatTheQueryTextSelects() throws {
+        let store = try store()
+        try store.write { tx in
+            var ann = try #require(try tx.object(Person.self, primaryKey: 1))
+            ann.verified = true
+            try tx.upsert(ann)
+        }
+        func dogs(_ query: (ModelQuery<Dog, Dog>) -> ModelCondition<Dog>) throws -> [Int] {
+            try store.read { try $0.objects(Dog.self, where: query).map(\.id) }
+        }
+        #expect(try dogs { $0.owners.allSatisfy { $0.nickname == "annie" } } == ids(store, "Dog", "ALL owners.nickname == 'annie'"))
+        #expect(try dogs { $0.owners.allSatisfy { $0.nickname != "annie" } } == ids(store, "Dog", "ALL owners.nickname != 'annie'"))
+        #expect(try dogs { $0.owners.allSatisfy { $0.nickname != "annie" } } == [3])
+        #expect(try dogs { !$0.owners.contains(where: { $0.nickname == "annie" }) } == ids(store, "Dog", "NONE owners.nickname == 'annie'"))
+        #expect(try dogs { !$0.owners.contains(where: { $0.nickname == nil }) } == ids(store, "Dog", "NONE owners.nickname == nil"))
+        #expect(try dogs { $0.owners.allSatisfy { $0.verified } } == ids(store, "Dog", "ALL owners.verified == true"))
+        #expect(try dogs { $0.owners.allSatisfy { !$0.verified } } == ids(store, "Dog", "ALL owners.verified != true"))
+        #expect(try dogs { $0.owners.allSatisfy { !$0.verified } } == [3])
+        #expect(try dogs { !$0.owners.contains(where: { $0.verified }) } == ids(store, "Dog", "NONE owners.verified == true"))
+
+        #expect(try ids(store) { !($0.dogs.age.avg > 3) } == ids(store, "Person", "NOT (dogs.@avg.age > 3)"))
+        #expect(try ids(store) { !($0.dogs.age.avg > 3) } == [3, 4])
+        #expect(try ids(store) { $0.dogs.age.avg <= 3 } == ids(store, "Person", "dogs.@avg.age <= 3"))
+        #expect(try ids(store) { !($0.dogs.age.max < 5) } == ids(store, "Person", "NOT (dogs.@max.age < 5)"))
+    }
+
+    /// A subquery's parameters come before those of what its count is compared with, in every
+    /// form of comparison.
+    @Test func aSubquerysParametersComeFirst() throws {
+        let store = try store()
+        let older = ModelQuery<Person, Person>().dogs.age > 2
+        #expect(try (older.count == 1).queryText().arguments == [.int(2), .int(1)])
+        #expect(try older.count.in([1, 2]).queryText().arguments == [.int(2), .list([.int(1), .int(2)])])
+        #expect(try older.count.contains(1...2).queryText().arguments == [.int(2), .int(1), .int(2)])
+        #expect(try (older.count < ModelQuery<Person, Person>().dogs.count).queryText().arguments == [.int(2)])
+        #expect(try ids(store) { ($0.dogs.age > 2).count.contains(1...2) } == ids(store, "Person", "SUBQUERY(dogs, $d, $d.age > 2).@count BETWEEN {1, 2}"))
+        #expect(try ids(store) { ($0.dogs.age > 2).count.in([2]) } == [1])
+        #expect(try ids(store) { ($0.dogs.age > 2).count < $0.dogs.count } == [4])
+    }
+
     @Test func aConditionsCountIsRealmsSubquery() throws {
         let store = try store()
         #expect(try ids(store) { ($0.dogs.age > 2 && $0.dogs.isGood).count > 0 } == [1, 4])

@@ -38,7 +38,7 @@ extension Account {
             return account
         }
         try repo.endWrite()
-        #expect(try repo.fetch(Account.self, predicate: nil).map(\.username).sorted() == added.map(\.username))
+        #expect(try repo.fetch(Account.self, predicate: nil).map(\.username).sorted() == added.map(\.username).sorted())
         #expect(try fetch(#Predicate { $0.isActive }).map(\.username).sorted() == ["ann", "cy"])
 
         let bob = try #require(try fetch(#Predicate { $0.username == "bob" }).first)
@@ -80,7 +80,7 @@ extension Account {
             return account
         }
         try repo.endWrite()
-        #expect(try repo.fetch(Account.self, predicate: nil).map(\.username).sorted() == added.map(\.username))
+        #expect(try repo.fetch(Account.self, predicate: nil).map(\.username).sorted() == added.map(\.username).sorted())
         func usernames(_ accounts: [Account]) -> [String] { accounts.map(\.username) }
 
         #expect(try usernames(fetchWhere { $0.isActive == true }) == ["ann", "cy", "dee"])
