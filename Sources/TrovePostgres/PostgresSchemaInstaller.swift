@@ -41,6 +41,7 @@ enum PostgresSchemaInstaller {
             try connection.execute("SELECT pg_advisory_xact_lock(7412553)")
             let tables = PostgresTables(schema: schema)
             guard let stored = try stored(connection) else {
+                try tables.checkNames(models: schema.models)
                 try connection.execute("CREATE TABLE \(PostgresTables.schemaTable) (id integer PRIMARY KEY CHECK (id = 1), definition text NOT NULL)")
                 for model in schema.models { for statement in tables.createTable(model) { try connection.execute(statement) } }
                 for model in schema.models { for statement in tables.foreignKeys(model) { try connection.execute(statement) } }
@@ -56,6 +57,12 @@ enum PostgresSchemaInstaller {
                     + refused.map(\.description).joined(separator: "; ")
                     + " (the PostgreSQL backend applies additive changes only)")
             }
+            var addedModels: [ModelSchema] = [], addedProperties: [(model: String, property: PropertySchema)] = []
+            for change in plan.changes {
+                if case .addedModel(let name) = change, let model = schema[name] { addedModels.append(model) }
+                if case .addedProperty(let name, let property) = change { addedProperties.append((name, property)) }
+            }
+            try tables.checkNames(models: addedModels, properties: addedProperties)
             try connection.deallocatePreparedStatements()
             // New tables first, so that new links can refer to them; their own foreign keys last.
             var added: [ModelSchema] = []
@@ -102,7 +109,7 @@ enum PostgresSchemaInstaller {
         case .addedIndex(let model, let property):
             try connection.execute(tables.createIndex(model, property))
         case .removedIndex(let model, let property):
-            try connection.execute("DROP INDEX IF EXISTS \(PostgresTables.indexName(model, property))")
+            try PostgresTables.dropIndex(model, property, on: connection)
         case .changedDefault, .reorderedProperties, .removedProperty, .changedPropertyType:
             // Defaults are applied by inserts; the rest changes nothing stored.
             return

@@ -24,17 +24,50 @@ struct PostgresTables {
     /// The side table of a list property: `"Person.dogs"`, rows `(owner, position, value)`.
     static func listTable(_ model: String, _ property: String) -> String { quoted(model + "." + property) }
 
+    /// The bytes PostgreSQL keeps of an identifier (NAMEDATALEN - 1); it cuts a longer one
+    /// with only a NOTICE, so two names alike in their first 63 bytes would be one table.
+    static let identifierLimit = 63
+
     /// `name` as PostgreSQL keeps an identifier: its first 63 bytes, cut back to whole
     /// characters.
-    static func identifier(_ name: String) -> String {
-        guard name.utf8.count > 63 else { return name }
+    static func identifier(_ name: String) -> String { prefix(name, bytes: identifierLimit) }
+
+    private static func prefix(_ name: String, bytes limit: Int) -> String {
+        guard name.utf8.count > limit else { return name }
         var result = String.UnicodeScalarView(), count = 0
         for scalar in name.unicodeScalars {
             count += UTF8.width(scalar)
-            guard count <= 63 else { break }
+            guard count <= limit else { break }
             result.append(scalar)
         }
         return String(result)
+    }
+
+    /// Refuses names that PostgreSQL would cut: the tables and columns of `models`, and the
+    /// `properties` added to existing models. Tables and columns are named by the model and
+    /// property names themselves (they appear in `explain`, in notifications and to other SQL
+    /// clients), so a name that does not fit is refused at install, before anything is created.
+    func checkNames(models: [ModelSchema], properties: [(model: String, property: PropertySchema)] = []) throws {
+        let limit = Self.identifierLimit
+        func check(_ name: String, _ what: @autoclosure () -> String) throws {
+            let bytes = name.utf8.count
+            guard bytes > limit else { return }
+            throw PostgresError("\(what()) is \(bytes) bytes in UTF-8; PostgreSQL keeps \(limit) bytes of a name, "
+                + "so the PostgreSQL backend refuses it (shorten the name)")
+        }
+        var added = properties
+        for model in models {
+            try check(model.name, "model \(model.name): its name, the name of its table,")
+            added += model.properties.map { (model.name, $0) }
+        }
+        for (model, property) in added where property.isStored {
+            if property.type.isList {
+                let table = model + "." + property.name
+                try check(table, "property \(model).\(property.name): the name of its list's table, \"\(table)\",")
+            } else {
+                try check(property.name, "property \(model).\(property.name): its name, the name of its column,")
+            }
+        }
     }
 
     /// The column links and list rows refer to: the primary key, or `"@key"`.
@@ -111,8 +144,25 @@ struct PostgresTables {
         "CREATE INDEX \(Self.indexName(model, property)) ON \(Self.table(model)) (\(Self.quoted(property)))"
     }
 
+    /// `"Model.property index"`, or for a name over 63 bytes its first 46 bytes, `~` and a
+    /// hash of the whole name: two long names alike in their first 63 bytes stay two indexes.
     static func indexName(_ model: String, _ property: String) -> String {
-        quoted("\(model).\(property) index")
+        let name = "\(model).\(property) index"
+        guard name.utf8.count > identifierLimit else { return quoted(name) }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: stable across runs and platforms
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let hex = String(hash, radix: 16)
+        return quoted(prefix(name, bytes: identifierLimit - 17) + "~" + String(repeating: "0", count: 16 - hex.count) + hex)
+    }
+
+    /// Drops the index of `model.property` whatever it is called (a database made before long
+    /// index names were hashed holds it under PostgreSQL's cut of the name).
+    static func dropIndex(_ model: String, _ property: String, on connection: PostgresConnection) throws {
+        let found = try connection.execute("""
+            SELECT i.indexrelid::regclass::text FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+            WHERE i.indrelid = to_regclass($1) AND i.indnatts = 1 AND NOT i.indisunique AND a.attname = $2
+            """, [table(model), identifier(property)])
+        for row in found.rows { if let name = row[0] { try connection.execute("DROP INDEX \(name)") } }
     }
 
     func createListTable(_ property: PropertySchema, in model: ModelSchema) -> String {
