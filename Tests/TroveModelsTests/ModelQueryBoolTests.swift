@@ -4,15 +4,7 @@ import TroveModels
 
 /// A `Bool` or `Bool?` property alone is a condition of a `where:` closure, as in Realm Swift:
 /// true when the property is true (a null one is not), the same statement as `== true`.
-@Suite struct ModelQueryBoolTests {
-    func ids<C: ModelConditionConvertible<Person>>(_ store: Store, _ query: (ModelQuery<Person, Person>) -> C) throws -> [Int] {
-        try store.read { try $0.objects(Person.self, where: query).map(\.id) }
-    }
-
-    func text<C: ModelConditionConvertible<Person>>(_ query: (ModelQuery<Person, Person>) -> C) throws -> String {
-        try query(ModelQuery()).modelCondition().queryText().text
-    }
-
+@Suite struct ModelQueryBoolTests: WhereClosureQueries {
     func store() throws -> Store {
         let store = try peopleStore()
         try store.write { tx in

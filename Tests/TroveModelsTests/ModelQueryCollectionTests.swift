@@ -5,15 +5,7 @@ import TroveModels
 /// The lists of a `where:` closure as Realm Swift spells them: aggregates of a list's property
 /// or of a list of numbers, `ALL`/`ANY`/`NONE` of a closure over an element, and the subquery
 /// count; each the query text a person would write, selecting what that text selects.
-@Suite struct ModelQueryCollectionTests {
-    func ids<C: ModelConditionConvertible<Person>>(_ store: Store, _ query: (ModelQuery<Person, Person>) -> C) throws -> [Int] {
-        try store.read { try $0.objects(Person.self, where: query).map(\.id) }
-    }
-
-    func text<C: ModelConditionConvertible<Person>>(_ query: (ModelQuery<Person, Person>) -> C) throws -> String {
-        try query(ModelQuery()).modelCondition().queryText().text
-    }
-
+@Suite struct ModelQueryCollectionTests: WhereClosureQueries {
     /// ``peopleStore()`` with scores: Ann [5, 9], Bob [2], Cid none, Dee [7, 7, 1].
     func store() throws -> Store {
         let store = try peopleStore()

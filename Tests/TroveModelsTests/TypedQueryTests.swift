@@ -140,3 +140,17 @@ func peopleStore(indexed: Bool = true) throws -> Store {
         }
     }
 }
+
+/// What the suites of `where:` closures ask of a closure over ``Person``: the ids it selects
+/// and the query text it stands for.
+protocol WhereClosureQueries {}
+
+extension WhereClosureQueries {
+    func ids<C: ModelConditionConvertible<Person>>(_ store: Store, _ query: (ModelQuery<Person, Person>) -> C) throws -> [Int] {
+        try store.read { try $0.objects(Person.self, where: query).map(\.id) }
+    }
+
+    func text<C: ModelConditionConvertible<Person>>(_ query: (ModelQuery<Person, Person>) -> C) throws -> String {
+        try query(ModelQuery()).modelCondition().queryText().text
+    }
+}

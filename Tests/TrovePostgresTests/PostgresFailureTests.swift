@@ -87,16 +87,9 @@ struct PostgresFailureTests {
         try first.update("Note", where: "id == 1", set: ["tags": ["b", "c"]])
 
         let second = Unchecked(try PostgresStore(url: url))
-        let outcome = Outcome()
-        let thread = Thread {
-            do {
-                try second.value.update("Note", where: "id == 1", set: ["tags": ["d"]])
-                outcome.finish(nil)
-            } catch {
-                outcome.finish(error)
-            }
+        let outcome = Outcome.running {
+            try second.value.update("Note", where: "id == 1", set: ["tags": ["d"]])
         }
-        thread.start()
         _ = try ServerCondition.waitFor(on: observer, "SELECT pid FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))", [firstPID])
         try first.commit()
         let error = try #require(outcome.wait() as? PostgresError)
@@ -124,16 +117,9 @@ struct PostgresFailureTests {
         let second = Unchecked(try PostgresStore(url: url))
         try second.value.begin()
         try second.value.insert("Note", ["id": 2])
-        let outcome = Outcome()
-        let thread = Thread {
-            do {
-                try second.value.update("Note", where: "id == 1", set: ["tags": ["d"]])
-                outcome.finish(nil)
-            } catch {
-                outcome.finish(error)
-            }
+        let outcome = Outcome.running {
+            try second.value.update("Note", where: "id == 1", set: ["tags": ["d"]])
         }
-        thread.start()
         _ = try ServerCondition.waitFor(on: observer, "SELECT pid FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))", [firstPID])
         try first.commit()
         let error = try #require(outcome.wait() as? PostgresError)
@@ -156,16 +142,9 @@ struct PostgresFailureTests {
         try blocker.execute(#"UPDATE "Counter" SET id = 2 WHERE id = 1"#)
 
         let writer = Unchecked(store)
-        let outcome = Outcome()
-        let thread = Thread {
-            do {
-                try writer.value.update("Counter", where: "n == 5", set: ["id": 1, "n": 6])
-                outcome.finish(nil)
-            } catch {
-                outcome.finish(error)
-            }
+        let outcome = Outcome.running {
+            try writer.value.update("Counter", where: "n == 5", set: ["id": 1, "n": 6])
         }
-        thread.start()
         let observer = try PostgresConnection(url: url)
         _ = try ServerCondition.waitFor(on: observer, "SELECT pid FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))", [blockerPID])
         try blocker.execute("COMMIT")
@@ -185,20 +164,13 @@ struct PostgresFailureTests {
         let blockerPID = try #require(try blocker.execute("SELECT pg_backend_pid()").rows.first?.first ?? nil)
 
         let victim = Unchecked(try PostgresStore(url: url))
-        let outcome = Outcome()
-        let thread = Thread {
+        let outcome = Outcome.running {
             let victim = victim.value
-            do {
-                try victim.begin()
-                try victim.insert("Counter", ["id": 2, "n": 2])
-                try victim.update("Counter", where: "id == 1", set: ["n": 5])
-                try victim.commit()
-                outcome.finish(nil)
-            } catch {
-                outcome.finish(error)
-            }
+            try victim.begin()
+            try victim.insert("Counter", ["id": 2, "n": 2])
+            try victim.update("Counter", where: "id == 1", set: ["n": 5])
+            try victim.commit()
         }
-        thread.start()
         // Wait for the victim's statement to block behind the lock, then end its session.
         let waiting = try ServerCondition.waitFor(on: observer.connection,
                                                   "SELECT pid FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))", [blockerPID])
@@ -230,6 +202,20 @@ final class Outcome: @unchecked Sendable {
         done = true
         condition.signal()
         condition.unlock()
+    }
+
+    /// Runs `body` on a thread of its own; ``wait()`` gives what it threw.
+    static func running(_ body: @escaping @Sendable () throws -> Void) -> Outcome {
+        let outcome = Outcome()
+        Thread {
+            do {
+                try body()
+                outcome.finish(nil)
+            } catch {
+                outcome.finish(error)
+            }
+        }.start()
+        return outcome
     }
 
     /// The error the other thread finished with (nil when it succeeded).
