@@ -269,9 +269,14 @@ public final class Cursor {
         guard root != 0 else { try remember(); return false }
         try descend(from: root, edge: edge)
         let top = stack[stack.count - 1]
-        isPositioned = try txn.node(top.pgno).count > 0
-        try remember()
-        return isPositioned
+        if try txn.node(top.pgno).count > 0 {
+            isPositioned = true
+            try remember()
+            return true
+        }
+        // An empty edge leaf (see `step`): the first entry lies in a later leaf.
+        isPositioned = true
+        return try step(forward: edge == .first, fromPastEnd: true)
     }
 
     private func descend(from start: UInt64, edge: Edge) throws {
@@ -302,6 +307,11 @@ public final class Cursor {
             return true
         }
         // Climb to the first ancestor with a sibling in that direction, then descend its edge.
+        // A leaf other than the root may be empty: deletes drain the only child of a branch,
+        // which has no sibling to merge with, and a later merge of that branch into its
+        // neighbour leaves the empty leaf among other children. Stepping over it goes on
+        // from the empty leaf itself, climbing from its parent again: going on from `level`
+        // would skip the rest of that ancestor's children (or, at the root, end the walk).
         while level > 0 {
             level -= 1
             let n = try txn.node(stack[level].pgno)
@@ -312,7 +322,10 @@ public final class Cursor {
                 try descend(from: try n.child(i), edge: forward ? .first : .last)
                 let top = stack[stack.count - 1]
                 let count = try txn.node(top.pgno).count
-                if count == 0 { continue }
+                if count == 0 {
+                    level = stack.count - 1
+                    continue
+                }
                 try remember()
                 return true
             }

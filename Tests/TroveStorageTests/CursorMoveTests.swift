@@ -174,6 +174,70 @@ import TestRandom
         }
     }
 
+    /// Empties the leaf reached by following `path` from the root (-1: the last child), then
+    /// child 0 down to a leaf, as deletes leave the only child of a branch; returns its keys.
+    private func emptyLeaf(_ tx: WriteTransaction, _ t: Tree, path: [Int]) throws -> [[UInt8]] {
+        var (pgno, p) = try tx.touch(t.info.root)
+        t.info.root = pgno
+        var steps = path[...]
+        while true {
+            let n = try NodeView(p, pgno: pgno, pageSize: tx.pageSize)
+            if n.isLeaf {
+                let keys = try (0..<n.count).map { Array(try n.key($0)) }
+                NodeEditor(p: p, pageSize: tx.pageSize).reset()
+                t.info.entries -= UInt64(keys.count)
+                t.modified = true
+                return keys
+            }
+            let step = steps.popFirst() ?? 0
+            let i = step < 0 ? n.count - 1 : step
+            let (childPgno, child) = try tx.touch(try n.child(i))
+            NodeEditor(p: p, pageSize: tx.pageSize).setChild(i, pgno: childPgno, checksum: 0)
+            (pgno, p) = (childPgno, child)
+        }
+    }
+
+    /// A leaf left empty (the first, one opening a branch, one inside it, the last) is stepped
+    /// over: scans both ways, `first`, `last`, `seek` and `advance` find every other entry.
+    @Test func emptyLeavesAreSteppedOver() throws {
+        let s = try store()
+        var removed = Set<[UInt8]>()
+        try s.write { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            #expect(t.info.depth >= 3)
+            for path in [[0], [1], [1, 1], [2, 0, 1], [-1, -1, -1, -1]] {
+                for k in try emptyLeaf(tx, t, path: path) { removed.insert(k) }
+            }
+        }
+        #expect(removed.count > 0)
+        let keys = (0..<30_000).map { key(2 * $0) }.filter { !removed.contains($0) }
+        try inBoth(s) { tx, t in
+            let c = try tx.cursor(t)
+            var forward: [[UInt8]] = []
+            var ok = try c.first()
+            while ok { forward.append(try c.key()); ok = try c.next() }
+            #expect(forward.count == keys.count)
+            #expect(forward == keys, "the forward scan differs")
+            var backward: [[UInt8]] = []
+            ok = try c.last()
+            while ok { backward.append(try c.key()); ok = try c.prev() }
+            #expect(backward.count == keys.count)
+            #expect(backward == keys.reversed(), "the backward scan differs")
+            let sortedRemoved = removed.sorted { $0.lexicographicallyPrecedes($1) }
+            for k in stride(from: 0, to: sortedRemoved.count, by: 37).map({ sortedRemoved[$0] }) + [sortedRemoved.last!] {
+                let next = keys.first { !$0.lexicographicallyPrecedes(k) }
+                #expect(try c.seek(k) == (next != nil))
+                if next != nil { #expect(try c.key() == next) }
+            }
+            #expect(try c.first())
+            #expect(try c.advance(by: keys.count - 1))
+            #expect(try c.key() == keys.last)
+            var walked = 0
+            try tx.forEach(t) { _, _ in walked += 1; return true }
+            #expect(walked == keys.count)
+        }
+    }
+
     @Test func theLastEntryIsWhereLastLands() throws {
         let s = try store()
         try inBoth(s) { tx, t in
