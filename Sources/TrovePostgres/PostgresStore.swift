@@ -102,8 +102,11 @@ public final class PostgresStore {
     }
 
     /// A serialization failure, saying what happened and what to do.
+    /// `error` with the advice a conflict gives, once: a list row's conflict is worded so where
+    /// it is raised, and passes through the statement's and the commit's handlers again.
     private static func conflict(_ error: PostgresError) -> PostgresError {
-        PostgresError("\(error.message)\(conflictAdvice)", sqlState: error.sqlState)
+        if error.message.hasSuffix(conflictAdvice) { return error }
+        return PostgresError("\(error.message)\(conflictAdvice)", sqlState: error.sqlState)
     }
     private static let conflictAdvice = ": another client committed a change to the same objects first; the transaction is rolled back, run it again"
 
@@ -164,7 +167,7 @@ public final class PostgresStore {
             return value
         } catch let error as PostgresError where error.isSerializationFailure || error.isConnectionLost {
             // The transaction cannot do what was asked of it any more: it fails as a whole.
-            let failure = error.isSerializationFailure && !error.message.hasSuffix(Self.conflictAdvice) ? Self.conflict(error) : error
+            let failure = error.isSerializationFailure ? Self.conflict(error) : error
             transactionFailure = failure
             throw failure
         } catch {

@@ -84,7 +84,7 @@ public final class InMemoryRepository: Repository {
             for (name, value) in entity.values {
                 guard let p = entity.model[property: name], let target = p.type.objectType else { continue }
                 // A link to a model without a primary key is its nested object, written once above.
-                guard let targetKey = schema.models.first(where: { $0.name == target })?.primaryKey else {
+                guard let targetKey = schema[target]?.primaryKey else {
                     own[name] = nil
                     continue
                 }
