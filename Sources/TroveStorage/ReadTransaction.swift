@@ -236,7 +236,9 @@ public class ReadTransaction {
             let n = try node(pgno)
             let count = n.count
             if n.isLeaf {
-                guard count > 0 else { return nil }
+                // An empty leaf other than the root (deletes can leave one, see `Cursor.step`):
+                // the last entry lies in an earlier leaf, which a cursor finds.
+                guard count > 0 else { return level == 0 ? nil : try lastThroughCursor(tree, body) }
                 let key = try n.key(count - 1)
                 return try withLeafValue(n, count - 1) { try body(key, $0) }
             }
@@ -244,6 +246,12 @@ public class ReadTransaction {
             if level > 64 || count == 0 { throw StorageError.corrupt(page: pgno, detail: "tree deeper than 64 levels or an empty branch") }
             pgno = try n.child(count - 1)
         }
+    }
+
+    private final func lastThroughCursor<R>(_ tree: Tree, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> R) throws -> R? {
+        let c = Cursor(transaction: self, tree: tree)
+        guard try c.last() else { return nil }
+        return try c.withEntry(body)
     }
 
     /// The value stored under `key`, copied, or nil.

@@ -174,29 +174,6 @@ import TestRandom
         }
     }
 
-    /// Empties the leaf reached by following `path` from the root (-1: the last child), then
-    /// child 0 down to a leaf, as deletes leave the only child of a branch; returns its keys.
-    private func emptyLeaf(_ tx: WriteTransaction, _ t: Tree, path: [Int]) throws -> [[UInt8]] {
-        var (pgno, p) = try tx.touch(t.info.root)
-        t.info.root = pgno
-        var steps = path[...]
-        while true {
-            let n = try NodeView(p, pgno: pgno, pageSize: tx.pageSize)
-            if n.isLeaf {
-                let keys = try (0..<n.count).map { Array(try n.key($0)) }
-                NodeEditor(p: p, pageSize: tx.pageSize).reset()
-                t.info.entries -= UInt64(keys.count)
-                t.modified = true
-                return keys
-            }
-            let step = steps.popFirst() ?? 0
-            let i = step < 0 ? n.count - 1 : step
-            let (childPgno, child) = try tx.touch(try n.child(i))
-            NodeEditor(p: p, pageSize: tx.pageSize).setChild(i, pgno: childPgno, checksum: 0)
-            (pgno, p) = (childPgno, child)
-        }
-    }
-
     /// A leaf left empty (the first, one opening a branch, one inside it, the last) is stepped
     /// over: scans both ways, `first`, `last`, `seek` and `advance` find every other entry.
     @Test func emptyLeavesAreSteppedOver() throws {
@@ -206,7 +183,7 @@ import TestRandom
             let t = try #require(try tx.tree(named: "t"))
             #expect(t.info.depth >= 3)
             for path in [[0], [1], [1, 1], [2, 0, 1], [-1, -1, -1, -1]] {
-                for k in try emptyLeaf(tx, t, path: path) { removed.insert(k) }
+                for k in try tx.emptyLeaf(t, path: path) { removed.insert(k) }
             }
         }
         #expect(removed.count > 0)
@@ -235,6 +212,18 @@ import TestRandom
             var walked = 0
             try tx.forEach(t) { _, _ in walked += 1; return true }
             #expect(walked == keys.count)
+            #expect(try tx.withLastEntry(t) { key, _ in Array(key) } == keys.last)
+            for k in [sortedRemoved.first!, sortedRemoved.last!] {
+                var from: [UInt8]?
+                try k.withUnsafeBytes { start in try tx.forEach(t, from: start) { key, _ in from = Array(key); return false } }
+                #expect(from == keys.first { !$0.lexicographicallyPrecedes(k) })
+            }
+            let numbers = (0..<60_000).map(UInt64.init)
+            var looked: [[UInt8]] = []
+            try numbers.withUnsafeBufferPointer { ks in
+                try tx.forEachValue(t, forKeys: ks) { n, _ in looked.append(key(Int(ks[n]))); return true }
+            }
+            #expect(looked == keys, "the batch lookup differs")
         }
     }
 
