@@ -142,7 +142,9 @@ extension WriteTransaction {
                 editor.appendRaw(UnsafeRawBufferPointer(start: v.p + v.slot(j), count: try v.entrySize(j)))
             }
         }
-        for pgno in pages[starts.count...] {
+        // A run of empty leaves has no entry to start a page: the first stays, empty, as the
+        // parent's child `from`.
+        for pgno in pages[max(starts.count, 1)...] {
             try freePage(pgno, pages: 1)
             tree.info.pages -= 1
         }
