@@ -57,20 +57,12 @@ struct ModelConditionTranslator {
     private mutating func predicate(_ node: ModelConditionNode) throws -> QueryPredicate {
         switch node {
         case .comparison(let path, let op, let options, let operand):
-            let (left, throughList) = try expression(path)
-            let right: QueryExpression = switch operand {
-            case .argument: nextParameter()
-            case .null: .null
-            case .property(let other): try expression(other).expression
-            }
-            return .comparison(.init(quantifier: throughList ? .any : nil, left, op.queryOperator,
-                                     options: StringComparisonOptions(rawValue: options), right))
+            return .comparison(try comparison(path, op, options, operand))
         case .element(let path):
             let (list, _) = try expression(path)
             return .comparison(.init(nextParameter(), .in, list))
         case .between(let path):
-            let (value, throughList) = try expression(path)
-            return QueryPredicate(.between(.init(quantifier: throughList ? .any : nil, value, lower: nextParameter(), upper: nextParameter())))
+            return QueryPredicate(.between(try between(path)))
         case .modelElement(let path, let modelName):
             let (list, _) = try expression(path)
             throw ModelQueryError("where: a \(modelName) value is not a query constant: compare a property of the list's objects, such as its primary key ($0.\(list).id == value.id)")
@@ -110,32 +102,50 @@ struct ModelConditionTranslator {
     /// when it is one comparison with a value of a path through that list and no other: what a
     /// person would write. Nil when it needs a subquery.
     private mutating func quantified(_ quantifier: Quantifier, _ list: ModelQueryPath, _ inner: ModelConditionNode) throws -> QueryPredicate? {
+        // The one comparison, as `(path, op, options, operand)`, or a `BETWEEN`'s path.
         let path: ModelQueryPath
-        var inner = inner
+        var compared: (ModelQueryOperator, UInt8, ModelQueryOperand)?
         switch inner {
-        case .comparison(let p, _, _, .argument), .comparison(let p, _, _, .null), .between(let p): path = p
+        case .comparison(let p, let op, let options, let operand) where operand == .argument || operand == .null:
+            path = p
+            compared = (op, options, operand)
+        case .between(let p): path = p
         // Of one element, a value not equal is `!=` (a null one too): `!$0.isGood` of a dog.
         case .not(.comparison(let p, .equal, let options, let operand)) where operand == .argument || operand == .null:
             path = p
-            inner = .comparison(p, .notEqual, options: options, operand)
+            compared = (.notEqual, options, operand)
         default: return nil
         }
         let listPaths = list.keyPaths
         guard path.aggregate == nil, path.subquery == nil, path.keyPaths.starts(with: listPaths) else { return nil }
         // Through that list alone: `ALL dogs.owners.age` would quantify over every owner of every dog.
         guard try resolve(path.keyPaths).lists.count == resolve(listPaths).lists.count else { return nil }
-        let before = parameters
-        switch try predicate(inner).kind {
-        case .comparison(var comparison):
+        if let (op, options, operand) = compared {
+            var comparison = try comparison(path, op, options, operand)
             comparison.quantifier = quantifier
             return .comparison(comparison)
-        case .between(var between):
-            between.quantifier = quantifier
-            return QueryPredicate(.between(between))
-        default:
-            parameters = before
-            return nil
         }
+        var between = try between(path)
+        between.quantifier = quantifier
+        return QueryPredicate(.between(between))
+    }
+
+    /// `path op operand`, `ANY` when the path crosses a list of links before its end.
+    private mutating func comparison(_ path: ModelQueryPath, _ op: ModelQueryOperator, _ options: UInt8,
+                                     _ operand: ModelQueryOperand) throws -> QueryPredicate.Comparison {
+        let (left, throughList) = try expression(path)
+        let right: QueryExpression = switch operand {
+        case .argument: nextParameter()
+        case .null: .null
+        case .property(let other): try expression(other).expression
+        }
+        return .init(quantifier: throughList ? .any : nil, left, op.queryOperator, options: StringComparisonOptions(rawValue: options), right)
+    }
+
+    /// `path BETWEEN {$n, $n+1}`, `ANY` when the path crosses a list of links before its end.
+    private mutating func between(_ path: ModelQueryPath) throws -> QueryPredicate.Between {
+        let (value, throughList) = try expression(path)
+        return .init(quantifier: throughList ? .any : nil, value, lower: nextParameter(), upper: nextParameter())
     }
 
     /// `SUBQUERY(list, $xN, condition)`: `list` the key paths to the list, or nil for the
