@@ -29,7 +29,7 @@ public protocol QueryableBool: QueryableValue {}
 extension Bool: QueryableBool {}
 extension Optional: QueryableBool where Wrapped == Bool {}
 
-extension ModelQuery: ModelConditionConvertible where Value: QueryableBool {
+extension ModelQueryExpression: ModelConditionConvertible where Value: QueryableBool {
     /// The property is true: `property == true`.
     @inlinable public consuming func modelCondition() -> ModelCondition<Root> { .comparison(path, .equal, true) }
 
@@ -39,7 +39,7 @@ extension ModelQuery: ModelConditionConvertible where Value: QueryableBool {
     /// `property == false`, which an index answers; so is one of a list's element in
     /// `contains(where:)` or `allSatisfy(_:)` (`ALL dogs.isGood != true`).
     @inlinable
-    public static prefix func ! (query: ModelQuery) -> ModelCondition<Root> {
+    public static prefix func ! (query: Self) -> ModelCondition<Root> {
         // `== false` only with no link or list on the way, where no null can stand for the value.
         Value.self == Bool.self && query.path.links.isEmpty ? .comparison(query.path, .equal, false) : !query.modelCondition()
     }

@@ -17,47 +17,65 @@ import Trove
 /// A range is `$0.age.contains(18...30)` (`BETWEEN`) or `$0.age.contains(18..<30)`
 /// (`>=` and `<`). A `Bool` or `Bool?` property is a condition by itself (`$0.isGood`,
 /// `!$0.isGood`, `$0.isGood && $0.age > 3`; see ``ModelConditionConvertible``). A list has
-/// Realm's aggregates (`$0.dogs.age.avg > 3`, `$0.scores.max < 10`, `.sum`, `.min`, `.count`;
-/// of non-optional numbers only, and see ``QueryableNumber`` for what the types leave unchecked),
-/// `contains(where:)` and `allSatisfy(_:)` over its elements (`ANY`, `ALL`, and `NONE` when
-/// negated) and Realm's subquery count (`($0.dogs.age > 3 && $0.dogs.name == "Rex").count > 0`).
+/// Realm's aggregates (`$0.dogs.age.avg > 3`, `$0.scores.max < 10`, `$0.dogs.born.min < date`,
+/// `.sum`, `.count`; see ``QueryableSummand`` and ``QueryableExtremum`` for the types each
+/// takes), `contains(where:)` and `allSatisfy(_:)` over its elements (`ANY`, `ALL`, and
+/// `NONE` when negated) and Realm's subquery count
+/// (`($0.dogs.age > 3 && $0.dogs.name == "Rex").count > 0`).
 /// Of Realm's `Query<T>`, these have no form here: an order of two optional properties
-/// (`$0.rating < $0.limit` with both optional), an aggregate of a list of each object of a
-/// list (`$0.dogs.owners.count`, an error when run), `notEquals(_:options:)` (write
+/// (`$0.rating < $0.limit` with both optional), `notEquals(_:options:)` (write
 /// `!$0.name.equals(x, options: ...)`).
+public typealias ModelQuery<Root: PersistentModel, Value> = ModelQueryExpression<Root, Value, QueryReach.One>
+
+/// A ``ModelQuery`` that may read more than one value per object: `$0.dogs.age` is
+/// `ModelQueryExpression<Person, Int, QueryReach.Many>`. Its comparisons are a
+/// ``ModelQuery``'s (each one `ANY`); the `Reach` is why aggregates exist only where they
+/// mean something: `sum`, `avg`, `min` and `max` of a property of a list's objects
+/// (`$0.dogs.age.sum`, not `$0.age.sum`), `count` of a list reached through none
+/// (`$0.dogs.count`, not `$0.dogs.owners.count`). What it does not tell apart is a path
+/// through two lists: `$0.dogs.owners.age.avg` compiles, and is an error naming it when the
+/// condition runs (an aggregate is of one list).
 @dynamicMemberLookup
-public struct ModelQuery<Root: PersistentModel, Value> {
+public struct ModelQueryExpression<Root: PersistentModel, Value, Reach> {
     @usableFromInline let path: ModelQueryPath
 
     @inlinable init(path: ModelQueryPath) { self.path = path }
 }
 
-extension ModelQuery where Value == Root {
+/// How many values a ``ModelQueryExpression`` reads per object: the `Reach` of its type.
+public enum QueryReach {
+    /// One value: a property of the model, or one reached through to-one links.
+    public enum One {}
+    /// A value per element of a list of links or of linking objects the path crosses.
+    public enum Many {}
+}
+
+extension ModelQueryExpression where Value == Root, Reach == QueryReach.One {
     /// The queried object itself: the `$0` a `where` closure receives.
     @inlinable public init() { self.init(path: ModelQueryPath()) }
 }
 
-extension ModelQuery where Value: PersistentModel {
+extension ModelQueryExpression where Value: PersistentModel {
     /// A property of the model: `$0.name`.
     @inlinable
-    public subscript<V>(dynamicMember keyPath: KeyPath<Value, V>) -> ModelQuery<Root, V> {
-        ModelQuery<Root, V>(path: path.appending(keyPath))
+    public subscript<V>(dynamicMember keyPath: KeyPath<Value, V>) -> ModelQueryExpression<Root, V, Reach> {
+        ModelQueryExpression<Root, V, Reach>(path: path.appending(keyPath))
     }
 }
 
-extension ModelQuery {
+extension ModelQueryExpression {
     /// A property of the object a to-one link points to: `$0.team.name`. A null link reads as
     /// null, as in a query string.
     @inlinable
-    public subscript<M: PersistentModel, V>(dynamicMember keyPath: KeyPath<M, V>) -> ModelQuery<Root, V> where Value == M? {
-        ModelQuery<Root, V>(path: path.appending(keyPath))
+    public subscript<M: PersistentModel, V>(dynamicMember keyPath: KeyPath<M, V>) -> ModelQueryExpression<Root, V, Reach> where Value == M? {
+        ModelQueryExpression<Root, V, Reach>(path: path.appending(keyPath))
     }
 
     /// A property of the objects of a list of links (or of linking objects): `$0.dogs.age`.
     /// A comparison of it holds when it holds for any of them (`ANY dogs.age > $0`).
     @inlinable
-    public subscript<M: PersistentModel, V>(dynamicMember keyPath: KeyPath<M, V>) -> ModelQuery<Root, V> where Value == [M] {
-        ModelQuery<Root, V>(path: path.appending(keyPath))
+    public subscript<M: PersistentModel, V>(dynamicMember keyPath: KeyPath<M, V>) -> ModelQueryExpression<Root, V, QueryReach.Many> where Value == [M] {
+        ModelQueryExpression<Root, V, QueryReach.Many>(path: path.appending(keyPath))
     }
 }
 

@@ -37,28 +37,28 @@ extension Decimal: QueryableValue {}
 extension UUID: QueryableValue {}
 extension Optional: QueryableValue where Wrapped: QueryableValue {}
 
-extension ModelQuery where Value: QueryableValue {
+extension ModelQueryExpression where Value: QueryableValue {
     /// `property == value`; `== nil` for an optional is `property == nil`.
     @inlinable
-    public static func == (lhs: consuming ModelQuery, rhs: Value) -> ModelCondition<Root> {
+    public static func == (lhs: consuming Self, rhs: Value) -> ModelCondition<Root> {
         .comparison(lhs.path, .equal, rhs)
     }
 
     /// `property != value`.
     @inlinable
-    public static func != (lhs: consuming ModelQuery, rhs: Value) -> ModelCondition<Root> {
+    public static func != (lhs: consuming Self, rhs: Value) -> ModelCondition<Root> {
         .comparison(lhs.path, .notEqual, rhs)
     }
 
     /// Two properties of the object are equal: `$0.name == $0.nickname`.
     @inlinable
-    public static func == (lhs: ModelQuery, rhs: ModelQuery) -> ModelCondition<Root> {
+    public static func == (lhs: Self, rhs: Self) -> ModelCondition<Root> {
         ModelCondition(.comparison(lhs.path, .equal, options: 0, .property(rhs.path)), arguments: lhs.path.arguments(then: rhs.path.arguments(then: [])))
     }
 
     /// Two properties of the object differ.
     @inlinable
-    public static func != (lhs: ModelQuery, rhs: ModelQuery) -> ModelCondition<Root> {
+    public static func != (lhs: Self, rhs: Self) -> ModelCondition<Root> {
         ModelCondition(.comparison(lhs.path, .notEqual, options: 0, .property(rhs.path)), arguments: lhs.path.arguments(then: rhs.path.arguments(then: [])))
     }
 
@@ -75,55 +75,55 @@ extension ModelQuery where Value: QueryableValue {
     }
 }
 
-extension ModelQuery {
+extension ModelQueryExpression {
     /// A link or optional property is null: `$0.team == nil`.
     @inlinable
-    public static func == (lhs: ModelQuery, rhs: _OptionalNilComparisonType) -> ModelCondition<Root> where Value: ExpressibleByNilLiteral {
+    public static func == (lhs: Self, rhs: _OptionalNilComparisonType) -> ModelCondition<Root> where Value: ExpressibleByNilLiteral {
         ModelCondition(.comparison(lhs.path, .equal, options: 0, .null), arguments: [])
     }
 
     /// A link or optional property is not null: `$0.team != nil`.
     @inlinable
-    public static func != (lhs: ModelQuery, rhs: _OptionalNilComparisonType) -> ModelCondition<Root> where Value: ExpressibleByNilLiteral {
+    public static func != (lhs: Self, rhs: _OptionalNilComparisonType) -> ModelCondition<Root> where Value: ExpressibleByNilLiteral {
         ModelCondition(.comparison(lhs.path, .notEqual, options: 0, .null), arguments: [])
     }
 }
 
-extension ModelQuery where Value: Comparable & StorableProperty {
+extension ModelQueryExpression where Value: Comparable & StorableProperty {
     /// `property < value`.
     @inlinable
-    public static func < (lhs: consuming ModelQuery, rhs: Value) -> ModelCondition<Root> { .comparison(lhs.path, .lessThan, rhs) }
+    public static func < (lhs: consuming Self, rhs: Value) -> ModelCondition<Root> { .comparison(lhs.path, .lessThan, rhs) }
     /// `property <= value`.
     @inlinable
-    public static func <= (lhs: consuming ModelQuery, rhs: Value) -> ModelCondition<Root> { .comparison(lhs.path, .lessThanOrEqual, rhs) }
+    public static func <= (lhs: consuming Self, rhs: Value) -> ModelCondition<Root> { .comparison(lhs.path, .lessThanOrEqual, rhs) }
     /// `property > value`.
     @inlinable
-    public static func > (lhs: consuming ModelQuery, rhs: Value) -> ModelCondition<Root> { .comparison(lhs.path, .greaterThan, rhs) }
+    public static func > (lhs: consuming Self, rhs: Value) -> ModelCondition<Root> { .comparison(lhs.path, .greaterThan, rhs) }
     /// `property >= value`.
     @inlinable
-    public static func >= (lhs: consuming ModelQuery, rhs: Value) -> ModelCondition<Root> { .comparison(lhs.path, .greaterThanOrEqual, rhs) }
+    public static func >= (lhs: consuming Self, rhs: Value) -> ModelCondition<Root> { .comparison(lhs.path, .greaterThanOrEqual, rhs) }
 
     /// One property is less than another of the object: `$0.age < $0.limit`.
     @inlinable
-    public static func < (lhs: ModelQuery, rhs: ModelQuery) -> ModelCondition<Root> {
+    public static func < (lhs: Self, rhs: Self) -> ModelCondition<Root> {
         ModelCondition(.comparison(lhs.path, .lessThan, options: 0, .property(rhs.path)), arguments: lhs.path.arguments(then: rhs.path.arguments(then: [])))
     }
 
     /// One property is greater than another of the object.
     @inlinable
-    public static func > (lhs: ModelQuery, rhs: ModelQuery) -> ModelCondition<Root> {
+    public static func > (lhs: Self, rhs: Self) -> ModelCondition<Root> {
         ModelCondition(.comparison(lhs.path, .greaterThan, options: 0, .property(rhs.path)), arguments: lhs.path.arguments(then: rhs.path.arguments(then: [])))
     }
 
     /// One property is at most another of the object: `$0.age <= $0.limit`.
     @inlinable
-    public static func <= (lhs: ModelQuery, rhs: ModelQuery) -> ModelCondition<Root> {
+    public static func <= (lhs: Self, rhs: Self) -> ModelCondition<Root> {
         ModelCondition(.comparison(lhs.path, .lessThanOrEqual, options: 0, .property(rhs.path)), arguments: lhs.path.arguments(then: rhs.path.arguments(then: [])))
     }
 
     /// One property is at least another of the object.
     @inlinable
-    public static func >= (lhs: ModelQuery, rhs: ModelQuery) -> ModelCondition<Root> {
+    public static func >= (lhs: Self, rhs: Self) -> ModelCondition<Root> {
         ModelCondition(.comparison(lhs.path, .greaterThanOrEqual, options: 0, .property(rhs.path)), arguments: lhs.path.arguments(then: rhs.path.arguments(then: [])))
     }
 
@@ -147,25 +147,25 @@ extension ModelQuery where Value: Comparable & StorableProperty {
     }
 }
 
-extension ModelQuery {
+extension ModelQueryExpression {
     /// An optional property is less than a value (null is not): `$0.rating < 3`.
     @inlinable
-    public static func < <W: Comparable & StorableProperty>(lhs: ModelQuery, rhs: W) -> ModelCondition<Root> where Value == W? {
+    public static func < <W: Comparable & StorableProperty>(lhs: Self, rhs: W) -> ModelCondition<Root> where Value == W? {
         .comparison(lhs.path, .lessThan, rhs)
     }
     /// An optional property is at most a value.
     @inlinable
-    public static func <= <W: Comparable & StorableProperty>(lhs: ModelQuery, rhs: W) -> ModelCondition<Root> where Value == W? {
+    public static func <= <W: Comparable & StorableProperty>(lhs: Self, rhs: W) -> ModelCondition<Root> where Value == W? {
         .comparison(lhs.path, .lessThanOrEqual, rhs)
     }
     /// An optional property is greater than a value.
     @inlinable
-    public static func > <W: Comparable & StorableProperty>(lhs: ModelQuery, rhs: W) -> ModelCondition<Root> where Value == W? {
+    public static func > <W: Comparable & StorableProperty>(lhs: Self, rhs: W) -> ModelCondition<Root> where Value == W? {
         .comparison(lhs.path, .greaterThan, rhs)
     }
     /// An optional property is at least a value.
     @inlinable
-    public static func >= <W: Comparable & StorableProperty>(lhs: ModelQuery, rhs: W) -> ModelCondition<Root> where Value == W? {
+    public static func >= <W: Comparable & StorableProperty>(lhs: Self, rhs: W) -> ModelCondition<Root> where Value == W? {
         .comparison(lhs.path, .greaterThanOrEqual, rhs)
     }
 }
@@ -193,7 +193,7 @@ public protocol QueryableString: StorableProperty {}
 extension String: QueryableString {}
 extension Optional: QueryableString where Wrapped == String {}
 
-extension ModelQuery where Value: QueryableString {
+extension ModelQueryExpression where Value: QueryableString {
     /// The string holds `substring`: `CONTAINS`.
     @inlinable
     public func contains(_ substring: String, options: QueryStringOptions = []) -> ModelCondition<Root> {
@@ -225,21 +225,7 @@ extension ModelQuery where Value: QueryableString {
     }
 }
 
-/// A list property a ``ModelQuery`` reads the count of: an array of values, of links, or of
-/// linking objects.
-public protocol QueryableList {}
-
-extension Array: QueryableList {}
-
-extension ModelQuery where Value: QueryableList {
-    /// The number of elements of the list: `$0.dogs.count > 2` is `dogs.@count > $0`.
-    @inlinable
-    public var count: ModelQuery<Root, Int> {
-        aggregated(.count)
-    }
-}
-
-extension ModelQuery {
+extension ModelQueryExpression {
     /// The list holds `element`: `$0.tags.contains("a")` is `$0 IN tags`. A list of links is
     /// queried by a property of its objects instead (`$0.dogs.id == rex.id`).
     @inlinable

@@ -3,7 +3,7 @@ import Trove
 // Conditions on the elements of a list, one element at a time: `ANY`, `ALL` and `NONE` of a
 // closure over an element, and Realm Swift's subquery count.
 
-extension ModelQuery {
+extension ModelQueryExpression {
     /// Some element of the list meets `condition`, which reads one element (its `$0`):
     /// `$0.dogs.contains(where: { $0.age > 3 && $0.name == "Rex" })` holds when one dog does
     /// both. A single comparison is `ANY dogs.age > $0`; more is

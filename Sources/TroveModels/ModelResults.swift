@@ -50,13 +50,14 @@ public struct ModelResults<T: PersistentModel> {
         try indices.map { try transform(self[$0]) }
     }
 
-    /// The sum of a numeric property over the results; zero when empty.
-    public func sum<V: AggregateValue>(_ keyPath: KeyPath<T, V>) throws -> V {
-        try V(aggregate: results.sum(of: T.propertyName(keyPath))) ?? .zero
+    /// The sum of a numeric property over the results, nulls skipped; zero when empty.
+    /// A `Date` has no sum, so `sum(\.born)` does not compile.
+    public func sum<V: QueryableSummand>(_ keyPath: KeyPath<T, V>) throws -> V.Number {
+        try V.Number(aggregate: results.sum(of: T.propertyName(keyPath))) ?? .zero
     }
 
-    /// The mean of a numeric property, or nil with no value.
-    public func average<V: AggregateValue>(_ keyPath: KeyPath<T, V>) throws -> Double? {
+    /// The mean of a numeric property, nulls skipped, or nil with no value.
+    public func average<V: QueryableSummand>(_ keyPath: KeyPath<T, V>) throws -> Double? {
         switch try results.average(of: T.propertyName(keyPath)) {
         case .double(let d): d
         case .decimal(let d): NSDecimalNumberFree.double(d)
@@ -64,14 +65,14 @@ public struct ModelResults<T: PersistentModel> {
         }
     }
 
-    /// The least value of a numeric or date property, or nil with no value.
-    public func min<V: AggregateValue>(_ keyPath: KeyPath<T, V>) throws -> V? {
-        V(aggregate: try results.min(of: T.propertyName(keyPath)))
+    /// The least value of a numeric or date property, nulls skipped, or nil with no value.
+    public func min<V: QueryableExtremum>(_ keyPath: KeyPath<T, V>) throws -> V.Extremum? {
+        V.Extremum(aggregate: try results.min(of: T.propertyName(keyPath)))
     }
 
-    /// The greatest value of a numeric or date property, or nil with no value.
-    public func max<V: AggregateValue>(_ keyPath: KeyPath<T, V>) throws -> V? {
-        V(aggregate: try results.max(of: T.propertyName(keyPath)))
+    /// The greatest value of a numeric or date property, nulls skipped, or nil with no value.
+    public func max<V: QueryableExtremum>(_ keyPath: KeyPath<T, V>) throws -> V.Extremum? {
+        V.Extremum(aggregate: try results.max(of: T.propertyName(keyPath)))
     }
 }
 
@@ -80,16 +81,14 @@ enum NSDecimalNumberFree {
     static func double(_ d: Decimal) -> Double { Double(d.description) ?? .nan }
 }
 
-/// A property type sum, average, min and max apply to.
+/// A type an aggregate's value reads as: the numbers and `Date` (the ``QueryableExtremum``s'
+/// `Extremum`).
 public protocol AggregateValue: StorableScalar {
-    /// The value an empty sum gives.
-    static var zero: Self { get }
     /// The value of an aggregate, or nil for null.
     init?(aggregate: Value)
 }
 
 extension BinaryInteger where Self: AggregateValue {
-    public static var zero: Self { 0 }
     public init?(aggregate: Value) {
         guard case .int(let i) = aggregate, let v = Self(exactly: i) else { return nil }
         self = v
@@ -103,7 +102,6 @@ extension Int32: AggregateValue {}
 extension Int64: AggregateValue {}
 
 extension Double: AggregateValue {
-    public static var zero: Double { 0 }
     public init?(aggregate: Value) {
         switch aggregate {
         case .double(let d): self = d
@@ -115,7 +113,6 @@ extension Double: AggregateValue {
 }
 
 extension Float: AggregateValue {
-    public static var zero: Float { 0 }
     public init?(aggregate: Value) {
         switch aggregate {
         case .double(let d): self = Float(d)
@@ -127,7 +124,6 @@ extension Float: AggregateValue {
 }
 
 extension Decimal: AggregateValue {
-    public static var zero: Decimal { 0 }
     public init?(aggregate: Value) {
         switch aggregate {
         case .decimal(let d): self = d
@@ -138,7 +134,6 @@ extension Decimal: AggregateValue {
 }
 
 extension Date: AggregateValue {
-    public static var zero: Date { Date(timeIntervalSince1970: 0) }
     public init?(aggregate: Value) {
         guard case .date(let d) = aggregate else { return nil }
         self = d

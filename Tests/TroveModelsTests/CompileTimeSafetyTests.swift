@@ -18,6 +18,8 @@ import Testing
         @Model struct Pet {
             @Attribute(.primaryKey) var id: Int
             var name: String = ""
+            var born: Date = Date(timeIntervalSince1970: 0)
+            var weight: Double?
             @LinkingObjects(\\Owner.pets) var owners: [Owner] = []
         }
 
@@ -30,6 +32,9 @@ import Testing
             _ = try snapshot.objects(Owner.self, where: #Predicate { $0.nickname == nil || $0.pets.contains { $0.name == "Rex" } })
             _ = try snapshot.objects(Owner.self).sum(\\.id)
             _ = try snapshot.objects(Owner.self, where: { $0.id > minimum && $0.pets.name == "Rex" && $0.nickname == nil || $0.tags.contains("a") })
+            _ = try snapshot.objects(Owner.self, where: { $0.pets.born.max > Date() && $0.pets.weight.sum > 1 || $0.pets.count > 2 })
+            _ = try snapshot.objects(Pet.self).min(\\.born)
+            _ = try snapshot.objects(Pet.self).sum(\\.weight)
             try tx.insert(owner)
             try tx.append(Pet(id: 1), to: \\.pets, of: owner)
             try tx.append("x", to: \\.tags, of: owner)
@@ -87,7 +92,17 @@ import Testing
         .use("a misspelt property in an aggregate", #"_ = try snapshot.objects(Owner.self).sum(\Owner.agee)"#,
              "has no member 'agee'"),
         .use("the sum of a property that is not numeric", #"_ = try snapshot.objects(Owner.self).sum(\.name)"#,
-             "requires that 'String' conform to 'AggregateValue'"),
+             "requires that 'String' conform to 'QueryableSummand'"),
+        .use("the sum of a date", #"_ = try snapshot.objects(Pet.self).sum(\.born)"#,
+             "requires that 'Date' conform to 'QueryableSummand'"),
+        .use("an aggregate of a property that is no list in a where: closure", #"_ = try snapshot.objects(Owner.self, where: { $0.id.sum > 3 })"#,
+             "no exact matches in reference to property 'sum'"),
+        .use("the sum of a date in a where: closure", #"_ = try snapshot.objects(Owner.self, where: { $0.pets.born.sum > Date() })"#,
+             "property 'sum' requires that 'Date' conform to 'QueryableSummand'"),
+        .use("the least of a string in a where: closure", #"_ = try snapshot.objects(Owner.self, where: { $0.pets.name.min > "a" })"#,
+             "property 'min' requires that 'String' conform to 'QueryableExtremum'"),
+        .use("the count of a list of each object of a list in a where: closure", #"_ = try snapshot.objects(Pet.self, where: { $0.owners.pets.count > 1 })"#,
+             "has no dynamic member 'count'"),
         .use("a model of another type appended to a list of links", #"try tx.append(owner, to: \.pets, of: owner)"#,
              "cannot convert value of type 'Owner' to expected argument type 'Pet'"),
         .use("a value of another type appended to a list", #"try tx.append(1, to: \.tags, of: owner)"#,

@@ -149,13 +149,6 @@ import TroveModels
                 #expect(error.description.contains("not a query constant"))
                 #expect(error.description.contains("$0.dogs.id == value.id"))
             }
-            do {
-                _ = try s.objects(Dog.self, where: { $0.owners.dogs.count > 1 })
-                Issue.record("a count through a list ran")
-            } catch let error as ModelQueryError {
-                #expect(error.description.contains("$0.owners.dogs.count"))
-                #expect(error.description.contains("$0.owners.count"))
-            }
         }
     }
 
