@@ -35,6 +35,7 @@ import Testing
             _ = try snapshot.objects(Owner.self, where: { $0.pets.born.max > Date() && $0.pets.weight.sum > 1 || $0.pets.count > 2 })
             _ = try snapshot.objects(Pet.self).min(\\.born)
             _ = try snapshot.objects(Pet.self).sum(\\.weight)
+            _ = try snapshot.objects(Pet.self).grouped(by: \\.name, select: [.property(\\.name), .count, .max(\\.born), .average(\\.weight).named("w")])
             try tx.insert(owner)
             try tx.append(Pet(id: 1), to: \\.pets, of: owner)
             try tx.append("x", to: \\.tags, of: owner)
@@ -95,6 +96,8 @@ import Testing
              "requires that 'String' conform to 'QueryableSummand'"),
         .use("the sum of a date", #"_ = try snapshot.objects(Pet.self).sum(\.born)"#,
              "requires that 'Date' conform to 'QueryableSummand'"),
+        .use("the sum of a property that is not numeric in a group", #"_ = try snapshot.objects(Owner.self).grouped(by: \.name, select: [.sum(\.name)])"#,
+             "requires that 'String' conform to 'QueryableSummand'"),
         .use("an aggregate of a property that is no list in a where: closure", #"_ = try snapshot.objects(Owner.self, where: { $0.id.sum > 3 })"#,
              "no exact matches in reference to property 'sum'"),
         .use("the sum of a date in a where: closure", #"_ = try snapshot.objects(Owner.self, where: { $0.pets.born.sum > Date() })"#,
