@@ -51,14 +51,16 @@ public struct ModelResults<T: PersistentModel> {
     }
 
     /// The sum of a numeric property over the results, nulls skipped; zero when empty.
-    /// A `Date` has no sum, so `sum(\.born)` does not compile.
+    /// A `Date` has no sum, so `sum(\.born)` does not compile. Each aggregate's property may
+    /// be one of a linked model through to-one links (`sum(\.team?.budget)`, a null link's
+    /// value skipped), as a sort key may.
     public func sum<V: QueryableSummand>(_ keyPath: KeyPath<T, V>) throws -> V.Number {
-        try V.Number(aggregate: results.sum(of: T.propertyName(keyPath))) ?? .zero
+        try V.Number(aggregate: results.sum(of: T.questionPath(keyPath))) ?? .zero
     }
 
     /// The mean of a numeric property, nulls skipped, or nil with no value.
     public func average<V: QueryableSummand>(_ keyPath: KeyPath<T, V>) throws -> Double? {
-        switch try results.average(of: T.propertyName(keyPath)) {
+        switch try results.average(of: T.questionPath(keyPath)) {
         case .double(let d): d
         case .decimal(let d): NSDecimalNumberFree.double(d)
         default: nil
@@ -67,12 +69,12 @@ public struct ModelResults<T: PersistentModel> {
 
     /// The least value of a numeric or date property, nulls skipped, or nil with no value.
     public func min<V: QueryableExtremum>(_ keyPath: KeyPath<T, V>) throws -> V.Extremum? {
-        V.Extremum(aggregate: try results.min(of: T.propertyName(keyPath)))
+        V.Extremum(aggregate: try results.min(of: T.questionPath(keyPath)))
     }
 
     /// The greatest value of a numeric or date property, nulls skipped, or nil with no value.
     public func max<V: QueryableExtremum>(_ keyPath: KeyPath<T, V>) throws -> V.Extremum? {
-        V.Extremum(aggregate: try results.max(of: T.propertyName(keyPath)))
+        V.Extremum(aggregate: try results.max(of: T.questionPath(keyPath)))
     }
 }
 

@@ -85,10 +85,10 @@ extension ModelResults {
 }
 
 extension PersistentModel {
-    /// The dotted path of a key path a SELECT or GROUP reads, or an error naming the model.
+    /// The dotted path of a key path an aggregate, a SELECT or a GROUP reads, or an error naming the model.
     static func questionPath(_ keyPath: AnyKeyPath) throws -> String {
         guard let path = propertyPath(keyPath), path.schema.isStored else {
-            throw ModelQueryError("\(keyPath) is not a stored property of \(modelName), nor one of a linked model through to-one links; only properties of the model tables (not computed or @Transient ones) can be selected or grouped by")
+            throw ModelQueryError("\(keyPath) is not a stored property of \(modelName), nor one of a linked model through to-one links; only properties of the model tables (not computed or @Transient ones) can be aggregated, selected or grouped by")
         }
         return path.dotted
     }

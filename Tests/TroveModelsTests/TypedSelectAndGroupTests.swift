@@ -35,6 +35,18 @@ import TroveModels
         }
     }
 
+    @Test func anAggregateOfALinkedModelsPropertyIsItsDottedPath() throws {
+        let store = try peopleStore()
+        try store.read { s in
+            let people = try s.objects(Person.self)
+            #expect(try people.sum(\.bestFriend?.age) == 11)
+            #expect(try people.results.sum(of: "bestFriend.age") == .int(11))
+            #expect(try people.average(\.bestFriend?.age) == 11.0 / 3)
+            #expect(try people.min(\.bestFriend?.age) == 1)
+            #expect(try people.max(\.bestFriend?.age) == 7)
+        }
+    }
+
     @Test func aPropertyThatIsNotStoredIsAnErrorNamingIt() throws {
         let store = try peopleStore()
         try store.read { s in
@@ -42,6 +54,7 @@ import TroveModels
             #expect(performing: { try people.select(\.scratch) }, throws: { "\($0)".contains("not a stored property of Person") })
             #expect(performing: { try people.grouped(by: \.scratch) }, throws: { $0 is ModelQueryError })
             #expect(performing: { try people.grouped(by: \.age, select: [.sum(\.scratch)]) }, throws: { $0 is ModelQueryError })
+            #expect(performing: { try people.sum(\.scratch) }, throws: { "\($0)".contains("not a stored property of Person") })
         }
     }
 }
