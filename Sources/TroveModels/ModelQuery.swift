@@ -30,13 +30,11 @@ public typealias ModelQuery<Root: PersistentModel, Value> = ModelQueryExpression
 /// A ``ModelQuery`` that may read more than one value per object: `$0.dogs.age` is
 /// `ModelQueryExpression<Person, Int, QueryReach.Many>`. Its comparisons are a
 /// ``ModelQuery``'s (each one `ANY`); the `Reach` is why aggregates exist only where they
-/// mean something: `sum`, `avg`, `min` and `max` of a property of a list's objects
-/// (`$0.dogs.age.sum`, not `$0.age.sum`), `count` of a list reached through none
-/// (`$0.dogs.count`, not `$0.dogs.owners.count`). What it does not tell apart is a path
-/// through two lists: `$0.dogs.owners.age.avg` compiles, and is an error naming it when the
-/// condition runs (an aggregate is of one list).
+/// mean something: `sum`, `avg`, `min` and `max` of a property of the objects of one list
+/// (`$0.dogs.age.sum`, not `$0.age.sum` nor `$0.dogs.owners.age.sum`), `count` of a list
+/// reached through none (`$0.dogs.count`, not `$0.dogs.owners.count`).
 @dynamicMemberLookup
-public struct ModelQueryExpression<Root: PersistentModel, Value, Reach> {
+public struct ModelQueryExpression<Root: PersistentModel, Value, Reach: QueryReachKind> {
     @usableFromInline let path: ModelQueryPath
 
     @inlinable init(path: ModelQueryPath) { self.path = path }
@@ -45,9 +43,18 @@ public struct ModelQueryExpression<Root: PersistentModel, Value, Reach> {
 /// How many values a ``ModelQueryExpression`` reads per object: the `Reach` of its type.
 public enum QueryReach {
     /// One value: a property of the model, or one reached through to-one links.
-    public enum One {}
-    /// A value per element of a list of links or of linking objects the path crosses.
-    public enum Many {}
+    public enum One: QueryReachKind { public typealias ThroughList = Many }
+    /// A value per element of the one list of links (or of linking objects) the path crosses.
+    public enum Many: QueryReachKind { public typealias ThroughList = ManyOfMany }
+    /// Values through more than one list (`$0.dogs.owners.age`): compared as `ANY`, never
+    /// aggregated, as an aggregate is of one list.
+    public enum ManyOfMany: QueryReachKind { public typealias ThroughList = ManyOfMany }
+}
+
+/// A ``QueryReach``: `ThroughList` is the reach of a path one list of links further.
+public protocol QueryReachKind {
+    /// The reach of a path through one more list of links.
+    associatedtype ThroughList: QueryReachKind
 }
 
 extension ModelQueryExpression where Value == Root, Reach == QueryReach.One {
@@ -74,8 +81,8 @@ extension ModelQueryExpression {
     /// A property of the objects of a list of links (or of linking objects): `$0.dogs.age`.
     /// A comparison of it holds when it holds for any of them (`ANY dogs.age > $0`).
     @inlinable
-    public subscript<M: PersistentModel, V>(dynamicMember keyPath: KeyPath<M, V>) -> ModelQueryExpression<Root, V, QueryReach.Many> where Value == [M] {
-        ModelQueryExpression<Root, V, QueryReach.Many>(path: path.appending(keyPath))
+    public subscript<M: PersistentModel, V>(dynamicMember keyPath: KeyPath<M, V>) -> ModelQueryExpression<Root, V, Reach.ThroughList> where Value == [M] {
+        ModelQueryExpression<Root, V, Reach.ThroughList>(path: path.appending(keyPath))
     }
 }
 

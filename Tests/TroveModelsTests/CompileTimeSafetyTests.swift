@@ -104,6 +104,8 @@ import Testing
              "property 'sum' requires that 'Date' conform to 'QueryableSummand'"),
         .use("the least of a string in a where: closure", #"_ = try snapshot.objects(Owner.self, where: { $0.pets.name.min > "a" })"#,
              "property 'min' requires that 'String' conform to 'QueryableExtremum'"),
+        .use("an aggregate through two lists in a where: closure", #"_ = try snapshot.objects(Owner.self, where: { $0.pets.owners.id.sum > 3 })"#,
+             "QueryReach.ManyOfMany"),
         .use("the count of a list of each object of a list in a where: closure", #"_ = try snapshot.objects(Pet.self, where: { $0.owners.pets.count > 1 })"#,
              "has no dynamic member 'count'"),
         .use("a model of another type appended to a list of links", #"try tx.append(owner, to: \.pets, of: owner)"#,

@@ -112,10 +112,21 @@ import TroveModels
         #expect(query.arguments == [.int(2), .bool(true), .int(0)])
     }
 
+    /// Inside an element's closure, a path through one more list is of that element's list:
+    /// an aggregate there is one list's, and a comparison through two lists is `ANY`.
+    @Test func anAggregateInAnElementsClosureIsOfThatElementsList() throws {
+        let store = try store()
+        let text = "SUBQUERY(dogs, $x0, $x0.owners.@avg.age > $0).@count > 0"
+        #expect(try self.text { $0.dogs.contains(where: { $0.owners.age.avg > 24 }) } == "Person where " + text)
+        let written = try store.read { try $0.objects("Person", where: text, arguments: [.double(24)]).map { Int(try $0.int("id") ?? -1) } }
+        #expect(try ids(store) { $0.dogs.contains(where: { $0.owners.age.avg > 24 }) } == written)
+        #expect(written == [1, 2, 4])
+        #expect(try ids(store) { $0.dogs.owners.age > 30 } == ids(store, "Person", "ANY dogs.owners.age > 30"))
+    }
+
     @Test func aListFormOnWhatIsNoListIsAnErrorNamingIt() throws {
         let store = try store()
         #expect(throws: ModelQueryError.self) { try ids(store) { ($0.age > 3).count > 0 } }
-        #expect(throws: ModelQueryError.self) { try ids(store) { $0.dogs.owners.age.avg > 3 } }
         #expect(throws: ModelQueryError.self) { try ids(store) { ($0.dogs.age > 3 && $0.age > 3).count > 0 } }
     }
 }
