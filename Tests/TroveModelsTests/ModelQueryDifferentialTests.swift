@@ -23,7 +23,7 @@ import TestRandom
         let fragment = fragments.randomElement(using: &g)!
         let tag = tagPool.randomElement(using: &g)!
         let score = Double(Int.random(in: 0...20, using: &g)) / 2
-        switch Int.random(in: 0..<53, using: &g) {
+        switch Int.random(in: 0..<55, using: &g) {
         case 0: return ({ $0.age > n }, "age > \(n)")
         case 1: return ({ $0.age <= n }, "age <= \(n)")
         case 2: return ({ $0.age == n }, "age == \(n)")
@@ -81,6 +81,9 @@ import TestRandom
         case 49: return ({ !$0.bestFriend.isGood }, "NOT (bestFriend.isGood == true)")
         case 50: return ({ !$0.dogs.isGood }, "NONE dogs.isGood == true")
         case 51: return ({ $0.dogs.allSatisfy { !$0.isGood } }, "ALL dogs.isGood == false")
+        case 52: return ({ $0.dogs.owners.age > n }, "ANY dogs.owners.age > \(n)")
+        case 53: return ({ $0.dogs.contains(where: { $0.owners.age.avg > Double(n) }) },
+                         "SUBQUERY(dogs, $d, $d.owners.@avg.age > \(n)).@count > 0")
         default: return ({ $0.score > score }, "score > \(score)")
         }
     }
