@@ -32,6 +32,10 @@ import TroveModels
             #expect(rows.columns == ["bestFriend.name", "@count", "@sum.age", "@avg.score", "@min.age", "oldest"])
             #expect(rows.map { $0["@count"] } == [.int(1), .int(1), .int(1), .int(1)])
             #expect(rows.first?["bestFriend.name"] == .null)
+            // The README's example: an item may be named as a property is.
+            let byNickname = try people.grouped(by: \.nickname, select: [.property(\.nickname), .count, .average(\.age).named("age")])
+            #expect(byNickname == (try people.results.grouped(by: "nickname", select: "nickname", "@count", "@avg.age AS age")))
+            #expect(byNickname.columns == ["nickname", "@count", "age"])
         }
     }
 
