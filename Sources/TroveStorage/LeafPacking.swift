@@ -13,10 +13,12 @@ extension WriteTransaction {
     /// of copying entries that are in memory anyway. Leaves written out early (`spill`) and
     /// pages earlier commits wrote stay as they are, so a small commit writes no more pages.
     /// A commit of fewer than `packingThreshold` pages skips the walk: it could free little.
+    /// Packing keeps the tree's shape (``Tree``): leaves it leaves empty leave their parents,
+    /// and branches it leaves with one child are merged with a sibling or share its children.
     func packWrittenLeaves() throws {
         guard dirty.count >= WriteTransaction.packingThreshold else { return }
         for t in openTrees.all where t.modified && !t.dropped && t.info.depth >= 2 && isOwn(t.info.root) {
-            try packLeaves(under: t.info.root, tree: t, level: 1)
+            if try packLeaves(under: t.info.root, tree: t, level: 1) { try freeRoot(t) } else { try shrinkRoot(t) }
         }
         try lowerWrittenPages()
     }
@@ -60,13 +62,27 @@ extension WriteTransaction {
 
     static let packingThreshold = 64
 
-    private func packLeaves(under pgno: UInt64, tree: Tree, level: Int) throws {
-        guard let p = dirty[pgno], level < WriteTransaction.maxDepth else { return }
+    /// Packs the leaves under the branch `pgno`, held in memory; returns whether it is left
+    /// with no children (its parent then frees it: a childless branch is never read).
+    private func packLeaves(under pgno: UInt64, tree: Tree, level: Int) throws -> Bool {
+        guard let p = dirty[pgno], level < WriteTransaction.maxDepth else { return false }
         let view = try NodeView(p, pgno: pgno, pageSize: pageSize)
-        guard !view.isLeaf else { return }
+        guard !view.isLeaf else { return false }
+        let editor = NodeEditor(p: p, pageSize: pageSize)
         if level + 1 < Int(tree.info.depth) {
-            for i in 0..<view.count { try packLeaves(under: try view.child(i), tree: tree, level: level + 1) }
-            return
+            let children = try (0..<view.count).map { try view.child($0) }
+            let emptied = try children.map { try packLeaves(under: $0, tree: tree, level: level + 1) }
+            // From the last, so that the indexes still to come stay put.
+            for i in children.indices.reversed() where emptied[i] {
+                try removeEmptyChild(tree, parent: p, parentPgno: pgno, index: i, childPgno: children[i])
+            }
+            for i in stride(from: editor.count - 1, through: 0, by: -1) where i < editor.count {
+                let child = try NodeView(p, pgno: pgno, pageSize: pageSize).child(i)
+                guard let c = dirty[child], !(try NodeView(c, pgno: child, pageSize: pageSize).isLeaf),
+                      NodeEditor(p: c, pageSize: pageSize).count < 2 else { continue }
+                try balanceChild(tree, parent: p, parentPgno: pgno, index: i)
+            }
+            return editor.count == 0
         }
         // Runs of children in memory, packed from the last so earlier indexes stay put.
         var end = view.count - 1
@@ -76,6 +92,13 @@ extension WriteTransaction {
             if end - start >= 2 { try packRun(parent: p, parentPgno: pgno, from: start + 1, through: end, tree: tree) }
             end = start - 1
         }
+        // Leaves left empty (a run with no entries, or an older file's) leave the parent.
+        for i in stride(from: editor.count - 1, through: 0, by: -1) {
+            let child = try NodeView(p, pgno: pgno, pageSize: pageSize).child(i)
+            guard let c = dirty[child], NodeEditor(p: c, pageSize: pageSize).count == 0 else { continue }
+            try removeEmptyChild(tree, parent: p, parentPgno: pgno, index: i, childPgno: child)
+        }
+        return editor.count == 0
     }
 
     /// Lays the entries of children `from...through` of `parent` (leaves in memory) out again,
@@ -143,7 +166,7 @@ extension WriteTransaction {
             }
         }
         // A run of empty leaves has no entry to start a page: the first stays, empty, as the
-        // parent's child `from`.
+        // parent's child `from`, until `packLeaves` removes it.
         for pgno in pages[max(starts.count, 1)...] {
             try freePage(pgno, pages: 1)
             tree.info.pages -= 1

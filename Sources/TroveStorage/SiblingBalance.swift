@@ -84,7 +84,7 @@ extension WriteTransaction {
 
     /// Gives entry `i` of the branch `parent` the key `key`, keeping its child and checksum.
     /// The caller checked that the page has room for the difference.
-    private func replaceSeparator(parent: UnsafeMutableRawPointer, parentPgno: UInt64, at i: Int, with key: [UInt8]) throws {
+    func replaceSeparator(parent: UnsafeMutableRawPointer, parentPgno: UInt64, at i: Int, with key: [UInt8]) throws {
         let view = try NodeView(parent, pgno: parentPgno, pageSize: pageSize)
         let child = try view.child(i)
         let checksum = view.childChecksum(i)

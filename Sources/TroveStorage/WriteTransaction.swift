@@ -251,25 +251,7 @@ public final class WriteTransaction: ReadTransaction {
             let r = try remove(tree, pgno: tree.info.root, path: path, level: 0)
             tree.info.root = r.pgno
             tree.info.entries -= 1
-            // Shrink the root: a branch with one child hands over to it; an empty leaf empties the tree.
-            while tree.info.root != 0 {
-                let n = try node(tree.info.root)
-                if n.isLeaf {
-                    if n.count == 0 {
-                        try freePage(tree.info.root, pages: 1)
-                        tree.info.pages -= 1
-                        tree.info.root = 0
-                        tree.info.depth = 0
-                    }
-                    break
-                }
-                guard n.count == 1 else { break }
-                let child = try n.child(0)
-                try freePage(tree.info.root, pages: 1)
-                tree.info.pages -= 1
-                tree.info.root = child
-                tree.info.depth -= 1
-            }
+            if r.state == .empty { try freeRoot(tree) } else { try shrinkRoot(tree) }
             return true
         }
     }
@@ -366,11 +348,11 @@ public final class WriteTransaction: ReadTransaction {
 
     // MARK: Tree edits
 
-    private var usable: Int { pageSize - PageLayout.headerSize - PageLayout.trailerSize }
+    var usable: Int { pageSize - PageLayout.headerSize - PageLayout.trailerSize }
     /// The largest entry kept in a leaf; larger values go to overflow pages. A quarter page
     /// keeps at least four entries per page, so any split leaves both halves valid.
     var maxInlineEntry: Int { usable / 4 - 2 }
-    private var underflowBytes: Int { usable / 4 }
+    var underflowBytes: Int { usable / 4 }
 
     private struct InsertResult {
         var pgno: UInt64
@@ -461,6 +443,10 @@ public final class WriteTransaction: ReadTransaction {
                 break
             }
         }
+        // A branch keeps two children on each side (`Tree`): one fewer than full on the left
+        // when appending, and the mirror image. A full branch holds seven entries or more
+        // (keys are at most `Storage.maxKeySize`), so both halves fit.
+        if !old.isLeaf { splitAt = max(2, min(splitAt, n - 2)) }
         let left = NodeEditor(p: p, pageSize: pageSize)
         left.reset()
         for j in 0..<splitAt { left.appendRaw(entries.raw(j)) }
@@ -483,7 +469,9 @@ public final class WriteTransaction: ReadTransaction {
         return (sepKey, rightPgno)
     }
 
-    private func remove(_ tree: Tree, pgno: UInt64, path: UnsafeBufferPointer<Int>, level: Int) throws -> (pgno: UInt64, underflow: Bool) {
+    /// Removes the entry at the end of `path` from the subtree at `pgno`; returns the
+    /// subtree's new root and whether its parent must see to it (`NodeState`).
+    private func remove(_ tree: Tree, pgno: UInt64, path: UnsafeBufferPointer<Int>, level: Int) throws -> (pgno: UInt64, state: NodeState) {
         let (np, p) = try touch(pgno)
         let view = try NodeView(p, pgno: np, pageSize: pageSize)
         let editor = NodeEditor(p: p, pageSize: pageSize)
@@ -496,55 +484,17 @@ public final class WriteTransaction: ReadTransaction {
                 tree.info.pages -= UInt64(pages)
             }
             editor.remove(at: i, size: try view.entrySize(i))
-            return (np, usable - editor.freeSpace < underflowBytes)
+            return (np, nodeState(editor, isLeaf: true))
         }
         guard level + 1 < path.count else { throw StorageError.corrupt(page: np, detail: "tree is deeper than during the search") }
         let r = try remove(tree, pgno: try view.child(i), path: path, level: level + 1)
-        editor.setChild(i, pgno: r.pgno, checksum: 0)
-        if r.underflow { try rebalance(tree, parent: p, parentPgno: np, index: i) }
-        return (np, usable - editor.freeSpace < underflowBytes)
-    }
-
-    /// Merges the underfull child `index` of `parent` with a sibling when both fit in one page.
-    private func rebalance(_ tree: Tree, parent: UnsafeMutableRawPointer, parentPgno: UInt64, index: Int) throws {
-        let pv = try NodeView(parent, pgno: parentPgno, pageSize: pageSize)
-        guard pv.count >= 2 else { return }
-        let leftIndex = index > 0 ? index - 1 : index
-        let rightIndex = leftIndex + 1
-        let rightPgno = try pv.child(rightIndex)
-        let separator = Array(try pv.key(rightIndex))
-        let rightView = try node(rightPgno)
-        try rightView.validate()
-        let (leftPgno, lp) = try touch(try pv.child(leftIndex))
-        let left = NodeEditor(p: lp, pageSize: pageSize)
-        let leftUsed = usable - left.freeSpace
-        let extra = rightView.isLeaf ? 0 : separator.count
-        guard leftUsed + rightView.usedBytes + extra <= usable else {
-            NodeEditor(p: parent, pageSize: pageSize).setChild(leftIndex, pgno: leftPgno, checksum: 0)
-            return
+        if r.state == .empty {
+            try removeEmptyChild(tree, parent: p, parentPgno: np, index: i, childPgno: r.pgno)
+        } else {
+            editor.setChild(i, pgno: r.pgno, checksum: 0)
+            if r.state == .underfull { try balanceChild(tree, parent: p, parentPgno: np, index: i) }
         }
-        // Copy the right page's entries (read from a private copy: touching may have moved pages).
-        // A right leaf of an older file is re-encoded narrow, as its left sibling is.
-        scratch.copyMemory(from: rightView.p, byteCount: pageSize)
-        let rv = try NodeView(scratch, pgno: rightPgno, pageSize: pageSize)
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: NodeEditor.maxNarrowEntry, alignment: 8)
-        defer { buffer.deallocate() }
-        for j in 0..<rv.count {
-            if j == 0 && !rv.isLeaf {
-                let child = try rv.child(0)
-                let checksum = rv.childChecksum(0)
-                separator.withUnsafeBytes { left.insertBranch(at: left.count, key: $0, child: child, checksum: checksum) }
-            } else if rv.isLeaf {
-                left.appendRaw(try rv.narrowEntry(j, buffer: buffer))
-            } else {
-                left.appendRaw(UnsafeRawBufferPointer(start: scratch + rv.slot(j), count: try rv.entrySize(j)))
-            }
-        }
-        try freePage(rightPgno, pages: 1)
-        tree.info.pages -= 1
-        let pe = NodeEditor(p: parent, pageSize: pageSize)
-        pe.remove(at: rightIndex, size: try NodeView(parent, pgno: parentPgno, pageSize: pageSize).entrySize(rightIndex))
-        pe.setChild(leftIndex, pgno: leftPgno, checksum: 0)
+        return (np, nodeState(editor, isLeaf: false))
     }
 
     /// Frees every page of the subtree at `pgno`.

@@ -32,3 +32,33 @@ extension WriteTransaction {
         return n.count
     }
 }
+
+extension ReadTransaction {
+    /// Leaves with no entries below the root, and branches with one child, of `t`: counted
+    /// by walking the pages, apart from the verifier.
+    func sparseNodes(_ t: Tree) throws -> (emptyLeaves: Int, oneChildBranches: Int) {
+        var found = (emptyLeaves: 0, oneChildBranches: 0)
+        func walk(_ pgno: UInt64, depth: Int) throws {
+            let n = try node(pgno)
+            if n.isLeaf {
+                if n.count == 0 && depth > 0 { found.emptyLeaves += 1 }
+                return
+            }
+            if n.count == 1 { found.oneChildBranches += 1 }
+            for i in 0..<n.count { try walk(try n.child(i), depth: depth + 1) }
+        }
+        if t.info.root != 0 { try walk(t.info.root, depth: 0) }
+        return found
+    }
+
+    /// The keys of the leaf reached by following `path` from the root of `t`, then child 0.
+    func leafKeys(_ t: Tree, path: [Int]) throws -> [[UInt8]] {
+        var n = try node(t.info.root)
+        var steps = path[...]
+        while !n.isLeaf {
+            let step = steps.popFirst() ?? 0
+            n = try node(try n.child(step < 0 ? n.count - 1 : step))
+        }
+        return try (0..<n.count).map { Array(try n.key($0)) }
+    }
+}

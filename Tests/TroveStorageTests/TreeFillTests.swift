@@ -75,32 +75,6 @@ import TestRandom
         #expect(stored.map(\.0) == keys.suffix(15_000).sorted { $0.lexicographicallyPrecedes($1) })
     }
 
-    /// Packing a run of leaves that are all empty (deletes leave such leaves where a branch
-    /// had no sibling to merge with) keeps the first for the parent's child, and frees the
-    /// others.
-    @Test func packingARunOfEmptyLeavesKeepsOne() throws {
-        let s = try Storage.inMemory()
-        try s.write { tx in
-            let t = try tx.createTree(named: "t")
-            for i in 0..<30_000 { try tx.put(t, key(i), Self.value(i)) }
-        }
-        var removed = Set<[UInt8]>()
-        try s.write { tx in
-            let t = try #require(try tx.tree(named: "t"))
-            #expect(t.depth == 3)
-            let children = try tx.childCount(t, path: [1])
-            #expect(children >= WriteTransaction.packingThreshold)
-            for i in 0..<children {
-                for k in try tx.emptyLeaf(t, path: [1, i]) { removed.insert(k) }
-            }
-        }
-        #expect(removed.count > 0)
-        let summary = try Self.summary(s)
-        #expect(summary.entries == 30_000 - removed.count)
-        let stored = try s.read { try $0.dump("t") }
-        #expect(stored.map(\.0) == (0..<30_000).map { key($0) }.filter { !removed.contains($0) })
-    }
-
     /// Keys and values of every length class of the narrow entry lengths (one byte below 128,
     /// two from there), inline and in overflow runs, read back as written.
     @Test func narrowEntryLengthsRoundTrip() throws {

@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+@testable import TroveStorage
+import TestRandom
+
+/// Deletes keep a tree's shape: no leaf but the root is empty, no branch has one child, and
+/// a tree that shrinks loses levels.
+@Suite struct TreeShapeTests {
+    /// The verified summary of tree `t`, after checking every invariant.
+    static func summary(_ s: Storage, _ name: String = "t") throws -> VerifyReport.TreeSummary {
+        let report = try s.verify()
+        #expect(report.isValid, "\(report)")
+        return try #require(report.trees.first { $0.name == name })
+    }
+
+    static func expectShapeKept(_ s: Storage, _ context: String) throws {
+        let found = try s.read { tx in try tx.sparseNodes(try #require(try tx.tree(named: "t"))) }
+        #expect(found.emptyLeaves == 0, "\(context): \(found.emptyLeaves) empty leaves")
+        #expect(found.oneChildBranches == 0, "\(context): \(found.oneChildBranches) branches with one child")
+    }
+
+    /// Keys of 200 bytes, ordered as `i`: branches hold about 18 children, so a run of
+    /// deletes drains whole branches.
+    static func longKey(_ i: Int) -> [UInt8] { key(i) + [UInt8](repeating: 0x2D, count: 192) }
+
+    /// A tree loaded in order (full pages, full branches), then rounds that delete runs of
+    /// consecutive keys and single keys and insert others, all drawn from the seeded
+    /// generator: after every commit no leaf is empty and no branch has one child, and the
+    /// tree holds what a set of its keys holds. A run that drains the leaves of a branch
+    /// whose siblings are too full to merge with it is what left both shapes behind.
+    @Test(arguments: [39, 2028])
+    func runsOfDeletesLeaveNoEmptyLeafNorOneChildBranch(seed: Int) throws {
+        let s = try Storage.inMemory()
+        var rng = SplitMix64(seed: UInt64(seed))
+        let count = 20_000
+        var present = Set(0..<count)
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            for i in 0..<count { try tx.append(t, Self.longKey(i), TreeFillTests.value(i)) }
+        }
+        for round in 0..<20 {
+            try s.write { tx in
+                let t = try #require(try tx.tree(named: "t"))
+                let start = rng.int(count), length = 1 + rng.int(3_000)
+                for i in start..<min(start + length, count) where present.remove(i) != nil { #expect(try tx.delete(t, Self.longKey(i))) }
+                for _ in 0..<300 {
+                    let i = rng.int(count)
+                    if rng.chance(50) {
+                        if present.remove(i) != nil { #expect(try tx.delete(t, Self.longKey(i))) }
+                    } else {
+                        try tx.put(t, Self.longKey(i), TreeFillTests.value(i))
+                        present.insert(i)
+                    }
+                }
+            }
+            try Self.expectShapeKept(s, "seed \(seed), round \(round)")
+        }
+        let summary = try Self.summary(s)
+        #expect(summary.entries == present.count)
+        let stored = try s.read { try $0.dump("t") }
+        #expect(stored.map(\.0) == present.sorted().map { Self.longKey($0) }, "the scan differs")
+    }
+
+    /// Deleting every key but one, in ascending or random order, in many small commits or in
+    /// one (which packs the leaves it wrote), leaves one leaf and no branch.
+    @Test(arguments: [false, true], [1, 200])
+    func deletingEveryKeyButOneLeavesOneLeaf(randomOrder: Bool, transactions: Int) throws {
+        let s = try Storage.inMemory()
+        let count = 30_000
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            for i in 0..<count { try tx.put(t, key(i), TreeFillTests.value(i)) }
+        }
+        #expect(try Self.summary(s).depth >= 3)
+        var rng = SplitMix64(seed: 7)
+        var order = Array(0..<count)
+        if randomOrder { for i in order.indices.reversed() { order.swapAt(i, rng.int(i + 1)) } }
+        let kept = order.removeLast()
+        let perTransaction = (order.count + transactions - 1) / transactions
+        for start in stride(from: 0, to: order.count, by: perTransaction) {
+            try s.write { tx in
+                let t = try #require(try tx.tree(named: "t"))
+                for i in order[start..<min(start + perTransaction, order.count)] { #expect(try tx.delete(t, key(i))) }
+            }
+            try Self.expectShapeKept(s, "after deleting \(start + perTransaction)")
+        }
+        let summary = try Self.summary(s)
+        #expect(summary.entries == 1)
+        #expect(summary.depth == 1)
+        #expect(summary.pages == 1)
+        #expect(try s.read { try $0.dump("t") }.map(\.0) == [key(kept)])
+    }
+
+    /// Deleting every key, in ascending or random order, in many commits or one, leaves a
+    /// tree with no pages.
+    @Test(arguments: [false, true], [1, 200])
+    func deletingEveryKeyLeavesAnEmptyTree(randomOrder: Bool, transactions: Int) throws {
+        let s = try Storage.inMemory()
+        let count = 30_000
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            for i in 0..<count { try tx.put(t, key(i), TreeFillTests.value(i)) }
+        }
+        var rng = SplitMix64(seed: 11)
+        var order = Array(0..<count)
+        if randomOrder { for i in order.indices.reversed() { order.swapAt(i, rng.int(i + 1)) } }
+        let perTransaction = (count + transactions - 1) / transactions
+        for start in stride(from: 0, to: count, by: perTransaction) {
+            try s.write { tx in
+                let t = try #require(try tx.tree(named: "t"))
+                for i in order[start..<min(start + perTransaction, count)] { #expect(try tx.delete(t, key(i))) }
+            }
+        }
+        let summary = try Self.summary(s)
+        #expect(summary.entries == 0)
+        #expect(summary.depth == 0)
+        #expect(summary.pages == 0)
+        try s.read { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            #expect(t.info.root == 0)
+            #expect(try tx.cursor(t).first() == false)
+        }
+    }
+
+    /// Packing at commit removes the leaves it leaves empty, and the branch they leave with
+    /// no children: a run of empty leaves (an older file's) is repaired by one large commit.
+    @Test func packingRemovesARunOfEmptyLeavesAndTheirBranch() throws {
+        let s = try Storage.inMemory()
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            for i in 0..<30_000 { try tx.put(t, key(i), TreeFillTests.value(i)) }
+        }
+        let depth = try Self.summary(s).depth
+        var removed = Set<[UInt8]>()
+        var children = 0
+        try s.write { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            #expect(t.depth == 3)
+            children = try tx.childCount(t, path: [1])
+            #expect(children >= WriteTransaction.packingThreshold)
+            for i in 0..<children {
+                for k in try tx.emptyLeaf(t, path: [1, i]) { removed.insert(k) }
+            }
+        }
+        let summary = try Self.summary(s)
+        #expect(summary.entries == 30_000 - removed.count)
+        #expect(summary.depth == depth)
+        try Self.expectShapeKept(s, "after packing")
+        let stored = try s.read { try $0.dump("t") }
+        #expect(stored.map(\.0) == (0..<30_000).map { key($0) }.filter { !removed.contains($0) })
+    }
+}
