@@ -13,6 +13,8 @@ final class Verifier {
     private var seen: [UInt64: UInt8] = [:]
     /// Branch and leaf pages, and the bytes their entries take, per tree name.
     private var nodeUse: [String: (pages: Int, bytes: Int)] = [:]
+    /// Empty leaves below the root and branches with one child, per tree name.
+    private var sparse: [String: (emptyLeaves: Int, oneChildBranches: Int)] = [:]
     private var buffers: [UnsafeMutableRawPointer] = []
 
     init(storage: Storage, meta: Meta, mapping: StorageMapping, fileSize: UInt64) {
@@ -62,6 +64,10 @@ final class Verifier {
         report.freePages = free
         let room = pageSize - PageLayout.headerSize - PageLayout.trailerSize
         for i in report.trees.indices {
+            if let s = sparse[report.trees[i].name] {
+                report.trees[i].emptyLeaves = s.emptyLeaves
+                report.trees[i].oneChildBranches = s.oneChildBranches
+            }
             guard let use = nodeUse[report.trees[i].name], use.pages > 0 else { continue }
             report.trees[i].nodePages = use.pages
             report.trees[i].nodeBytes = use.bytes
@@ -190,6 +196,10 @@ final class Verifier {
         if prune == nil {
             nodeUse[name, default: (0, 0)].pages += 1
             nodeUse[name, default: (0, 0)].bytes += n.usedBytes
+            // Writers of this version leave neither (`Tree`), but older ones did and readers
+            // step over them: a finding, not damage.
+            if n.isLeaf && n.count == 0 && depth > 0 { sparse[name, default: (0, 0)].emptyLeaves += 1 }
+            if !n.isLeaf && n.count == 1 { sparse[name, default: (0, 0)].oneChildBranches += 1 }
         }
         if prune == nil, n.count > 0 {
             let firstKey = Array(try n.key(n.isLeaf ? 0 : min(1, n.count - 1)))
@@ -233,7 +243,8 @@ final class Verifier {
 
 extension Storage {
     /// Walks every tree and the free list of the newest snapshot and reports any page referenced
-    /// twice, leaked, out of order or failing its checksum.
+    /// twice, leaked, out of order or failing its checksum. Empty leaves and branches with one
+    /// child, which older files may hold, are counted per tree (``VerifyReport/TreeSummary``).
     public func verify() throws -> VerifyReport {
         let tx = try beginRead()
         defer { tx.end() }

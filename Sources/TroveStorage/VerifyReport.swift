@@ -12,6 +12,12 @@ public struct VerifyReport: Sendable, CustomStringConvertible {
         /// How full the branch and leaf pages are: `nodeBytes` over the room their bodies
         /// have (0 for an empty tree).
         public var fill: Double = 0
+        /// Leaves with no entries below the root, and branches with one child. The writer
+        /// leaves neither (see ``Tree``), but files written before it kept that shape may hold
+        /// them: they are sound to read and deletes or packing through them remove them, so
+        /// they are reported here and not as problems.
+        public var emptyLeaves = 0
+        public var oneChildBranches = 0
     }
     /// The snapshot verified.
     public var transactionID: UInt64 = 0
@@ -27,6 +33,9 @@ public struct VerifyReport: Sendable, CustomStringConvertible {
     public var description: String {
         var s = "transaction \(transactionID): \(pageCount) pages, \(usedPages) used, \(freePages) free, \(trees.count) trees"
         for p in problems { s += "\n  problem: \(p)" }
+        for t in trees where t.emptyLeaves > 0 || t.oneChildBranches > 0 {
+            s += "\n  note: tree \(t.name) holds \(t.emptyLeaves) empty leaves and \(t.oneChildBranches) branches with one child (sound; writes through them remove them)"
+        }
         return s
     }
 }

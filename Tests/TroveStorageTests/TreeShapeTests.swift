@@ -4,7 +4,7 @@ import Testing
 import TestRandom
 
 /// Deletes keep a tree's shape: no leaf but the root is empty, no branch has one child, and
-/// a tree that shrinks loses levels.
+/// a tree that shrinks loses levels. The verifier counts both shapes older files may hold.
 @Suite struct TreeShapeTests {
     /// The verified summary of tree `t`, after checking every invariant.
     static func summary(_ s: Storage, _ name: String = "t") throws -> VerifyReport.TreeSummary {
@@ -57,6 +57,7 @@ import TestRandom
         }
         let summary = try Self.summary(s)
         #expect(summary.entries == present.count)
+        #expect(summary.emptyLeaves == 0 && summary.oneChildBranches == 0)
         let stored = try s.read { try $0.dump("t") }
         #expect(stored.map(\.0) == present.sorted().map { Self.longKey($0) }, "the scan differs")
     }
@@ -122,6 +123,37 @@ import TestRandom
         }
     }
 
+    /// An empty leaf as an older writer left it is sound: the verifier reports it as a
+    /// finding, not a problem, and a delete that merges its neighbour with it removes it.
+    @Test func theVerifierCountsAnOldFilesEmptyLeafAndADeleteBesideItRemovesIt() throws {
+        let s = try Storage.inMemory()
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            for i in 0..<30_000 { try tx.put(t, key(i), TreeFillTests.value(i)) }
+        }
+        var removed: [[UInt8]] = []
+        try s.write { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            removed = try tx.emptyLeaf(t, path: [1, 1])
+        }
+        #expect(!removed.isEmpty)
+        let report = try s.verify()
+        #expect(report.isValid, "\(report)")
+        let before = try #require(report.trees.first { $0.name == "t" })
+        #expect(before.emptyLeaves == 1)
+        #expect(before.oneChildBranches == 0)
+        #expect(report.description.contains("tree t holds 1 empty leaves"))
+        // Draining the leaf before it makes it underfull: it merges with its right sibling, the empty one.
+        try s.write { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            for k in try tx.leafKeys(t, path: [1, 0]) { #expect(try tx.delete(t, k)) }
+        }
+        let after = try Self.summary(s)
+        #expect(after.emptyLeaves == 0)
+        #expect(after.oneChildBranches == 0)
+        try Self.expectShapeKept(s, "after the deletes")
+    }
+
     /// Packing at commit removes the leaves it leaves empty, and the branch they leave with
     /// no children: a run of empty leaves (an older file's) is repaired by one large commit.
     @Test func packingRemovesARunOfEmptyLeavesAndTheirBranch() throws {
@@ -144,6 +176,8 @@ import TestRandom
         }
         let summary = try Self.summary(s)
         #expect(summary.entries == 30_000 - removed.count)
+        #expect(summary.emptyLeaves == 0)
+        #expect(summary.oneChildBranches == 0)
         #expect(summary.depth == depth)
         try Self.expectShapeKept(s, "after packing")
         let stored = try s.read { try $0.dump("t") }
