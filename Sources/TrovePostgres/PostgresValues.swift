@@ -87,7 +87,8 @@ enum PostgresValues {
 
     private static let hexDigits = (0..<16).map { String($0, radix: 16) }
 
-    private static func text(_ d: Double) -> String {
+    /// A double as PostgreSQL reads it back exactly (its spellings of NaN and the infinities).
+    static func text(_ d: Double) -> String {
         d.isNaN ? "NaN" : d == .infinity ? "Infinity" : d == -.infinity ? "-Infinity" : d.description
     }
 

@@ -106,4 +106,56 @@ struct PostgresBulkInsertTests {
         #expect(try store.count("Item") == 6001)
         #expect(try store.objects("Item where id == 8999").objects.first?[1] == .string("8999 \(padding)"))
     }
+
+    /// A value of its column's own kind (an integer in range, a double, a string, null where
+    /// null is allowed) is written with no coercion; every other value is coerced. Both kinds,
+    /// side by side in one record, are stored as `insert` stores them, and what `insert`
+    /// refuses is refused with its error, the batch keeping none of the record.
+    @Test func valuesOfTheColumnsOwnKindAreStoredAsCoercedOnes() throws {
+        let schema = try Schema(jsonData: Array(#"""
+            {"models": [{"name": "Row", "primaryKey": "id", "properties": {"id": "int", "small": "int8?", "big": "int64?",
+              "d": "double?", "s": "string?", "t": {"type": "string", "default": "none"}}}]}
+            """#.utf8), fileName: "direct")
+        let store = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: schema)
+        let bulk = try PostgresBulkInsert(store: store, model: "Row")
+        let records: [[String: Value]] = [
+            // Each column's own kind.
+            ["small": .int(-128), "big": .int(.min), "d": .double(-0.0), "s": .string(""), "t": .string("a \"quote\", a comma")],
+            ["small": .int(127), "big": .int(.max), "d": .double(.nan), "s": .string("two\nlines"), "t": .string("\\.")],
+            ["small": .null, "big": .null, "d": .double(-.infinity), "s": .null, "t": .string("ünïcödé 🦆")],
+            ["d": .double(0.1), "s": .string("$1'; DROP TABLE \"Row\"; --")],
+            ["d": .double(1e300), "big": .int(0)],
+            // Values another kind gives, coerced.
+            ["small": .double(5), "big": .double(12), "d": .int(3), "s": .null, "t": .string("x")],
+            ["small": .double(-7), "d": .float(1.5), "t": .string("")],
+            // Both in one record.
+            ["small": .int(1), "big": .double(-2), "d": .double(2.5), "s": .string("s"), "t": .string("t")],
+        ]
+        try store.atomically {
+            for (i, values) in records.enumerated() {
+                var bulkValues = values, insertValues = values
+                bulkValues["id"] = .int(Int64(i + 1))
+                insertValues["id"] = .int(Int64(i + 101))
+                #expect(try bulk.add(bulkValues, at: "record \(i + 1)"))
+                try store.insert("Row", insertValues)
+            }
+            // Refused as `insert` refuses them, and nothing of the record is kept.
+            for refused: [String: Value] in [["id": 50, "small": .int(128)], ["id": 51, "t": .null], ["id": 52, "s": .string("nul \u{0}")],
+                                             ["id": .string("x")], ["id": 53, "small": .int(1), "nope": 1]] {
+                var insertError = "", bulkError = ""
+                do { try store.insert("Row", refused) } catch { insertError = "\(error)" }
+                do { _ = try bulk.add(refused, at: "record refused") } catch { bulkError = "\(error)" }
+                #expect(!insertError.isEmpty && bulkError == insertError, "\(refused)")
+            }
+            try bulk.flush()
+        }
+        let copied = try store.objects("Row where id < 100 SORT(id)"), inserted = try store.objects("Row where id > 100 SORT(id)")
+        #expect(copied.objects.count == records.count)
+        func comparable(_ objects: PostgresObjects) -> [String] {
+            objects.objects.map { $0.dropFirst().map(\.description).joined(separator: "|") }
+        }
+        #expect(comparable(copied) == comparable(inserted))
+        #expect(copied.columns.first == "id")
+        #expect(try store.count("Row") == 2 * records.count)
+    }
 }
