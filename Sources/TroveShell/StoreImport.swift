@@ -65,6 +65,7 @@ struct StoreImport {
     private func importJSON(into destination: ImportDestination, _ counts: inout Counts) throws {
         let reader = JSONStreamReader(source: input, firstLine: input.firstLine)
         var links = ForwardLinks(model: model)
+        var copyRows = destination.bulkInsert.flatMap { JSONCopyRows(model: model, bulk: $0) }
         while true {
             if context.isCancelled { throw failure("interrupted after \(counts.records) records") }
             let value: JSONValue?
@@ -80,6 +81,11 @@ struct StoreImport {
                 throw failure("record \(record): expected a JSON object, found \(value.typeDescription)")
             }
             do {
+                if copyRows != nil, try copyRows!.add(object, record: record) {
+                    counts.inserted += 1
+                    reportProgress(counts)
+                    continue
+                }
                 var values = try destination.values(fromJSON: object, model: model.name)
                 try links.setAside(&values, in: destination) { "record \(record) (\($0))" }
                 try write(values, into: destination, at: "record \(record)", &counts)

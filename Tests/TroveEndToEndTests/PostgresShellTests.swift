@@ -399,6 +399,45 @@ struct PostgresShellTests {
         #expect(try w.run([url, "count Row"]).out == "10\n")
     }
 
+    /// JSON records whose fields go into COPY as they stand (integers, numbers for a double,
+    /// strings, booleans, nulls, left-out properties) and fields that are read first (a number
+    /// for an int8 out of its range or not whole, a big integer, a string for a number, a
+    /// date, a list), mixed in one file: the same objects as on a store, and every
+    /// bad record the same error.
+    @Test func jsonFieldsTakenAsTheyStandReadAsOnAStore() throws {
+        try w.write("s.json", #"{"models": [{"name": "Row", "primaryKey": "id", "properties": {"id": "int", "small": "int8?", "x": "double?", "s": "string?", "r": {"type": "string", "default": "d"}, "b": "bool?", "when": "date?", "tags": "string[]"}}]}"#)
+        try w.write("rows.jsonl", #"""
+            {"id": 1, "small": -128, "x": -0.0, "s": "plain", "r": "", "b": true}
+            {"id": 2, "small": 127, "x": 7, "s": "quoted, with \"quotes\" in", "b": false}
+            {"id": 3, "small": null, "x": 1e3, "s": null, "b": null, "when": null}
+            {"id": 4, "x": 3.14159265358979323846264338327950288, "s": "ünïcödé 🦆", "r": "two\nlines"}
+            {"id": 5, "small": 5.0, "x": 0.1, "s": "\\.", "when": "2024-05-01T12:30:00Z"}
+            {"id": 6, "small": 1e2, "x": 123456789012345678901234567890, "s": "$1'; DROP TABLE \"Row\"; --"}
+            {"id": 7, "x": 1.5, "tags": ["a", "b"]}
+            {"id": 8, "x": 0.30000000000000004, "r": "x", "tags": []}
+            {"r": "no key given", "id": 9}
+
+            """#)
+        let server = try w.run([url, "--schema", "s.json", "-c", "import Row rows.jsonl", "-c", "Row SORT(id)"])
+        let store = try w.run(["rows.trove", "--schema", "s.json", "-c", "import Row rows.jsonl", "-c", "Row SORT(id)"])
+        #expect(server.status == 0, "\(server.err)")
+        #expect(server.out.hasPrefix(#"{"inserted": 9}"#), "\(server.out)")
+        #expect(server.out == store.out, "\(server.out)\nexpected\n\(store.out)")
+
+        // Each bad record between two good ones.
+        let bad = [#"{"id": 21, "small": 128}"#, #"{"id": 21, "small": 1.5}"#, #"{"id": 21, "x": "2.5"}"#, #"{"id": 21, "r": null}"#,
+                   #"{"id": 21, "when": "yesterday"}"#, #"{"id": 21, "nope": 1}"#, #"{"small": 1}"#, #"{"id": 21, "b": 1}"#, #"{"id": 20}"#]
+        for (index, record) in bad.enumerated() {
+            let name = "bad\(index).jsonl"
+            try w.write(name, "{\"id\": 20, \"s\": \"ok\"}\n" + record + "\n{\"id\": 22, \"s\": \"b\"}\n")
+            let server = try w.run([url, "import Row \(name)"])
+            let store = try w.run(["rows.trove", "import Row \(name)"])
+            #expect(server.status == 1 && server.err == store.err, "\(name): \(server.err)expected \(store.err)")
+            #expect(server.err.contains("record 2") && server.err.contains("nothing was imported"), "\(name): \(server.err)")
+        }
+        #expect(try w.run([url, "count Row"]).out == "9\n")
+    }
+
     /// Import without MERGE sends its objects by COPY: awkward text, dates, nulls, links back
     /// and forward and lists (which go by statements) arrive as on a store; a record the
     /// server refuses is named, and nothing of the import remains.

@@ -1,0 +1,129 @@
+import Trove
+import TrovePostgres
+
+/// JSON records written into an import's COPY (`PostgresBulkInsert`) from the parsed object,
+/// with no `[String: Value]` made for them: each field in a form whose value as its property's
+/// type is certain goes into the row as `PostgresBulkInsert.add(_:at:)` would write that value:
+/// - a JSON integer for an integer property (in its range), or for a `double` property;
+/// - a JSON number with a fraction or an exponent for a `double` property;
+/// - a JSON string for a `string` property (without a NUL);
+/// - `true` or `false` for a `bool` property;
+/// - `null` for an optional property;
+/// and a property the record leaves out gets its default (as `CSVCopyRows` gives it).
+///
+/// A record with any other field (a link, a list, a date, a property the model has not, a
+/// name given twice, a value of another kind, ...) returns false and goes the general way
+/// (`ImportDestination.values(fromJSON:model:)`, then `PostgresBulkInsert.add(_:at:)`),
+/// which reads it and reports its errors: so what is imported, and every error, is the same
+/// either way.
+struct JSONCopyRows {
+    private enum Kind {
+        case integer(ClosedRange<Int64>)
+        case double
+        case text
+        case bool
+    }
+
+    private struct Column {
+        var name: String
+        var kind: Kind?
+        var optional: Bool
+        /// The field a record that leaves the column out gets; nil for the primary key, and
+        /// for a default COPY cannot carry.
+        var omitted: [UInt8]?
+        var omittedLineBreaks: Int
+    }
+
+    private let bulk: PostgresBulkInsert
+    private let columns: [Column]
+    private let keyColumn: Int?
+    private var row: [UInt8] = []
+    /// For each column, the index of its pair in the record (kept for its capacity).
+    private var pairOf: [Int]
+
+    /// Nil when the bulk insert is of another model, or the model has no columns or a list
+    /// whose default COPY cannot carry.
+    init?(model: ModelSchema, bulk: PostgresBulkInsert) {
+        guard bulk.model.name == model.name, !bulk.columns.isEmpty else { return nil }
+        for property in model.properties where property.isStored && property.type.isList {
+            guard PostgresBulkInsert.copyCarries(list: property.valueWhenOmitted) else { return nil }
+        }
+        var columns: [Column] = []
+        for (index, property) in bulk.columns.enumerated() {
+            let kind: Kind?
+            switch property.type {
+            case .int, .int8, .int16, .int32, .int64: kind = .integer(property.type.integerRange ?? Int64.min...Int64.max)
+            case .double: kind = .double
+            case .string: kind = .text
+            case .bool: kind = .bool
+            default: kind = nil
+            }
+            let omitted = property.name == model.primaryKey ? nil : (try? bulk.defaultField(column: index)) ?? nil
+            columns.append(Column(name: property.name, kind: kind, optional: property.isOptional,
+                                  omitted: omitted?.field, omittedLineBreaks: omitted?.lineBreaks ?? 0))
+        }
+        self.bulk = bulk
+        self.columns = columns
+        keyColumn = model.primaryKey.flatMap { key in columns.firstIndex { $0.name == key } }
+        pairOf = Array(repeating: -1, count: columns.count)
+    }
+
+    /// Writes the record into the COPY and returns true; or returns false, writing nothing,
+    /// when a field is not in a form this takes.
+    mutating func add(_ object: JSONObject, record: Int) throws -> Bool {
+        let pairs = object.pairs
+        for index in pairOf.indices { pairOf[index] = -1 }
+        for (pair, item) in pairs.enumerated() {
+            guard let column = columns.firstIndex(where: { $0.name == item.key }), pairOf[column] < 0 else { return false }
+            pairOf[column] = pair
+        }
+        row.removeAll(keepingCapacity: true)
+        var lineBreaks = 0
+        var keyText: String?
+        for (index, column) in columns.enumerated() {
+            if index > 0 { row.append(UInt8(ascii: ",")) }
+            guard pairOf[index] >= 0 else {
+                guard let omitted = column.omitted else { return false }
+                row.append(contentsOf: omitted)
+                lineBreaks += column.omittedLineBreaks
+                continue
+            }
+            let value = pairs[pairOf[index]].value
+            switch (column.kind, value) {
+            case (_, .null):
+                guard column.optional else { return false }
+            case (.integer(let range)?, .int(let integer)):
+                guard range.contains(integer) else { return false }
+                PostgresBulkInsert.appendQuoted(integer, to: &row)
+                if index == keyColumn { keyText = String(integer) }
+            case (.double?, .int(let integer)):
+                guard index != keyColumn else { return false }
+                appendText(Double(integer).description)
+            case (.double?, .double(let double)):
+                guard index != keyColumn else { return false }
+                appendText(double.description)
+            case (.text?, .string(let string)):
+                var string = string
+                guard let breaks = string.withUTF8({ PostgresBulkInsert.appendQuoted($0, to: &row) }) else { return false }
+                lineBreaks += breaks
+                if index == keyColumn { keyText = string }
+            case (.bool?, .bool(let bool)):
+                guard index != keyColumn else { return false }
+                appendText(bool ? "true" : "false")
+            default:
+                return false
+            }
+        }
+        do {
+            try bulk.add(row: row, keyText: keyText, lineBreaks: lineBreaks, at: "record \(record)")
+        } catch let error as PostgresRowError {
+            throw ImportFailure(error.description)
+        }
+        return true
+    }
+
+    private mutating func appendText(_ text: String) {
+        var text = text
+        _ = text.withUTF8 { PostgresBulkInsert.appendQuoted($0, to: &row) }
+    }
+}
