@@ -43,7 +43,7 @@ public struct ModelMacro: ExtensionMacro {
         let changes = compared.map { index, property in
             "    if !_storedPropertyEqual(old.\(property.name), new.\(property.name)) { changed.append(\(index)) }"
         }
-        let written = compared.map { "\"\($0.element.name)\": try value.\($0.element.name)._writtenValue()" }
+        let written = compared.map { "\"\($0.element.storedName)\": try value.\($0.element.name)._writtenValue()" }
         let equalities = compared.map { "_storedPropertyEqual(a.\($0.element.name), b.\($0.element.name))" }
         let chained = stored.map { "\\Self?.?.\($0.name)" }
         let encodes = stored.filter { $0.linkingOrigin == nil }.map { "    try container.encode(self.\($0.name), forKey: .\($0.name))" }
@@ -116,6 +116,7 @@ public struct ModelMacro: ExtensionMacro {
 
 /// A stored property of a `@Model` struct and the attributes written on it.
 struct StoredProperty {
+    /// The name as Swift code writes it: `` `in` `` for a keyword.
     var name: String
     var isTransient = false
     var isPrimaryKey = false
@@ -209,13 +210,21 @@ struct StoredProperty {
         }
     }
 
+    /// The name the schema stores: `in` for `` `in` ``, as the coding key's.
+    var storedName: String { Self.unescaped(name) }
+
+    /// `name` without the backticks that make a keyword a Swift identifier.
+    static func unescaped(_ name: String) -> String {
+        name.count > 1 && name.hasPrefix("`") && name.hasSuffix("`") ? String(name.dropFirst().dropLast()) : name
+    }
+
     /// The `ModelProperty` initializer call of the property table.
     func entry(root: String) -> String {
         let keyPath = "\\\(root).\(name)"
         if let origin = linkingOrigin {
-            return ".init(\"\(name)\", linkingObjects: \(keyPath), origin: \"\(origin)\")"
+            return ".init(\"\(storedName)\", linkingObjects: \(keyPath), origin: \"\(Self.unescaped(origin))\")"
         }
-        var arguments = ["\"\(name)\"", keyPath]
+        var arguments = ["\"\(storedName)\"", keyPath]
         if isPrimaryKey { arguments.append("primaryKey: true") }
         if isIndexed { arguments.append("indexed: true") }
         if let defaultLiteral { arguments.append("default: \(defaultLiteral)") }

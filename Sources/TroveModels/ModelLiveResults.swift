@@ -11,7 +11,7 @@ extension FetchDescriptor {
     /// predicate and sort (live results have no offset or limit).
     public func resultsRequest() throws -> ResultsRequest {
         let (filter, arguments) = try self.filter()
-        let sort = try sortBy.map { SortKey(try T.sortPath($0.keyPath).dotted, ascending: $0.order == .forward) }
+        let sort = try sortBy.map { SortKey(try T.storedPath($0.keyPath, toBe: "sorted by").queryKeyPath.description, ascending: $0.order == .forward) }
         return ResultsRequest(T.modelName, where: filter?.description, arguments, sortedBy: sort)
     }
 }
@@ -109,9 +109,7 @@ extension PersistentModel {
     /// model through to-one links.
     static func sectionPropertyName(_ keyPath: AnyKeyPath) throws -> String {
         let hint = "section by a property of \(modelName) or of a linked model (\\.link?.property), or by a dotted path: ResultsController(store:_:sectionKeyPath:) (\"link.property\")"
-        guard let path = propertyPath(keyPath), path.schema.isStored else {
-            throw ModelQueryError("\(keyPath) is not a stored property of \(modelName), nor one of a linked model through to-one links: \(hint)")
-        }
+        let path = try storedPath(keyPath, toBe: "sectioned by", hint: hint)
         if path.linkedModel != nil {
             throw ModelQueryError("sections group by a value, and \(modelName).\(path.dotted) is a link or a list: \(hint)")
         }

@@ -7,7 +7,7 @@ extension Query {
                                          offset: Int, limit: Int?) throws -> String {
         var query = Query(model: QueryIdentifier(T.modelName))
         query.predicate = predicate
-        query.sort = try sortBy.map { QuerySortDescriptor(try T.sortPath($0.keyPath).queryKeyPath, ascending: $0.order == .forward) }
+        query.sort = try sortBy.map { QuerySortDescriptor(try T.storedPath($0.keyPath, toBe: "sorted by").queryKeyPath, ascending: $0.order == .forward) }
         query.offset = offset
         query.limit = limit
         return query.description

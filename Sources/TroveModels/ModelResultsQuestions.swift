@@ -28,16 +28,23 @@ public struct ModelSelectItem<T: PersistentModel> {
     public static func property<V>(_ keyPath: KeyPath<T, V>) -> Self { Self(.property(keyPath)) }
     /// The number of objects of the group: `@count`.
     public static var count: Self { Self(.count) }
-    /// The sum of a numeric property over the group, nulls skipped: `@sum.price`.
+    /// The sum of a numeric property over the group, nulls skipped: `@sum.price`; 0 when the
+    /// group has no value.
     public static func sum<V: QueryableSummand>(_ keyPath: KeyPath<T, V>) -> Self { Self(.aggregate("sum", keyPath)) }
-    /// The mean of a numeric property over the group, nulls skipped: `@avg.price`.
+    /// The mean of a numeric property over the group, nulls skipped: `@avg.price`; null when
+    /// the group has no value.
     public static func average<V: QueryableSummand>(_ keyPath: KeyPath<T, V>) -> Self { Self(.aggregate("avg", keyPath)) }
-    /// The least value of a numeric or date property over the group: `@min.price`.
+    /// The least value of a numeric or date property over the group, nulls skipped:
+    /// `@min.price`; null when the group has no value.
     public static func min<V: QueryableExtremum>(_ keyPath: KeyPath<T, V>) -> Self { Self(.aggregate("min", keyPath)) }
-    /// The greatest value of a numeric or date property over the group: `@max.price`.
+    /// The greatest value of a numeric or date property over the group, nulls skipped:
+    /// `@max.price`; null when the group has no value.
     public static func max<V: QueryableExtremum>(_ keyPath: KeyPath<T, V>) -> Self { Self(.aggregate("max", keyPath)) }
 
-    /// The item under `name` (`ITEM AS name`) in place of its text.
+    /// The item under `name` (`ITEM AS name`) in place of its text. A name is written as a
+    /// property's is, letters, digits and `_`, not starting with a digit (a reserved word such
+    /// as `in` may be one): the query that selects an item named otherwise is an error naming
+    /// it, before it runs.
     public func named(_ name: String) -> Self {
         var item = self
         item.name = name
@@ -51,7 +58,17 @@ public struct ModelSelectItem<T: PersistentModel> {
         case .count: "@count"
         case .aggregate(let function, let keyPath): "@\(function).\(try T.questionPath(keyPath))"
         }
-        return name.map { "\(item) AS \($0)" } ?? item
+        guard let name else { return item }
+        return "\(item) AS \(try Self.alias(name))"
+    }
+
+    /// `name` as an AS name is written, `#in` for a reserved word, or an error naming it when
+    /// the query language cannot write it.
+    private static func alias(_ name: String) throws -> String {
+        guard SchemaName.isValid(name, underscoreFirst: true) else {
+            throw ModelQueryError("'\(name)' cannot name a SELECT item of \(T.modelName): a name (ITEM AS NAME) has only letters, digits and _, and does not start with a digit")
+        }
+        return QueryKeyPath(components: [QueryIdentifier(name)]).description
     }
 }
 
@@ -68,6 +85,9 @@ extension ModelResults {
     }
 
     /// The values of `items` of each object (properties, each optionally named), as rows.
+    ///
+    /// The group aggregates (`.count`, `.sum`, ...) belong to ``grouped(by:select:)``: here
+    /// they are an error naming the item, as in the string form.
     public func select(_ items: [ModelSelectItem<T>]) throws -> QueryRows {
         try results.select(items.map { try $0.text() })
     }
@@ -85,11 +105,9 @@ extension ModelResults {
 }
 
 extension PersistentModel {
-    /// The dotted path of a key path an aggregate, a SELECT or a GROUP reads, or an error naming the model.
+    /// The key path an aggregate, a SELECT or a GROUP reads, as the query language writes it
+    /// (`team.name`, `#matches` for a reserved word), or an error naming the model.
     static func questionPath(_ keyPath: AnyKeyPath) throws -> String {
-        guard let path = propertyPath(keyPath), path.schema.isStored else {
-            throw ModelQueryError("\(keyPath) is not a stored property of \(modelName), nor one of a linked model through to-one links; only properties of the model tables (not computed or @Transient ones) can be aggregated, selected or grouped by")
-        }
-        return path.dotted
+        try storedPath(keyPath, toBe: "aggregated, selected or grouped by").queryKeyPath.description
     }
 }

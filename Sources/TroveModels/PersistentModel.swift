@@ -132,11 +132,6 @@ extension PersistentModel {
         modelProperties.first { $0.keyPath == keyPath }
     }
 
-    /// The property name of `keyPath`, or an error naming the model.
-    static func propertyName(_ keyPath: AnyKeyPath) throws -> String {
-        try _storedProperty(keyPath).schema.name
-    }
-
     /// The schema and linked model of the stored property `keyPath`, or an error naming the model.
     static func _storedProperty(_ keyPath: AnyKeyPath) throws -> (schema: PropertySchema, linkedModel: (any PersistentModel.Type)?) {
         guard let property = property(for: keyPath) else { throw unknownProperty(keyPath) }

@@ -36,10 +36,11 @@ extension PersistentModel {
         return LinkedPropertyPaths.path(of: keyPath, in: Self.self)
     }
 
-    /// The property path of a sort key, or an error naming the model.
-    static func sortPath(_ keyPath: AnyKeyPath) throws -> PropertyPath {
+    /// The property path of a key path that names a stored value to be `verb` (`"sorted by"`,
+    /// `"sectioned by"`), or an error naming the model, the key path and the verb, with `hint`.
+    static func storedPath(_ keyPath: AnyKeyPath, toBe verb: String, hint: String? = nil) throws -> PropertyPath {
         guard let path = propertyPath(keyPath), path.schema.isStored else {
-            throw ModelQueryError("\(keyPath) is not a stored property of \(modelName), nor one of a linked model through to-one links; only properties of the model tables (not computed or @Transient ones) can be sorted by")
+            throw ModelQueryError("\(keyPath) is not a stored property of \(modelName), nor one of a linked model through to-one links; only properties of the model tables (not computed or @Transient ones) can be \(verb)" + (hint.map { ": \($0)" } ?? ""))
         }
         return path
     }
