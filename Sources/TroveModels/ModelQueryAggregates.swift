@@ -79,9 +79,10 @@ extension ModelQueryExpression where Reach == QueryReach.Many, Value: QueryableS
 
 extension ModelQueryExpression where Reach == QueryReach.Many, Value: QueryableExtremum {
     /// The least value of the property over the list's objects: `dogs.@min.age`,
-    /// `dogs.@min.born` (nulls skipped).
+    /// `dogs.@min.born` (nulls skipped; null for no value, which no comparison selects).
     @inlinable public var min: ModelQuery<Root, Value.Extremum> { aggregated(.min) }
-    /// The greatest value of the property over the list's objects: `dogs.@max.age`.
+    /// The greatest value of the property over the list's objects: `dogs.@max.age` (nulls
+    /// skipped; null for no value, which no comparison selects).
     @inlinable public var max: ModelQuery<Root, Value.Extremum> { aggregated(.max) }
 }
 
@@ -91,16 +92,20 @@ extension ModelQueryExpression where Reach == QueryReach.One, Value: QueryableLi
 }
 
 extension ModelQueryExpression where Reach == QueryReach.One, Value: QueryableList, Value.Element: QueryableSummand {
-    /// The sum of a list of numbers: `$0.scores.sum > 10` is `scores.@sum > $0`.
+    /// The sum of a list of numbers: `$0.scores.sum > 10` is `scores.@sum > $0` (0 for an
+    /// empty list).
     @inlinable public var sum: ModelQuery<Root, Value.Element.Number> { aggregated(.sum) }
-    /// The average of a list of numbers: `scores.@avg`.
+    /// The average of a list of numbers: `scores.@avg` (null for an empty list, which no
+    /// comparison selects).
     @inlinable public var avg: ModelQuery<Root, Value.Element.Number.Average> { aggregated(.avg) }
 }
 
 extension ModelQueryExpression where Reach == QueryReach.One, Value: QueryableList, Value.Element: QueryableExtremum {
-    /// The least of a list of numbers or dates: `scores.@min`.
+    /// The least of a list of numbers or dates: `scores.@min` (null for an empty list, which
+    /// no comparison selects).
     @inlinable public var min: ModelQuery<Root, Value.Element.Extremum> { aggregated(.min) }
-    /// The greatest of a list of numbers or dates: `scores.@max`.
+    /// The greatest of a list of numbers or dates: `scores.@max` (null for an empty list,
+    /// which no comparison selects).
     @inlinable public var max: ModelQuery<Root, Value.Element.Extremum> { aggregated(.max) }
 }
 

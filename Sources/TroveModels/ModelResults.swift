@@ -50,15 +50,23 @@ public struct ModelResults<T: PersistentModel> {
         try indices.map { try transform(self[$0]) }
     }
 
-    /// The sum of a numeric property over the results, nulls skipped; zero when empty.
-    /// A `Date` has no sum, so `sum(\.born)` does not compile. Each aggregate's property may
-    /// be one of a linked model through to-one links (`sum(\.team?.budget)`, a null link's
-    /// value skipped), as a sort key may.
+    /// The sum of a numeric property over the results, nulls skipped; zero when there is no
+    /// value. A sum the property's type cannot hold (`Int8` values adding up past 127) is an
+    /// error naming the property and the type. A `Date` has no sum, so `sum(\.born)` does not
+    /// compile. Each aggregate's property may be one of a linked model through to-one links
+    /// (`sum(\.team?.budget)`, a null link's value skipped), as a sort key may.
     public func sum<V: QueryableSummand>(_ keyPath: KeyPath<T, V>) throws -> V.Number {
-        try V.Number(aggregate: results.sum(of: T.questionPath(keyPath))) ?? .zero
+        let path = try T.questionPath(keyPath)
+        let sum = try results.sum(of: path)
+        if sum.isNull { return .zero }
+        guard let number = V.Number(aggregate: sum) else {
+            throw ModelQueryError("the sum of \(T.modelName).\(path), \(sum), is out of the range of \(V.Number.self)")
+        }
+        return number
     }
 
-    /// The mean of a numeric property, nulls skipped, or nil with no value.
+    /// The mean of a numeric property, nulls skipped; nil when there is no value (no object,
+    /// or only nulls).
     public func average<V: QueryableSummand>(_ keyPath: KeyPath<T, V>) throws -> Double? {
         switch try results.average(of: T.questionPath(keyPath)) {
         case .double(let d): d
@@ -67,12 +75,14 @@ public struct ModelResults<T: PersistentModel> {
         }
     }
 
-    /// The least value of a numeric or date property, nulls skipped, or nil with no value.
+    /// The least value of a numeric or date property, nulls skipped; nil when there is no
+    /// value (no object, or only nulls).
     public func min<V: QueryableExtremum>(_ keyPath: KeyPath<T, V>) throws -> V.Extremum? {
         V.Extremum(aggregate: try results.min(of: T.questionPath(keyPath)))
     }
 
-    /// The greatest value of a numeric or date property, nulls skipped, or nil with no value.
+    /// The greatest value of a numeric or date property, nulls skipped; nil when there is no
+    /// value (no object, or only nulls).
     public func max<V: QueryableExtremum>(_ keyPath: KeyPath<T, V>) throws -> V.Extremum? {
         V.Extremum(aggregate: try results.max(of: T.questionPath(keyPath)))
     }
@@ -115,9 +125,13 @@ extension Double: AggregateValue {
 }
 
 extension Float: AggregateValue {
+    /// Nil for null, and for a `Double` beyond `Float`'s range (a sum of floats), which
+    /// `Float` would read as infinity.
     public init?(aggregate: Value) {
         switch aggregate {
-        case .double(let d): self = Float(d)
+        case .double(let d):
+            guard d.isInfinite || d.isNaN || Float(d).isFinite else { return nil }
+            self = Float(d)
         case .float(let f): self = f
         case .int(let i): self = Float(i)
         default: return nil

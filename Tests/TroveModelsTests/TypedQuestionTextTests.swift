@@ -23,8 +23,8 @@ import TroveModels
 }
 
 /// The text of typed SELECT, GROUP, SORT and aggregates: a property named as a reserved word
-/// is escaped as the `where:` closure's translation escapes it, and an item's name is written
-/// as the grammar reads it or refused.
+/// is escaped as the `where:` closure's translation escapes it, an item's name is written as
+/// the grammar reads it or refused, and a sum its type cannot hold is an error.
 @Suite struct TypedQuestionTextTests {
     func wordingStore(_ values: [Wording]) throws -> Store {
         let store = try Store(configuration: .inMemory(schema: try Schema(Wording.self)))
@@ -97,6 +97,22 @@ import TroveModels
                     throws: { $0 is ModelQueryError && "\($0)".contains("'\(name)' cannot name a SELECT item of Wording") })
             #expect(performing: { try all.grouped(by: \.like, select: [.count.named(name)]) },
                     throws: { $0 is ModelQueryError && "\($0)".contains("'\(name)'") })
+        }
+    }
+
+    @Test func aSumItsTypeCannotHoldIsAnErrorNamingThePropertyAndType() throws {
+        let store = try wordingStore(words + [Wording(id: 4, ratio: .greatestFiniteMagnitude), Wording(id: 5, ratio: .greatestFiniteMagnitude)])
+        try store.read { s in
+            let all = try s.objects(Wording.self)
+            #expect(performing: { try all.sum(\.small) },
+                    throws: { $0 is ModelQueryError && "\($0)".contains("the sum of Wording.small, 200, is out of the range of Int8") })
+            #expect(performing: { try all.sum(\.medium) },
+                    throws: { $0 is ModelQueryError && "\($0)".contains("Wording.medium, 60000, is out of the range of Int16") })
+            #expect(performing: { try all.sum(\.ratio) },
+                    throws: { $0 is ModelQueryError && "\($0)".contains("out of the range of Float") })
+            #expect(try s.objects(Wording.self, where: { $0.id == 1 }).sum(\.small) == 100)
+            #expect(try s.objects(Wording.self, where: { $0.id > 9 }).sum(\.small) == 0)
+            #expect(try s.objects(Wording.self, where: { $0.id > 9 }).sum(\.ratio) == 0)
         }
     }
 
