@@ -12,7 +12,10 @@ import Trove
 /// `$0` is a key path of the model (`@dynamicMemberLookup`), so a misspelt property or a value
 /// of the wrong type does not compile. A member of a link (`$0.team.name`) reads through the
 /// link, one of a list of links (`$0.dogs.age`) compares as any of the list's elements does
-/// (`ANY dogs.age > $0`). Comparing builds a ``ModelCondition``; nothing here reads a store.
+/// (`ANY dogs.age > $0`). Two properties compare (`$0.age < $0.limit`), one of them through
+/// a list if need be (`$0.dogs.age > $0.age` is `ANY dogs.age > age`); two sides through
+/// lists compile, and are the query language's error when the query runs. Comparing builds
+/// a ``ModelCondition``; nothing here reads a store.
 ///
 /// A range is `$0.age.contains(18...30)` (`BETWEEN`) or `$0.age.contains(18..<30)`
 /// (`>=` and `<`). A `Bool` or `Bool?` property is a condition by itself (`$0.isGood`,
@@ -20,7 +23,8 @@ import Trove
 /// Realm's aggregates (`$0.dogs.age.avg > 3`, `$0.scores.max < 10`, `$0.dogs.born.min < date`,
 /// `.sum`, `.count`; see ``QueryableSummand`` and ``QueryableExtremum`` for the types each
 /// takes), `contains(where:)` and `allSatisfy(_:)` over its elements (`ANY`, `ALL`, and
-/// `NONE` when negated) and Realm's subquery count
+/// `NONE` when negated; on a list reached through no other list, nested for one that is:
+/// `$0.dogs.contains(where: { $0.owners.contains(where: ...) })`) and Realm's subquery count
 /// (`($0.dogs.age > 3 && $0.dogs.name == "Rex").count > 0`).
 /// Of Realm's `Query<T>`, these have no form here: an order of two optional properties
 /// (`$0.rating < $0.limit` with both optional), `notEquals(_:options:)` (write

@@ -50,15 +50,16 @@ extension ModelQueryExpression where Value: QueryableValue {
         .comparison(lhs.path, .notEqual, rhs)
     }
 
-    /// Two properties of the object are equal: `$0.name == $0.nickname`.
+    /// Two properties of the object are equal: `$0.name == $0.nickname`. One side may read
+    /// through a list (`$0.dogs.name == $0.name` is `ANY dogs.name == name`); both may not.
     @inlinable
-    public static func == (lhs: Self, rhs: Self) -> ModelCondition<Root> {
+    public static func == <R>(lhs: Self, rhs: ModelQueryExpression<Root, Value, R>) -> ModelCondition<Root> {
         ModelCondition(.comparison(lhs.path, .equal, options: 0, .property(rhs.path)), arguments: lhs.path.arguments(then: rhs.path.arguments(then: [])))
     }
 
     /// Two properties of the object differ.
     @inlinable
-    public static func != (lhs: Self, rhs: Self) -> ModelCondition<Root> {
+    public static func != <R>(lhs: Self, rhs: ModelQueryExpression<Root, Value, R>) -> ModelCondition<Root> {
         ModelCondition(.comparison(lhs.path, .notEqual, options: 0, .property(rhs.path)), arguments: lhs.path.arguments(then: rhs.path.arguments(then: [])))
     }
 
@@ -103,27 +104,28 @@ extension ModelQueryExpression where Value: Comparable & StorableProperty {
     @inlinable
     public static func >= (lhs: consuming Self, rhs: Value) -> ModelCondition<Root> { .comparison(lhs.path, .greaterThanOrEqual, rhs) }
 
-    /// One property is less than another of the object: `$0.age < $0.limit`.
+    /// One property is less than another of the object: `$0.age < $0.limit`. One side may
+    /// read through a list (`$0.dogs.age < $0.age` is `ANY dogs.age < age`); both may not.
     @inlinable
-    public static func < (lhs: Self, rhs: Self) -> ModelCondition<Root> {
+    public static func < <R>(lhs: Self, rhs: ModelQueryExpression<Root, Value, R>) -> ModelCondition<Root> {
         ModelCondition(.comparison(lhs.path, .lessThan, options: 0, .property(rhs.path)), arguments: lhs.path.arguments(then: rhs.path.arguments(then: [])))
     }
 
     /// One property is greater than another of the object.
     @inlinable
-    public static func > (lhs: Self, rhs: Self) -> ModelCondition<Root> {
+    public static func > <R>(lhs: Self, rhs: ModelQueryExpression<Root, Value, R>) -> ModelCondition<Root> {
         ModelCondition(.comparison(lhs.path, .greaterThan, options: 0, .property(rhs.path)), arguments: lhs.path.arguments(then: rhs.path.arguments(then: [])))
     }
 
     /// One property is at most another of the object: `$0.age <= $0.limit`.
     @inlinable
-    public static func <= (lhs: Self, rhs: Self) -> ModelCondition<Root> {
+    public static func <= <R>(lhs: Self, rhs: ModelQueryExpression<Root, Value, R>) -> ModelCondition<Root> {
         ModelCondition(.comparison(lhs.path, .lessThanOrEqual, options: 0, .property(rhs.path)), arguments: lhs.path.arguments(then: rhs.path.arguments(then: [])))
     }
 
     /// One property is at least another of the object.
     @inlinable
-    public static func >= (lhs: Self, rhs: Self) -> ModelCondition<Root> {
+    public static func >= <R>(lhs: Self, rhs: ModelQueryExpression<Root, Value, R>) -> ModelCondition<Root> {
         ModelCondition(.comparison(lhs.path, .greaterThanOrEqual, options: 0, .property(rhs.path)), arguments: lhs.path.arguments(then: rhs.path.arguments(then: [])))
     }
 

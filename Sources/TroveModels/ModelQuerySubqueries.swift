@@ -3,7 +3,10 @@ import Trove
 // Conditions on the elements of a list, one element at a time: `ANY`, `ALL` and `NONE` of a
 // closure over an element, and Realm Swift's subquery count.
 
-extension ModelQueryExpression {
+// On a list reached through no other: `SUBQUERY` and a quantified comparison are of one list,
+// so `$0.dogs.owners.contains(where:)` does not compile (compare `$0.dogs.owners.age > 3`, or
+// nest: `$0.dogs.contains(where: { $0.owners.contains(where: ...) })`).
+extension ModelQueryExpression where Reach == QueryReach.One {
     /// Some element of the list meets `condition`, which reads one element (its `$0`):
     /// `$0.dogs.contains(where: { $0.age > 3 && $0.name == "Rex" })` holds when one dog does
     /// both. A single comparison is `ANY dogs.age > $0`; more is

@@ -124,6 +124,27 @@ import TroveModels
         #expect(try ids(store) { $0.dogs.owners.age > 30 } == ids(store, "Person", "ANY dogs.owners.age > 30"))
     }
 
+    @Test func aPropertyThroughAListComparesWithOneOfTheObjectAsAnyOfIt() throws {
+        let store = try store()
+        #expect(try text { $0.dogs.age > $0.bestFriend.age } == "Person where ANY dogs.age > bestFriend.age")
+        #expect(try ids(store) { $0.dogs.age > $0.bestFriend.age } == ids(store, "Person", "ANY dogs.age > bestFriend.age"))
+        #expect(try ids(store) { $0.dogs.age > $0.bestFriend.age } == [1, 4])
+        #expect(try text { $0.bestFriend.age < $0.dogs.age } == "Person where bestFriend.age < dogs.age")
+        #expect(try ids(store) { $0.bestFriend.age < $0.dogs.age } == [1, 4])
+        #expect(try ids(store) { $0.dogs.name == $0.bestFriend.name && $0.age > 20 } == [1, 2])
+        #expect(try ids(store) { $0.dogs.owners.age >= $0.age } == ids(store, "Person", "ANY dogs.owners.age >= age"))
+        #expect(performing: { try ids(store) { $0.dogs.age > $0.dogs.age } },
+                throws: { "\($0)".contains("only one side of a comparison may be a list") })
+    }
+
+    @Test func aClosureOverAListOfAnElementsListNestsInTheElementsClosure() throws {
+        let store = try store()
+        let text = "SUBQUERY(dogs, $x0, SUBQUERY($x0.owners, $x1, $x1.age > $0 AND $x1.name != $1).@count > 0).@count > 0"
+        #expect(try self.text { $0.dogs.contains(where: { $0.owners.contains(where: { $0.age > 30 && $0.name != "Ann" }) }) } == "Person where " + text)
+        #expect(try ids(store) { $0.dogs.contains(where: { $0.owners.contains(where: { $0.age > 30 && $0.name != "Ann" }) }) } == [])
+        #expect(try ids(store) { $0.dogs.contains(where: { $0.owners.contains(where: { $0.age > 20 && $0.name != "Ann" }) }) } == [1, 2])
+    }
+
     @Test func aListFormOnWhatIsNoListIsAnErrorNamingIt() throws {
         let store = try store()
         #expect(throws: ModelQueryError.self) { try ids(store) { ($0.age > 3).count > 0 } }
