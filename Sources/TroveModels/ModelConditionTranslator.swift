@@ -216,12 +216,17 @@ struct ModelConditionTranslator {
         guard let aggregate = path.aggregate else {
             return (QueryExpression(.keyPath(keyPath)), resolved.lists.contains { $0 < resolved.names.count - 1 })
         }
+        // The two errors below are unreachable from a `where:` closure, whose types give the
+        // aggregates only to a path through one list or a list of values (`QueryReach`); they
+        // guard paths built otherwise (TranslatorGuardTests builds them).
         guard let list = resolved.lists.first else {
             throw ModelQueryError("where: $0.\(keyPath).\(aggregate.name) aggregates a list, and \(keyPath) crosses none")
         }
         // `ANY dogs.owners.@count` is no query: an aggregate is of one list, not of each of a list's.
         if resolved.lists.count > 1 || (aggregate == .count && list < resolved.names.count - 1) {
-            throw ModelQueryError("where: $0.\(keyPath).\(aggregate.name) aggregates a list of each object of a list (ANY \(keyPath).@\(aggregate.name)), which the query language has no form for: aggregate one list ($0.\(resolved.keyPath(0..<(list + 1))).\(aggregate.name)) or compare a property of the list's objects")
+            let outer = resolved.keyPath(0..<(list + 1))
+            let inner = QueryKeyPath(components: Array(resolved.names[(list + 1)...]))
+            throw ModelQueryError("where: $0.\(keyPath).\(aggregate.name) aggregates a list of each object of \(outer), which the query language has no form for: aggregate it in the closure of an element ($0.\(outer).contains(where: { $0.\(inner).\(aggregate.name) ... }))")
         }
         let property = list < resolved.names.count - 1 ? QueryKeyPath(components: Array(resolved.names[(list + 1)...])) : nil
         return (QueryExpression(.aggregate(.init(collection: resolved.keyPath(0..<(list + 1)), function: aggregate.function, property: property))), false)
