@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 import Trove
 import TroveModels
@@ -73,6 +74,14 @@ import TroveModels
         #expect(ids == [2, 3, 1])
         let live = try LiveResults(store: store, FetchDescriptor<Wording>(sortBy: [.init(\.sort), .init(\.matches)]))
         #expect(try live.results.map { try $0.int("id") } == [2, 1, 3])
+    }
+
+    @Test func reservedWordPropertiesSectionAResultsController() throws {
+        let store = try wordingStore(words)
+        let controller = try ResultsController(store: store, FetchDescriptor<Wording>(sortBy: [.init(\.id)]), sectionedBy: \.like,
+                                               queue: DispatchQueue(label: "reserved-word-sections"))
+        try controller.performFetch()
+        #expect(controller.sections.map { $0.elements.map(\.id) } == [[1], [2, 3]])
     }
 
     @Test func anItemsNameIsEscapedAsTheGrammarReadsIt() throws {

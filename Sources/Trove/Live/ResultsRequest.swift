@@ -25,10 +25,13 @@ public struct ResultsRequest: Sendable, Hashable {
     }
 
     /// The sort keys, with `keyPath` first (ascending unless the first key already is it).
+    /// `keyPath` is property names, as sections read them; a sort key is query text, where a
+    /// reserved word is written `#like`.
     func sort(sectionedBy keyPath: String?) -> [SortKey] {
         guard let keyPath else { return sort }
-        if let first = sort.first, first.keyPath == keyPath { return sort }
-        return [SortKey(keyPath)] + sort
+        let text = QueryKeyPath(keyPath).description
+        if let first = sort.first, first.keyPath == text { return sort }
+        return [SortKey(text)] + sort
     }
 
     /// The matching objects in `snapshot`, sorted by `keyPath` first when given.
