@@ -75,7 +75,7 @@ public struct ModelSelectItem<T: PersistentModel> {
 extension ModelResults {
     /// The values of `keyPaths` of each object, as rows in the results' order: the typed form
     /// of `Results.select(_:)`, whose columns are the key paths as the query language writes
-    /// them (`"name"`, `"team.name"`).
+    /// them (`"name"`, `"team.name"`, `"#like"` for a property named as a reserved word).
     ///
     /// ```swift
     /// let rows = try snapshot.objects(Person.self, sortBy: [.init(\.name)]).select(\.name, \.bestFriend?.name)

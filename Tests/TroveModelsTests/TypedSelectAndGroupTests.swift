@@ -51,6 +51,17 @@ import TroveModels
         }
     }
 
+    @Test func aGroupAggregateInASelectWithoutGroupIsAnErrorNamingTheItem() throws {
+        let store = try peopleStore()
+        try store.read { s in
+            let people = try s.objects(Person.self)
+            #expect(performing: { try people.select([.property(\.name), .count]) },
+                    throws: { $0 is QueryError && "\($0)".contains("select item 2 of '@count'") })
+            #expect(performing: { try people.select([.sum(\.age).named("total")]) },
+                    throws: { $0 is QueryError && "\($0)".contains("select item 1 of '@sum.age AS total'") })
+        }
+    }
+
     @Test func aPropertyThatIsNotStoredIsAnErrorNamingIt() throws {
         let store = try peopleStore()
         try store.read { s in
