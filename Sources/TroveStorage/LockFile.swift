@@ -72,12 +72,17 @@ final class LockFile: @unchecked Sendable {
             LockFile.closeReleasingLocks(fd)
             throw error
         }
-        if isFirstOpener, ftruncate(fd, off_t(length)) != 0 {
-            let e = errno; LockFile.closeReleasingLocks(fd)
-            throw StorageError.io(operation: "ftruncate", path: self.path, errno: e)
-        }
         var st = stat()
         fstat(fd, &st)
+        // Only when the size is wrong: `ftruncate` to the same size still writes the inode's
+        // times, a journalled metadata update on every one-shot command.
+        if isFirstOpener, Int(st.st_size) != length {
+            if ftruncate(fd, off_t(length)) != 0 {
+                let e = errno; LockFile.closeReleasingLocks(fd)
+                throw StorageError.io(operation: "ftruncate", path: self.path, errno: e)
+            }
+            st.st_size = off_t(length)
+        }
         guard let p = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), p != MAP_FAILED,
               Int(st.st_size) >= length else {
             let e = errno; LockFile.closeReleasingLocks(fd)

@@ -43,6 +43,36 @@ import Testing
         #expect(try s.read { try $0.dump("t").count } == 101)
     }
 
+    /// A first opener sizes the lock file only when its size is wrong: `ftruncate` to the
+    /// same size is still a metadata update, on every one-shot command. The table's reset
+    /// writes through the mapping, which inotify does not report, so a modify event here
+    /// comes from a truncation.
+    @Test func aFirstOpenerLeavesALockFileOfTheRightSizeUntruncated() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        try Self.makeStore(path)
+        let watch = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        try #require(watch >= 0)
+        defer { close(watch) }
+        try #require(inotify_add_watch(watch, path + "-lock", UInt32(IN_MODIFY)) >= 0)
+        var event = [UInt8](repeating: 0, count: 4096)
+        do {
+            let s = try Storage(path: path)
+            #expect(s.openCheck != .none, "the first opener")
+            #expect(try s.read { try $0.dump("t").count } == 100)
+            #expect(event.withUnsafeMutableBytes { read(watch, $0.baseAddress!, $0.count) } < 0, "the lock file was truncated")
+        }
+
+        // A lock file of another size is sized as before.
+        try #require(truncate(path + "-lock", 100) == 0)
+        let t = try Storage(path: path)
+        #expect(try t.read { try $0.dump("t").count } == 100)
+        var st = stat()
+        try #require(stat(path + "-lock", &st) == 0)
+        #expect(Int(st.st_size) == LockFile.headerSize + StorageOptions().maxReaders * LockFile.slotSize)
+    }
+
     /// A first opener that failed (a wrong key, a damaged file) leaves the table it reset
     /// naming no commit; an opener that waited for it runs recovery in its place.
     @Test func anOpenerThatWaitedForAFirstOpenerThatFailedIsTheFirstOpenerInstead() throws {
