@@ -3,12 +3,15 @@
 ///
 /// A B+tree: every leaf at the same depth, keys ascending across leaves, the keys under a
 /// branch's child at or above its entry's key and below the next entry's (the first entry's
-/// key is empty). An empty tree has no pages. Writes keep its shape: no leaf but the root is empty, every branch has two children
-/// or more (a root left with one gives way to it), and a leaf or branch left under a quarter
-/// full is merged with a sibling when both fit in one page. Files older builds wrote may hold
-/// empty leaves and branches with one child: readers step over them,
-/// ``Storage/verify()`` reports them apart from problems (`VerifyReport.TreeSummary`), and
-/// deletes and commits that pack leaves through them remove them.
+/// key is empty). An empty tree has no pages. Writes keep its shape: no leaf but the root is
+/// empty, every branch has two children or more (a root left with one gives way to it), and a
+/// leaf or branch left under a quarter full is merged with a sibling when both fit in one page.
+/// One exception: a branch left with one child keeps it when it can neither merge with its
+/// sibling nor take some of its children, which only keys of very different lengths make so.
+/// Files older builds wrote may hold empty leaves and branches with one child: readers step
+/// over them, ``Storage/verify()`` reports them apart from problems
+/// (`VerifyReport.TreeSummary`), and deletes and commits that pack leaves through them remove
+/// them.
 public final class Tree {
     /// The tree's name in the catalog.
     public let name: String

@@ -42,9 +42,14 @@ extension WriteTransaction {
             }
             guard n.count == 1 else { return }
             let child = try n.child(0)
+            // The child may be a page this transaction never copied: commit reseals only a
+            // root it owns, so the root's checksum is the one its parent recorded (zero, for
+            // a child this transaction owns, which commit seals).
+            let checksum = n.childChecksum(0)
             try freePage(tree.info.root, pages: 1)
             tree.info.pages -= 1
             tree.info.root = child
+            tree.info.rootChecksum = checksum
             tree.info.depth -= 1
         }
     }

@@ -196,8 +196,8 @@ final class Verifier {
         if prune == nil {
             nodeUse[name, default: (0, 0)].pages += 1
             nodeUse[name, default: (0, 0)].bytes += n.usedBytes
-            // Writers of this version leave neither (`Tree`), but older ones did and readers
-            // step over them: a finding, not damage.
+            // Older writers left both and this one may leave a one-child branch (`Tree`);
+            // readers step over them: a finding, not damage.
             if n.isLeaf && n.count == 0 && depth > 0 { sparse[name, default: (0, 0)].emptyLeaves += 1 }
             if !n.isLeaf && n.count == 1 { sparse[name, default: (0, 0)].oneChildBranches += 1 }
         }

@@ -12,10 +12,10 @@ public struct VerifyReport: Sendable, CustomStringConvertible {
         /// How full the branch and leaf pages are: `nodeBytes` over the room their bodies
         /// have (0 for an empty tree).
         public var fill: Double = 0
-        /// Leaves with no entries below the root, and branches with one child. The writer
-        /// leaves neither (see ``Tree``), but files written before it kept that shape may hold
-        /// them: they are sound to read and deletes or packing through them remove them, so
-        /// they are reported here and not as problems.
+        /// Leaves with no entries below the root, and branches with one child. Files of older
+        /// builds may hold both, and the writer leaves a one-child branch where keys of very
+        /// different lengths allow no better (see ``Tree``): they are sound to read, and deletes
+        /// or packing through them remove them, so they are reported here and not as problems.
         public var emptyLeaves = 0
         public var oneChildBranches = 0
     }
