@@ -97,10 +97,10 @@ package enum Coercion {
              (.data, .data), (.decimal, .decimal), (.uuid, .uuid):
             return v
         case (_, .int(let i)): return try integer(i, as: type, for: property, found: { "\(i)" })
-        case (_, .double(let d)): return try double(d, as: type, for: property)
+        case (_, .double(let d)): return try double(d, as: type, for: property, found: { "\(d)" })
         case (_, .float(let f)):
             if type == .double { return .double(Double(f)) }
-            return try double(Double(f), as: type, for: property, text: f.description)
+            return try double(Double(f), as: type, for: property, found: { f.description })
         case (_, .decimal(let d)):
             guard type.isNumeric else { throw mismatch(type, property, "a decimal") }
             return try number(d.description, as: type, for: property)
@@ -125,7 +125,7 @@ package enum Coercion {
             return try number(digits, as: type, for: property)
         case .double(let d):
             if type == .decimal { throw decimalAsNumber(property, written(d)) }
-            return try double(d, as: type, for: property, text: written(d))
+            return try double(d, as: type, for: property, found: { written(d) })
         case .string(let s): return try string(s, as: type, for: property)
         case .array: throw mismatch(type, property, "an array")
         case .object: throw mismatch(type, property, "an object")
@@ -200,24 +200,28 @@ package enum Coercion {
         }
     }
 
-    private static func double(_ d: Double, as type: PropertyType, for property: String, text: String? = nil) throws(CoercionError) -> Value {
+    /// `found` writes `d` as it was given; it is called only for an error or a decimal, since
+    /// formatting a double costs more than coercing it.
+    private static func double(_ d: Double, as type: PropertyType, for property: String, found: () -> String) throws(CoercionError) -> Value {
         switch type {
         case .double: return .double(d)
         case .float:
             let f = Float(d)
-            guard f.isFinite || !d.isFinite else { throw outOfRange(type, property, text ?? "\(d)") }
+            guard f.isFinite || !d.isFinite else { throw outOfRange(type, property, found()) }
             return .float(f)
         case .int, .int8, .int16, .int32, .int64:
             guard d.isFinite, d.rounded() == d else {
-                throw CoercionError(property: property, type: type, found: "\(text ?? "\(d)"), which is not a whole number")
+                throw CoercionError(property: property, type: type, found: "\(found()), which is not a whole number")
             }
-            guard let i = Int64(exactly: d) else { throw outOfRange(type, property, text ?? "\(d)") }
-            return try integer(i, as: type, for: property, found: { text ?? "\(d)" })
+            guard let i = Int64(exactly: d) else { throw outOfRange(type, property, found()) }
+            return try integer(i, as: type, for: property, found: found)
         case .decimal:
-            guard d.isFinite, let value = Decimal.parse(text ?? "\(d)") else { throw outOfRange(type, property, text ?? "\(d)") }
+            guard d.isFinite else { throw outOfRange(type, property, found()) }
+            let text = found()
+            guard let value = Decimal.parse(text) else { throw outOfRange(type, property, text) }
             return .decimal(value)
         default:
-            throw mismatch(type, property, "the number \(text ?? "\(d)")")
+            throw mismatch(type, property, "the number \(found())")
         }
     }
 
