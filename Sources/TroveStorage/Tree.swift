@@ -8,10 +8,10 @@
 /// leaf or branch left under a quarter full is merged with a sibling when both fit in one page.
 /// One exception: a branch left with one child keeps it when it can neither merge with its
 /// sibling nor take some of its children, which only keys of very different lengths make so.
-/// Files older builds wrote may hold empty leaves and branches with one child: readers step
-/// over them, ``Storage/verify()`` reports them apart from problems
-/// (`VerifyReport.TreeSummary`), and deletes and commits that pack leaves through them remove
-/// them.
+/// The format allows both shapes, so a file written without this rule may hold empty leaves
+/// and branches with one child: readers step over them, ``Storage/verify()`` reports them
+/// apart from problems (`VerifyReport.TreeSummary`), and deletes and commits that pack leaves
+/// through them remove them (an insert does not).
 public final class Tree {
     /// The tree's name in the catalog.
     public let name: String

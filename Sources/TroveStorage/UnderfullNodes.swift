@@ -10,12 +10,12 @@ enum NodeState {
     case empty
 }
 
-/// Deletes keep the tree's shape (stated in ``Tree``): no leaf but the root is empty and every
-/// branch has two children or more. A leaf emptied by a delete leaves its parent at once, a
-/// branch left with one child is merged with a sibling or takes some of its children, and a
-/// root left with one child gives way to it. Old files may hold empty leaves and one-child
-/// branches (earlier writers left them); a delete through them, or a commit that packs them,
-/// repairs them.
+/// Deletes keep the tree's shape (stated in ``Tree``): no leaf but the root is empty, and every
+/// branch has two children or more unless it can neither merge nor share. A leaf emptied by a
+/// delete leaves its parent at once, a branch left with one child is merged with a sibling or
+/// takes some of its children, and a root left with one child gives way to it. A file written
+/// without this shape (the format allows it) may hold empty leaves and one-child branches; a
+/// delete through them, or a commit that packs them, repairs them.
 extension WriteTransaction {
     /// Inlined: a delete asks it once per level, and the call cost 2% of the instructions of
     /// TroveBench's removals (callgrind).

@@ -196,8 +196,7 @@ final class Verifier {
         if prune == nil {
             nodeUse[name, default: (0, 0)].pages += 1
             nodeUse[name, default: (0, 0)].bytes += n.usedBytes
-            // Older writers left both and this one may leave a one-child branch (`Tree`);
-            // readers step over them: a finding, not damage.
+            // The format allows both and readers step over them (`Tree`): a finding, not damage.
             if n.isLeaf && n.count == 0 && depth > 0 { sparse[name, default: (0, 0)].emptyLeaves += 1 }
             if !n.isLeaf && n.count == 1 { sparse[name, default: (0, 0)].oneChildBranches += 1 }
         }
@@ -244,7 +243,7 @@ final class Verifier {
 extension Storage {
     /// Walks every tree and the free list of the newest snapshot and reports any page referenced
     /// twice, leaked, out of order or failing its checksum. Empty leaves and branches with one
-    /// child, which older files may hold, are counted per tree (``VerifyReport/TreeSummary``).
+    /// child, which the format allows, are counted per tree (``VerifyReport/TreeSummary``).
     public func verify() throws -> VerifyReport {
         let tx = try beginRead()
         defer { tx.end() }

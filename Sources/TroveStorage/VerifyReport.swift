@@ -12,11 +12,13 @@ public struct VerifyReport: Sendable, CustomStringConvertible {
         /// How full the branch and leaf pages are: `nodeBytes` over the room their bodies
         /// have (0 for an empty tree).
         public var fill: Double = 0
-        /// Leaves with no entries below the root, and branches with one child. Files of older
-        /// builds may hold both, and the writer leaves a one-child branch where keys of very
-        /// different lengths allow no better (see ``Tree``): they are sound to read, and deletes
-        /// or packing through them remove them, so they are reported here and not as problems.
+        /// Leaves with no entries below the root. The format allows them and readers step over
+        /// them, so they are reported here and not as problems; a delete or a packing commit
+        /// through one removes it (see ``Tree``).
         public var emptyLeaves = 0
+        /// Branches with one child. The format allows them, and the writer keeps one where keys
+        /// of very different lengths let it neither merge nor share (see ``Tree``); the others
+        /// a delete or a packing commit through them removes.
         public var oneChildBranches = 0
     }
     /// The snapshot verified.
@@ -34,7 +36,7 @@ public struct VerifyReport: Sendable, CustomStringConvertible {
         var s = "transaction \(transactionID): \(pageCount) pages, \(usedPages) used, \(freePages) free, \(trees.count) trees"
         for p in problems { s += "\n  problem: \(p)" }
         for t in trees where t.emptyLeaves > 0 || t.oneChildBranches > 0 {
-            s += "\n  note: tree \(t.name) holds \(t.emptyLeaves) empty leaves and \(t.oneChildBranches) branches with one child (sound; writes through them remove them)"
+            s += "\n  note: tree \(t.name) holds \(t.emptyLeaves) empty leaves and \(t.oneChildBranches) branches with one child (sound to read; deletes and packing through them remove most)"
         }
         return s
     }

@@ -2,8 +2,9 @@
 
 extension WriteTransaction {
     /// Empties the leaf reached by following `path` from the root of `t` (-1: the last child),
-    /// then child 0 down to a leaf, as deletes leave the only child of a branch; returns its
-    /// keys. Overflow pages of its values are left behind (leaked, for the verifier).
+    /// then child 0 down to a leaf, as a writer without the shape rule of ``Tree`` may leave
+    /// it; returns its keys. Overflow pages of its values are left behind (leaked, for the
+    /// verifier).
     func emptyLeaf(_ t: Tree, path: [Int]) throws -> [[UInt8]] {
         var (pgno, p) = try touch(t.info.root)
         t.info.root = pgno

@@ -4,7 +4,7 @@ import Testing
 import TestRandom
 
 /// Deletes keep a tree's shape: no leaf but the root is empty, no branch has one child, and
-/// a tree that shrinks loses levels. The verifier counts both shapes older files may hold.
+/// a tree that shrinks loses levels. The verifier counts both shapes, which the format allows.
 @Suite struct TreeShapeTests {
     /// The verified summary of tree `t`, after checking every invariant.
     static func summary(_ s: Storage, _ name: String = "t") throws -> VerifyReport.TreeSummary {
@@ -27,7 +27,7 @@ import TestRandom
     /// consecutive keys and single keys and insert others, all drawn from the seeded
     /// generator: after every commit no leaf is empty and no branch has one child, and the
     /// tree holds what a set of its keys holds. A run that drains the leaves of a branch
-    /// whose siblings are too full to merge with it is what left both shapes behind.
+    /// whose siblings are too full to merge with it is what makes both shapes without the rule.
     @Test(arguments: [39, 2028])
     func runsOfDeletesLeaveNoEmptyLeafNorOneChildBranch(seed: Int) throws {
         let s = try Storage.inMemory()
