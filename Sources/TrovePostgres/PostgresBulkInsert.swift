@@ -36,8 +36,9 @@ public final class PostgresBulkInsert {
     /// The names of `columns`, and the model's stored lists (which a row by COPY leaves empty).
     private let columnNames: [String]
     private let lists: [PropertySchema]
-    /// How a value of each column's own kind is written as it stands (see `Direct`).
-    private let direct: [Direct]
+    /// The kind of value each column takes as it stands (see `appendDirect`); nil for a
+    /// column whose every value goes through `appendField`.
+    private let direct: [PostgresColumnKind?]
     /// A record's values by column, as `add(_:at:)` sorts them (kept for its capacity).
     @exclusivity(unchecked) private var given: [Value?]
     /// A batch's COPY ends once it holds this many bytes; a streamed one is sent in pieces
@@ -59,7 +60,7 @@ public final class PostgresBulkInsert {
         columnNames = columns.map(\.name)
         lists = schema.properties.filter { $0.isStored && $0.type.isList }
         given = Array(repeating: nil, count: columns.count)
-        direct = columns.map(Direct.init)
+        direct = columns.map(PostgresColumnKind.init)
         copySQL = "COPY \(PostgresTables.table(model)) (\(columns.map { PostgresTables.quoted($0.name) }.joined(separator: ", "))) FROM STDIN (FORMAT csv)"
     }
 
@@ -106,9 +107,9 @@ public final class PostgresBulkInsert {
         do {
             for index in columns.indices {
                 if index > 0 { data.append(UInt8(ascii: ",")) }
-                if let value = given[index], let breaks = Self.appendDirect(value, direct[index], to: &data) {
+                if let value = given[index], let direct = direct[index], let breaks = Self.appendDirect(value, direct, to: &data) {
                     lineBreaks += breaks
-                    if index == keyColumn { keyText = Self.keyText(value) }
+                    if index == keyColumn { keyText = try Self.keyText(value, type: columns[index].type) }
                     continue
                 }
                 guard let breaks = try appendField(given[index], column: index, to: &data, keyText: &keyText) else {
@@ -128,33 +129,14 @@ public final class PostgresBulkInsert {
         return true
     }
 
-    /// How a column takes a value of its own kind with no coercion (which would give the value
-    /// itself) and no text made for it: an integer's digits (in its type's range), a double's
-    /// text, a string's bytes, or nothing for null where null is allowed. Any other value, and
-    /// every value of another column, goes through `appendField`.
-    private enum Direct {
-        case integer(ClosedRange<Int64>, optional: Bool)
-        case double(optional: Bool)
-        case string(optional: Bool)
-        case none
-
-        init(_ property: PropertySchema) {
-            switch property.type {
-            case .int, .int8, .int16, .int32, .int64:
-                self = .integer(property.type.integerRange ?? Int64.min...Int64.max, optional: property.isOptional)
-            case .double: self = .double(optional: property.isOptional)
-            case .string: self = .string(optional: property.isOptional)
-            default: self = .none
-            }
-        }
-    }
-
-    /// Appends `value` as `appendField` would for a column of `direct`, and returns the line
-    /// breaks it holds; nil, appending nothing, when it is not of the column's own kind (or
-    /// is text holding a NUL, whose error is `appendField`'s).
-    private static func appendDirect(_ value: Value, _ direct: Direct, to row: inout [UInt8]) -> Int? {
-        switch (direct, value) {
-        case (.integer(let range, _), .int(let integer)):
+    /// Appends `value` as `appendField` would for a column of `direct`, with no text made for
+    /// it (an integer's digits, a double's text, a string's bytes, or nothing for null), and
+    /// returns the line breaks it holds; nil, appending nothing, when it is not of the
+    /// column's own kind, is a `bool` (whose text `appendField` makes), or is text holding a
+    /// NUL (whose error is `appendField`'s).
+    private static func appendDirect(_ value: Value, _ direct: PostgresColumnKind, to row: inout [UInt8]) -> Int? {
+        switch (direct.kind, value) {
+        case (.integer(let range), .int(let integer)):
             guard range.contains(integer) else { return nil }
             appendQuoted(integer, to: &row)
             return 0
@@ -169,20 +151,20 @@ public final class PostgresBulkInsert {
                 return nil
             }
             return breaks
-        case (.integer(_, true), .null), (.double(true), .null), (.string(true), .null):
-            return 0
+        case (.integer, .null), (.double, .null), (.string, .null):
+            return direct.allowsNull ? 0 : nil
         default:
             return nil
         }
     }
 
-    /// The primary key's text, as `appendField` sets it, for a value `appendDirect` wrote.
-    private static func keyText(_ value: Value) -> String? {
+    /// The text `keys` holds for a primary key of `value` (non-null, of the column's `type`):
+    /// `PostgresValues.parameter`'s, as `holds(primaryKey:)` makes it to compare.
+    private static func keyText(_ value: Value, type: PropertyType) throws -> String {
         switch value {
         case .int(let integer): String(integer)
-        case .double(let double): PostgresValues.text(double)
         case .string(let string): string
-        default: nil
+        default: try PostgresValues.parameter(value, type: type).0
         }
     }
 
@@ -224,15 +206,12 @@ public final class PostgresBulkInsert {
         guard !stored.isNull else { return 0 }
         // An integer's digits go into the row with no text made for them (its own, for the key).
         if case .int(let integer) = stored {
-            if index == keyColumn { keyText = String(integer) }
+            if index == keyColumn { keyText = try Self.keyText(stored, type: type) }
             Self.appendQuoted(integer, to: &row)
             return 0
         }
         guard let text = try Self.text(stored, type: type) else { return nil }
-        if index == keyColumn {
-            // The key as `keyText` writes it: the COPY text but for dates and data.
-            keyText = type == .date || type == .data ? try PostgresValues.parameter(stored, type: type).0 : text
-        }
+        if index == keyColumn { keyText = try Self.keyText(stored, type: type) }
         return try Self.appendQuoted(text, to: &row)
     }
 

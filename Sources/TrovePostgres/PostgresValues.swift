@@ -37,7 +37,7 @@ enum ParameterSource {
 ///
 /// Dates travel as whole microseconds since 1970 (a `timestamptz` holds microseconds, so a
 /// finer date is rounded to the nearest one); data as hex; the rest as PostgreSQL's text.
-enum PostgresValues {
+package enum PostgresValues {
     /// An SQL expression of type `type` holding `value`, bound through `parameters`.
     static func sql(_ value: Value, type: PropertyType, _ parameters: inout SQLParameters, from source: ParameterSource = .fixed) throws -> String {
         guard !value.isNull else { return "NULL::\(PostgresTables.castType(type))" }
@@ -88,7 +88,7 @@ enum PostgresValues {
     private static let hexDigits = (0..<16).map { String($0, radix: 16) }
 
     /// A double as PostgreSQL reads it back exactly (its spellings of NaN and the infinities).
-    static func text(_ d: Double) -> String {
+    package static func text(_ d: Double) -> String {
         d.isNaN ? "NaN" : d == .infinity ? "Infinity" : d == -.infinity ? "-Infinity" : d.description
     }
 

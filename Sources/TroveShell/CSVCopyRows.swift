@@ -20,16 +20,10 @@ import TrovePostgres
 /// values, then `PostgresBulkInsert.add(_:at:)`), which reads it and reports its errors: so
 /// what is imported, and every error, is the same either way.
 struct CSVCopyRows {
-    private enum Kind {
-        case integer(ClosedRange<Int64>)
-        case double
-        case text
-    }
-
     /// Where each of the bulk insert's columns comes from: a field of the record (its index
     /// in the header) or the column's default, the same in every row.
     private enum Source {
-        case field(Int, Kind, optional: Bool)
+        case field(Int, PostgresColumnKind)
         case fixed([UInt8], lineBreaks: Int)
     }
 
@@ -50,14 +44,10 @@ struct CSVCopyRows {
         var sources: [Source] = []
         for (index, column) in bulk.columns.enumerated() {
             if let field = header.firstIndex(of: column) {
-                let kind: Kind
-                switch column.type {
-                case .int, .int8, .int16, .int32, .int64: kind = .integer(column.type.integerRange ?? Int64.min...Int64.max)
-                case .double: kind = .double
-                case .string: kind = .text
-                default: return nil
-                }
-                sources.append(.field(field, kind, optional: column.isOptional))
+                guard let kind = PostgresColumnKind(column) else { return nil }
+                // A `bool` field's spellings are coercion's to read.
+                if case .bool = kind.kind { return nil }
+                sources.append(.field(field, kind))
             } else {
                 guard column.name != model.primaryKey, let fixed = try? bulk.defaultField(column: index) else { return nil }
                 sources.append(.fixed(fixed.field, lineBreaks: fixed.lineBreaks))
@@ -86,15 +76,15 @@ struct CSVCopyRows {
                 case .fixed(let field, let breaks):
                     row.append(contentsOf: field)
                     lineBreaks += breaks
-                case .field(let field, let kind, let optional):
+                case .field(let field, let kind):
                     let start = field == 0 ? 0 : bounds[field - 1].end
                     let text = UnsafeBufferPointer(rebasing: bytes[start..<bounds[field].end])
                     if text.isEmpty, !bounds[field].quoted {
                         // Null; a required property's default is the general way's.
-                        guard optional else { return false }
+                        guard kind.allowsNull else { return false }
                         continue
                     }
-                    switch kind {
+                    switch kind.kind {
                     case .integer(let range):
                         guard let value = Self.integer(text), range.contains(value) else { return false }
                         PostgresBulkInsert.appendQuoted(value, to: &row)
@@ -104,11 +94,13 @@ struct CSVCopyRows {
                         row.append(UInt8(ascii: "\""))
                         row.append(contentsOf: text)
                         row.append(UInt8(ascii: "\""))
-                    case .text:
+                    case .string:
                         for byte in text where byte >= 0x80 { return false }
                         guard let breaks = PostgresBulkInsert.appendQuoted(text, to: &row) else { return false }
                         lineBreaks += breaks
                         if field == keyField { keyText = String(decoding: text, as: UTF8.self) }
+                    case .bool:
+                        return false // not a source (see `init`)
                     }
                 }
             }

@@ -17,16 +17,10 @@ import TrovePostgres
 /// which reads it and reports its errors: so what is imported, and every error, is the same
 /// either way.
 struct JSONCopyRows {
-    private enum Kind {
-        case integer(ClosedRange<Int64>)
-        case double
-        case text
-        case bool
-    }
-
     private struct Column {
         var name: String
-        var kind: Kind?
+        var kind: PostgresColumnKind.Kind?
+        /// Whether null is the column's (of any type: null is written as no text).
         var optional: Bool
         /// The field a record that leaves the column out gets; nil for the primary key, and
         /// for a default COPY cannot carry.
@@ -50,16 +44,8 @@ struct JSONCopyRows {
         }
         var columns: [Column] = []
         for (index, property) in bulk.columns.enumerated() {
-            let kind: Kind?
-            switch property.type {
-            case .int, .int8, .int16, .int32, .int64: kind = .integer(property.type.integerRange ?? Int64.min...Int64.max)
-            case .double: kind = .double
-            case .string: kind = .text
-            case .bool: kind = .bool
-            default: kind = nil
-            }
             let omitted = property.name == model.primaryKey ? nil : (try? bulk.defaultField(column: index)) ?? nil
-            columns.append(Column(name: property.name, kind: kind, optional: property.isOptional,
+            columns.append(Column(name: property.name, kind: PostgresColumnKind(property)?.kind, optional: property.isOptional,
                                   omitted: omitted?.field, omittedLineBreaks: omitted?.lineBreaks ?? 0))
         }
         self.bulk = bulk
@@ -98,11 +84,11 @@ struct JSONCopyRows {
                 if index == keyColumn { keyText = String(integer) }
             case (.double?, .int(let integer)):
                 guard index != keyColumn else { return false }
-                appendText(Double(integer).description)
+                appendText(PostgresValues.text(Double(integer)))
             case (.double?, .double(let double)):
                 guard index != keyColumn else { return false }
-                appendText(double.description)
-            case (.text?, .string(let string)):
+                appendText(PostgresValues.text(double))
+            case (.string?, .string(let string)):
                 var string = string
                 guard let breaks = string.withUTF8({ PostgresBulkInsert.appendQuoted($0, to: &row) }) else { return false }
                 lineBreaks += breaks
