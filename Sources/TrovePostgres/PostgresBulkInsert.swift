@@ -41,8 +41,10 @@ public final class PostgresBulkInsert {
     private let direct: [PostgresColumnKind?]
     /// A record's values by column, as `add(_:at:)` sorts them (kept for its capacity).
     @exclusivity(unchecked) private var given: [Value?]
-    /// A batch's COPY ends once it holds this many bytes; a streamed one is sent in pieces
-    /// of `pieceBytes`, and `sentBytes` of it are sent.
+    /// A batch that holds this many bytes ends (its COPY is sent) when the next row comes,
+    /// before that row is written: the size is checked before a row, not after, so a batch
+    /// may pass it by up to one row. A streamed batch is sent in pieces of `pieceBytes`, and
+    /// `sentBytes` of it are sent.
     private static let batchBytes = 4 << 20
     private static let pieceBytes = 64 << 10
     @exclusivity(unchecked) private var sentBytes = 0
