@@ -47,12 +47,21 @@ public struct ModelQueryExpression<Root: PersistentModel, Value, Reach: QueryRea
 /// How many values a ``ModelQueryExpression`` reads per object: the `Reach` of its type.
 public enum QueryReach {
     /// One value: a property of the model, or one reached through to-one links.
-    public enum One: QueryReachKind { public typealias ThroughList = Many }
+    public enum One: QueryReachKind {
+        /// One list further, a value per element: `$0.bestFriend.dogs.age`.
+        public typealias ThroughList = Many
+    }
     /// A value per element of the one list of links (or of linking objects) the path crosses.
-    public enum Many: QueryReachKind { public typealias ThroughList = ManyOfMany }
+    public enum Many: QueryReachKind {
+        /// One list further, values through two lists: `$0.dogs.owners.age`.
+        public typealias ThroughList = ManyOfMany
+    }
     /// Values through more than one list (`$0.dogs.owners.age`): compared as `ANY`, never
     /// aggregated, as an aggregate is of one list.
-    public enum ManyOfMany: QueryReachKind { public typealias ThroughList = ManyOfMany }
+    public enum ManyOfMany: QueryReachKind {
+        /// One list further, still values through more than one list.
+        public typealias ThroughList = ManyOfMany
+    }
 }
 
 /// A ``QueryReach``: `ThroughList` is the reach of a path one list of links further.

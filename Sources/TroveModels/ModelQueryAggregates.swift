@@ -49,13 +49,18 @@ extension Int64: QueryableNumber { public typealias Average = Double }
 extension Float: QueryableNumber { public typealias Average = Double }
 extension Double: QueryableNumber { public typealias Average = Double }
 extension Decimal: QueryableNumber { public typealias Average = Decimal }
-extension Date: QueryableExtremum { public typealias Extremum = Date }
+extension Date: QueryableExtremum {
+    /// The least or greatest of dates is a date.
+    public typealias Extremum = Date
+}
 
 extension Optional: QueryableExtremum where Wrapped: QueryableExtremum, Wrapped.Extremum == Wrapped {
+    /// The wrapped type: nulls are skipped, so the least or greatest value is one of it.
     public typealias Extremum = Wrapped
 }
 
 extension Optional: QueryableSummand where Wrapped: QueryableNumber {
+    /// The wrapped number type: nulls are skipped, so the sum is one of it.
     public typealias Number = Wrapped
 }
 

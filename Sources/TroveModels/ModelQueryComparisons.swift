@@ -51,7 +51,8 @@ extension ModelQueryExpression where Value: QueryableValue {
     }
 
     /// Two properties of the object are equal: `$0.name == $0.nickname`. One side may read
-    /// through a list (`$0.dogs.name == $0.name` is `ANY dogs.name == name`); both may not.
+    /// through a list (`$0.dogs.name == $0.name` is `ANY dogs.name == name`), on the right as
+    /// on the left (`$0.name == $0.dogs.name` is the same condition); both may not.
     @inlinable
     public static func == <R>(lhs: Self, rhs: ModelQueryExpression<Root, Value, R>) -> ModelCondition<Root> {
         ModelCondition(.comparison(lhs.path, .equal, options: 0, .property(rhs.path)), arguments: lhs.path.arguments(then: rhs.path.arguments(then: [])))
@@ -105,7 +106,9 @@ extension ModelQueryExpression where Value: Comparable & StorableProperty {
     public static func >= (lhs: consuming Self, rhs: Value) -> ModelCondition<Root> { .comparison(lhs.path, .greaterThanOrEqual, rhs) }
 
     /// One property is less than another of the object: `$0.age < $0.limit`. One side may
-    /// read through a list (`$0.dogs.age < $0.age` is `ANY dogs.age < age`); both may not.
+    /// read through a list (`$0.dogs.age < $0.age` is `ANY dogs.age < age`), on the right as
+    /// on the left (`$0.bestFriend.age < $0.dogs.age` is `bestFriend.age < dogs.age`, which
+    /// holds when it holds for any dog); both may not.
     @inlinable
     public static func < <R>(lhs: Self, rhs: ModelQueryExpression<Root, Value, R>) -> ModelCondition<Root> {
         ModelCondition(.comparison(lhs.path, .lessThan, options: 0, .property(rhs.path)), arguments: lhs.path.arguments(then: rhs.path.arguments(then: [])))
