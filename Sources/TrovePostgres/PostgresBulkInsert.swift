@@ -21,14 +21,18 @@ public final class PostgresBulkInsert {
     private let copySQL: String
     /// The batch: CSV rows, the place of each and the line of the data it ends on (a quoted
     /// field may hold line breaks, and COPY's errors count lines), and the primary keys they
-    /// hold (as key text). A bulk insert belongs to one thread and calls out to nothing that
-    /// could reach it while it writes its batch, so the runtime's exclusivity checks on each
-    /// access are skipped: they cost about a seventh of the client's work per record.
+    /// hold (the bytes of each key's text, one after another in `keyBytes`, each ending at its
+    /// `keyEnds`). Places and keys are kept as numbers and bytes: their text is made only for
+    /// an error or for `holds(primaryKey:)`. A bulk insert belongs to one thread and calls out
+    /// to nothing that could reach it while it writes its batch, so the runtime's exclusivity
+    /// checks on each access are skipped: they cost about a seventh of the client's work per
+    /// record.
     @exclusivity(unchecked) private var data: [UInt8] = []
-    @exclusivity(unchecked) private var places: [String] = []
+    @exclusivity(unchecked) private var places: [Place] = []
     @exclusivity(unchecked) private var lastLines: [Int] = []
-    @exclusivity(unchecked) private var keys: [String] = []
-    /// `keys[..<indexedKeys]`, made when `holds(primaryKey:)` asks.
+    @exclusivity(unchecked) private var keyBytes: [UInt8] = []
+    @exclusivity(unchecked) private var keyEnds: [Int] = []
+    /// The texts of the first `indexedKeys` keys, made when `holds(primaryKey:)` asks.
     private var keySet: Set<String> = []
     private var indexedKeys = 0
     /// The index in `columns` of the primary key.
@@ -127,7 +131,8 @@ public final class PostgresBulkInsert {
             data.removeLast(data.count - start)
             throw error
         }
-        try added(keyText: keyText, lineBreaks: lineBreaks, at: place)
+        if let keyText { keyBytes.append(contentsOf: keyText.utf8) }
+        try added(hasKey: keyText != nil, lineBreaks: lineBreaks, at: .named(place))
         return true
     }
 
@@ -160,7 +165,7 @@ public final class PostgresBulkInsert {
         }
     }
 
-    /// The text `keys` holds for a primary key of `value` (non-null, of the column's `type`):
+    /// The text a batch keeps for a primary key of `value` (non-null, of the column's `type`):
     /// `PostgresValues.parameter`'s, as `holds(primaryKey:)` makes it to compare.
     private static func keyText(_ value: Value, type: PropertyType) throws -> String {
         switch value {
@@ -172,10 +177,33 @@ public final class PostgresBulkInsert {
 
     /// Adds a row the caller wrote: the fields of `columns`, in order and separated by commas,
     /// each as `add(_:at:)` writes it (see `appendQuoted(_:to:)` and `defaultField(column:)`).
-    /// `keyText` is the primary key as `PostgresValues.parameter` writes it, and `lineBreaks`
-    /// how many line breaks the fields hold.
-    public func add(row: [UInt8], keyText: String?, lineBreaks: Int, at place: String) throws {
-        try append(row, keyText: keyText, lineBreaks: lineBreaks, at: place)
+    /// `keyField` is the range in `row` of the primary key's field, quotes included, whose text
+    /// is the key as `PostgresValues.parameter` writes it; `lineBreaks` is how many line breaks
+    /// the fields hold.
+    public func add(row: [UInt8], keyField: Range<Int>?, lineBreaks: Int, at place: Place) throws {
+        try flushIfFull()
+        data += row
+        if let keyField { Self.appendUnquoted(row[keyField], to: &keyBytes) }
+        try added(hasKey: keyField != nil, lineBreaks: lineBreaks, at: place)
+    }
+
+    /// Appends the text of a field `appendQuoted` wrote: without its quotes, a doubled quote
+    /// as one.
+    private static func appendUnquoted(_ field: ArraySlice<UInt8>, to bytes: inout [UInt8]) {
+        let inner = field.dropFirst().dropLast()
+        guard inner.contains(UInt8(ascii: "\"")) else {
+            bytes.append(contentsOf: inner)
+            return
+        }
+        var quote = false
+        for byte in inner {
+            if byte == UInt8(ascii: "\""), !quote {
+                quote = true
+                continue
+            }
+            quote = false
+            bytes.append(byte)
+        }
     }
 
     /// The field of column `index` in a row that gives it no value (its default, or null),
@@ -217,20 +245,15 @@ public final class PostgresBulkInsert {
         return try Self.appendQuoted(text, to: &row)
     }
 
-    private func append(_ row: [UInt8], keyText: String?, lineBreaks: Int, at place: String) throws {
-        try flushIfFull()
-        data += row
-        try added(keyText: keyText, lineBreaks: lineBreaks, at: place)
-    }
-
     /// Ends the batch once it holds `batchBytes`, before another row is written into it.
     private func flushIfFull() throws {
         if sentBytes + data.count >= Self.batchBytes { try flush() }
     }
 
-    /// Ends the row just written into `data`, and records what names it.
-    private func added(keyText: String?, lineBreaks: Int, at place: String) throws {
-        if let keyText { keys.append(keyText) }
+    /// Ends the row just written into `data`, and records what names it (its key's bytes, when
+    /// `hasKey`, are just appended to `keyBytes`).
+    private func added(hasKey: Bool, lineBreaks: Int, at place: Place) throws {
+        if hasKey { keyEnds.append(keyBytes.count) }
         data.append(UInt8(ascii: "\n"))
         places.append(place)
         lastLines.append((lastLines.last ?? 0) + lineBreaks + 1)
@@ -247,12 +270,17 @@ public final class PostgresBulkInsert {
 
     /// Whether the batch holds the object with this primary key (not yet on the server).
     public func holds(primaryKey: Value) -> Bool {
-        guard !keys.isEmpty, let text = try? store.keyText(model, primaryKey) else { return false }
-        while indexedKeys < keys.count {
-            keySet.insert(keys[indexedKeys])
+        guard !keyEnds.isEmpty, let text = try? store.keyText(model, primaryKey) else { return false }
+        while indexedKeys < keyEnds.count {
+            keySet.insert(key(indexedKeys))
             indexedKeys += 1
         }
         return keySet.contains(text)
+    }
+
+    /// The text of the batch's `index`th key.
+    private func key(_ index: Int) -> String {
+        String(decoding: keyBytes[(index == 0 ? 0 : keyEnds[index - 1])..<keyEnds[index]], as: UTF8.self)
     }
 
     /// Sends the batch to the server. A row it refuses is a `PostgresRowError` naming its place.
@@ -262,7 +290,8 @@ public final class PostgresBulkInsert {
             data.removeAll(keepingCapacity: true)
             places.removeAll()
             lastLines.removeAll()
-            keys.removeAll(keepingCapacity: true)
+            keyBytes.removeAll(keepingCapacity: true)
+            keyEnds.removeAll(keepingCapacity: true)
             keySet.removeAll()
             indexedKeys = 0
             sentBytes = 0
@@ -280,8 +309,8 @@ public final class PostgresBulkInsert {
             }
             // The refused row's key, as a store names a duplicate one.
             var written = PostgresStore.WrittenKeys()
-            if keys.count == places.count, let type = model.primaryKeyProperty?.type { written.primaryKey = try? PostgresValues.value(keys[row], type: type) }
-            throw PostgresRowError(place: places[row], error: PostgresStore.constraintError(model, error),
+            if keyEnds.count == places.count, let type = model.primaryKeyProperty?.type { written.primaryKey = try? PostgresValues.value(key(row), type: type) }
+            throw PostgresRowError(place: places[row].description, error: PostgresStore.constraintError(model, error),
                                    storeError: store.storeError(model, error, written))
         }
     }
@@ -370,6 +399,27 @@ public final class PostgresBulkInsert {
         }
         row.append(UInt8(ascii: "\""))
         return lineBreaks
+    }
+}
+
+extension PostgresBulkInsert {
+    /// Where a row came from, as the error of a batch the server refuses names it: its text is
+    /// made only then.
+    public enum Place: Sendable, CustomStringConvertible {
+        /// `line N`, of a file read by lines.
+        case line(Int)
+        /// `record N`.
+        case record(Int)
+        /// The text itself.
+        case named(String)
+
+        public var description: String {
+            switch self {
+            case .line(let line): "line \(line)"
+            case .record(let record): "record \(record)"
+            case .named(let text): text
+            }
+        }
     }
 }
 

@@ -30,7 +30,7 @@ struct CSVCopyRows {
     private let bulk: PostgresBulkInsert
     private let sources: [Source]
     private let fieldCount: Int
-    /// The header index of the primary key, whose text the bulk insert keeps.
+    /// The header index of the primary key, whose field the bulk insert keeps.
     private let keyField: Int?
     private var row: [UInt8] = []
 
@@ -68,7 +68,7 @@ struct CSVCopyRows {
         guard bounds.count == fieldCount else { return false }
         row.removeAll(keepingCapacity: true)
         var lineBreaks = 0
-        var keyText: String?
+        var keyRange: Range<Int>?
         let written = reader.recordBytes.withUnsafeBufferPointer { bytes in
             for (index, source) in sources.enumerated() {
                 if index > 0 { row.append(UInt8(ascii: ",")) }
@@ -87,8 +87,9 @@ struct CSVCopyRows {
                     switch kind.kind {
                     case .integer(let range):
                         guard let value = Self.integer(text), range.contains(value) else { return false }
+                        let start = row.count
                         PostgresBulkInsert.appendQuoted(value, to: &row)
-                        if field == keyField { keyText = String(value) }
+                        if field == keyField { keyRange = start..<row.count }
                     case .double:
                         guard Self.isPlainDecimal(text) else { return false }
                         row.append(UInt8(ascii: "\""))
@@ -96,9 +97,10 @@ struct CSVCopyRows {
                         row.append(UInt8(ascii: "\""))
                     case .string:
                         for byte in text where byte >= 0x80 { return false }
+                        let start = row.count
                         guard let breaks = PostgresBulkInsert.appendQuoted(text, to: &row) else { return false }
                         lineBreaks += breaks
-                        if field == keyField { keyText = String(decoding: text, as: UTF8.self) }
+                        if field == keyField { keyRange = start..<row.count }
                     case .bool:
                         return false // not a source (see `init`)
                     }
@@ -108,7 +110,7 @@ struct CSVCopyRows {
         }
         guard written else { return false }
         do {
-            try bulk.add(row: row, keyText: keyText, lineBreaks: lineBreaks, at: "line \(line)")
+            try bulk.add(row: row, keyField: keyRange, lineBreaks: lineBreaks, at: .line(line))
         } catch let error as PostgresRowError {
             throw ImportFailure(error.description)
         } catch {

@@ -65,7 +65,7 @@ struct JSONCopyRows {
         }
         row.removeAll(keepingCapacity: true)
         var lineBreaks = 0
-        var keyText: String?
+        var keyRange: Range<Int>?
         for (index, column) in columns.enumerated() {
             if index > 0 { row.append(UInt8(ascii: ",")) }
             guard pairOf[index] >= 0 else {
@@ -80,8 +80,9 @@ struct JSONCopyRows {
                 guard column.optional else { return false }
             case (.integer(let range)?, .int(let integer)):
                 guard range.contains(integer) else { return false }
+                let start = row.count
                 PostgresBulkInsert.appendQuoted(integer, to: &row)
-                if index == keyColumn { keyText = String(integer) }
+                if index == keyColumn { keyRange = start..<row.count }
             case (.double?, .int(let integer)):
                 guard index != keyColumn else { return false }
                 appendText(PostgresValues.text(Double(integer)))
@@ -90,9 +91,10 @@ struct JSONCopyRows {
                 appendText(PostgresValues.text(double))
             case (.string?, .string(let string)):
                 var string = string
+                let start = row.count
                 guard let breaks = string.withUTF8({ PostgresBulkInsert.appendQuoted($0, to: &row) }) else { return false }
                 lineBreaks += breaks
-                if index == keyColumn { keyText = string }
+                if index == keyColumn { keyRange = start..<row.count }
             case (.bool?, .bool(let bool)):
                 guard index != keyColumn else { return false }
                 appendText(bool ? "true" : "false")
@@ -101,7 +103,7 @@ struct JSONCopyRows {
             }
         }
         do {
-            try bulk.add(row: row, keyText: keyText, lineBreaks: lineBreaks, at: "record \(record)")
+            try bulk.add(row: row, keyField: keyRange, lineBreaks: lineBreaks, at: .record(record))
         } catch let error as PostgresRowError {
             throw ImportFailure(error.description)
         }

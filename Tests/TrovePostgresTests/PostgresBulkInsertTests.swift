@@ -158,4 +158,29 @@ struct PostgresBulkInsertTests {
         #expect(copied.columns.first == "id")
         #expect(try store.count("Row") == 2 * records.count)
     }
+
+    /// A row its caller wrote keeps its key as the field holds it, quotes doubled: the batch
+    /// knows the key, and a row the server refuses is named by its place with that key.
+    @Test func aWrittenRowsKeyAndPlaceAreItsFields() throws {
+        let schema = try Schema(jsonData: Array(#"{"models": [{"name": "Tag", "primaryKey": "name", "properties": {"name": "string"}}]}"#.utf8),
+                                fileName: "tags")
+        let store = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: schema)
+        try store.insert("Tag", ["name": .string(#"say "hi""#)])
+        let bulk = try PostgresBulkInsert(store: store, model: "Tag")
+        func row(_ name: String) -> (row: [UInt8], key: Range<Int>) {
+            var row: [UInt8] = []
+            _ = name.utf8.withContiguousStorageIfAvailable { PostgresBulkInsert.appendQuoted($0, to: &row) }
+            return (row, 0..<row.count)
+        }
+        for (i, name) in ["plain", #"a "quoted" one"#, #"say "hi""#].enumerated() {
+            let (bytes, key) = row(name)
+            try bulk.add(row: bytes, keyField: key, lineBreaks: 0, at: .line(i + 2))
+        }
+        #expect(bulk.holds(primaryKey: "plain") && bulk.holds(primaryKey: .string(#"a "quoted" one"#)) && !bulk.holds(primaryKey: "quoted"))
+        let error = #expect(throws: PostgresRowError.self) { try store.atomically { try bulk.flush() } }
+        var insertError = ""
+        do { try store.insert("Tag", ["name": .string(#"say "hi""#)]) } catch { insertError = "\(error)" }
+        #expect(!insertError.isEmpty && error?.description == "line 4: \(insertError)", "\(String(describing: error))")
+        #expect(try store.count("Tag") == 1)
+    }
 }
