@@ -14,8 +14,8 @@ enum NodeState {
 /// branch has two children or more unless it can neither merge nor share. A leaf emptied by a
 /// delete leaves its parent at once, a branch left with one child is merged with a sibling or
 /// takes some of its children, and a root left with one child gives way to it. A file written
-/// without this shape (the format allows it) may hold empty leaves and one-child branches; a
-/// delete through them, or a commit that packs them, repairs them.
+/// without this shape (the format allows it) may hold empty leaves and one-child branches,
+/// also one under another; a delete through them, or a commit that packs them, repairs them.
 extension WriteTransaction {
     /// Inlined: a delete asks it once per level, and the call cost 2% of the instructions of
     /// TroveBench's removals (callgrind).
@@ -73,7 +73,8 @@ extension WriteTransaction {
     /// sibling when both fit in one page; a branch with one child that cannot merge takes
     /// children from the sibling instead, so that both end with two or more. Touches (copies)
     /// the sibling only when it changes. A parent with one child (an older file's) leaves
-    /// the child as it is; the parent is underfull itself, and its own parent sees to it.
+    /// the child as it is; the parent is underfull itself, and its own parent balances it,
+    /// then the child where that carries it (``balanceCarried(_:_:parent:parentPgno:index:)``).
     func balanceChild(_ tree: Tree, parent: UnsafeMutableRawPointer, parentPgno: UInt64, index: Int) throws {
         let pv = try NodeView(parent, pgno: parentPgno, pageSize: pageSize)
         guard pv.count >= 2 else { return }
@@ -87,6 +88,48 @@ extension WriteTransaction {
             try merge(tree, parent: parent, parentPgno: parentPgno, leftIndex: leftIndex)
         } else if !rightView.isLeaf, min(leftView.count, rightView.count) < 2 {
             try shareChildren(parent: parent, parentPgno: parentPgno, leftIndex: leftIndex, left: leftView, right: rightView)
+        }
+    }
+
+    /// The pages below the branch `pgno` reached through branches with one child, top first:
+    /// empty when `pgno` has two children or more.
+    func onlyChildren(of pgno: UInt64) throws -> [UInt64] {
+        var chain: [UInt64] = []
+        var n = try node(pgno)
+        while !n.isLeaf && n.count == 1 {
+            let child = try n.child(0)
+            chain.append(child)
+            n = try node(child)
+        }
+        return chain
+    }
+
+    /// Balances each of `chain` (``onlyChildren(of:)`` of child `index` of `parent`, before
+    /// ``balanceChild(_:parent:parentPgno:index:)`` merged or shared that child) that is
+    /// underfull, in the node that now holds it, top first: each lands beside siblings when
+    /// the one above it does.
+    func balanceCarried(_ tree: Tree, _ chain: [UInt64], parent: UnsafeMutableRawPointer, parentPgno: UInt64, index: Int) throws {
+        var (parent, parentPgno, index) = (parent, parentPgno, index)
+        for target in chain {
+            // The node holding `target` is one of the children beside where its old parent was.
+            let pv = try NodeView(parent, pgno: parentPgno, pageSize: pageSize)
+            var found: (child: Int, at: Int)?
+            search: for j in max(0, index - 1)...min(index + 1, pv.count - 1) {
+                let n = try node(try pv.child(j))
+                for k in 0..<n.count where try n.child(k) == target {
+                    found = (j, k)
+                    break search
+                }
+            }
+            guard let (j, k) = found else { return }
+            // Underfull as `nodeState` has it; read, not touched (it may be a sibling this
+            // delete left alone, when the path's child was removed).
+            let t = try node(target)
+            guard (!t.isLeaf && t.count < 2) || t.usedBytes < underflowBytes else { return }
+            let (holderPgno, holder) = try touch(try pv.child(j))
+            NodeEditor(p: parent, pageSize: pageSize).setChild(j, pgno: holderPgno, checksum: 0)
+            try balanceChild(tree, parent: holder, parentPgno: holderPgno, index: k)
+            (parent, parentPgno, index) = (holder, holderPgno, k)
         }
     }
 

@@ -1,6 +1,7 @@
 /// What ``Storage/verify()`` found.
 public struct VerifyReport: Sendable, CustomStringConvertible {
-    /// One named tree.
+    /// One named tree. The catalog (the tree of names) keeps the same shape but has no
+    /// summary: its pages count in `usedPages`, and damage to them in `problems`.
     public struct TreeSummary: Sendable {
         public var name: String
         public var entries: Int

@@ -492,7 +492,13 @@ public final class WriteTransaction: ReadTransaction {
             try removeEmptyChild(tree, parent: p, parentPgno: np, index: i, childPgno: r.pgno)
         } else {
             editor.setChild(i, pgno: r.pgno, checksum: 0)
-            if r.state == .underfull { try balanceChild(tree, parent: p, parentPgno: np, index: i) }
+            if r.state == .underfull {
+                // A branch child with one child (an older file's) could not balance its own
+                // child: that one is balanced where the merge or share below carries it.
+                let carried = level + 2 < path.count ? try onlyChildren(of: r.pgno) : []
+                try balanceChild(tree, parent: p, parentPgno: np, index: i)
+                if !carried.isEmpty { try balanceCarried(tree, carried, parent: p, parentPgno: np, index: i) }
+            }
         }
         return (np, nodeState(editor, isLeaf: false))
     }

@@ -154,6 +154,75 @@ import TestRandom
         try Self.expectShapeKept(s, "after the deletes")
     }
 
+    /// A branch with one child as an older writer left it is sound: the verifier counts it,
+    /// and one delete through it merges it with a sibling or shares the sibling's children.
+    @Test func aDeleteThroughAnOldFilesOneChildBranchRepairsIt() throws {
+        let s = try Storage.inMemory()
+        let count = 30_000
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            for i in 0..<count { try tx.put(t, key(i), TreeFillTests.value(i)) }
+        }
+        var present = Set((0..<count).map { key($0) })
+        try s.write { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            #expect(t.depth == 3)
+            for k in try tx.oneChildBranch(t, path: [1]) { present.remove(k) }
+        }
+        let before = try Self.summary(s)
+        #expect(before.oneChildBranches == 1)
+        #expect(before.emptyLeaves == 0)
+        #expect(before.entries == present.count)
+        let leaf = try s.read { tx in try tx.leafKeys(try #require(try tx.tree(named: "t")), path: [1, 0]) }
+        let deleted = try #require(leaf.first)
+        try s.write { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            #expect(try tx.delete(t, deleted))
+        }
+        present.remove(deleted)
+        let after = try Self.summary(s)
+        #expect(after.oneChildBranches == 0)
+        #expect(after.emptyLeaves == 0)
+        #expect(after.entries == present.count)
+        try Self.expectShapeKept(s, "after the delete")
+        #expect(try s.read { try $0.dump("t") }.map(\.0) == present.sorted { $0.lexicographicallyPrecedes($1) })
+    }
+
+    /// A branch with one child under a parent with one child (an older file's): the parent
+    /// cannot balance its child, so the delete merges the parent with a sibling, carrying the
+    /// child along; the child is then beside a sibling, and is repaired at once.
+    @Test func aDeleteThroughOneChildBranchesOnTwoLevelsRepairsBoth() throws {
+        let s = try Storage.inMemory()
+        let count = 20_000
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            for i in 0..<count { try tx.append(t, Self.longKey(i), TreeFillTests.value(i)) }
+        }
+        var present = Set((0..<count).map { Self.longKey($0) })
+        try s.write { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            #expect(t.depth == 4)
+            for k in try tx.oneChildBranch(t, path: [1]) { present.remove(k) }
+            for k in try tx.oneChildBranch(t, path: [1, 0]) { present.remove(k) }
+        }
+        let before = try Self.summary(s)
+        #expect(before.oneChildBranches == 2)
+        #expect(before.entries == present.count)
+        let leaf = try s.read { tx in try tx.leafKeys(try #require(try tx.tree(named: "t")), path: [1, 0, 0]) }
+        let deleted = try #require(leaf.first)
+        try s.write { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            #expect(try tx.delete(t, deleted))
+        }
+        present.remove(deleted)
+        let after = try Self.summary(s)
+        #expect(after.oneChildBranches == 0)
+        #expect(after.emptyLeaves == 0)
+        #expect(after.entries == present.count)
+        try Self.expectShapeKept(s, "after the delete")
+        #expect(try s.read { try $0.dump("t") }.map(\.0) == present.sorted { $0.lexicographicallyPrecedes($1) })
+    }
+
     /// Packing at commit removes the leaves it leaves empty, and the branch they leave with
     /// no children: a run of empty leaves (an older file's) is repaired by one large commit.
     @Test func packingRemovesARunOfEmptyLeavesAndTheirBranch() throws {

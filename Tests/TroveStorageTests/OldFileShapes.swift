@@ -26,6 +26,48 @@ extension WriteTransaction {
         }
     }
 
+    /// Leaves the branch reached by following `path` from the root of `t` (-1: the last
+    /// child) with its first child only, as a writer without the shape rule of ``Tree`` may
+    /// leave it: the subtrees of its other children are freed and their entries removed, so
+    /// the file stays sound for the verifier. Returns the keys they held.
+    func oneChildBranch(_ t: Tree, path: [Int]) throws -> [[UInt8]] {
+        var (pgno, p) = try touch(t.info.root)
+        t.info.root = pgno
+        for step in path {
+            let n = try NodeView(p, pgno: pgno, pageSize: pageSize)
+            let i = step < 0 ? n.count - 1 : step
+            let (childPgno, child) = try touch(try n.child(i))
+            NodeEditor(p: p, pageSize: pageSize).setChild(i, pgno: childPgno, checksum: 0)
+            (pgno, p) = (childPgno, child)
+        }
+        var removed: [[UInt8]] = []
+        var pages: UInt64 = 0
+        func collect(_ pgno: UInt64) throws {
+            let n = try node(pgno)
+            pages += 1
+            for i in 0..<n.count {
+                if n.isLeaf {
+                    removed.append(Array(try n.key(i)))
+                    if case let .overflow(_, _, length) = try n.value(i) { pages += UInt64(overflowPages(length: length)) }
+                } else {
+                    try collect(try n.child(i))
+                }
+            }
+        }
+        let branch = try NodeView(p, pgno: pgno, pageSize: pageSize)
+        precondition(!branch.isLeaf && branch.count >= 2, "not a branch with two children or more")
+        for i in (1..<branch.count).reversed() {
+            let child = try branch.child(i)
+            try collect(child)
+            try freeSubtree(child)
+            NodeEditor(p: p, pageSize: pageSize).remove(at: i, size: try branch.entrySize(i))
+        }
+        t.info.entries -= UInt64(removed.count)
+        t.info.pages -= pages
+        t.modified = true
+        return removed
+    }
+
     /// The number of children of the branch reached by following `path` from the root of `t`.
     func childCount(_ t: Tree, path: [Int]) throws -> Int {
         var n = try node(t.info.root)
