@@ -19,6 +19,24 @@ import TestRandom
         #expect(found.oneChildBranches == 0, "\(context): \(found.oneChildBranches) branches with one child")
     }
 
+    /// Deletes the first key of the leaf reached by `path` (then child 0) from tree `t`, then
+    /// expects the tree repaired: no empty leaf, no one-child branch, and `present` its keys.
+    static func deleteFirstKeyOfLeaf(_ s: Storage, path: [Int], present: inout Set<[UInt8]>) throws {
+        let leaf = try s.read { tx in try tx.leafKeys(try #require(try tx.tree(named: "t")), path: path) }
+        let deleted = try #require(leaf.first)
+        try s.write { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            #expect(try tx.delete(t, deleted))
+        }
+        present.remove(deleted)
+        let after = try summary(s)
+        #expect(after.oneChildBranches == 0)
+        #expect(after.emptyLeaves == 0)
+        #expect(after.entries == present.count)
+        try expectShapeKept(s, "after the delete")
+        #expect(try s.read { try $0.dump("t") }.map(\.0) == present.sorted { $0.lexicographicallyPrecedes($1) })
+    }
+
     /// Keys of 200 bytes, ordered as `i`: branches hold about 18 children, so a run of
     /// deletes drains whole branches.
     static func longKey(_ i: Int) -> [UInt8] { key(i) + [UInt8](repeating: 0x2D, count: 192) }
@@ -173,19 +191,7 @@ import TestRandom
         #expect(before.oneChildBranches == 1)
         #expect(before.emptyLeaves == 0)
         #expect(before.entries == present.count)
-        let leaf = try s.read { tx in try tx.leafKeys(try #require(try tx.tree(named: "t")), path: [1, 0]) }
-        let deleted = try #require(leaf.first)
-        try s.write { tx in
-            let t = try #require(try tx.tree(named: "t"))
-            #expect(try tx.delete(t, deleted))
-        }
-        present.remove(deleted)
-        let after = try Self.summary(s)
-        #expect(after.oneChildBranches == 0)
-        #expect(after.emptyLeaves == 0)
-        #expect(after.entries == present.count)
-        try Self.expectShapeKept(s, "after the delete")
-        #expect(try s.read { try $0.dump("t") }.map(\.0) == present.sorted { $0.lexicographicallyPrecedes($1) })
+        try Self.deleteFirstKeyOfLeaf(s, path: [1, 0], present: &present)
     }
 
     /// A branch with one child under a parent with one child (an older file's): the parent
@@ -208,19 +214,7 @@ import TestRandom
         let before = try Self.summary(s)
         #expect(before.oneChildBranches == 2)
         #expect(before.entries == present.count)
-        let leaf = try s.read { tx in try tx.leafKeys(try #require(try tx.tree(named: "t")), path: [1, 0, 0]) }
-        let deleted = try #require(leaf.first)
-        try s.write { tx in
-            let t = try #require(try tx.tree(named: "t"))
-            #expect(try tx.delete(t, deleted))
-        }
-        present.remove(deleted)
-        let after = try Self.summary(s)
-        #expect(after.oneChildBranches == 0)
-        #expect(after.emptyLeaves == 0)
-        #expect(after.entries == present.count)
-        try Self.expectShapeKept(s, "after the delete")
-        #expect(try s.read { try $0.dump("t") }.map(\.0) == present.sorted { $0.lexicographicallyPrecedes($1) })
+        try Self.deleteFirstKeyOfLeaf(s, path: [1, 0, 0], present: &present)
     }
 
     /// Packing at commit removes the leaves it leaves empty, and the branch they leave with
