@@ -36,13 +36,13 @@ public final class PostgresBulkInsert {
     private var keySet: Set<String> = []
     private var indexedKeys = 0
     /// The index in `columns` of the primary key.
-    private let keyColumn: Int?
+    package let keyColumn: Int?
     /// The names of `columns`, and the model's stored lists (which a row by COPY leaves empty).
     private let columnNames: [String]
     private let lists: [PropertySchema]
     /// The kind of value each column takes as it stands (see `appendDirect`); nil for a
     /// column whose every value goes through `appendField`.
-    private let direct: [PostgresColumnKind?]
+    package let direct: [PostgresColumnKind?]
     /// A record's values by column, as `add(_:at:)` sorts them (kept for its capacity).
     @exclusivity(unchecked) private var given: [Value?]
     /// A batch that holds this many bytes ends (its COPY is sent) when the next row comes,
@@ -234,14 +234,13 @@ public final class PostgresBulkInsert {
             if stored.isNull, !property.isOptional { throw StoreError.nullNotAllowed(model: model.name, property: property.name) }
         }
         guard !stored.isNull else { return 0 }
-        // An integer's digits go into the row with no text made for them (its own, for the key).
+        if index == keyColumn { keyText = try Self.keyText(stored, type: type) }
+        // An integer's digits go into the row with no text made for them.
         if case .int(let integer) = stored {
-            if index == keyColumn { keyText = try Self.keyText(stored, type: type) }
             Self.appendQuoted(integer, to: &row)
             return 0
         }
         guard let text = try Self.text(stored, type: type) else { return nil }
-        if index == keyColumn { keyText = try Self.keyText(stored, type: type) }
         return try Self.appendQuoted(text, to: &row)
     }
 

@@ -30,7 +30,6 @@ struct JSONCopyRows {
 
     private let bulk: PostgresBulkInsert
     private let columns: [Column]
-    private let keyColumn: Int?
     private var row: [UInt8] = []
     /// For each column, the index of its pair in the record (kept for its capacity).
     private var pairOf: [Int]
@@ -44,13 +43,12 @@ struct JSONCopyRows {
         }
         var columns: [Column] = []
         for (index, property) in bulk.columns.enumerated() {
-            let omitted = property.name == model.primaryKey ? nil : (try? bulk.defaultField(column: index)) ?? nil
-            columns.append(Column(name: property.name, kind: PostgresColumnKind(property)?.kind, optional: property.isOptional,
+            let omitted = index == bulk.keyColumn ? nil : (try? bulk.defaultField(column: index)) ?? nil
+            columns.append(Column(name: property.name, kind: bulk.direct[index]?.kind, optional: property.isOptional,
                                   omitted: omitted?.field, omittedLineBreaks: omitted?.lineBreaks ?? 0))
         }
         self.bulk = bulk
         self.columns = columns
-        keyColumn = model.primaryKey.flatMap { key in columns.firstIndex { $0.name == key } }
         pairOf = Array(repeating: -1, count: columns.count)
     }
 
@@ -64,6 +62,7 @@ struct JSONCopyRows {
             pairOf[column] = pair
         }
         row.removeAll(keepingCapacity: true)
+        let keyColumn = bulk.keyColumn
         var lineBreaks = 0
         var keyRange: Range<Int>?
         for (index, column) in columns.enumerated() {

@@ -81,7 +81,7 @@ struct StoreImport {
                 throw failure("record \(record): expected a JSON object, found \(value.typeDescription)")
             }
             do {
-                if copyRows != nil, try copyRows!.add(object, record: record) {
+                if try copyRows?.add(object, record: record) == true {
                     counts.inserted += 1
                     reportProgress(counts)
                     continue
