@@ -15,7 +15,8 @@ enum NodeState {
 /// delete leaves its parent at once, a branch left with one child is merged with a sibling or
 /// takes some of its children, and a root left with one child gives way to it. A file written
 /// without this shape (the format allows it) may hold empty leaves and one-child branches,
-/// also one under another; a delete through them, or a commit that packs them, repairs them.
+/// also one under another or side by side; a delete through them, or a commit that packs
+/// leaves under them, repairs them.
 extension WriteTransaction {
     /// Inlined: a delete asks it once per level, and the call cost 2% of the instructions of
     /// TroveBench's removals (callgrind).
@@ -69,19 +70,37 @@ extension WriteTransaction {
         editor.remove(at: index, size: try NodeView(parent, pgno: parentPgno, pageSize: pageSize).entrySize(index))
     }
 
+    /// Child `index` of `parent` is underfull (`NodeState.underfull`; a branch when `isBranch`):
+    /// balances it with a sibling (``balanceChild(_:parent:parentPgno:index:)``), then each
+    /// branch with one child below it, which the merge or share carries beside siblings
+    /// (``balanceCarried(_:_:parent:parentPgno:index:)``).
+    func repairChild(_ tree: Tree, parent: UnsafeMutableRawPointer, parentPgno: UInt64, index: Int, isBranch: Bool) throws {
+        let carried = isBranch ? try onlyChildren(of: try NodeView(parent, pgno: parentPgno, pageSize: pageSize).child(index)) : []
+        try balanceChild(tree, parent: parent, parentPgno: parentPgno, index: index)
+        if !carried.isEmpty { try balanceCarried(tree, carried, parent: parent, parentPgno: parentPgno, index: index) }
+    }
+
     /// Child `index` of `parent` is underfull (`NodeState.underfull`): merges it with a
     /// sibling when both fit in one page; a branch with one child that cannot merge takes
     /// children from the sibling instead, so that both end with two or more. Touches (copies)
-    /// the sibling only when it changes. A parent with one child (an older file's) leaves
-    /// the child as it is; the parent is underfull itself, and its own parent balances it,
-    /// then the child where that carries it (``balanceCarried(_:_:parent:parentPgno:index:)``).
+    /// the sibling only when it changes. The sibling is the left one, but for a branch with
+    /// one child whose right sibling has one child too (an older file's pair): the two make
+    /// one branch of two, where pairing it with the left one would leave the right one as it
+    /// is, and copy the left one. A parent with one child (an older file's) leaves the child
+    /// as it is; the parent is underfull itself, and its own parent balances it, then the
+    /// child where that carries it (``repairChild(_:parent:parentPgno:index:isBranch:)``).
     func balanceChild(_ tree: Tree, parent: UnsafeMutableRawPointer, parentPgno: UInt64, index: Int) throws {
         let pv = try NodeView(parent, pgno: parentPgno, pageSize: pageSize)
         guard pv.count >= 2 else { return }
-        let leftIndex = index > 0 ? index - 1 : index
+        let child = try node(try pv.child(index))
+        var leftIndex = index > 0 ? index - 1 : index
+        if leftIndex < index, index + 1 < pv.count, !child.isLeaf, child.count == 1 {
+            let right = try node(try pv.child(index + 1))
+            if !right.isLeaf && right.count == 1 { leftIndex = index }
+        }
         let rightIndex = leftIndex + 1
-        let leftView = try node(try pv.child(leftIndex))
-        let rightView = try node(try pv.child(rightIndex))
+        let leftView = leftIndex == index ? child : try node(try pv.child(leftIndex))
+        let rightView = rightIndex == index ? child : try node(try pv.child(rightIndex))
         let separatorCount = try pv.key(rightIndex).count
         let extra = rightView.isLeaf ? 0 : separatorCount
         if leftView.usedBytes + rightView.usedBytes + extra <= usable {
@@ -107,9 +126,15 @@ extension WriteTransaction {
     /// Balances each of `chain` (``onlyChildren(of:)`` of child `index` of `parent`, before
     /// ``balanceChild(_:parent:parentPgno:index:)`` merged or shared that child) that is
     /// underfull, in the node that now holds it, top first: each lands beside siblings when
-    /// the one above it does.
+    /// the one above it does. A merge there can leave the node that holds it with one child
+    /// (two one-child branches merged, then their children): such a node is repaired in turn,
+    /// from the bottom up, in its own parent. Each repair follows a merge, which frees a page,
+    /// so the repairs end.
     func balanceCarried(_ tree: Tree, _ chain: [UInt64], parent: UnsafeMutableRawPointer, parentPgno: UInt64, index: Int) throws {
         var (parent, parentPgno, index) = (parent, parentPgno, index)
+        // Each node that held a target with two children or more, as its parent's child
+        // `index`, top first. Repairs below one change its children, never its place.
+        var holders: [(parent: UnsafeMutableRawPointer, parentPgno: UInt64, index: Int)] = []
         for target in chain {
             // The node holding `target` is one of the children beside where its old parent was.
             let pv = try NodeView(parent, pgno: parentPgno, pageSize: pageSize)
@@ -121,15 +146,24 @@ extension WriteTransaction {
                     break search
                 }
             }
-            guard let (j, k) = found else { return }
+            guard let (j, k) = found else { break }
             // Underfull as `nodeState` has it; read, not touched (it may be a sibling this
             // delete left alone, when the path's child was removed).
             let t = try node(target)
-            guard (!t.isLeaf && t.count < 2) || t.usedBytes < underflowBytes else { return }
+            guard (!t.isLeaf && t.count < 2) || t.usedBytes < underflowBytes else { break }
             let (holderPgno, holder) = try touch(try pv.child(j))
             NodeEditor(p: parent, pageSize: pageSize).setChild(j, pgno: holderPgno, checksum: 0)
+            let children = NodeEditor(p: holder, pageSize: pageSize).count
             try balanceChild(tree, parent: holder, parentPgno: holderPgno, index: k)
+            // Only a merge here leaves it with one child where it had two: one that had one
+            // already could not be balanced above, and would not be now.
+            if children >= 2 { holders.append((parent, parentPgno, j)) }
             (parent, parentPgno, index) = (holder, holderPgno, k)
+        }
+        for h in holders.reversed() {
+            let held = try node(try NodeView(h.parent, pgno: h.parentPgno, pageSize: pageSize).child(h.index))
+            guard !held.isLeaf, held.count < 2 else { continue }
+            try repairChild(tree, parent: h.parent, parentPgno: h.parentPgno, index: h.index, isBranch: true)
         }
     }
 

@@ -493,11 +493,7 @@ public final class WriteTransaction: ReadTransaction {
         } else {
             editor.setChild(i, pgno: r.pgno, checksum: 0)
             if r.state == .underfull {
-                // A branch child with one child (an older file's) could not balance its own
-                // child: that one is balanced where the merge or share below carries it.
-                let carried = level + 2 < path.count ? try onlyChildren(of: r.pgno) : []
-                try balanceChild(tree, parent: p, parentPgno: np, index: i)
-                if !carried.isEmpty { try balanceCarried(tree, carried, parent: p, parentPgno: np, index: i) }
+                try repairChild(tree, parent: p, parentPgno: np, index: i, isBranch: level + 2 < path.count)
             }
         }
         return (np, nodeState(editor, isLeaf: false))

@@ -2,18 +2,22 @@
 
 extension WriteTransaction {
     /// Empties the leaf reached by following `path` from the root of `t` (-1: the last child),
-    /// then child 0 down to a leaf, as a writer without the shape rule of ``Tree`` may leave
-    /// it; returns its keys. Overflow pages of its values are left behind (leaked, for the
+    /// then child 0 down to a leaf, but for its first `keeping` entries, as a writer without
+    /// the shape rule of ``Tree`` (or without merging underfull leaves) may leave it; returns
+    /// the keys it removed. Overflow pages of their values are left behind (leaked, for the
     /// verifier).
-    func emptyLeaf(_ t: Tree, path: [Int]) throws -> [[UInt8]] {
+    func emptyLeaf(_ t: Tree, path: [Int], keeping: Int = 0) throws -> [[UInt8]] {
         var (pgno, p) = try touch(t.info.root)
         t.info.root = pgno
         var steps = path[...]
         while true {
             let n = try NodeView(p, pgno: pgno, pageSize: pageSize)
             if n.isLeaf {
-                let keys = try (0..<n.count).map { Array(try n.key($0)) }
-                NodeEditor(p: p, pageSize: pageSize).reset()
+                let keys = try (min(keeping, n.count)..<n.count).map { Array(try n.key($0)) }
+                let editor = NodeEditor(p: p, pageSize: pageSize)
+                for i in stride(from: n.count - 1, through: min(keeping, n.count), by: -1) {
+                    editor.remove(at: i, size: try n.entrySize(i))
+                }
                 t.info.entries -= UInt64(keys.count)
                 t.modified = true
                 return keys
@@ -68,12 +72,6 @@ extension WriteTransaction {
         return removed
     }
 
-    /// The number of children of the branch reached by following `path` from the root of `t`.
-    func childCount(_ t: Tree, path: [Int]) throws -> Int {
-        var n = try node(t.info.root)
-        for step in path { n = try node(try n.child(step < 0 ? n.count - 1 : step)) }
-        return n.count
-    }
 }
 
 extension ReadTransaction {
@@ -92,6 +90,33 @@ extension ReadTransaction {
         }
         if t.info.root != 0 { try walk(t.info.root, depth: 0) }
         return found
+    }
+
+    /// The number of entries (children, for a branch) of the node reached by following `path`
+    /// from the root of `t` (-1: the last child).
+    func childCount(_ t: Tree, path: [Int]) throws -> Int {
+        try nodeAt(t, path: path).count
+    }
+
+    /// The bytes the entries and slots of the node reached by following `path` take.
+    func usedBytes(_ t: Tree, path: [Int]) throws -> Int {
+        try nodeAt(t, path: path).usedBytes
+    }
+
+    /// The page number of the node reached by following `path` from the root of `t`.
+    func pageNumber(_ t: Tree, path: [Int]) throws -> UInt64 {
+        var pgno = t.info.root
+        for step in path {
+            let n = try node(pgno)
+            pgno = try n.child(step < 0 ? n.count - 1 : step)
+        }
+        return pgno
+    }
+
+    private func nodeAt(_ t: Tree, path: [Int]) throws -> NodeView {
+        var n = try node(t.info.root)
+        for step in path { n = try node(try n.child(step < 0 ? n.count - 1 : step)) }
+        return n
     }
 
     /// The keys of the leaf reached by following `path` from the root of `t`, then child 0.
