@@ -2,7 +2,8 @@ import Testing
 @testable import TroveStorage
 
 /// Branches with one child as older writers left them (the format allows them), side by
-/// side: a delete through them leaves none, and copies no sibling it does not change.
+/// side, one under another, or beside a sibling too full to merge with: a delete through
+/// them leaves none.
 @Suite struct OneChildRepairTests {
     /// A tree of 30,000 keys of 8 bytes, put in one transaction: three levels, full pages.
     static func threeLevels() throws -> (Storage, Set<[UInt8]>) {
@@ -13,6 +14,27 @@ import Testing
             #expect(t.depth == 3)
         }
         return (s, Set((0..<30_000).map { key($0) }))
+    }
+
+    /// Keys of 480 bytes ordered as `i`: a page holds about eight, so a few thousand make
+    /// five levels.
+    static func wideKey(_ i: Int) -> [UInt8] { key(i) + [UInt8](repeating: 0x2D, count: 472) }
+
+    /// A tree of wide keys appended until it has five levels: root, three levels of
+    /// branches, leaves.
+    static func fiveLevels() throws -> (Storage, Set<[UInt8]>) {
+        let s = try Storage.inMemory()
+        var present = Set<[UInt8]>()
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            var i = 0
+            while t.depth < 5 || i % 1_000 != 0 {
+                try tx.append(t, wideKey(i), TreeFillTests.value(i))
+                present.insert(wideKey(i))
+                i += 1
+            }
+        }
+        return (s, present)
     }
 
     /// Two adjacent branches with one child each (an older file's): a delete through the
@@ -56,5 +78,115 @@ import Testing
         #expect(before.oneChildBranches == 2)
         #expect(before.entries == present.count)
         try TreeShapeTests.deleteFirstKeyOfLeaf(s, path: [1, 0], present: &present)
+    }
+
+    /// A branch with one child whose sibling is too full to take its entry: the sibling
+    /// shares its children, and both end with two or more; no branch is merged away.
+    @Test func aOneChildBranchBesideAFullSiblingTakesSomeOfItsChildren() throws {
+        let s = try Storage.inMemory()
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            for i in 0..<30_000 { try tx.put(t, key(2 * i), TreeFillTests.value(i)) }
+            #expect(t.depth == 3)
+        }
+        var present = Set((0..<30_000).map { key(2 * $0) })
+        // Odd keys into the first branch's range split its leaves, one child more each, until
+        // it has no room for another child: a merge with it cannot fit.
+        let room = s.pageSize - PageLayout.headerSize - PageLayout.trailerSize
+        let entry = NodeView.branchFixed + 8 + 2
+        var odd = 1
+        while try s.read({ tx in room - (try tx.usedBytes(try #require(try tx.tree(named: "t")), path: [0])) }) >= entry {
+            try s.write { tx in try tx.put(try #require(try tx.tree(named: "t")), key(odd), TreeFillTests.value(odd)) }
+            present.insert(key(odd))
+            odd += 2
+            #expect(odd < 20_000)
+        }
+        var before: (root: Int, left: Int) = (0, 0)
+        try s.write { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            for k in try tx.oneChildBranch(t, path: [1]) { present.remove(k) }
+            before = (try tx.childCount(t, path: []), try tx.childCount(t, path: [0]))
+            #expect(try tx.usedBytes(t, path: [0]) + (try tx.usedBytes(t, path: [1])) + 8 > room)
+        }
+        #expect(try TreeShapeTests.summary(s).oneChildBranches == 1)
+        try TreeShapeTests.deleteFirstKeyOfLeaf(s, path: [1, 0], present: &present)
+        try s.read { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            #expect(try tx.childCount(t, path: []) == before.root)
+            let left = try tx.childCount(t, path: [0]), right = try tx.childCount(t, path: [1])
+            #expect(left < before.left)
+            #expect(left >= 2 && right >= 2)
+            #expect(left + right == before.left + 1)
+        }
+    }
+
+    /// A chain of three branches with one child, one under another, as deep as a five-level
+    /// tree allows (an older file's): one delete through the chain repairs all three, with
+    /// the leaf at its end as it was or nearly empty (so that it merges too).
+    @Test(arguments: [nil, 1])
+    func aDeleteThroughAChainOfThreeOneChildBranchesRepairsAll(keeping: Int?) throws {
+        var (s, present) = try Self.fiveLevels()
+        try s.write { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            for path in [[1], [1, 0], [1, 0, 0]] {
+                for k in try tx.oneChildBranch(t, path: path) { present.remove(k) }
+            }
+            if let keeping { for k in try tx.emptyLeaf(t, path: [1], keeping: keeping) { present.remove(k) } }
+        }
+        let before = try TreeShapeTests.summary(s)
+        #expect(before.oneChildBranches == 3)
+        #expect(before.entries == present.count)
+        try TreeShapeTests.deleteFirstKeyOfLeaf(s, path: [1, 0, 0, 0], present: &present)
+    }
+
+    /// Chains beside chains: every second branch under the root's first child is left with
+    /// one child, and so is the branch below each; deletes through each, one per commit,
+    /// leave no branch with one child.
+    @Test func deletesThroughNeighbouringChainsRepairThemAll() throws {
+        var (s, present) = try Self.fiveLevels()
+        var chains = 0
+        try s.write { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            let branches = try tx.childCount(t, path: [0])
+            #expect(branches >= 4)
+            for b in stride(from: 0, to: branches, by: 2) {
+                for path in [[0, b], [0, b, 0]] {
+                    for k in try tx.oneChildBranch(t, path: path) { present.remove(k) }
+                }
+                chains += 1
+            }
+        }
+        var left = try TreeShapeTests.summary(s).oneChildBranches
+        #expect(left == 2 * chains)
+        for _ in 0..<chains {
+            let (path, deleted) = try s.read { tx in
+                let t = try #require(try tx.tree(named: "t"))
+                let path = try #require(try Self.pathToOneChildBranch(tx, t))
+                return (path, try #require(try tx.leafKeys(t, path: path).first))
+            }
+            try s.write { tx in
+                let t = try #require(try tx.tree(named: "t"))
+                #expect(try tx.delete(t, deleted))
+            }
+            present.remove(deleted)
+            let after = try TreeShapeTests.summary(s)
+            #expect(after.oneChildBranches == left - 2, "the delete under \(path)")
+            #expect(after.emptyLeaves == 0)
+            left = after.oneChildBranches
+        }
+        #expect(left == 0)
+        #expect(try s.read { try $0.dump("t") }.map(\.0) == present.sorted { $0.lexicographicallyPrecedes($1) })
+    }
+
+    /// The path from the root to the first branch with one child, if any.
+    static func pathToOneChildBranch(_ tx: ReadTransaction, _ t: Tree) throws -> [Int]? {
+        func search(_ pgno: UInt64, _ path: [Int]) throws -> [Int]? {
+            let n = try tx.node(pgno)
+            if n.isLeaf { return nil }
+            if n.count == 1 { return path }
+            for i in 0..<n.count { if let found = try search(try n.child(i), path + [i]) { return found } }
+            return nil
+        }
+        return try search(t.info.root, [])
     }
 }
