@@ -14,7 +14,9 @@ extension WriteTransaction {
     /// pages earlier commits wrote stay as they are, so a small commit writes no more pages.
     /// A commit of fewer than `packingThreshold` pages skips the walk: it could free little.
     /// Packing keeps the tree's shape (``Tree``): leaves it leaves empty leave their parents,
-    /// and branches it leaves with one child are merged with a sibling or share its children.
+    /// and branches it leaves with one child are merged with a sibling or share its children,
+    /// as a delete repairs them (``repairChild(_:parent:parentPgno:index:isBranch:)``): a
+    /// branch left with one child under one left so too is repaired once the upper one merges.
     func packWrittenLeaves() throws {
         guard dirty.count >= WriteTransaction.packingThreshold else { return }
         for t in openTrees.all where t.modified && !t.dropped && t.info.depth >= 2 && isOwn(t.info.root) {
@@ -80,7 +82,7 @@ extension WriteTransaction {
                 let child = try NodeView(p, pgno: pgno, pageSize: pageSize).child(i)
                 guard let c = dirty[child], !(try NodeView(c, pgno: child, pageSize: pageSize).isLeaf),
                       NodeEditor(p: c, pageSize: pageSize).count < 2 else { continue }
-                try balanceChild(tree, parent: p, parentPgno: pgno, index: i)
+                try repairChild(tree, parent: p, parentPgno: pgno, index: i, isBranch: true)
             }
             return editor.count == 0
         }

@@ -3,7 +3,7 @@ import Testing
 
 /// Branches with one child as older writers left them (the format allows them), side by
 /// side, one under another, or beside a sibling too full to merge with: a delete through
-/// them leaves none.
+/// them, or a commit that packs leaves under them, leaves none.
 @Suite struct OneChildRepairTests {
     /// A tree of 30,000 keys of 8 bytes, put in one transaction: three levels, full pages.
     static func threeLevels() throws -> (Storage, Set<[UInt8]>) {
@@ -188,5 +188,37 @@ import Testing
             return nil
         }
         return try search(t.info.root, [])
+    }
+
+    /// Packing at commit removes the empty leaves of an older file and packs the others,
+    /// which can leave a branch with one child under a branch with one child; the upper one
+    /// merges with a sibling, and the lower one, carried beside siblings, is repaired too.
+    @Test func packingThatLeavesOneChildBranchesOnTwoLevelsRepairsBoth() throws {
+        let s = try Storage.inMemory()
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            for i in 0..<20_000 { try tx.append(t, TreeShapeTests.longKey(i), TreeFillTests.value(i)) }
+            #expect(t.depth == 4)
+        }
+        var present = Set((0..<20_000).map { TreeShapeTests.longKey($0) })
+        try s.write { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            // Under the second branch of the second level: the first branch's leaves keep
+            // one entry in three, which packing puts into one leaf; every other leaf is emptied.
+            let branches = try tx.childCount(t, path: [1])
+            for j in 0..<branches {
+                for i in 0..<(try tx.childCount(t, path: [1, j])) {
+                    let keeping = j == 0 && i < 3 ? 1 : 0
+                    for k in try tx.emptyLeaf(t, path: [1, j, i], keeping: keeping) { present.remove(k) }
+                }
+            }
+            #expect(tx.dirty.count >= WriteTransaction.packingThreshold)
+        }
+        let after = try TreeShapeTests.summary(s)
+        #expect(after.entries == present.count)
+        #expect(after.emptyLeaves == 0)
+        #expect(after.oneChildBranches == 0)
+        try TreeShapeTests.expectShapeKept(s, "after packing")
+        #expect(try s.read { try $0.dump("t") }.map(\.0) == present.sorted { $0.lexicographicallyPrecedes($1) })
     }
 }
