@@ -11,10 +11,11 @@ final class Verifier {
     var prune: UInt64? = nil
     var report = VerifyReport()
     private var seen: [UInt64: UInt8] = [:]
-    /// Branch and leaf pages, and the bytes their entries take, per tree name.
-    private var nodeUse: [String: (pages: Int, bytes: Int)] = [:]
-    /// Empty leaves below the root and branches with one child, per tree name.
-    private var sparse: [String: (emptyLeaves: Int, oneChildBranches: Int)] = [:]
+    /// Branch and leaf pages, and the bytes their entries take, per tree name (nil: the
+    /// catalog, which any name could be).
+    private var nodeUse: [String?: (pages: Int, bytes: Int)] = [:]
+    /// Empty leaves below the root and branches with one child, per tree name (nil: the catalog).
+    private var sparse: [String?: (emptyLeaves: Int, oneChildBranches: Int)] = [:]
     private var buffers: [UnsafeMutableRawPointer] = []
 
     init(storage: Storage, meta: Meta, mapping: StorageMapping, fileSize: UInt64) {
@@ -62,18 +63,23 @@ final class Verifier {
             }
         }
         report.freePages = free
-        let room = pageSize - PageLayout.headerSize - PageLayout.trailerSize
-        for i in report.trees.indices {
-            if let s = sparse[report.trees[i].name] {
-                report.trees[i].emptyLeaves = s.emptyLeaves
-                report.trees[i].oneChildBranches = s.oneChildBranches
-            }
-            guard let use = nodeUse[report.trees[i].name], use.pages > 0 else { continue }
-            report.trees[i].nodePages = use.pages
-            report.trees[i].nodeBytes = use.bytes
-            report.trees[i].fill = Double(use.bytes) / Double(use.pages * room)
-        }
+        report.catalog = .init(name: "", entries: Int(meta.catalog.entries), pages: Int(meta.catalog.pages), depth: Int(meta.catalog.depth))
+        count(&report.catalog, as: nil)
+        for i in report.trees.indices { count(&report.trees[i], as: report.trees[i].name) }
         return report
+    }
+
+    /// Fills in the node pages, fill and sparse nodes the walk counted for `name`.
+    private func count(_ summary: inout VerifyReport.TreeSummary, as name: String?) {
+        if let s = sparse[name] {
+            summary.emptyLeaves = s.emptyLeaves
+            summary.oneChildBranches = s.oneChildBranches
+        }
+        guard let use = nodeUse[name], use.pages > 0 else { return }
+        let room = pageSize - PageLayout.headerSize - PageLayout.trailerSize
+        summary.nodePages = use.pages
+        summary.nodeBytes = use.bytes
+        summary.fill = Double(use.bytes) / Double(use.pages * room)
     }
 
     private func problem(_ page: UInt64?, _ detail: String) throws {
@@ -95,7 +101,7 @@ final class Verifier {
 
     private func walkAll() throws {
         if meta.catalog.root != 0 {
-            try walkTree(meta.catalog.root, checksum: meta.catalog.rootChecksum, depth: 0, isCatalog: true, low: nil, high: nil, name: "(catalog)")
+            try walkTree(meta.catalog.root, checksum: meta.catalog.rootChecksum, depth: 0, isCatalog: true, low: nil, high: nil, name: nil)
         }
         if meta.freeListPgno != 0 {
             if let p = try checkedRun(meta.freeListPgno, pages: Int(meta.freeListPages), checksum: meta.freeListChecksum, type: .freeIndex) {
@@ -178,7 +184,7 @@ final class Verifier {
     }
 
     private func walkTree(_ pgno: UInt64, checksum: UInt64, depth: Int, isCatalog: Bool,
-                          low: [UInt8]?, high: [UInt8]?, name: String) throws {
+                          low: [UInt8]?, high: [UInt8]?, name: String?) throws {
         guard depth < 64 else { try problem(pgno, "tree deeper than 64 levels (a cycle?)"); return }
         guard let p = try checkedRun(pgno, pages: 1, checksum: checksum, type: .leaf) else {
             if prune == nil { try mark(pgno, pages: 1, as: 1) }
@@ -243,7 +249,8 @@ final class Verifier {
 extension Storage {
     /// Walks every tree and the free list of the newest snapshot and reports any page referenced
     /// twice, leaked, out of order or failing its checksum. Empty leaves and branches with one
-    /// child, which the format allows, are counted per tree (``VerifyReport/TreeSummary``).
+    /// child, which the format allows, are counted per tree and for the catalog
+    /// (``VerifyReport/TreeSummary``).
     public func verify() throws -> VerifyReport {
         let tx = try beginRead()
         defer { tx.end() }

@@ -1,7 +1,6 @@
 /// What ``Storage/verify()`` found.
 public struct VerifyReport: Sendable, CustomStringConvertible {
-    /// One named tree. The catalog (the tree of names) keeps the same shape but has no
-    /// summary: its pages count in `usedPages`, and damage to them in `problems`.
+    /// One tree: a named one (``trees``), or the catalog (``catalog``).
     public struct TreeSummary: Sendable {
         public var name: String
         public var entries: Int
@@ -28,6 +27,9 @@ public struct VerifyReport: Sendable, CustomStringConvertible {
     public var usedPages: Int = 0
     public var freePages: Int = 0
     public var trees: [TreeSummary] = []
+    /// The catalog, the tree that maps each tree's name to its root: its `entries` are the
+    /// trees, and its `name` is empty. Its pages count in `usedPages` too.
+    public var catalog = TreeSummary(name: "", entries: 0, pages: 0, depth: 0)
     /// Every inconsistency, each naming its page: empty when the store is sound.
     public var problems: [VerifyProblem] = []
 
@@ -36,8 +38,9 @@ public struct VerifyReport: Sendable, CustomStringConvertible {
     public var description: String {
         var s = "transaction \(transactionID): \(pageCount) pages, \(usedPages) used, \(freePages) free, \(trees.count) trees"
         for p in problems { s += "\n  problem: \(p)" }
-        for t in trees where t.emptyLeaves > 0 || t.oneChildBranches > 0 {
-            s += "\n  note: tree \(t.name) holds \(t.emptyLeaves) empty leaves and \(t.oneChildBranches) branches with one child (sound to read; deletes and packing through them remove most)"
+        for t in [catalog] + trees where t.emptyLeaves > 0 || t.oneChildBranches > 0 {
+            let tree = t.name.isEmpty ? "the catalog" : "tree \(t.name)"
+            s += "\n  note: \(tree) holds \(t.emptyLeaves) empty leaves and \(t.oneChildBranches) branches with one child (sound to read; deletes and packing through them remove most)"
         }
         return s
     }

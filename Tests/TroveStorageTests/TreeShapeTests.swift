@@ -305,3 +305,40 @@ import TestRandom
         #expect(try s.verify().trees.count == 10)
     }
 }
+
+/// The verifier summarizes the catalog as it does each tree, shape counts included.
+@Suite struct CatalogShapeTests {
+    /// 300 trees make a catalog of two levels. Its summary counts its pages and trees apart
+    /// from a tree named as the walk once named the catalog, and an empty catalog leaf (as
+    /// an older writer may leave one) is a note on the catalog, not a problem.
+    @Test func theVerifierSummarizesTheCatalogAndCountsItsShape() throws {
+        let s = try Storage.inMemory()
+        let padding = String(repeating: "x", count: 100)
+        let names = (0..<300).map { "tree-\(1_000 + $0)-\(padding)" }
+        try s.write { tx in
+            for name in names { _ = try tx.createTree(named: name) }
+            try tx.put(try tx.createTree(named: "(catalog)"), key(1), key(1))
+        }
+        let report = try s.verify()
+        #expect(report.isValid, "\(report)")
+        #expect(report.catalog.entries == 301)
+        #expect(report.catalog.depth == 2)
+        #expect(report.catalog.pages >= 3)
+        #expect(report.catalog.nodePages == report.catalog.pages)
+        #expect(report.catalog.fill > 0.5)
+        #expect(report.catalog.emptyLeaves == 0 && report.catalog.oneChildBranches == 0)
+        let named = try #require(report.trees.first { $0.name == "(catalog)" })
+        #expect(named.pages == 1 && named.nodePages == 1)
+
+        var removed: [[UInt8]] = []
+        try s.write { tx in removed = try tx.emptyLeaf(tx.catalog, path: [1]) }
+        #expect(!removed.isEmpty)
+        let after = try s.verify()
+        #expect(after.isValid, "\(after)")
+        #expect(after.catalog.emptyLeaves == 1)
+        #expect(after.catalog.oneChildBranches == 0)
+        #expect(after.catalog.entries == 301 - removed.count)
+        #expect(after.trees.count == 301 - removed.count)
+        #expect(after.description.contains("the catalog holds 1 empty leaves"))
+    }
+}
