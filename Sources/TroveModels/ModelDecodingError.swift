@@ -68,6 +68,32 @@ public struct ModelDecodingError: Error, CustomStringConvertible, Sendable {
     }
 }
 
+extension ModelDecodingError {
+    /// The error for `error`, thrown decoding `value`, the column `item` (a SELECT item as
+    /// the query language writes it) of a row of `model`, as `expectedType`.
+    init(_ error: any Error, model: String, item: String, value: Value, expectedType: Any.Type) {
+        self.model = model
+        var path = item
+        var reason = "\(error)"
+        if let decoding = error as? DecodingError {
+            let context: DecodingError.Context? = switch decoding {
+            case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c): c
+            @unknown default: nil
+            }
+            if let context {
+                reason = context.debugDescription
+                for key in context.codingPath {
+                    if let index = key.intValue { path += "[\(index)]" } else { path += "." + key.stringValue }
+                }
+            }
+        }
+        property = path
+        storedValue = value == .null ? "null" : "\(value) (\(value.kindDescription))"
+        self.expectedType = "\(expectedType)"
+        self.reason = reason
+    }
+}
+
 extension PersistentModel {
     /// The value stored as `object`, or a ``ModelDecodingError`` naming what does not fit.
     static func decoded(from object: DynamicObject) throws -> Self {

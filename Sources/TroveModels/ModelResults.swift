@@ -56,35 +56,25 @@ public struct ModelResults<T: PersistentModel> {
     /// compile. Each aggregate's property may be one of a linked model through to-one links
     /// (`sum(\.team?.budget)`, a null link's value skipped), as a sort key may.
     public func sum<V: QueryableSummand>(_ keyPath: KeyPath<T, V>) throws -> V.Number {
-        let path = try T.questionPath(keyPath)
-        let sum = try results.sum(of: path)
-        if sum.isNull { return .zero }
-        guard let number = V.Number(aggregate: sum) else {
-            throw ModelQueryError("the sum of \(T.modelName).\(path), \(sum), is out of the range of \(V.Number.self)")
-        }
-        return number
+        try ModelAggregate<T, V.Number>.sum(keyPath).output(over: results)
     }
 
     /// The mean of a numeric property, nulls skipped; nil when there is no value (no object,
     /// or only nulls).
     public func average<V: QueryableSummand>(_ keyPath: KeyPath<T, V>) throws -> Double? {
-        switch try results.average(of: T.questionPath(keyPath)) {
-        case .double(let d): d
-        case .decimal(let d): NSDecimalNumberFree.double(d)
-        default: nil
-        }
+        try ModelAggregate<T, Double?>.average(keyPath).output(over: results)
     }
 
     /// The least value of a numeric or date property, nulls skipped; nil when there is no
     /// value (no object, or only nulls).
     public func min<V: QueryableExtremum>(_ keyPath: KeyPath<T, V>) throws -> V.Extremum? {
-        V.Extremum(aggregate: try results.min(of: T.questionPath(keyPath)))
+        try ModelAggregate<T, V.Extremum?>.min(keyPath).output(over: results)
     }
 
     /// The greatest value of a numeric or date property, nulls skipped; nil when there is no
     /// value (no object, or only nulls).
     public func max<V: QueryableExtremum>(_ keyPath: KeyPath<T, V>) throws -> V.Extremum? {
-        V.Extremum(aggregate: try results.max(of: T.questionPath(keyPath)))
+        try ModelAggregate<T, V.Extremum?>.max(keyPath).output(over: results)
     }
 }
 

@@ -36,6 +36,8 @@ import Testing
             _ = try snapshot.objects(Pet.self).min(\\.born)
             _ = try snapshot.objects(Pet.self).sum(\\.weight)
             _ = try snapshot.objects(Pet.self).grouped(by: \\.name, select: [.property(\\.name), .count, .max(\\.born), .average(\\.weight).named("w")])
+            let _: [(String, String?)] = try snapshot.objects(Owner.self).select(\\.name, \\.nickname)
+            let _: [(String, Int, Date?, Double?)] = try snapshot.objects(Pet.self).grouped(by: \\.name, aggregating: .count, .max(\\.born), .average(\\.weight))
             try tx.insert(owner)
             try tx.append(Pet(id: 1), to: \\.pets, of: owner)
             try tx.append("x", to: \\.tags, of: owner)
@@ -97,6 +99,16 @@ import Testing
              "requires that 'Date' conform to 'QueryableSummand'"),
         .use("the sum of a property that is not numeric in a group", #"_ = try snapshot.objects(Owner.self).grouped(by: \.name, select: [.sum(\.name)])"#,
              "requires that 'String' conform to 'QueryableSummand'"),
+        .use("a misspelt key path in a typed SELECT", #"let owners = try snapshot.objects(Owner.self); _ = try owners.select(\.name, \.nmae)"#,
+             "has no member 'nmae'"),
+        .use("a typed SELECT's row read as other types", #"let _: [(String, String)] = try snapshot.objects(Owner.self).select(\.name, \.id)"#,
+             "cannot assign value of type '[(String, Int)]' to type '[(String, String)]'"),
+        .use("an optional of a typed SELECT read as a value", #"let _: [String] = try snapshot.objects(Owner.self).select(\.nickname)"#,
+             "cannot assign value of type '[String?]' to type '[String]'"),
+        .use("the sum of a property that is not numeric in a typed group", #"_ = try snapshot.objects(Owner.self).grouped(by: \.id, aggregating: .sum(\.name))"#,
+             "requires that 'String' conform to 'QueryableSummand'"),
+        .use("an average of a typed group read as a value", #"let _: [(String, Double)] = try snapshot.objects(Pet.self).grouped(by: \.name, aggregating: .average(\.weight))"#,
+             "cannot assign value of type '[(String, Double?)]' to type '[(String, Double)]'"),
         .use("an aggregate of a property that is no list in a where: closure", #"_ = try snapshot.objects(Owner.self, where: { $0.id.sum > 3 })"#,
              "no exact matches in reference to property 'sum'"),
         .use("the sum of a date in a where: closure", #"_ = try snapshot.objects(Owner.self, where: { $0.pets.born.sum > Date() })"#,

@@ -38,6 +38,21 @@ import TroveModels
         }
     }
 
+    @Test func aTypedRowValueThatDoesNotFitIsAnErrorNamingTheItem() throws {
+        let store = try store(#"{"id": "int", "level": "int?", "readings": "double[]"}"#,
+                              [["id": 1, "level": 3, "readings": [1.0]], ["id": 2, "readings": [2.5]]])
+        try store.read { s in
+            let results = try s.objects(Gauge.self, sortBy: [.init(\.id)])
+            let error = try #require(throws: ModelDecodingError.self) { try results.select(\.id, \.level) }
+            #expect(error.model == "Gauge" && error.property == "level" && error.storedValue == "null" && error.expectedType == "Int")
+            let list = try #require(throws: ModelDecodingError.self) { try results.select(\.readings) }
+            #expect(list.property == "readings[0]" && list.expectedType == "Array<Int>")
+            let key = try #require(throws: ModelDecodingError.self) { try results.grouped(by: \.level, aggregating: .count) }
+            #expect(key.property == "level" && key.storedValue == "null")
+            #expect(try s.objects(Gauge.self, where: { $0.id == 1 }).select(\.id, \.level).map(\.1) == [3])
+        }
+    }
+
     @Test func aValueOfAnotherTypeThrows() throws {
         let store = try store(#"{"id": "int", "level": "string", "readings": "int[]"}"#, [["id": 1, "level": "high"]])
         let error = try #require(throws: ModelDecodingError.self) { try store.read { try $0.objects(Gauge.self).first } }

@@ -54,9 +54,11 @@ import TroveModels
         try store.read { s in
             let all = try s.objects(Wording.self, sortBy: [.init(\.id)])
             #expect(try s.objects(Wording.self, where: { $0.matches > 3 }).count == 2)
-            let rows = try all.select(\.matches, \.like, \.sort, \.in, \.partner?.matches)
+            let rows = try all.select([.property(\.matches), .property(\.like), .property(\.sort), .property(\.in), .property(\.partner?.matches)])
             #expect(rows.map { $0.values } == [[3, "a", 2, 5, 9], [4, "b", 1, 6, .null], [9, "b", 3, 7, .null]])
             #expect(rows == (try all.results.select("#matches", "#like", "sort", "#in", "partner.#matches")))
+            let typed = try all.select(\.matches, \.like, \.sort, \.in, \.partner?.matches)
+            #expect(typed.map(\.4) == [9, nil, nil] && typed.map(\.1) == ["a", "b", "b"] && typed.map(\.3) == [5, 6, 7])
             let groups = try all.grouped(by: \.like, \.all, select: [.property(\.like), .count, .sum(\.matches), .average(\.in),
                                                                   .min(\.sort), .max(\.partner?.matches)])
             #expect(groups.map { $0.values } == [["a", 1, 3, 5.0, 2, 9], ["b", 1, 4, 6.0, 1, .null], ["b", 1, 9, 7.0, 3, .null]])
@@ -119,6 +121,8 @@ import TroveModels
                     throws: { $0 is ModelQueryError && "\($0)".contains("Wording.medium, 60000, is out of the range of Int16") })
             #expect(performing: { try all.sum(\.ratio) },
                     throws: { $0 is ModelQueryError && "\($0)".contains("out of the range of Float") })
+            #expect(performing: { try all.grouped(by: \.all, aggregating: .count, .sum(\.small)) },
+                    throws: { $0 is ModelQueryError && "\($0)".contains("the sum of Wording.small, 200, is out of the range of Int8") })
             #expect(try s.objects(Wording.self, where: { $0.id == 1 }).sum(\.small) == 100)
             #expect(try s.objects(Wording.self, where: { $0.id > 9 }).sum(\.small) == 0)
             #expect(try s.objects(Wording.self, where: { $0.id > 9 }).sum(\.ratio) == 0)

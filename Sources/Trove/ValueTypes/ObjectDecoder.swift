@@ -21,6 +21,12 @@ package enum ObjectDecoder {
         try T(from: NodeDecoder(node: .value(.object(properties)), snapshot: nil, codingPath: []))
     }
 
+    /// The `T` that one value holds (a query's column): a scalar, an optional, a list, or a
+    /// link's object read from `snapshot`.
+    package static func decode<T: Decodable>(_ type: T.Type, from value: Value, snapshot: Snapshot) throws -> T {
+        try NodeDecoder(node: .value(value), snapshot: snapshot, codingPath: []).decode(type, from: value, at: [])
+    }
+
     /// The leaf types a ``Value`` converts to directly; nil when `T` is not one of them.
     static func primitive<T>(_ type: T.Type, from v: Value, codingPath: [any CodingKey]) throws -> T? {
         func mismatch() -> DecodingError {
