@@ -80,11 +80,11 @@ public final class PostgresBulkInsert {
         }
     }
 
-    /// Adds an object to the batch; `place` names it (`"record 3"`, `"line 7"`) in the error of
-    /// a batch that fails. Returns false, adding nothing, for an object COPY cannot carry (a
+    /// Adds an object to the batch; `place` names it (`record 3`, `line 7`) in the error of a
+    /// batch that fails. Returns false, adding nothing, for an object COPY cannot carry (a
     /// list with elements, a nested object, a date outside the years 1 to 9999): that one is
     /// for `PostgresStore.insert`, after `flush()`.
-    public func add(_ values: [String: Value], at place: String) throws -> Bool {
+    public func add(_ values: [String: Value], at place: Place) throws -> Bool {
         guard !columns.isEmpty else { return false }
         // The record's values go to their columns in one pass, by comparing names: they are
         // few, and mostly small strings equal bit for bit to the schema's, which compare in a
@@ -132,7 +132,7 @@ public final class PostgresBulkInsert {
             throw error
         }
         if let keyText { keyBytes.append(contentsOf: keyText.utf8) }
-        try added(hasKey: keyText != nil, lineBreaks: lineBreaks, at: .named(place))
+        try added(hasKey: keyText != nil, lineBreaks: lineBreaks, at: place)
         return true
     }
 

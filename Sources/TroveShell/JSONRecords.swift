@@ -1,4 +1,5 @@
 import Trove
+import TrovePostgres
 
 /// The JSON of `insert` and `upsert`: one object, or an array of objects.
 enum JSONRecords {
@@ -39,15 +40,15 @@ extension JSONRecords {
         var links = ForwardLinks(model: model)
         var inserted = 0, updated = 0
         for (index, record) in records.enumerated() {
-            let name = records.count > 1 ? "record \(index + 1)" : nil
+            let place: PostgresBulkInsert.Place = records.count > 1 ? .record(index + 1) : .named("the object")
             var values = try WriteFailure.naming(record: index, of: records.count, at: record.offset) {
                 try destination.values(fromJSON: record.object, model: model.name)
             }
             try placed(at: record.offset) {
-                try links.setAside(&values, in: destination) { property in name.map { "\($0) (\(property))" } ?? property }
+                try links.setAside(&values, in: destination) { property in records.count > 1 ? "\(place) (\(property))" : property }
             }
             try WriteFailure.naming(record: index, of: records.count, at: record.offset) {
-                if try destination.write(model.name, values, merge: merge, at: name ?? "the object") { inserted += 1 } else { updated += 1 }
+                if try destination.write(model.name, values, merge: merge, at: place) { inserted += 1 } else { updated += 1 }
             }
         }
         try placed(at: records.first?.offset) { try links.finish(in: destination) }

@@ -1,4 +1,5 @@
 import Trove
+import TrovePostgres
 
 /// `import MODEL FILE [AS CSV|TSV|JSON] [MERGE]`: writes every record of the file, streamed
 /// in bounded memory, in the statement's transaction (of a store or of a PostgreSQL database). The first bad record stops the import
@@ -34,7 +35,7 @@ struct StoreImport {
                     continue
                 }
                 do {
-                    try write(values, into: destination, at: "line \(record.line)", &counts)
+                    try write(values, into: destination, at: .line(record.line), &counts)
                 } catch let error as ImportFailure {
                     throw failure(error.description)
                 } catch {
@@ -88,7 +89,7 @@ struct StoreImport {
                 }
                 var values = try destination.values(fromJSON: object, model: model.name)
                 try links.setAside(&values, in: destination) { "record \(record) (\($0))" }
-                try write(values, into: destination, at: "record \(record)", &counts)
+                try write(values, into: destination, at: .record(record), &counts)
             } catch let error as ImportFailure {
                 throw failure(error.description)
             } catch {
@@ -113,7 +114,7 @@ struct StoreImport {
         }
     }
 
-    private func write(_ values: [String: Value], into destination: ImportDestination, at place: String, _ counts: inout Counts) throws {
+    private func write(_ values: [String: Value], into destination: ImportDestination, at place: PostgresBulkInsert.Place, _ counts: inout Counts) throws {
         if try destination.write(model.name, values, merge: merge, at: place) { counts.inserted += 1 } else { counts.updated += 1 }
     }
 

@@ -29,7 +29,7 @@ struct PostgresBulkInsertTests {
                 bulkValues["id"] = .int(Int64(i + 1))
                 insertValues["id"] = .int(Int64(i + 101))
                 if case .int(let next) = values["next"] { insertValues["next"] = .int(next + 100) }
-                #expect(try bulk.add(bulkValues, at: "record \(i + 1)"))
+                #expect(try bulk.add(bulkValues, at: .record(i + 1)))
                 try store.insert("Item", insertValues)
             }
             try bulk.flush()
@@ -54,17 +54,17 @@ struct PostgresBulkInsertTests {
         let store = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: Self.schema)
         try store.insert("Item", ["id": 5])
         let bulk = try PostgresBulkInsert(store: store, model: "Item")
-        #expect(try !bulk.add(["id": 1, "tags": .list(["a"])], at: "record 1"))
-        #expect(try !bulk.add(["id": 1, "next": .object(["id": 2])], at: "record 1"))
-        #expect(try !bulk.add(["id": 1, "d": .date(Date(timeIntervalSince1970: -70_000_000_000))], at: "record 1"))
-        #expect(throws: PostgresError.self) { try bulk.add(["id": 1, "s": "nul \u{0} inside"], at: "record 1") }
-        #expect(throws: StoreError.noSuchProperty(model: "Item", property: "nope")) { try bulk.add(["id": 1, "nope": 3], at: "record 1") }
-        #expect(throws: StoreError.nullNotAllowed(model: "Item", property: "id")) { try bulk.add(["id": .null], at: "record 1") }
-        for i in 1...4 { #expect(try bulk.add(["id": .int(Int64(i + 10))], at: "record \(i)")) }
+        #expect(try !bulk.add(["id": 1, "tags": .list(["a"])], at: .record(1)))
+        #expect(try !bulk.add(["id": 1, "next": .object(["id": 2])], at: .record(1)))
+        #expect(try !bulk.add(["id": 1, "d": .date(Date(timeIntervalSince1970: -70_000_000_000))], at: .record(1)))
+        #expect(throws: PostgresError.self) { try bulk.add(["id": 1, "s": "nul \u{0} inside"], at: .record(1)) }
+        #expect(throws: StoreError.noSuchProperty(model: "Item", property: "nope")) { try bulk.add(["id": 1, "nope": 3], at: .record(1)) }
+        #expect(throws: StoreError.nullNotAllowed(model: "Item", property: "id")) { try bulk.add(["id": .null], at: .record(1)) }
+        for i in 1...4 { #expect(try bulk.add(["id": .int(Int64(i + 10))], at: .record(i))) }
         #expect(bulk.holds(primaryKey: 12) && !bulk.holds(primaryKey: 5))
         // A field's line breaks are lines of COPY's count too: the refused row is still found.
-        #expect(try bulk.add(["id": 20, "s": "two\nline \"breaks\"\n"], at: "record with lines"))
-        #expect(try bulk.add(["id": 5], at: "record 5"))
+        #expect(try bulk.add(["id": 20, "s": "two\nline \"breaks\"\n"], at: .named("record with lines")))
+        #expect(try bulk.add(["id": 5], at: .record(5)))
         let error = #expect(throws: PostgresRowError.self) { try store.atomically { try bulk.flush() } }
         #expect(error?.place == "record 5" && error?.storeError == .duplicatePrimaryKey(model: "Item", value: "5"), "\(String(describing: error))")
         #expect(error?.description == "record 5: 'Item' already has an object with primary key 5")
@@ -78,7 +78,7 @@ struct PostgresBulkInsertTests {
         try store.insert("Item", ["id": 2500])
         let padding = String(repeating: "x", count: 60)
         func add(_ bulk: PostgresBulkInsert, _ ids: ClosedRange<Int>) throws {
-            for i in ids { #expect(try bulk.add(["id": .int(Int64(i)), "s": .string("\(i) \(padding)")], at: "record \(i)")) }
+            for i in ids { #expect(try bulk.add(["id": .int(Int64(i)), "s": .string("\(i) \(padding)")], at: .record(i))) }
         }
         let refused = #expect(throws: PostgresRowError.self) {
             try store.atomically {
@@ -94,7 +94,7 @@ struct PostgresBulkInsertTests {
             try store.atomically {
                 let bulk = try PostgresBulkInsert(store: store, model: "Item")
                 try add(bulk, 3001...5000)
-                _ = try bulk.add(["id": .null], at: "record null")
+                _ = try bulk.add(["id": .null], at: .named("record null"))
             }
         }
         #expect(try store.count("Item") == 1)
@@ -136,7 +136,7 @@ struct PostgresBulkInsertTests {
                 var bulkValues = values, insertValues = values
                 bulkValues["id"] = .int(Int64(i + 1))
                 insertValues["id"] = .int(Int64(i + 101))
-                #expect(try bulk.add(bulkValues, at: "record \(i + 1)"))
+                #expect(try bulk.add(bulkValues, at: .record(i + 1)))
                 try store.insert("Row", insertValues)
             }
             // Refused as `insert` refuses them, and nothing of the record is kept.
@@ -144,7 +144,7 @@ struct PostgresBulkInsertTests {
                                              ["id": .string("x")], ["id": 53, "small": .int(1), "nope": 1]] {
                 var insertError = "", bulkError = ""
                 do { try store.insert("Row", refused) } catch { insertError = "\(error)" }
-                do { _ = try bulk.add(refused, at: "record refused") } catch { bulkError = "\(error)" }
+                do { _ = try bulk.add(refused, at: .named("record refused")) } catch { bulkError = "\(error)" }
                 #expect(!insertError.isEmpty && bulkError == insertError, "\(refused)")
             }
             try bulk.flush()

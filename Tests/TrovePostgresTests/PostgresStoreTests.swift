@@ -87,7 +87,7 @@ struct PostgresStoreTests {
         let bulk = try PostgresBulkInsert(store: postgres, model: "Thing")
         try store.write { tx in _ = try tx.insert("Thing", ["id": 4]) }
         try postgres.atomically {
-            #expect(try bulk.add(["id": 4], at: "record 1"))
+            #expect(try bulk.add(["id": 4], at: .record(1)))
             try bulk.flush()
         }
         for query in ["Thing SORT(id)", "Kid SORT(name)"] {
@@ -100,7 +100,7 @@ struct PostgresStoreTests {
             #expect(onServer == onStore, "\(values)")
             guard values["kid"] == nil else { continue }
             let copied = #expect(throws: StoreError.self) {
-                try postgres.atomically { _ = try PostgresBulkInsert(store: postgres, model: "Thing").add(values, at: "record 1") }
+                try postgres.atomically { _ = try PostgresBulkInsert(store: postgres, model: "Thing").add(values, at: .record(1)) }
             }
             #expect(copied == onStore, "\(values)")
         }

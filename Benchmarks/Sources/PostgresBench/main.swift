@@ -216,7 +216,7 @@ try measureTransaction("import N objects by COPY, one transaction (import's path
     let bulk = try PostgresBulkInsert(store: store, model: "Person")
     for i in range {
         let p = person(i)
-        _ = try bulk.add(["id": .int(p.id), "name": .string(p.name), "age": .int(p.age), "score": .double(p.score)], at: "record \(i)")
+        _ = try bulk.add(["id": .int(p.id), "name": .string(p.name), "age": .int(p.age), "score": .double(p.score)], at: .record(i))
     }
     try bulk.flush()
 }, raw: { range in
