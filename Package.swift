@@ -80,9 +80,11 @@ let package = Package(
         // The contract every Repository keeps, run by the tests of each one.
         .target(name: "RepositoryContract", dependencies: ["Trove"], path: "Tests/RepositoryContract"),
         .testTarget(name: "TroveTests", dependencies: ["Trove", "RepositoryContract", "TestRandom", "RegularExpressionSamples"]),
-        .testTarget(name: "TroveShellTests", dependencies: ["TroveShell"]),
+        // The PostgreSQL server the tests run against, and a fresh schema on it for each test.
+        .target(name: "PostgresTestSupport", dependencies: ["TrovePostgres"], path: "Tests/PostgresTestSupport"),
+        .testTarget(name: "TroveShellTests", dependencies: ["TroveShell", "TrovePostgres", "PostgresTestSupport"]),
         .testTarget(name: "TrovePostgresTests", dependencies: ["TrovePostgres", "Trove", "TroveModels", "RepositoryContract",
-                                                             "RegularExpressionSamples"]),
+                                                             "RegularExpressionSamples", "PostgresTestSupport"]),
         .testTarget(name: "TroveModelsTests", dependencies: ["TroveModels", "TestRandom"]),
         .testTarget(name: "TroveEndToEndTests", dependencies: ["trove", "TrovePostgres", "TroveModels"]),
     ]

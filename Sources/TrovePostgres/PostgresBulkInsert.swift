@@ -52,6 +52,9 @@ public final class PostgresBulkInsert {
     private static let batchBytes = 4 << 20
     private static let pieceBytes = 64 << 10
     @exclusivity(unchecked) private var sentBytes = 0
+    /// How many rows came written by the caller (`add(row:keyField:lineBreaks:at:)`), not made
+    /// here from values: which way an import's records took, as its tests see it.
+    @exclusivity(unchecked) package private(set) var rowsWritten = 0
     /// Whether batches stream (see above). A caller that runs statements between adds turns
     /// it off, after a `flush()`: each statement would end a streamed COPY.
     public var streams = true
@@ -183,6 +186,7 @@ public final class PostgresBulkInsert {
     public func add(row: [UInt8], keyField: Range<Int>?, lineBreaks: Int, at place: Place) throws {
         try flushIfFull()
         data += row
+        rowsWritten += 1
         if let keyField { Self.appendUnquoted(row[keyField], to: &keyBytes) }
         try added(hasKey: keyField != nil, lineBreaks: lineBreaks, at: place)
     }

@@ -1,5 +1,6 @@
 import Testing
 import TrovePostgres
+import PostgresTestSupport
 
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
 struct PostgresConnectionTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Trove
 import TrovePostgres
+import PostgresTestSupport
 
 /// Random predicates and clauses run against a store and against PostgreSQL holding the same
 /// objects: the same objects, in the same order where SORT makes one.

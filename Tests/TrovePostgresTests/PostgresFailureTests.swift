@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Trove
 import TrovePostgres
+import PostgresTestSupport
 
 /// Concurrent writers and a server that goes away: no update is lost, nothing is half-written,
 /// and the error says which of the two happened.

@@ -3,6 +3,7 @@ import RegularExpressionSamples
 import Testing
 import Trove
 import TrovePostgres
+import PostgresTestSupport
 
 /// `MATCHES` on PostgreSQL: the patterns whose meaning is the same in ICU's syntax and
 /// PostgreSQL's give a store's answers, with `[c]` for those of ASCII characters; every other

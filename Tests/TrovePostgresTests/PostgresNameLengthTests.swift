@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Trove
 @testable import TrovePostgres
+import PostgresTestSupport
 
 /// PostgreSQL keeps 63 bytes of a name: a table or column name that does not fit is refused
 /// before anything is created, and long index names stay distinct.

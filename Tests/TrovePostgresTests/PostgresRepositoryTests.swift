@@ -3,6 +3,7 @@ import RepositoryContract
 import Testing
 import Trove
 import TrovePostgres
+import PostgresTestSupport
 
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
 struct PostgresRepositoryTests {

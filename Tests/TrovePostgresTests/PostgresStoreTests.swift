@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Trove
 @testable import TrovePostgres
+import PostgresTestSupport
 
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
 struct PostgresStoreTests {

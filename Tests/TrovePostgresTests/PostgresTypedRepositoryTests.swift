@@ -3,6 +3,7 @@ import Testing
 import Trove
 import TroveModels
 import TrovePostgres
+import PostgresTestSupport
 
 /// An entity whose schema TroveModels derives, fetched with `#Predicate` on PostgreSQL.
 final class Member: EntityType, PersistentModel {

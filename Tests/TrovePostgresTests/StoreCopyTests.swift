@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Trove
 import TrovePostgres
+import PostgresTestSupport
 
 /// A store with every property type, links and lists (of scalars and of links, to objects
 /// with and without primary keys) and nulls goes to PostgreSQL and back unchanged.

@@ -12,21 +12,22 @@ import TrovePostgres
 /// The PostgreSQL server the tests run against: `make test` starts a throwaway cluster
 /// (Scripts/pg-server) and names it in `TROVE_TEST_POSTGRES_URL`. A plain `swift test` without
 /// the variable skips these suites (Swift Testing lists them as skipped, with this reason);
-/// with the variable set, a server that cannot be reached fails them.
-enum PostgresTestServer {
-    static let url: String? = {
+/// with the variable set, a server that cannot be reached fails them. The suites of the
+/// PostgreSQL backend and of the shell's import into it share it.
+public enum PostgresTestServer {
+    public static let url: String? = {
         guard let value = getenv("TROVE_TEST_POSTGRES_URL") else { return nil }
         let url = String(cString: value)
         return url.isEmpty ? nil : url
     }()
 
-    static var isAvailable: Bool { url != nil }
+    public static var isAvailable: Bool { url != nil }
 
-    static let skipReason: Comment = "TROVE_TEST_POSTGRES_URL is not set: run `make test`, or `make pg` and export what it prints"
+    public static let skipReason: Comment = "TROVE_TEST_POSTGRES_URL is not set: run `make test`, or `make pg` and export what it prints"
 
     /// A URL of the test server whose connections work in a PostgreSQL schema of their own,
     /// new and empty, so that tests running at once never see each other's tables.
-    static func freshURL() throws -> String {
+    public static func freshURL() throws -> String {
         guard let url else { throw PostgresError("TROVE_TEST_POSTGRES_URL is not set") }
         let name = "t_" + UUID().uuidString.lowercased().replacing("-", with: "")
         let connection = try PostgresConnection(url: url)
