@@ -52,8 +52,8 @@ public final class PostgresBulkInsert {
     private static let batchBytes = 4 << 20
     private static let pieceBytes = 64 << 10
     @exclusivity(unchecked) private var sentBytes = 0
-    /// How many rows came written by the caller (`add(row:keyField:lineBreaks:at:)`), not made
-    /// here from values: which way an import's records took, as its tests see it.
+    /// How many rows came written by the caller (`add(at:writing:)`), not made here from
+    /// values: which way an import's records took, as its tests see it.
     @exclusivity(unchecked) package private(set) var rowsWritten = 0
     /// Whether batches stream (see above). A caller that runs statements between adds turns
     /// it off, after a `flush()`: each statement would end a streamed COPY.
@@ -178,23 +178,43 @@ public final class PostgresBulkInsert {
         }
     }
 
-    /// Adds a row the caller wrote: the fields of `columns`, in order and separated by commas,
-    /// each as `add(_:at:)` writes it (see `appendQuoted(_:to:)` and `defaultField(column:)`).
-    /// `keyField` is the range in `row` of the primary key's field, quotes included, whose text
-    /// is the key as `PostgresValues.parameter` writes it; `lineBreaks` is how many line breaks
-    /// the fields hold.
-    public func add(row: [UInt8], keyField: Range<Int>?, lineBreaks: Int, at place: Place) throws {
+    /// The fields of a row, as `add(at:writing:)`'s caller wrote them: `keyField` is the range
+    /// in the batch of the primary key's field, quotes included, whose text is the key as
+    /// `PostgresValues.parameter` writes it; `lineBreaks` is how many line breaks the fields hold.
+    public struct WrittenRow {
+        public var keyField: Range<Int>?
+        public var lineBreaks: Int
+
+        public init(keyField: Range<Int>?, lineBreaks: Int) {
+            self.keyField = keyField
+            self.lineBreaks = lineBreaks
+        }
+    }
+
+    /// Adds a row the caller writes: `write` appends the fields of `columns` to the batch, in
+    /// order and separated by commas, each as `add(_:at:)` writes it (see `appendQuoted(_:to:)`
+    /// and `defaultField(column:)`), and says what they hold; or returns nil, and what it
+    /// appended is taken back. Returns whether the row was added. The row goes straight into
+    /// the batch: no copy of it is made.
+    public func add(at place: Place, writing write: (inout [UInt8]) -> WrittenRow?) throws -> Bool {
         try flushIfFull()
-        data += row
+        let start = data.count
+        guard let row = write(&data) else {
+            data.removeLast(data.count - start)
+            return false
+        }
         rowsWritten += 1
-        if let keyField { Self.appendUnquoted(row[keyField], to: &keyBytes) }
-        try added(hasKey: keyField != nil, lineBreaks: lineBreaks, at: place)
+        if let keyField = row.keyField {
+            data.withUnsafeBufferPointer { Self.appendUnquoted(UnsafeBufferPointer(rebasing: $0[keyField]), to: &keyBytes) }
+        }
+        try added(hasKey: row.keyField != nil, lineBreaks: row.lineBreaks, at: place)
+        return true
     }
 
     /// Appends the text of a field `appendQuoted` wrote: without its quotes, a doubled quote
     /// as one.
-    private static func appendUnquoted(_ field: ArraySlice<UInt8>, to bytes: inout [UInt8]) {
-        let inner = field.dropFirst().dropLast()
+    private static func appendUnquoted(_ field: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        let inner = UnsafeBufferPointer(rebasing: field.dropFirst().dropLast())
         guard inner.contains(UInt8(ascii: "\"")) else {
             bytes.append(contentsOf: inner)
             return

@@ -32,7 +32,6 @@ struct CSVCopyRows {
     private let fieldCount: Int
     /// The header index of the primary key, whose field the bulk insert keeps.
     private let keyField: Int?
-    private var row: [UInt8] = []
 
     /// Nil when the model or the header has a column that cannot go this way in any record:
     /// a link or a list, another type, a primary key not in the header, or a default COPY
@@ -63,60 +62,61 @@ struct CSVCopyRows {
     /// Writes the record `reader` holds (from `nextFields()`, starting on `line`) into the
     /// COPY and returns true; or returns false, writing nothing, when a field is not in a form
     /// this takes.
-    mutating func add(_ reader: CSVReader, line: Int) throws -> Bool {
+    func add(_ reader: CSVReader, line: Int) throws -> Bool {
         let bounds = reader.fieldBounds
         guard bounds.count == fieldCount else { return false }
-        row.removeAll(keepingCapacity: true)
-        var lineBreaks = 0
-        var keyRange: Range<Int>?
-        let written = reader.recordBytes.withUnsafeBufferPointer { bytes in
-            for (index, source) in sources.enumerated() {
-                if index > 0 { row.append(UInt8(ascii: ",")) }
-                switch source {
-                case .fixed(let field, let breaks):
-                    row.append(contentsOf: field)
-                    lineBreaks += breaks
-                case .field(let field, let kind):
-                    let start = field == 0 ? 0 : bounds[field - 1].end
-                    let text = UnsafeBufferPointer(rebasing: bytes[start..<bounds[field].end])
-                    if text.isEmpty, !bounds[field].quoted {
-                        // Null; a required property's default is the general way's.
-                        guard kind.allowsNull else { return false }
-                        continue
-                    }
-                    switch kind.kind {
-                    case .integer(let range):
-                        guard let value = Self.integer(text), range.contains(value) else { return false }
-                        let start = row.count
-                        PostgresBulkInsert.appendQuoted(value, to: &row)
-                        if field == keyField { keyRange = start..<row.count }
-                    case .double:
-                        guard Self.isPlainDecimal(text) else { return false }
-                        row.append(UInt8(ascii: "\""))
-                        row.append(contentsOf: text)
-                        row.append(UInt8(ascii: "\""))
-                    case .string:
-                        for byte in text where byte >= 0x80 { return false }
-                        let start = row.count
-                        guard let breaks = PostgresBulkInsert.appendQuoted(text, to: &row) else { return false }
-                        lineBreaks += breaks
-                        if field == keyField { keyRange = start..<row.count }
-                    case .bool:
-                        return false // not a source (see `init`)
-                    }
-                }
-            }
-            return true
-        }
-        guard written else { return false }
         do {
-            try bulk.add(row: row, keyField: keyRange, lineBreaks: lineBreaks, at: .line(line))
+            return try reader.recordBytes.withUnsafeBufferPointer { bytes in
+                try bulk.add(at: .line(line)) { row in write(bytes, bounds, to: &row) }
+            }
         } catch let error as PostgresRowError {
             throw ImportFailure(error.description)
         } catch {
             throw ImportFailure("line \(line): \(error)")
         }
-        return true
+    }
+
+    /// Appends the row of the record whose fields are `bytes`, bounded by `bounds`, to `row`;
+    /// nil when a field is not in a form this takes.
+    private func write(_ bytes: UnsafeBufferPointer<UInt8>, _ bounds: [CSVReader.FieldBounds], to row: inout [UInt8]) -> PostgresBulkInsert.WrittenRow? {
+        var written = PostgresBulkInsert.WrittenRow(keyField: nil, lineBreaks: 0)
+        for (index, source) in sources.enumerated() {
+            if index > 0 { row.append(UInt8(ascii: ",")) }
+            switch source {
+            case .fixed(let field, let breaks):
+                row.append(contentsOf: field)
+                written.lineBreaks += breaks
+            case .field(let field, let kind):
+                let start = field == 0 ? 0 : bounds[field - 1].end
+                let text = UnsafeBufferPointer(rebasing: bytes[start..<bounds[field].end])
+                if text.isEmpty, !bounds[field].quoted {
+                    // Null; a required property's default is the general way's.
+                    guard kind.allowsNull else { return nil }
+                    continue
+                }
+                switch kind.kind {
+                case .integer(let range):
+                    guard let value = Self.integer(text), range.contains(value) else { return nil }
+                    let start = row.count
+                    PostgresBulkInsert.appendQuoted(value, to: &row)
+                    if field == keyField { written.keyField = start..<row.count }
+                case .double:
+                    guard Self.isPlainDecimal(text) else { return nil }
+                    row.append(UInt8(ascii: "\""))
+                    row.append(contentsOf: text)
+                    row.append(UInt8(ascii: "\""))
+                case .string:
+                    for byte in text where byte >= 0x80 { return nil }
+                    let start = row.count
+                    guard let breaks = PostgresBulkInsert.appendQuoted(text, to: &row) else { return nil }
+                    written.lineBreaks += breaks
+                    if field == keyField { written.keyField = start..<row.count }
+                case .bool:
+                    return nil // not a source (see `init`)
+                }
+            }
+        }
+        return written
     }
 
     /// `-?[0-9]{1,18}` as its value: too few digits to overflow.

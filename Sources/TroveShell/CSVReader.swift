@@ -167,9 +167,9 @@ final class CSVReader {
                         let stop = buffer.withUnsafeBufferPointer { buffer in
                             var i = start
                             while i < end, buffer[i] != separator, buffer[i] != 0x0A, buffer[i] != 0x0D { i += 1 }
+                            recordBytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<i]))
                             return i
                         }
-                        recordBytes.append(contentsOf: buffer[start..<stop])
                         position = stop
                         if stop < end { break }
                     }

@@ -30,7 +30,6 @@ struct JSONCopyRows {
 
     private let bulk: PostgresBulkInsert
     private let columns: [Column]
-    private var row: [UInt8] = []
     /// For each column, the index of its pair in the record (kept for its capacity).
     private var pairOf: [Int]
 
@@ -61,55 +60,58 @@ struct JSONCopyRows {
             guard let column = columns.firstIndex(where: { $0.name == item.key }), pairOf[column] < 0 else { return false }
             pairOf[column] = pair
         }
-        row.removeAll(keepingCapacity: true)
+        do {
+            return try bulk.add(at: .record(record)) { row in write(pairs, to: &row) }
+        } catch let error as PostgresRowError {
+            throw ImportFailure(error.description)
+        }
+    }
+
+    /// Appends the row of the record whose pairs are `pairs` (by column, as `pairOf` says) to
+    /// `row`; nil when a field is not in a form this takes.
+    private func write(_ pairs: [(key: String, value: JSONValue)], to row: inout [UInt8]) -> PostgresBulkInsert.WrittenRow? {
         let keyColumn = bulk.keyColumn
-        var lineBreaks = 0
-        var keyRange: Range<Int>?
+        var written = PostgresBulkInsert.WrittenRow(keyField: nil, lineBreaks: 0)
         for (index, column) in columns.enumerated() {
             if index > 0 { row.append(UInt8(ascii: ",")) }
             guard pairOf[index] >= 0 else {
-                guard let omitted = column.omitted else { return false }
+                guard let omitted = column.omitted else { return nil }
                 row.append(contentsOf: omitted)
-                lineBreaks += column.omittedLineBreaks
+                written.lineBreaks += column.omittedLineBreaks
                 continue
             }
             let value = pairs[pairOf[index]].value
             switch (column.kind, value) {
             case (_, .null):
-                guard column.optional else { return false }
+                guard column.optional else { return nil }
             case (.integer(let range)?, .int(let integer)):
-                guard range.contains(integer) else { return false }
+                guard range.contains(integer) else { return nil }
                 let start = row.count
                 PostgresBulkInsert.appendQuoted(integer, to: &row)
-                if index == keyColumn { keyRange = start..<row.count }
+                if index == keyColumn { written.keyField = start..<row.count }
             case (.double?, .int(let integer)):
-                guard index != keyColumn else { return false }
-                appendText(PostgresValues.text(Double(integer)))
+                guard index != keyColumn else { return nil }
+                Self.appendText(PostgresValues.text(Double(integer)), to: &row)
             case (.double?, .double(let double)):
-                guard index != keyColumn else { return false }
-                appendText(PostgresValues.text(double))
+                guard index != keyColumn else { return nil }
+                Self.appendText(PostgresValues.text(double), to: &row)
             case (.string?, .string(let string)):
                 var string = string
                 let start = row.count
-                guard let breaks = string.withUTF8({ PostgresBulkInsert.appendQuoted($0, to: &row) }) else { return false }
-                lineBreaks += breaks
-                if index == keyColumn { keyRange = start..<row.count }
+                guard let breaks = string.withUTF8({ PostgresBulkInsert.appendQuoted($0, to: &row) }) else { return nil }
+                written.lineBreaks += breaks
+                if index == keyColumn { written.keyField = start..<row.count }
             case (.bool?, .bool(let bool)):
-                guard index != keyColumn else { return false }
-                appendText(bool ? "true" : "false")
+                guard index != keyColumn else { return nil }
+                Self.appendText(bool ? "true" : "false", to: &row)
             default:
-                return false
+                return nil
             }
         }
-        do {
-            try bulk.add(row: row, keyField: keyRange, lineBreaks: lineBreaks, at: .record(record))
-        } catch let error as PostgresRowError {
-            throw ImportFailure(error.description)
-        }
-        return true
+        return written
     }
 
-    private mutating func appendText(_ text: String) {
+    private static func appendText(_ text: String, to row: inout [UInt8]) {
         var text = text
         _ = text.withUTF8 { PostgresBulkInsert.appendQuoted($0, to: &row) }
     }

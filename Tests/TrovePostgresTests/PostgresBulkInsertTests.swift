@@ -168,15 +168,18 @@ struct PostgresBulkInsertTests {
         let store = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: schema)
         try store.insert("Tag", ["name": .string(#"say "hi""#)])
         let bulk = try PostgresBulkInsert(store: store, model: "Tag")
-        func row(_ name: String) -> (row: [UInt8], key: Range<Int>) {
-            var row: [UInt8] = []
-            _ = name.utf8.withContiguousStorageIfAvailable { PostgresBulkInsert.appendQuoted($0, to: &row) }
-            return (row, 0..<row.count)
-        }
         for (i, name) in ["plain", #"a "quoted" one"#, #"say "hi""#].enumerated() {
-            let (bytes, key) = row(name)
-            try bulk.add(row: bytes, keyField: key, lineBreaks: 0, at: .line(i + 2))
+            #expect(try bulk.add(at: .line(i + 2)) { row in
+                let start = row.count
+                _ = name.utf8.withContiguousStorageIfAvailable { PostgresBulkInsert.appendQuoted($0, to: &row) }
+                return PostgresBulkInsert.WrittenRow(keyField: start..<row.count, lineBreaks: 0)
+            })
         }
+        // A row its writer takes back leaves nothing.
+        #expect(try !bulk.add(at: .line(5)) { row in
+            row += Array(#""unfinished"#.utf8)
+            return nil
+        })
         #expect(bulk.holds(primaryKey: "plain") && bulk.holds(primaryKey: .string(#"a "quoted" one"#)) && !bulk.holds(primaryKey: "quoted"))
         let error = #expect(throws: PostgresRowError.self) { try store.atomically { try bulk.flush() } }
         var insertError = ""
