@@ -2,7 +2,9 @@ import Trove
 
 /// A ``Repository`` over a ``PostgresStore``: entities are rows of the model named by
 /// ``EntityType/className``, and a save is one PostgreSQL transaction (a savepoint inside one
-/// opened with ``PostgresStore/begin()``).
+/// opened with ``PostgresStore/begin()``). A save writes only the properties of an entity that
+/// changed since it was fetched or last saved, so that what other clients of the database
+/// wrote to its other properties meanwhile stays.
 ///
 /// It keeps the contract of ``TroveRepository``: the same write protocol, fetches in the order
 /// entities were first saved, closure predicates, query-language predicates
@@ -92,9 +94,14 @@ public final class PostgresRepository: QueryLanguageRepository {
             }
             for u in pending.updates {
                 let model = try store.model(u.model)
-                var values = entityProperties(u.values)
-                // The key it last saved is the row's: no change for the statement to check.
-                if let pk = model.primaryKey, values[pk] == entityProperties(u.saved ?? .null)[pk] { values[pk] = nil }
+                // Only the properties that changed since the entity was fetched or last saved:
+                // the key it last saved is the row's and is not sent (no change for the
+                // statement to check); what another client wrote since, or a linked object
+                // changed through another entity, is not written back as it was; an unchanged
+                // list's side table is not rewritten.
+                let saved = entityProperties(u.saved ?? .null)
+                let values = entityProperties(u.values).filter { saved[$0.key] != $0.value }
+                guard !values.isEmpty else { continue }
                 _ = try store.updateRows(model, condition: "t0.\(PostgresTables.orderColumn) = $1::bigint",
                                          conditionParameters: [String(u.id)], values: values)
             }

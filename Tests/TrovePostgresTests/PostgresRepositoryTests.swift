@@ -137,6 +137,37 @@ struct PostgresRepositoryTests {
         try repo.endWrite()
         #expect(try repo.fetch(Owner.self, predicate: nil)[0].pets.map(\.name) == ["Rex", "Thomas"])
     }
+
+    /// A save writes what changed since the fetch, alone: neither another client's change to
+    /// another property nor a linked object changed through another entity is written back
+    /// as it was.
+    @Test func aSaveWritesOnlyTheChangedProperties() throws {
+        let url = try PostgresTestServer.freshURL(), schema = try Schema(jsonData: Array(Self.petSchema.utf8), fileName: "pets")
+        let repo = PostgresRepository(store: try PostgresStore(url: url, schema: schema))
+        try repo.beginWrite()
+        let ann = try repo.addEntity(Owner.self)
+        ann.id = 1
+        ann.name = "Ann"
+        ann.pets = [Pet(id: 10, name: "Rex"), Pet(id: 11, name: "Tom")]
+        let bob = try repo.addEntity(Owner.self)
+        bob.id = 2
+        bob.name = "Bob"
+        bob.pets = [Pet(id: 11, name: "Tom")]
+        try repo.endWrite()
+        let owners = try repo.fetch(Owner.self, predicate: nil)
+        try repo.beginWrite()
+        owners[1].pets[0].name = "Thomas"
+        try repo.endWrite()
+        // Another client renames Ann; this one, still holding her fetched name, sets her best pet.
+        #expect(try PostgresStore(url: url, schema: schema).update("Owner", where: "id == 1", set: ["name": "Anne"]) == 1)
+        try repo.beginWrite()
+        owners[0].best = Pet(id: 10, name: "Rex")
+        try repo.endWrite()
+        let saved = try repo.fetch(Owner.self, where: "id == 1")
+        #expect(saved.map(\.name) == ["Anne"])
+        #expect(saved.first?.best?.name == "Rex")
+        #expect(saved.first?.pets.map(\.name) == ["Rex", "Thomas"])
+    }
 }
 
 /// An entity with a primary key and one scalar.
