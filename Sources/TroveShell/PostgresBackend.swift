@@ -5,8 +5,15 @@ import TrovePostgres
 /// as on a store, translated to SQL by `TrovePostgres`.
 ///
 /// `.verify`, `.dbinfo`, `.backup` and `.dump` concern a store file and are refused.
+///
+/// A write statement that fails inside `begin` ... `commit` fails the transaction, as on a
+/// store (`TroveBackend`): later statements are refused and `commit` rolls it back. The
+/// server keeps the transaction usable (the statement ran under a savepoint), but a store's
+/// may hold part of the statement, and a script must get the same outcome from both.
 public final class PostgresBackend: ShellBackend {
     let store: PostgresStore
+    /// Why the open transaction can only be rolled back, once a write in it failed.
+    private var transactionFailure: String?
 
     init(store: PostgresStore) { self.store = store }
 
@@ -40,17 +47,25 @@ public final class PostgresBackend: ShellBackend {
     public func begin() throws {
         guard !store.isInTransaction else { throw StatementError("a transaction is already open; 'commit' or 'rollback' it first") }
         try translated { try store.begin() }
+        transactionFailure = nil
     }
 
     public func commit() throws {
         guard store.isInTransaction else { throw StatementError("no transaction is open ('begin' starts one)") }
         defer { keepTimeoutSetInTransaction() }
+        if let failure = transactionFailure {
+            transactionFailure = nil
+            // A connection lost with it has rolled it back as well.
+            try? store.rollback()
+            throw StatementError("the transaction was rolled back, not committed: a statement in it failed (\(failure))")
+        }
         try translated { try store.commit() }
     }
 
     public func rollback() throws {
         guard store.isInTransaction else { throw StatementError("no transaction is open ('begin' starts one)") }
         defer { keepTimeoutSetInTransaction() }
+        transactionFailure = nil
         try translated { try store.rollback() }
     }
 
@@ -79,14 +94,25 @@ public final class PostgresBackend: ShellBackend {
     }
 
     public func execute(_ statement: ShellStatement, context: ExecutionContext) throws -> ShellResult {
+        if let failure = transactionFailure {
+            throw StatementError("the transaction failed (\(failure)); statements are refused until 'rollback'")
+        }
         do {
-            return try translated { try run(statement, context: context) }
+            return try translated {
+                do {
+                    return try run(statement, context: context)
+                } catch let error as PostgresError where statement.isWrite {
+                    throw WriteFailure(underlying: StatementError(error.message), cause: error)
+                }
+            }
         } catch let failure as WriteFailure {
             // The statement's unit (a transaction, or a savepoint in an open one) left nothing.
+            var error = failure.underlying
             if let cause = failure.cause as? PostgresError, cause.isLockTimeout {
-                throw StatementError(store.connection.lockTimeoutFailure(cause).message)
+                error = StatementError(store.connection.lockTimeoutFailure(cause).message)
             }
-            throw failure.underlying
+            if store.isInTransaction { transactionFailure = error.message }
+            throw error
         }
     }
 
@@ -166,7 +192,9 @@ public final class PostgresBackend: ShellBackend {
                 try atomically {
                     for key in keys {
                         let value = try primaryKey(key, of: m, arguments: context.arguments)
-                        let n = try writing(assignments, of: m) { try store.update(m.name, where: "\(pk.name) == $0", arguments: [value], set: values) }
+                        let n = try WriteFailure.wrap {
+                            try writing(assignments, of: m) { try store.update(m.name, where: "\(pk.name) == $0", arguments: [value], set: values) }
+                        }
                         if n == 0 { throw StatementError("'\(m.name)' has no object with primary key \(key.text)", at: key.offset) }
                         updated += n
                     }
