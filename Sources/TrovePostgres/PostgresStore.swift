@@ -35,9 +35,18 @@ public final class PostgresStore {
     /// Connects to `url` and makes the database hold `schema` (creating its tables, or
     /// applying additive changes to the ones there). With no schema, the database's own is
     /// used; a database without one is an error.
-    public init(url: String, schema: Schema? = nil) throws {
+    ///
+    /// A `readOnly` store uses the database's own schema whatever `schema` is, and its
+    /// session is read-only (`default_transaction_read_only`): the server refuses every write.
+    public init(url: String, schema: Schema? = nil, readOnly: Bool = false) throws {
         connection = try PostgresConnection(url: url)
-        if let schema {
+        if readOnly {
+            try connection.execute("SET default_transaction_read_only = on")
+            guard let stored = try PostgresSchemaInstaller.stored(connection) else {
+                throw PostgresError("the database '\(connection.database)' holds no Trove schema, and a read-only client cannot install one")
+            }
+            (self.schema, foreignKeys) = stored
+        } else if let schema {
             (self.schema, foreignKeys) = try PostgresSchemaInstaller.install(schema, on: connection)
         } else if let stored = try PostgresSchemaInstaller.stored(connection) {
             (self.schema, foreignKeys) = stored

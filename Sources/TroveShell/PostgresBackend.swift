@@ -14,8 +14,17 @@ public final class PostgresBackend: ShellBackend {
     let store: PostgresStore
     /// Why the open transaction can only be rolled back, once a write in it failed.
     private var transactionFailure: String?
+    /// `--readonly`: refused here with a store's messages, and by the server (the session is
+    /// read-only) should a write get past them.
+    let readOnly: Bool
+    /// The schema file a read-only open left unapplied.
+    private let unappliedSchema: Schema?
 
-    init(store: PostgresStore) { self.store = store }
+    init(store: PostgresStore, readOnly: Bool = false, unappliedSchema: Schema? = nil) {
+        self.store = store
+        self.readOnly = readOnly
+        self.unappliedSchema = unappliedSchema
+    }
 
     /// Opens the database a `postgres://` or `postgresql://` URL names. A failure to connect is
     /// a usage error (exit status 2) whose message names neither the URL nor its password.
@@ -30,9 +39,9 @@ public final class PostgresBackend: ShellBackend {
             }
         }
         do {
-            let store = try PostgresStore(url: url, schema: schema)
+            let store = try PostgresStore(url: url, schema: schema, readOnly: configuration.readOnly)
             if let timeout = configuration.busyTimeout { try store.connection.setLockTimeout(timeout) }
-            return PostgresBackend(store: store)
+            return PostgresBackend(store: store, readOnly: configuration.readOnly, unappliedSchema: configuration.readOnly ? schema : nil)
         } catch let error as PostgresError {
             if error.message.hasPrefix("cannot connect") { throw UsageError(error.message) }
             throw StatementError(error.message)
@@ -44,8 +53,14 @@ public final class PostgresBackend: ShellBackend {
 
     public var isInTransaction: Bool { store.isInTransaction }
 
+    public var openWarnings: [String] {
+        guard let unappliedSchema else { return [] }
+        return TroveBackend.unappliedSchemaChanges(unappliedSchema, to: store.schema, of: "database").map { [$0] } ?? []
+    }
+
     public func begin() throws {
         guard !store.isInTransaction else { throw StatementError("a transaction is already open; 'commit' or 'rollback' it first") }
+        if readOnly { throw StatementError.readOnly("begin a transaction", at: 0) }
         try translated { try store.begin() }
         transactionFailure = nil
     }
@@ -88,6 +103,10 @@ public final class PostgresBackend: ShellBackend {
     }
 
     public func applySchema(_ text: String, source: String) throws {
+        guard !store.isInTransaction else {
+            throw StatementError("cannot apply a schema inside a transaction ('commit' or 'rollback' first)")
+        }
+        guard !readOnly else { throw StatementError.readOnly("apply a schema") }
         let schema: Schema
         do { schema = try Schema(jsonData: Array(text.utf8), fileName: source) } catch { throw StatementError("bad schema: \(error.description)") }
         try translated { try store.apply(schema) }

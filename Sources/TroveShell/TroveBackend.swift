@@ -280,15 +280,22 @@ public final class TroveBackend: ShellBackend {
     /// with the schema stored in it, since applying changes writes to the file (a change that
     /// needs a migration refuses the open instead).
     private var unappliedSchemaChanges: String? {
-        guard store.configuration.readOnly, let wanted = store.configuration.schema, wanted != store.schema else { return nil }
-        let plan = wanted.migrationPlan(from: store.schema)
+        guard store.configuration.readOnly, let wanted = store.configuration.schema else { return nil }
+        return Self.unappliedSchemaChanges(wanted, to: store.schema, of: "store")
+    }
+
+    /// The warning of a read-only open of `current` (a "store", a "database") given the schema
+    /// file `wanted`: what the file would change. Nil when it changes nothing.
+    static func unappliedSchemaChanges(_ wanted: Schema, to current: Schema, of what: String) -> String? {
+        guard wanted != current else { return nil }
+        let plan = wanted.migrationPlan(from: current)
         var changes = plan.changes.map(\.description)
         if plan.newSchemaVersion != plan.oldSchemaVersion {
             changes.append("schemaVersion \(plan.oldSchemaVersion) to \(plan.newSchemaVersion)")
         }
         guard !changes.isEmpty else { return nil }
-        return "the schema file is not applied, since --readonly cannot change the store (\(changes.joined(separator: "; ")));"
-            + " statements see the store's own schema"
+        return "the schema file is not applied, since --readonly cannot change the \(what) (\(changes.joined(separator: "; ")));"
+            + " statements see the \(what)'s own schema"
     }
 
     public func verify() throws -> [String] { try store.verify().map(\.description) }

@@ -57,4 +57,19 @@ struct PostgresStoreParityTests {
             count Item
             """)
     }
+
+    /// `--readonly` changes nothing on the server either: `begin` and `.apply-schema` are
+    /// refused, and a schema file is not applied (a warning says what it would change).
+    @Test func readOnlyRefusesWhatAStoreRefuses() throws {
+        let schema = #"{"schemaVersion": 1, "models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int"}}]}"#
+        let more = try w.write("more.json", #"{"schemaVersion": 2, "models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int"}}, {"name": "Extra", "properties": {"a": "int"}}]}"#)
+        try expectSame(schema: schema, ["--readonly", "begin"])
+        try expectSame(schema: schema, ["--readonly", "-c", ".apply-schema \(more)", "-c", ".models"])
+        try expectSame(schema: schema, ["--readonly", "-c", "begin", "-c", #"insert Item {"id": 1}"#, "-c", "count Item"])
+        let opened = try w.run([url, "--readonly", "--schema", more, ".models"])
+        #expect(opened.status == 0 && opened.out == "Item\n", "\(opened.out)\(opened.err)")
+        #expect(opened.err == "warning: the schema file is not applied, since --readonly cannot change the database (model 'Extra' added; schemaVersion 1 to 2);"
+                + " statements see the database's own schema\n", "\(opened.err)")
+        #expect(try w.run([url, ".models"]).out == "Item\n")
+    }
 }
