@@ -9,8 +9,8 @@ import Glibc
 /// bound parameter in text format, never spliced into SQL.
 public final class PostgresConnection {
     private let connection: OpaquePointer
-    /// The password the URL carried, to be cut out of any message libpq writes.
-    private let password: String?
+    /// The forms of the password the URL carried, to be cut out of any message libpq writes.
+    private let passwords: [String]
     /// How long a statement waits for a lock another client holds (`setLockTimeout(_:)`);
     /// nil: until it is released.
     public internal(set) var lockTimeout: Duration?
@@ -23,15 +23,15 @@ public final class PostgresConnection {
             throw PostgresError("not a PostgreSQL URL: expected postgres://USER@HOST/DATABASE")
         }
         if let failure = trove_libpq_load() { throw PostgresError(String(cString: failure)) }
-        let password = Self.password(in: url)
+        let passwords = Self.passwords(in: url)
         guard let connection = PQconnectdb(url) else { throw PostgresError("cannot connect to PostgreSQL: out of memory") }
         guard PQstatus(connection) == CONNECTION_OK else {
-            let message = Self.redact(String(cString: PQerrorMessage(connection)), password: password)
+            let message = Self.redact(String(cString: PQerrorMessage(connection)), passwords: passwords)
             PQfinish(connection)
             throw PostgresError("cannot connect to PostgreSQL: " + message)
         }
         self.connection = connection
-        self.password = password
+        self.passwords = passwords
         // Notices ("relation already exists, skipping") are not the user's concern.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
         _ = try execute("SET client_min_messages = warning")
@@ -219,7 +219,7 @@ public final class PostgresConnection {
     /// terminated this connection's backend) it says so, with SQLSTATE class 08 when the server
     /// sent none.
     private func failure(_ message: String, sqlState: String?) -> PostgresError {
-        let message = Self.redact(message, password: password)
+        let message = Self.redact(message, passwords: passwords)
         guard PQstatus(connection) == CONNECTION_OK else {
             return PostgresError("lost the connection to PostgreSQL: " + message + "; the statement was not committed",
                                  sqlState: sqlState.flatMap { $0.hasPrefix("57P") || $0.hasPrefix("08") ? $0 : nil } ?? "08006")
@@ -234,7 +234,7 @@ public final class PostgresConnection {
     /// since the last call (after `LISTEN channel`); empty when none arrived.
     public func takeNotifications() throws -> [String] {
         guard PQconsumeInput(connection) == 1 else {
-            throw PostgresError("lost the connection to PostgreSQL: " + Self.redact(String(cString: PQerrorMessage(connection)), password: password),
+            throw PostgresError("lost the connection to PostgreSQL: " + Self.redact(String(cString: PQerrorMessage(connection)), passwords: passwords),
                                 sqlState: "08006")
         }
         var payloads: [String] = []
@@ -258,28 +258,77 @@ public final class PostgresConnection {
         }
     }
 
-    /// The password a URL names (`user:password@` or `?password=`), found by libpq's own parser.
-    private static func password(in url: String) -> String? {
+    /// The forms of the password a URL names (`user:password@` or `password=`): libpq's
+    /// reading, and the text as written and percent-decoded, found without libpq, since a URL
+    /// it cannot parse still holds the password, and its error may quote it.
+    static func passwords(in url: String) -> [String] {
+        var found: [String] = []
         var error: UnsafeMutablePointer<CChar>?
-        guard let options = PQconninfoParse(url, &error) else {
-            if let error { PQfreemem(error) }
-            return nil
-        }
-        defer { PQconninfoFree(options) }
-        var option = options
-        while let keyword = option.pointee.keyword {
-            if String(cString: keyword) == "password", let value = option.pointee.val {
-                let password = String(cString: value)
-                return password.isEmpty ? nil : password
+        if trove_libpq_load() == nil, let options = PQconninfoParse(url, &error) {
+            defer { PQconninfoFree(options) }
+            var option = options
+            while let keyword = option.pointee.keyword {
+                if String(cString: keyword) == "password", let value = option.pointee.val { found.append(String(cString: value)) }
+                option += 1
             }
-            option += 1
+        } else if let error {
+            PQfreemem(error)
         }
-        return nil
+        if let scheme = url.firstRange(of: "://") {
+            // The userinfo ends at the authority's last `@`: a password may hold `@`, `/` or `?`
+            // unencoded, and cutting too much out of an error is harmless.
+            let rest = url[scheme.upperBound...]
+            if let at = rest.lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") {
+                found.append(String(rest[rest.index(after: colon)..<at]))
+            }
+        }
+        if let query = url.firstIndex(of: "?") {
+            for parameter in url[url.index(after: query)...].split(separator: "&") where parameter.hasPrefix("password=") {
+                found.append(String(parameter.dropFirst("password=".count)))
+            }
+        }
+        found += found.compactMap(Self.percentDecoded)
+        // Longest first, so that a password holding another is cut out whole.
+        return Array(Set(found.filter { !$0.isEmpty })).sorted { $0.count > $1.count }
     }
 
-    private static func redact(_ message: String, password: String?) -> String {
-        var message = trimmed(message)
-        if let password { message = message.split(separator: password, omittingEmptySubsequences: false).joined(separator: "***") }
+    /// `text` with `%XX` escapes decoded; nil when it has none, or they are not UTF-8.
+    private static func percentDecoded(_ text: String) -> String? {
+        guard text.contains("%") else { return nil }
+        var bytes: [UInt8] = []
+        var utf8 = text.utf8[...]
+        while let byte = utf8.popFirst() {
+            if byte == UInt8(ascii: "%"), utf8.count >= 2,
+               let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                utf8 = utf8.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// `text` with the password of every PostgreSQL URL in it replaced by `***`: what the
+    /// shell keeps of a line (its history) that may name a database with its password.
+    public static func redactingPasswords(in text: String) -> String {
+        var passwords: [String] = []
+        for scheme in ["postgres://", "postgresql://"] {
+            var rest = text[...]
+            while let start = rest.firstRange(of: scheme) {
+                let url = rest[start.lowerBound...].prefix { !$0.isWhitespace && $0 != "'" && $0 != "\"" }
+                passwords += Self.passwords(in: String(url))
+                rest = rest[start.upperBound...]
+            }
+        }
+        return redact(text, passwords: passwords.sorted { $0.count > $1.count }, trimming: false)
+    }
+
+    private static func redact(_ message: String, passwords: [String], trimming: Bool = true) -> String {
+        var message = trimming ? trimmed(message) : message
+        for password in passwords {
+            message = message.split(separator: password, omittingEmptySubsequences: false).joined(separator: "***")
+        }
         return message
     }
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Trove
+import TrovePostgres
 
 /// The REPL: prompts `trove> ` (and `  ...> ` inside an unfinished statement), keeps
 /// going after errors, cancels input on Ctrl-C and leaves on Ctrl-D or `.quit`.
@@ -64,7 +65,8 @@ final class InteractiveShell {
                 }
                 if !splitter.isIncomplete {
                     let statement = entry.joined(separator: "\n")
-                    if statement.contains(where: { !$0.isWhitespace }) { editor.addHistory(statement) }
+                    // `.open postgres://USER:PASSWORD@HOST/DB` is kept without its password.
+                    if statement.contains(where: { !$0.isWhitespace }) { editor.addHistory(PostgresConnection.redactingPasswords(in: statement)) }
                     entry = []
                 }
                 for item in items where session.exitStatus == nil {
