@@ -35,6 +35,15 @@ public final class PostgresConnection {
         // Notices ("relation already exists, skipping") are not the user's concern.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
         _ = try execute("SET client_min_messages = warning")
+        // pg_catalog is searched before the search_path unless the path names it: a model named
+        // like a system table (`pg_type`) would be the catalog's. Last, it yields to the user's
+        // schemas; Trove's SQL names the catalog's relations and the types a table could shadow
+        // with `pg_catalog.` (DEVELOPERS.md).
+        _ = try execute("""
+            SELECT pg_catalog.set_config('search_path', CASE WHEN pg_catalog.current_setting('search_path') IN ('', '""') THEN 'pg_catalog' \
+            ELSE pg_catalog.current_setting('search_path') || ', pg_catalog' END, false) \
+            WHERE 'pg_catalog' <> ALL (pg_catalog.current_schemas(false))
+            """)
     }
 
     deinit { PQfinish(connection) }

@@ -27,9 +27,9 @@ struct PostgresForeignKeys: Sendable, Equatable {
     /// One line per foreign key of the current schema's tables (name, table, column, by
     /// tabs), or null when there are none: a subquery, so that it rides on another statement.
     static let query = """
-        (SELECT string_agg(c.conname || E'\\t' || r.relname || E'\\t' || a.attname, E'\\n') FROM pg_constraint AS c \
-        JOIN pg_class AS r ON r.oid = c.conrelid JOIN pg_attribute AS a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1] \
-        WHERE c.contype = 'f' AND r.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema()))
+        (SELECT string_agg(c.conname || E'\\t' || r.relname || E'\\t' || a.attname, E'\\n') FROM pg_catalog.pg_constraint AS c \
+        JOIN pg_catalog.pg_class AS r ON r.oid = c.conrelid JOIN pg_catalog.pg_attribute AS a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1] \
+        WHERE c.contype = 'f' AND r.relnamespace = (SELECT oid FROM pg_catalog.pg_namespace WHERE nspname = current_schema()))
         """
 
     /// Reads the foreign keys of the database's tables.

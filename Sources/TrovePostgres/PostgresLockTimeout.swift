@@ -42,8 +42,8 @@ extension PostgresConnection {
         let tuple = "(" + context[tupleStart..<tupleEnd] + ")"
         let relation = PostgresTables.quoted(String(context[relationStart..<relationEnd]))
         let sql = """
-            SELECT l.pid FROM pg_locks AS l WHERE l.locktype = 'transactionid' AND l.granted AND l.pid <> pg_backend_pid()
-              AND l.transactionid::text = (SELECT xmax::text FROM \(relation) WHERE ctid = $1::tid)
+            SELECT l.pid FROM pg_catalog.pg_locks AS l WHERE l.locktype = 'transactionid' AND l.granted AND l.pid <> pg_backend_pid()
+              AND l.transactionid::pg_catalog.text = (SELECT xmax::pg_catalog.text FROM \(relation) WHERE ctid = $1::pg_catalog.tid)
             """
         guard let rows = try? execute(sql, [tuple]).rows, rows.count == 1, let pid = rows[0].first ?? nil else { return nil }
         return Int32(pid)

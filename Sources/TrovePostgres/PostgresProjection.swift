@@ -61,7 +61,7 @@ extension PostgresQueryTranslator {
                 return ([PostgresValues.output(path.expression, type: path.type)], .scalar(path.type), ordering(path))
             }
             let order = subquery.order.isEmpty ? "" : " ORDER BY \(subquery.order.joined(separator: ", "))"
-            let array = "(SELECT COALESCE(json_agg((\(PostgresValues.output(path.expression, type: path.type)))::text\(order)), '[]') "
+            let array = "(SELECT COALESCE(json_agg((\(PostgresValues.output(path.expression, type: path.type)))::pg_catalog.text\(order)), '[]') "
                 + "FROM \(subquery.from) WHERE \(subquery.correlation))"
             return ([array], .list(path.type), nil)
         case .listAggregate(let aggregate):
@@ -169,7 +169,7 @@ extension PostgresQueryTranslator {
         // Then the groups' own order: by their values, null first.
         order += keys.map { ordering($0.path) + " ASC NULLS FIRST" }
         let condition = try query.predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"
-        let identity = "json_build_array(\(keys.map { PostgresValues.output($0.path.expression, type: $0.path.type) }.joined(separator: ", ")))::text"
+        let identity = "json_build_array(\(keys.map { PostgresValues.output($0.path.expression, type: $0.path.type) }.joined(separator: ", ")))::pg_catalog.text"
         var sql = "SELECT \((columns.flatMap(\.sql) + [identity]).joined(separator: ", "))"
             + " FROM \(PostgresTables.table(model.name)) AS \(root)" + scopes[0].joins.joined()
             + " WHERE \(condition) GROUP BY \(keys.map(\.path.expression).joined(separator: ", "))"

@@ -79,7 +79,7 @@ struct PostgresQueryTranslator {
         // Read as it is, a key's text is its `::text` (but a bool's, `t` for `true`): the cast
         // would be made for every row a sort reads, the text only for the rows sent.
         let key = "\(root).\(tables.keyColumn(model))"
-        let columns = columns + [model.primaryKeyProperty?.type == .bool ? key + "::text" : key]
+        let columns = columns + [model.primaryKeyProperty?.type == .bool ? key + "::pg_catalog.text" : key]
         let condition = try query.predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"
         var order: [String] = []
         var sortValues: [String] = []
@@ -255,7 +255,7 @@ struct PostgresQueryTranslator {
                 } else {
                     value = PostgresValues.output("l.value", type: element)
                 }
-                return "(SELECT COALESCE(json_agg((\(value))::text ORDER BY l.position), '[]') FROM "
+                return "(SELECT COALESCE(json_agg((\(value))::pg_catalog.text ORDER BY l.position), '[]') FROM "
                     + "\(PostgresTables.listTable(model.name, property.name)) AS l WHERE l.owner = \(alias).\(tables.keyColumn(model)))"
             default:
                 return PostgresValues.output(column, type: property.type)

@@ -121,7 +121,7 @@ public final class PostgresRepository: QueryLanguageRepository {
         var text = key
         if let pk = model.primaryKeyProperty {
             text = try store.connection.execute(
-                "SELECT \(PostgresTables.orderColumn)::text FROM \(PostgresTables.table(model.name)) WHERE \(tables.keyColumn(model)) = $1::\(PostgresTables.castType(pk.type))",
+                "SELECT \(PostgresTables.orderColumn)::pg_catalog.text FROM \(PostgresTables.table(model.name)) WHERE \(tables.keyColumn(model)) = $1::\(PostgresTables.castType(pk.type))",
                 [key]).rows.first?.first ?? nil
         }
         guard let text, let order = Int64(text) else { throw PostgresError("PostgreSQL returned no key for the new '\(model.name)'") }
@@ -194,7 +194,7 @@ struct ObjectGraph {
     private mutating func read(_ model: ModelSchema, filter: String, parameters: [String?]) throws -> [(key: String, order: Int64)] {
         let translator = PostgresQueryTranslator(schema: schema)
         let columns = try translator.outputColumns(model, alias: "t0")
-        let sql = "SELECT \(columns.joined(separator: ", ")), t0.\(PostgresTables.orderColumn)::text, t0.\(tables.keyColumn(model))::text "
+        let sql = "SELECT \(columns.joined(separator: ", ")), t0.\(PostgresTables.orderColumn)::pg_catalog.text, t0.\(tables.keyColumn(model))::pg_catalog.text "
             + "FROM \(PostgresTables.table(model.name)) AS t0 WHERE \(filter) ORDER BY t0.\(PostgresTables.orderColumn)"
         let result = try connection.execute(sql, parameters).rows
         let objects = try PostgresObjects(model: model, schema: schema, rows: result.map { Array($0.dropLast(2)) + [$0.last ?? nil] })
@@ -236,11 +236,11 @@ struct ObjectGraph {
             let originKey = tables.keyColumn(origin)
             let sql: String
             if via.type.isList {
-                sql = "SELECT DISTINCT l.value::text, o.\(originKey)::text, o.\(PostgresTables.orderColumn) FROM \(PostgresTables.listTable(origin.name, via.name)) AS l "
+                sql = "SELECT DISTINCT l.value::pg_catalog.text, o.\(originKey)::pg_catalog.text, o.\(PostgresTables.orderColumn) FROM \(PostgresTables.listTable(origin.name, via.name)) AS l "
                     + "JOIN \(originTable) AS o ON o.\(originKey) = l.owner WHERE l.value = ANY(\(keyArray)) ORDER BY o.\(PostgresTables.orderColumn)"
             } else {
                 let column = PostgresTables.quoted(via.name)
-                sql = "SELECT o.\(column)::text, o.\(originKey)::text, o.\(PostgresTables.orderColumn) FROM \(originTable) AS o "
+                sql = "SELECT o.\(column)::pg_catalog.text, o.\(originKey)::pg_catalog.text, o.\(PostgresTables.orderColumn) FROM \(originTable) AS o "
                     + "WHERE o.\(column) = ANY(\(keyArray)) ORDER BY o.\(PostgresTables.orderColumn)"
             }
             var sources: [String: [String]] = [:]

@@ -42,7 +42,7 @@ enum PostgresSchemaInstaller {
             let tables = PostgresTables(schema: schema)
             guard let stored = try stored(connection) else {
                 try tables.checkNames(models: schema.models)
-                try connection.execute("CREATE TABLE \(PostgresTables.schemaTable) (id integer PRIMARY KEY CHECK (id = 1), definition text NOT NULL)")
+                try connection.execute("CREATE TABLE \(PostgresTables.schemaTable) (id integer PRIMARY KEY CHECK (id = 1), definition pg_catalog.text NOT NULL)")
                 for model in schema.models { for statement in tables.createTable(model) { try connection.execute(statement) } }
                 for model in schema.models { for statement in tables.foreignKeys(model) { try connection.execute(statement) } }
                 for statement in tables.notifyTriggers() { try connection.execute(statement) }

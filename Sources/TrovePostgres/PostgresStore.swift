@@ -637,7 +637,7 @@ public final class PostgresStore {
         let sql = columns.isEmpty
             ? "INSERT INTO \(table) DEFAULT VALUES"
             : "INSERT INTO \(table) (\(columns.map { PostgresTables.quoted($0.name) }.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))"
-        let plan = InsertPlan(model: model, computed: model.properties.filter { !$0.isStored }.map(\.name), sql: sql, returningSQL: sql + " RETURNING \(PostgresTables(schema: schema).keyColumn(model))::text",
+        let plan = InsertPlan(model: model, computed: model.properties.filter { !$0.isStored }.map(\.name), sql: sql, returningSQL: sql + " RETURNING \(PostgresTables(schema: schema).keyColumn(model))::pg_catalog.text",
                               columnCount: columns.count, hasLists: model.properties.contains { $0.isStored && $0.type.isList })
         insertPlans[name] = plan
         return plan
@@ -746,7 +746,7 @@ public final class PostgresStore {
         }
         guard !assignments.isEmpty else {
             let rows = try connection.execute(
-                "SELECT \(key)::text\(keyCheck.map { ", \($0.differs)" } ?? "") FROM \(table) AS t0 WHERE \(condition) ORDER BY t0.\(PostgresTables.orderColumn)",
+                "SELECT \(key)::pg_catalog.text\(keyCheck.map { ", \($0.differs)" } ?? "") FROM \(table) AS t0 WHERE \(condition) ORDER BY t0.\(PostgresTables.orderColumn)",
                 parameters.values).rows
             if let keyCheck { try keyCheck.refuse(model, changed: rows.first { $0[1] == "t" }.flatMap { $0[0] }) }
             for (property, elements) in lists {
@@ -755,7 +755,7 @@ public final class PostgresStore {
             return rows.count
         }
         let set = "SET \(assignments.joined(separator: ", "))"
-        let returning = lists.isEmpty ? "" : " RETURNING \(key)::text"
+        let returning = lists.isEmpty ? "" : " RETURNING \(key)::pg_catalog.text"
         let updated = try translateConstraint(model, written) {
             guard let keyCheck else {
                 return try connection.execute("UPDATE \(table) AS t0 \(set) WHERE \(condition)\(returning)", parameters.values)
@@ -764,10 +764,10 @@ public final class PostgresStore {
             // is updated; the update takes only rows with the key given, and returns them
             // after the one row a difference gives (its first column says which).
             return try connection.execute(
-                "WITH changed AS (SELECT \(key)::text AS key FROM \(table) AS t0 WHERE (\(condition)) AND \(keyCheck.differs) "
+                "WITH changed AS (SELECT \(key)::pg_catalog.text AS key FROM \(table) AS t0 WHERE (\(condition)) AND \(keyCheck.differs) "
                 + "ORDER BY t0.\(PostgresTables.orderColumn) LIMIT 1), "
                 + "updated AS (UPDATE \(table) AS t0 \(set) WHERE (\(condition)) AND NOT \(keyCheck.differs) "
-                + "AND NOT EXISTS (SELECT FROM changed) RETURNING \(key)::text AS key) "
+                + "AND NOT EXISTS (SELECT FROM changed) RETURNING \(key)::pg_catalog.text AS key) "
                 + "SELECT true, key FROM changed UNION ALL SELECT false, key FROM updated",
                 parameters.values)
         }

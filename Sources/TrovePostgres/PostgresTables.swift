@@ -90,11 +90,11 @@ struct PostgresTables {
         case .int32: "integer"
         case .float: "real"
         case .double: "double precision"
-        case .string: "text COLLATE \"C\""
-        case .date: "timestamptz"
-        case .data: "bytea"
+        case .string: "pg_catalog.text COLLATE \"C\""
+        case .date: "pg_catalog.timestamptz"
+        case .data: "pg_catalog.bytea"
         case .decimal: "numeric"
-        case .uuid: "uuid"
+        case .uuid: "pg_catalog.uuid"
         case .link, .list, .linkingObjects: "bigint"
         }
     }
@@ -102,7 +102,7 @@ struct PostgresTables {
     /// The type a bound text parameter is cast to for `type`.
     static func castType(_ type: PropertyType) -> String {
         switch type {
-        case .string: "text"
+        case .string: "pg_catalog.text"
         default: scalarType(type)
         }
     }
@@ -159,7 +159,7 @@ struct PostgresTables {
     /// index names were hashed holds it under PostgreSQL's cut of the name).
     static func dropIndex(_ model: String, _ property: String, on connection: PostgresConnection) throws {
         let found = try connection.execute("""
-            SELECT i.indexrelid::regclass::text FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+            SELECT i.indexrelid::pg_catalog.regclass::pg_catalog.text FROM pg_catalog.pg_index i JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
             WHERE i.indrelid = to_regclass($1) AND i.indnatts = 1 AND NOT i.indisunique AND a.attname = $2
             """, [table(model), identifier(property)])
         for row in found.rows { if let name = row[0] { try connection.execute("DROP INDEX \(name)") } }
@@ -186,7 +186,7 @@ struct PostgresTables {
     /// when its transaction commits.
     func notifyTriggers() -> [String] {
         var statements = ["""
-            CREATE OR REPLACE FUNCTION "@trove_notify"() RETURNS trigger LANGUAGE plpgsql AS
+            CREATE OR REPLACE FUNCTION "@trove_notify"() RETURNS pg_catalog.trigger LANGUAGE plpgsql AS
             $$BEGIN PERFORM pg_notify('\(Self.notifyChannel)', TG_TABLE_NAME); RETURN NULL; END$$
             """]
         for model in schema.models {

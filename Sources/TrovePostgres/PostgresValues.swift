@@ -58,7 +58,7 @@ package enum PostgresValues {
     /// the parameter `placeholder` (NULL when it is null).
     static func expression(placeholder: String, type: PropertyType) -> String {
         switch type {
-        case .date: "('epoch'::timestamptz + \(placeholder)::bigint * interval '1 microsecond')"
+        case .date: "('epoch'::pg_catalog.timestamptz + \(placeholder)::bigint * interval '1 microsecond')"
         case .data: "decode(\(placeholder), 'hex')"
         default: "\(placeholder)::\(PostgresTables.castType(type))"
         }
@@ -77,7 +77,7 @@ package enum PostgresValues {
             let micros = (date.timeIntervalSince1970 * 1_000_000).rounded()
             guard let whole = Int64(exactly: micros) else { throw PostgresError("the date \(date) is out of PostgreSQL's range") }
             return (String(whole), "bigint")
-        case .data(let data): return (data.map { hexDigits[Int($0 >> 4)] + hexDigits[Int($0 & 15)] }.joined(), "bytea")
+        case .data(let data): return (data.map { hexDigits[Int($0 >> 4)] + hexDigits[Int($0 & 15)] }.joined(), "pg_catalog.bytea")
         case .decimal(let d): return (d.description, cast)
         case .uuid(let u): return (u.uuidString.lowercased(), cast)
         case .null, .list, .reference, .object:

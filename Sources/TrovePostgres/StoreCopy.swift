@@ -224,7 +224,7 @@ public enum StoreCopy {
             let translator = PostgresQueryTranslator(schema: schema)
             var models: [(ModelSchema, PostgresObjects)] = []
             for model in schema.models {
-                let columns = try translator.outputColumns(model, alias: "t0") + ["t0.\(tables.keyColumn(model))::text"]
+                let columns = try translator.outputColumns(model, alias: "t0") + ["t0.\(tables.keyColumn(model))::pg_catalog.text"]
                 let rows = try connection.execute("SELECT \(columns.joined(separator: ", ")) FROM \(PostgresTables.table(model.name)) AS t0 ORDER BY t0.\(PostgresTables.orderColumn)")
                 models.append((model, try PostgresObjects(model: model, schema: schema, rows: rows.rows)))
             }

@@ -72,4 +72,27 @@ struct PostgresStoreParityTests {
                 + " statements see the database's own schema\n", "\(opened.err)")
         #expect(try w.run([url, ".models"]).out == "Item\n")
     }
+
+    /// Models named like PostgreSQL's catalog relations and types are tables like any other.
+    @Test func modelsNamedLikeTheCatalogsTablesAndTypesWork() throws {
+        let schema = #"""
+            {"models": [
+              {"name": "pg_type", "primaryKey": "id", "properties": {"id": "int", "name": "string?", "kind": "pg_class?"}},
+              {"name": "pg_class", "primaryKey": "id", "properties": {"id": "string", "at": "date?", "tags": "string[]"}},
+              {"name": "text", "primaryKey": "id", "properties": {"id": "uuid", "s": "string?", "b": "data?", "owner": "pg_type?"}},
+              {"name": "bytea", "properties": {"n": "int"}},
+              {"name": "timestamptz", "properties": {"n": "int"}}
+            ]}
+            """#
+        try expectSame(schema: schema, [
+            "-c", #"insert pg_class [{"id": "a", "at": "2024-01-02T03:04:05Z", "tags": ["x", "y"]}, {"id": "b"}]"#,
+            "-c", #"insert pg_type [{"id": 1, "name": "one", "kind": "a"}, {"id": 2, "name": "two", "kind": "b"}]"#,
+            "-c", #"insert text {"id": "6f1d2c9e-0000-4000-8000-000000000001", "s": "hi", "b": "aGk=", "owner": 1}"#,
+            "-c", #"insert bytea {"n": 2}"#, "-c", #"insert timestamptz {"n": 3}"#,
+            "-c", "count pg_type", "-c", "pg_type where kind.tags == 'x' SORT(id)", "-c", "get pg_class a",
+            "-c", "text where s BEGINSWITH[c] 'H' AND owner.name == 'one'", "-c", "update pg_type 2 set name = 'deux'",
+            "-c", "pg_class where at > '2024-01-01T00:00:00Z'", "-c", "delete pg_class b", "-c", "pg_type SORT(id)",
+            "-c", "count bytea", "-c", "sum bytea.n", "-c", "timestamptz",
+        ])
+    }
 }
