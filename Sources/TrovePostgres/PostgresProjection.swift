@@ -81,6 +81,12 @@ extension PostgresQueryTranslator {
         return (expressions.map { "(SELECT \($0) \(from))" }, reading)
     }
 
+    /// The average of `value` as a double, as a store takes it: the sum over the count.
+    /// PostgreSQL's `avg(double precision)` also sums the squares, which overflow from 1e155.
+    static func doubleAverage(_ value: String) -> String {
+        "(sum(\(value)::double precision) / count(\(value)))"
+    }
+
     /// The SQL aggregate of `function` over `value` (of `type`) with the store's result types.
     private func aggregated(_ function: AggregateFunction, _ value: String, type: PropertyType) -> ([String], PostgresProjectedColumn.Reading) {
         switch function {
@@ -92,7 +98,7 @@ extension PostgresQueryTranslator {
             return (["COALESCE(sum(\(value)::double precision), 0)"], .scalar(.double))
         case .avg:
             if type == .decimal { return (["sum(\(value))", "count(\(value))::bigint"], .decimalAverage) }
-            return (["avg(\(value)::double precision)"], .scalar(.double))
+            return ([Self.doubleAverage(value)], .scalar(.double))
         case .min, .max:
             let name = String(function.rawValue.dropFirst())
             // NaN orders with nothing in a store, so it takes no part.
@@ -147,7 +153,7 @@ extension PostgresQueryTranslator {
                         throw Self.refusal(.typeMismatch, "\(function) applies to numbers\(allowsDates ? " and dates" : ""); '\(keyPath)' is \(path.objectModel.map { "a link to \($0.name)" } ?? "\(path.type)")", at: keyPath.range)
                     }
                     let (sql, reading) = aggregated(function, path.expression, type: path.type)
-                    let order = function == .avg ? "avg(\(path.expression))" : sql[0]
+                    let order = function == .avg && path.type == .decimal ? "avg(\(path.expression))" : sql[0]
                     columns.append((item.name, item.text, sql, reading, order))
                 }
             }

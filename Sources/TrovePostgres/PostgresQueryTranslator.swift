@@ -208,7 +208,7 @@ struct PostgresQueryTranslator {
             if type == .decimal {
                 (expression, resultType) = ("avg(\(value))", .decimal)
             } else {
-                (expression, resultType) = ("avg(\(value)::double precision)", .double)
+                (expression, resultType) = (Self.doubleAverage(value), .double)
             }
         case .min, .max:
             // NaN orders with nothing in a store, so it takes no part.
@@ -547,7 +547,9 @@ struct PostgresQueryTranslator {
             switch aggregate.function {
             case .count, .size: return Operand(expression: "(SELECT count(*) \(from))", type: .int, isNeverNull: true)
             case .sum: return Operand(expression: "(SELECT COALESCE(sum(\(value.expression)), 0) \(from))", type: .decimal)
-            case .avg: return Operand(expression: "(SELECT avg(\(value.expression)) \(from))", type: .decimal)
+            case .avg:
+                let average = value.type == .decimal ? "avg(\(value.expression))" : Self.doubleAverage(value.expression)
+                return Operand(expression: "(SELECT \(average) \(from))", type: .decimal)
             case .min: return Operand(expression: "(SELECT min(\(value.expression)) \(from))", type: value.type)
             case .max: return Operand(expression: "(SELECT max(\(value.expression)) \(from))", type: value.type)
             }
