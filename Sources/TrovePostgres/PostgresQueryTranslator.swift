@@ -546,10 +546,14 @@ struct PostgresQueryTranslator {
             let from = "FROM \(value.subquery!.from) WHERE \(value.subquery!.correlation)"
             switch aggregate.function {
             case .count, .size: return Operand(expression: "(SELECT count(*) \(from))", type: .int, isNeverNull: true)
-            case .sum: return Operand(expression: "(SELECT COALESCE(sum(\(value.expression)), 0) \(from))", type: .decimal)
+            // Typed as a store types them, which is how a constant compared with them is read.
+            case .sum:
+                let type: PropertyType = value.type.isInteger ? .int : value.type == .decimal ? .decimal : .double
+                let summed = type == .double ? "\(value.expression)::double precision" : value.expression
+                return Operand(expression: "(SELECT COALESCE(sum(\(summed)), 0) \(from))", type: type)
             case .avg:
                 let average = value.type == .decimal ? "avg(\(value.expression))" : Self.doubleAverage(value.expression)
-                return Operand(expression: "(SELECT \(average) \(from))", type: .decimal)
+                return Operand(expression: "(SELECT \(average) \(from))", type: value.type == .decimal ? .decimal : .double)
             case .min: return Operand(expression: "(SELECT min(\(value.expression)) \(from))", type: value.type)
             case .max: return Operand(expression: "(SELECT max(\(value.expression)) \(from))", type: value.type)
             }
