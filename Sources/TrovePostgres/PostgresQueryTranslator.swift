@@ -171,12 +171,16 @@ struct PostgresQueryTranslator {
         sort.map { $0.ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST" } + [""]
     }
 
-    /// `sum|avg|min|max MODEL.KEYPATH [where P]`: one row, one column, the aggregate in the
+    /// `sum|avg|min|max MODEL.KEYPATH [where P]` (or `count MODEL [where P]`): one row, one column, the aggregate in the
     /// text `PostgresValues.value` reads as `resultType`. As in a store, nulls are skipped,
     /// `sum` is 0 over no values and the others null, and `avg` is a double (a decimal for
     /// decimals).
     mutating func aggregate(_ statement: QueryAggregateStatement) throws -> (sql: String, resultType: PropertyType) {
         let model = try model(statement.model)
+        if statement.function == .count {
+            // `count MODEL [where P]` as `explain` and `watch` take it: `count(_:where:)`'s SQL.
+            return ("SELECT count(*) FROM (\(try keys(model, where: statement.predicate))) AS matched", .int)
+        }
         guard let keyPath = statement.keyPath else {
             throw Self.refusal(.invalidKeyPath, "\(statement.function) needs MODEL.KEYPATH", at: statement.model.range)
         }
