@@ -395,6 +395,11 @@ public final class PostgresStore {
             guard let target else { throw PostgresError("'\(name)' takes \(type), not an object") }
             return .object(try values(fromJSON: object, model: target))
         }
+        // As in a store, an object without a primary key is given whole: a number would name
+        // it by its internal `"@key"`, which no client sees.
+        if let target, try model(target).primaryKey == nil {
+            throw PostgresError(StoreError.typeMismatch(property: name, expected: "a nested object (\(target) has no primary key)", found: item.typeDescription).description)
+        }
         do { return try Coercion.scalar(.json(item), as: type, for: name) } catch { throw PostgresError(error.description) }
     }
 

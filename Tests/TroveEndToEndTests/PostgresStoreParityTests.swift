@@ -108,4 +108,15 @@ struct PostgresStoreParityTests {
             "-c", "count S where i.@sum == 3", "-c", "count S where i.@avg == 1.5", "-c", "count S where i.@avg > 1e300",
         ])
     }
+
+    /// A list of links to a model without a primary key takes nested objects, never numbers.
+    @Test func aLinkToAModelWithoutAPrimaryKeyIsNotANumber() throws {
+        let schema = #"{"models": [{"name": "Person", "primaryKey": "id", "properties": {"id": "int", "dogs": "Dog[]", "pet": "Dog?"}}, {"name": "Dog", "properties": {"name": "string?"}}]}"#
+        try expectSame(schema: schema, [
+            "-c", #"insert Person {"id": 1, "dogs": [{"name": "Rex"}]}"#,
+            "-c", "update Person 1 set dogs = [1]", "-c", "update Person 1 set pet = 1",
+            "-c", #"insert Person {"id": 2, "dogs": [1]}"#, "-c", #"insert Person {"id": 3, "pet": 1}"#,
+            "-c", "count Person", "-c", "count Dog",
+        ])
+    }
 }
