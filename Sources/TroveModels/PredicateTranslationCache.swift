@@ -57,20 +57,62 @@ enum PredicateTranslationCache {
     /// compared whole, and no conformance looked up. Any difference (a key path, an operator,
     /// a variable, a captured nil, Bool or array length) sends it the way of ``entries``.
     /// Sendable as ``PredicateShape`` is: immutable once made.
-    struct KnownExpression: @unchecked Sendable {
+    final class KnownExpression: @unchecked Sendable {
         let shape: PredicateShape
         let shaped: any ShapedExpression.Type
         let entry: Entry
+
+        init(shape: PredicateShape, shaped: any ShapedExpression.Type, entry: Entry) {
+            self.shape = shape
+            self.shaped = shaped
+            self.entry = entry
+        }
     }
 
-    private static let known = Mutex<[ObjectIdentifier: KnownExpression]>([:])
+    /// The known expressions by expression type, and those published in a slot, kept for
+    /// good: a reader of a slot uses its expression without a retain.
+    private struct Known {
+        var byType: [ObjectIdentifier: KnownExpression] = [:]
+        var kept: [KnownExpression] = []
+    }
+
+    private static let known = Mutex(Known())
+
+    /// How many known expressions may be published in the slots over a run; past it, they are
+    /// found by expression type under the lock.
+    static let keptCapacity = 1024
+
+    /// The addresses of published known expressions (0 for none); an expression type's slot
+    /// is chosen by bits of its metadata's address. A repeated query finds its expression
+    /// here with one load: no lock, no hash and no copy.
+    private static let slot0 = Atomic<UInt>(0)
+    private static let slot1 = Atomic<UInt>(0)
+    private static let slot2 = Atomic<UInt>(0)
+    private static let slot3 = Atomic<UInt>(0)
+
+    private static func slot<R>(_ expressionType: ObjectIdentifier, _ body: (borrowing Atomic<UInt>) -> R) -> R {
+        switch (UInt(bitPattern: expressionType) >> 4) & 3 {
+        case 0: body(slot0)
+        case 1: body(slot1)
+        case 2: body(slot2)
+        default: body(slot3)
+        }
+    }
 
     /// The condition of `predicate`, its query text and its parameters.
     static func translate<T: PersistentModel>(_ predicate: Predicate<T>) throws -> (condition: QueryPredicate, text: String, arguments: [Value]) {
         let expressionType = ObjectIdentifier(type(of: predicate.expression))
-        if let expression = known.withLock({ $0[expressionType] }), expression.shape.model == ObjectIdentifier(T.self),
-           let values = PredicateShapeReader.values(of: predicate, matching: expression) {
-            return (expression.entry.condition, expression.entry.text, expression.entry.arguments(values))
+        if let pointer = UnsafeRawPointer(bitPattern: slot(expressionType) { $0.load(ordering: .acquiring) }) {
+            let hit = Unmanaged<KnownExpression>.fromOpaque(pointer)._withUnsafeGuaranteedRef { expression in
+                translation(of: predicate, by: expression, expressionType)
+            }
+            if let hit { return hit }
+        }
+        if let expression = known.withLock({ $0.byType[expressionType] }) {
+            if let hit = translation(of: predicate, by: expression, expressionType) {
+                publish(expression)
+                return hit
+            }
         }
         let reader = PredicateShapeReader.read(predicate)
         if let reader, let entry = entries.withLock({ $0[reader.shape] }) {
@@ -92,13 +134,37 @@ enum PredicateTranslationCache {
         return (translated.condition, text, translated.arguments)
     }
 
+    /// The translation of `predicate` by `expression`, when it is of that expression's type,
+    /// model and shape.
+    private static func translation<T: PersistentModel>(of predicate: Predicate<T>, by expression: KnownExpression, _ expressionType: ObjectIdentifier)
+        -> (condition: QueryPredicate, text: String, arguments: [Value])?
+    {
+        guard expression.shape.expression == expressionType, expression.shape.model == ObjectIdentifier(T.self),
+              let values = PredicateShapeReader.values(of: predicate, matching: expression) else { return nil }
+        return (expression.entry.condition, expression.entry.text, expression.entry.arguments(values))
+    }
+
+    /// Puts `expression` in its expression type's slot when it is kept for good.
+    private static func publish(_ expression: KnownExpression) {
+        let kept = known.withLock { known in
+            if known.kept.contains(where: { $0 === expression }) { return true }
+            guard known.kept.count < keptCapacity else { return false }
+            known.kept.append(expression)
+            return true
+        }
+        guard kept else { return }
+        let bits = UInt(bitPattern: Unmanaged.passUnretained(expression).toOpaque())
+        slot(expression.shape.expression) { $0.store(bits, ordering: .releasing) }
+    }
+
     /// Makes the shape `reader` read its expression type's known shape.
     private static func remember(_ reader: PredicateShapeReader, _ entry: Entry) {
         guard let shaped = reader.shaped else { return }
         let expression = KnownExpression(shape: reader.shape, shaped: shaped, entry: entry)
         known.withLock { known in
-            if known.count >= capacity { known.removeAll(keepingCapacity: true) }
-            known[reader.shape.expression] = expression
+            if known.byType.count >= capacity { known.byType.removeAll(keepingCapacity: true) }
+            known.byType[reader.shape.expression] = expression
         }
+        publish(expression)
     }
 }

@@ -126,6 +126,35 @@ import TroveModels
         }
     }
 
+    /// More expression types than the slots that publish known expressions, run in turn from
+    /// two threads: each query selects what its own text does.
+    @Test func manyExpressionTypesInTurnEachGetTheirOwnTranslation() async throws {
+        let store = try peopleStore()
+        let cases: [(Predicate<Person>, [Int])] = [
+            (#Predicate { $0.name == "Bob" }, [2]),
+            (#Predicate { $0.age > 30 }, [1, 3]),
+            (#Predicate { $0.age >= 25 && $0.age < 40 }, [1, 2]),
+            (#Predicate { $0.nickname == nil }, [2, 4]),
+            (#Predicate { $0.name.starts(with: "D") }, [4]),
+            (#Predicate { $0.score > 2 || $0.id == 2 }, [1, 2, 3]),
+            (#Predicate { $0.tags.contains("b") }, [1, 3]),
+            (#Predicate { $0.bestFriend?.name == "Ace" }, [4]),
+        ]
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<2 {
+                group.addTask { () throws -> Void in
+                    for round in 0..<20 {
+                        for (predicate, expected) in round.isMultiple(of: 2) ? cases : Array(cases.reversed()) {
+                            let found = try store.read { try $0.objects(Person.self, where: predicate).map(\.id) }
+                            #expect(found == expected)
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
     @Test func anUnsupportedConstructIsAnErrorEveryTime() throws {
         let store = try peopleStore()
         for _ in 0..<2 {
