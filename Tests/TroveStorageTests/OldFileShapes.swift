@@ -119,6 +119,18 @@ extension ReadTransaction {
         return n
     }
 
+    /// The depths of the leaves of `t` (one, in a balanced tree), counted from the root at 1.
+    func leafDepths(_ t: Tree) throws -> Set<Int> {
+        var depths = Set<Int>()
+        func walk(_ pgno: UInt64, _ depth: Int) throws {
+            let n = try node(pgno)
+            if n.isLeaf { depths.insert(depth); return }
+            for i in 0..<n.count { try walk(try n.child(i), depth + 1) }
+        }
+        if t.info.root != 0 { try walk(t.info.root, 1) }
+        return depths
+    }
+
     /// The keys of the leaf reached by following `path` from the root of `t`, then child 0.
     func leafKeys(_ t: Tree, path: [Int]) throws -> [[UInt8]] {
         var n = try node(t.info.root)

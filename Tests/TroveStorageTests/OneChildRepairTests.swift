@@ -1,5 +1,6 @@
 import Testing
 @testable import TroveStorage
+import TestRandom
 
 /// Branches with one child as older writers left them (the format allows them), side by
 /// side, one under another, or beside a sibling too full to merge with: a delete through
@@ -178,6 +179,23 @@ import Testing
         #expect(try s.read { try $0.dump("t") }.map(\.0) == present.sorted { $0.lexicographicallyPrecedes($1) })
     }
 
+    /// The depths of the leaves of tree `t`: the verifier does not check that they are one.
+    static func leafDepths(_ s: Storage) throws -> Set<Int> {
+        try s.read { tx in try tx.leafDepths(try #require(try tx.tree(named: "t"))) }
+    }
+
+    /// The first key under the node reached by following `path` from the root of `t`, if any
+    /// (leaves may be empty).
+    static func firstKey(_ tx: ReadTransaction, _ t: Tree, under path: [Int]) throws -> [UInt8]? {
+        func search(_ pgno: UInt64) throws -> [UInt8]? {
+            let n = try tx.node(pgno)
+            if n.isLeaf { return n.count > 0 ? Array(try n.key(0)) : nil }
+            for i in 0..<n.count { if let found = try search(try n.child(i)) { return found } }
+            return nil
+        }
+        return try search(try tx.pageNumber(t, path: path))
+    }
+
     /// The path from the root to the first branch with one child, if any.
     static func pathToOneChildBranch(_ tx: ReadTransaction, _ t: Tree) throws -> [Int]? {
         func search(_ pgno: UInt64, _ path: [Int]) throws -> [Int]? {
@@ -219,6 +237,88 @@ import Testing
         #expect(after.emptyLeaves == 0)
         #expect(after.oneChildBranches == 0)
         try TreeShapeTests.expectShapeKept(s, "after packing")
+        #expect(try s.read { try $0.dump("t") }.map(\.0) == present.sorted { $0.lexicographicallyPrecedes($1) })
+    }
+
+    /// Older-file shapes scattered through a five-level tree (one-child branches alone, in
+    /// chains and side by side, and leaves emptied or nearly so), made in small commits (the
+    /// automatic vacuum's commits may pack some away), then rounds of random deletes and
+    /// inserts, some large enough to pack: after every commit the store verifies, holds what a
+    /// set holds, keeps every leaf at one depth, and has no more such nodes than before. Then
+    /// a delete through each one-child branch left removes it.
+    @Test(arguments: [2, 11, 28, 47])
+    func randomDeletesThroughScatteredOldShapesOnlyRepairThem(seed: Int) throws {
+        var (s, present) = try Self.fiveLevels()
+        var rng = SplitMix64(seed: UInt64(seed))
+        let all = present.sorted { $0.lexicographicallyPrecedes($1) }
+        // Small commits, which do not pack: packing would repair most of them at once.
+        for _ in 0..<8 {
+          try s.write { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            for _ in 0..<5 {
+                // A random path one to four levels down: to a leaf, or a branch (the tree may
+                // have lost a level: the automatic vacuum's commits pack and repair).
+                var path: [Int] = []
+                let length = 1 + rng.int(4)
+                while path.count < length, !(try tx.node(try tx.pageNumber(t, path: path)).isLeaf) {
+                    path.append(rng.int(try tx.childCount(t, path: path)))
+                }
+                if try tx.node(try tx.pageNumber(t, path: path)).isLeaf {
+                    for k in try tx.emptyLeaf(t, path: path, keeping: rng.int(3)) { present.remove(k) }
+                } else if try tx.childCount(t, path: path) >= 2 {
+                    for k in try tx.oneChildBranch(t, path: path) { present.remove(k) }
+                }
+            }
+            #expect(tx.dirty.count < WriteTransaction.packingThreshold)
+          }
+        }
+        var sparse = try TreeShapeTests.summary(s)
+        #expect(sparse.oneChildBranches > 0)
+        #expect(sparse.entries == present.count)
+        for round in 0..<30 {
+            let large = rng.chance(20)
+            try s.write { tx in
+                let t = try #require(try tx.tree(named: "t"))
+                for _ in 0..<(large ? 400 : 1 + rng.int(20)) {
+                    let k = rng.pick(all)
+                    if rng.chance(75) {
+                        #expect(try tx.delete(t, k) == (present.remove(k) != nil))
+                    } else {
+                        try tx.put(t, k, TreeFillTests.value(Int(k[7])))
+                        present.insert(k)
+                    }
+                }
+            }
+            let now = try TreeShapeTests.summary(s)
+            #expect(now.entries == present.count, "seed \(seed), round \(round)")
+            #expect(now.oneChildBranches <= sparse.oneChildBranches, "seed \(seed), round \(round)")
+            #expect(now.emptyLeaves <= sparse.emptyLeaves, "seed \(seed), round \(round)")
+            #expect(try Self.leafDepths(s) == [now.depth], "seed \(seed), round \(round)")
+            sparse = now
+        }
+        #expect(try s.read { try $0.dump("t") }.map(\.0) == present.sorted { $0.lexicographicallyPrecedes($1) })
+        while sparse.oneChildBranches > 0 {
+            let (path, deleted) = try s.read { tx in
+                let t = try #require(try tx.tree(named: "t"))
+                let path = try #require(try Self.pathToOneChildBranch(tx, t))
+                return (path, try Self.firstKey(tx, t, under: path))
+            }
+            guard let deleted else {
+                Issue.record("seed \(seed): no key under the one-child branch at \(path)")
+                break
+            }
+            try s.write { tx in
+                let t = try #require(try tx.tree(named: "t"))
+                #expect(try tx.delete(t, deleted))
+            }
+            present.remove(deleted)
+            let now = try TreeShapeTests.summary(s)
+            #expect(now.oneChildBranches < sparse.oneChildBranches, "seed \(seed): the delete under \(path)")
+            #expect(now.emptyLeaves <= sparse.emptyLeaves)
+            #expect(try Self.leafDepths(s) == [now.depth], "seed \(seed): the delete under \(path)")
+            if now.oneChildBranches >= sparse.oneChildBranches { break }
+            sparse = now
+        }
         #expect(try s.read { try $0.dump("t") }.map(\.0) == present.sorted { $0.lexicographicallyPrecedes($1) })
     }
 }
