@@ -11,7 +11,8 @@ import Foundation
 ///
 /// Nulls are skipped; `sum` is 0 over no values, `avg`, `min` and `max` are null; `avg` is
 /// fractional (a double, or a decimal for decimals). A sum beyond the range of `int` (or of
-/// `double`, for fractional numbers) is an error, never a wrapped total or an infinity.
+/// `double` or `decimal`, for fractional numbers) is an error, never a wrapped total or an
+/// infinity. Decimals are summed exactly and rounded once, to the 38 digits `Decimal` holds.
 struct AggregateAccumulator {
     let function: AggregateFunction
     /// The kind of the values aggregated.
@@ -24,7 +25,7 @@ struct AggregateAccumulator {
     /// wrapping addition is exact whenever the true total is in range, that is when this is 0.
     private var wraps = 0
     private var doubles = 0.0
-    private var decimals = Decimal(0)
+    private var decimals = DecimalSum()
     private(set) var count = 0
     private var best = Value.null
 
@@ -45,8 +46,9 @@ struct AggregateAccumulator {
 
     /// The error of a sum of `text` (at `location`) beyond the range of `int`, or of `double`
     /// when it adds fractional numbers.
-    static func outOfRange(_ text: String, fractional: Bool = false, at location: QuerySourceLocation) -> QueryError {
-        let range = fractional ? "double" : "int (\(Int64.min)...\(Int64.max))"
+    static func outOfRange(_ text: String, fractional: Bool = false, decimal: Bool = false,
+                           at location: QuerySourceLocation) -> QueryError {
+        let range = decimal ? "decimal" : fractional ? "double" : "int (\(Int64.min)...\(Int64.max))"
         return QueryError(.invalidNumber, "the sum of '\(text)' is out of the range of \(range)", at: location)
     }
 
@@ -69,7 +71,7 @@ struct AggregateAccumulator {
             case .int(let i): Self.add(i, to: &ints, wraps: &wraps); doubles += Double(i)
             case .float(let f): doubles += Double(f)
             case .double(let d): doubles += d
-            case .decimal(let d): decimals += d
+            case .decimal(let d): decimals.add(d)
             default: break
             }
         case .min, .max:
@@ -108,8 +110,18 @@ struct AggregateAccumulator {
             if function == .sum || function == .avg, kind == .float || kind == .double, !doubles.isFinite {
                 throw Self.outOfRange(text, fractional: true, at: location)
             }
+            if kind == .decimal, function == .sum { return try Self.decimal(decimals.value, of: text, at: location) }
+            if kind == .decimal, function == .avg, count > 0 {
+                return try Self.decimal(decimals.average(over: count), of: text, at: location)
+            }
             return total
         }
+    }
+
+    /// `value` as a decimal value, or the error of a sum beyond `Decimal`'s range.
+    static func decimal(_ value: Decimal?, of text: String, at location: QuerySourceLocation) throws(QueryError) -> Value {
+        guard let value else { throw outOfRange(text, decimal: true, at: location) }
+        return .decimal(value)
     }
 
     private var total: Value {
@@ -117,11 +129,10 @@ struct AggregateAccumulator {
         case .sum:
             switch kind {
             case .int: .int(ints)
-            case .decimal: .decimal(decimals)
             default: .double(doubles)
             }
         case .avg:
-            count == 0 ? .null : kind == .decimal ? .decimal(decimals / Decimal(count)) : .double(doubles / Double(count))
+            count == 0 ? .null : .double(doubles / Double(count))
         case .count, .size:
             .int(Int64(count))
         case .min, .max:

@@ -213,13 +213,13 @@ final class PredicateEvaluator {
                 }
             case .decimal:
                 return { record, key in
-                    var total = Decimal(0), n = 0
+                    var total = DecimalSum(), n = 0
                     _ = try visit(record, key) { bytes in
-                        if case .decimal(let d) = try decode(bytes) { total += d; n += 1 }
+                        if case .decimal(let d) = try decode(bytes) { total.add(d); n += 1 }
                         return false
                     }
-                    if function == .sum { return .decimal(total) }
-                    return n == 0 ? .null : .decimal(total / Decimal(n))
+                    if function == .sum { return try AggregateAccumulator.decimal(total.value, of: path.text, at: path.range.start) }
+                    return n == 0 ? .null : try AggregateAccumulator.decimal(total.average(over: n), of: path.text, at: path.range.start)
                 }
             default:
                 return { record, key in
