@@ -66,11 +66,11 @@ package enum Coercion {
     }
 
     /// A number compared with a value of `type` (a property, an aggregate): compared by its
-    /// value, so an integer type also meets a fractional number (`age > 4.5`), which stays
-    /// a double.
+    /// value, so an integer type also meets a fractional number (`age > 4.5`), and a decimal
+    /// one beyond its range (`price < 1e200`), which stay doubles.
     static func comparand(_ input: CoercionInput, as type: PropertyType, for property: String) throws(CoercionError) -> Value {
-        // A number beyond an integer's or a float's range still compares, as a double.
-        guard type.isInteger || type == .float else { return try scalar(input, as: type, for: property) }
+        // A number beyond an integer's, a float's or a decimal's range still compares, as a double.
+        guard type.isInteger || type == .float || type == .decimal else { return try scalar(input, as: type, for: property) }
         do {
             return try scalar(input, as: type, for: property)
         } catch {

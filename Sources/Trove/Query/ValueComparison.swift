@@ -70,6 +70,10 @@ enum ValueComparison {
         case (.float(let x), .double(let y)): return compare(Double(x), y)
         case (.double(let x), .float(let y)): return compare(x, Double(y))
         case (.double(let x), .double(let y)): return compare(x, y)
+        case (.decimal(let x), .double(let y)): return compare(x, y)
+        case (.double(let x), .decimal(let y)): return compare(y, x).map { -$0 }
+        case (.decimal(let x), .float(let y)): return compare(x, Double(y))
+        case (.float(let x), .decimal(let y)): return compare(y, Double(x)).map { -$0 }
         case (.decimal, _), (_, .decimal):
             guard let x = decimal(a), let y = decimal(b), !x.isNaN, !y.isNaN else { return nil }
             return x < y ? -1 : x == y ? 0 : 1
@@ -114,6 +118,25 @@ enum ValueComparison {
         if x > w { return 1 }
         return y > whole ? -1 : 0
     }
+
+    /// A decimal against a double: by the double's shortest decimal text (`0.1` equals the
+    /// decimal 0.1), and by sign and magnitude where that text is beyond what a decimal holds
+    /// (above about 3.4e165, or nonzero below 1e-128, the smallest nonzero decimal).
+    static func compare(_ x: Decimal, _ y: Double) -> Int? {
+        if x.isNaN || y.isNaN { return nil }
+        if y.isInfinite || y.magnitude > decimalMagnitudes.upperBound { return y > 0 ? -1 : 1 }
+        if y != 0, y.magnitude < decimalMagnitudes.lowerBound {
+            // Between 0 and the smallest nonzero decimal: only a zero decimal is on the other side.
+            return x.isZero ? (y > 0 ? -1 : 1) : x > 0 ? 1 : -1
+        }
+        // The few doubles in range whose text a decimal cannot hold (17 digits at an exponent
+        // near -128) meet the decimal as doubles.
+        guard let d = decimal(.double(y)) else { return compare(x.doubleValue, y) }
+        return x < d ? -1 : x == d ? 0 : 1
+    }
+
+    /// The magnitudes of nonzero decimals, as doubles.
+    private static let decimalMagnitudes = 1e-128...Decimal.greatestFiniteMagnitude.doubleValue
 
     @inline(__always)
     static func compare<F: BinaryFloatingPoint>(_ x: F, _ y: F) -> Int? {
