@@ -68,6 +68,35 @@ import Testing
         #expect(r.out.hasSuffix("1\n1\n0\n"))
     }
 
+    @Test func theLastDateHeldRoundTripsThroughGetExportAndImport() throws {
+        try store()
+        // A date is a double of seconds since 2001: microseconds are its own from 1729 to
+        // 2272, about 30 µs apart in year 9999, where .999999 would be 10000-01-01.
+        let dates = ["9999-12-31T23:59:59.999969Z", "0000-01-01T00:00:00Z", "2272-12-31T23:59:59.999999Z",
+                     "1729-01-01T00:00:00.000001Z", "2024-05-01T12:00:00.5Z"]
+        let inserts = dates.enumerated().map { #"insert AllTypes {"id": \#($0.offset), "dateValue": "\#($0.element)"}"# }
+        let r = try w.run(["--jsonl", "db"] + inserts + ["AllTypes SORT(id) SELECT(dateValue)", "export AllTypes all.json"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.hasSuffix(dates.map { #"{"dateValue": "\#($0)"}"# + "\n" }.joined()), "\(r.out)")
+        #expect(try w.run(["copy.db", "-s", Workspace.schema("AllTypes")]).status == 0)
+        let copy = try w.run(["--jsonl", "copy.db", "import AllTypes all.json", "AllTypes SORT(id) SELECT(dateValue)"])
+        #expect(copy.status == 0, "\(copy.err)")
+        #expect(copy.out.hasSuffix(dates.map { #"{"dateValue": "\#($0)"}"# + "\n" }.joined()), "\(copy.out)")
+
+        // What the text cannot write back is refused where it comes in, and nothing is written.
+        for (date, why) in [("9999-12-31T23:59:59.999999Z", "after 9999-12-31T23:59:59.999969Z, the last date held"),
+                            ("0000-01-01T00:00:00+01:00", "before 0000-01-01T00:00:00Z, the first date held")] {
+            let refused = try w.run(["db", #"insert AllTypes {"id": 9, "dateValue": "\#(date)"}"#])
+            #expect(refused.status == 1)
+            #expect(refused.err.contains(#"property 'dateValue' expects date, not "\#(date)", which is \#(why)"#), "\(refused.err)")
+            try w.write("late.json", #"[{"id": 9, "dateValue": "\#(date)"}]"#)
+            #expect(try w.run(["db", "import AllTypes late.json"]).err.contains(why))
+        }
+        // A predicate compares with any date it can read.
+        let compared = try w.run(["db", "count AllTypes where dateValue < '9999-12-31T23:59:59.999999Z'"])
+        #expect(compared.out == "5\n", "\(compared.err)")
+    }
+
     @Test func aBoolComparedWithAStringIsAnError() throws {
         try store()
         let r = try w.run(["db", "count AllTypes where boolValue == 'true'"])

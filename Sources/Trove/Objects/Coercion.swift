@@ -50,7 +50,8 @@ public struct CoercionError: Error, Sendable, Equatable, CustomStringConvertible
 /// - `float` and `double` take any finite number; `decimal` keeps every digit of a
 ///   literal or text, and also takes the decimal string form;
 /// - dates are ISO 8601, with or without a time, with `Z` or any offset (`2024-05-01` is
-///   midnight UTC); data is base64; UUIDs are their string form;
+///   midnight UTC), in the years 0000 to 9999 their text can write; data is base64; UUIDs
+///   are their string form;
 /// - a value of the wrong kind (a string for a bool, a number for a string) is an error,
 ///   never a guess.
 package enum Coercion {
@@ -69,6 +70,14 @@ package enum Coercion {
     /// value, so an integer type also meets a fractional number (`age > 4.5`), and a decimal
     /// one beyond its range (`price < 1e200`), which stay doubles.
     static func comparand(_ input: CoercionInput, as type: PropertyType, for property: String) throws(CoercionError) -> Value {
+        // A date compares wherever it is: the years its text can write bound what is stored.
+        if type == .date {
+            switch input {
+            case .value(.date(let d)): return .date(d)
+            case .literal(.string(let s)), .text(let s): if let d = ISO8601Timestamp.parse(s) { return .date(d) }
+            default: break
+            }
+        }
         // A number beyond an integer's, a float's or a decimal's range still compares, as a double.
         guard type.isInteger || type == .float || type == .decimal else { return try scalar(input, as: type, for: property) }
         do {
@@ -93,9 +102,10 @@ package enum Coercion {
         // Exact kinds first: every insert passes through here.
         switch (type, v) {
         case (_, .null): return .null
-        case (.bool, .bool), (.float, .float), (.double, .double), (.string, .string), (.date, .date),
+        case (.bool, .bool), (.float, .float), (.double, .double), (.string, .string),
              (.data, .data), (.decimal, .decimal), (.uuid, .uuid):
             return v
+        case (.date, .date(let d)): return try date(d, for: property, found: { "the date \(ISO8601Timestamp.format(d))" })
         case (_, .int(let i)): return try integer(i, as: type, for: property, found: { "\(i)" })
         case (_, .double(let d)): return try double(d, as: type, for: property, found: { "\(d)" })
         case (_, .float(let f)):
@@ -232,7 +242,7 @@ package enum Coercion {
         case .string: return .string(s)
         case .date:
             guard let d = ISO8601Timestamp.parse(s) else { throw bad("an ISO 8601 date such as 2024-05-01 or 2024-05-01T12:00:00Z") }
-            return .date(d)
+            return try date(d, for: property, found: { quoted(s) })
         case .data:
             guard let d = Data(base64Encoded: s) else { throw bad("base64") }
             return .data(d)
@@ -245,6 +255,16 @@ package enum Coercion {
         default:
             throw mismatch(type, property, "the string \(quoted(s))")
         }
+    }
+
+    /// A date, if its text can be written and read back: a four-digit year.
+    private static func date(_ d: Date, for property: String, found: () -> String) throws(CoercionError) -> Value {
+        let range = ISO8601Timestamp.writable
+        if range.contains(d) { return .date(d) }
+        let why = d < range.lowerBound
+            ? "before \(ISO8601Timestamp.format(range.lowerBound)), the first date held"
+            : "after \(ISO8601Timestamp.format(ISO8601Timestamp.last)), the last date held (a date holds seconds since 2001 as a double, about 30 microseconds apart in year 9999)"
+        throw CoercionError(property: property, type: .date, found: "\(found()), which is \(why)")
     }
 
     // MARK: Errors

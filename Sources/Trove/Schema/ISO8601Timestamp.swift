@@ -16,7 +16,24 @@ import Darwin
 /// nothing for UTC. Writes UTC with `Z` and at most microseconds, trailing zeros removed.
 /// Written by hand because `ISO8601DateFormatter` keeps only milliseconds and needs one
 /// configuration per fraction style.
+///
+/// A `Date` is seconds since 2001 in a double: every microsecond from 1729 to 2272 has its
+/// own, further out they are rounded to the nearest the double holds (about 30 µs apart in
+/// year 9999). Both directions count from 2001 in whole seconds plus a fraction, so each
+/// rounds once.
 package enum ISO8601Timestamp {
+    /// The dates the four-digit years of the text form can write, 0000-01-01T00:00:00Z up to
+    /// the last double before 10000-01-01T00:00:00Z (9999-12-31T23:59:59.999969Z): outside
+    /// them a date would be written as text that no reader takes back.
+    package static let writable = Date(timeIntervalSinceReferenceDate: Double(secondsToReference(days: daysFromCivil(year: 0, month: 1, day: 1))))
+        ..< Date(timeIntervalSinceReferenceDate: Double(secondsToReference(days: daysFromCivil(year: 10000, month: 1, day: 1))))
+
+    /// The last date of `writable`.
+    package static var last: Date { Date(timeIntervalSinceReferenceDate: writable.upperBound.timeIntervalSinceReferenceDate.nextDown) }
+
+    /// Seconds from 2001-01-01T00:00:00Z to the start of day `days` (since 1970).
+    private static func secondsToReference(days: Int) -> Int { days * 86400 - 978_307_200 }
+
     static func parse(_ text: String) -> Date? {
         let b = Array(text.utf8)
         var i = 0
@@ -40,7 +57,7 @@ package enum ISO8601Timestamp {
               let day = number(2), (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year)
         else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
-        if i == b.count { return Date(timeIntervalSince1970: Double(days * 86400)) }
+        if i == b.count { return Date(timeIntervalSinceReferenceDate: Double(secondsToReference(days: days))) }
         guard expect(UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")),
               let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2)
         else { return nil }
@@ -79,14 +96,17 @@ package enum ISO8601Timestamp {
             offset = sign * (oh * 3600 + om * 60)
         }
         guard i == b.count else { return nil }
-        let seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset
-        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+        let seconds = secondsToReference(days: days) + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSinceReferenceDate: Double(seconds) + fraction)
     }
 
     static func format(_ date: Date) -> String {
-        let t = date.timeIntervalSince1970
-        var seconds = Int(t.rounded(.down))
-        var micros = Int(((t - Double(seconds)) * 1_000_000).rounded())
+        let t = date.timeIntervalSinceReferenceDate
+        // Only a date from the Swift API on its way to being refused is this far out.
+        guard t.isFinite, t.magnitude < 1e15 else { return "\(t) seconds from 2001-01-01T00:00:00Z" }
+        let whole = t.rounded(.down)
+        var seconds = Int(whole) + 978_307_200
+        var micros = Int(((t - whole) * 1_000_000).rounded())
         if micros >= 1_000_000 {
             seconds += 1
             micros -= 1_000_000
