@@ -138,12 +138,20 @@ struct SchemaInstaller {
             guard let om = old.byName[oldName] ?? old.byName[m.name] else { continue }
             var props: [String: Int] = [:]
             for p in m.properties where p.isStored {
-                let oldProp = m.previousName(ofProperty: p.name).flatMap { om.byName[$0] } ?? om.byName[p.name]
-                if let op = oldProp, op.isStored, op.type.isStorageEquivalent(to: p.type) || op.type == p.type { props[p.name] = op.id }
+                if let op = Self.keptProperty(p, of: m, in: om) { props[p.name] = op.id }
             }
             ids[m.name] = (om.id, props)
         }
         return ids
+    }
+
+    /// The old property whose values `p` of `m` keeps: the one of its name, or of the name it
+    /// was renamed from, stored as `p` is. Any other property of `m` starts from its default:
+    /// its fresh id may be one an old property had, whose values must not be read as it.
+    private static func keptProperty(_ p: PropertySchema, of m: ModelSchema, in om: ModelLayout) -> PropertyLayout? {
+        let op = m.previousName(ofProperty: p.name).flatMap { om.byName[$0] } ?? om.byName[p.name]
+        guard let op, op.isStored, op.type.isStorageEquivalent(to: p.type) || op.type == p.type else { return nil }
+        return op
     }
 
     /// Rewrites every object under the new layout, runs the migration closure, and rebuilds
@@ -160,7 +168,7 @@ struct SchemaInstaller {
                 for p in om.properties where p.isStored { oldValues[p.name] = try record.value(of: p) }
                 var newValues: [String: Value] = [:]
                 for p in m.properties where p.isStored {
-                    if let op = om.byID.indices.contains(p.id) ? om.byID[p.id] : nil {
+                    if let op = Self.keptProperty(p.schema, of: m.schema, in: om) {
                         let v = try record.value(of: op)
                         newValues[p.name] = (v.isNull && !p.isOptional && !p.isLink) ? p.defaultValue : v
                     } else {
