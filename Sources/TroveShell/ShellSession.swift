@@ -402,6 +402,7 @@ final class ShellSession {
                 }
                 try backend.applySchema(text, source: path)
             }
+            for warning in backend.openWarnings { stderr.write("warning: \(warning)\n") }
         case .dump(let models):
             try backend.dump(models: models, write: { [stdout] text in stdout.write(text) }, warn: { [stderr, stdout] text in
                 stdout.flush()

@@ -106,4 +106,22 @@ import Testing
         let wrong = try w.run(["db", "Café where größe2 > 1"])
         #expect(wrong.err == "error: column 12: 'Café' has no property 'größe2'; did you mean 'größe'?\n", "\(wrong.err)")
     }
+
+    @Test func aMigrationThatDropsDataSaysWhatItDropped() throws {
+        let w = try Workspace()
+        let v1 = try w.write("v1.json", """
+            {"schemaVersion": 1, "models": [{"name": "A", "primaryKey": "id", "properties": {"id": "int", "x": "int", "y": "int"}},
+              {"name": "B", "primaryKey": "id", "properties": {"id": "int"}}]}
+            """)
+        let v2 = try w.write("v2.json", """
+            {"schemaVersion": 2, "models": [{"name": "A", "primaryKey": "id", "properties": {"id": "int", "y": "string"}}]}
+            """)
+        let r = try w.run(["db", ".apply-schema \(v1)", #"insert A {"id": 1, "x": 2, "y": 3}"#, #"insert B [{"id": 1}, {"id": 2}]"#,
+                           ".apply-schema \(v2)", "A", ".apply-schema \(v2)"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.hasSuffix(#"{"id": 1, "y": ""}"# + "\n"), "\(r.out)")
+        // Once, for the migration: applying the same schema again drops nothing.
+        #expect(r.err == "warning: the migration to schemaVersion 2 dropped the values of 'A.y' (int to string: each is its default now),"
+            + " property 'A.x', model 'B' (2 objects)\n", "\(r.err)")
+    }
 }
