@@ -83,7 +83,9 @@ public enum StoreCopy {
                 guard let object = try snapshot.object(reference) else { continue }
                 var values = ["\(rows.parameters.add(String(index + 1)))::bigint"]
                 for property in scalars {
-                    values.append(try PostgresValues.sql(try object.value(property.name), type: property.type, &rows.parameters))
+                    let value = try object.value(property.name)
+                    try checkText(value, of: model, object, at: index, property.name)
+                    values.append(try PostgresValues.sql(value, type: property.type, &rows.parameters))
                 }
                 try rows.add("(" + values.joined(separator: ", ") + ")")
             }
@@ -111,8 +113,9 @@ public enum StoreCopy {
                 case .list(let element):
                     var rows = RowBatch(connection: connection, head: "INSERT INTO \(PostgresTables.listTable(model.name, property.name)) (owner, position, value) VALUES ",
                                         tail: "")
-                    for reference in objects {
-                        guard case .list(let items)? = try snapshot.object(reference)?.value(property.name), !items.isEmpty else { continue }
+                    for (index, reference) in objects.enumerated() {
+                        guard let object = try snapshot.object(reference), case .list(let items) = try object.value(property.name), !items.isEmpty else { continue }
+                        try checkText(.list(items), of: model, object, at: index, property.name)
                         for (position, item) in items.enumerated() {
                             let value: String
                             if case .link(let target) = element {
@@ -131,6 +134,19 @@ public enum StoreCopy {
             }
         }
         return Summary(counts: counts)
+    }
+
+    /// Refuses a string PostgreSQL's text cannot hold, naming where it is: the model, the
+    /// object (by primary key, or by position without one) and the property.
+    private static func checkText(_ value: Value, of model: ModelSchema, _ object: DynamicObject, at index: Int, _ property: String) throws {
+        let strings: [String] = switch value {
+        case .string(let text): [text]
+        case .list(let items): items.compactMap { if case .string(let text) = $0 { text } else { nil } }
+        default: []
+        }
+        guard strings.contains(where: { $0.utf8.contains(0) }) else { return }
+        let which = try object.primaryKey.map { "with primary key \($0)" } ?? "at position \(index + 1)"
+        throw PostgresError("the '\(model.name)' object \(which) has a NUL character in '\(property)', which PostgreSQL text cannot hold")
     }
 
     private static func castType(ofKeysOf model: String, in schema: Schema) throws -> String {
