@@ -101,7 +101,7 @@ final class Verifier {
 
     private func walkAll() throws {
         if meta.catalog.root != 0 {
-            try walkTree(meta.catalog.root, checksum: meta.catalog.rootChecksum, depth: 0, isCatalog: true, low: nil, high: nil, name: nil)
+            try walkTree(meta.catalog.root, checksum: meta.catalog.rootChecksum, depth: 0, levels: Int(meta.catalog.depth), isCatalog: true, low: nil, high: nil, name: nil)
         }
         if meta.freeListPgno != 0 {
             if let p = try checkedRun(meta.freeListPgno, pages: Int(meta.freeListPages), checksum: meta.freeListChecksum, type: .freeIndex) {
@@ -183,7 +183,9 @@ final class Verifier {
         return p
     }
 
-    private func walkTree(_ pgno: UInt64, checksum: UInt64, depth: Int, isCatalog: Bool,
+    /// Walks the tree below `pgno`, `depth` levels under its root, whose record says it has
+    /// `levels` levels: every leaf must be at the last, or a search would miss keys below it.
+    private func walkTree(_ pgno: UInt64, checksum: UInt64, depth: Int, levels: Int, isCatalog: Bool,
                           low: [UInt8]?, high: [UInt8]?, name: String?) throws {
         guard depth < 64 else { try problem(pgno, "tree deeper than 64 levels (a cycle?)"); return }
         guard let p = try checkedRun(pgno, pages: 1, checksum: checksum, type: .leaf) else {
@@ -198,6 +200,9 @@ final class Verifier {
         } catch {
             try problem(pgno, "\(error)")
             return
+        }
+        if prune == nil, n.isLeaf, depth + 1 != levels {
+            try problem(pgno, "leaf at level \(depth + 1) of a tree recorded as \(levels) levels deep")
         }
         if prune == nil {
             nodeUse[name, default: (0, 0)].pages += 1
@@ -229,14 +234,14 @@ final class Verifier {
                             report.trees.append(.init(name: treeName, entries: Int(info.entries), pages: Int(info.pages), depth: Int(info.depth)))
                         }
                         if info.root != 0 {
-                            try walkTree(info.root, checksum: info.rootChecksum, depth: 0, isCatalog: false, low: nil, high: nil, name: treeName)
+                            try walkTree(info.root, checksum: info.rootChecksum, depth: 0, levels: Int(info.depth), isCatalog: false, low: nil, high: nil, name: treeName)
                         }
                     }
                 }
             } else {
                 let lo: [UInt8]? = i == 0 ? low : Array(try n.key(i))
                 let hi: [UInt8]? = i + 1 < n.count ? Array(try n.key(i + 1)) : high
-                try walkTree(try n.child(i), checksum: n.childChecksum(i), depth: depth + 1, isCatalog: isCatalog, low: lo, high: hi, name: name)
+                try walkTree(try n.child(i), checksum: n.childChecksum(i), depth: depth + 1, levels: levels, isCatalog: isCatalog, low: lo, high: hi, name: name)
             }
         }
     }

@@ -13,12 +13,13 @@ public struct VerifyReport: Sendable, CustomStringConvertible {
         /// have (0 for an empty tree).
         public var fill: Double = 0
         /// Leaves with no entries below the root. The format allows them and readers step over
-        /// them, so they are reported here and not as problems; a delete or a packing commit
-        /// through one removes it (see ``Tree``).
+        /// them, so they are reported here and not as problems; a delete through one removes it,
+        /// and in a tree (not the catalog, which packing does not visit) so does a packing
+        /// commit (see ``Tree``).
         public var emptyLeaves = 0
         /// Branches with one child. The format allows them, and the writer keeps one where keys
         /// of very different lengths let it neither merge nor share (see ``Tree``); the others
-        /// a delete or a packing commit through them removes.
+        /// a delete through them removes, and in a tree a packing commit too.
         public var oneChildBranches = 0
     }
     /// The snapshot verified.
@@ -40,7 +41,8 @@ public struct VerifyReport: Sendable, CustomStringConvertible {
         for p in problems { s += "\n  problem: \(p)" }
         for t in [catalog] + trees where t.emptyLeaves > 0 || t.oneChildBranches > 0 {
             let tree = t.name.isEmpty ? "the catalog" : "tree \(t.name)"
-            s += "\n  note: \(tree) holds \(t.emptyLeaves) empty leaves and \(t.oneChildBranches) branches with one child (sound to read; deletes and packing through them remove most)"
+            let repairs = t.name.isEmpty ? "dropping trees through them removes most" : "deletes and packing through them remove most"
+            s += "\n  note: \(tree) holds \(t.emptyLeaves) empty leaves and \(t.oneChildBranches) branches with one child (sound to read; \(repairs))"
         }
         return s
     }

@@ -49,6 +49,25 @@ import TestRandom
         }
     }
 
+    /// A search descends the number of levels the tree's record gives, so a leaf above or
+    /// below that level hides its keys: `verify()` names it.
+    @Test func aLeafAtAnotherLevelThanTheTreeRecordsIsAProblem() throws {
+        let s = try Storage.inMemory()
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            for i in 0..<2_000 { try tx.put(t, key(i), bytes("value \(i)")) }
+        }
+        #expect(try s.verify().isValid)
+        try s.write { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            try tx.put(t, key(2_000), bytes("last"))
+            t.info.depth += 1
+        }
+        let report = try s.verify()
+        #expect(!report.isValid)
+        #expect(report.problems.contains { "\($0)".contains("of a tree recorded as") })
+    }
+
     @Test func randomByteFlipsAreDetectedAndNeverCrash() throws {
         let dir = TempDir()
         defer { dir.cleanup() }
