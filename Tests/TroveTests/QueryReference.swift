@@ -94,20 +94,30 @@ final class ReferenceStore {
 
     // MARK: Queries
 
-    func filter(_ model: String, _ predicate: RefPredicate) throws -> [UInt64] {
-        try order[model]!.filter { try evaluate(predicate, .object(model: model, objects[model]![$0]!)) }
+    func filter(_ model: String, _ predicate: RefPredicate?) throws -> [UInt64] {
+        guard let predicate else { return order[model]! }
+        return try order[model]!.filter { try evaluate(predicate, .object(model: model, objects[model]![$0]!)) }
     }
 
     /// SORT (null first ascending, ties by object key), DISTINCT, OFFSET, LIMIT.
-    func query(_ model: String, _ predicate: RefPredicate, sort: [([String], Bool)], distinct: [[String]],
+    func query(_ model: String, _ predicate: RefPredicate?, sort: [([String], Bool)], distinct: [[String]],
                offset: Int = 0, limit: Int?) throws -> [UInt64] {
+        let table = objects[model]!
+        return try query(model, predicate, sortValues: sort.map { path, ascending in
+            ({ key in self.values(path, model: model, table[key]!).first ?? .null }, ascending)
+        }, distinct: distinct, offset: offset, limit: limit)
+    }
+
+    /// `query` with each SORT key given as what it reads of an object.
+    func query(_ model: String, _ predicate: RefPredicate?, sortValues sort: [((UInt64) -> Value, Bool)], distinct: [[String]],
+               offset: Int, limit: Int?) throws -> [UInt64] {
         var keys = try filter(model, predicate)
         let table = objects[model]!
         func single(_ key: UInt64, _ path: [String]) -> Value {
             values(path, model: model, table[key]!).first ?? .null
         }
         if !sort.isEmpty {
-            let rows = keys.map { key in (key, sort.map { single(key, $0.0) }) }
+            let rows = keys.map { key in (key, sort.map { $0.0(key) }) }
             keys = rows.sorted { a, b in
                 for (i, descriptor) in sort.enumerated() {
                     let order = Self.sortOrder(a.1[i], b.1[i])
