@@ -32,15 +32,15 @@ final class ParsedQueryCache: @unchecked Sendable {
             self.layout = layout
         }
     }
-    /// A query's parse and, for one with SELECT that ran without arguments, its binding to the
-    /// layout it ran against.
+    /// A query's parse and, for one with SELECT or GROUP that ran without arguments, its
+    /// binding to the layout it ran against.
     final class CachedQuery {
         let query: Query
-        let projected: BoundProjectedQuery?
+        let bound: Binding?
         let layout: StoreLayout?
-        init(_ query: Query, projected: BoundProjectedQuery? = nil, layout: StoreLayout? = nil) {
+        init(_ query: Query, bound: Binding? = nil, layout: StoreLayout? = nil) {
             self.query = query
-            self.projected = projected
+            self.bound = bound
             self.layout = layout
         }
     }
@@ -49,6 +49,9 @@ final class ParsedQueryCache: @unchecked Sendable {
     enum Binding {
         case aggregate(CachedAggregate)
         case projected(BoundProjectedQuery)
+        /// A query with GROUP: a repeated `Car GROUP(origin) SELECT(origin, @avg.mpg)` is
+        /// neither parsed nor bound again.
+        case grouped(BoundGrouping, Query, ModelLayout, predicate: BoundPredicate?)
     }
 
     /// A predicate's parse and its last template: a class, so that a cache hit costs one
@@ -112,18 +115,19 @@ final class ParsedQueryCache: @unchecked Sendable {
     }
 
     /// The statement `text` bound to `layout` without arguments, if it is cached: an aggregate
-    /// statement, or a query with SELECT.
+    /// statement, or a query with SELECT or GROUP.
     func binding(_ text: String, layout: StoreLayout) -> Binding? {
         switch cached(Key(text: text, isPredicate: false)) {
         case .aggregate(let a)? where a.layout === layout && a.bound != nil: .aggregate(a)
-        case .query(let q)? where q.layout === layout: q.projected.map { .projected($0) }
+        case .query(let q)? where q.layout === layout: q.bound
         default: nil
         }
     }
 
-    /// Keeps `projected`, the query `text` bound to `layout` without arguments.
-    func keep(_ projected: BoundProjectedQuery, of query: Query, for text: String, layout: StoreLayout) {
-        replace(.query(CachedQuery(query, projected: projected, layout: layout)), for: Key(text: text, isPredicate: false))
+    /// Keeps `bound` (`.projected` or `.grouped`), the query `text` bound to `layout` without
+    /// arguments.
+    func keep(_ bound: Binding, of query: Query, for text: String, layout: StoreLayout) {
+        replace(.query(CachedQuery(query, bound: bound, layout: layout)), for: Key(text: text, isPredicate: false))
     }
 
     /// Keeps `bound`, the aggregate statement `text` bound to `layout` without arguments.

@@ -23,6 +23,8 @@ extension QueryExecutor {
         case .projected(let projected)?:
             let (rows, plan) = try projected.run(self)
             return (.rows(rows), plan)
+        case .grouped(let grouping, let query, let model, let predicate)?:
+            return try groups(grouping, query, model, predicate: predicate)
         case nil:
             break
         }
@@ -36,24 +38,12 @@ extension QueryExecutor {
             let (value, plan) = try bound.run(self)
             return (.value(value), plan)
         case .grouped(let grouping, let query, let model, let predicate):
-            if let (rows, plan) = try grouping.streamedRows(model: model, predicate: predicate,
-                                                             predicateText: query.predicate?.description, executor: self) {
-                return (.rows(rows), plan)
+            if arguments.isEmpty {
+                ParsedQueryCache.shared.keep(.grouped(grouping, query, model, predicate: predicate), of: query, for: text, layout: layout)
             }
-            if predicate == nil {
-                // Every object: grouped as the scan reads them.
-                let rows = try grouping.rows(scanning: model, snapshot: snapshot)
-                let total = try snapshot.objectsTree(model)?.count ?? 0
-                let plan = QueryPlan(model: model.name, access: .scan, steps: describesPlan ? ["SCAN \(model.name)"] + grouping.steps : [],
-                                     estimatedRows: total, examinedRows: total, actualRows: rows.count)
-                return (.rows(rows), plan)
-            }
-            let (results, plan) = try run(model: model, predicate: predicate, predicateText: query.predicate?.description as String?,
-                                          sort: [], distinct: [], limit: nil)
-            let rows = try grouping.rows(results.keys, model: model, snapshot: snapshot)
-            return (.rows(rows), plan.adding(grouping.steps, returning: rows.count))
+            return try groups(grouping, query, model, predicate: predicate)
         case .projected(let projected, let query):
-            if arguments.isEmpty { ParsedQueryCache.shared.keep(projected, of: query, for: text, layout: layout) }
+            if arguments.isEmpty { ParsedQueryCache.shared.keep(.projected(projected), of: query, for: text, layout: layout) }
             let (rows, plan) = try projected.run(self)
             return (.rows(rows), plan)
         case .objects(let query, let model, let predicate, let sort, let distinct):
@@ -61,6 +51,29 @@ extension QueryExecutor {
                                           sort: sort, distinct: distinct, offset: query.offset, limit: query.limit)
             return (.objects(results), plan)
         }
+    }
+}
+
+extension QueryExecutor {
+    /// The rows of a grouped query bound to `model`.
+    private func groups(_ grouping: BoundGrouping, _ query: Query, _ model: ModelLayout,
+                        predicate: BoundPredicate?) throws -> (answer: QueryAnswer, plan: QueryPlan) {
+        if let (rows, plan) = try grouping.streamedRows(model: model, predicate: predicate,
+                                                         predicateText: query.predicate?.description, executor: self) {
+            return (.rows(rows), plan)
+        }
+        if predicate == nil {
+            // Every object: grouped as the scan reads them.
+            let rows = try grouping.rows(scanning: model, snapshot: snapshot)
+            let total = try snapshot.objectsTree(model)?.count ?? 0
+            let plan = QueryPlan(model: model.name, access: .scan, steps: describesPlan ? ["SCAN \(model.name)"] + grouping.steps : [],
+                                 estimatedRows: total, examinedRows: total, actualRows: rows.count)
+            return (.rows(rows), plan)
+        }
+        let (results, plan) = try run(model: model, predicate: predicate, predicateText: query.predicate?.description as String?,
+                                      sort: [], distinct: [], limit: nil)
+        let rows = try grouping.rows(results.keys, model: model, snapshot: snapshot)
+        return (.rows(rows), plan.adding(grouping.steps, returning: rows.count))
     }
 }
 
