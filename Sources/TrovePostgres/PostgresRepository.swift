@@ -88,6 +88,8 @@ public final class PostgresRepository: QueryLanguageRepository {
         let pending = try tracker.pending()
         let tables = PostgresTables(schema: store.schema)
         let connection = store.connection
+        // What a save in an outer transaction wrote lasts only if that transaction commits.
+        let durable = !store.isInTransaction
         let inserted = try store.write { () throws -> [ObjectIdentifier: Int64] in
             for d in pending.deletes {
                 try connection.execute("DELETE FROM \(PostgresTables.table(d.model)) WHERE \(PostgresTables.orderColumn) = $1::bigint", [String(d.id)])
@@ -113,7 +115,7 @@ public final class PostgresRepository: QueryLanguageRepository {
             }
             return ids
         }
-        tracker.saved(pending, insertedIDs: inserted)
+        tracker.saved(pending, insertedIDs: inserted, durable: durable)
     }
 
     /// The `"@key"` of the row whose key (primary key or `"@key"`) is `key`.

@@ -168,6 +168,25 @@ struct PostgresRepositoryTests {
         #expect(saved.first?.best?.name == "Rex")
         #expect(saved.first?.pets.map(\.name) == ["Rex", "Thomas"])
     }
+
+    /// What a save wrote in an outer transaction that rolled back is sent again by the next.
+    @Test func aSaveInARolledBackTransactionIsSentAgain() throws {
+        let repo = try Self.repository(try RepositoryContract.userSchema())
+        try RepositoryContract.addUsers(repo, ["Ann"])
+        let ann = try #require(try repo.fetch(User.self, predicate: nil).first)
+        try repo.store.begin()
+        try repo.beginWrite()
+        ann.name = "Anne"
+        try repo.endWrite()
+        try repo.store.rollback()
+        #expect(try repo.fetch(User.self, predicate: nil).map(\.name) == ["Ann"])
+        try repo.beginWrite()
+        ann.age = 5
+        try repo.endWrite()
+        let saved = try repo.fetch(User.self, predicate: nil)
+        #expect(saved.map(\.name) == ["Anne"])
+        #expect(saved.map(\.age) == [5])
+    }
 }
 
 /// An entity with a primary key and one scalar.

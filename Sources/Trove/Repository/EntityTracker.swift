@@ -81,13 +81,15 @@ package final class EntityTracker<ID: Hashable> {
         return out
     }
 
-    /// Records a successful save of `pending`, with the ids the inserts got.
-    package func saved(_ pending: Pending, insertedIDs: [ObjectIdentifier: ID]) {
+    /// Records a successful save of `pending`, with the ids the inserts got. A save that is not
+    /// `durable` (it ran in an outer transaction, which may yet roll back) records no values
+    /// as saved, so that the next save sends every property of those entities again.
+    package func saved(_ pending: Pending, insertedIDs: [ObjectIdentifier: ID], durable: Bool = true) {
         for i in pending.inserts {
             entries[i.entry]?.id = insertedIDs[i.entry]
-            entries[i.entry]?.saved = i.values
+            entries[i.entry]?.saved = durable ? i.values : nil
         }
-        for u in pending.updates { entries[u.entry]?.saved = u.values }
+        for u in pending.updates { entries[u.entry]?.saved = durable ? u.values : nil }
         removed = []
     }
 
