@@ -70,10 +70,11 @@ import Testing
 
     @Test func theLastDateHeldRoundTripsThroughGetExportAndImport() throws {
         try store()
-        // A date is a double of seconds since 2001: microseconds are its own from 1729 to
-        // 2272, about 30 µs apart in year 9999, where .999999 would be 10000-01-01.
-        let dates = ["9999-12-31T23:59:59.999969Z", "0000-01-01T00:00:00Z", "2272-12-31T23:59:59.999999Z",
-                     "1729-01-01T00:00:00.000001Z", "2024-05-01T12:00:00.5Z"]
+        // A date is a double of seconds since 2001, read from text counted from 1970:
+        // microseconds are its own from 1900 to 2100, about 30 µs apart in year 9999, where
+        // .999999 would be 10000-01-01.
+        let dates = ["9999-12-31T23:59:59.999969Z", "0000-01-01T00:00:00Z", "2100-12-31T23:59:59.999999Z",
+                     "1900-01-01T00:00:00.000001Z", "2024-05-01T12:00:00.5Z"]
         let inserts = dates.enumerated().map { #"insert AllTypes {"id": \#($0.offset), "dateValue": "\#($0.element)"}"# }
         let r = try w.run(["--jsonl", "db"] + inserts + ["AllTypes SORT(id) SELECT(dateValue)", "export AllTypes all.json"])
         #expect(r.status == 0, "\(r.err)")

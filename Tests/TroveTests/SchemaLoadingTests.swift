@@ -91,6 +91,15 @@ import Testing
         #expect(model[property: "optStringList"]?.typeString == "string?[]")
     }
 
+    /// Stores hold the double this parse gave when they were written, and equality on dates
+    /// is exact: a text must keep giving the same double, or stored dates stop matching it.
+    @Test func aFractionalDateParsesToTheDoubleStoresHold() throws {
+        for (text, since1970) in [("2024-05-01T12:00:00.123Z", 1_714_564_800.123), ("2024-05-01T12:00:00.000001Z", 1_714_564_800.000001),
+                                  ("1999-12-31T23:59:59.999Z", 946_684_799.999)] {
+            #expect(ISO8601Timestamp.parse(text) == Date(timeIntervalSince1970: since1970), "\(text)")
+        }
+    }
+
     @Test func readsDatesWithOffsetsAndFractions() throws {
         #expect(ISO8601Timestamp.parse("2024-05-01T14:30:00+02:30").map(ISO8601Timestamp.format) == "2024-05-01T12:00:00Z")
         #expect(ISO8601Timestamp.parse("1969-12-31T23:59:59.5Z")?.timeIntervalSince1970 == -0.5)

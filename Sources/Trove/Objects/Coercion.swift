@@ -50,8 +50,8 @@ public struct CoercionError: Error, Sendable, Equatable, CustomStringConvertible
 /// - `float` and `double` take any finite number; `decimal` keeps every digit of a
 ///   literal or text, and also takes the decimal string form;
 /// - dates are ISO 8601, with or without a time, with `Z` or any offset (`2024-05-01` is
-///   midnight UTC), in the years 0000 to 9999 their text can write; data is base64; UUIDs
-///   are their string form;
+///   midnight UTC), in the years 0000 to 9999 their text can write (a `Date` value is taken
+///   as it is); data is base64; UUIDs are their string form;
 /// - a value of the wrong kind (a string for a bool, a number for a string) is an error,
 ///   never a guess.
 package enum Coercion {
@@ -102,10 +102,11 @@ package enum Coercion {
         // Exact kinds first: every insert passes through here.
         switch (type, v) {
         case (_, .null): return .null
-        case (.bool, .bool), (.float, .float), (.double, .double), (.string, .string),
+        // A date value is taken as it is: migrations copy stored dates through here, and a
+        // store may hold one outside the years text writes (from the Swift API).
+        case (.bool, .bool), (.float, .float), (.double, .double), (.string, .string), (.date, .date),
              (.data, .data), (.decimal, .decimal), (.uuid, .uuid):
             return v
-        case (.date, .date(let d)): return try date(d, for: property, found: { "the date \(ISO8601Timestamp.format(d))" })
         case (_, .int(let i)): return try integer(i, as: type, for: property, found: { "\(i)" })
         case (_, .double(let d)): return try double(d, as: type, for: property, found: { "\(d)" })
         case (_, .float(let f)):

@@ -17,10 +17,11 @@ import Darwin
 /// Written by hand because `ISO8601DateFormatter` keeps only milliseconds and needs one
 /// configuration per fraction style.
 ///
-/// A `Date` is seconds since 2001 in a double: every microsecond from 1729 to 2272 has its
-/// own, further out they are rounded to the nearest the double holds (about 30 µs apart in
-/// year 9999). Both directions count from 2001 in whole seconds plus a fraction, so each
-/// rounds once.
+/// A `Date` is seconds since 2001 in a double, about 30 µs apart in year 9999. Parsing
+/// counts whole seconds and the fraction from 1970 (the double every stored date was made
+/// with, which equality on dates depends on); formatting splits the seconds since 2001,
+/// so a parsed date formats back to its text to the microsecond wherever the double holds
+/// one.
 package enum ISO8601Timestamp {
     /// The dates the four-digit years of the text form can write, 0000-01-01T00:00:00Z up to
     /// the last double before 10000-01-01T00:00:00Z (9999-12-31T23:59:59.999969Z): outside
@@ -96,8 +97,10 @@ package enum ISO8601Timestamp {
             offset = sign * (oh * 3600 + om * 60)
         }
         guard i == b.count else { return nil }
-        let seconds = secondsToReference(days: days) + hour * 3600 + minute * 60 + second - offset
-        return Date(timeIntervalSinceReferenceDate: Double(seconds) + fraction)
+        // Counted from 1970, as stores written before have their dates: the double a text
+        // gives must not change, or stored dates would stop matching their own text.
+        let seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 
     static func format(_ date: Date) -> String {
