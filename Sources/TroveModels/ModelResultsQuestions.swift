@@ -177,7 +177,12 @@ private struct TypedRowReader<T: PersistentModel> {
         defer { column += 1 }
         let value = row.values[column]
         do {
-            let stored = try links[column].map { try references(value, of: $0) } ?? value
+            let stored: Value
+            do {
+                stored = try links[column].map { try references(value, of: $0) } ?? value
+            } catch {
+                throw ModelDecodingError(error, model: T.modelName, item: items[column], value: value, expectedType: V.self)
+            }
             return try ObjectDecoder.decode(V.self, from: stored, snapshot: snapshot)
         } catch let error as StoreError {
             throw error
@@ -186,11 +191,14 @@ private struct TypedRowReader<T: PersistentModel> {
         }
     }
 
-    /// `value`, primary keys of `model` (one, or a list), as references to their objects.
+    /// `value`, keys of `model` (one, or a list), as references to their objects: primary
+    /// keys, or object keys when `model` has no primary key (as rows hold links).
     private func references(_ value: Value, of model: String) throws -> Value {
         switch value {
         case .null: return .null
         case .list(let keys): return .list(try keys.map { try references($0, of: model) })
+        case .int(let key) where snapshot.schema[model]?.primaryKey == nil:
+            return try snapshot.object(ObjectReference(model: model, key: UInt64(bitPattern: key))).map { .reference($0.reference) } ?? .null
         default: return try snapshot.object(model, primaryKey: value).map { .reference($0.reference) } ?? .null
         }
     }

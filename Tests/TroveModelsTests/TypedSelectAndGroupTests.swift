@@ -126,3 +126,35 @@ import TroveModels
         }
     }
 }
+
+/// A model without a primary key: rows hold a link to it as its object key.
+@Model struct Stamp {
+    var label: String
+}
+
+@Model struct Album {
+    @Attribute(.primaryKey) var id: Int
+    var cover: Stamp?
+    var stamps: [Stamp] = []
+}
+
+@Suite struct TypedSelectOfLinksWithoutPrimaryKeyTests {
+    @Test func aLinkToAModelWithoutAPrimaryKeyIsSelectedAsItsObject() throws {
+        let store = try Store(configuration: .inMemory(schema: try Schema(Album.self)))
+        try store.write { tx in
+            try tx.upsert(Album(id: 1, cover: Stamp(label: "Moon"), stamps: [Stamp(label: "Sun"), Stamp(label: "Star")]))
+            try tx.upsert(Album(id: 2, cover: nil, stamps: []))
+        }
+        try store.read { s in
+            let albums = try s.objects(Album.self, sortBy: [.init(\.id)])
+            let covers: [Stamp?] = try albums.select(\.cover)
+            #expect(covers.map { $0?.label } == ["Moon", nil])
+            let stamps: [[Stamp]] = try albums.select(\.stamps)
+            #expect(stamps.map { $0.map(\.label) } == [["Sun", "Star"], []])
+            let pairs: [(Int, Stamp?)] = try albums.select(\.id, \.cover)
+            #expect(pairs.map { $0.1?.label } == ["Moon", nil])
+            let grouped: [(Stamp?, Int)] = try albums.grouped(by: \.cover, aggregating: .count)
+            #expect(Set(grouped.map { $0.0?.label }) == ["Moon", nil])
+        }
+    }
+}
