@@ -23,8 +23,9 @@ public final class PostgresBulkInsert {
     /// field may hold line breaks, and COPY's errors count lines), and the primary keys they
     /// hold (the bytes of each key's text, one after another in `keyBytes`, each ending at its
     /// `keyEnds`). Places and keys are kept as numbers and bytes: their text is made only for
-    /// an error or for `holds(primaryKey:)`. A bulk insert belongs to one thread and calls out
-    /// to nothing that could reach it while it writes its batch, so the runtime's exclusivity
+    /// an error or for `holds(primaryKey:)`. A bulk insert belongs to one thread and, while it
+    /// writes its batch, calls out only to the writer of `add(at:writing:)`, which must not call
+    /// back into it (a package API, whose callers keep to that): so the runtime's exclusivity
     /// checks on each access are skipped: they cost about a seventh of the client's work per
     /// record.
     @exclusivity(unchecked) private var data: [UInt8] = []
@@ -181,11 +182,11 @@ public final class PostgresBulkInsert {
     /// The fields of a row, as `add(at:writing:)`'s caller wrote them: `keyField` is the range
     /// in the batch of the primary key's field, quotes included, whose text is the key as
     /// `PostgresValues.parameter` writes it; `lineBreaks` is how many line breaks the fields hold.
-    public struct WrittenRow {
-        public var keyField: Range<Int>?
-        public var lineBreaks: Int
+    package struct WrittenRow {
+        package var keyField: Range<Int>?
+        package var lineBreaks: Int
 
-        public init(keyField: Range<Int>?, lineBreaks: Int) {
+        package init(keyField: Range<Int>?, lineBreaks: Int) {
             self.keyField = keyField
             self.lineBreaks = lineBreaks
         }
@@ -195,8 +196,9 @@ public final class PostgresBulkInsert {
     /// order and separated by commas, each as `add(_:at:)` writes it (see `appendQuoted(_:to:)`
     /// and `defaultField(column:)`), and says what they hold; or returns nil, and what it
     /// appended is taken back. Returns whether the row was added. The row goes straight into
-    /// the batch: no copy of it is made.
-    public func add(at place: Place, writing write: (inout [UInt8]) -> WrittenRow?) throws -> Bool {
+    /// the batch: no copy of it is made. `write` must not call back into the bulk insert: it
+    /// holds the batch while it writes, and the batch's accesses are not checked for overlap.
+    package func add(at place: Place, writing write: (inout [UInt8]) -> WrittenRow?) throws -> Bool {
         try flushIfFull()
         let start = data.count
         guard let row = write(&data) else {
@@ -205,6 +207,8 @@ public final class PostgresBulkInsert {
         }
         rowsWritten += 1
         if let keyField = row.keyField {
+            precondition(keyField.lowerBound >= start && keyField.upperBound <= data.count,
+                         "the key field \(keyField) is not within the row written, \(start)..<\(data.count)")
             data.withUnsafeBufferPointer { Self.appendUnquoted(UnsafeBufferPointer(rebasing: $0[keyField]), to: &keyBytes) }
         }
         try added(hasKey: row.keyField != nil, lineBreaks: row.lineBreaks, at: place)

@@ -187,4 +187,25 @@ struct PostgresBulkInsertTests {
         #expect(!insertError.isEmpty && error?.description == "line 4: \(insertError)", "\(String(describing: error))")
         #expect(try store.count("Tag") == 1)
     }
+
+    /// A written row's key field outside the row just written stops the process rather than
+    /// reading another row's bytes as its key.
+    @Test func aWrittenRowsKeyFieldOutsideItsRowIsAProgrammingError() async {
+        await #expect(processExitsWith: .failure) {
+            // Anything failing before the add exits normally, which the expectation refuses.
+            do {
+                let schema = try Schema(jsonData: Array(#"{"models": [{"name": "Tag", "primaryKey": "name", "properties": {"name": "string"}}]}"#.utf8),
+                                        fileName: "tags")
+                let store = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: schema)
+                let bulk = try PostgresBulkInsert(store: store, model: "Tag")
+                for line in 2...3 {
+                    _ = try bulk.add(at: .line(line)) { row in
+                        row += Array(#""a""#.utf8)
+                        // The second row names the first's field.
+                        return PostgresBulkInsert.WrittenRow(keyField: 0..<3, lineBreaks: 0)
+                    }
+                }
+            } catch {}
+        }
+    }
 }
