@@ -78,3 +78,33 @@ import Testing
         }
     }
 }
+
+/// `Results.select` keeps the binding `Snapshot.rows` keeps for the same statement text, so a
+/// repeated call (and the typed `select`, which calls it) neither parses nor binds again.
+@Suite struct ResultsSelectCacheTests {
+    @Test func aRepeatedSelectReusesTheStatementsBinding() throws {
+        let store = try ProjectedQueryCacheTests.store(#""int?""#)
+        try store.write { tx in
+            for i in 1...3 { try tx.insert("PagedSale", ["id": .int(Int64(i)), "region": .string("r\(i)"), "amount": i == 2 ? .null : .int(Int64(10 * i))]) }
+        }
+        // Items no other test selects, so that the first call binds them afresh.
+        let text = "PagedSale SELECT(amount AS cachedAmount, region)"
+        try store.read { (snapshot) throws in
+            let results = try snapshot.objects("PagedSale").sorted(by: "id")
+            #expect(ParsedQueryCache.shared.binding(text, layout: snapshot.layout) == nil)
+            let first = try results.select("amount AS cachedAmount", "region")
+            guard case .projected(let kept)? = ParsedQueryCache.shared.binding(text, layout: snapshot.layout) else {
+                Issue.record("select kept no binding for \(text)")
+                return
+            }
+            #expect(kept.projection.columns == ["cachedAmount", "region"])
+            #expect(first.rows.map(\.values) == [[10, "r1"], [.null, "r2"], [30, "r3"]])
+            #expect(try results.select("amount AS cachedAmount", "region").rows.map(\.values) == first.rows.map(\.values))
+            // The statement of the same text runs the kept binding over every object.
+            #expect(Set(try snapshot.rows(text).rows.map(\.values)) == Set(first.rows.map(\.values)))
+            // A select without items keeps nothing: the plain query still answers objects.
+            #expect(try results.select([String]()).columns.isEmpty)
+            #expect(ParsedQueryCache.shared.binding("PagedSale", layout: snapshot.layout) == nil)
+        }
+    }
+}

@@ -24,8 +24,7 @@ extension Results {
         try snapshot.checkLive()
         let text = QuestionText(model: model.name, group: nil, select: items)
         return try text.relocating {
-            let binder = QueryBinder(layout: snapshot.layout, arguments: [], statement: nil)
-            return try BoundProjection(try text.query().select, model: model, binder: binder).rows(keys, model: model, snapshot: snapshot)
+            try text.projection(model: model, layout: snapshot.layout).rows(keys, model: model, snapshot: snapshot)
         }
     }
 
@@ -83,7 +82,23 @@ private struct QuestionText {
         self.arguments = arguments
     }
 
-    func query() throws -> Query { try QueryParser.parseQuery(text) }
+    /// The query, parsed once for every call with the same text (`ParsedQueryCache`).
+    func query() throws -> Query { try ParsedQueryCache.shared.query(text) }
+
+    /// The SELECT items bound to `model`: the binding `Snapshot.rows` keeps for the same text
+    /// (`MODEL SELECT(items)`), so a repeated call neither parses nor binds them again.
+    func projection(model: ModelLayout, layout: StoreLayout) throws -> BoundProjection {
+        if case .projected(let cached)? = ParsedQueryCache.shared.binding(text, layout: layout), cached.model === model {
+            return cached.projection
+        }
+        let query = try query()
+        let binder = QueryBinder(layout: layout, arguments: [], statement: nil)
+        // Without items the text is a plain query, whose answer is objects: nothing to keep.
+        guard !query.select.isEmpty else { return try BoundProjection([], model: model, binder: binder) }
+        let projected = try BoundProjectedQuery(query, binder: binder)
+        ParsedQueryCache.shared.keep(.projected(projected), of: query, for: text, layout: layout)
+        return projected.projection
+    }
 
     /// Runs `body`; a `QueryError` from it is reported at its place in the argument it falls in.
     func relocating<R>(_ body: () throws -> R) throws -> R {
