@@ -152,6 +152,18 @@ struct TypedPhases {
                     try snapshot.objects(TypedUser.self, sortBy: [.init(\.score, order: .reverse)], limit: 100).map(\.uid).joined().hashValue
                 }
             }),
+            // SELECT's typed form: a repeated statement text, so its binding is reused.
+            Workload(phase: .page, label: "\(equalityNames.count.grouped) selects of (name, score), users by name", repeats: readRepeats, dynamic: { s in
+                try s.read { snapshot in
+                    try equalityNames.reduce(0) { $0 + (try snapshot.objects("User", where: "name == $0", .string($1)).select("name", "score").count) }
+                }
+            }, typed: { s in
+                try s.read { snapshot in
+                    try equalityNames.reduce(0) { count, name in
+                        count + (try snapshot.objects(TypedUser.self, where: { $0.name == name }).select(\.name, \.score).count)
+                    }
+                }
+            }),
             Workload(phase: .update, label: "update score of \(held.count.grouped) objects, 1 txn", dynamic: { s in
                 try s.write { tx in
                     for (i, u) in zip(updateKeys, held) { try tx.update("User", primaryKey: .string(u.uid), ["score": .double(Double(i % 1000) + 0.5)]) }

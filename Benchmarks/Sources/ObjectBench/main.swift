@@ -22,7 +22,7 @@ let usage = """
       --typed    instead of the comparison: Trove's typed API (@Model, #Predicate, where: closures) against its
                  dynamic API, on two stores of N users each; with --phases, the inserts (bulk
                  and single, which fill the stores) and those of its phases named (lookups,
-                 equality, compound, contains, top, update)
+                 equality, compound, contains, top, page: typed SELECT, update)
     """
 
 func fail(_ message: String, status: Int32 = 2) -> Never {
