@@ -52,7 +52,7 @@ extension PostgresQueryTranslator {
     }
 
     /// A SELECT item over one object: its SQL, how it reads, and what SORT orders by when it
-    /// names the item (nil when SORT cannot: an array or an aggregate).
+    /// names the item (nil when SORT cannot: an array).
     private mutating func selected(_ item: QuerySelectItem, model: ModelSchema) throws -> ([String], PostgresProjectedColumn.Reading, String?) {
         switch item.kind {
         case .keyPath(let keyPath):
@@ -66,7 +66,9 @@ extension PostgresQueryTranslator {
             return ([array], .list(path.type), nil)
         case .listAggregate(let aggregate):
             let (expressions, reading) = try listAggregate(aggregate, model: model)
-            return (expressions, reading, nil)
+            // SORT orders by the aggregate's value (an average of decimals: its sum over its count).
+            let order = expressions.count == 2 ? "(\(expressions[0]) / NULLIF(\(expressions[1]), 0))" : expressions[0]
+            return (expressions, reading, order)
         case .groupAggregate(let function, _):
             throw Self.refusal(.invalidAggregate, "\(function) is a group aggregate: it needs GROUP(...) before SELECT; a list aggregate reads a list (dogs.\(function))", at: item.range)
         }

@@ -45,12 +45,54 @@ struct BoundProjection {
         self.slots = slots.count == items.count ? slots : nil
     }
 
-    /// The item named `name` (its alias or its text) that is a key path, for `SORT`.
-    func sortPath(named name: String) -> BoundKeyPath? {
-        for item in items where item.name == name || item.text == name {
-            if case .path(let path) = item.source, !path.isToMany { return path }
+    /// What a SORT key orders projected objects by: a key path of the model, or a SELECT
+    /// item that reads one value per object and is no key path (a list aggregate).
+    enum SortKey {
+        case path(BoundKeyPath)
+        case item(Int)
+    }
+
+    /// The SORT key `path`: a key path of `model`, or when no property has that name, a
+    /// SELECT item named or written so. An item that reads an array (its path crosses a list)
+    /// or a link is refused, as SORT on its key path is: a store has no order for arrays of
+    /// values, nor SQL for one.
+    func sortKey(_ path: QueryKeyPath, model: ModelLayout, binder: QueryBinder) throws -> SortKey {
+        do {
+            return .path(try binder.orderingKeyPath(path, model: model, clause: "SORT", allowsLinks: false))
+        } catch let error as QueryError where error.kind == .unknownProperty {
+            let written = path.description
+            guard let index = try binder.sortItem(path, in: items.map { ($0.name, $0.text) }) else {
+                throw binder.error(.invalidKeyPath, "SORT takes a key path of '\(model.name)' or a SELECT item's name or text; '\(written)' is neither", at: path.range.start)
+            }
+            switch items[index].source {
+            case .listAggregate:
+                return .item(index)
+            case .path(let bound) where bound.isToMany:
+                throw binder.error(.invalidKeyPath, "SORT needs one value per object; the SELECT item '\(written)' is an array ('\(bound.text)' crosses a list)", at: path.range.start)
+            case .path(let bound) where bound.property.isLink:
+                throw binder.error(.invalidKeyPath, "SORT needs a value; the SELECT item '\(written)' is a link (sort by one of its properties, such as '\(bound.text).\(bound.property.target?.primaryKey?.name ?? "name")')", at: path.range.start)
+            case .path(let bound):
+                return .path(bound)
+            }
         }
-        return nil
+    }
+
+    /// The text of each SORT key, for the plan: a key path, or the item's name.
+    func sortTexts(_ keys: [(SortKey, Bool)]) -> [String] {
+        keys.map { key, _ in
+            switch key {
+            case .path(let path): path.text
+            case .item(let index): items[index].name
+            }
+        }
+    }
+
+    /// A reader of the value SORT orders by for `key`.
+    func sortReader(_ key: SortKey, _ evaluator: PredicateEvaluator) throws -> (RecordView, UInt64) throws -> Value {
+        switch key {
+        case .path(let path): return try evaluator.reader.valueReader(path)
+        case .item(let index): return try Self.reader(items[index].source, evaluator)
+        }
     }
 
     /// The rows of the objects `keys` of `model`, in that order.

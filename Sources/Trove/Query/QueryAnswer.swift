@@ -101,7 +101,7 @@ enum BoundStatement {
             } else if !query.select.isEmpty {
                 self = .projected(try BoundProjectedQuery(query, binder: binder), query)
             } else {
-                let (predicate, sort, distinct) = try QueryExecutor.bind(query, model: model, binder: binder, projection: nil)
+                let (predicate, sort, distinct) = try QueryExecutor.bind(query, model: model, binder: binder)
                 self = .objects(query, model, predicate: predicate, sort: sort, distinct: distinct)
             }
         }

@@ -64,6 +64,24 @@ struct QueryBinder {
 
     // MARK: Questions
 
+    /// The SELECT item a SORT key names: the item whose name (its `AS NAME`, or its text when
+    /// unnamed) is `path` as written, else the item written so; nil when none is. A key that
+    /// is one item's name and another item's text would sort by either: it is refused, naming
+    /// both, rather than settled by a rule a reader has to know.
+    func sortItem(_ path: QueryKeyPath, in items: [(name: String, text: String)]) throws -> Int? {
+        let written = path.description
+        let named = items.firstIndex { $0.name == written }
+        let writtenSo = items.firstIndex { $0.text == written }
+        if let named, let writtenSo, items[named].text != items[writtenSo].text {
+            func shown(_ item: (name: String, text: String)) -> String {
+                item.name == item.text ? item.text : "\(item.text) AS \(item.name)"
+            }
+            throw error(.duplicateName, "SORT(\(written)) is ambiguous: '\(written)' is the name of the SELECT item '\(shown(items[named]))' and the text of the item '\(shown(items[writtenSo]))'; rename one with AS",
+                        at: path.range.start)
+        }
+        return named ?? writtenSo
+    }
+
     /// A key path of a SELECT item: any path from `model`.
     func selectedKeyPath(_ path: QueryKeyPath, model: ModelLayout) throws -> BoundKeyPath {
         try resolve(path, .model(model))

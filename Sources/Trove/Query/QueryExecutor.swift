@@ -50,34 +50,30 @@ struct QueryExecutor {
             throw binder.error(.unexpectedToken, "GROUP makes rows, not objects: run this query with rows(_:)", at: key.range.start)
         }
         let model = try binder.model(query.model)
-        return try run(query, model: model, binder: binder, projection: nil)
+        return try run(query, model: model, binder: binder)
     }
 
-    /// Runs the objects part of `query`: its predicate, SORT, DISTINCT and LIMIT. A SORT key
-    /// may name an item of `projection` by its name or text.
-    func run(_ query: Query, model: ModelLayout, binder: QueryBinder, projection: BoundProjection?) throws -> (results: Results, plan: QueryPlan) {
-        let (predicate, sort, distinct) = try Self.bind(query, model: model, binder: binder, projection: projection)
+    /// Runs the objects part of `query`: its predicate, SORT, DISTINCT and LIMIT.
+    func run(_ query: Query, model: ModelLayout, binder: QueryBinder) throws -> (results: Results, plan: QueryPlan) {
+        let (predicate, sort, distinct) = try Self.bind(query, model: model, binder: binder)
         return try run(model: model, predicate: predicate, predicateText: query.predicate?.description as String?,
                        sort: sort, distinct: distinct, offset: query.offset, limit: query.limit)
     }
 
-    /// The predicate, SORT and DISTINCT of `query` bound to `model`; a SORT key may name an
-    /// item of `projection` by its name or text.
-    static func bind(_ query: Query, model: ModelLayout, binder: QueryBinder, projection: BoundProjection?) throws
+    /// The predicate, SORT and DISTINCT of `query` bound to `model`.
+    static func bind(_ query: Query, model: ModelLayout, binder: QueryBinder) throws
         -> (predicate: BoundPredicate?, sort: [(BoundKeyPath, Bool)], distinct: [BoundKeyPath]) {
-        let predicate = try query.predicate.map { try binder.bind($0, to: model) }
-        let sort = try query.sort.map { descriptor in
-            do {
-                return (try binder.orderingKeyPath(descriptor.keyPath, model: model, clause: "SORT", allowsLinks: false), descriptor.ascending)
-            } catch let error as QueryError where error.kind == .unknownProperty {
-                guard let projection else { throw error }
-                let written = descriptor.keyPath.description
-                guard let path = projection.sortPath(named: written) else {
-                    throw binder.error(.invalidKeyPath, "SORT takes a key path of '\(model.name)' or a SELECT item's name or text; '\(written)' is neither", at: descriptor.keyPath.range.start)
-                }
-                return (path, descriptor.ascending)
-            }
+        try bind(query, model: model, binder: binder) {
+            try binder.orderingKeyPath($0, model: model, clause: "SORT", allowsLinks: false)
         }
+    }
+
+    /// The predicate, SORT and DISTINCT of `query` bound to `model`, each SORT key by `sortKey`
+    /// (a projection's SORT may name its items), in the order they are written.
+    static func bind<Key>(_ query: Query, model: ModelLayout, binder: QueryBinder, sortKey: (QueryKeyPath) throws -> Key) throws
+        -> (predicate: BoundPredicate?, sort: [(Key, Bool)], distinct: [BoundKeyPath]) {
+        let predicate = try query.predicate.map { try binder.bind($0, to: model) }
+        let sort = try query.sort.map { (try sortKey($0.keyPath), $0.ascending) }
         let distinct = try query.distinct.map {
             try binder.orderingKeyPath($0, model: model, clause: "DISTINCT", allowsLinks: true)
         }

@@ -761,14 +761,20 @@ package struct QueryParser: Sendable {
         return Int(value)
     }
 
-    /// A SORT key: a key path, or in a grouped query also a group aggregate as written
-    /// (`@count`, `@avg.mpg`), kept as a one-name path holding its text for the binder to match
-    /// against the SELECT items.
+    /// A SORT key: a key path, or an aggregate as a SELECT item writes it (a group aggregate
+    /// such as `@count` or `@avg.mpg`, a list aggregate such as `dogs.@count`), kept as a
+    /// one-name path holding its text for the binder to match against the SELECT items.
     private mutating func parseSortKey() throws(QueryError) -> QueryKeyPath {
-        guard case .aggregate = token.kind else {
+        switch token.kind {
+        case .aggregate, .identifier:
+            break
+        case .keyword(let keyword) where keyword.isContextual:
+            break
+        default:
             return try parseKeyPath(expecting: "a key path to sort by", allowVariable: false)
         }
         let item = try parseSelectItem(allowsAlias: false)
+        if case .keyPath(let path) = item.kind { return path }
         return QueryKeyPath(components: [QueryIdentifier(item.text, range: item.range)])
     }
 }

@@ -1,0 +1,85 @@
+import Testing
+@testable import Trove
+
+/// How questions order their rows (SORT by a SELECT item, groups of a link), what a SELECT
+/// item through a null link gives, which statements an index answers without records, and
+/// the errors of SORT names that are ambiguous or name nothing.
+@Suite struct QuestionOrderAndNullTests {
+    static let schema = """
+    {"schemaVersion": 0, "models": [
+      {"name": "Maker", "primaryKey": "name", "properties": {"name": "string"}},
+      {"name": "Car", "primaryKey": "id", "properties": {
+        "id": "int", "name": "string", "hp": {"type": "int?", "indexed": true},
+        "origin": {"type": "string?", "indexed": true}, "maker": "Maker?"}},
+      {"name": "Person", "primaryKey": "id", "properties": {
+        "id": "int", "name": "string", "bestFriend": "Person?", "dogs": "Dog[]", "tags": "string[]"}},
+      {"name": "Dog", "primaryKey": "id", "properties": {"id": "int", "name": "string", "age": "int?"}}
+    ]}
+    """
+
+    /// Makers saved out of their keys' order (Toyota, Ford, BMW); twelve cars, nine of them
+    /// Japanese (too many for the planner to take the origin index for a plan that reads
+    /// records); people whose best friends have dogs, no dogs, or are missing.
+    static func store() throws -> Store {
+        let store = try Store(configuration: .inMemory(schema: try schemaFromJSON(schema)))
+        try store.write { tx in
+            let makers = try ["Toyota", "Ford", "BMW"].map { Value.reference(try tx.insert("Maker", ["name": .string($0)]).reference) }
+            for id in 0..<12 {
+                try tx.insert("Car", ["id": .int(Int64(id)), "name": .string("car\(id)"), "hp": .int(Int64(60 + 10 * id)),
+                                      "origin": id % 4 == 0 ? "USA" : "Japan", "maker": id % 4 == 3 ? .null : makers[id % 4]])
+            }
+            let dogs = try [(1, "rex", 3), (2, "fido", 6), (3, "spot", nil)].map { id, name, age in
+                Value.reference(try tx.insert("Dog", ["id": .int(Int64(id)), "name": .string(name),
+                                                      "age": age.map { .int(Int64($0)) } ?? .null]).reference)
+            }
+            let ann = try tx.insert("Person", ["id": 1, "name": "ann", "dogs": .list([dogs[0], dogs[1]]), "tags": .list(["a"])])
+            let bob = try tx.insert("Person", ["id": 2, "name": "bob", "bestFriend": .reference(ann.reference), "dogs": .list([])])
+            try tx.insert("Person", ["id": 3, "name": "cy", "bestFriend": .reference(bob.reference), "dogs": .list([dogs[2]])])
+            try tx.insert("Person", ["id": 4, "name": "di", "dogs": .list([])])
+        }
+        return store
+    }
+
+    static func rows(_ text: String, in store: Store) throws -> [[Value]] {
+        try store.read { try $0.rows(text).map(\.values) }
+    }
+
+    static func error(_ text: String, in store: Store) -> QueryError? {
+        do {
+            _ = try store.read { try $0.answer(text) }
+            return nil
+        } catch {
+            return error as? QueryError
+        }
+    }
+
+    // MARK: SORT by a SELECT item
+
+    @Test func sortNamesAListAggregateItemByItsNameOrItsText() throws {
+        let store = try Self.store()
+        #expect(try Self.rows("Person SORT(n DESC, id) SELECT(id, dogs.@count AS n)", in: store)
+                == [[1, 2], [3, 1], [2, 0], [4, 0]])
+        #expect(try Self.rows("Person SORT(dogs.@count, id DESC) SELECT(id, dogs.@count)", in: store)
+                == [[4, 0], [2, 0], [3, 1], [1, 2]])
+        // Null (no ages to average) first ascending; OFFSET and LIMIT after the order.
+        #expect(try Self.rows("Person SORT(dogs.@avg.age, id) OFFSET(1) LIMIT(2) SELECT(id, dogs.@avg.age)", in: store)
+                == [[3, .null], [4, .null]])
+        #expect(try Self.rows("Person SORT(dogs.@avg.age DESC, id) LIMIT(1) SELECT(id, dogs.@avg.age)", in: store) == [[1, 4.5]])
+        #expect(try Self.rows("Person SORT(dogs.@max.age DESC) LIMIT(1) SELECT(name, dogs.@max.age AS oldest)", in: store)
+                == [["ann", 6]])
+        // DISTINCT keeps the first object of each value after the item's order.
+        #expect(try Self.rows("Person SORT(n DESC, id) DISTINCT(bestFriend) SELECT(id, dogs.@count AS n)", in: store)
+                == [[1, 2], [3, 1], [2, 0]])
+    }
+
+    @Test func sortRefusesAnItemThatIsAnArrayOrALink() throws {
+        let store = try Self.store()
+        let array = Self.error("Person SORT(dn) SELECT(name, dogs.name AS dn)", in: store)
+        #expect(array?.message == "SORT needs one value per object; the SELECT item 'dn' is an array ('dogs.name' crosses a list)")
+        #expect(array?.column == 13)
+        let link = Self.error("Person SORT(bf) SELECT(bestFriend AS bf)", in: store)
+        #expect(link?.message == "SORT needs a value; the SELECT item 'bf' is a link (sort by one of its properties, such as 'bestFriend.id')")
+        let neither = Self.error("Person SORT(zz) SELECT(name)", in: store)
+        #expect(neither?.message == "SORT takes a key path of 'Person' or a SELECT item's name or text; 'zz' is neither")
+    }
+}
