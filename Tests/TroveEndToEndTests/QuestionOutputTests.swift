@@ -67,7 +67,7 @@ import Testing
         let cases: [(String, String)] = [
             ("Person SELECT(nme)", "error: column 15: 'Person' has no property 'nme'"),
             ("Person GROUP(agee)", "error: column 14: 'Person' has no property 'agee'"),
-            ("Person GROUP(age) SORT(nope)", "error: column 24: 'Person' has no property 'nope'"),
+            ("Person GROUP(age) SORT(nope)", "error: column 24: SORT of groups takes a SELECT item's name or text or a GROUP key path; 'nope' is neither"),
             ("Person GROUP(age) SELECT(@avg.name)", "error: column 31: @avg applies to numbers; 'name' is string"),
             ("sum Person.birthdate", "error: column 12: sum applies to numbers; 'birthdate' is date"),
             ("Person OFFSET(-1)", "error: column 15: OFFSET takes a non-negative integer"),

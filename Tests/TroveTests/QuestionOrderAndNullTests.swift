@@ -82,4 +82,26 @@ import Testing
         let neither = Self.error("Person SORT(zz) SELECT(name)", in: store)
         #expect(neither?.message == "SORT takes a key path of 'Person' or a SELECT item's name or text; 'zz' is neither")
     }
+
+    // MARK: SORT names of groups
+
+    @Test func aGroupedSortNameThatIsOneItemsNameAndAnothersTextIsAmbiguous() throws {
+        let store = try Self.store()
+        let text = "Car GROUP(origin) SELECT(origin AS name, @count AS origin) SORT(origin DESC)"
+        let error = Self.error(text, in: store)
+        #expect(error?.message == "SORT(origin) is ambiguous: 'origin' is the name of the SELECT item '@count AS origin' and the text of the item 'origin AS name'; rename one with AS")
+        #expect(error?.column == 65)
+        // One item's name and text, or two items alike, are no ambiguity.
+        #expect(try Self.rows("Car GROUP(origin) SELECT(origin, @count AS n) SORT(origin DESC)", in: store) == [["USA", 3], ["Japan", 9]])
+    }
+
+    @Test func aGroupedSortNameThatNamesNothingSaysWhatSortTakes() throws {
+        let store = try Self.store()
+        for (text, written, column) in [("Car GROUP(origin) SORT(zz)", "zz", 24), ("Car GROUP(origin) SORT(@avg.hp DESC)", "@avg.hp", 24),
+                                        ("Car GROUP(origin) SORT(maker.name)", "maker.name", 24)] {
+            let error = Self.error(text, in: store)
+            #expect(error?.message == "SORT of groups takes a SELECT item's name or text or a GROUP key path; '\(written)' is neither", "\(text)")
+            #expect(error?.column == column, "\(text)")
+        }
+    }
 }

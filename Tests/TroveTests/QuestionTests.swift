@@ -167,7 +167,7 @@ struct QuestionTests {
     static let errors: [(String, Int, String)] = [
         ("Car SELECT(nme)", 12, "'Car' has no property 'nme'"),
         ("Car GROUP(orign)", 11, "'Car' has no property 'orign'"),
-        ("Car GROUP(origin) SORT(nme)", 24, "'Car' has no property 'nme'"),
+        ("Car GROUP(origin) SORT(nme)", 24, "SORT of groups takes a SELECT item's name or text or a GROUP key path; 'nme' is neither"),
         ("Car GROUP(origin) SORT(@avg.mpg)", 24, "is neither"),
         ("Car SORT(speed) SELECT(name AS n)", 10, "is neither"),
         ("Car GROUP(origin) SELECT(@avg.name)", 31, "@avg applies to numbers; 'name' is string"),

@@ -66,15 +66,12 @@ struct BoundGrouping {
     /// The column a SORT key names: a SELECT item by its name or text, or a GROUP key path.
     private mutating func sortColumn(_ path: QueryKeyPath, model: ModelLayout, binder: QueryBinder) throws -> Int {
         let written = path.description
-        if let index = columns[..<printed].firstIndex(where: { $0.name == written }) ?? columns[..<printed].firstIndex(where: { $0.text == written }) {
+        if let index = try binder.sortItem(path, in: columns[..<printed].map { ($0.name, $0.text) }) {
             return index
         }
-        let neither = "SORT of groups takes a SELECT item's name or text or a GROUP key path; '\(written)' is neither"
-        if written.hasPrefix("@") { throw binder.error(.invalidKeyPath, neither, at: path.range.start) }
-        let bound = try binder.selectedKeyPath(path, model: model)
-        guard let key = keys.firstIndex(where: { $0.text == bound.text }) else {
-            throw binder.error(.invalidKeyPath, neither, at: path.range.start)
-        }
+        let neither = binder.error(.invalidKeyPath, "SORT of groups takes a SELECT item's name or text or a GROUP key path; '\(written)' is neither", at: path.range.start)
+        guard !written.hasPrefix("@"), let bound = try? binder.selectedKeyPath(path, model: model),
+              let key = keys.firstIndex(where: { $0.text == bound.text }) else { throw neither }
         if let index = columns.firstIndex(where: { if case .key(key) = $0.column { true } else { false } }) { return index }
         columns.append((written, written, .key(key)))
         return columns.count - 1
