@@ -29,8 +29,8 @@ struct PostgresProjectedColumn {
 /// - A SELECT key path through to-one links is one value (null through a null link); through
 ///   a list, an array in the list's order.
 /// - A group is one combination of GROUP's values, null a value like any other. Groups come in
-///   the order of those values (null first, links in the order their targets were saved)
-///   unless SORT says otherwise, and ties under SORT keep that order.
+///   the order of those values (null first; a link's value is its target's key, the column's
+///   value) unless SORT says otherwise, and ties under SORT keep that order.
 /// - `@sum` is 0 over no values; `@avg`, `@min` and `@max` skip nulls and are null over none;
 ///   `@avg` is a double (a decimal for decimals); NaN takes no part in `@min` and `@max`.
 extension PostgresQueryTranslator {
@@ -58,7 +58,7 @@ extension PostgresQueryTranslator {
         case .keyPath(let keyPath):
             let path = try resolve(keyPath, model: model, alias: "t0")
             guard let subquery = path.subquery else {
-                return ([PostgresValues.output(path.expression, type: path.type)], .scalar(path.type), ordering(path))
+                return ([PostgresValues.output(path.expression, type: path.type)], .scalar(path.type), path.expression)
             }
             let order = subquery.order.isEmpty ? "" : " ORDER BY \(subquery.order.joined(separator: ", "))"
             let array = "(SELECT COALESCE(json_agg((\(PostgresValues.output(path.expression, type: path.type)))::pg_catalog.text\(order)), '[]') "
@@ -126,7 +126,7 @@ extension PostgresQueryTranslator {
         var columns: [(name: String, text: String, sql: [String], reading: PostgresProjectedColumn.Reading, order: String)] = []
         func keyColumn(_ index: Int, name: String, text: String) -> (String, String, [String], PostgresProjectedColumn.Reading, String) {
             let path = keys[index].path
-            return (name, text, [PostgresValues.output(path.expression, type: path.type)], .scalar(path.type), ordering(path))
+            return (name, text, [PostgresValues.output(path.expression, type: path.type)], .scalar(path.type), path.expression)
         }
         if query.select.isEmpty {
             for index in keys.indices { columns.append(keyColumn(index, name: keys[index].text, text: keys[index].text)) }
@@ -170,12 +170,12 @@ extension PostgresQueryTranslator {
                 let neither = Self.refusal(.invalidKeyPath, "SORT of groups takes a SELECT item's name or text or a GROUP key path; '\(written)' is neither",
                                            at: descriptor.keyPath.range)
                 guard !written.hasPrefix("@"), let key = keys.first(where: { $0.text == written }) else { throw neither }
-                value = ordering(key.path)
+                value = key.path.expression
             }
             order.append(value + (descriptor.ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"))
         }
         // Then the groups' own order: by their values, null first.
-        order += keys.map { ordering($0.path) + " ASC NULLS FIRST" }
+        order += keys.map { $0.path.expression + " ASC NULLS FIRST" }
         let condition = try query.predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"
         let identity = "json_build_array(\(keys.map { PostgresValues.output($0.path.expression, type: $0.path.type) }.joined(separator: ", ")))::pg_catalog.text"
         var sql = "SELECT \((columns.flatMap(\.sql) + [identity]).joined(separator: ", "))"
@@ -185,12 +185,5 @@ extension PostgresQueryTranslator {
         if query.offset > 0 { sql += " OFFSET \(parameters.add(String(query.offset)))::bigint" }
         if let limit = query.limit { sql += " LIMIT \(parameters.add(String(limit)))::bigint" }
         return (sql, columns.map { PostgresProjectedColumn(name: $0.name, reading: $0.reading) })
-    }
-
-    /// The SQL a group value orders by: the value, or for a link the order its target was
-    /// saved in (a store orders links by their targets' object keys).
-    private func ordering(_ path: Path) -> String {
-        guard let target = path.objectModel, target.primaryKey != nil else { return path.expression }
-        return "(SELECT o.\(PostgresTables.orderColumn) FROM \(PostgresTables.table(target.name)) AS o WHERE o.\(tables.keyColumn(target)) = \(path.expression))"
     }
 }

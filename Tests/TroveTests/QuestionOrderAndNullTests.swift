@@ -83,6 +83,17 @@ import Testing
         #expect(neither?.message == "SORT takes a key path of 'Person' or a SELECT item's name or text; 'zz' is neither")
     }
 
+    // MARK: Groups of a link
+
+    @Test func groupsOfALinkComeInTheOrderOfTheirTargetsPrimaryKeys() throws {
+        let store = try Self.store()
+        #expect(try Self.rows("Car GROUP(maker)", in: store) == [[.null, 3], ["BMW", 3], ["Ford", 3], ["Toyota", 3]])
+        #expect(try Self.rows("Car GROUP(maker) SORT(maker DESC)", in: store) == [["Toyota", 3], ["Ford", 3], ["BMW", 3], [.null, 3]])
+        #expect(try Self.rows("Car GROUP(maker) SELECT(maker AS m, @count) SORT(m) LIMIT(2)", in: store) == [[.null, 3], ["BMW", 3]])
+        #expect(try Self.rows("Car where hp > 100 GROUP(maker) SELECT(maker, @max.hp)", in: store)
+                == [[.null, 170], ["BMW", 160], ["Ford", 150], ["Toyota", 140]])
+    }
+
     // MARK: SORT names of groups
 
     @Test func aGroupedSortNameThatIsOneItemsNameAndAnothersTextIsAmbiguous() throws {

@@ -2,8 +2,9 @@
 /// distinct combination of the key paths' values (null is a value), holding group keys and
 /// group aggregates.
 ///
-/// Groups come in the order of their key values (null first) unless SORT says otherwise;
-/// ties under SORT keep that order.
+/// Groups come in the order of their key values (null first; a link's value is its target's
+/// primary key, or its object key when the target has none) unless SORT says otherwise; ties
+/// under SORT keep that order.
 struct BoundGrouping {
     enum Column {
         /// The value of `GROUP`'s key path at this index.
@@ -170,9 +171,12 @@ struct BoundGrouping {
             }
             try add(record, key, to: &groups[g], readers)
         }
-        // Stable: groups of keys that compare equal keep the order they were met in.
+        // Stable: groups of keys that compare equal keep the order they were met in. A link
+        // orders by its target's primary key, the value rows print for it.
+        let linked = keys.contains { if case .object = $0.kind { true } else { false } }
+        let values = linked ? try groups.map { try $0.key.map { try RowValue.plain($0, snapshot) } } : groups.map(\.key)
         let order = groups.indices.sorted { x, y in
-            let c = Self.compare(groups[x].key, groups[y].key)
+            let c = Self.compare(values[x], values[y])
             return c != 0 ? c < 0 : x < y
         }
         return try finish(order.map { groups[$0] }, snapshot: snapshot)
@@ -181,12 +185,13 @@ struct BoundGrouping {
     /// The rows of `groups`, which come in the order of their key values: SORT, OFFSET and
     /// LIMIT applied.
     func finish(_ groups: [Group], snapshot: Snapshot) throws -> QueryRows {
-        // One row of every column per group, the keys as read (for ordering).
+        // One row of every column per group, as rows print them (a link is its target's
+        // primary key, and orders so).
         let table: [[Value]] = try groups.map { group in
             var a = 0
             return try columns.map { column in
                 switch column.column {
-                case .key(let k): return group.key[k]
+                case .key(let k): return try RowValue.plain(group.key[k], snapshot)
                 case .count: return .int(Int64(group.count))
                 case .aggregate:
                     defer { a += 1 }
@@ -207,9 +212,8 @@ struct BoundGrouping {
         let start = Swift.min(offset, order.count)
         let end = limit.map { Swift.min(order.count, start + Swift.min($0, order.count - start)) } ?? order.count
         let names = columns[..<printed].map(\.name)
-        let rows = try order[start..<end].map { g in
-            QueryRow(names: names, values: try table[g][..<printed].map { try RowValue.plain($0, snapshot) },
-                     identity: .group(groups[g].key))
+        let rows = order[start..<end].map { g in
+            QueryRow(names: names, values: Array(table[g][..<printed]), identity: .group(groups[g].key))
         }
         return QueryRows(columns: names, rows: rows)
     }
