@@ -35,7 +35,9 @@ public struct PostgresProjectedRows: Sendable, Equatable {
         case .scalar(let type):
             return try PostgresValues.value(text, type: type)
         case .list(let element):
-            return try PostgresValues.list(text ?? "[]", element: element)
+            // Null only through a null link on the way (`bestFriend.dogs.name`).
+            guard let text else { return .null }
+            return try PostgresValues.list(text, element: element)
         case .decimalAverage:
             let count = texts[texts.startIndex + 1].flatMap { Int($0) } ?? 0
             guard count > 0, let text, let sum = Decimal(string: text) else { return .null }

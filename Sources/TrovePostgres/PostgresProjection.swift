@@ -63,7 +63,7 @@ extension PostgresQueryTranslator {
             let order = subquery.order.isEmpty ? "" : " ORDER BY \(subquery.order.joined(separator: ", "))"
             let array = "(SELECT COALESCE(json_agg((\(PostgresValues.output(path.expression, type: path.type)))::pg_catalog.text\(order)), '[]') "
                 + "FROM \(subquery.from) WHERE \(subquery.correlation))"
-            return ([array], .list(path.type), nil)
+            return ([Self.nullThroughLinks(array, subquery)], .list(path.type), nil)
         case .listAggregate(let aggregate):
             let (expressions, reading) = try listAggregate(aggregate, model: model)
             // SORT orders by the aggregate's value (an average of decimals: its sum over its count).
@@ -74,13 +74,23 @@ extension PostgresQueryTranslator {
         }
     }
 
-    /// `dogs.@count`, `nums.@sum`, `dogs.@avg.age` of each object, typed as a store types them.
+    /// `dogs.@count`, `nums.@sum`, `dogs.@avg.age` of each object, typed as a store types them
+    /// (null when a to-one link on the way to the list is null).
     private mutating func listAggregate(_ aggregate: QueryExpression.Aggregate, model: ModelSchema) throws -> ([String], PostgresProjectedColumn.Reading) {
         if let size = try byteSize(aggregate, model: model, alias: "t0") { return ([size], .scalar(.int)) }
         let value = try aggregatedValues(aggregate, model: model, alias: "t0")
-        let from = "FROM \(value.subquery!.from) WHERE \(value.subquery!.correlation)"
+        let subquery = value.subquery!
+        let from = "FROM \(subquery.from) WHERE \(subquery.correlation)"
         let (expressions, reading) = aggregated(aggregate.function, value.expression, type: value.type)
-        return (expressions.map { "(SELECT \($0) \(from))" }, reading)
+        return (expressions.map { Self.nullThroughLinks("(SELECT \($0) \(from))", subquery) }, reading)
+    }
+
+    /// `sql`, a value of `subquery`'s rows, or NULL when the object the subquery starts from
+    /// is reached through a null link (`bestFriend.dogs`): as in a store, a SELECT item through
+    /// a null link is null, not an empty list's `[]` or 0.
+    private static func nullThroughLinks(_ sql: String, _ subquery: Subquery) -> String {
+        guard let outer = subquery.outer, !outer.hasPrefix("t0.") else { return sql }
+        return "CASE WHEN \(outer) IS NULL THEN NULL ELSE \(sql) END"
     }
 
     /// The average of `value` as a double, as a store takes it: the sum over the count.

@@ -297,6 +297,9 @@ struct PostgresQueryTranslator {
         /// The SQL ordering the rows as a store visits them: by list position, linking
         /// objects (each once) in the order they were saved.
         var order: [String] = []
+        /// The key column of the object the first step starts from (`t1."id"`): null when a
+        /// to-one link on the way to the list is null.
+        var outer: String?
 
         func exists(_ condition: String) -> String {
             "EXISTS (SELECT 1 FROM \(from) WHERE \(correlation) AND \(condition))"
@@ -304,8 +307,8 @@ struct PostgresQueryTranslator {
 
         /// `subquery` with `from` joined on `condition`; the first step of a to-many path
         /// starts one, correlated to the outer row by `condition`.
-        static func joining(_ subquery: Subquery?, _ from: String, on condition: String, order: [String]) -> Subquery {
-            guard var subquery else { return Subquery(from: from, correlation: condition, order: order) }
+        static func joining(_ subquery: Subquery?, _ from: String, on condition: String, order: [String], outer: String) -> Subquery {
+            guard var subquery else { return Subquery(from: from, correlation: condition, order: order, outer: outer) }
             subquery.from += " JOIN \(from) ON \(condition)"
             subquery.order += order
             return subquery
@@ -370,13 +373,14 @@ struct PostgresQueryTranslator {
             case .list(let element):
                 let list = nextAlias("l")
                 let side = "\(PostgresTables.listTable(current.name, name)) AS \(list)"
-                let owner = "\(list).owner = \(currentAlias).\(tables.keyColumn(current))"
+                let outer = "\(currentAlias).\(tables.keyColumn(current))"
+                let owner = "\(list).owner = \(outer)"
                 var from = side
                 if case .link(let target) = element {
                     let targetModel = try self.model(target)
                     let joined = nextAlias("t")
                     from += " JOIN \(PostgresTables.table(target)) AS \(joined) ON \(joined).\(tables.keyColumn(targetModel)) = \(list).value"
-                    subquery = Subquery.joining(subquery, from, on: owner, order: ["\(list).position"])
+                    subquery = Subquery.joining(subquery, from, on: owner, order: ["\(list).position"], outer: outer)
                     if isLast {
                         return Path(expression: "\(joined).\(tables.keyColumn(targetModel))", type: try keyProperty(target),
                                     subquery: subquery, objectModel: targetModel, objectAlias: joined)
@@ -384,7 +388,7 @@ struct PostgresQueryTranslator {
                     current = targetModel
                     currentAlias = joined
                 } else {
-                    subquery = Subquery.joining(subquery, from, on: owner, order: ["\(list).position"])
+                    subquery = Subquery.joining(subquery, from, on: owner, order: ["\(list).position"], outer: outer)
                     guard isLast else { throw Self.refusal(.unknownProperty, "'\(name)' is a list of values and has no properties", at: at) }
                     return Path(expression: "\(list).value", type: element, subquery: subquery)
                 }
@@ -405,7 +409,8 @@ struct PostgresQueryTranslator {
                     from = "\(PostgresTables.table(origin)) AS \(joined)"
                     correlation = "\(joined).\(PostgresTables.quoted(originProperty)) = \(currentAlias).\(tables.keyColumn(current))"
                 }
-                subquery = Subquery.joining(subquery, from, on: correlation, order: order)
+                subquery = Subquery.joining(subquery, from, on: correlation, order: order,
+                                            outer: "\(currentAlias).\(tables.keyColumn(current))")
                 if isLast {
                     return Path(expression: "\(joined).\(tables.keyColumn(originModel))", type: try keyProperty(origin),
                                 subquery: subquery, objectModel: originModel, objectAlias: joined)
@@ -620,7 +625,7 @@ struct PostgresQueryTranslator {
                 aliasCount = inner.aliasCount
                 value = Path(expression: reached.expression, type: reached.type,
                              subquery: Subquery(from: subquery.from + inner.scopes[0].joins.joined(), correlation: subquery.correlation,
-                                                order: subquery.order))
+                                                order: subquery.order, outer: subquery.outer))
             } else if path.objectModel != nil {
                 throw Self.refusal(.invalidAggregate, "\(aggregate.function) over a list of objects needs a property: '\(aggregate.collection).\(aggregate.function).property'",
                                    at: aggregate.collection.range)

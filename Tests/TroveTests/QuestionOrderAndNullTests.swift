@@ -94,6 +94,19 @@ import Testing
                 == [[.null, 170], ["BMW", 160], ["Ford", 150], ["Toyota", 140]])
     }
 
+    // MARK: A null link before a list
+
+    @Test func aSelectItemThroughANullLinkIsNullEvenBeforeAList() throws {
+        let store = try Self.store()
+        #expect(try Self.rows("Person SORT(id) SELECT(id, bestFriend.dogs.@count, bestFriend.dogs.name, bestFriend.tags, bestFriend.dogs.@avg.age)", in: store)
+                == [[1, .null, .null, .null, .null],
+                    [2, 2, ["rex", "fido"], ["a"], 4.5],
+                    [3, 0, [], [], .null],
+                    [4, .null, .null, .null, .null]])
+        // A list of the object itself is never null.
+        #expect(try Self.rows("Person SORT(id) SELECT(id, dogs.@count, dogs.name)", in: store).last == [4, 0, []])
+    }
+
     // MARK: SORT names of groups
 
     @Test func aGroupedSortNameThatIsOneItemsNameAndAnothersTextIsAmbiguous() throws {

@@ -128,13 +128,13 @@ struct BoundProjection {
     static func reader(_ source: Source, _ evaluator: PredicateEvaluator) throws -> (RecordView, UInt64) throws -> Value {
         switch source {
         case .listAggregate(let aggregate):
-            return try evaluator.aggregator(aggregate)
+            return try nullThroughLinks(aggregate.values, evaluator, try evaluator.aggregator(aggregate))
         case .path(let path) where !path.isToMany:
             return try evaluator.reader.valueReader(path)
         case .path(let path):
             let visit = try evaluator.reader.visitor(path)
             let decode = KeyPathReader.decoder(path)
-            return { record, key in
+            return try nullThroughLinks(path, evaluator) { record, key in
                 var values: [Value] = []
                 _ = try visit(record, key) { payload in
                     values.append(try decode(payload))
@@ -143,6 +143,20 @@ struct BoundProjection {
                 return .list(values)
             }
         }
+    }
+
+    /// `read`, or null when a to-one link on the way to `path`'s first list is null: a
+    /// SELECT item through a null link is null (`bestFriend.dogs.name`, `maker.cars.@count`),
+    /// not the empty array or the 0 of an empty list. (A predicate reads such a list as
+    /// empty: `ANY` is false, `ALL` true.)
+    private static func nullThroughLinks(_ path: BoundKeyPath, _ evaluator: PredicateEvaluator,
+                                         _ read: @escaping (RecordView, UInt64) throws -> Value) throws -> (RecordView, UInt64) throws -> Value {
+        let links = path.hops.prefix { $0.isLink }
+        guard path.isToMany, let last = links.last, let target = last.target else { return read }
+        let chain = BoundKeyPath(hops: Array(links.dropLast()), terminal: .property(last), kind: .object(target),
+                                 text: links.map(\.name).joined(separator: "."), range: path.range)
+        let link = try evaluator.reader.valueReader(chain)
+        return { record, key in try link(record, key).isNull ? .null : try read(record, key) }
     }
 }
 
