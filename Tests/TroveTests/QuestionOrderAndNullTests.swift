@@ -107,6 +107,31 @@ import Testing
         #expect(try Self.rows("Person SORT(id) SELECT(id, dogs.@count, dogs.name)", in: store).last == [4, 0, []])
     }
 
+    // MARK: Answers from the index
+
+    @Test func aCountTheIndexDecidesReadsNoRecordHoweverManyMatch() throws {
+        let store = try Self.store()
+        try store.read { snapshot in
+            let executor = QueryExecutor(snapshot: snapshot)
+            let (count, plan) = try executor.answer("count Car where origin == 'Japan'", arguments: [])
+            guard case .value(let value) = count else { Issue.record("no value"); return }
+            #expect(value == 9)
+            #expect(plan.access == .index(property: "origin"))
+            #expect(plan.isDecidedByIndex)
+            #expect(plan.examinedRows == 9)
+            #expect(plan.steps.last == "COUNT (from the index entries, reads no object)")
+            // A predicate the index leaves unsure reads records: the cost ratio decides.
+            let (_, mixed) = try executor.answer("count Car where origin == 'Japan' AND name != 'x'", arguments: [])
+            #expect(mixed.access == .scan)
+            // sum and avg of the indexed property add its keys, however many match.
+            for function in ["sum", "avg"] {
+                let (_, summed) = try executor.answer("\(function) Car.hp where hp > 50", arguments: [])
+                #expect(summed.access == .index(property: "hp"), "\(function)")
+                #expect(summed.steps.last?.hasSuffix("(adds the index keys, reads no object)") == true, "\(function): \(summed.steps)")
+            }
+        }
+    }
+
     // MARK: SORT names of groups
 
     @Test func aGroupedSortNameThatIsOneItemsNameAndAnothersTextIsAmbiguous() throws {
