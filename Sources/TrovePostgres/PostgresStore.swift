@@ -218,7 +218,9 @@ public final class PostgresStore {
                 let (sql, columns) = try Self.translating(text) { try translator.rows(query) }
                 return (sql, translator.parameters, columns)
             }
-            let rows = try read { try connection.execute(sql, parameters) }
+            let rows = try Self.summing(statement, text, fractional: {
+                if case .scalar(.int) = columns[$0].reading { false } else { true }
+            }) { try read { try connection.execute(sql, parameters) } }
             return .rows(try PostgresProjectedRows(columns: columns, rows: rows.rows))
         case .query:
             return .objects(try objects(text, arguments: arguments))
@@ -229,8 +231,41 @@ public final class PostgresStore {
                 let (sql, type) = try Self.translating(text) { try translator.aggregate(aggregate) }
                 return (sql, translator.parameters, type)
             }
-            let rows = try read { try connection.execute(sql, parameters) }
+            let rows = try Self.summing(statement, text, fractional: { _ in type != .int }) { try read { try connection.execute(sql, parameters) } }
             return .value(String(aggregate.function.rawValue.dropFirst()), try PostgresValues.value(rows.rows.first?.first ?? nil, type: type))
+        }
+    }
+
+    /// `body`'s result; PostgreSQL's "out of range" (SQLSTATE 22003) of a sum becomes the
+    /// store's error for the same sum, at the same place: the aggregate statement's key path,
+    /// or the first SELECT item that sums (`@sum.age`, `dogs.@sum.age`); `fractional` says
+    /// whether the sum of the item at an index (0 for a statement) adds fractional numbers.
+    /// Nothing else in these statements' SQL leaves the range of its type.
+    private static func summing<T>(_ statement: QueryStatement, _ text: String, fractional: (Int) -> Bool, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as PostgresError where error.sqlState == "22003" {
+            switch statement {
+            case .aggregate(let aggregate) where aggregate.function == .sum:
+                if let keyPath = aggregate.keyPath {
+                    throw QueryError.sumOutOfRange(keyPath.description, fractional: fractional(0), at: keyPath.range.start, in: text)
+                }
+            case .query(let query):
+                for (i, item) in query.select.enumerated() {
+                    switch item.kind {
+                    case .groupAggregate(.sum, let keyPath?):
+                        throw QueryError.sumOutOfRange(keyPath.description, fractional: fractional(i), at: keyPath.range.start, in: text)
+                    case .listAggregate(let aggregate) where aggregate.function == .sum:
+                        let summed = aggregate.collection.description + (aggregate.property.map { "." + $0.description } ?? "")
+                        throw QueryError.sumOutOfRange(summed, fractional: fractional(i), at: aggregate.collection.range.start, in: text)
+                    default:
+                        continue
+                    }
+                }
+            default:
+                break
+            }
+            throw error
         }
     }
 

@@ -134,6 +134,51 @@ struct PostgresShellTests {
         #expect(grouped.hasPrefix("age,@count\n"), "\(grouped)")
     }
 
+    /// Rows ordered by a list aggregate, groups of a link (in the order of their targets'
+    /// primary keys, not the order they were saved in), SELECT items through a null link
+    /// (null, also before a list) and a sum beyond the range of int (the store's error, at
+    /// its column) are the same on the server as on a store.
+    @Test func listAggregatesNullLinksLinkGroupsAndOverflowingSumsAnswerAsOnAStore() throws {
+        let insert = """
+            insert Person [{"id": 5, "name": "Eve", "age": 9223372036854775807, "dogs": [{"name": "Rex", "age": 3}, {"name": "Max", "age": 8}]},
+                           {"id": 2, "name": "Bob", "age": 1, "nicknames": ["b"]},
+                           {"id": 9, "name": "Zed", "age": 2, "bestFriend": 5, "dogs": [{"name": "Fido", "age": 1}]},
+                           {"id": 7, "name": "Gus", "bestFriend": 2}, {"id": 8, "name": "Hal", "bestFriend": 5}]
+            """
+        for database in [url, "people.trove"] {
+            let r = try w.run([database, "--schema", Workspace.schema("People"), insert])
+            #expect(r.status == 0, "\(r.err)")
+        }
+        let answers: [(String, String)] = [
+            ("Person SORT(n DESC, id) SELECT(id, dogs.@count AS n)",
+             "id,n\n5,2\n9,1\n2,0\n7,0\n8,0\n"),
+            ("Person SORT(dogs.@avg.age DESC, id) LIMIT(2) SELECT(id, dogs.@avg.age)",
+             "id,dogs.@avg.age\n5,5.5\n9,1.0\n"),
+            ("Person where id > 5 SORT(id) SELECT(id, bestFriend.dogs.@count, bestFriend.dogs.name, bestFriend.nicknames)",
+             "id,bestFriend.dogs.@count,bestFriend.dogs.name,bestFriend.nicknames\n7,0,[],\"[\"\"b\"\"]\"\n8,2,\"[\"\"Rex\"\", \"\"Max\"\"]\",[]\n9,2,\"[\"\"Rex\"\", \"\"Max\"\"]\",[]\n"),
+            ("Person where id < 3 SELECT(id, bestFriend.dogs.@count, bestFriend.dogs.name)",
+             "id,bestFriend.dogs.@count,bestFriend.dogs.name\n2,,\n"),
+            ("Person GROUP(bestFriend)", "bestFriend,@count\n,2\n2,1\n5,2\n"),
+            ("Person GROUP(bestFriend) SORT(bestFriend DESC) LIMIT(2)", "bestFriend,@count\n5,2\n2,1\n"),
+        ]
+        for (statement, csv) in answers {
+            let store = try w.run(["people.trove", "--csv", statement])
+            let server = try w.run([url, "--csv", statement])
+            #expect(store.status == 0 && store.out == csv, "\(statement): \(store.out)\(store.err)")
+            #expect(server.status == 0 && server.out == store.out, "\(statement): \(server.out)\(server.err)expected \(store.out)")
+        }
+        let overflows: [(String, String)] = [
+            ("sum Person.age where age > 0", "error: column 12: the sum of 'age' is out of the range of int"),
+            ("Person GROUP(bestFriend) SELECT(bestFriend, @sum.age)", "error: column 50: the sum of 'age' is out of the range of int"),
+        ]
+        for (statement, message) in overflows {
+            let store = try w.run(["people.trove", statement])
+            let server = try w.run([url, statement])
+            #expect(store.status == 1 && store.err.hasPrefix(message), "\(statement): \(store.err)")
+            #expect(server.status == 1 && server.err == store.err, "\(statement): \(server.err)expected \(store.err)")
+        }
+    }
+
     /// Decimals print as on a store: aggregates as numbers with every digit, columns of
     /// decimals aligned right in table and markdown modes.
     @Test func decimalsPrintAsOnAStoreInEveryMode() throws {

@@ -48,8 +48,7 @@ struct AggregateAccumulator {
     /// when it adds fractional numbers.
     static func outOfRange(_ text: String, fractional: Bool = false, decimal: Bool = false,
                            at location: QuerySourceLocation) -> QueryError {
-        let range = decimal ? "decimal" : fractional ? "double" : "int (\(Int64.min)...\(Int64.max))"
-        return QueryError(.invalidNumber, "the sum of '\(text)' is out of the range of \(range)", at: location)
+        QueryError.sumOutOfRange(text, fractional: fractional, decimal: decimal, at: location)
     }
 
     /// Why `function` (written `name`) does not apply to values of `kind`, or nil when it

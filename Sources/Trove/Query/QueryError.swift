@@ -117,3 +117,14 @@ public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
         return (head + String(line) + tail, prefix)
     }
 }
+
+extension QueryError {
+    /// A sum of `text` (at `location`) beyond the range of `int`, of `double` when it adds
+    /// fractional numbers, or of `decimal`: the one wording of a store's overflow, which a backend's refusal
+    /// of the same sum repeats.
+    package static func sumOutOfRange(_ text: String, fractional: Bool = false, decimal: Bool = false, at location: QuerySourceLocation,
+                                      in statement: String? = nil) -> QueryError {
+        let range = decimal ? "decimal" : fractional ? "double" : "int (\(Int64.min)...\(Int64.max))"
+        return QueryError(.invalidNumber, "the sum of '\(text)' is out of the range of \(range)", at: location, in: statement)
+    }
+}
