@@ -64,7 +64,7 @@ enum CommandTable {
         DotCommandRow(name: ".headers", hiddenAliases: [".header"], arguments: "on|off",
                       help: "show the header line in table, markdown, csv and tsv modes",
                       completes: .onOff, parse: { args throws(StatementError) in .headers(try args.flag()) }),
-        DotCommandRow(name: ".help", arguments: "[TOPIC]", help: "show this help, or the lines of a command such as mode",
+        DotCommandRow(name: ".help", arguments: "[TOPIC]", help: "show this help, or a command's or clause's (mode, SORT)",
                       parse: { args throws(StatementError) in
                           guard args.values.count <= 1 else { throw args.usage("[TOPIC]") }
                           return .help(topic: args.values.first)
@@ -226,6 +226,46 @@ enum CommandTable {
         StatementRow(keyword: "commit", usage: [], takesModel: false),
         StatementRow(keyword: "rollback", usage: [], takesModel: false),
     ]
+
+    /// A clause of a query: `.help` shows its form, what it does and an example.
+    struct ClauseRow: Sendable {
+        var keyword: String
+        /// Its form, then what it does, one line each.
+        var usage: [String]
+        var example: String
+    }
+
+    /// The clauses, in the order a query writes them (`QueryParser.clauseKeywords`).
+    static let clauses: [ClauseRow] = [
+        ClauseRow(keyword: "GROUP", usage: ["GROUP(KEYPATH, ...)   after where; then SELECT, SORT, OFFSET, LIMIT",
+                                            "one row per distinct combination of the key paths' values (null is one);",
+                                            "in key order (a link by its target's primary key), unless SORT orders them;",
+                                            "without SELECT a row holds the key paths and @count"],
+                  example: "Car GROUP(Origin) SELECT(Origin, @avg.Horsepower AS hp) SORT(hp DESC)"),
+        ClauseRow(keyword: "SORT", usage: ["SORT(KEYPATH [ASC|DESC], ...)",
+                                           "order the results, null first ascending and last descending; a SELECT",
+                                           "item's name or text when no property has that name (under GROUP: an",
+                                           "item or a GROUP key path)"],
+                  example: "Person SORT(n DESC) LIMIT(3) SELECT(name, dogs.@count AS n)"),
+        ClauseRow(keyword: "DISTINCT", usage: ["DISTINCT(KEYPATH, ...)",
+                                               "keep the first object of each combination of values, after SORT"],
+                  example: "Car SORT(Horsepower DESC) DISTINCT(Origin)"),
+        ClauseRow(keyword: "OFFSET", usage: ["OFFSET(N)",
+                                             "skip the first N results (or groups) after SORT and DISTINCT, before LIMIT"],
+                  example: "Airport where state == 'TX' SORT(iata) OFFSET(50) LIMIT(50)"),
+        ClauseRow(keyword: "LIMIT", usage: ["LIMIT(N)", "keep at most N results (or groups)"],
+                  example: "Car SORT(Horsepower DESC) LIMIT(3)"),
+        ClauseRow(keyword: "SELECT", usage: ["SELECT(ITEM [AS NAME], ...)",
+                                             "print only the items, in order: key paths (a null link gives null, a",
+                                             "list an array), list aggregates such as dogs.@count, and under GROUP",
+                                             "@count, @sum.KP, @avg.KP, @min.KP, @max.KP; last, or right after GROUP"],
+                  example: "Person where age > 30 SELECT(name, bestFriend.name AS bf, dogs.@count)"),
+    ]
+
+    /// The clause `keyword` (in any case).
+    static func clause(_ keyword: String) -> ClauseRow? {
+        clauses.first { $0.keyword == keyword.uppercased() }
+    }
 
     /// The `.help` lines of the statement `keyword`. A row without lines of its own shares
     /// those of the row before it: `avg`, `min`, `max` those of `sum`; `commit`, `rollback`

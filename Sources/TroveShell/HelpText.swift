@@ -71,15 +71,17 @@ enum HelpText {
                     [SELECT(ITEM [AS NAME], ...)] [SORT(ITEM [ASC|DESC], ...)]
                     [OFFSET(N)] [LIMIT(N)]
               (ITEM: a key path, a list aggregate such as dogs.@count, and under GROUP
-               @count, @sum.KEYPATH, @avg.KEYPATH, @min.KEYPATH, @max.KEYPATH)
+               @count, @sum.KEYPATH, @avg.KEYPATH, @min.KEYPATH, @max.KEYPATH;
+               .help GROUP, .help SORT, ... show a clause with an example)
 
             """
         for usage in CommandTable.statements.flatMap(\.usage) { text += "  " + usage + "\n" }
         return text
     }
 
-    /// The `.help` lines of the dot-command or statement `topic` names, with or without its
-    /// dot (`mode`, `.mode`, `import`, `tables`), as sqlite3's `.help mode` shows one; for a
+    /// The `.help` lines of the dot-command, statement or clause `topic` names, with or
+    /// without its dot (`mode`, `.mode`, `import`, `tables`, `offset`), as sqlite3's `.help
+    /// mode` shows one (a clause's with an example); for a
     /// command of another shell (`.import`, `.indexes`, `select`), the answer typing it gets
     /// (`CommandTable.habits`); nil when it names none.
     static func help(on topic: String) -> String? {
@@ -87,8 +89,13 @@ enum HelpText {
         let name = word.hasPrefix(".") ? word : "." + word
         if let command = CommandTable.dotCommand(named: name) { return line(of: command) }
         if !word.hasPrefix("."), let usage = CommandTable.usage(of: word) { return usage.map { "  " + $0 + "\n" }.joined() }
-        guard let habit = CommandTable.habits[word] ?? CommandTable.habits[name] else { return nil }
-        return "  " + habit + "\n"
+        let habit = (CommandTable.habits[word] ?? CommandTable.habits[name]).map { "  " + $0 + "\n" }
+        if !word.hasPrefix("."), let clause = CommandTable.clause(word) {
+            // SQL's SELECT is a clause here too: its lines, then the tip typing it as SQL gets.
+            return clause.usage.enumerated().map { i, line in (i == 0 ? "  " : "    ") + line + "\n" }.joined()
+                + "  e.g. " + clause.example + "\n" + (habit ?? "")
+        }
+        return habit
     }
 
     private static func line(of command: CommandTable.DotCommandRow) -> String {

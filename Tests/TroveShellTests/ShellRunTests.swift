@@ -399,10 +399,33 @@ import Trove
         #expect(run(["-c", ".help avg"]).out.hasPrefix("  sum MODEL.KEYPATH"))
         #expect(run(["-c", ".help .import"]).out == "  import is a statement here: import MODEL FILE [AS CSV|TSV|JSON] [MERGE]\n")
         #expect(run(["-c", ".help indexes"]).out == "  .schema MODEL shows its indexed properties\n")
-        #expect(run(["-c", ".help SELECT"]).out.hasPrefix("  a query is not SQL here"))
         let unknown = run(["-c", ".help frob"])
         #expect(unknown.status == 1)
         #expect(unknown.err == "error: column 7: no command or statement named 'frob'; .help lists them all\n")
+    }
+
+    /// Each clause of a query is a topic, in any case: its form, what it does, an example.
+    @Test func helpOnAClauseShowsItsFormAndAnExample() {
+        for clause in QueryParser.clauseKeywords {
+            for topic in [clause, clause.lowercased()] {
+                let r = run(["-c", ".help \(topic)"])
+                #expect(r.status == 0, "\(topic): \(r.err)")
+                #expect(r.out.hasPrefix("  \(clause)("), "\(topic): \(r.out)")
+                #expect(r.out.contains("\n  e.g. "), "\(topic): \(r.out)")
+            }
+        }
+        #expect(run(["-c", ".help offset"]).out == """
+              OFFSET(N)
+                skip the first N results (or groups) after SORT and DISTINCT, before LIMIT
+              e.g. Airport where state == 'TX' SORT(iata) OFFSET(50) LIMIT(50)
+
+            """)
+        // SQL's SELECT is a clause too: its lines, then what typing it as SQL is told.
+        let select = run(["-c", ".help select"]).out
+        #expect(select.hasPrefix("  SELECT(ITEM [AS NAME], ...)\n"), "\(select)")
+        #expect(select.hasSuffix("  a query is not SQL here: it names its model first, as in Person where age > 30 SELECT(name)\n"), "\(select)")
+        // The shell's help names the clause topics.
+        #expect(run(["-c", ".help"]).out.contains(".help GROUP, .help SORT"))
     }
 
     @Test func timerReportsOnStandardError() {
