@@ -57,6 +57,14 @@ struct ShellCompleter {
             return completePath(String(fullWord[fullWord.index(after: dot)...]), model: String(fullWord[..<dot]),
                                 prefix: String(fullWord[...dot]), start: wordStart)
         }
+        if statement != nil, tokens.count == 2, QueryAggregateStatement.words[first.lowercased()] != nil, fullWord.hasPrefix(".") {
+            // `avg Car .Hor`: the key path after a model written apart from it.
+            return completePath(String(fullWord.dropFirst()), model: tokens[1], prefix: ".", start: wordStart)
+        }
+        if statement != nil, tokens.count == 1, QueryAggregateStatement.words[first.lowercased()] != nil {
+            // `avg C`: the model, then its key path (`Car.`, no space: the key path follows).
+            return Completion(start: wordStart, candidates: Self.match(fullWord, models().map(\.name)).map { $0 + "." })
+        }
         if let statement, tokens.count == 1 {
             guard statement.takesModel else { return Completion(start: wordStart, candidates: []) }
             return Completion(start: wordStart, candidates: Self.match(fullWord, models().map(\.name)))

@@ -67,6 +67,18 @@ import Testing
         #expect(complete("sum Person.a") == ["Person.age"])
     }
 
+    /// After `sum`, `avg`, `min` or `max` the model ends in `.` (no space: its key path
+    /// follows), and the key path completes after it, or after a lone `.`.
+    @Test func anAggregatesModelCompletesTowardsItsKeyPath() {
+        #expect(complete("avg P") == ["Person."])
+        #expect(complete("max ") == ["Dog.", "Person."])
+        #expect(complete("avg Person.a") == ["Person.age"])
+        #expect(complete("min Person .a") == [".age"])
+        #expect(complete("sum Person .bestFriend.a") == [".bestFriend.age"])
+        #expect(complete("avg Person.age where na") == ["name"])
+        #expect(complete("count P") == ["Person"])
+    }
+
     @Test func dotCommandArgumentsComplete() {
         #expect(complete(".mode j") == ["json", "jsonl"])
         #expect(complete(".schema P") == ["Person"])
