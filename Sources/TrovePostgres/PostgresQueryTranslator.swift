@@ -178,8 +178,7 @@ struct PostgresQueryTranslator {
     mutating func aggregate(_ statement: QueryAggregateStatement) throws -> (sql: String, resultType: PropertyType) {
         let model = try model(statement.model)
         if statement.function == .count {
-            // `count MODEL [where P]` as `explain` and `watch` take it: `count(_:where:)`'s SQL.
-            return ("SELECT count(*) FROM (\(try keys(model, where: statement.predicate))) AS matched", .int)
+            return (try count(model, where: statement.predicate), .int)
         }
         guard let keyPath = statement.keyPath else {
             throw Self.refusal(.invalidKeyPath, "\(statement.function) needs MODEL.KEYPATH", at: statement.model.range)
@@ -226,6 +225,11 @@ struct PostgresQueryTranslator {
     }
 
     /// The keys (the columns links refer to) of the objects of `model` matching `predicate`.
+    /// `count MODEL [where P]`: the one SQL `count(_:where:)`, `explain` and `watch` run.
+    mutating func count(_ model: ModelSchema, where predicate: QueryPredicate?) throws -> String {
+        "SELECT count(*) FROM (\(try keys(model, where: predicate))) AS matched"
+    }
+
     mutating func keys(_ model: ModelSchema, where predicate: QueryPredicate?) throws -> String {
         let root = "t0"
         let condition = try predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"

@@ -314,8 +314,8 @@ public final class PostgresStore {
         let (sql, parameters) = try translations.sql(.count(model: model.name, filtered: predicate != nil), predicate ?? "", arguments: arguments) {
             var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
             let checked = try checkedPredicate(predicate, model: model, arguments: arguments)
-            let keys = try Self.translating(predicate ?? "") { try translator.keys(model, where: checked) }
-            return ("SELECT count(*) FROM (\(keys)) AS matched", translator.parameters)
+            let sql = try Self.translating(predicate ?? "") { try translator.count(model, where: checked) }
+            return (sql, translator.parameters)
         }
         let rows = try read { try connection.execute(sql, parameters) }
         return Int(rows.rows.first?.first.flatMap { $0 } ?? "0") ?? 0
