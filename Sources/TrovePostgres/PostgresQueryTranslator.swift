@@ -651,7 +651,7 @@ struct PostgresQueryTranslator {
             switch expression.kind {
             case .literal(let literal):
                 if case .null = literal { return (.null, .fixed) }
-                return (try Coercion.scalar(.literal(literal), as: type, for: "the value"), .fixed)
+                return (try Coercion.comparand(.literal(literal), as: type, for: ""), .fixed)
             case .parameter(let index):
                 guard arguments.indices.contains(index) else {
                     throw Self.refusal(.invalidParameter, "$\(index) is not bound: \(arguments.count) arguments were given", at: expression.range)
@@ -666,16 +666,19 @@ struct PostgresQueryTranslator {
         }
     }
 
-    /// An argument as a value of `type`; one that becomes null (the text `null`) makes the SQL
-    /// depend on more than the arguments' shape.
+    /// An argument as a value of `type`; one that becomes null (the text `null`) or a number
+    /// beyond `type` (bound as another type) makes the SQL depend on more than the arguments'
+    /// shape.
     private mutating func argument(_ value: Value, as type: PropertyType, index: Int) throws(CoercionError) -> Value {
         let coerced = try Self.argument(value, as: type, index: index)
         if coerced.isNull, !value.isNull { parameters.isReusable = false }
+        if Self.boundType(coerced, type) != type { parameters.isReusable = false }
         return coerced
     }
 
-    /// An argument as a value of `type`: a string meeting another type is read as a literal of
-    /// that type, as the shell's `--arg` values are.
+    /// An argument as a comparand of `type`, by the store's own `Coercion.comparand`: a string
+    /// meeting another type is read as a literal of that type, as the shell's `--arg` values
+    /// are, and a number beyond `type` stays a double.
     static func argument(_ value: Value, as type: PropertyType, index: Int) throws(CoercionError) -> Value {
         switch (type, value) {
         case (_, .null): return .null
@@ -685,8 +688,18 @@ struct PostgresQueryTranslator {
             return value
         default: break
         }
-        if case .string(let text) = value, type != .string { return try Coercion.scalar(.text(text), as: type, for: "$\(index)") }
-        return try Coercion.scalar(.value(value), as: type, for: "$\(index)")
+        if case .string(let text) = value, type != .string { return try Coercion.comparand(.text(text), as: type, for: "$\(index)") }
+        return try Coercion.comparand(.value(value), as: type, for: "$\(index)")
+    }
+
+    /// The type a comparand of `type` is bound as: `type`, or for a number beyond it (the
+    /// double `Coercion.comparand` leaves) a type that holds it exactly, so that PostgreSQL
+    /// compares by value as a store does: `numeric` against integers and decimals (`id > 4.5`
+    /// is not `id > 4`; `dec < 1e200` holds for every decimal), `double precision` against a
+    /// float.
+    static func boundType(_ value: Value, _ type: PropertyType) -> PropertyType {
+        guard case .double = value, type != .double else { return type }
+        return type == .float ? .double : .decimal
     }
 
     /// The constants of `IN`'s or `BETWEEN`'s list, as values of `type`, each with its source.
@@ -758,7 +771,7 @@ struct PostgresQueryTranslator {
     private mutating func bind(_ constant: (Value, ParameterSource), as type: PropertyType, _ options: StringComparisonOptions,
                                at location: QuerySourceRange) throws -> String {
         do {
-            return try PostgresValues.sql(Self.folded(constant.0, options), type: type, &parameters, from: constant.1)
+            return try PostgresValues.sql(Self.folded(constant.0, options), type: Self.boundType(constant.0, type), &parameters, from: constant.1)
         } catch let error as PostgresError {
             throw Self.refusal(.unsupported, error.message, at: location)
         }

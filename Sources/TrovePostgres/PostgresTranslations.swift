@@ -93,7 +93,9 @@ struct PostgresTranslations<Reading> {
                 guard case .list(let items) = argument else { return nil }
                 argument = items[element]
             }
-            guard let value = try? PostgresQueryTranslator.argument(argument, as: type, index: index) else { return nil }
+            // A number beyond `type` is bound as another type: not what the kept SQL casts to.
+            guard let value = try? PostgresQueryTranslator.argument(argument, as: type, index: index),
+                  PostgresQueryTranslator.boundType(value, type) == type else { return nil }
             if isPattern {
                 guard case .string(let pattern) = value else { return nil }
                 values[slot] = PostgresQueryTranslator.likePattern(pattern, options: options)

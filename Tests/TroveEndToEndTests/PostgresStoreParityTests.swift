@@ -119,4 +119,21 @@ struct PostgresStoreParityTests {
             "-c", "count Person", "-c", "count Dog",
         ])
     }
+
+    /// A number outside a property's type compares by its value, as a store compares it: an
+    /// integer property meets a fractional number, a decimal, float or small integer one meets
+    /// a number beyond its range, in every comparison that takes a constant.
+    @Test func numbersBeyondAPropertysTypeCompareByTheirValue() throws {
+        let schema = #"{"models": [{"name": "N", "primaryKey": "id", "properties": {"id": "int", "dec": "decimal?", "f": "float?", "s": "int16?", "ds": "decimal[]", "is": "int[]"}}]}"#
+        try expectSame(schema: schema, [
+            "-c", #"insert N [{"id": 1, "dec": "1.5", "f": 1.5, "s": 7, "ds": ["1", "2"], "is": [1, 2]}, {"id": 2, "dec": "-3", "f": -2, "s": -7, "is": [5]}, {"id": 3}, {"id": 5, "dec": "0.1", "f": 0.25, "s": 32767}]"#,
+            "-c", "count N where dec < 1e200", "-c", "count N where dec > -1e200", "-c", "count N where dec == 1e200", "-c", "count N where dec != 1e200",
+            "-c", "N where id > 4.5 SORT(id)", "-c", "N where id < 2.5 SORT(id DESC)", "-c", "count N where id == 4.5", "-c", "count N where id != 4.5",
+            "-c", "count N where id >= 1e19", "-c", "count N where id < 1e19", "-c", "count N where id BETWEEN {1.5, 4.5}", "-c", "count N where id IN {2.5, 3, 5.0}",
+            "-c", "count N where f < 1e300", "-c", "count N where f > -1e300", "-c", "count N where s < 40000", "-c", "count N where s > -1e10",
+            "-c", "count N where ds.@sum > 2.5", "-c", "count N where ds.@sum < 1e300", "-c", "count N where ANY is > 4.5", "-c", "count N where is.@sum == 2.5",
+            "-c", "N where is.@avg > 1.25 SORT(id)", "-c", "N where dec > 0.1 SORT(id)", "-c", "N where dec >= 0.1 SORT(id)",
+            "-c", "sum N.id where id > 1.5", "--arg", "4.5", "--arg", "1e200", "-c", "N where id < $0 SORT(id)", "-c", "count N where dec < $1",
+        ])
+    }
 }

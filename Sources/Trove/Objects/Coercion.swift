@@ -69,7 +69,7 @@ package enum Coercion {
     /// A number compared with a value of `type` (a property, an aggregate): compared by its
     /// value, so an integer type also meets a fractional number (`age > 4.5`), and a decimal
     /// one beyond its range (`price < 1e200`), which stay doubles.
-    static func comparand(_ input: CoercionInput, as type: PropertyType, for property: String) throws(CoercionError) -> Value {
+    package static func comparand(_ input: CoercionInput, as type: PropertyType, for property: String) throws(CoercionError) -> Value {
         // A date compares wherever it is: the years its text can write bound what is stored.
         if type == .date {
             switch input {

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import Trove
+import TrovePostgres
+import PostgresTestSupport
+
+/// Through the Swift API, PostgreSQL answers and refuses as a store does for the same objects
+/// and the same statements.
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
+struct PostgresStoreParityAPITests {
+    static let schema = try! Schema(jsonData: Array(#"""
+        {"models": [
+          {"name": "N", "primaryKey": "id", "properties": {"id": "int", "dec": "decimal?", "f": "float?", "s": "int16?", "ds": "decimal[]",
+           "pet": "Pet?", "pets": "Pet[]", "owner": "N?"}},
+          {"name": "Pet", "properties": {"name": "string?"}}
+        ]}
+        """#.utf8), fileName: "parity")
+
+    static let objects: [[String: Value]] = [
+        ["id": 1, "dec": .decimal(Decimal(string: "1.5")!), "f": .float(1.5), "s": 7, "ds": [.decimal(1), .decimal(1), .decimal(2)]],
+        ["id": 2, "dec": .decimal(-3), "f": .float(-2), "s": -7, "ds": [.decimal(1), .decimal(0)]],
+        ["id": 3],
+        ["id": 5, "dec": .decimal(Decimal(string: "0.1")!), "f": .float(0.25), "s": 32767, "ds": [.decimal(Decimal(string: "0.7")!)]],
+    ]
+
+    static func load() throws -> (Store, PostgresStore) {
+        let store = try Store(configuration: .inMemory(schema: schema))
+        let postgres = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: schema)
+        try store.write { tx in for object in objects { _ = try tx.insert("N", object) } }
+        for object in objects { try postgres.insert("N", object) }
+        return (store, postgres)
+    }
+
+    static func ids(_ results: Results) throws -> [Int64] {
+        try results.map { object in
+            guard case .int(let id)? = try object.json()["id"] else { throw PostgresError("no id") }
+            return id
+        }
+    }
+
+    static func ids(_ objects: PostgresObjects) -> [Int64] {
+        objects.objects.map { if case .int(let id) = $0[0] { id } else { -1 } }
+    }
+
+    /// A number outside a property's type (a fractional one for an integer, one beyond a
+    /// decimal's, a float's or an int16's range) compares by its value, as an argument too, and
+    /// a translation kept for one kind of argument gives the store's answer for the other.
+    @Test func argumentsBeyondAPropertysTypeCompareByTheirValue() throws {
+        let (store, postgres) = try Self.load()
+        let runs: [(String, [[Value]])] = [
+            ("N where id > $0 SORT(id)", [[.int(2)], [.double(4.5)], [.int(1)], [.double(1e19)], [.double(-1e19)], ["2.5"], [.int(3)]]),
+            ("N where id == $0 SORT(id)", [[.int(2)], [.double(2.5)], [.double(5)], [.decimal(Decimal(string: "1.5")!)]]),
+            ("N where dec < $0 SORT(id)", [[.decimal(1)], [.double(1e200)], [.double(-1e200)], [.double(0.1)], ["1e300"], [.int(0)]]),
+            ("N where f >= $0 SORT(id)", [[.float(0)], [.double(-1e300)], [.double(1e300)], [.double(0.25)]]),
+            ("N where s < $0 SORT(id)", [[.int(8)], [.double(40000)], [.double(-1e10)], [.double(7.5)]]),
+            ("N where id IN $0 SORT(id)", [[[.int(1), .int(2)]], [[.double(2.5), .int(3)]], [[.int(5), .double(1.5)]]]),
+            ("N where id BETWEEN {$0, $1} SORT(id)", [[.int(1), .int(3)], [.double(1.5), .double(4.5)], [.int(2), .double(1e19)]]),
+            ("N where ds.@sum > $0 SORT(id)", [[.int(1)], [.double(0.5)], [.double(1e200)], [.double(-1e200)]]),
+        ]
+        for (text, argumentLists) in runs {
+            for arguments in argumentLists {
+                let expected = try store.read { try Self.ids($0.query(text, arguments: arguments)) }
+                #expect(Self.ids(try postgres.objects(text, arguments: arguments)) == expected, "\(text) with \(arguments)")
+            }
+        }
+    }
+}
