@@ -563,14 +563,19 @@ public final class PostgresStore {
 
     /// `value` as a value of `type`, for the property `name` (named in errors).
     func coerce(_ value: Value, _ type: PropertyType, _ name: @autoclosure () -> String) throws -> Value {
+        if let same = Self.ownKind(value, type) { return same }
+        do { return try Coercion.scalar(.value(value), as: type, for: name()) } catch { throw PostgresError(error.description) }
+    }
+
+    /// `value` itself when it is null or of `type`'s own kind, which no coercion changes (and
+    /// no name is made for an error); nil when it needs coercing.
+    private static func ownKind(_ value: Value, _ type: PropertyType) -> Value? {
         switch (type, value) {
-        // A value of its property's own kind is itself: no name is made for an error.
         case (_, .null): return .null
         case (.bool, .bool), (.int, .int), (.int64, .int), (.float, .float), (.double, .double), (.string, .string),
              (.date, .date), (.data, .data), (.decimal, .decimal), (.uuid, .uuid):
             return value
-        default:
-            do { return try Coercion.scalar(.value(value), as: type, for: name()) } catch { throw PostgresError(error.description) }
+        default: return nil
         }
     }
 
@@ -587,10 +592,19 @@ public final class PostgresStore {
                 return try coerce(key, targetModel.primaryKeyProperty!.type, property)
             }
             return try PostgresValues.value(try insertRow(targetModel, values, returningKey: true), type: targetModel.primaryKeyProperty?.type ?? .int)
+        case .reference(let reference) where reference.model == target && targetModel.primaryKey == nil:
+            // A nested object the write inserted already (`insertRow`), by its `"@key"`.
+            return .int(Int64(bitPattern: reference.key))
         case .reference, .list:
             throw PostgresError("'\(property)' takes the primary key of a '\(target)' on PostgreSQL, not \(value.kindDescription)")
         default:
-            return try coerce(value, targetModel.primaryKeyProperty?.type ?? .int, property)
+            // As in a store: any other value names the target by its primary key, and a
+            // target without one is given whole (its `"@key"` is no value a client holds).
+            guard let pk = targetModel.primaryKeyProperty else {
+                throw StoreError.typeMismatch(property: property, expected: "an object of \(target)", found: value.kindDescription)
+            }
+            if let same = Self.ownKind(value, pk.type) { return same }
+            do { return try Coercion.scalar(.value(value), as: pk.type, for: pk.name) } catch { throw StoreError.invalidValue(error) }
         }
     }
 
@@ -625,7 +639,14 @@ public final class PostgresStore {
                 }
                 // Nested objects are written before the object holding them, as a store writes them.
                 if case .link(let target) = element, elements.contains(where: \.isObject) {
-                    elements = try elements.map { $0.isObject ? try linkKey($0, target: target, property: property.name) : $0 }
+                    let hasKey = try self.model(target).primaryKey != nil
+                    elements = try elements.map { element in
+                        guard element.isObject else { return element }
+                        let key = try linkKey(element, target: target, property: property.name)
+                        // A `"@key"` is no value a client gives: it stays marked as the write's own.
+                        guard !hasKey, case .int(let order) = key else { return key }
+                        return .reference(ObjectReference(model: target, key: UInt64(bitPattern: order)))
+                    }
                 }
                 lists.append((property, elements))
             case .link(let target):

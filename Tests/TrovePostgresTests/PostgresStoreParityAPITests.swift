@@ -64,4 +64,37 @@ struct PostgresStoreParityAPITests {
             }
         }
     }
+
+    /// A link given as a value that is no object names its target by the primary key, coerced
+    /// as a store coerces it; a target without a primary key is given whole, never by a
+    /// number (which would name its internal `"@key"`).
+    @Test func aLinkIsAnObjectOrItsTargetsPrimaryKeyAsOnAStore() throws {
+        let (store, postgres) = try Self.load()
+        try store.write { tx in _ = try tx.update("N", primaryKey: 1, ["pet": .object(["name": "Rex"])]) }
+        _ = try postgres.update("N", primaryKey: 1, set: ["pet": .object(["name": "Rex"])])
+        let writes: [(String, [String: Value])] = [
+            ("a number for a link without a primary key", ["id": 10, "pet": 1]),
+            ("a number in a list without a primary key", ["id": 10, "pets": [1]]),
+            ("a string for a link without a primary key", ["id": 10, "pet": "1"]),
+            ("a fraction for an int primary key", ["id": 10, "owner": .double(1.5)]),
+            ("a string for an int primary key", ["id": 10, "owner": "one"]),
+            ("a bool for an int primary key", ["id": 10, "owner": .bool(true)]),
+            ("a missing target", ["id": 10, "owner": .double(4)]),
+        ]
+        for (name, values) in writes {
+            let expected = #expect(throws: StoreError.self, "\(name)") { try store.write { _ = try $0.insert("N", values) } }
+            #expect(throws: expected ?? .readOnly, "\(name)") { try postgres.insert("N", values) }
+            #expect(throws: expected ?? .readOnly, "\(name), by update") {
+                _ = try postgres.update("N", primaryKey: 2, set: values.filter { $0.key != "id" })
+            }
+        }
+        // What a store takes, PostgreSQL takes: a whole number of another kind, the key's text.
+        for (name, values) in [("a double", ["id": 11, "owner": .double(2)]), ("a decimal", ["id": 12, "owner": .decimal(5)])] as [(String, [String: Value])] {
+            try store.write { _ = try $0.insert("N", values) }
+            try postgres.insert("N", values)
+            #expect(try postgres.count("N", where: "owner != nil") == store.read { try $0.query("N where owner != nil").count }, "\(name)")
+        }
+        #expect(try postgres.count("N") == store.read { try $0.query("N").count })
+        #expect(try postgres.count("N", where: "pet != nil") == 1)
+    }
 }
