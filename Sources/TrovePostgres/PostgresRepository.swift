@@ -115,7 +115,9 @@ public final class PostgresRepository: QueryLanguageRepository {
             }
             return ids
         }
-        tracker.saved(pending, insertedIDs: inserted, durable: durable)
+        let undo = tracker.saved(pending, insertedIDs: inserted, durable: durable)
+        // Rolled back, the save is forgotten: the entities are again what the rows are.
+        if !durable { store.whenUndone { [weak tracker] in tracker?.undo(undo) } }
     }
 
     /// The `"@key"` of the row whose key (primary key or `"@key"`) is `key`.

@@ -86,11 +86,14 @@ public final class PostgresStore {
         try connection.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
         isInTransaction = true
         transactionFailure = nil
+        undoHandlers = [[]]
     }
 
     public func commit() throws {
         guard isInTransaction else { throw PostgresError("no transaction is open") }
         isInTransaction = false
+        var committed = false
+        defer { endUndoLevel(undone: !committed, all: true) }
         if let failure = transactionFailure {
             transactionFailure = nil
             _ = try? connection.execute("ROLLBACK")
@@ -98,6 +101,7 @@ public final class PostgresStore {
         }
         do {
             try connection.execute("COMMIT")
+            committed = true
         } catch let error as PostgresError where error.isSerializationFailure {
             throw Self.conflict(error)
         }
@@ -107,7 +111,35 @@ public final class PostgresStore {
         guard isInTransaction else { throw PostgresError("no transaction is open") }
         isInTransaction = false
         transactionFailure = nil
+        defer { endUndoLevel(undone: true, all: true) }
         try connection.execute("ROLLBACK")
+    }
+
+    /// What to run when the work of the open transaction, or of an `atomically` unit under a
+    /// savepoint in it, is undone: a list for the transaction, then one for each unit open in
+    /// it, the innermost last. A unit that succeeds hands its list to the level around it,
+    /// which may still be undone; a commit drops them all.
+    private var undoHandlers: [[() -> Void]] = []
+
+    /// Runs `handler` if what the open transaction (or the unit open in it) wrote so far is
+    /// rolled back, so that a client's view of the rows (`PostgresRepository`'s entities) can
+    /// follow; nothing outside a transaction, where each write is durable when it returns.
+    func whenUndone(_ handler: @escaping () -> Void) {
+        guard !undoHandlers.isEmpty else { return }
+        undoHandlers[undoHandlers.count - 1].append(handler)
+    }
+
+    /// Ends the innermost level of `undoHandlers` (every level when `all`): its handlers run,
+    /// the latest first, when its work is `undone`, else pass to the level around it.
+    private func endUndoLevel(undone: Bool, all: Bool = false) {
+        repeat {
+            guard let handlers = undoHandlers.popLast() else { return }
+            if undone {
+                for handler in handlers.reversed() { handler() }
+            } else if !undoHandlers.isEmpty {
+                undoHandlers[undoHandlers.count - 1] += handlers
+            }
+        } while all
     }
 
     /// A serialization failure, saying what happened and what to do.
@@ -139,12 +171,16 @@ public final class PostgresStore {
         }
         if outer { return try body() }
         try connection.execute("SAVEPOINT trove_unit")
+        undoHandlers.append([])
         do {
             let value = try body()
             try connection.execute("RELEASE SAVEPOINT trove_unit")
+            endUndoLevel(undone: false)
             return value
         } catch {
-            if transactionFailure == nil { _ = try? connection.execute("ROLLBACK TO SAVEPOINT trove_unit") }
+            // A failed transaction is undone whole, at its end.
+            let undone = transactionFailure == nil && (try? connection.execute("ROLLBACK TO SAVEPOINT trove_unit")) != nil
+            endUndoLevel(undone: undone)
             throw error
         }
     }

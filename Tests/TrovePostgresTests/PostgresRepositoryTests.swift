@@ -187,6 +187,89 @@ struct PostgresRepositoryTests {
         #expect(saved.map(\.name) == ["Anne"])
         #expect(saved.map(\.age) == [5])
     }
+
+    static func tallies() throws -> PostgresRepository {
+        try repository(try Schema(jsonData: Array(#"""
+            {"models": [{"name": "Tally", "primaryKey": "id", "properties": {"id": "int", "n": "int"}}]}
+            """#.utf8), fileName: "tally"))
+    }
+
+    static func rows(_ repo: PostgresRepository) throws -> [String] {
+        try repo.store.connection.execute(#"SELECT id || ':' || n FROM "Tally" ORDER BY id"#).rows.map { $0[0] ?? "" }
+    }
+
+    /// After a rollback the repository knows what the database holds: an entity whose insert
+    /// was rolled back is new again (the next save inserts it), and one whose delete was
+    /// rolled back is followed again (the next save writes its changes, and it can be removed).
+    @Test func aRolledBackInsertOrDeleteLeavesTheEntitiesAsTheDatabaseHoldsThem() throws {
+        let repo = try Self.tallies()
+        try repo.beginWrite()
+        let kept = try repo.addEntity(Tally.self)
+        kept.id = 1
+        try repo.endWrite()
+        try repo.store.begin()
+        try repo.beginWrite()
+        let added = try repo.addEntity(Tally.self)
+        added.id = 2
+        try repo.removeEntity(kept)
+        try repo.endWrite()
+        try repo.beginWrite()
+        added.n = 5
+        try repo.endWrite()
+        #expect(try Self.rows(repo) == ["2:5"])
+        try repo.store.rollback()
+        #expect(try Self.rows(repo) == ["1:0"])
+        try repo.beginWrite()
+        kept.n = 3
+        try repo.endWrite()
+        #expect(try Self.rows(repo) == ["1:3", "2:5"])
+        try repo.beginWrite()
+        try repo.removeEntity(kept)
+        try repo.endWrite()
+        #expect(try Self.rows(repo) == ["2:5"])
+        // Committed, the saves stand: nothing is inserted twice.
+        try repo.store.begin()
+        try repo.beginWrite()
+        let third = try repo.addEntity(Tally.self)
+        third.id = 3
+        try repo.endWrite()
+        try repo.store.commit()
+        try repo.beginWrite()
+        third.n = 1
+        try repo.endWrite()
+        #expect(try Self.rows(repo) == ["2:5", "3:1"])
+    }
+
+    /// A save in a unit of work that fails (`atomically` under a savepoint) is taken back with
+    /// the unit, and only it: a save before the unit stands when the transaction commits.
+    @Test func aSaveInAFailedUnitIsTakenBackWithIt() throws {
+        let repo = try Self.tallies()
+        try repo.store.begin()
+        try repo.beginWrite()
+        let first = try repo.addEntity(Tally.self)
+        first.id = 1
+        try repo.endWrite()
+        struct Abandoned: Error {}
+        var second: Tally?
+        #expect(throws: Abandoned.self) {
+            try repo.store.atomically {
+                try repo.beginWrite()
+                second = try repo.addEntity(Tally.self)
+                second?.id = 2
+                try repo.removeEntity(first)
+                try repo.endWrite()
+                throw Abandoned()
+            }
+        }
+        try repo.store.commit()
+        #expect(try Self.rows(repo) == ["1:0"])
+        try repo.beginWrite()
+        first.n = 4
+        second?.n = 6
+        try repo.endWrite()
+        #expect(try Self.rows(repo) == ["1:4", "2:6"])
+        #expect(try repo.fetch(Tally.self, predicate: nil).map(\.n) == [4, 6])
+    }
 }
 
 /// An entity with a primary key and one scalar.

@@ -29,6 +29,8 @@ package final class EntityTracker<ID: Hashable> {
         self.shape = shape
     }
     private var removed: [(model: String, id: ID)] = []
+    /// The entries of the saved entities in `removed`, for `undo(_:)`.
+    private var removedEntries: [ObjectIdentifier: Entry] = [:]
     private var tracked = 0
     package private(set) var inWrite = false
 
@@ -59,7 +61,10 @@ package final class EntityTracker<ID: Hashable> {
         guard let entry = entries.removeValue(forKey: ObjectIdentifier(entity)) else {
             throw RepositoryError.unknownEntity(T.modelName)
         }
-        if let id = entry.id { removed.append((entry.model, id)) }
+        if let id = entry.id {
+            removed.append((entry.model, id))
+            removedEntries[ObjectIdentifier(entity)] = entry
+        }
     }
 
     /// The changes to save; entities that were released are forgotten (their unsaved
@@ -84,13 +89,53 @@ package final class EntityTracker<ID: Hashable> {
     /// Records a successful save of `pending`, with the ids the inserts got. A save that is not
     /// `durable` (it ran in an outer transaction, which may yet roll back) records no values
     /// as saved, so that the next save sends every property of those entities again.
-    package func saved(_ pending: Pending, insertedIDs: [ObjectIdentifier: ID], durable: Bool = true) {
+    /// Returns what `undo(_:)` takes to forget the save, should its transaction roll back.
+    @discardableResult
+    package func saved(_ pending: Pending, insertedIDs: [ObjectIdentifier: ID], durable: Bool = true) -> SaveUndo {
+        var undo = SaveUndo()
+        if !durable {
+            undo.inserted = Set(pending.inserts.compactMap { i in insertedIDs[i.entry].map { InsertedRow(model: i.model, id: $0) } })
+            undo.updated = pending.updates.map { ($0.entry, entries[$0.entry]?.saved) }
+            undo.deleted = removedEntries
+        }
         for i in pending.inserts {
             entries[i.entry]?.id = insertedIDs[i.entry]
             entries[i.entry]?.saved = durable ? i.values : nil
         }
         for u in pending.updates { entries[u.entry]?.saved = durable ? u.values : nil }
         removed = []
+        removedEntries = [:]
+        return undo
+    }
+
+    /// A save's changes to the entries, for a rollback to take back.
+    package struct SaveUndo {
+        fileprivate var inserted: Set<InsertedRow> = []
+        fileprivate var updated: [(entry: ObjectIdentifier, saved: Value?)] = []
+        fileprivate var deleted: [ObjectIdentifier: Entry] = [:]
+    }
+
+    fileprivate struct InsertedRow: Hashable {
+        var model: String
+        var id: ID
+    }
+
+    /// Takes back a save that was not durable after its transaction rolled back, so that the
+    /// entries are again what the database holds: an entity it inserted is new again (any
+    /// entity fetched under its row's id too), one it updated has the values saved before it,
+    /// and one it deleted is followed again unless removed since. Saves are undone the latest
+    /// first.
+    package func undo(_ undo: SaveUndo) {
+        for (key, entry) in undo.deleted where entries[key] == nil && removedEntries[key] == nil && entry.entity != nil {
+            entries[key] = entry
+        }
+        for (key, saved) in undo.updated { entries[key]?.saved = saved }
+        guard !undo.inserted.isEmpty else { return }
+        for (key, entry) in entries {
+            guard let id = entry.id, undo.inserted.contains(InsertedRow(model: entry.model, id: id)) else { continue }
+            entries[key]?.id = nil
+            entries[key]?.saved = nil
+        }
     }
 
     /// A new entity of `type`, saved at the next `endWrite()`.
