@@ -1,4 +1,5 @@
-/// `SORT` on one indexed property (or the primary key) of every object: the index holds the
+/// `SORT` on one indexed property (or the primary key), of every object or of those a
+/// predicate on that same property selects when the index keys decide it: the index holds the
 /// objects in that order, so nothing is sorted, OFFSET skips entries and LIMIT stops the walk,
 /// and no record is read.
 ///
@@ -7,12 +8,14 @@
 /// index, as SORT orders ties; walking backwards, each run of equal values is turned around.
 /// A NaN (which compares with nothing), a cut or non-ASCII string met on the way (its bytes
 /// as stored may order apart from its NFC scalars), decimals and data leave the query to the
-/// general path.
+/// general path; so does a predicate entry whose key does not decide it (the keys are walked
+/// in order and the record would have to be read).
 extension QueryExecutor {
-    /// The keys from `offset` on (at most `limit`) in the order of `sort`, the walk and the
-    /// entries read; nil when the index cannot give that order.
-    func keysInIndexOrder(model: ModelLayout, sort: [(BoundKeyPath, Bool)], offset: Int, limit: Int?)
-        throws -> (keys: [UInt64], walk: IndexWalk, examined: Int)? {
+    /// The keys from `offset` on (at most `limit`) of the objects matching `predicate` (every
+    /// object: nil) in the order of `sort`, the walk, the scan of the predicate and the
+    /// entries read; nil when the index cannot give that order or decide the predicate.
+    func keysInIndexOrder(model: ModelLayout, predicate: BoundPredicate?, sort: [(BoundKeyPath, Bool)], offset: Int, limit: Int?)
+        throws -> (keys: [UInt64], walk: IndexWalk, scan: IndexScan?, examined: Int)? {
         guard sort.count == 1, let walk = try IndexWalk(sort[0].0, model: model, snapshot: snapshot) else { return nil }
         let ascending = sort[0].1
         let type = walk.property.type
@@ -22,8 +25,21 @@ extension QueryExecutor {
         case .string where !ascending: return nil
         default: break
         }
+        // The entries walked: every one, or the ranges of the one scan that serves the predicate.
+        var scan: IndexScan?
+        var ranges = [IndexWalk.everything]
+        if let predicate {
+            let planner = QueryPlanner(snapshot: snapshot, model: model)
+            guard let serving = planner.scan(servingAll: predicate, on: walk.property),
+                  let disjoint = serving.disjointRanges else { return nil }
+            if case .candidates = serving.entryCheck { return nil }
+            scan = serving
+            ranges = disjoint
+        }
+        let check = scan?.entryCheck ?? .decides
+        let decidesAll = if case .decides = check { true } else { false }
         if try walk.holdsNaN() { return nil }
-        // Entries at positions offset ..< end are returned.
+        // Entries at positions offset ..< end (of those that match) are returned.
         let end = limit.map { offset > Int.max - $0 ? Int.max : offset + $0 }
         var keys: [UInt64] = []
         var position = 0
@@ -34,23 +50,41 @@ extension QueryExecutor {
             position += 1
             return end.map { position < $0 } ?? true
         }
-        if end == 0 { return ([], walk, 0) }
-        if ascending, !checksStrings, offset > 0 {
-            // Nothing to check in the skipped entries: OFFSET skips them by count.
-            position = offset
-            let (skipped, _) = try walk.walkAll(from: offset) { _, objectKey in
-                examined += 1
-                return take(objectKey)
+        /// Whether the entry matches; nil (the walk stops, the general path answers) when
+        /// its key cannot say, or cannot say where it sorts.
+        func matches(_ valueKey: UnsafeRawBufferPointer) -> Bool? {
+            if checksStrings, valueKey.first != 0, !IndexScan.holdsWholeASCII(valueKey, hasObjectKey: false) { return nil }
+            switch decidesAll ? .match : IndexScan.verdict(valueKey, check, hasObjectKey: false) {
+            case .match: return true
+            case .rejected: return false
+            case .unsure: return nil
             }
+        }
+        if end == 0 { return ([], walk, scan, 0) }
+        if ascending, !checksStrings, decidesAll, ranges.count == 1, offset > 0 {
+            // Every entry matches and none needs checking: OFFSET skips them by count.
+            position = offset
+            let (skipped, _) = try scan == nil
+                ? walk.walkAll(from: offset) { _, objectKey in
+                    examined += 1
+                    return take(objectKey)
+                }
+                : walk.walk(ranges[0], from: offset) { _, objectKey in
+                    examined += 1
+                    return take(objectKey)
+                }
             examined += skipped
         } else if ascending {
-            try walk.walk(IndexWalk.everything) { valueKey, objectKey in
-                examined += 1
-                if checksStrings, valueKey.first != 0, !IndexScan.holdsWholeASCII(valueKey, hasObjectKey: false) {
-                    unordered = true
-                    return false
+            for range in ranges {
+                let complete = try walk.walk(range) { valueKey, objectKey in
+                    examined += 1
+                    guard let match = matches(valueKey) else {
+                        unordered = true
+                        return false
+                    }
+                    return !match || take(objectKey)
                 }
-                return take(objectKey)
+                if !complete { break }
             }
         } else {
             // A run of equal values comes last key first: it is returned turned around.
@@ -62,19 +96,27 @@ extension QueryExecutor {
                 return true
             }
             let unique = walk.isPrimaryKey
-            let complete = try walk.walk(IndexWalk.everything, descending: true) { valueKey, objectKey in
-                examined += 1
-                if unique { return take(objectKey) }
-                if !run.isEmpty, !runValue.elementsEqual(valueKey) {
-                    if !flush() { return false }
+            var complete = true
+            for range in ranges.reversed() where complete {
+                complete = try walk.walk(range, descending: true) { valueKey, objectKey in
+                    examined += 1
+                    guard let match = matches(valueKey) else {
+                        unordered = true
+                        return false
+                    }
+                    if !match { return true }
+                    if unique { return take(objectKey) }
+                    if !run.isEmpty, !runValue.elementsEqual(valueKey) {
+                        if !flush() { return false }
+                    }
+                    if run.isEmpty { runValue = Array(valueKey) }
+                    run.append(objectKey)
+                    return true
                 }
-                if run.isEmpty { runValue = Array(valueKey) }
-                run.append(objectKey)
-                return true
             }
             if complete { _ = flush() }
         }
         if unordered { return nil }
-        return (keys, walk, examined)
+        return (keys, walk, scan, examined)
     }
 }

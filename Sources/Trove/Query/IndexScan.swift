@@ -113,6 +113,16 @@ final class IndexScan {
         return p
     }
 
+    /// The ranges in key order, or nil when two overlap (a walk of them would meet an entry
+    /// twice).
+    var disjointRanges: [KeyRange]? {
+        let sorted = ranges.sorted { $0.lower.lexicographicallyPrecedes($1.lower) }
+        for (a, b) in zip(sorted, sorted.dropFirst()) {
+            guard let end = a.upper ?? IndexKey.successor(ofPrefix: a.lower), !b.lower.lexicographicallyPrecedes(end) else { return nil }
+        }
+        return sorted
+    }
+
     var treeName: String { isPrimaryKey ? property.model.primaryKeyTree : property.indexTreeName }
 
     /// Adds the object of every entry in the ranges to `candidates`, as a match or as a
@@ -165,9 +175,10 @@ final class IndexScan {
         return true
     }
 
-    private enum EntryVerdict { case match, unsure, rejected }
+    /// What an entry's key says: it satisfies the comparisons served, may, or does not.
+    enum EntryVerdict { case match, unsure, rejected }
 
-    private static func verdict(_ key: UnsafeRawBufferPointer, _ check: EntryCheck, hasObjectKey: Bool) -> EntryVerdict {
+    static func verdict(_ key: UnsafeRawBufferPointer, _ check: EntryCheck, hasObjectKey: Bool) -> EntryVerdict {
         switch check {
         case .decides:
             return .match

@@ -101,6 +101,32 @@ struct IndexWalk {
         return (position, true)
     }
 
+    /// Calls `body` with the value encoding and object key of each entry of `range` from the
+    /// one at `position` within it (0 is its first) on, in key order, until `body` returns
+    /// false. The entries before `position` are skipped by count, a leaf at a time, none read.
+    /// Returns how many entries were passed over (`position`, though the range may have held
+    /// fewer), and false when `body` stopped the walk.
+    func walk(_ range: IndexScan.KeyRange, from position: Int,
+              _ body: (UnsafeRawBufferPointer, UInt64) throws -> Bool) throws -> (skipped: Int, complete: Bool) {
+        guard position > 0 else { return (0, try walk(range, body)) }
+        guard let tree else { return (0, true) }
+        let cursor = try snapshot.storageTx.cursor(tree)
+        guard try cursor.seek(range.lower), try cursor.advance(by: position) else { return (position, true) }
+        let isPrimaryKey = self.isPrimaryKey
+        let upper = range.upper ?? IndexKey.successor(ofPrefix: range.lower)
+        repeat {
+            let more: Bool? = try cursor.withEntry { key, value in
+                let inside = if let upper { upper.withUnsafeBytes { IndexScan.less(key, $0) } } else { range.lower.withUnsafeBytes { IndexScan.hasPrefix(key, $0) } }
+                guard inside else { return nil }
+                guard let objectKey = IndexScan.objectKey(entry: key, value: value, isPrimaryKey: isPrimaryKey) else { return true }
+                return try body(isPrimaryKey ? key : UnsafeRawBufferPointer(rebasing: key[..<(key.count - 8)]), objectKey)
+            }
+            guard let more else { return (position, true) }
+            if !more { return (position, false) }
+        } while try cursor.next()
+        return (position, true)
+    }
+
     /// The value an entry's encoding holds whole, or nil (see `IndexKey.value(of:as:)`).
     func value(_ valueKey: UnsafeRawBufferPointer) -> Value? {
         IndexKey.value(of: valueKey, as: property.type)

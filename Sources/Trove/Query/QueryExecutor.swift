@@ -17,7 +17,7 @@ import TroveStorage
 /// | ordered scan, top-k | SORT, DISTINCT or LIMIT over a scan (OFFSET gathers `offset + limit`, then drops the first `offset` keys); raw slot rows when every sort key is a fixed-width slot | `QueryDifferentialTests.randomStatementsSortDistinctOffsetAndLimitLikeTheReference`, `ScanFastPathTests.rawSortKeysOrderLikeTheGeneralPath` |
 /// | ordered candidates | SORT, DISTINCT or LIMIT over index candidates or backlinks, in key order | `QueryDifferentialTests.randomStatementsSortDistinctOffsetAndLimitLikeTheReference` (indexes, every index) |
 /// | refine | `Results.filter`, `sorted(by:)`, `distinct(by:)`, `offset(_:)` over keys already found | `QueryDifferentialTests.refinedResultsAgreeWithTheReference` |
-/// | index order (`IndexOrderedKeys`) | SORT on one indexed property or the primary key, no predicate or DISTINCT: OFFSET skips entries, LIMIT stops the walk, no record read | `QuestionPlanDifferentialTests.pagesAndProjectionsAgreeWithTheScan` (indexes, every index) |
+/// | index order (`IndexOrderedKeys`) | SORT on one indexed property or the primary key, no DISTINCT, no predicate or one that property's index decides (`QueryPlanner.scan(servingAll:on:)`, its ranges walked): OFFSET skips entries, LIMIT stops the walk, no record read | `QuestionPlanDifferentialTests.pagesAndProjectionsAgreeWithTheScan`, `.filteredPagesInIndexOrderAgreeWithTheScan` (indexes, every index) |
 /// | projection (`BoundProjection`) | SELECT over the keys any path found: only the selected properties of each object are decoded, the records read with one forward cursor (`KeyOrderRecords`); a repeated statement without arguments reuses its binding (`BoundProjectedQuery`, `ProjectedQueryCacheTests`); a SORT naming an item that is no key path (a list aggregate) orders the matches by the items' values | `QuestionPlanDifferentialTests.pagesAndProjectionsAgreeWithTheScan`, `QuestionTests`, `QuestionOrderAndNullTests` |
 /// | count from the index | `count MODEL where P` on index candidates the keys decide, however many: entries counted, no record read (`count MODEL`: the objects tree's count) | `QuestionPlanDifferentialTests.aggregatesAndCountsAgreeWithTheScan`, `QuestionOrderAndNullTests` |
 /// | aggregate from the index (`IndexedAggregate`) | `sum`/`avg` (index keys added) or `min`/`max` (one end of the index) of an indexed number or date, with no predicate or one the same index serves | `QuestionPlanDifferentialTests.aggregatesAndCountsAgreeWithTheScan` (indexes, every index) |
@@ -91,13 +91,19 @@ struct QueryExecutor {
              limit requestedLimit: Int?, access planned: (QueryPlanner.AccessPath, Int)? = nil) throws -> (results: Results, plan: QueryPlan) {
         // How many results the paths gather: the skipped ones and the returned ones.
         let limit = requestedLimit.map { offset > Int.max - $0 ? Int.max : offset + $0 }
-        if predicate == nil, distinct.isEmpty, !sort.isEmpty, requestedLimit != 0,
-           let (keys, walk, examined) = try keysInIndexOrder(model: model, sort: sort, offset: offset, limit: requestedLimit) {
+        if distinct.isEmpty, !sort.isEmpty, requestedLimit != 0,
+           let (keys, walk, scan, examined) = try keysInIndexOrder(model: model, predicate: predicate, sort: sort,
+                                                                   offset: offset, limit: requestedLimit) {
             let total = try snapshot.objectsTree(model)?.count ?? 0
             var steps: [String] = []
             if describesPlan {
-                steps = ["SCAN \(model.name) \(walk.usingText) (in SORT order)",
-                         "SORT \(sort[0].0.text) \(sort[0].1 ? "ASC" : "DESC") (the index's order: nothing sorted)"]
+                if let scan {
+                    steps = ["SEARCH \(model.name) \(walk.usingText) (\(scan.summary), in SORT order)"]
+                    if let predicateText = predicateText() { steps.append("FILTER \(predicateText) (decided by the index)") }
+                } else {
+                    steps = ["SCAN \(model.name) \(walk.usingText) (in SORT order)"]
+                }
+                steps.append("SORT \(sort[0].0.text) \(sort[0].1 ? "ASC" : "DESC") (the index's order: nothing sorted)")
                 if offset > 0 { steps.append("OFFSET \(offset) (skips index entries, reads no object)") }
                 if let requestedLimit { steps.append("LIMIT \(requestedLimit) (stops early)") }
             }

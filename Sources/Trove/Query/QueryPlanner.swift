@@ -41,6 +41,29 @@ struct QueryPlanner {
         return (best.access, best.estimate)
     }
 
+    /// The one scan of the index of `property` (or the primary key) that serves the whole of
+    /// `predicate`, a comparison or an `AND` of ordering comparisons on it, however many objects
+    /// it holds; nil when the predicate needs anything else. Its `entryCheck` says whether the
+    /// keys decide it.
+    func scan(servingAll predicate: BoundPredicate, on property: PropertyLayout) -> IndexScan? {
+        let scan: IndexScan?
+        switch predicate {
+        case .path(let c):
+            scan = IndexScan(c, model: model)
+        case .and(let operands):
+            var comparisons: [PathComparison] = []
+            for operand in operands {
+                guard case .path(let c) = operand, c.op.isOrdering else { return nil }
+                comparisons.append(c)
+            }
+            scan = IndexScan(ordering: comparisons, model: model)
+        default:
+            return nil
+        }
+        guard let scan, scan.property === property else { return nil }
+        return scan
+    }
+
     /// The cheapest index access that yields every object satisfying `predicate`, if it
     /// yields fewer than `cap` objects. Its candidates' matches satisfy `predicate` itself.
     private func bestAccess(_ predicate: BoundPredicate, cap: Int) throws -> (access: AccessPath, estimate: Int)? {
