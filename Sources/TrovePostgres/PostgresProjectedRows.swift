@@ -38,10 +38,13 @@ public struct PostgresProjectedRows: Sendable, Equatable {
             // Null only through a null link on the way (`bestFriend.dogs.name`).
             guard let text else { return .null }
             return try PostgresValues.list(text, element: element)
+        case .decimalSum:
+            guard let sum = try PostgresValues.decimalSum(text) else {
+                throw PostgresError("a sum of decimals is beyond the range of decimal")
+            }
+            return sum
         case .decimalAverage:
-            let count = texts[texts.startIndex + 1].flatMap { Int($0) } ?? 0
-            guard count > 0, let text, let sum = Decimal(string: text) else { return .null }
-            return .decimal(sum / Decimal(count))
+            return try PostgresValues.decimalAverage(sum: text, count: texts[texts.startIndex + 1])
         }
     }
 

@@ -8,9 +8,12 @@ struct PostgresProjectedColumn {
         case scalar(PropertyType)
         /// A JSON array of texts of this type (a key path through a list).
         case list(PropertyType)
-        /// The average of decimals, as a store computes it: a sum and a count, divided here
-        /// with the store's decimal arithmetic (PostgreSQL's `avg` rounds to fewer digits).
+        /// The average of decimals, as a store computes it: an exact sum and a count, divided
+        /// and rounded here as a store does (`PostgresValues.decimalAverage`).
         case decimalAverage
+        /// The sum of decimals, PostgreSQL's exact one rounded here as a store rounds it
+        /// (`PostgresValues.decimalSum`).
+        case decimalSum
     }
 
     let name: String
@@ -67,7 +70,7 @@ extension PostgresQueryTranslator {
         case .listAggregate(let aggregate):
             let (expressions, reading) = try listAggregate(aggregate, model: model)
             // SORT orders by the aggregate's value (an average of decimals: its sum over its count).
-            let order = expressions.count == 2 ? "(\(expressions[0]) / NULLIF(\(expressions[1]), 0))" : expressions[0]
+            let order = expressions.count == 2 ? Self.decimalAverage(quotient: Self.decimalQuotient(sum: expressions[0], count: expressions[1])) : expressions[0]
             return (expressions, reading, order)
         case .groupAggregate(let function, _):
             throw Self.refusal(.invalidAggregate, "\(function) is a group aggregate: it needs GROUP(...) before SELECT; a list aggregate reads a list (dogs.\(function))", at: item.range)
@@ -93,6 +96,25 @@ extension PostgresQueryTranslator {
         return "CASE WHEN \(outer) IS NULL THEN NULL ELSE \(sql) END"
     }
 
+    /// The average of decimals as a store rounds it (`DecimalSum.average`: 39 significant
+    /// digits where they fit a `Decimal`'s 128-bit significand, else 38, half away from zero,
+    /// at most 128 places), so that a comparison or SORT meets the value a store computes;
+    /// `quotient` is a SELECT of one row whose `q` is the average to 200 places, null over no
+    /// values. The exponent of the first digit is a logarithm's floor, corrected where the
+    /// logarithm's own rounding crosses a power of ten.
+    static func decimalAverage(quotient: String) -> String {
+        let first = "floor(log(NULLIF(abs(q), 0)))::int"
+        let exponent = "CASE WHEN abs(q) >= ('1e' || (e0 + 1))::numeric THEN e0 + 1 WHEN abs(q) < ('1e' || e0)::numeric THEN e0 - 1 ELSE e0 END"
+        let places = "CASE WHEN abs(round(q, 38 - e)) * ('1e' || (38 - e))::numeric <= 340282366920938463463374607431768211455 THEN 38 - e ELSE 37 - e END"
+        return "(SELECT CASE WHEN q = 0 THEN 0::numeric ELSE round(round(q, \(places)), 128) END "
+            + "FROM (SELECT q, \(exponent) AS e FROM (SELECT q, \(first) AS e0 FROM (\(quotient)) AS a0) AS a1) AS a2)"
+    }
+
+    /// The exact average of decimals `value`, to 200 places, as `q`, for `decimalAverage`.
+    static func decimalQuotient(sum: String, count: String) -> String {
+        "SELECT round(\(sum), 200) / NULLIF(\(count), 0) AS q"
+    }
+
     /// The average of `value` as a double, as a store takes it: the sum over the count.
     /// PostgreSQL's `avg(double precision)` also sums the squares, which overflow from 1e155.
     static func doubleAverage(_ value: String) -> String {
@@ -106,7 +128,7 @@ extension PostgresQueryTranslator {
             return (["count(*)::bigint"], .scalar(.int))
         case .sum:
             if type.isInteger { return (["COALESCE(sum(\(value)), 0)::bigint"], .scalar(.int)) }
-            if type == .decimal { return (["COALESCE(sum(\(value)), 0)"], .scalar(.decimal)) }
+            if type == .decimal { return (["COALESCE(sum(\(value)), 0)"], .decimalSum) }
             return (["COALESCE(sum(\(value)::double precision), 0)"], .scalar(.double))
         case .avg:
             if type == .decimal { return (["sum(\(value))", "count(\(value))::bigint"], .decimalAverage) }
@@ -165,7 +187,8 @@ extension PostgresQueryTranslator {
                         throw Self.refusal(.typeMismatch, "\(function) applies to numbers\(allowsDates ? " and dates" : ""); '\(keyPath)' is \(path.objectModel.map { "a link to \($0.name)" } ?? "\(path.type)")", at: keyPath.range)
                     }
                     let (sql, reading) = aggregated(function, path.expression, type: path.type)
-                    let order = function == .avg && path.type == .decimal ? "avg(\(path.expression))" : sql[0]
+                    let order = function == .avg && path.type == .decimal
+                        ? Self.decimalAverage(quotient: Self.decimalQuotient(sum: "sum(\(path.expression))", count: "count(\(path.expression))")) : sql[0]
                     columns.append((item.name, item.text, sql, reading, order))
                 }
             }

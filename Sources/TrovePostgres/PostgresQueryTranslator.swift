@@ -209,7 +209,8 @@ struct PostgresQueryTranslator {
             }
         case .avg:
             if type == .decimal {
-                (expression, resultType) = ("avg(\(value))", .decimal)
+                // Divided on this side, as a store divides (`PostgresValues.decimalAverage`).
+                (expression, resultType) = ("sum(\(value)), count(\(value))::bigint", .decimal)
             } else {
                 (expression, resultType) = (Self.doubleAverage(value), .double)
             }
@@ -565,8 +566,11 @@ struct PostgresQueryTranslator {
                 let summed = type == .double ? "\(value.expression)::double precision" : value.expression
                 return Operand(expression: "(SELECT COALESCE(sum(\(summed)), 0) \(from))", type: type)
             case .avg:
-                let average = value.type == .decimal ? "avg(\(value.expression))" : Self.doubleAverage(value.expression)
-                return Operand(expression: "(SELECT \(average) \(from))", type: value.type == .decimal ? .decimal : .double)
+                if value.type == .decimal {
+                    let quotient = Self.decimalQuotient(sum: "sum(\(value.expression))", count: "count(\(value.expression))") + " \(from)"
+                    return Operand(expression: Self.decimalAverage(quotient: quotient), type: .decimal)
+                }
+                return Operand(expression: "(SELECT \(Self.doubleAverage(value.expression)) \(from))", type: .double)
             case .min: return Operand(expression: "(SELECT min(\(value.expression)) \(from))", type: value.type)
             case .max: return Operand(expression: "(SELECT max(\(value.expression)) \(from))", type: value.type)
             }

@@ -268,7 +268,18 @@ public final class PostgresStore {
                 return (sql, translator.parameters, type)
             }
             let rows = try Self.summing(statement, text, fractional: { _ in type != .int }) { try read { try connection.execute(sql, parameters) } }
-            return .value(String(aggregate.function.rawValue.dropFirst()), try PostgresValues.value(rows.rows.first?.first ?? nil, type: type))
+            let row = rows.rows.first ?? []
+            let name = String(aggregate.function.rawValue.dropFirst())
+            if aggregate.function == .avg, type == .decimal {
+                return .value(name, try PostgresValues.decimalAverage(sum: row.first ?? nil, count: row.count > 1 ? row[1] : nil))
+            }
+            if aggregate.function == .sum, type == .decimal, let keyPath = aggregate.keyPath {
+                guard let sum = try PostgresValues.decimalSum(row.first ?? nil) else {
+                    throw QueryError.sumOutOfRange(keyPath.description, decimal: true, at: keyPath.range.start, in: text)
+                }
+                return .value(name, sum)
+            }
+            return .value(name, try PostgresValues.value(row.first ?? nil, type: type))
         }
     }
 

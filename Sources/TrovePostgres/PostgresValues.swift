@@ -140,6 +140,26 @@ package enum PostgresValues {
         }
     }
 
+    /// The average of decimals from PostgreSQL's exact `sum` and `count` of them, rounded to
+    /// a `Decimal`'s digits as a store rounds it (`DecimalSum`: PostgreSQL's `avg` keeps the
+    /// scale of its division, some 20 digits); null over no values.
+    static func decimalAverage(sum: String?, count: String?) throws -> Value {
+        guard let count = count.flatMap({ Int($0) }), count > 0, let sum else { return .null }
+        guard let average = DecimalSum(exactly: sum)?.average(over: count) else {
+            throw PostgresError("PostgreSQL returned '\(sum)' for a sum of decimals")
+        }
+        return .decimal(average)
+    }
+
+    /// The sum of decimals from PostgreSQL's exact `sum` of them, rounded to a `Decimal`'s
+    /// digits as a store rounds it (`DecimalSum`); nil when it is beyond a `Decimal`'s range,
+    /// where a store refuses the sum.
+    static func decimalSum(_ text: String?) throws -> Value? {
+        guard let text else { return .null }
+        guard let sum = DecimalSum(exactly: text) else { throw PostgresError("PostgreSQL returned '\(text)' for a sum of decimals") }
+        return sum.value.map(Value.decimal)
+    }
+
     /// A JSON array of texts (`json_agg`), each element parsed as `element`.
     static func list(_ text: String, element: PropertyType) throws -> Value {
         let parsed: JSONValue

@@ -136,4 +136,23 @@ struct PostgresStoreParityTests {
             "-c", "sum N.id where id > 1.5", "--arg", "4.5", "--arg", "1e200", "-c", "N where id < $0 SORT(id)", "-c", "count N where dec < $1",
         ])
     }
+
+    /// An average of decimals has a store's digits: the exact sum over the count, rounded to
+    /// what a `Decimal` holds (PostgreSQL's `avg` keeps some 20), in an aggregate statement,
+    /// a SELECT and a GROUP.
+    @Test func decimalAveragesPrintAsOnAStore() throws {
+        let schema = #"{"models": [{"name": "D", "primaryKey": "id", "properties": {"id": "int", "g": "int", "d": "decimal?", "ds": "decimal[]"}}]}"#
+        try expectSame(schema: schema, [
+            "-c", #"insert D [{"id": 1, "g": 1, "d": "1", "ds": ["1", "1", "2"]}, {"id": 2, "g": 1, "d": "1", "ds": ["2", "3", "3", "3", "3", "3"]}, {"id": 3, "g": 1, "d": "2"}]"#,
+            "-c", #"insert D [{"id": 4, "g": 2, "d": "-12345678901234567890.123456789", "ds": ["0.1", "0.2", "0.2"]}, {"id": 5, "g": 2, "d": "98765432109876543210.987654321"}, {"id": 6, "g": 2, "d": "0.000000001", "ds": ["12345678901234567890.1234567890123456", "0.000000000000000000000000015"]}]"#,
+            "-c", #"insert D [{"id": 7, "g": 3, "d": "0.0000000000000000000000000000000000000000000000000000000000000000001", "ds": ["1e-100", "2e-100", "2e-100"]}, {"id": 8, "g": 3, "d": "0"}, {"id": 9, "g": 3, "d": "0"}, {"id": 10, "g": 4}]"#,
+            "-c", "avg D.d", "-c", "sum D.d", "-c", "avg D.d where g == 1", "-c", "avg D.d where g == 2", "-c", "avg D.d where g == 3", "-c", "avg D.d where g == 4",
+            "-c", "D GROUP(g) SELECT(g, @avg.d, @sum.d, @count) SORT(g)", "-c", "D SELECT(id, ds.@avg, ds.@sum) SORT(id)",
+            // Compared and sorted by those digits too.
+            "-c", "D where ds.@avg == 1.33333333333333333333333333333333333333 SORT(id)", "-c", "D where ds.@avg > 1.3333333333333333333 SORT(id)",
+            "-c", "D where ds.@avg == 2.83333333333333333333333333333333333333 SORT(id)", "-c", "D where ds.@avg < 0.16666666666666666666666666666666666667 SORT(id)",
+            "-c", "D where ds.@avg == 0.16666666666666666666666666666666666667 SORT(id)", "-c", "D where ds.@avg != 0 SORT(ds.@avg DESC, id)",
+            "-c", "D SELECT(id, ds.@avg AS a) SORT(a, id)", "-c", "D GROUP(g) SELECT(g, @avg.d AS a) SORT(a DESC)",
+        ])
+    }
 }

@@ -13,7 +13,7 @@ import Foundation
 /// could hold. This keeps every digit, an integer in base 10^18 scaled by a power of ten
 /// common to all values, and `value` and `average(over:)` round only the result, half away
 /// from zero as `Decimal` and PostgreSQL's `numeric` round.
-struct DecimalSum {
+package struct DecimalSum {
     /// The magnitudes of the positive and of the negative values added, little-endian limbs
     /// of 18 decimal digits each, both scaled by `10^exponent`.
     private var positive: [UInt64] = []
@@ -28,15 +28,29 @@ struct DecimalSum {
     static let digits = 38
     static let exponents = -128...127
 
+    package init() {}
+
+    /// The sum whose exact value is `text`, digits with an optional `-` and `.` (as
+    /// PostgreSQL writes a `numeric`), so that it rounds as a store's sum of the same values
+    /// rounds; nil for any other text.
+    package init?(exactly text: String) {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        add(text: text)
+    }
+
     mutating func add(_ value: Decimal) {
         guard !value.isNaN, !value.isZero else { return }
         // The text is the one exact spelling of a Decimal's digits FoundationEssentials gives
         // (no NSDecimalNumber); it is what a store holds, so this is the stored form anyway.
+        add(text: value.description)
+    }
+
+    private mutating func add(text: String) {
         var digits: [UInt8] = []
         var isNegative = false
         var fraction = 0
         var inFraction = false
-        for c in value.description.utf8 {
+        for c in text.utf8 {
             switch c {
             case UInt8(ascii: "-"): isNegative = true
             case UInt8(ascii: "."): inFraction = true
@@ -59,13 +73,13 @@ struct DecimalSum {
     }
 
     /// The sum, rounded to the digits a `Decimal` holds; nil when it is beyond its range.
-    var value: Decimal? {
+    package var value: Decimal? {
         let (magnitude, isNegative) = difference
         return Self.decimal(Self.digits(of: magnitude), exponent: exponent, negative: isNegative)
     }
 
     /// The sum divided by `count` (positive), rounded to the digits a `Decimal` holds.
-    func average(over count: Int) -> Decimal? {
+    package func average(over count: Int) -> Decimal? {
         let (exact, isNegative) = difference
         var magnitude = exact
         let divisor = UInt64(count)
