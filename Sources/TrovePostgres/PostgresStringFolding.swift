@@ -5,7 +5,9 @@ import Trove
 /// - ASCII text folds exactly as in a store: `[c]` lowers A-Z, `[d]` changes nothing.
 /// - `[c]` on other text applies ICU's full case mappings in the root locale (lower, upper,
 ///   lower again, as the store does per scalar), then NFC: `straße` ==[c] `STRASSE` and
-///   `İ` folds to `i` + U+0307 as in a store. ICU lowers a Greek capital sigma by context (ς at
+///   `İ` folds to `i` + U+0307 as in a store; dotless `ı`, which a store leaves as it is
+///   (it has no case folding, only a Turkic one), is kept out of the mappings, which would
+///   make it `i`. ICU lowers a Greek capital sigma by context (ς at
 ///   the end of a word) where the store's case folding always gives σ, so a final `ς` matches
 ///   a `σ` in a store and not here; Cherokee letters fold to lower case here, to upper case in
 ///   a store (both sides fold alike, so only mixed-case Cherokee is affected).
@@ -17,13 +19,22 @@ enum PostgresStringFolding {
     static func fold(_ expression: String, _ options: StringComparisonOptions) -> String {
         var sql = expression
         if options.contains(.caseInsensitive) {
-            sql = "lower(upper(lower((\(sql)) COLLATE \"und-x-icu\")))"
+            sql = "(\(sql))"
+            // Dotless ı has no case folding of its own and stays ı in a store, but its upper
+            // case is I: the text between them is folded, and they stay.
+            sql = "CASE WHEN strpos(\(sql), 'ı') > 0 THEN array_to_string(ARRAY(SELECT \(caseFold("part")) "
+                + "FROM unnest(string_to_array(\(sql), 'ı')) WITH ORDINALITY AS parts (part, n) ORDER BY n), 'ı') ELSE \(caseFold(sql)) END"
         }
         if options.contains(.diacriticInsensitive) {
             sql = "regexp_replace(normalize(\(sql), NFD), '\(nonspacingMarks)', '', 'g')"
         }
         if !options.isEmpty { sql = "normalize(\(sql), NFC) COLLATE \"C\"" }
         return sql
+    }
+
+    /// ICU's full case mappings in the root locale: lower, upper, lower again.
+    private static func caseFold(_ sql: String) -> String {
+        "lower(upper(lower(\(sql) COLLATE \"und-x-icu\")))"
     }
 
     /// A constant folded by the store's rules.

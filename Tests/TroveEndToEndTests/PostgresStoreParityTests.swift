@@ -155,4 +155,19 @@ struct PostgresStoreParityTests {
             "-c", "D SELECT(id, ds.@avg AS a) SORT(a, id)", "-c", "D GROUP(g) SELECT(g, @avg.d AS a) SORT(a DESC)",
         ])
     }
+
+    /// `[c]` treats Turkish dotless and dotted i as a store does: `ı` is a letter of its own
+    /// (its upper case is `I`, but it has no case folding), and `İ` folds to `i` + U+0307.
+    @Test func caseInsensitiveComparisonsOfTurkishIAgreeWithAStore() throws {
+        let schema = #"{"models": [{"name": "T", "primaryKey": "id", "properties": {"id": "int", "s": "string?", "t": "string?"}}]}"#
+        let words = ["ı", "I", "i", "İ", "i\u{307}", "ıI", "Iı", "DİYARBAKIR", "dıyarbakır", "diyarbakir", "DIYARBAKIR", "ııı", "xıyz", "XIYZ"]
+        let objects = words.enumerated().map { #"{"id": \#($0.offset + 1), "s": "\#($0.element)", "t": "\#(words[($0.offset + 1) % words.count])"}"# }
+        var statements = ["-c", "insert T [\(objects.joined(separator: ", "))]"]
+        for (op, constant) in [("==[c]", "I"), ("==[c]", "ı"), ("==[c]", "i"), ("==[cd]", "İ"), ("==[c]", "İ"), ("BEGINSWITH[c]", "dı"), ("ENDSWITH[c]", "IR"),
+                               ("CONTAINS[c]", "ı"), ("CONTAINS[cd]", "yar"), ("LIKE[c]", "*ı*"), ("LIKE[c]", "?ıI"), ("!=[c]", "ıI"), ("==[c]", "ııı")] {
+            statements += ["-c", "T where s \(op) '\(constant)' SORT(id) SELECT(id)"]
+        }
+        statements += ["-c", "T where s ==[c] t SORT(id) SELECT(id)", "-c", "T where s BEGINSWITH[c] t SORT(id) SELECT(id)", "-c", "T where 'xıyz!' BEGINSWITH[c] s SORT(id) SELECT(id)"]
+        try expectSame(schema: schema, statements)
+    }
 }
