@@ -188,10 +188,12 @@ struct PostgresRepositoryTests {
         #expect(saved.map(\.age) == [5])
     }
 
-    static func tallies() throws -> PostgresRepository {
-        try repository(try Schema(jsonData: Array(#"""
+    /// A repository of tallies, in a schema of its own at `url` (a fresh one when nil).
+    static func tallies(url: String? = nil) throws -> PostgresRepository {
+        let schema = try Schema(jsonData: Array(#"""
             {"models": [{"name": "Tally", "primaryKey": "id", "properties": {"id": "int", "n": "int"}}]}
-            """#.utf8), fileName: "tally"))
+            """#.utf8), fileName: "tally")
+        return PostgresRepository(store: try PostgresStore(url: try url ?? PostgresTestServer.freshURL(), schema: schema))
     }
 
     static func rows(_ repo: PostgresRepository) throws -> [String] {
@@ -238,6 +240,35 @@ struct PostgresRepositoryTests {
         third.n = 1
         try repo.endWrite()
         #expect(try Self.rows(repo) == ["2:5", "3:1"])
+    }
+
+    /// A commit that fails (a conflict PostgreSQL finds only then) rolls the transaction back,
+    /// and the saves in it are taken back as by a rollback: the entity inserted is new again.
+    @Test func aSaveInATransactionWhoseCommitFailsIsTakenBack() throws {
+        let url = try PostgresTestServer.freshURL()
+        let repo = try Self.tallies(url: url)
+        let other = try PostgresStore(url: url)
+        try repo.beginWrite()
+        let first = try repo.addEntity(Tally.self)
+        first.id = 1
+        try repo.endWrite()
+        try repo.store.begin()
+        try other.begin()
+        // Write skew: each reads what the other writes.
+        _ = try repo.store.run("sum Tally.n")
+        _ = try other.run("sum Tally.n")
+        try repo.beginWrite()
+        let added = try repo.addEntity(Tally.self)
+        added.id = 2
+        try repo.endWrite()
+        try other.update("Tally", where: "id == 1", set: ["n": 9])
+        try other.commit()
+        #expect(throws: PostgresError.self) { try repo.store.commit() }
+        #expect(try Self.rows(repo) == ["1:9"])
+        try repo.beginWrite()
+        added.n = 2
+        try repo.endWrite()
+        #expect(try Self.rows(repo) == ["1:9", "2:2"])
     }
 
     /// A save in a unit of work that fails (`atomically` under a savepoint) is taken back with
