@@ -15,14 +15,26 @@ public struct PostgresProjectedRows: Sendable, Equatable {
     /// What tells rows apart across runs (`watch`): the object's key, or the group's values.
     public var identities: [String]
 
+    /// A sum of decimals beyond a `Decimal`'s range, in column `column`: the caller names it
+    /// as a store does (`QueryError.sumOutOfRange`).
+    struct DecimalSumOutOfRange: Error {
+        var column: Int
+    }
+
     init(columns: [PostgresProjectedColumn], rows: [[String?]]) throws {
         self.columns = columns.map(\.name)
         identities = rows.map { $0.last.flatMap { $0 } ?? "" }
         self.rows = try rows.map { row in
             var values: [Value] = []
             var index = 0
-            for column in columns {
-                values.append(try Self.value(row[index..<(index + column.width)], column.reading))
+            for (number, column) in columns.enumerated() {
+                let texts = row[index..<(index + column.width)]
+                if case .decimalSum = column.reading {
+                    guard let sum = try PostgresValues.decimalSum(texts[texts.startIndex]) else { throw DecimalSumOutOfRange(column: number) }
+                    values.append(sum)
+                } else {
+                    values.append(try Self.value(texts, column.reading))
+                }
                 index += column.width
             }
             return values
@@ -39,10 +51,7 @@ public struct PostgresProjectedRows: Sendable, Equatable {
             guard let text else { return .null }
             return try PostgresValues.list(text, element: element)
         case .decimalSum:
-            guard let sum = try PostgresValues.decimalSum(text) else {
-                throw PostgresError("a sum of decimals is beyond the range of decimal")
-            }
-            return sum
+            return try PostgresValues.decimalSum(text) ?? .null
         case .decimalAverage:
             return try PostgresValues.decimalAverage(sum: text, count: texts[texts.startIndex + 1])
         }

@@ -257,7 +257,14 @@ public final class PostgresStore {
             let rows = try Self.summing(statement, text, fractional: {
                 if case .scalar(.int) = columns[$0].reading { false } else { true }
             }) { try read { try connection.execute(sql, parameters) } }
-            return .rows(try PostgresProjectedRows(columns: columns, rows: rows.rows))
+            do {
+                return .rows(try PostgresProjectedRows(columns: columns, rows: rows.rows))
+            } catch let error as PostgresProjectedRows.DecimalSumOutOfRange {
+                guard query.select.indices.contains(error.column), let refusal = Self.sumOutOfRange(query.select[error.column], decimal: true, in: text) else {
+                    throw PostgresError("the sum in column \(error.column + 1) is out of the range of decimal")
+                }
+                throw refusal
+            }
         case .query:
             return .objects(try objects(text, arguments: arguments))
         case .aggregate(let aggregate):
@@ -299,20 +306,26 @@ public final class PostgresStore {
                 }
             case .query(let query):
                 for (i, item) in query.select.enumerated() {
-                    switch item.kind {
-                    case .groupAggregate(.sum, let keyPath?):
-                        throw QueryError.sumOutOfRange(keyPath.description, fractional: fractional(i), at: keyPath.range.start, in: text)
-                    case .listAggregate(let aggregate) where aggregate.function == .sum:
-                        let summed = aggregate.collection.description + (aggregate.property.map { "." + $0.description } ?? "")
-                        throw QueryError.sumOutOfRange(summed, fractional: fractional(i), at: aggregate.collection.range.start, in: text)
-                    default:
-                        continue
-                    }
+                    if let refusal = sumOutOfRange(item, fractional: fractional(i), in: text) { throw refusal }
                 }
             default:
                 break
             }
             throw error
+        }
+    }
+
+    /// The store's error for the sum of the SELECT item `item` beyond its type's range, at the
+    /// same place; nil for an item that is no sum.
+    private static func sumOutOfRange(_ item: QuerySelectItem, fractional: Bool = false, decimal: Bool = false, in text: String) -> QueryError? {
+        switch item.kind {
+        case .groupAggregate(.sum, let keyPath?):
+            return QueryError.sumOutOfRange(keyPath.description, fractional: fractional, decimal: decimal, at: keyPath.range.start, in: text)
+        case .listAggregate(let aggregate) where aggregate.function == .sum:
+            let summed = aggregate.collection.description + (aggregate.property.map { "." + $0.description } ?? "")
+            return QueryError.sumOutOfRange(summed, fractional: fractional, decimal: decimal, at: aggregate.collection.range.start, in: text)
+        default:
+            return nil
         }
     }
 

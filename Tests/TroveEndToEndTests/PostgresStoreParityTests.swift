@@ -170,4 +170,20 @@ struct PostgresStoreParityTests {
         statements += ["-c", "T where s ==[c] t SORT(id) SELECT(id)", "-c", "T where s BEGINSWITH[c] t SORT(id) SELECT(id)", "-c", "T where 'xıyz!' BEGINSWITH[c] s SORT(id) SELECT(id)"]
         try expectSame(schema: schema, statements)
     }
+
+    /// A sum of decimals beyond a `Decimal`'s range is refused as a store refuses it, at the
+    /// same place: in an aggregate statement, a GROUP and a SELECT of a list.
+    @Test func decimalSumsBeyondTheirRangeAreRefusedAsOnAStore() throws {
+        let schema = #"{"models": [{"name": "D", "primaryKey": "id", "properties": {"id": "int", "g": "int", "d": "decimal?", "ds": "decimal[]"}}]}"#
+        let big = "3" + String(repeating: "0", count: 165)
+        try expectSame(schema: schema, [], stdin: """
+            insert D [{"id": 1, "g": 1, "d": "\(big)", "ds": ["\(big)", "\(big)"]}, {"id": 2, "g": 1, "d": "\(big)", "ds": ["1"]}, {"id": 3, "g": 2, "d": "1"}]
+            sum D.d
+            sum D.d where id > 1
+            D GROUP(g) SELECT(g, @count, @sum.d) SORT(g)
+            D where id > 1 GROUP(g) SELECT(g, @sum.d) SORT(g)
+            D SORT(id) SELECT(id, ds.@sum)
+            D where id > 1 SORT(id) SELECT(id, ds.@sum)
+            """)
+    }
 }
