@@ -72,99 +72,143 @@ extension WriteTransaction {
 
     /// Child `index` of `parent` is underfull (`NodeState.underfull`; a branch when `isBranch`):
     /// balances it with a sibling (``balanceChild(_:parent:parentPgno:index:)``), then each
-    /// branch with one child below it, which the merge or share carries beside siblings
-    /// (``balanceCarried(_:_:parent:parentPgno:index:)``).
+    /// node that merge or share carries beside new siblings (the only child of each branch
+    /// with one child it joined) where that node is underfull itself
+    /// (``repairCarried(_:_:parent:parentPgno:near:)``): so the repair goes down every
+    /// chain of one-child branches below, level by level, and leaves none.
     func repairChild(_ tree: Tree, parent: UnsafeMutableRawPointer, parentPgno: UInt64, index: Int, isBranch: Bool) throws {
-        let carried = isBranch ? try onlyChildren(of: try NodeView(parent, pgno: parentPgno, pageSize: pageSize).child(index)) : []
-        try balanceChild(tree, parent: parent, parentPgno: parentPgno, index: index)
-        if !carried.isEmpty { try balanceCarried(tree, carried, parent: parent, parentPgno: parentPgno, index: index) }
+        guard isBranch else {
+            try balanceChild(tree, parent: parent, parentPgno: parentPgno, index: index)
+            return
+        }
+        let pv = try NodeView(parent, pgno: parentPgno, pageSize: pageSize)
+        guard pv.count >= 2 else { return }
+        let child = try node(try pv.child(index))
+        // Read before the balance: merging moves these into one node, sharing into two.
+        var carried: [UInt64] = []
+        for j in try oneChildRun(pv, child, index: index) { carried.append(try node(try pv.child(j)).child(0)) }
+        var at = try balanceChild(tree, parent: parent, parentPgno: parentPgno, index: index)
+        for target in carried {
+            at = try repairCarried(tree, target, parent: parent, parentPgno: parentPgno, near: at)
+        }
+    }
+
+    /// The children of `parent` (`pv`) around child `index` (`child`) that are branches with
+    /// one child side by side (an older file's): `index` alone when `child` is one and its
+    /// siblings are not, empty when `child` is not one.
+    func oneChildRun(_ pv: NodeView, _ child: NodeView, index: Int) throws -> Range<Int> {
+        guard !child.isLeaf, child.count == 1 else { return index..<index }
+        var (lo, hi) = (index, index)
+        while lo > 0 {
+            let n = try node(try pv.child(lo - 1))
+            guard !n.isLeaf, n.count == 1 else { break }
+            lo -= 1
+        }
+        while hi + 1 < pv.count {
+            let n = try node(try pv.child(hi + 1))
+            guard !n.isLeaf, n.count == 1 else { break }
+            hi += 1
+        }
+        return lo..<(hi + 1)
+    }
+
+    /// `target`, carried by a repair of `parent`'s children into one of those around child
+    /// `near`: when it is underfull as ``nodeState(_:isLeaf:)`` has it (read, not touched: it
+    /// may be a page no delete went through), it is repaired in the node that holds it, and
+    /// that node, when the repair's merge left it with one child, in `parent`. Returns where
+    /// among `parent`'s children the others carried with it are to be found. Each repair that
+    /// goes up follows a merge, which frees a page, so the repairs end.
+    func repairCarried(_ tree: Tree, _ target: UInt64, parent: UnsafeMutableRawPointer, parentPgno: UInt64, near index: Int) throws -> Int {
+        let pv = try NodeView(parent, pgno: parentPgno, pageSize: pageSize)
+        var found: (child: Int, at: Int)?
+        search: for j in max(0, index - 1)...min(index + 1, pv.count - 1) {
+            let n = try node(try pv.child(j))
+            guard !n.isLeaf else { continue }
+            for k in 0..<n.count where try n.child(k) == target {
+                found = (j, k)
+                break search
+            }
+        }
+        // Not found: merged away by the repair of an earlier one.
+        guard let (j, k) = found else { return index }
+        let t = try node(target)
+        guard (!t.isLeaf && t.count < 2) || t.usedBytes < underflowBytes else { return index }
+        let (holderPgno, holder) = try touch(try pv.child(j))
+        NodeEditor(p: parent, pageSize: pageSize).setChild(j, pgno: holderPgno, checksum: 0)
+        let holderEditor = NodeEditor(p: holder, pageSize: pageSize)
+        let children = holderEditor.count
+        try repairChild(tree, parent: holder, parentPgno: holderPgno, index: k, isBranch: !t.isLeaf)
+        // Only a merge there leaves it with one child where it had two or more: one that had
+        // one already could not be balanced in `parent`, and would not be now.
+        guard children >= 2, holderEditor.count < 2, NodeEditor(p: parent, pageSize: pageSize).count >= 2 else { return j }
+        try repairChild(tree, parent: parent, parentPgno: parentPgno, index: j, isBranch: true)
+        return max(0, min(j, NodeEditor(p: parent, pageSize: pageSize).count - 1))
     }
 
     /// Child `index` of `parent` is underfull (`NodeState.underfull`): merges it with a
     /// sibling when both fit in one page; a branch with one child that cannot merge takes
     /// children from the sibling instead, so that both end with two or more. Touches (copies)
-    /// the sibling only when it changes. The sibling is the left one, but for a branch with
-    /// one child whose right sibling has one child too (an older file's pair): the two make
-    /// one branch of two, where pairing it with the left one would leave the right one as it
-    /// is, and copy the left one. A parent with one child (an older file's) leaves the child
-    /// as it is; the parent is underfull itself, and its own parent balances it, then the
-    /// child where that carries it (``repairChild(_:parent:parentPgno:index:isBranch:)``).
-    func balanceChild(_ tree: Tree, parent: UnsafeMutableRawPointer, parentPgno: UInt64, index: Int) throws {
+    /// the sibling only when it changes. A branch with one child beside others with one child
+    /// (an older file's run) makes one branch of them with the run's children instead
+    /// (``mergeRun(_:parent:parentPgno:run:)``), where pairing it with one sibling would
+    /// leave the rest of the run as it is. A parent with one child (an older file's) leaves
+    /// the child as it is; the parent is underfull itself, and its own parent balances it,
+    /// then the child where that carries it (``repairChild(_:parent:parentPgno:index:isBranch:)``).
+    /// Returns the index of the child that now holds the entries or children child `index`
+    /// held (the first of the two after a share).
+    @discardableResult
+    func balanceChild(_ tree: Tree, parent: UnsafeMutableRawPointer, parentPgno: UInt64, index: Int) throws -> Int {
         let pv = try NodeView(parent, pgno: parentPgno, pageSize: pageSize)
-        guard pv.count >= 2 else { return }
+        guard pv.count >= 2 else { return index }
         let child = try node(try pv.child(index))
-        var leftIndex = index > 0 ? index - 1 : index
-        if leftIndex < index, index + 1 < pv.count, !child.isLeaf, child.count == 1 {
-            let right = try node(try pv.child(index + 1))
-            if !right.isLeaf && right.count == 1 { leftIndex = index }
-        }
+        let run = try oneChildRun(pv, child, index: index)
+        if run.count > 1 { return try mergeRun(tree, parent: parent, parentPgno: parentPgno, run: run) }
+        return try balancePair(tree, parent: parent, parentPgno: parentPgno, index: index)
+    }
+
+    /// Child `index` of `parent`, balanced with its left sibling (the right one for the first
+    /// child): merged when both fit, children shared when one of the two branches has fewer
+    /// than two. Returns what ``balanceChild(_:parent:parentPgno:index:)`` returns.
+    private func balancePair(_ tree: Tree, parent: UnsafeMutableRawPointer, parentPgno: UInt64, index: Int) throws -> Int {
+        let pv = try NodeView(parent, pgno: parentPgno, pageSize: pageSize)
+        guard pv.count >= 2 else { return index }
+        let leftIndex = index > 0 ? index - 1 : index
         let rightIndex = leftIndex + 1
-        let leftView = leftIndex == index ? child : try node(try pv.child(leftIndex))
-        let rightView = rightIndex == index ? child : try node(try pv.child(rightIndex))
+        let leftView = try node(try pv.child(leftIndex))
+        let rightView = try node(try pv.child(rightIndex))
         let separatorCount = try pv.key(rightIndex).count
         let extra = rightView.isLeaf ? 0 : separatorCount
         if leftView.usedBytes + rightView.usedBytes + extra <= usable {
             try merge(tree, parent: parent, parentPgno: parentPgno, leftIndex: leftIndex)
+            return leftIndex
         } else if !rightView.isLeaf, min(leftView.count, rightView.count) < 2 {
             try shareChildren(parent: parent, parentPgno: parentPgno, leftIndex: leftIndex, left: leftView, right: rightView)
         }
+        return leftIndex
     }
 
-    /// The pages below the branch `pgno` reached through branches with one child, top first:
-    /// empty when `pgno` has two children or more.
-    func onlyChildren(of pgno: UInt64) throws -> [UInt64] {
-        var chain: [UInt64] = []
-        var n = try node(pgno)
-        while !n.isLeaf && n.count == 1 {
-            let child = try n.child(0)
-            chain.append(child)
-            n = try node(child)
-        }
-        return chain
-    }
-
-    /// Balances each of `chain` (``onlyChildren(of:)`` of child `index` of `parent`, before
-    /// ``balanceChild(_:parent:parentPgno:index:)`` merged or shared that child) that is
-    /// underfull, in the node that now holds it, top first: each lands beside siblings when
-    /// the one above it does. A merge there can leave the node that holds it with one child
-    /// (two one-child branches merged, then their children): such a node is repaired in turn,
-    /// from the bottom up, in its own parent. Each repair follows a merge, which frees a page,
-    /// so the repairs end.
-    func balanceCarried(_ tree: Tree, _ chain: [UInt64], parent: UnsafeMutableRawPointer, parentPgno: UInt64, index: Int) throws {
-        var (parent, parentPgno, index) = (parent, parentPgno, index)
-        // Each node that held a target with two children or more, as its parent's child
-        // `index`, top first. Repairs below one change its children, never its place.
-        var holders: [(parent: UnsafeMutableRawPointer, parentPgno: UInt64, index: Int)] = []
-        for target in chain {
-            // The node holding `target` is one of the children beside where its old parent was.
+    /// Merges the branches `run` of `parent` (adjacent, one child each) left to right, each
+    /// into the one before it while both fit in a page; a branch still with one child after
+    /// that (keys too long to merge) is balanced with its left sibling. Returns the run's
+    /// first index.
+    private func mergeRun(_ tree: Tree, parent: UnsafeMutableRawPointer, parentPgno: UInt64, run: Range<Int>) throws -> Int {
+        var (i, end) = (run.lowerBound, run.upperBound - 1)
+        while i < end {
             let pv = try NodeView(parent, pgno: parentPgno, pageSize: pageSize)
-            var found: (child: Int, at: Int)?
-            search: for j in max(0, index - 1)...min(index + 1, pv.count - 1) {
-                let n = try node(try pv.child(j))
-                for k in 0..<n.count where try n.child(k) == target {
-                    found = (j, k)
-                    break search
-                }
+            let left = try node(try pv.child(i)), right = try node(try pv.child(i + 1))
+            if left.usedBytes + right.usedBytes + (try pv.key(i + 1)).count <= usable {
+                try merge(tree, parent: parent, parentPgno: parentPgno, leftIndex: i)
+                end -= 1
+            } else {
+                i += 1
             }
-            guard let (j, k) = found else { break }
-            // Underfull as `nodeState` has it; read, not touched (it may be a sibling this
-            // delete left alone, when the path's child was removed).
-            let t = try node(target)
-            guard (!t.isLeaf && t.count < 2) || t.usedBytes < underflowBytes else { break }
-            let (holderPgno, holder) = try touch(try pv.child(j))
-            NodeEditor(p: parent, pageSize: pageSize).setChild(j, pgno: holderPgno, checksum: 0)
-            let children = NodeEditor(p: holder, pageSize: pageSize).count
-            try balanceChild(tree, parent: holder, parentPgno: holderPgno, index: k)
-            // Only a merge here leaves it with one child where it had two: one that had one
-            // already could not be balanced above, and would not be now.
-            if children >= 2 { holders.append((parent, parentPgno, j)) }
-            (parent, parentPgno, index) = (holder, holderPgno, k)
         }
-        for h in holders.reversed() {
-            let held = try node(try NodeView(h.parent, pgno: h.parentPgno, pageSize: pageSize).child(h.index))
-            guard !held.isLeaf, held.count < 2 else { continue }
-            try repairChild(tree, parent: h.parent, parentPgno: h.parentPgno, index: h.index, isBranch: true)
+        for j in stride(from: end, through: run.lowerBound, by: -1) {
+            let pv = try NodeView(parent, pgno: parentPgno, pageSize: pageSize)
+            guard j < pv.count, try node(try pv.child(j)).count < 2 else { continue }
+            _ = try balancePair(tree, parent: parent, parentPgno: parentPgno, index: j)
         }
+        return run.lowerBound
     }
 
     /// Moves the entries of child `leftIndex + 1` of `parent` into child `leftIndex` (the

@@ -17,6 +17,18 @@ import TestRandom
         return (s, Set((0..<30_000).map { key($0) }))
     }
 
+    /// A tree of 2,500 keys of 200 bytes, appended: three levels, about nine branches under
+    /// the root, room for runs of one-child branches beside each other.
+    static func wideThreeLevels() throws -> (Storage, Set<[UInt8]>) {
+        let s = try Storage.inMemory()
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            for i in 0..<2_500 { try tx.append(t, TreeShapeTests.longKey(i), TreeFillTests.value(i)) }
+            #expect(t.depth == 3)
+        }
+        return (s, Set((0..<2_500).map { TreeShapeTests.longKey($0) }))
+    }
+
     /// Keys of 480 bytes ordered as `i`: a page holds about eight, so a few thousand make
     /// five levels.
     static func wideKey(_ i: Int) -> [UInt8] { key(i) + [UInt8](repeating: 0x2D, count: 472) }
@@ -79,6 +91,60 @@ import TestRandom
         #expect(before.oneChildBranches == 2)
         #expect(before.entries == present.count)
         try TreeShapeTests.deleteFirstKeyOfLeaf(s, path: [1, 0], present: &present)
+    }
+
+    /// Runs of three and four adjacent branches with one child each (an older file's), and
+    /// every branch under the root so (nil), with their leaves as they were or nearly empty:
+    /// one delete through any of them (the first, one inside, the last) leaves no branch with
+    /// one child. Pairing only the one the delete went through with a neighbour leaves the
+    /// others of the run as they were.
+    @Test(arguments: [3, 4, nil], [false, true])
+    func oneDeleteThroughARunOfAdjacentOneChildBranchesRepairsTheRun(length: Int?, sparseLeaves: Bool) throws {
+        let branches = try Self.wideThreeLevels().0.read { tx in try tx.childCount(try #require(try tx.tree(named: "t")), path: []) }
+        let run = length.map { 1...$0 } ?? 0...(branches - 1)
+        try #require(run.upperBound < branches)
+        for through in [run.lowerBound, run.lowerBound + 1, run.upperBound] {
+            var (s, present) = try Self.wideThreeLevels()
+            try s.write { tx in
+                let t = try #require(try tx.tree(named: "t"))
+                for b in run {
+                    for k in try tx.oneChildBranch(t, path: [b]) { present.remove(k) }
+                    if sparseLeaves { for k in try tx.emptyLeaf(t, path: [b], keeping: 2) { present.remove(k) } }
+                }
+            }
+            let before = try TreeShapeTests.summary(s)
+            #expect(before.oneChildBranches == run.count)
+            #expect(before.entries == present.count)
+            try TreeShapeTests.deleteFirstKeyOfLeaf(s, path: [through, 0], present: &present)
+            let after = try TreeShapeTests.summary(s)
+            #expect(try Self.leafDepths(s) == [after.depth], "through \(through)")
+        }
+    }
+
+    /// Runs of three adjacent chains (a branch with one child over a branch with one child),
+    /// the run's chains aligned or the middle one a single branch: one delete through any
+    /// chain of the run leaves no branch with one child on either level.
+    @Test(arguments: [true, false])
+    func oneDeleteThroughARunOfAdjacentChainsRepairsEveryLevel(aligned: Bool) throws {
+        for through in [1, 2, 3] {
+            var (s, present) = try Self.fiveLevels()
+            var made = 0
+            try s.write { tx in
+                let t = try #require(try tx.tree(named: "t"))
+                #expect(try tx.childCount(t, path: [0]) >= 5)
+                for b in 1...3 {
+                    let paths = aligned || b != 2 ? [[0, b], [0, b, 0]] : [[0, b]]
+                    for path in paths {
+                        for k in try tx.oneChildBranch(t, path: path) { present.remove(k) }
+                        made += 1
+                    }
+                }
+            }
+            let before = try TreeShapeTests.summary(s)
+            #expect(before.oneChildBranches == made)
+            try TreeShapeTests.deleteFirstKeyOfLeaf(s, path: [0, through, 0, 0], present: &present)
+            #expect(try Self.leafDepths(s) == [before.depth], "through \(through)")
+        }
     }
 
     /// A branch with one child whose sibling is too full to take its entry: the sibling
