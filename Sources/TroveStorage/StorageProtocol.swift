@@ -124,7 +124,14 @@
 /// 2. Every live page at or past the point where the file could end (its pages less the ready
 ///    ones) is copied on write to the lowest ready page when that lies before it: a tree's
 ///    page with the path above it, an overflow run, a free-list chunk (written again). The
-///    old pages become pending under the round's txnid, as any copy's source does.
+///    old pages become pending under the round's txnid, as any copy's source does. The walk
+///    that finds those pages reads every page of every tree, so the round also repairs each
+///    tree's shape (`Tree`) where an older writer left it broken (a leaf with no entries
+///    below the root, a branch with one child), as a delete through the place would, and in
+///    each branch it rewrites merges a child under a quarter full with its sibling when both
+///    fit. Underfull pages under branches it does not rewrite stay: merging them would copy
+///    their paths only to save a page. The repairs are edits of the same transaction, as
+///    safe as its moves.
 /// 3. After the commit, the file is cut (`ftruncate`) to the page count the newest commit
 ///    names, once no reader slot holds an older snapshot (an older meta may count more
 ///    pages, and `verify()` reads every page its meta counts), and only after a checkpoint

@@ -11,7 +11,8 @@
 /// The format allows both shapes, so a file written without this rule may hold empty leaves
 /// and branches with one child: readers step over them, ``Storage/verify()`` reports them
 /// apart from problems (`VerifyReport.TreeSummary`), and deletes and commits that pack leaves
-/// through them remove them (an insert does not).
+/// through them remove them (an insert does not), as does a vacuum that moves pages (it
+/// walks every page).
 public final class Tree {
     /// The tree's name in the catalog.
     public let name: String

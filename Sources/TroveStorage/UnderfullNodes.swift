@@ -15,8 +15,10 @@ enum NodeState {
 /// delete leaves its parent at once, a branch left with one child is merged with a sibling or
 /// takes some of its children, and a root left with one child gives way to it. A file written
 /// without this shape (the format allows it) may hold empty leaves and one-child branches,
-/// also one under another or side by side; a delete through them, or a commit that packs
-/// leaves under them, repairs them.
+/// also one under another or side by side, in runs and chains; a delete through them, or a
+/// commit that packs leaves under them, repairs them (a run of one-child branches side by
+/// side becomes one branch, and each chain below is repaired level by level), and a vacuum
+/// that moves pages repairs every one it walks past.
 extension WriteTransaction {
     /// Inlined: a delete asks it once per level, and the call cost 2% of the instructions of
     /// TroveBench's removals (callgrind).

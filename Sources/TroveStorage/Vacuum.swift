@@ -125,22 +125,43 @@ extension WriteTransaction {
         freeList.rewriteChunks(atOrPast: end)
         for name in try treeNames() {
             guard let t = try tree(named: name) else { continue }
-            let root = try relocate(t.info.root, from: end, level: 0, moved: &moved)
-            if root != t.info.root {
-                t.info.root = root
-                t.modified = true
-            }
+            try relocateTree(t, from: end, moved: &moved)
         }
         // The catalog last: recording the trees' new roots (at commit) edits it again, in
         // place once its pages are this transaction's.
-        catalog.info.root = try relocate(catalog.info.root, from: end, level: 0, moved: &moved)
+        try relocateTree(catalog, from: end, moved: &moved)
         return (moved, trimmed)
     }
 
+    /// Moves the pages of `tree` that lie at or past `end`, repairing its shape on the way
+    /// (``relocate(_:tree:from:level:moved:)``); a root left with one child gives way to it.
+    private func relocateTree(_ tree: Tree, from end: UInt64, moved: inout Int) throws {
+        guard tree.info.root != 0 else { return }
+        let (root, state) = try relocate(tree.info.root, tree: tree, from: end, level: 0, moved: &moved)
+        if root != tree.info.root {
+            tree.info.root = root
+            tree.modified = true
+        }
+        guard state != .fine else { return }
+        // As a delete leaves the root: an empty one goes, one with one child gives way to it.
+        let before = (tree.info.root, tree.info.depth)
+        if state == .empty { try freeRoot(tree) } else { try shrinkRoot(tree) }
+        if (tree.info.root, tree.info.depth) != before { tree.modified = true }
+    }
+
     /// Moves the pages of the subtree at `pgno` that lie at or past `end` (and their
-    /// parents); returns the subtree's root as it is now.
-    private func relocate(_ pgno: UInt64, from end: UInt64, level: Int, moved: inout Int) throws -> UInt64 {
-        guard pgno != 0 else { return 0 }
+    /// parents); returns the subtree's root as it is now, and its state as a delete's parent
+    /// sees it (`NodeState`).
+    ///
+    /// A round that moves pages reads every page of every tree, so it repairs the tree's
+    /// shape (``Tree``) where it finds it broken, as a delete through the place would: a
+    /// leaf with no entries below the root leaves its parent, and a branch with one child is
+    /// merged with a sibling or shares its children (``repairChild(_:parent:parentPgno:index:isBranch:)``),
+    /// wherever they are: only older files hold them, and ``Storage/verify()`` reports them.
+    /// A leaf or branch under a quarter full is merged with a sibling (when both fit) only
+    /// under a branch the round rewrites anyway: elsewhere that would copy the path above it
+    /// only to save a page, which the next packing commit through it saves too.
+    private func relocate(_ pgno: UInt64, tree: Tree, from end: UInt64, level: Int, moved: inout Int) throws -> (pgno: UInt64, state: NodeState) {
         guard level < WriteTransaction.maxDepth else {
             throw StorageError.corrupt(page: pgno, detail: "tree deeper than \(WriteTransaction.maxDepth) levels (a cycle?)")
         }
@@ -148,6 +169,12 @@ extension WriteTransaction {
         var changes: [(index: Int, pgno: UInt64, checksum: UInt64)] = []
         let view = try node(pgno)
         let isLeaf = view.isLeaf
+        let state: NodeState = view.count == 0 ? .empty
+            : (!isLeaf && view.count < 2) || view.usedBytes < underflowBytes ? .underfull : .fine
+        // Children the shape rule does not allow (empty, or branches with one child), and
+        // children under a quarter full.
+        var broken = false, underfull = false
+        var states: [NodeState] = []
         if isLeaf {
             var overflows: [(index: Int, pgno: UInt64, length: UInt64)] = []
             for i in 0..<view.count {
@@ -163,21 +190,47 @@ extension WriteTransaction {
             let children = try (0..<view.count).map { try view.child($0) }
             for (i, child) in children.enumerated() {
                 if dirtyBytes > storage.options.maxDirtyBytes { try spill() }
-                let to = try relocate(child, from: end, level: level + 1, moved: &moved)
-                if to != child { changes.append((i, to, 0)) }
+                let to = try relocate(child, tree: tree, from: end, level: level + 1, moved: &moved)
+                if to.pgno != child { changes.append((i, to.pgno, 0)) }
+                states.append(to.state)
+                switch to.state {
+                case .fine: break
+                case .empty: broken = true
+                case .underfull:
+                    underfull = true
+                    let n = try node(to.pgno)
+                    if !n.isLeaf && n.count < 2 { broken = true }
+                }
             }
         }
         let movesItself = pgno >= end && !isOwn(pgno) && (freeList.lowestReady.map { $0 < pgno } ?? false)
-        guard movesItself || !changes.isEmpty else { return pgno }
+        guard movesItself || !changes.isEmpty || broken else { return (pgno, state) }
         let (np, p) = try touch(pgno)
         if movesItself { moved += 1 }
         let editor = NodeEditor(p: p, pageSize: pageSize)
         if isLeaf {
             for c in changes { editor.setOverflow(c.index, pgno: c.pgno, checksum: c.checksum) }
-        } else {
-            for c in changes { editor.setChild(c.index, pgno: c.pgno, checksum: 0) }
+            return (np, state)
         }
-        return np
+        for c in changes { editor.setChild(c.index, pgno: c.pgno, checksum: 0) }
+        if broken || underfull {
+            tree.modified = true
+            // Children left with nothing go first (a branch whose children all went is never
+            // read), from the last, so that the indexes still to come stay put.
+            for i in states.indices.reversed() where states[i] == .empty {
+                try removeEmptyChild(tree, parent: p, parentPgno: np, index: i, childPgno: try NodeView(p, pgno: np, pageSize: pageSize).child(i))
+            }
+            // Then the others, from the last too: a merge takes a child into its left sibling.
+            var i = editor.count - 1
+            while i >= 0 {
+                defer { i -= 1 }
+                guard i < editor.count else { continue }
+                let child = try node(try NodeView(p, pgno: np, pageSize: pageSize).child(i))
+                guard (!child.isLeaf && child.count < 2) || child.usedBytes < underflowBytes else { continue }
+                try repairChild(tree, parent: p, parentPgno: np, index: i, isBranch: !child.isLeaf)
+            }
+        }
+        return (np, nodeState(editor, isLeaf: false))
     }
 
     /// Copies the overflow run at `pgno` to the lowest free run, if that lies before it, and

@@ -15,11 +15,12 @@ public struct VerifyReport: Sendable, CustomStringConvertible {
         /// Leaves with no entries below the root. The format allows them and readers step over
         /// them, so they are reported here and not as problems; a delete through one removes it,
         /// and in a tree (not the catalog, which packing does not visit) so does a packing
-        /// commit (see ``Tree``).
+        /// commit (see ``Tree``); a vacuum that moves pages removes every one.
         public var emptyLeaves = 0
         /// Branches with one child. The format allows them, and the writer keeps one where keys
         /// of very different lengths let it neither merge nor share (see ``Tree``); the others
-        /// a delete through them removes, and in a tree a packing commit too.
+        /// a delete through them removes, in a tree a packing commit too, and a vacuum that
+        /// moves pages all of them.
         public var oneChildBranches = 0
     }
     /// The snapshot verified.
@@ -41,7 +42,7 @@ public struct VerifyReport: Sendable, CustomStringConvertible {
         for p in problems { s += "\n  problem: \(p)" }
         for t in [catalog] + trees where t.emptyLeaves > 0 || t.oneChildBranches > 0 {
             let tree = t.name.isEmpty ? "the catalog" : "tree \(t.name)"
-            let repairs = t.name.isEmpty ? "dropping trees through them removes most" : "deletes and packing through them remove most"
+            let repairs = t.name.isEmpty ? "dropping trees through them removes most" : "deletes and packing through them remove most, a vacuum that moves pages all"
             s += "\n  note: \(tree) holds \(t.emptyLeaves) empty leaves and \(t.oneChildBranches) branches with one child (sound to read; \(repairs))"
         }
         return s

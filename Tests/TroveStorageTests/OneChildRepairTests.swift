@@ -6,9 +6,38 @@ import TestRandom
 /// side, one under another, or beside a sibling too full to merge with: a delete through
 /// them, or a commit that packs leaves under them, leaves none.
 @Suite struct OneChildRepairTests {
+    /// The automatic vacuum off: a vacuum that walks a tree repairs every such shape it meets
+    /// (``VacuumTests``), and the commits that make them free enough pages to start one.
+    static let withoutVacuum = VacuumTests.manual()
+
+    /// Where a repair test's store lives: in memory, or in a file that is closed after the
+    /// repairs, opened again and verified as the disk holds it.
+    enum Backing: Sendable, CaseIterable { case memory, file }
+
+    /// Runs `body` on a new store of `backing` (the automatic vacuum off); `body` returns the
+    /// keys tree "t" holds at its end. A file's store is then released (closed: the last
+    /// opener checkpoints its log), and the file opened again must verify, hold those keys,
+    /// and (when `repaired`) have no empty leaf nor branch with one child.
+    static func on(_ backing: Backing, repaired: Bool = true, _ body: (Storage) throws -> Set<[UInt8]>) throws {
+        guard backing == .file else {
+            _ = try body(try Storage.inMemory(options: withoutVacuum))
+            return
+        }
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("repair.trove")
+        let present = try body(try Storage(path: path, options: withoutVacuum))
+        let reopened = try Storage(path: path, options: withoutVacuum)
+        let summary = try TreeShapeTests.summary(reopened)
+        #expect(summary.entries == present.count)
+        if repaired { #expect(summary.emptyLeaves == 0 && summary.oneChildBranches == 0, "\(summary)") }
+        #expect(try reopened.read { try $0.dump("t") }.map(\.0) == present.sorted { $0.lexicographicallyPrecedes($1) })
+        #expect(try Self.leafDepths(reopened) == [summary.depth])
+    }
+
     /// A tree of 30,000 keys of 8 bytes, put in one transaction: three levels, full pages.
-    static func threeLevels() throws -> (Storage, Set<[UInt8]>) {
-        let s = try Storage.inMemory()
+    static func threeLevels(in store: Storage? = nil) throws -> (Storage, Set<[UInt8]>) {
+        let s = try store ?? Storage.inMemory(options: Self.withoutVacuum)
         try s.write { tx in
             let t = try tx.createTree(named: "t")
             for i in 0..<30_000 { try tx.put(t, key(i), TreeFillTests.value(i)) }
@@ -19,8 +48,8 @@ import TestRandom
 
     /// A tree of 2,500 keys of 200 bytes, appended: three levels, about nine branches under
     /// the root, room for runs of one-child branches beside each other.
-    static func wideThreeLevels() throws -> (Storage, Set<[UInt8]>) {
-        let s = try Storage.inMemory()
+    static func wideThreeLevels(in store: Storage? = nil) throws -> (Storage, Set<[UInt8]>) {
+        let s = try store ?? Storage.inMemory(options: Self.withoutVacuum)
         try s.write { tx in
             let t = try tx.createTree(named: "t")
             for i in 0..<2_500 { try tx.append(t, TreeShapeTests.longKey(i), TreeFillTests.value(i)) }
@@ -35,8 +64,8 @@ import TestRandom
 
     /// A tree of wide keys appended until it has five levels: root, three levels of
     /// branches, leaves.
-    static func fiveLevels() throws -> (Storage, Set<[UInt8]>) {
-        let s = try Storage.inMemory()
+    static func fiveLevels(in store: Storage? = nil) throws -> (Storage, Set<[UInt8]>) {
+        let s = try store ?? Storage.inMemory(options: Self.withoutVacuum)
         var present = Set<[UInt8]>()
         try s.write { tx in
             let t = try tx.createTree(named: "t")
@@ -78,8 +107,10 @@ import TestRandom
     /// The same pair with nearly empty leaves: the two branches make one of two children,
     /// whose leaves then merge into one, which leaves that branch with one child again; it is
     /// repaired in its own parent in the same delete.
-    @Test func twoOneChildBranchesWhoseLeavesMergeLeaveNoOneChildBranch() throws {
-        var (s, present) = try Self.threeLevels()
+    @Test(arguments: Backing.allCases)
+    func twoOneChildBranchesWhoseLeavesMergeLeaveNoOneChildBranch(backing: Backing) throws {
+      try Self.on(backing) { store in
+        var (s, present) = try Self.threeLevels(in: store)
         try s.write { tx in
             let t = try #require(try tx.tree(named: "t"))
             for k in try tx.oneChildBranch(t, path: [1]) { present.remove(k) }
@@ -91,6 +122,8 @@ import TestRandom
         #expect(before.oneChildBranches == 2)
         #expect(before.entries == present.count)
         try TreeShapeTests.deleteFirstKeyOfLeaf(s, path: [1, 0], present: &present)
+        return present
+      }
     }
 
     /// Runs of three and four adjacent branches with one child each (an older file's), and
@@ -98,13 +131,15 @@ import TestRandom
     /// one delete through any of them (the first, one inside, the last) leaves no branch with
     /// one child. Pairing only the one the delete went through with a neighbour leaves the
     /// others of the run as they were.
-    @Test(arguments: [3, 4, nil], [false, true])
-    func oneDeleteThroughARunOfAdjacentOneChildBranchesRepairsTheRun(length: Int?, sparseLeaves: Bool) throws {
+    @Test(arguments: [(3, false), (3, true), (4, false), (4, true), (nil, false), (nil, true)], Backing.allCases)
+    func oneDeleteThroughARunOfAdjacentOneChildBranchesRepairsTheRun(shape: (length: Int?, sparseLeaves: Bool), backing: Backing) throws {
+        let (length, sparseLeaves) = shape
         let branches = try Self.wideThreeLevels().0.read { tx in try tx.childCount(try #require(try tx.tree(named: "t")), path: []) }
         let run = length.map { 1...$0 } ?? 0...(branches - 1)
         try #require(run.upperBound < branches)
         for through in [run.lowerBound, run.lowerBound + 1, run.upperBound] {
-            var (s, present) = try Self.wideThreeLevels()
+          try Self.on(backing) { store in
+            var (s, present) = try Self.wideThreeLevels(in: store)
             try s.write { tx in
                 let t = try #require(try tx.tree(named: "t"))
                 for b in run {
@@ -118,16 +153,19 @@ import TestRandom
             try TreeShapeTests.deleteFirstKeyOfLeaf(s, path: [through, 0], present: &present)
             let after = try TreeShapeTests.summary(s)
             #expect(try Self.leafDepths(s) == [after.depth], "through \(through)")
+            return present
+          }
         }
     }
 
     /// Runs of three adjacent chains (a branch with one child over a branch with one child),
     /// the run's chains aligned or the middle one a single branch: one delete through any
     /// chain of the run leaves no branch with one child on either level.
-    @Test(arguments: [true, false])
-    func oneDeleteThroughARunOfAdjacentChainsRepairsEveryLevel(aligned: Bool) throws {
+    @Test(arguments: [true, false], Backing.allCases)
+    func oneDeleteThroughARunOfAdjacentChainsRepairsEveryLevel(aligned: Bool, backing: Backing) throws {
         for through in [1, 2, 3] {
-            var (s, present) = try Self.fiveLevels()
+          try Self.on(backing) { store in
+            var (s, present) = try Self.fiveLevels(in: store)
             var made = 0
             try s.write { tx in
                 let t = try #require(try tx.tree(named: "t"))
@@ -144,13 +182,15 @@ import TestRandom
             #expect(before.oneChildBranches == made)
             try TreeShapeTests.deleteFirstKeyOfLeaf(s, path: [0, through, 0, 0], present: &present)
             #expect(try Self.leafDepths(s) == [before.depth], "through \(through)")
+            return present
+          }
         }
     }
 
     /// A branch with one child whose sibling is too full to take its entry: the sibling
     /// shares its children, and both end with two or more; no branch is merged away.
     @Test func aOneChildBranchBesideAFullSiblingTakesSomeOfItsChildren() throws {
-        let s = try Storage.inMemory()
+        let s = try Storage.inMemory(options: Self.withoutVacuum)
         try s.write { tx in
             let t = try tx.createTree(named: "t")
             for i in 0..<30_000 { try tx.put(t, key(2 * i), TreeFillTests.value(i)) }
@@ -190,9 +230,10 @@ import TestRandom
     /// A chain of three branches with one child, one under another, as deep as a five-level
     /// tree allows (an older file's): one delete through the chain repairs all three, with
     /// the leaf at its end as it was or nearly empty (so that it merges too).
-    @Test(arguments: [nil, 1])
-    func aDeleteThroughAChainOfThreeOneChildBranchesRepairsAll(keeping: Int?) throws {
-        var (s, present) = try Self.fiveLevels()
+    @Test(arguments: [nil, 1], Backing.allCases)
+    func aDeleteThroughAChainOfThreeOneChildBranchesRepairsAll(keeping: Int?, backing: Backing) throws {
+      try Self.on(backing) { store in
+        var (s, present) = try Self.fiveLevels(in: store)
         try s.write { tx in
             let t = try #require(try tx.tree(named: "t"))
             for path in [[1], [1, 0], [1, 0, 0]] {
@@ -204,13 +245,17 @@ import TestRandom
         #expect(before.oneChildBranches == 3)
         #expect(before.entries == present.count)
         try TreeShapeTests.deleteFirstKeyOfLeaf(s, path: [1, 0, 0, 0], present: &present)
+        return present
+      }
     }
 
     /// Chains beside chains: every second branch under the root's first child is left with
     /// one child, and so is the branch below each; deletes through each, one per commit,
     /// leave no branch with one child.
-    @Test func deletesThroughNeighbouringChainsRepairThemAll() throws {
-        var (s, present) = try Self.fiveLevels()
+    @Test(arguments: Backing.allCases)
+    func deletesThroughNeighbouringChainsRepairThemAll(backing: Backing) throws {
+      try Self.on(backing) { store in
+        var (s, present) = try Self.fiveLevels(in: store)
         var chains = 0
         try s.write { tx in
             let t = try #require(try tx.tree(named: "t"))
@@ -243,6 +288,8 @@ import TestRandom
         }
         #expect(left == 0)
         #expect(try s.read { try $0.dump("t") }.map(\.0) == present.sorted { $0.lexicographicallyPrecedes($1) })
+        return present
+      }
     }
 
     /// The depths of the leaves of tree `t`: the verifier does not check that they are one.
@@ -277,8 +324,9 @@ import TestRandom
     /// Packing at commit removes the empty leaves of an older file and packs the others,
     /// which can leave a branch with one child under a branch with one child; the upper one
     /// merges with a sibling, and the lower one, carried beside siblings, is repaired too.
-    @Test func packingThatLeavesOneChildBranchesOnTwoLevelsRepairsBoth() throws {
-        let s = try Storage.inMemory()
+    @Test(arguments: Backing.allCases)
+    func packingThatLeavesOneChildBranchesOnTwoLevelsRepairsBoth(backing: Backing) throws {
+      try Self.on(backing) { s in
         try s.write { tx in
             let t = try tx.createTree(named: "t")
             for i in 0..<20_000 { try tx.append(t, TreeShapeTests.longKey(i), TreeFillTests.value(i)) }
@@ -304,28 +352,24 @@ import TestRandom
         #expect(after.oneChildBranches == 0)
         try TreeShapeTests.expectShapeKept(s, "after packing")
         #expect(try s.read { try $0.dump("t") }.map(\.0) == present.sorted { $0.lexicographicallyPrecedes($1) })
+        return present
+      }
     }
 
-    /// Older-file shapes scattered through a five-level tree (one-child branches alone, in
-    /// chains and side by side, and leaves emptied or nearly so), made in small commits (the
-    /// automatic vacuum's commits may pack some away), then rounds of random deletes and
-    /// inserts, some large enough to pack: after every commit the store verifies, holds what a
-    /// set holds, keeps every leaf at one depth, and has no more such nodes than before. Then
-    /// a delete through each one-child branch left removes it.
-    @Test(arguments: [2, 11, 28, 47])
-    func randomDeletesThroughScatteredOldShapesOnlyRepairThem(seed: Int) throws {
-        var (s, present) = try Self.fiveLevels()
-        var rng = SplitMix64(seed: UInt64(seed))
-        let all = present.sorted { $0.lexicographicallyPrecedes($1) }
-        // Small commits, which do not pack: packing would repair most of them at once.
+    /// Makes older files' shapes at random places of tree "t" (one-child branches alone, in
+    /// chains and side by side, and leaves emptied or nearly so), in eight small commits,
+    /// which do not pack (packing would repair most of them at once), each `levels` below the
+    /// root; removes from `present` the keys that goes.
+    static func scatterOldShapes(_ s: Storage, _ rng: inout SplitMix64, levels: ClosedRange<Int> = 1...4,
+                                 present: inout Set<[UInt8]>) throws {
         for _ in 0..<8 {
           try s.write { tx in
             let t = try #require(try tx.tree(named: "t"))
             for _ in 0..<5 {
                 // A random path one to four levels down: to a leaf, or a branch (the tree may
-                // have lost a level: the automatic vacuum's commits pack and repair).
+                // have lost a level).
                 var path: [Int] = []
-                let length = 1 + rng.int(4)
+                let length = levels.lowerBound + rng.int(levels.count)
                 while path.count < length, !(try tx.node(try tx.pageNumber(t, path: path)).isLeaf) {
                     path.append(rng.int(try tx.childCount(t, path: path)))
                 }
@@ -338,6 +382,20 @@ import TestRandom
             #expect(tx.dirty.count < WriteTransaction.packingThreshold)
           }
         }
+    }
+
+    /// Older-file shapes scattered through a five-level tree (one-child branches alone, in
+    /// chains and side by side, and leaves emptied or nearly so), made in small commits, then rounds of random deletes and
+    /// inserts, some large enough to pack: after every commit the store verifies, holds what a
+    /// set holds, keeps every leaf at one depth, and has no more such nodes than before. Then
+    /// a delete through each one-child branch left removes it.
+    @Test(arguments: [2, 11, 28, 47], Backing.allCases)
+    func randomDeletesThroughScatteredOldShapesOnlyRepairThem(seed: Int, backing: Backing) throws {
+      try Self.on(backing, repaired: false) { store in
+        var (s, present) = try Self.fiveLevels(in: store)
+        var rng = SplitMix64(seed: UInt64(seed))
+        let all = present.sorted { $0.lexicographicallyPrecedes($1) }
+        try Self.scatterOldShapes(s, &rng, present: &present)
         var sparse = try TreeShapeTests.summary(s)
         #expect(sparse.oneChildBranches > 0)
         #expect(sparse.entries == present.count)
@@ -386,5 +444,7 @@ import TestRandom
             sparse = now
         }
         #expect(try s.read { try $0.dump("t") }.map(\.0) == present.sorted { $0.lexicographicallyPrecedes($1) })
+        return present
+      }
     }
 }

@@ -175,7 +175,7 @@ import TestRandom
     /// A branch with one child as an older writer left it is sound: the verifier counts it,
     /// and one delete through it merges it with a sibling or shares the sibling's children.
     @Test func aDeleteThroughAnOldFilesOneChildBranchRepairsIt() throws {
-        let s = try Storage.inMemory()
+        let s = try Storage.inMemory(options: OneChildRepairTests.withoutVacuum)
         let count = 30_000
         try s.write { tx in
             let t = try tx.createTree(named: "t")

@@ -218,6 +218,75 @@ import TestRandom
         #expect(try s.verify().isValid)
     }
 
+    /// Older files' shapes scattered through a tree (one-child branches alone, side by side
+    /// and in chains, leaves emptied or nearly so) whose pages lie after free ones: the
+    /// vacuum moves pages, walking every page of the tree, and leaves none of those shapes;
+    /// the file, opened again, verifies and holds every entry, every leaf at one depth.
+    @Test(arguments: [3, 17, 40])
+    func aVacuumLeavesNoEmptyLeafNorOneChildBranch(seed: Int) throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("shapes.trove")
+        var present = Set<[UInt8]>()
+        do {
+            let s = try Storage(path: path, options: VacuumTests.manual())
+            // Tree "f" first, then "t": dropping "f" frees the pages before t's.
+            try s.write { tx in
+                let f = try tx.createTree(named: "f")
+                for i in 0..<4_000 { try tx.put(f, key(i), [UInt8](repeating: 7, count: 200)) }
+            }
+            (_, present) = try OneChildRepairTests.fiveLevels(in: s)
+            let dropped = try s.write { tx in try tx.dropTree(named: "f") }
+            #expect(dropped)
+            var rng = SplitMix64(seed: UInt64(seed))
+            try OneChildRepairTests.scatterOldShapes(s, &rng, levels: 2...4, present: &present)
+            let before = try TreeShapeTests.summary(s)
+            #expect(before.oneChildBranches + before.emptyLeaves > 0)
+            #expect(present.count > 1_000, "seed \(seed): \(before)")
+            let depthsBefore = try OneChildRepairTests.leafDepths(s)
+            #expect(depthsBefore == [before.depth], "before: seed \(seed): \(depthsBefore) \(before)")
+            let txnid = s.latestTransactionID
+            let report = try s.vacuum()
+            #expect(report.pagesMoved > 0, "\(report)")
+            #expect(try s.read { tx in try VacuumTests.mergeableUnderfullChildren(tx, try #require(try tx.tree(named: "t")), writtenAfter: txnid) } == 0)
+            let after = try TreeShapeTests.summary(s)
+            #expect(after.oneChildBranches == 0 && after.emptyLeaves == 0, "seed \(seed): \(after)")
+            #expect(after.entries == present.count)
+            let depthsAfter = try OneChildRepairTests.leafDepths(s)
+            #expect(depthsAfter == [after.depth], "after: seed \(seed): \(depthsAfter) \(after)")
+        }
+        let reopened = try Storage(path: path, options: VacuumTests.manual())
+        let summary = try TreeShapeTests.summary(reopened)
+        #expect(summary.oneChildBranches == 0 && summary.emptyLeaves == 0, "seed \(seed): \(summary)")
+        #expect(summary.entries == present.count)
+        let depths = try OneChildRepairTests.leafDepths(reopened)
+        #expect(depths == [summary.depth], "seed \(seed): \(depths) \(summary)")
+        #expect(try reopened.read { try $0.dump("t") }.map(\.0) == present.sorted { $0.lexicographicallyPrecedes($1) })
+    }
+
+    /// Children under a quarter full, of branches written after `txnid`, that fit in one
+    /// page with the sibling a delete would merge them with (the left one; the right one for
+    /// the first child).
+    static func mergeableUnderfullChildren(_ tx: ReadTransaction, _ t: Tree, writtenAfter txnid: UInt64) throws -> Int {
+        let usable = tx.pageSize - PageLayout.headerSize - PageLayout.trailerSize
+        var found = 0
+        func walk(_ pgno: UInt64) throws {
+            let n = try tx.node(pgno)
+            guard !n.isLeaf else { return }
+            for i in 0..<n.count { try walk(try n.child(i)) }
+            guard PageHeader(n.p).txnid > txnid, n.count >= 2 else { return }
+            for i in 0..<n.count {
+                let c = try tx.node(try n.child(i))
+                guard c.usedBytes < usable / 4 else { continue }
+                let sibling = i > 0 ? i - 1 : 1
+                let separator = c.isLeaf ? 0 : (try n.key(max(i, sibling))).count
+                if c.usedBytes + (try tx.node(try n.child(sibling))).usedBytes + separator <= usable { found += 1 }
+            }
+        }
+        if t.info.root != 0 { try walk(t.info.root) }
+        return found
+    }
+
     // MARK: Crashes
 
     /// Commits that fill and thin tree "t", each followed by a vacuum, on a disk that dies after
