@@ -65,17 +65,21 @@ public struct ModelAggregate<T: PersistentModel, Output> {
     func output(_ value: Value) throws -> Output {
         guard let output = read(value) else {
             let property = try keyPath.map { " of \(T.modelName).\(try T.questionPath($0))" } ?? " of \(T.modelName)"
-            throw ModelQueryError("the \(function.noun)\(property), \(value), is out of the range of \(Output.self)")
+            // A least or greatest value is optional (nil for no value): the type that does not
+            // hold it is the one wrapped.
+            let type = (Output.self as? any OptionalAggregate.Type)?.wrappedType ?? Output.self
+            throw ModelQueryError("the \(function.noun)\(property), \(value), is out of the range of \(type)")
         }
         return output
     }
 
     /// The aggregate over every object of `results`.
     func output(over results: Results) throws -> Output {
+        // Only a count has no key path: it counts the objects.
         guard let keyPath else { return try output(.int(Int64(results.count))) }
         let path = try T.questionPath(keyPath)
         let value: Value = switch function {
-        case .count: .int(Int64(results.count))
+        case .count: preconditionFailure("a count has no key path")
         case .sum: try results.sum(of: path)
         case .avg: try results.average(of: path)
         case .min: try results.min(of: path)
@@ -104,4 +108,13 @@ enum ModelAggregateFunction: String {
         case .max: "greatest value"
         }
     }
+}
+
+/// An optional aggregate's type, whose wrapped type names what a value does not fit.
+private protocol OptionalAggregate {
+    static var wrappedType: Any.Type { get }
+}
+
+extension Optional: OptionalAggregate {
+    fileprivate static var wrappedType: Any.Type { Wrapped.self }
 }

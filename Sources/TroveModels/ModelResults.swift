@@ -66,13 +66,15 @@ public struct ModelResults<T: PersistentModel> {
     }
 
     /// The least value of a numeric or date property, nulls skipped; nil when there is no
-    /// value (no object, or only nulls).
+    /// value (no object, or only nulls). A value the type cannot hold (an `Int8` property
+    /// holding 200 in the store) is an error naming the property and the type, as for ``sum(_:)``.
     public func min<V: QueryableExtremum>(_ keyPath: KeyPath<T, V>) throws -> V.Extremum? {
         try ModelAggregate<T, V.Extremum?>.min(keyPath).output(over: results)
     }
 
     /// The greatest value of a numeric or date property, nulls skipped; nil when there is no
-    /// value (no object, or only nulls).
+    /// value (no object, or only nulls). A value the type cannot hold (an `Int8` property
+    /// holding 200 in the store) is an error naming the property and the type, as for ``sum(_:)``.
     public func max<V: QueryableExtremum>(_ keyPath: KeyPath<T, V>) throws -> V.Extremum? {
         try ModelAggregate<T, V.Extremum?>.max(keyPath).output(over: results)
     }

@@ -18,6 +18,14 @@ import TroveModels
     var partner: Phrase?
 }
 
+/// Small integers that a store whose schema file says `int` can hold out of their range.
+@Model struct Dial {
+    @Attribute(.primaryKey) var id: Int
+    var kind: Int = 0
+    var small: Int8 = 0
+    var medium: Int16 = 0
+}
+
 @Model struct Phrase {
     @Attribute(.primaryKey) var id: Int
     var matches: Int = 0
@@ -126,6 +134,27 @@ import TroveModels
             #expect(try s.objects(Wording.self, where: { $0.id == 1 }).sum(\.small) == 100)
             #expect(try s.objects(Wording.self, where: { $0.id > 9 }).sum(\.small) == 0)
             #expect(try s.objects(Wording.self, where: { $0.id > 9 }).sum(\.ratio) == 0)
+        }
+    }
+
+    @Test func aLeastOrGreatestValueItsTypeCannotHoldIsAnErrorNamingTheType() throws {
+        // The store cannot hold 200 in an int8 property, so its schema file says int where the
+        // model says Int8 and Int16.
+        let json = #"{"schemaVersion": 0, "models": [{"name": "Dial", "primaryKey": "id", "properties": {"id": "int", "kind": "int", "small": "int", "medium": "int"}}]}"#
+        let store = try Store(configuration: .inMemory(schema: Schema(jsonData: Array(json.utf8))))
+        try store.write { tx in
+            try tx.insert("Dial", ["id": 1, "kind": 1, "small": 200, "medium": -40_000])
+            try tx.insert("Dial", ["id": 2, "kind": 1, "small": 5, "medium": 7])
+        }
+        try store.read { s in
+            let all = try s.objects(Dial.self)
+            #expect(performing: { try all.max(\.small) },
+                    throws: { $0 is ModelQueryError && "\($0)".contains("the greatest value of Dial.small, 200, is out of the range of Int8") })
+            #expect(performing: { try all.min(\.medium) },
+                    throws: { $0 is ModelQueryError && "\($0)".contains("the least value of Dial.medium, -40000, is out of the range of Int16") })
+            #expect(performing: { try all.grouped(by: \.kind, aggregating: .max(\.small)) },
+                    throws: { $0 is ModelQueryError && "\($0)".contains("out of the range of Int8") })
+            #expect(try s.objects(Dial.self, where: { $0.id == 2 }).max(\.small) == 5)
         }
     }
 
