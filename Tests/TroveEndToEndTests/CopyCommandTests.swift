@@ -3,16 +3,10 @@ import Testing
 import TrovePostgres
 
 /// `.copy`: a store file to a PostgreSQL database and back, through the `trove` binary.
-@Suite(.enabled(if: PostgresServer.url != nil, "TROVE_TEST_POSTGRES_URL is not set: run `make test`"))
+@Suite(PostgresServer.isGiven)
 struct CopyCommandTests {
-    let w: Workspace
-    /// The server's URL, in a PostgreSQL schema of this test's own.
-    let url: String
-
-    init() throws {
-        w = try Workspace()
-        url = try PostgresServer.urlInOwnSchema()
-    }
+    let w: Workspace, url: String
+    init() throws { (w, url) = try PostgresServer.workspace() }
 
     @Test func aStoreGoesToTheServerAndBackUnchanged() throws {
         let made = try w.run(["a.trove", "--schema", Workspace.schema("AllTypes"),

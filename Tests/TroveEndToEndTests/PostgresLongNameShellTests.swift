@@ -4,18 +4,14 @@ import TrovePostgres
 
 /// The shell on models whose names fill PostgreSQL's 63 bytes, and on a schema with a name
 /// that does not fit.
-@Suite(.enabled(if: PostgresServer.url != nil, "TROVE_TEST_POSTGRES_URL is not set: run `make test`"))
+@Suite(PostgresServer.isGiven)
 struct PostgresLongNameShellTests {
-    let w: Workspace
-    let url: String
+    let w: Workspace, url: String
+    init() throws { (w, url) = try PostgresServer.workspace() }
+
     /// Two 63-byte model names alike but for their last byte: their index names, longer, share
     /// their first 63 bytes.
     static let a = String(repeating: "A", count: 62) + "a", b = String(repeating: "A", count: 62) + "b"
-
-    init() throws {
-        w = try Workspace()
-        url = try PostgresServer.urlInOwnSchema()
-    }
 
     @Test func modelsOf63BytesWorkInTheShell() throws {
         try w.write("s.json", #"""

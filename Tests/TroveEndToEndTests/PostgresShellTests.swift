@@ -7,17 +7,10 @@ import Glibc
 
 /// The `trove` binary on a PostgreSQL database: the server `make test` starts (see
 /// Tests/TrovePostgresTests/PostgresTestServer.swift); skipped without `TROVE_TEST_POSTGRES_URL`.
-@Suite(.enabled(if: PostgresServer.url != nil, "TROVE_TEST_POSTGRES_URL is not set: run `make test`"))
+@Suite(PostgresServer.isGiven)
 struct PostgresShellTests {
-
-    let w: Workspace
-    /// The server's URL, in a PostgreSQL schema of this test's own.
-    let url: String
-
-    init() throws {
-        w = try Workspace()
-        url = try PostgresServer.urlInOwnSchema()
-    }
+    let w: Workspace, url: String
+    init() throws { (w, url) = try PostgresServer.workspace() }
 
     /// As on a store: an array links forward within itself, and a set value the server
     /// refuses names its column.
@@ -555,17 +548,5 @@ struct PostgresShellTests {
         let unreachable = try w.run(["postgresql://trove:s3cret@127.0.0.1:1/trove?connect_timeout=2", "count Item"])
         #expect(unreachable.status == 2)
         #expect(unreachable.err.contains("cannot connect to PostgreSQL") && !unreachable.err.contains("s3cret"), "\(unreachable.err)")
-    }
-}
-
-enum PostgresServer {
-    static let url = ProcessInfo.processInfo.environment["TROVE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-
-    /// The server's URL, in a new PostgreSQL schema of the caller's own, so that tests running
-    /// in parallel never see each other's tables.
-    static func urlInOwnSchema() throws -> String {
-        let name = "e2e_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try PostgresConnection(url: url!).execute("CREATE SCHEMA \(name)")
-        return url! + "&options=-csearch_path%3D\(name)"
     }
 }

@@ -3,17 +3,10 @@ import Testing
 
 /// The shell on PostgreSQL gives what it gives on a store, for the same statements: the same
 /// answers, errors and exit statuses.
-@Suite(.enabled(if: PostgresServer.url != nil, "TROVE_TEST_POSTGRES_URL is not set: run `make test`"))
+@Suite(PostgresServer.isGiven)
 struct PostgresStoreParityTests {
-
-    let w: Workspace
-    /// The server's URL, in a PostgreSQL schema of this test's own.
-    let url: String
-
-    init() throws {
-        w = try Workspace()
-        url = try PostgresServer.urlInOwnSchema()
-    }
+    let w: Workspace, url: String
+    init() throws { (w, url) = try PostgresServer.workspace() }
 
     /// Runs `arguments` (and `stdin`) on a new store and on the server, both opened with
     /// `schema`, and expects the same output, errors and status.

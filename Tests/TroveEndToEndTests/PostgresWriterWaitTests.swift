@@ -8,15 +8,12 @@ import Glibc
 /// `--timeout` and `.timeout` on PostgreSQL, as on a store: a write that meets another client's
 /// lock fails after its timeout (the session's `lock_timeout`) naming the server process that
 /// holds it, changing nothing; `wait` waits until that client is done.
-@Suite(.enabled(if: PostgresServer.url != nil, "TROVE_TEST_POSTGRES_URL is not set: run `make test`"),
-       .timeLimit(.minutes(1)))
+@Suite(PostgresServer.isGiven, .timeLimit(.minutes(1)))
 struct PostgresWriterWaitTests {
-    let w: Workspace
-    let url: String
+    let w: Workspace, url: String
 
     init() throws {
-        w = try Workspace()
-        url = try PostgresServer.urlInOwnSchema()
+        (w, url) = try PostgresServer.workspace()
         let r = try w.run([url, "-s", Workspace.schema("People"), #"insert Person [{"id": 1, "name": "Ann", "age": 10}, {"id": 2, "name": "Bob", "age": 20}]"#])
         #expect(r.status == 0, "\(r.err)")
     }

@@ -53,7 +53,7 @@ import Testing
     /// The section on PostgreSQL, run word for word the same way, but for the lines that start
     /// and stop the development server: the tests' server stands for it, in a PostgreSQL schema
     /// of the test's own.
-    @Test(.enabled(if: PostgresServer.url != nil, "TROVE_TEST_POSTGRES_URL is not set: run `make test`"))
+    @Test(PostgresServer.isGiven)
     func theServerSectionRunsAsWritten() throws {
         let serverLines = ["make pg", #"eval "$(Scripts/pg-server env)""#, "Scripts/pg-server stop"]
         var script: [String] = []

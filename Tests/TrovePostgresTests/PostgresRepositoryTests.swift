@@ -111,19 +111,24 @@ struct PostgresRepositoryTests {
         ]}
         """
 
-    @Test func linksDecodeAsNestedValuesAndSaveAsUpserts() throws {
-        let repo = try Self.repository(try Schema(jsonData: Array(Self.petSchema.utf8), fileName: "pets"))
+    /// Saves Ann (pets Rex and Tom, and `annsBest`) and Bob (Tom).
+    static func addOwners(_ repo: PostgresRepository, annsBest: Pet? = nil) throws {
         try repo.beginWrite()
         let ann = try repo.addEntity(Owner.self)
         ann.id = 1
         ann.name = "Ann"
-        ann.best = Pet(id: 10, name: "Rex")
+        ann.best = annsBest
         ann.pets = [Pet(id: 10, name: "Rex"), Pet(id: 11, name: "Tom")]
         let bob = try repo.addEntity(Owner.self)
         bob.id = 2
         bob.name = "Bob"
         bob.pets = [Pet(id: 11, name: "Tom")]
         try repo.endWrite()
+    }
+
+    @Test func linksDecodeAsNestedValuesAndSaveAsUpserts() throws {
+        let repo = try Self.repository(try Schema(jsonData: Array(Self.petSchema.utf8), fileName: "pets"))
+        try Self.addOwners(repo, annsBest: Pet(id: 10, name: "Rex"))
         let owners = try repo.fetch(Owner.self, predicate: nil)
         #expect(owners.map(\.name) == ["Ann", "Bob"])
         #expect(owners[0].best?.name == "Rex")
@@ -144,16 +149,7 @@ struct PostgresRepositoryTests {
     @Test func aSaveWritesOnlyTheChangedProperties() throws {
         let url = try PostgresTestServer.freshURL(), schema = try Schema(jsonData: Array(Self.petSchema.utf8), fileName: "pets")
         let repo = PostgresRepository(store: try PostgresStore(url: url, schema: schema))
-        try repo.beginWrite()
-        let ann = try repo.addEntity(Owner.self)
-        ann.id = 1
-        ann.name = "Ann"
-        ann.pets = [Pet(id: 10, name: "Rex"), Pet(id: 11, name: "Tom")]
-        let bob = try repo.addEntity(Owner.self)
-        bob.id = 2
-        bob.name = "Bob"
-        bob.pets = [Pet(id: 11, name: "Tom")]
-        try repo.endWrite()
+        try Self.addOwners(repo)
         let owners = try repo.fetch(Owner.self, predicate: nil)
         try repo.beginWrite()
         owners[1].pets[0].name = "Thomas"

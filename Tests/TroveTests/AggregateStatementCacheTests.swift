@@ -6,13 +6,8 @@ import Testing
 /// snapshot it runs on (writes between the runs show), for the schema of each store (another
 /// schema with the same names binds again), and its errors are never kept. `min` and `max` of
 /// an indexed integer or date read one end of the index then, and answer as the general path.
-@Suite struct AggregateStatementCacheTests {
-    static func store(_ amount: String) throws -> Store {
-        try Store(configuration: .inMemory(schema: try schemaFromJSON("""
-        {"schemaVersion": 0, "models": [{"name": "CachedSale", "primaryKey": "id", "properties": {
-          "id": "int", "region": {"type": "string", "indexed": true}, "amount": \(amount)}}]}
-        """)))
-    }
+@Suite struct AggregateStatementCacheTests: SalesStoreSuite {
+    static let model = "CachedSale"
 
     @Test func writesBetweenRunsShowInTheNextAnswer() throws {
         let store = try Self.store(#"{"type": "int?", "indexed": true}"#)

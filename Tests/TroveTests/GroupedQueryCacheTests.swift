@@ -5,15 +5,8 @@ import Testing
 /// A query with GROUP run again without arguments reuses its binding (model, predicate, keys,
 /// items, SORT): it answers for the snapshot it runs on, binds again for another schema with
 /// the same names, explains as before, and neither its errors nor a run with arguments are kept.
-@Suite struct GroupedQueryCacheTests {
-    static func store(_ amount: String) throws -> Store {
-        try Store(configuration: .inMemory(schema: try schemaFromJSON("""
-        {"schemaVersion": 0, "models": [{"name": "GroupedSale", "primaryKey": "id", "properties": {
-          "id": "int", "region": {"type": "string", "indexed": true}, "amount": \(amount)}}]}
-        """)))
-    }
-
-    private static func values(_ rows: QueryRows) -> [[Value]] { rows.rows.map(\.values) }
+@Suite struct GroupedQueryCacheTests: SalesStoreSuite {
+    static let model = "GroupedSale"
 
     private static func isGrouped(_ text: String, _ snapshot: Snapshot) -> Bool {
         if case .grouped? = ParsedQueryCache.shared.binding(text, layout: snapshot.layout) { return true }

@@ -5,15 +5,8 @@ import Testing
 /// A query with SELECT run again without arguments reuses its binding (model, predicate, SORT,
 /// items): it answers for the snapshot it runs on, binds again for another schema with the
 /// same names, explains as before, and its errors are never kept.
-@Suite struct ProjectedQueryCacheTests {
-    static func store(_ amount: String) throws -> Store {
-        try Store(configuration: .inMemory(schema: try schemaFromJSON("""
-        {"schemaVersion": 0, "models": [{"name": "PagedSale", "primaryKey": "id", "properties": {
-          "id": "int", "region": {"type": "string", "indexed": true}, "amount": \(amount)}}]}
-        """)))
-    }
-
-    private static func values(_ rows: QueryRows) -> [[Value]] { rows.rows.map(\.values) }
+@Suite struct ProjectedQueryCacheTests: SalesStoreSuite {
+    static let model = "PagedSale"
 
     @Test func writesBetweenRunsShowInTheNextRows() throws {
         let store = try Self.store(#""int?""#)

@@ -22,22 +22,36 @@ import Testing
                 Engine(store: indexed, prefersIndexes: true, label: "every index")]
     }
 
-    @Test(arguments: [UInt64(11), 12])
-    func randomPredicatesAgreeWithTheReferenceEvaluator(seed: UInt64) throws {
+    /// Runs `body` for each of `rounds` rounds, with a generator seeded from `seed`, `stride` and
+    /// the round (so that a failure's seed and round rebuild it), the reference, and a snapshot of
+    /// each engine held throughout. `body` records each failure and counts it in `failures`;
+    /// the rounds stop once more than ten have failed.
+    static func compare(seed: UInt64, stride: UInt64, rounds: Int,
+                        _ body: (_ round: Int, _ generator: inout QueryPredicateGenerator, _ reference: ReferenceStore,
+                                 _ engines: [(engine: Engine, snapshot: Snapshot)], _ failures: inout Int) throws -> Void) throws {
         let engines = try Self.engines(seed: seed)
         let reference = try engines[0].store.read { try ReferenceStore($0) }
         let snapshots = try engines.map { try $0.store.beginRead() }
         defer { snapshots.forEach { $0.end() } }
-        var failures = 0, selective = 0, indexPlans = 0
-        let everyone = reference.order["Person"]!.count
-        let rounds = 1500
+        let pairs = zip(engines, snapshots).map { (engine: $0, snapshot: $1) }
+        var failures = 0
         for round in 0..<rounds {
-            var generator = QueryPredicateGenerator(seed: seed &* 1_000_003 &+ UInt64(round))
+            var generator = QueryPredicateGenerator(seed: seed &* stride &+ UInt64(round))
+            try body(round, &generator, reference, pairs, &failures)
+            if failures > 10 { break }
+        }
+    }
+
+    @Test(arguments: [UInt64(11), 12])
+    func randomPredicatesAgreeWithTheReferenceEvaluator(seed: UInt64) throws {
+        var selective = 0, indexPlans = 0
+        let rounds = 1500
+        try Self.compare(seed: seed, stride: 1_000_003, rounds: rounds) { _, generator, reference, engines, failures in
             let predicate = generator.predicate()
             let text = "Person where \(predicate.ast())"
             let expected = try reference.filter("Person", predicate)
-            if !expected.isEmpty && expected.count < everyone { selective += 1 }
-            for (engine, snapshot) in zip(engines, snapshots) {
+            if !expected.isEmpty && expected.count < reference.order["Person"]!.count { selective += 1 }
+            for (engine, snapshot) in engines {
                 let got: [UInt64]
                 do {
                     let (results, plan) = try QueryExecutor(snapshot: snapshot, prefersIndexes: engine.prefersIndexes)
@@ -54,7 +68,6 @@ import Testing
                     failures += 1
                 }
             }
-            if failures > 10 { break }
         }
         // The test is only as good as its predicates: most must select some objects but not
         // all, and many must run on indexes.
@@ -64,18 +77,12 @@ import Testing
 
     @Test(arguments: [UInt64(21), 22])
     func randomStatementsSortDistinctOffsetAndLimitLikeTheReference(seed: UInt64) throws {
-        let engines = try Self.engines(seed: seed)
-        let reference = try engines[0].store.read { try ReferenceStore($0) }
-        let snapshots = try engines.map { try $0.store.beginRead() }
-        defer { snapshots.forEach { $0.end() } }
-        var failures = 0
-        for round in 0..<400 {
-            var generator = QueryPredicateGenerator(seed: seed &* 7_000_003 &+ UInt64(round))
+        try Self.compare(seed: seed, stride: 7_000_003, rounds: 400) { _, generator, reference, engines, failures in
             let predicate = generator.predicate(depth: 1)
             let (sort, distinct, offset, limit) = generator.clauses()
             let text = QueryPredicateGenerator.statement("Person", predicate, sort: sort, distinct: distinct, offset: offset, limit: limit)
             let expected = try reference.query("Person", predicate, sort: sort, distinct: distinct, offset: offset, limit: limit)
-            for (engine, snapshot) in zip(engines, snapshots) {
+            for (engine, snapshot) in engines {
                 let got = try QueryExecutor(snapshot: snapshot, prefersIndexes: engine.prefersIndexes)
                     .run(text, arguments: generator.arguments).results.keys
                 if got != expected {
@@ -83,7 +90,6 @@ import Testing
                     failures += 1
                 }
             }
-            if failures > 10 { break }
         }
     }
 
@@ -91,17 +97,11 @@ import Testing
     /// predicate found refine them as the statement's clauses would.
     @Test(arguments: [UInt64(31)])
     func refinedResultsAgreeWithTheReference(seed: UInt64) throws {
-        let engines = try Self.engines(seed: seed)
-        let reference = try engines[0].store.read { try ReferenceStore($0) }
-        let snapshots = try engines.map { try $0.store.beginRead() }
-        defer { snapshots.forEach { $0.end() } }
-        var failures = 0
-        for round in 0..<200 {
-            var generator = QueryPredicateGenerator(seed: seed &* 5_000_011 &+ UInt64(round))
+        try Self.compare(seed: seed, stride: 5_000_011, rounds: 200) { _, generator, reference, engines, failures in
             let predicate = generator.predicate(depth: 1)
             let (sort, distinct, offset, limit) = generator.clauses()
             let expected = try reference.query("Person", predicate, sort: sort, distinct: distinct, offset: offset, limit: limit)
-            for (engine, snapshot) in zip(engines, snapshots) {
+            for (engine, snapshot) in engines {
                 var results = try snapshot.objects("Person", where: predicate.ast().description, arguments: generator.arguments)
                 if !sort.isEmpty { results = try results.sorted(by: sort.map { SortKey($0.0.joined(separator: "."), ascending: $0.1) }) }
                 if !distinct.isEmpty { results = try results.distinct(by: distinct.map { $0.joined(separator: ".") }) }
@@ -112,7 +112,6 @@ import Testing
                     failures += 1
                 }
             }
-            if failures > 10 { break }
         }
     }
 
@@ -121,22 +120,16 @@ import Testing
     /// the statement has no arguments). Failures name the seed and round that rebuild them.
     @Test(arguments: [UInt64(71), 72])
     func randomQuestionsAgreeWithTheReference(seed: UInt64) throws {
-        let engines = try Self.engines(seed: seed)
-        let reference = try engines[0].store.read { try ReferenceStore($0) }
-        let snapshots = try engines.map { try $0.store.beginRead() }
-        defer { snapshots.forEach { $0.end() } }
-        var failures = 0
         var forms: [String: Int] = [:], answered = 0
         let rounds = 250
-        for round in 0..<rounds {
-            var generator = QueryPredicateGenerator(seed: seed &* 9_000_011 &+ UInt64(round))
+        try Self.compare(seed: seed, stride: 9_000_011, rounds: rounds) { round, generator, reference, engines, failures in
             let question = generator.question()
             let text = question.text
             let expected = try question.answer(reference)
             forms[question.formName, default: 0] += 1
             if case .rows(let rows) = expected, !rows.rows.isEmpty { answered += 1 }
             if case .value(let value) = expected, !value.isNull { answered += 1 }
-            for (engine, snapshot) in zip(engines, snapshots) {
+            for (engine, snapshot) in engines {
                 for run in 1...(generator.arguments.isEmpty ? 2 : 1) {
                     let got: QueryAnswer
                     do {
@@ -154,7 +147,6 @@ import Testing
                     }
                 }
             }
-            if failures > 10 { break }
         }
         // Every form is asked, and most questions have something to answer.
         for form in ["projection", "count", "sum", "avg", "min", "max", "group"] { #expect(forms[form, default: 0] > rounds / 30, "\(forms)") }
