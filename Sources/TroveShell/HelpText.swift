@@ -18,7 +18,8 @@ enum HelpText {
           -s, --schema FILE      apply the JSON schema FILE when opening
               --readonly         open read-only: any write is an error
               --reset-on-migration
-                                 wipe the store when its schema cannot be migrated
+                                 wipe the store if the schema needs a migration
+                                 that its schemaVersion does not allow
               --key-file FILE    the encrypted store's 64-byte key (raw or hex) in FILE
               --timeout MS       give up a write after waiting MS ms for another
                                  writer (default: wait; a store says so on

@@ -273,38 +273,8 @@ public final class TroveBackend: ShellBackend {
                 + " so does damage to the file. If that commit matters, copy the file before writing to it.")
         }
         if let unapplied = unappliedSchemaChanges { warnings.append(unapplied) }
-        if let appliedSchemaLosses { warnings.append(appliedSchemaLosses) }
+        if let losses = store.migrationLosses { warnings.append(losses.warning) }
         return warnings
-    }
-
-    /// What the last `.apply-schema` discarded, for its warning.
-    private var appliedSchemaLosses: String?
-
-    /// What a migration to `schema` discards (schema-format.md allows it with a higher
-    /// `schemaVersion`): removed models with their objects, removed stored properties, and
-    /// the values of properties whose type changed. Nil when it is no migration or loses nothing.
-    private func lossesOfMigrating(to schema: Schema) throws -> String? {
-        let plan = schema.migrationPlan(from: store.schema)
-        guard plan.verdict == .migration else { return nil }
-        return try store.read { snapshot in
-            func objects(_ model: String) -> String {
-                (try? snapshot.count(model)).map { " (\($0) object\($0 == 1 ? "" : "s"))" } ?? ""
-            }
-            var lost: [String] = []
-            for change in plan.changes {
-                switch change {
-                case .removedModel(let model):
-                    lost.append("model '\(model)'\(objects(model))")
-                case .removedProperty(let model, let property) where property.isStored:
-                    lost.append("property '\(model).\(property.name)'")
-                case .changedPropertyType(let model, let property, let from, let to) where !from.isStorageEquivalent(to: to):
-                    lost.append("the values of '\(model).\(property)' (\(from) to \(to): each is its default now)")
-                default:
-                    break
-                }
-            }
-            return lost.isEmpty ? nil : "the migration to schemaVersion \(plan.newSchemaVersion) dropped " + lost.joined(separator: ", ")
-        }
     }
 
     /// What the schema file changes that a read-only open left unapplied: the store opens
@@ -409,17 +379,13 @@ public final class TroveBackend: ShellBackend {
             throw StatementError.readOnly("apply a schema")
         }
         var configuration = store.configuration
-        var schema: Schema?
         do {
-            schema = try Schema(jsonData: Array(text.utf8), fileName: source)
-            configuration.schema = schema
+            configuration.schema = try Schema(jsonData: Array(text.utf8), fileName: source)
         } catch {
             throw StatementError("bad schema: \(error.description)")
         }
         do {
-            let losses = try schema.map(lossesOfMigrating) ?? nil
             store = try Store(configuration: configuration)
-            appliedSchemaLosses = losses
         } catch StoreError.migrationRequired(let detail) {
             throw StatementError("cannot apply the schema: \(detail)"
                 + " (raise schemaVersion, or open the store with --reset-on-migration to wipe it)")

@@ -121,7 +121,17 @@ import Testing
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out.hasSuffix(#"{"id": 1, "y": ""}"# + "\n"), "\(r.out)")
         // Once, for the migration: applying the same schema again drops nothing.
-        #expect(r.err == "warning: the migration to schemaVersion 2 dropped the values of 'A.y' (int to string: each is its default now),"
-            + " property 'A.x', model 'B' (2 objects)\n", "\(r.err)")
+        #expect(r.err == Self.droppedByV2, "\(r.err)")
+        // Opening with the schema (`--schema`, `.open -s`) says the same.
+        for (store, arguments) in [("db2", ["db2", "-s", v2, "A"]), ("db3", ["-c", ".open -s \(v2) db3", "-c", "A"])] {
+            #expect(try w.run([store, ".apply-schema \(v1)", #"insert A {"id": 1, "x": 2, "y": 3}"#, #"insert B [{"id": 1}, {"id": 2}]"#]).status == 0)
+            let opened = try w.run(arguments)
+            #expect(opened.status == 0, "\(opened.err)")
+            #expect(opened.out == #"{"id": 1, "y": ""}"# + "\n", "\(opened.out)")
+            #expect(opened.err == Self.droppedByV2, "\(arguments): \(opened.err)")
+        }
     }
+
+    static let droppedByV2 = "warning: the migration to schemaVersion 2 dropped the values of 'A.y' (int to string: each is its default now),"
+        + " property 'A.x', model 'B' (2 objects)\n"
 }

@@ -384,6 +384,26 @@ import Testing
         let reset = try w.run(["db", "-s", "changed.json", "--reset-on-migration", "count Person"])
         #expect(reset.status == 0, "\(reset.err)")
         #expect(reset.out == "0\n")
+        // What was wiped, and why.
+        #expect(reset.err.hasPrefix("warning: --reset-on-migration wiped the store, deleting model 'Person' (2 objects),"
+            + " model 'Dog' (0 objects), since the schema changed in ways that need a migration, but schemaVersion is still 1"),
+                "\(reset.err)")
+        #expect(reset.err.contains("'Person.age'") && reset.err.hasSuffix("\n") && reset.err.split(separator: "\n").count == 1, "\(reset.err)")
+    }
+
+    /// A migration that a higher schemaVersion allows runs and keeps the data, with or without
+    /// `--reset-on-migration`, which wipes only where the open would fail.
+    @Test func resetOnMigrationKeepsTheDataOfAnAllowedMigration() throws {
+        try people()
+        let changed = try String(contentsOfFile: Workspace.schema("People"), encoding: .utf8)
+            .replacingOccurrences(of: "\"schemaVersion\": 1", with: "\"schemaVersion\": 2")
+            .replacingOccurrences(of: "\"age\":        \"int?\"", with: "\"age\":        \"string?\"")
+        try w.write("v2.json", changed)
+        let r = try w.run(["db", "-s", "v2.json", "--reset-on-migration", "--csv", "Person SELECT(id, name, age)"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == "id,name,age\n1,Ann,\n2,Bob,\n")
+        #expect(r.err == "warning: the migration to schemaVersion 2 dropped the values of 'Person.age' (int to string: each is its default now)\n",
+                "\(r.err)")
     }
 
     @Test func modelsAndSchemaComeFromTheStore() throws {

@@ -2,7 +2,11 @@ import Foundation
 import Testing
 @testable import Trove
 
-@Suite struct StoreMigrationTests {
+@Suite final class StoreMigrationTests {
+    /// A folder of the test's own, removed after it.
+    let dir = StoreTempDir()
+    deinit { dir.cleanup() }
+
     static let v1 = """
     {"schemaVersion": 1, "models": [{"name": "Person", "primaryKey": "id", "properties": {
       "id": "int", "firstName": "string", "lastName": "string", "age": "int", "dog": "Dog?"}},
@@ -16,19 +20,19 @@ import Testing
         return try Store(configuration: c)
     }
 
-    func seed(_ path: String) throws {
-        let s = try open(path, Self.v1)
-        try s.write { tx in
+    /// A store of `v1` with Ada (and her dog Rex) and Alan: its path.
+    func seeded() throws -> String {
+        let path = dir.file("m.trove")
+        try open(path, Self.v1).write { tx in
             try tx.insert("Dog", ["name": "Rex"])
             try tx.insert("Person", ["id": 1, "firstName": "Ada", "lastName": "Lovelace", "age": 36, "dog": "Rex"])
             try tx.insert("Person", ["id": 2, "firstName": "Alan", "lastName": "Turing", "age": 41])
         }
+        return path
     }
 
     @Test func additiveChangesApplyWithoutAVersionBump() throws {
-        let dir = StoreTempDir(); defer { dir.cleanup() }
-        let path = dir.file("m.trove")
-        try seed(path)
+        let path = try seeded()
         let v1b = """
         {"schemaVersion": 1, "models": [{"name": "Person", "primaryKey": "id", "properties": {
           "id": "int", "firstName": "string", "lastName": {"type": "string", "indexed": true}, "age": "int", "dog": "Dog?",
@@ -52,9 +56,7 @@ import Testing
     }
 
     @Test func breakingChangesNeedAHigherVersion() throws {
-        let dir = StoreTempDir(); defer { dir.cleanup() }
-        let path = dir.file("m.trove")
-        try seed(path)
+        let path = try seeded()
         let removed = """
         {"schemaVersion": 1, "models": [{"name": "Person", "primaryKey": "id", "properties": {"id": "int", "firstName": "string"}},
           {"name": "Dog", "primaryKey": "name", "properties": {"name": "string"}}]}
@@ -66,9 +68,7 @@ import Testing
     }
 
     @Test func aMigrationSeesOldAndNewObjects() throws {
-        let dir = StoreTempDir(); defer { dir.cleanup() }
-        let path = dir.file("m.trove")
-        try seed(path)
+        let path = try seeded()
         let v2 = """
         {"schemaVersion": 2, "models": [{"name": "Person", "primaryKey": "id", "properties": {
           "id": "int", "fullName": "string", "age": "string", "dog": "Dog?"}},
@@ -93,9 +93,7 @@ import Testing
     }
 
     @Test func aFailingMigrationLeavesTheStoreAsItWas() throws {
-        let dir = StoreTempDir(); defer { dir.cleanup() }
-        let path = dir.file("m.trove")
-        try seed(path)
+        let path = try seeded()
         struct Nope: Error {}
         let v2 = Self.v1.replacingOccurrences(of: "\"schemaVersion\": 1", with: "\"schemaVersion\": 2")
             .replacingOccurrences(of: "\"age\": \"int\",", with: "")
@@ -106,9 +104,7 @@ import Testing
     }
 
     @Test func renamedModelsKeepTheirObjects() throws {
-        let dir = StoreTempDir(); defer { dir.cleanup() }
-        let path = dir.file("m.trove")
-        try seed(path)
+        let path = try seeded()
         let v2 = """
         {"schemaVersion": 2, "models": [{"name": "Human", "renamed": {"Human": "Person"}, "primaryKey": "id", "properties": {
           "id": "int", "firstName": "string", "lastName": "string", "age": "int", "dog": "Dog?"}},
@@ -119,9 +115,7 @@ import Testing
     }
 
     @Test func aLowerVersionIsAnErrorUnlessResetIsAllowed() throws {
-        let dir = StoreTempDir(); defer { dir.cleanup() }
-        let path = dir.file("m.trove")
-        try seed(path)
+        let path = try seeded()
         let v0 = Self.v1.replacingOccurrences(of: "\"schemaVersion\": 1", with: "\"schemaVersion\": 0")
         #expect(throws: StoreError.self) { _ = try open(path, v0) }
         let s = try open(path, v0, reset: true)
@@ -129,12 +123,86 @@ import Testing
         #expect(s.schema.schemaVersion == 0)
     }
 
+    /// `deleteIfMigrationNeeded` wipes only where the open would fail: a migration that the
+    /// higher `schemaVersion` allows runs and keeps the data (Realm's option would wipe it).
+    @Test func resetKeepsTheDataOfAnAllowedMigration() throws {
+        let path = try seeded()
+        let v2 = Self.v1.replacingOccurrences(of: "\"schemaVersion\": 1", with: "\"schemaVersion\": 2")
+            .replacingOccurrences(of: "\"age\": \"int\",", with: "")
+        let s = try open(path, v2, reset: true)
+        try s.read { (r) throws in
+            #expect(try r.count("Person") == 2)
+            #expect(try r.object("Person", primaryKey: 1)?.string("lastName") == "Lovelace")
+            #expect(try r.object("Person", primaryKey: 1)?.object("dog")?.string("name") == "Rex")
+        }
+        #expect(s.migrationLosses == MigrationLosses(cause: .migration(toSchemaVersion: 2), losses: [.property(model: "Person", property: "age")]))
+    }
+
+    /// A migration that is not allowed (a type changed at the same `schemaVersion`) wipes the
+    /// store under `deleteIfMigrationNeeded`, which says what it deleted and why.
+    @Test func resetWipesWhereTheMigrationIsNotAllowedAndSaysWhat() throws {
+        let path = try seeded()
+        let retyped = Self.v1.replacingOccurrences(of: "\"age\": \"int\"", with: "\"age\": \"string\"")
+        #expect(throws: StoreError.self) { _ = try open(path, retyped) }
+        let s = try open(path, retyped, reset: true)
+        #expect(try s.read { try $0.count("Person") + $0.count("Dog") } == 0)
+        let losses = try #require(s.migrationLosses)
+        #expect(losses.losses == [.model("Person", objects: 2), .model("Dog", objects: 1)])
+        guard case .reset(let reason) = losses.cause else { Issue.record("\(losses.cause)"); return }
+        #expect(reason.contains("schemaVersion is still 1") && reason.contains("age"), "\(reason)")
+        // The store keeps the new schema: opening it again with it discards nothing.
+        #expect(try open(path, retyped, reset: true).migrationLosses == nil)
+    }
+
+    /// What a migration reports dropped is what it did not keep: a type its values are stored
+    /// as (int to int64) and a rename keep them, a type they cannot be read as does not, nor
+    /// does a removed property or model.
+    @Test func migrationLossesAreWhatTheMigrationDidNotKeep() throws {
+        let path = try seeded()
+        let v2 = """
+        {"schemaVersion": 2, "models": [{"name": "Human", "renamed": {"Human": "Person", "surname": "lastName", "years": "age"},
+          "primaryKey": "id", "properties": {"id": "int64", "surname": "string", "years": "string"}}]}
+        """
+        let s = try open(path, v2)
+        #expect(s.migrationLosses == MigrationLosses(cause: .migration(toSchemaVersion: 2), losses: [
+            .values(model: "Human", property: "years", from: .int, to: .string),
+            .property(model: "Human", property: "firstName"),
+            .property(model: "Human", property: "dog"),
+            .model("Dog", objects: 1)]))
+        try s.read { (r) throws in
+            let ada = try #require(try r.object("Human", primaryKey: 1))
+            #expect(try ada["id"] == .int(1))
+            #expect(try ada.string("surname") == "Lovelace")
+            #expect(try ada.string("years") == "")
+        }
+        // A migration that keeps every value (a rename) reports nothing.
+        let v3 = """
+        {"schemaVersion": 3, "models": [{"name": "Human", "renamed": {"familyName": "surname"},
+          "primaryKey": "id", "properties": {"id": "int64", "familyName": "string", "years": "string"}}]}
+        """
+        let renamed = try open(path, v3)
+        #expect(renamed.migrationLosses == nil)
+        #expect(try renamed.read { try $0.object("Human", primaryKey: 1)?.string("familyName") } == "Lovelace")
+    }
+
+    /// A link to a renamed model keeps its objects' links: its type names the new model.
+    @Test func linksToARenamedModelAreKept() throws {
+        let path = try seeded()
+        let v2 = """
+        {"schemaVersion": 2, "models": [{"name": "Person", "primaryKey": "id", "properties": {
+          "id": "int", "firstName": "string", "lastName": "string", "age": "int", "dog": "Hound?"}},
+          {"name": "Hound", "renamed": {"Hound": "Dog"}, "primaryKey": "name", "properties": {"name": "string"}}]}
+        """
+        let s = try open(path, v2)
+        #expect(s.migrationLosses == nil)
+        #expect(try s.read { try $0.object("Person", primaryKey: 1)?.object("dog")?.string("name") } == "Rex")
+    }
+
     /// A property whose type changed, or a new one in place of a removed one, starts from its
     /// default in a migration, though its fresh id may be one an old property had: old values
     /// are never read as the new type.
     @Test(arguments: [false, true])
     func aChangedTypeStartsFromItsDefaultInAMigration(reset: Bool) throws {
-        let dir = StoreTempDir(); defer { dir.cleanup() }
         let path = dir.file("m.trove")
         let v1 = """
             {"schemaVersion": 1, "models": [{"name": "P", "primaryKey": "id", "properties": {"id": "int", "n": "int", "a": "int"}}]}

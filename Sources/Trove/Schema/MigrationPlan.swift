@@ -95,14 +95,6 @@ extension Schema {
     }
 
     private static func changes(from old: ModelSchema, to new: ModelSchema, newModelName: [String: String]) -> [SchemaChange] {
-        func renamedTargets(_ type: PropertyType) -> PropertyType {
-            switch type {
-            case .link(let m): .link(newModelName[m] ?? m)
-            case .list(let e): .list(renamedTargets(e))
-            case .linkingObjects(let m, let p): .linkingObjects(newModelName[m] ?? m, property: p)
-            default: type
-            }
-        }
         let model = new.name
         var changes: [SchemaChange] = []
         var oldNameOf: [String: String] = [:]
@@ -125,7 +117,7 @@ extension Schema {
             if oldName != property.name {
                 changes.append(.renamedProperty(model: model, from: oldName, to: property.name))
             }
-            let oldType = renamedTargets(oldProperty.type)
+            let oldType = oldProperty.type.renamingModels(newModelName)
             if oldType != property.type {
                 changes.append(.changedPropertyType(model: model, property: property.name, from: oldType, to: property.type))
             } else if oldProperty.isOptional != property.isOptional {

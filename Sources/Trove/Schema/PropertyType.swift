@@ -121,6 +121,17 @@ public indirect enum PropertyType: Sendable, Hashable, CustomStringConvertible {
         return false
     }
 
+    /// This type with the models it refers to renamed by `newNames` (old name to new), so that
+    /// it compares with a type of the schema they were renamed in.
+    func renamingModels(_ newNames: [String: String]) -> PropertyType {
+        switch self {
+        case .link(let m): .link(newNames[m] ?? m)
+        case .list(let e): .list(e.renamingModels(newNames))
+        case .linkingObjects(let m, let p): .linkingObjects(newNames[m] ?? m, property: p)
+        default: self
+        }
+    }
+
     /// Whether two types are stored the same way (`int` is `int64`), so changing one into
     /// the other needs no data migration.
     public func isStorageEquivalent(to other: PropertyType) -> Bool {

@@ -1,43 +1,50 @@
 import TroveStorage
 
 /// Applies a configuration's schema at open: stores it in a new file, or compares it with the
-/// stored one and applies additive changes, a migration, or a wipe, each in one transaction.
+/// stored one and applies additive changes, a migration, or a wipe, each in one transaction,
+/// saying what a migration or a wipe discarded.
 struct SchemaInstaller {
     let store: Store
     var configuration: StoreConfiguration { store.configuration }
     var storage: Storage { store.storage }
 
-    func install() throws -> StoreLayout {
+    /// The layout the store opens with, and what opening it discarded (nil: nothing).
+    func install() throws -> (layout: StoreLayout, losses: MigrationLosses?) {
         let stored = try readStored()
         guard let stored else {
             let schema = try configuration.schema ?? Schema(models: [])
             let layout = StoreLayout(schema: schema, ids: [:], nextModelID: 1)
-            if configuration.readOnly || configuration.schema == nil { return layout }
+            if configuration.readOnly || configuration.schema == nil { return (layout, nil) }
             try inTransaction(layout) { tx in try save(layout, tx) }
-            return layout
+            return (layout, nil)
         }
         let old = StoreLayout(schema: stored.schema, ids: stored.ids, nextModelID: stored.next)
-        guard let new = configuration.schema, new != stored.schema else { return old }
+        guard let new = configuration.schema, new != stored.schema else { return (old, nil) }
         let plan = new.migrationPlan(from: stored.schema)
         switch plan.verdict {
         case .unchanged, .automatic:
-            if configuration.readOnly { return old }
+            if configuration.readOnly { return (old, nil) }
             let layout = StoreLayout(schema: new, ids: stored.ids, nextModelID: stored.next)
             try inTransaction(layout) { tx in
                 try applyAdditive(from: old, to: layout, tx)
                 try save(layout, tx)
             }
-            return layout
+            return (layout, nil)
         case .migration:
+            // Allowed by the higher schemaVersion: it runs and keeps the data, even with
+            // deleteIfMigrationNeeded (unlike Realm's deleteRealmIfMigrationNeeded, which wipes).
             if configuration.readOnly {
                 throw StoreError.migrationRequired("the store needs a migration to schema version \(new.schemaVersion), but it is open read-only")
             }
-            let layout = StoreLayout(schema: new, ids: migratedIDs(old: old, new: new), nextModelID: stored.next)
+            let renames = Self.newModelNames(old: old, new: new)
+            let layout = StoreLayout(schema: new, ids: migratedIDs(old: old, new: new, renames), nextModelID: stored.next)
+            var losses: [MigrationLosses.Loss] = []
             try inTransaction(layout) { tx in
-                try migrate(from: old, to: layout, tx)
+                losses = try self.losses(from: old, to: layout, renames, Snapshot(store: store, transaction: tx.writeTx, layout: old))
+                try migrate(from: old, to: layout, renames, tx)
                 try save(layout, tx)
             }
-            return layout
+            return (layout, losses.isEmpty ? nil : MigrationLosses(cause: .migration(toSchemaVersion: new.schemaVersion), losses: losses))
         case .needsHigherVersion, .versionTooLow:
             let message: String
             do { try plan.check(); message = "migration needed" } catch { message = error.description }
@@ -45,11 +52,14 @@ struct SchemaInstaller {
                 throw StoreError.migrationRequired(message)
             }
             let layout = StoreLayout(schema: new, ids: [:], nextModelID: 1)
+            var losses: [MigrationLosses.Loss] = []
             try inTransaction(layout) { tx in
+                let snapshot = Snapshot(store: store, transaction: tx.writeTx, layout: old)
+                losses = try old.models.map { .model($0.name, objects: try snapshot.count($0.name)) }
                 for name in try tx.writeTx.treeNames() { try tx.writeTx.dropTree(named: name) }
                 try save(layout, tx)
             }
-            return layout
+            return (layout, MigrationLosses(cause: .reset(reason: message), losses: losses))
         }
     }
 
@@ -131,32 +141,82 @@ struct SchemaInstaller {
 
     /// Ids for the new schema: renamed models and properties keep theirs; a property whose type
     /// changed gets a fresh one, so its old bytes are never read as the new type.
-    private func migratedIDs(old: StoreLayout, new: Schema) -> [String: (id: Int, properties: [String: Int])] {
+    private func migratedIDs(old: StoreLayout, new: Schema, _ renames: [String: String]) -> [String: (id: Int, properties: [String: Int])] {
         var ids: [String: (Int, [String: Int])] = [:]
         for m in new.models {
-            let oldName = m.previousName ?? m.name
-            guard let om = old.byName[oldName] ?? old.byName[m.name] else { continue }
+            guard let om = Self.predecessor(of: m, in: old) else { continue }
             var props: [String: Int] = [:]
             for p in m.properties where p.isStored {
-                if let op = Self.keptProperty(p, of: m, in: om) { props[p.name] = op.id }
+                if let op = Self.keptProperty(p, of: m, in: om, renames) { props[p.name] = op.id }
             }
             ids[m.name] = (om.id, props)
         }
         return ids
     }
 
-    /// The old property whose values `p` of `m` keeps: the one of its name, or of the name it
-    /// was renamed from, stored as `p` is. Any other property of `m` starts from its default:
-    /// its fresh id may be one an old property had, whose values must not be read as it.
-    private static func keptProperty(_ p: PropertySchema, of m: ModelSchema, in om: ModelLayout) -> PropertyLayout? {
+    // What a migration keeps is decided here alone: the ids (so the rewrite, `migrate`) and the
+    // report of what it drops (`losses`) both follow `predecessor` and `keptProperty`.
+
+    /// The old model that `m` follows: the one of its name, or of the name it was renamed from.
+    private static func predecessor(of m: ModelSchema, in old: StoreLayout) -> ModelLayout? {
+        old.byName[m.previousName ?? m.name] ?? old.byName[m.name]
+    }
+
+    /// The new name of each old model that a model of `new` follows, for link types.
+    private static func newModelNames(old: StoreLayout, new: Schema) -> [String: String] {
+        var names: [String: String] = [:]
+        for m in new.models { if let om = predecessor(of: m, in: old) { names[om.name] = m.name } }
+        return names
+    }
+
+    /// The stored old property that `p` of `m` follows: the one of its name, or of the name it
+    /// was renamed from. It `keeps` its values when they are stored as `p`'s are (a link to a
+    /// renamed model as a link to its new name).
+    private static func predecessor(of p: PropertySchema, of m: ModelSchema, in om: ModelLayout,
+                                    _ renames: [String: String]) -> (property: PropertyLayout, keeps: Bool)? {
         let op = m.previousName(ofProperty: p.name).flatMap { om.byName[$0] } ?? om.byName[p.name]
-        guard let op, op.isStored, op.type.isStorageEquivalent(to: p.type) || op.type == p.type else { return nil }
-        return op
+        guard let op, op.isStored else { return nil }
+        return (op, op.type.renamingModels(renames).isStorageEquivalent(to: p.type))
+    }
+
+    /// The old property whose values `p` of `m` keeps. Any other property of `m` starts from
+    /// its default: its fresh id may be one an old property had, whose values must not be read as it.
+    private static func keptProperty(_ p: PropertySchema, of m: ModelSchema, in om: ModelLayout,
+                                     _ renames: [String: String]) -> PropertyLayout? {
+        predecessor(of: p, of: m, in: om, renames).flatMap { $0.keeps ? $0.property : nil }
+    }
+
+    /// What migrating from `old` to `new` discards (read from `snapshot`, of `old`): the values
+    /// of properties that do not keep their predecessor's, stored properties that no property
+    /// follows, and models that none follows.
+    private func losses(from old: StoreLayout, to new: StoreLayout, _ renames: [String: String],
+                        _ snapshot: Snapshot) throws -> [MigrationLosses.Loss] {
+        var losses: [MigrationLosses.Loss] = []
+        var keptModels = Set<Int>()
+        for m in new.models {
+            guard let om = old.byID[m.id] else { continue }
+            keptModels.insert(om.id)
+            var followed = Set<Int>()
+            for p in m.properties where p.isStored {
+                guard let predecessor = Self.predecessor(of: p.schema, of: m.schema, in: om, renames) else { continue }
+                followed.insert(predecessor.property.id)
+                if !predecessor.keeps {
+                    losses.append(.values(model: m.name, property: p.name, from: predecessor.property.type, to: p.type))
+                }
+            }
+            for op in om.properties where op.isStored && !followed.contains(op.id) {
+                losses.append(.property(model: m.name, property: op.name))
+            }
+        }
+        for om in old.models where !keptModels.contains(om.id) {
+            losses.append(.model(om.name, objects: try snapshot.count(om.name)))
+        }
+        return losses
     }
 
     /// Rewrites every object under the new layout, runs the migration closure, and rebuilds
     /// every index and the backlinks.
-    private func migrate(from old: StoreLayout, to new: StoreLayout, _ tx: Transaction) throws {
+    private func migrate(from old: StoreLayout, to new: StoreLayout, _ renames: [String: String], _ tx: Transaction) throws {
         var tables: [String: MigrationTable] = [:]
         let oldSnapshot = Snapshot(store: store, transaction: tx.writeTx, layout: old)
         for m in new.models {
@@ -168,7 +228,7 @@ struct SchemaInstaller {
                 for p in om.properties where p.isStored { oldValues[p.name] = try record.value(of: p) }
                 var newValues: [String: Value] = [:]
                 for p in m.properties where p.isStored {
-                    if let op = Self.keptProperty(p.schema, of: m.schema, in: om) {
+                    if let op = Self.keptProperty(p.schema, of: m.schema, in: om, renames) {
                         let v = try record.value(of: op)
                         newValues[p.name] = (v.isNull && !p.isOptional && !p.isLink) ? p.defaultValue : v
                     } else {

@@ -28,6 +28,12 @@ public final class Store: @unchecked Sendable {
     private(set) var layout: StoreLayout
     /// The schema the store was opened with (or found in the file).
     public var schema: Schema { layout.schema }
+    /// What this open discarded to apply ``StoreConfiguration/schema``: what a migration did not
+    /// keep (removed models with their objects, removed properties, the values of properties
+    /// whose type changed), before ``StoreConfiguration/migration`` ran; or every model a
+    /// ``StoreConfiguration/deleteIfMigrationNeeded`` reset deleted, with its objects. Nil when
+    /// nothing was discarded. An app should report it; the `trove` shell prints it as a warning.
+    public private(set) var migrationLosses: MigrationLosses?
 
     private let state = Lock()
     private var activeWrite: (thread: pthread_t, tx: Transaction)?
@@ -60,7 +66,7 @@ public final class Store: @unchecked Sendable {
             throw StoreError(e)
         }
         layout = StoreLayout(schema: try! Schema(models: []), ids: [:], nextModelID: 1)
-        layout = try SchemaInstaller(store: self).install()
+        (layout, migrationLosses) = try SchemaInstaller(store: self).install()
         if !configuration.readOnly, let shouldCompact = configuration.shouldCompactOnLaunch {
             let s = try statistics()
             if shouldCompact(s.fileBytes, UInt64(s.usedPages) * UInt64(s.pageSize)) { try vacuum() }

@@ -26,8 +26,15 @@ public struct StoreConfiguration: Sendable {
     /// Called inside the migration transaction when the stored schema version is lower than
     /// ``schema``'s and the change needs it.
     public var migration: (@Sendable (Migration) throws -> Void)?
-    /// Wipe the store instead of failing when the schema needs a migration that is not
-    /// allowed (Realm's `deleteRealmIfMigrationNeeded`).
+    /// Wipe the store instead of failing when ``schema`` needs a migration that is not allowed:
+    /// changes that need a higher `schemaVersion` than the schema has, or a `schemaVersion`
+    /// lower than the store's. Every object is deleted and the store starts from the schema;
+    /// ``Store/migrationLosses`` lists the models deleted, with their objects.
+    ///
+    /// A migration that a higher `schemaVersion` allows runs as it does without this, and keeps
+    /// the data: unlike Realm's `deleteRealmIfMigrationNeeded`, which deletes the file whenever
+    /// a migration would run. A read-only open never wipes: it throws
+    /// ``StoreError/migrationRequired(_:)``.
     public var deleteIfMigrationNeeded = false
     /// `.durable` (default): a commit returns once on disk; `.noSync` for bulk loads.
     public var durability: TroveDurability = .durable
