@@ -185,6 +185,30 @@ import Testing
         #expect(try renamed.read { try $0.object("Human", primaryKey: 1)?.string("familyName") } == "Lovelace")
     }
 
+    /// A rename whose new name the old schema still has is no rename, for the migration as for
+    /// its plan: each model and property keeps its own objects and values, and the old one
+    /// named as renamed is removed.
+    @Test func aRenameToANameTheStoreHasIsNoRename() throws {
+        let path = dir.file("m.trove")
+        let v1 = """
+            {"schemaVersion": 1, "models": [{"name": "A", "primaryKey": "id", "properties": {"id": "int"}},
+              {"name": "B", "primaryKey": "id", "properties": {"id": "int", "x": "int", "y": "int"}}]}
+            """
+        try open(path, v1).write { tx in
+            try tx.insert("A", ["id": 1])
+            try tx.insert("B", ["id": 2, "x": 3, "y": 4])
+        }
+        let v2 = """
+            {"schemaVersion": 2, "models": [{"name": "B", "renamed": {"B": "A", "y": "x"}, "primaryKey": "id",
+              "properties": {"id": "int", "y": "int"}}]}
+            """
+        let plan = try schemaFromJSON(v2).migrationPlan(from: try schemaFromJSON(v1))
+        #expect(plan.changes.contains(.removedModel("A")) && !plan.changes.contains { if case .renamedModel = $0 { true } else { false } })
+        let s = try open(path, v2)
+        #expect(try s.read { try $0.objects("B").map { try $0["y"] } } == [.int(4)])
+        #expect(s.migrationLosses?.losses == [.property(model: "B", property: "x"), .model("A", objects: 1)])
+    }
+
     /// A link to a renamed model keeps its objects' links: its type names the new model.
     @Test func linksToARenamedModelAreKept() throws {
         let path = try seeded()

@@ -157,9 +157,12 @@ struct SchemaInstaller {
     // What a migration keeps is decided here alone: the ids (so the rewrite, `migrate`) and the
     // report of what it drops (`losses`) both follow `predecessor` and `keptProperty`.
 
-    /// The old model that `m` follows: the one of its name, or of the name it was renamed from.
+    /// The old model that `m` follows: the one it was renamed from, unless the old schema still
+    /// has one of `m`'s name (as ``Schema/migrationPlan(from:)`` reads a rename), or else the one
+    /// of its name.
     private static func predecessor(of m: ModelSchema, in old: StoreLayout) -> ModelLayout? {
-        old.byName[m.previousName ?? m.name] ?? old.byName[m.name]
+        if let previous = m.previousName, let om = old.byName[previous], old.byName[m.name] == nil { return om }
+        return old.byName[m.name]
     }
 
     /// The new name of each old model that a model of `new` follows, for link types.
@@ -169,12 +172,14 @@ struct SchemaInstaller {
         return names
     }
 
-    /// The stored old property that `p` of `m` follows: the one of its name, or of the name it
-    /// was renamed from. It `keeps` its values when they are stored as `p`'s are (a link to a
-    /// renamed model as a link to its new name).
+    /// The stored old property that `p` of `m` follows: the one it was renamed from, unless
+    /// `om` still has one of `p`'s name (as ``Schema/migrationPlan(from:)`` reads a rename), or
+    /// else the one of its name. It `keeps` its values when they are stored as `p`'s are (a
+    /// link to a renamed model as a link to its new name).
     private static func predecessor(of p: PropertySchema, of m: ModelSchema, in om: ModelLayout,
                                     _ renames: [String: String]) -> (property: PropertyLayout, keeps: Bool)? {
-        let op = m.previousName(ofProperty: p.name).flatMap { om.byName[$0] } ?? om.byName[p.name]
+        let renamed = m.previousName(ofProperty: p.name).flatMap { om.byName[$0] }
+        let op = om.byName[p.name] ?? renamed
         guard let op, op.isStored else { return nil }
         return (op, op.type.renamingModels(renames).isStorageEquivalent(to: p.type))
     }
