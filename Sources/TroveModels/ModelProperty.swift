@@ -17,7 +17,7 @@ public struct ModelProperty<Root>: @unchecked Sendable {
     /// Whether the Swift type is a model itself, not an optional of one (a link must be optional).
     let isBareModel: Bool
     /// The property's value in a model value, as a write stores it (a link as its nested object).
-    let storedValue: (Root) throws -> Value
+    @usableFromInline let storedValue: (Root) throws -> Value
 
     /// A stored property; its schema type follows from `V`.
     public init<V: StorableProperty>(

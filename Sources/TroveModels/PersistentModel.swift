@@ -150,6 +150,7 @@ extension PersistentModel {
     /// The position of the primary key in ``modelProperties``: each entry's flag read in
     /// place, where a search by key path applies the key path to each entry and a loop over
     /// the array copies each entry out.
+    @inlinable
     static func primaryKeyIndex() throws -> Int {
         let index = modelProperties.withUnsafeBufferPointer { table in
             table.indices.first { table[$0].isPrimaryKey }

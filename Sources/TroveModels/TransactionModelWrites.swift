@@ -40,7 +40,11 @@ extension Transaction {
     ///
     /// A class model's `body` changes the one instance that `value` refers to, so there is no
     /// earlier value to compare with: every stored property is written.
-    @discardableResult
+    ///
+    /// Inlinable so that the model's property table is read by code specialized for `T`: in
+    /// generic code each read of an entry looks up its type's metadata and copies it through
+    /// value witnesses.
+    @inlinable @discardableResult
     public func update<T: PersistentModel>(_ value: T, _ body: (inout T) throws -> Void) throws -> T {
         let table = T.modelProperties
         let primaryKey = try T.primaryKeyIndex()
@@ -52,12 +56,11 @@ extension Transaction {
         if changes.isEmpty { return changed }
         var properties: [String: Value] = Dictionary(minimumCapacity: changes.count)
         for i in changes {
-            let property = table[i]
             if i == primaryKey {
-                if try property.storedValue(changed) == key { continue }
-                throw StoreError.invalidArgument("update cannot change the primary key '\(property.name)' of \(T.modelName)")
+                if try table[i].storedValue(changed) == key { continue }
+                throw StoreError.invalidArgument("update cannot change the primary key '\(table[i].name)' of \(T.modelName)")
             }
-            if property.schema.isStored { properties[property.name] = try property.storedValue(changed) }
+            if table[i].schema.isStored { properties[table[i].name] = try table[i].storedValue(changed) }
         }
         if !properties.isEmpty {
             try update(T.modelName, primaryKey: key, properties)
