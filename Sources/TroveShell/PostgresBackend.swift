@@ -6,14 +6,11 @@ import TrovePostgres
 ///
 /// `.verify`, `.dbinfo`, `.backup` and `.dump` concern a store file and are refused.
 ///
-/// A write statement that fails inside `begin` ... `commit` fails the transaction, as on a
-/// store (`TroveBackend`): later statements are refused and `commit` rolls it back. The
-/// server keeps the transaction usable (the statement ran under a savepoint), but a store's
-/// may hold part of the statement, and a script must get the same outcome from both.
+/// A write statement that fails inside `begin` ... `commit` fails the transaction as on a
+/// store, in the shell (`TransactionFailure`), although the server could go on: the
+/// statement ran under a savepoint and left nothing.
 public final class PostgresBackend: ShellBackend {
     let store: PostgresStore
-    /// Why the open transaction can only be rolled back, once a write in it failed.
-    private var transactionFailure: String?
     /// `--readonly`: refused here with a store's messages, and by the server (the session is
     /// read-only) should a write get past them.
     let readOnly: Bool
@@ -62,25 +59,17 @@ public final class PostgresBackend: ShellBackend {
         guard !store.isInTransaction else { throw StatementError("a transaction is already open; 'commit' or 'rollback' it first") }
         if readOnly { throw StatementError.readOnly("begin a transaction", at: 0) }
         try translated { try store.begin() }
-        transactionFailure = nil
     }
 
     public func commit() throws {
         guard store.isInTransaction else { throw StatementError("no transaction is open ('begin' starts one)") }
         defer { keepTimeoutSetInTransaction() }
-        if let failure = transactionFailure {
-            transactionFailure = nil
-            // A connection lost with it has rolled it back as well.
-            try? store.rollback()
-            throw StatementError("the transaction was rolled back, not committed: a statement in it failed (\(failure))")
-        }
         try translated { try store.commit() }
     }
 
     public func rollback() throws {
         guard store.isInTransaction else { throw StatementError("no transaction is open ('begin' starts one)") }
         defer { keepTimeoutSetInTransaction() }
-        transactionFailure = nil
         try translated { try store.rollback() }
     }
 
@@ -113,9 +102,6 @@ public final class PostgresBackend: ShellBackend {
     }
 
     public func execute(_ statement: ShellStatement, context: ExecutionContext) throws -> ShellResult {
-        if let failure = transactionFailure {
-            throw StatementError("the transaction failed (\(failure)); statements are refused until 'rollback'")
-        }
         do {
             return try translated {
                 do {
@@ -130,7 +116,6 @@ public final class PostgresBackend: ShellBackend {
             if let cause = failure.cause as? PostgresError, cause.isLockTimeout {
                 error = StatementError(store.connection.lockTimeoutFailure(cause).message)
             }
-            if store.isInTransaction { transactionFailure = error.message }
             throw error
         }
     }

@@ -33,6 +33,8 @@ final class ShellSession {
     private var outputFailureReported = false
     /// Write summaries of an explicit transaction, printed once it commits.
     private var pendingSummaries: [WriteSummary] = []
+    /// Whether a statement failed the open transaction.
+    private var transactionFailure = TransactionFailure()
     private var readDepth = 0
     /// Whether the innermost running input stops at its first error (for `.read`).
     private var stopOnError = false
@@ -141,21 +143,40 @@ final class ShellSession {
         switch statement {
         case .begin:
             try backend.begin()
+            transactionFailure.clear()
         case .commit:
-            try backend.commit()
             let summaries = pendingSummaries
-            pendingSummaries = []
+            if backend.isInTransaction {
+                // A commit that fails leaves no transaction whose writes the summaries tell.
+                pendingSummaries = []
+                if let refusal = transactionFailure.commitRefusal {
+                    transactionFailure.clear()
+                    // A connection lost with the transaction has rolled it back as well.
+                    try? backend.rollback()
+                    throw refusal
+                }
+            }
+            try backend.commit()
             for summary in summaries { print(.written(summary)) }
         case .rollback:
             try backend.rollback()
+            transactionFailure.clear()
             pendingSummaries = []
         case .export(let spec, let file):
+            try refuseInFailedTransaction()
             try export(spec, to: file?.text, at: file?.offset)
         default:
+            try refuseInFailedTransaction()
             let progress = statement.keyword == "import" ? "importing" : nil
             let context = makeContext(progressLabel: progress)
             defer { context.finishProgress() }
-            let result = try backend.execute(statement, context: context)
+            let result: ShellResult
+            do {
+                result = try backend.execute(statement, context: context)
+            } catch {
+                if backend.isInTransaction { transactionFailure.record(error, of: statement) }
+                throw error
+            }
             if case .written(let summary) = result, settings.mode.isMachineReadable, backend.isInTransaction {
                 // The contract prints a write's line once it has committed.
                 pendingSummaries.append(summary)
@@ -163,6 +184,11 @@ final class ShellSession {
                 print(result)
             }
         }
+    }
+
+    /// Refuses a statement in a transaction a statement failed (`TransactionFailure`).
+    private func refuseInFailedTransaction() throws {
+        if backend.isInTransaction { try transactionFailure.refuseIfFailed() }
     }
 
     private func makeContext(progressLabel: String?) -> ExecutionContext {
@@ -404,6 +430,7 @@ final class ShellSession {
             }
             for warning in backend.openWarnings { stderr.write("warning: \(warning)\n") }
         case .dump(let models):
+            try refuseInFailedTransaction()
             try backend.dump(models: models, write: { [stdout] text in stdout.write(text) }, warn: { [stderr, stdout] text in
                 stdout.flush()
                 stderr.write("warning: \(text)\n")

@@ -6,8 +6,8 @@ import Glibc
 /// Statements run on the calling thread. A write outside `begin` ... `commit` is its own
 /// transaction (`Store.write`); inside one, every statement joins the open transaction and
 /// reads see its writes. A write statement that fails inside a transaction may have
-/// applied part of itself, so the transaction is then marked failed: later statements are
-/// refused and `commit` rolls it back, as psql does.
+/// applied part of itself; the shell then fails the transaction (`TransactionFailure`), so
+/// that nothing sees that part and `commit` rolls it back.
 public final class TroveBackend: ShellBackend {
     private(set) var store: Store {
         // A store opened again (a new schema, a new key) keeps the `.timeout` of the one it replaces.
@@ -15,8 +15,6 @@ public final class TroveBackend: ShellBackend {
     }
     /// The transaction of `begin` ... `commit`, while one is open.
     private(set) var explicitTransaction: Transaction?
-    /// Why the open transaction can only be rolled back, once a write in it failed.
-    private var transactionFailure: String?
 
     init(store: Store) {
         self.store = store
@@ -107,37 +105,26 @@ public final class TroveBackend: ShellBackend {
         guard explicitTransaction == nil else { throw StatementError("a transaction is already open; 'commit' or 'rollback' it first") }
         if store.configuration.readOnly { throw StatementError.readOnly("begin a transaction", at: 0) }
         explicitTransaction = try store.beginWrite()
-        transactionFailure = nil
     }
 
     public func commit() throws {
         guard let tx = explicitTransaction else { throw StatementError("no transaction is open ('begin' starts one)") }
         explicitTransaction = nil
-        if let failure = transactionFailure {
-            transactionFailure = nil
-            try tx.rollback()
-            throw StatementError("the transaction was rolled back, not committed: a statement in it failed (\(failure))")
-        }
         try tx.commit()
     }
 
     public func rollback() throws {
         guard let tx = explicitTransaction else { throw StatementError("no transaction is open ('begin' starts one)") }
         explicitTransaction = nil
-        transactionFailure = nil
         try tx.rollback()
     }
 
     public func execute(_ statement: ShellStatement, context: ExecutionContext) throws -> ShellResult {
-        if let failure = transactionFailure {
-            throw StatementError("the transaction failed (\(failure)); statements are refused until 'rollback'")
-        }
         do {
             return try run(statement, context: context)
         } catch let error as StatementError {
             throw error
         } catch let error as WriteFailure {
-            if explicitTransaction != nil { transactionFailure = error.underlying.message }
             throw error.underlying
         } catch let error as QueryError {
             throw StatementError(error.message, at: error.location.offset)
@@ -424,21 +411,10 @@ public final class TroveBackend: ShellBackend {
     }
 
     /// Runs `body` in the open transaction, or in one of its own that commits before this
-    /// returns. Errors from writing itself (not from checking the statement first) leave the
-    /// open transaction failed.
+    /// returns (and, when `body` throws, rolls back whatever it wrote).
     private func write<R>(_ body: (Transaction) throws -> R) throws -> R {
         guard let tx = explicitTransaction else { return try store.write(body) }
-        do {
-            return try body(tx)
-        } catch let error as WriteFailure {
-            throw error
-        } catch let error as StatementError {
-            throw error  // refused before anything was written
-        } catch let error as QueryError {
-            throw error
-        } catch {
-            throw WriteFailure(underlying: StatementError(String(describing: error)))
-        }
+        return try body(tx)
     }
 }
 

@@ -1,8 +1,9 @@
 import Trove
 
-/// An error raised while a statement was writing: part of the statement may already be in
-/// its transaction. Outside `begin` ... `commit` the statement's own transaction rolls it all
-/// back; inside one, the backend marks the open transaction as failed.
+/// An error raised while a statement was writing, which names the record or value it
+/// concerns and keeps what the write threw. Outside `begin` ... `commit` the statement's own
+/// transaction rolls it all back; inside one, the shell fails the open transaction
+/// (`TransactionFailure`), as it does for any failed write statement.
 struct WriteFailure: Error {
     var underlying: StatementError
     /// The error the write threw, when it was not a `StatementError`: a backend may end the

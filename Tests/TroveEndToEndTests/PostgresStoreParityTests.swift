@@ -179,4 +179,75 @@ struct PostgresStoreParityTests {
             D where id > 1 SORT(id) SELECT(id, ds.@sum)
             """)
     }
+
+    /// An update of several keys that fails at a later key changes nothing that anyone sees:
+    /// the statements after it are refused, reads and `export` too, and `commit` rolls back.
+    @Test func aWriteFailingPartWayInATransactionChangesNothing() throws {
+        let schema = #"{"models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "tag": "string?"}}]}"#
+        let items = try w.write("parity-items.jsonl", "{\"id\": 10}\n{\"id\": 11}\n{\"id\": \"x\"}\n")
+        try expectSame(schema: schema, [], stdin: """
+            insert Item [{"id": 1}, {"id": 2}, {"id": 3}]
+            begin
+            update Item 1 2 999 set tag = "x"
+            Item where tag == "x"
+            count Item
+            get Item 1
+            export Item
+            explain Item where id > 1
+            commit
+            Item SORT(id)
+            begin
+            update Item where id > 1 set tag = "y"
+            update Item 3 1 998 set tag = "z"
+            Item SORT(id)
+            rollback
+            Item SORT(id)
+            begin
+            import Item \(items)
+            count Item
+            commit
+            count Item
+            """)
+    }
+
+    /// `export` in a failed transaction is refused, to standard output or to a file (which
+    /// it does not create), as every statement is until `rollback`.
+    @Test func exportInAFailedTransactionIsRefused() throws {
+        let schema = #"{"models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "tag": "string?"}}]}"#
+        let file = w.path("parity-export.csv")
+        try expectSame(schema: schema, [], stdin: """
+            insert Item [{"id": 1}, {"id": 2}]
+            begin
+            insert Item {"id": 3}
+            insert Item {"id": 1}
+            export Item
+            export Item where id > 1 \(file)
+            rollback
+            export Item where id > 1
+            """)
+        #expect(!FileManager.default.fileExists(atPath: file))
+    }
+
+    /// Any write statement that fails fails the transaction, one refused before it wrote
+    /// anything too; a read that fails fails nothing. Summaries of a transaction whose commit
+    /// fails are never printed.
+    @Test func anyFailedWriteFailsTheTransaction() throws {
+        let schema = #"{"models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "tag": "string?"}}]}"#
+        try expectSame(schema: schema, [], stdin: """
+            begin
+            Item where nope == 1
+            insert Item {"id": 1}
+            update Item 1 set nope = 1
+            count Item
+            commit
+            begin
+            insert Item {"id": 3}
+            update Item 3 set tag = 5
+            commit
+            begin
+            insert Item {"id": 4}
+            commit
+            Item
+            """)
+    }
 }

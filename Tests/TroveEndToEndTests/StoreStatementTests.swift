@@ -268,6 +268,73 @@ import Testing
         #expect(r.err.contains("line 5: the transaction was rolled back, not committed"))
     }
 
+    /// An update of several keys that fails at a later key has written the earlier ones into
+    /// the transaction; no statement sees them (a read, `export`, `.dump`) and `commit` rolls
+    /// them back.
+    @Test func aWriteFailingPartWayInATransactionIsNeitherSeenNorCommitted() throws {
+        try people()
+        let r = try w.run(["db"], stdin: """
+            begin
+            update Person 1 2 999 set name = "Zed"
+            Person where name == "Zed"
+            export Person
+            .dump
+            commit
+            Person SORT(id) SELECT(name)
+
+            """)
+        #expect(r.status == 1)
+        #expect(r.out == "{\"name\": \"Ann\"}\n{\"name\": \"Bob\"}\n")
+        let failure = "'Person' has no object with primary key 999"
+        let refused = "the transaction failed (\(failure)); statements are refused until 'rollback'"
+        #expect(r.err == """
+            error: line 2, column 19: \(failure)
+            error: line 3: \(refused)
+            error: line 4: \(refused)
+            error: line 5: \(refused)
+            error: line 6: the transaction was rolled back, not committed: a statement in it failed (\(failure))
+
+            """)
+    }
+
+    /// Any write statement that fails in a transaction fails it, as in psql, even one refused
+    /// before it wrote anything; a read that fails changes nothing and fails nothing.
+    @Test func anyFailedWriteFailsTheTransactionAndAFailedReadNone() throws {
+        try people()
+        let r = try w.run(["db"], stdin: """
+            begin
+            Person where nope == 1
+            insert Person {"id": 3, "name": "Cy"}
+            update Person 1 set nope = 1
+            count Person
+            rollback
+            count Person
+
+            """)
+        #expect(r.out == "2\n")
+        #expect(r.err.contains("line 2, column 14: "))
+        #expect(r.err.contains("line 5: the transaction failed ("))
+        #expect(!r.err.contains("line 3:"))
+    }
+
+    /// The write summaries of a transaction whose commit fails are not printed, neither then
+    /// nor at the next commit.
+    @Test func aFailedCommitPrintsNoSummaries() throws {
+        try people()
+        let r = try w.run(["db"], stdin: """
+            begin
+            insert Person {"id": 3, "name": "Cy"}
+            insert Person {"id": 1, "name": "Dup"}
+            commit
+            begin
+            delete Person 2
+            commit
+
+            """)
+        #expect(r.out == "{\"deleted\": 1}\n")
+        #expect(try w.run(["db", "Person SELECT(id)"]).out == "{\"id\": 1}\n")
+    }
+
     @Test func stopsAtTheFirstErrorWithStatusOne() throws {
         try people()
         let r = try w.run(["db", "-c", "count Person", "-c", "count Nobody", "-c", "delete Person 1"])
