@@ -52,7 +52,7 @@ struct PostgresStoreParityAPITests {
             ("N where id == $0 SORT(id)", [[.int(2)], [.double(2.5)], [.double(5)], [.decimal(Decimal(string: "1.5")!)]]),
             ("N where dec < $0 SORT(id)", [[.decimal(1)], [.double(1e200)], [.double(-1e200)], [.double(0.1)], ["1e300"], [.int(0)]]),
             ("N where f >= $0 SORT(id)", [[.float(0)], [.double(-1e300)], [.double(1e300)], [.double(0.25)]]),
-            ("N where s < $0 SORT(id)", [[.int(8)], [.double(40000)], [.double(-1e10)], [.double(7.5)]]),
+            ("N where s < $0 SORT(id)", [[.int(8)], [.double(40000)], [.int(40000)], [.int(-40000)], [.double(-1e10)], [.double(7.5)]]),
             ("N where id IN $0 SORT(id)", [[[.int(1), .int(2)]], [[.double(2.5), .int(3)]], [[.int(5), .double(1.5)]]]),
             ("N where id BETWEEN {$0, $1} SORT(id)", [[.int(1), .int(3)], [.double(1.5), .double(4.5)], [.int(2), .double(1e19)]]),
             ("N where ds.@sum > $0 SORT(id)", [[.int(1)], [.double(0.5)], [.double(1e200)], [.double(-1e200)]]),
@@ -62,6 +62,29 @@ struct PostgresStoreParityAPITests {
                 let expected = try store.read { try Self.ids($0.query(text, arguments: arguments)) }
                 #expect(Self.ids(try postgres.objects(text, arguments: arguments)) == expected, "\(text) with \(arguments)")
             }
+        }
+    }
+
+    /// A number a float property's `Float` cannot hold (one underflowing to zero, a whole
+    /// number it rounds) compares by its value, as a literal and as an argument.
+    @Test func aFloatComparandKeepsItsValue() throws {
+        let (store, postgres) = try Self.load()
+        let more: [[String: Value]] = [["id": 20, "f": .float(0)], ["id": 21, "f": .float(16777216)], ["id": 22, "f": .float(0.1)]]
+        try store.write { tx in for object in more { _ = try tx.insert("N", object) } }
+        for object in more { try postgres.insert("N", object) }
+        let runs: [(String, [Value], [Int64])] = [
+            ("N where f == 1e-50 SORT(id)", [], []),
+            ("N where f == $0 SORT(id)", [.double(1e-50)], []),
+            ("N where f > $0 SORT(id)", [.double(-1e-50)], [1, 5, 20, 21, 22]),
+            ("N where f < 16777217 AND f > 1 SORT(id)", [], [1, 21]),
+            ("N where f < $0 AND f > 1 SORT(id)", [.int(16777217)], [1, 21]),
+            ("N where f == $0 SORT(id)", [.int(16777217)], []),
+            ("N where f == 0.1 SORT(id)", [], [22]),
+            ("N where f == $0 SORT(id)", ["0.1"], [22]),
+        ]
+        for (text, arguments, expected) in runs {
+            #expect(try store.read { try Self.ids($0.query(text, arguments: arguments)) } == expected, "store: \(text) with \(arguments)")
+            #expect(Self.ids(try postgres.objects(text, arguments: arguments)) == expected, "PostgreSQL: \(text) with \(arguments)")
         }
     }
 

@@ -67,8 +67,9 @@ package enum Coercion {
     }
 
     /// A number compared with a value of `type` (a property, an aggregate): compared by its
-    /// value, so an integer type also meets a fractional number (`age > 4.5`), and a decimal
-    /// one beyond its range (`price < 1e200`), which stay doubles.
+    /// value, so an integer type also meets a fractional number (`age > 4.5`) or one beyond
+    /// its range (`int16 < 40000`), a decimal one beyond its range (`price < 1e200`), and a
+    /// float one that a `Float` would round (`f == 1e-50` is not `f == 0`), which stay doubles.
     package static func comparand(_ input: CoercionInput, as type: PropertyType, for property: String) throws(CoercionError) -> Value {
         // A date compares wherever it is: the years its text can write bound what is stored.
         if type == .date {
@@ -81,18 +82,31 @@ package enum Coercion {
         // A number beyond an integer's, a float's or a decimal's range still compares, as a double.
         guard type.isInteger || type == .float || type == .decimal else { return try scalar(input, as: type, for: property) }
         do {
-            return try scalar(input, as: type, for: property)
-        } catch {
-            let number: Double? = switch input {
-            case .value(.double(let d)), .json(.double(let d)): d
-            case .json(.bigInteger(let digits)): Double(digits)
-            case .value(.float(let f)): Double(f)
-            case .value(.decimal(let d)): d.doubleValue
-            case .literal(.number(let text)), .text(let text): NumberText(text) == nil ? nil : Double(text)
-            default: nil
+            let value = try scalar(input, as: type, for: property)
+            // A float that underflows to zero, or one that rounds a whole number (16777217 is
+            // no float), would compare as another number. A fraction keeps its nearest float,
+            // so that `f == 0.1` finds the 0.1 stored.
+            if case .float(let f) = value, let number = doubleValue(of: input), Double(f) != number,
+               f == 0 || (number.rounded() == number && Swift.abs(number) < 0x1p63) {
+                return .double(number)
             }
-            guard let number, number.isFinite else { throw error }
+            return value
+        } catch {
+            guard let number = doubleValue(of: input), number.isFinite else { throw error }
             return .double(number)
+        }
+    }
+
+    /// The number `input` holds, as a double; nil for anything else.
+    private static func doubleValue(of input: CoercionInput) -> Double? {
+        switch input {
+        case .value(.int(let i)), .json(.int(let i)): Double(i)
+        case .value(.double(let d)), .json(.double(let d)): d
+        case .json(.bigInteger(let digits)): Double(digits)
+        case .value(.float(let f)): Double(f)
+        case .value(.decimal(let d)): d.doubleValue
+        case .literal(.number(let text)), .text(let text): NumberText(text) == nil ? nil : Double(text)
+        default: nil
         }
     }
 
