@@ -804,17 +804,22 @@ struct PostgresQueryTranslator {
         }
         let l = foldLeft ? PostgresStringFolding.fold(left, options) : left
         let r = foldRight ? PostgresStringFolding.fold(right, options) : right
+        // NaN equals and orders with nothing in a store; PostgreSQL has 'NaN' = 'NaN' and puts
+        // it after every number.
+        let hasNaN = type == .float || type == .double || type == .decimal
         switch op {
         case .equal:
-            if rightIsConstant && leftIsNeverNull { return "\(l) = \(r)" }
-            return rightIsConstant ? "(\(l) = \(r) AND \(l) IS NOT NULL)" : "(\(l) IS NOT DISTINCT FROM \(r))"
-        case .notEqual: return "(\(l) IS DISTINCT FROM \(r))"
+            let nan = hasNaN ? " AND \(l) <> 'NaN'" : ""
+            if rightIsConstant && leftIsNeverNull { return nan.isEmpty ? "\(l) = \(r)" : "(\(l) = \(r)\(nan))" }
+            return rightIsConstant ? "(\(l) = \(r)\(nan) AND \(l) IS NOT NULL)"
+                : hasNaN ? "(\(l) IS NOT DISTINCT FROM \(r) AND \(l) IS DISTINCT FROM 'NaN')" : "(\(l) IS NOT DISTINCT FROM \(r))"
+        case .notEqual:
+            return hasNaN ? "(\(l) IS DISTINCT FROM \(r) OR \(l) IS NOT DISTINCT FROM 'NaN')" : "(\(l) IS DISTINCT FROM \(r))"
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             guard type.isNumeric || type == .string || type == .date else {
                 throw Self.refusal(.invalidOperator, "'\(op.sql)' does not order \(type) values", at: location)
             }
-            // NaN orders with nothing in a store; PostgreSQL puts it after every number.
-            let nan = type == .float || type == .double ? " AND \(l) <> 'NaN' AND \(r) <> 'NaN'" : ""
+            let nan = hasNaN ? " AND \(l) <> 'NaN' AND \(r) <> 'NaN'" : ""
             if rightIsConstant && leftIsNeverNull { return "(\(l) \(op.sql) \(r)\(nan))" }
             return rightIsConstant ? "(\(l) \(op.sql) \(r)\(nan) AND \(l) IS NOT NULL)" : "COALESCE(\(l) \(op.sql) \(r)\(nan), false)"
         case .beginsWith, .endsWith, .contains:

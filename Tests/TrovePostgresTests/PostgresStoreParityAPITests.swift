@@ -10,7 +10,7 @@ import PostgresTestSupport
 struct PostgresStoreParityAPITests {
     static let schema = try! Schema(jsonData: Array(#"""
         {"models": [
-          {"name": "N", "primaryKey": "id", "properties": {"id": "int", "dec": "decimal?", "f": "float?", "s": "int16?", "ds": "decimal[]",
+          {"name": "N", "primaryKey": "id", "properties": {"id": "int", "dec": "decimal?", "f": "float?", "s": "int16?", "d": "double?", "ds": "decimal[]",
            "pet": "Pet?", "pets": "Pet[]", "owner": "N?"}},
           {"name": "Pet", "properties": {"name": "string?"}}
         ]}
@@ -81,6 +81,36 @@ struct PostgresStoreParityAPITests {
             ("N where f == $0 SORT(id)", [.int(16777217)], []),
             ("N where f == 0.1 SORT(id)", [], [22]),
             ("N where f == $0 SORT(id)", ["0.1"], [22]),
+        ]
+        for (text, arguments, expected) in runs {
+            #expect(try store.read { try Self.ids($0.query(text, arguments: arguments)) } == expected, "store: \(text) with \(arguments)")
+            #expect(Self.ids(try postgres.objects(text, arguments: arguments)) == expected, "PostgreSQL: \(text) with \(arguments)")
+        }
+    }
+
+    /// NaN equals nothing, itself included, and orders with nothing, as in a store (PostgreSQL
+    /// has 'NaN' = 'NaN' and puts it after every number).
+    @Test func nanEqualsAndOrdersWithNothing() throws {
+        let (store, postgres) = try Self.load()
+        let more: [[String: Value]] = [["id": 30, "d": .double(.nan), "f": .float(.nan)], ["id": 31, "d": .double(1), "f": .float(1)]]
+        try store.write { tx in for object in more { _ = try tx.insert("N", object) } }
+        for object in more { try postgres.insert("N", object) }
+        let all: [Int64] = [1, 2, 3, 5, 30, 31]
+        let runs: [(String, [Value], [Int64])] = [
+            ("N where d == $0 SORT(id)", [.double(.nan)], []),
+            ("N where d != $0 SORT(id)", [.double(.nan)], all),
+            ("N where d == $0 SORT(id)", [.double(1)], [31]),
+            ("N where d != $0 SORT(id)", [.double(1)], [1, 2, 3, 5, 30]),
+            ("N where d IN $0 SORT(id)", [[.double(.nan), .double(1)]], [31]),
+            ("N where d < $0 SORT(id)", [.double(.nan)], []),
+            ("N where d >= $0 SORT(id)", [.double(.nan)], []),
+            ("N where d > 0 SORT(id)", [], [31]),
+            ("N where d == d SORT(id)", [], [1, 2, 3, 5, 31]),
+            ("N where d != d SORT(id)", [], [30]),
+            ("N where NOT (d == $0) SORT(id)", [.double(.nan)], all),
+            ("N where f == $0 SORT(id)", [.float(.nan)], []),
+            ("N where f != $0 SORT(id)", [.float(.nan)], all),
+            ("N where f == $0 SORT(id)", [.double(.nan)], []),
         ]
         for (text, arguments, expected) in runs {
             #expect(try store.read { try Self.ids($0.query(text, arguments: arguments)) } == expected, "store: \(text) with \(arguments)")
