@@ -652,9 +652,6 @@ public final class PostgresStore {
                 return try coerce(key, targetModel.primaryKeyProperty!.type, property)
             }
             return try PostgresValues.value(try insertRow(targetModel, values, returningKey: true), type: targetModel.primaryKeyProperty?.type ?? .int)
-        case .reference(let reference) where reference.model == target && targetModel.primaryKey == nil:
-            // A nested object the write inserted already (`insertRow`), by its `"@key"`.
-            return .int(Int64(bitPattern: reference.key))
         case .reference, .list:
             throw PostgresError("'\(property)' takes the primary key of a '\(target)' on PostgreSQL, not \(value.kindDescription)")
         default:
@@ -687,28 +684,25 @@ public final class PostgresStore {
         if let pk = model.primaryKey, given[pk] == nil { throw StoreError.missingPrimaryKey(model: model.name) }
         var parameters: [String?] = []
         parameters.reserveCapacity(plan.columnCount)
-        var lists: [(PropertySchema, [Value])] = []
+        var lists: [(PropertySchema, [Value], [Int: Value])] = []
         var written = WrittenKeys()
         for property in model.properties where property.isStored {
             let value = given[property.name] ?? property.valueWhenOmitted
             switch property.type {
             case .list(let element):
                 // Null stands for an empty list, as in a store.
-                guard case .list(var elements) = value.isNull ? .list([]) : value else {
+                guard case .list(let elements) = value.isNull ? .list([]) : value else {
                     throw PostgresError("'\(property.name)' takes a list, not \(value.kindDescription)")
                 }
-                // Nested objects are written before the object holding them, as a store writes them.
-                if case .link(let target) = element, elements.contains(where: \.isObject) {
-                    let hasKey = try self.model(target).primaryKey != nil
-                    elements = try elements.map { element in
-                        guard element.isObject else { return element }
-                        let key = try linkKey(element, target: target, property: property.name)
-                        // A `"@key"` is no value a client gives: it stays marked as the write's own.
-                        guard !hasKey, case .int(let order) = key else { return key }
-                        return .reference(ObjectReference(model: target, key: UInt64(bitPattern: order)))
+                // Nested objects are written before the object holding them, as a store writes
+                // them; their keys (a `"@key"` is no value a client gives) go apart from the values.
+                var nestedKeys: [Int: Value] = [:]
+                if case .link(let target) = element {
+                    for (position, element) in elements.enumerated() where element.isObject {
+                        nestedKeys[position] = try linkKey(element, target: target, property: property.name)
                     }
                 }
-                lists.append((property, elements))
+                lists.append((property, elements, nestedKeys))
             case .link(let target):
                 let key = try linkKey(value, target: target, property: property.name)
                 let text = key.isNull ? nil : try PostgresValues.parameter(key, type: try keyType(target)).0
@@ -726,7 +720,7 @@ public final class PostgresStore {
         let sql = returningKey || plan.hasLists ? plan.returningSQL : plan.sql
         let inserted = try translateConstraint(model, written) { try connection.execute(sql, parameters) }
         let owner = inserted.rows.first?.first ?? nil
-        for (property, elements) in lists { try replaceList(model, property, owner: owner, elements) }
+        for (property, elements, nestedKeys) in lists { try replaceList(model, property, owner: owner, elements, written: nestedKeys) }
         return owner
     }
 
@@ -768,7 +762,10 @@ public final class PostgresStore {
         try self.model(model).primaryKeyProperty?.type ?? .int
     }
 
-    private func replaceList(_ model: ModelSchema, _ property: PropertySchema, owner: String?, _ elements: [Value]) throws {
+    /// Replaces the list `property` of the row `owner` with `elements`; `written` holds the
+    /// keys of the nested objects among them the write has inserted already, by position.
+    private func replaceList(_ model: ModelSchema, _ property: PropertySchema, owner: String?, _ elements: [Value],
+                             written nested: [Int: Value] = [:]) throws {
         guard case .list(let element) = property.type else { return }
         let side = PostgresTables.listTable(model.name, property.name)
         let ownerCast = PostgresTables.castType(model.primaryKeyProperty?.type ?? .int)
@@ -782,7 +779,7 @@ public final class PostgresStore {
         for (position, value) in elements.enumerated() {
             let sqlValue: String
             if case .link(let target) = element {
-                let key = try linkKey(value, target: target, property: property.name)
+                let key = try nested[position] ?? linkKey(value, target: target, property: property.name)
                 guard !key.isNull else { throw StoreError.nullNotAllowed(model: model.name, property: property.name) }
                 let type = try keyType(target)
                 let rendered = try PostgresValues.parameter(key, type: type)

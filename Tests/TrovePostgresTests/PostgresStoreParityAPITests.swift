@@ -118,6 +118,22 @@ struct PostgresStoreParityAPITests {
         }
     }
 
+    /// An object reference a caller makes (or takes from a store) names no row on PostgreSQL,
+    /// not even for a target without a primary key; nested objects a write inserts are linked.
+    @Test func aCallersReferenceIsRefused() throws {
+        let (_, postgres) = try Self.load()
+        _ = try postgres.update("N", primaryKey: 1, set: ["pet": .object(["name": "Rex"]), "pets": [.object(["name": "Tom"])]])
+        let reference = Value.reference(ObjectReference(model: "Pet", key: 1))
+        #expect(throws: PostgresError.self) { try postgres.insert("N", ["id": 40, "pet": reference]) }
+        #expect(throws: PostgresError.self) { try postgres.insert("N", ["id": 41, "pets": [reference]]) }
+        #expect(throws: PostgresError.self) { try postgres.insert("N", ["id": 42, "pets": [.object(["name": "Ann"]), reference]]) }
+        #expect(throws: PostgresError.self) { _ = try postgres.update("N", primaryKey: 2, set: ["pet": reference]) }
+        #expect(throws: PostgresError.self) { _ = try postgres.update("N", primaryKey: 2, set: ["pets": [reference]]) }
+        #expect(try postgres.count("N", where: "id >= 40 OR pet != nil OR pets.@count > 0") == 1)
+        try postgres.insert("N", ["id": 43, "pets": [.object(["name": "Ann"]), .object(["name": "Bo"])], "pet": .object(["name": "Cy"])])
+        #expect(try postgres.count("N", where: "pets.@count == 2 AND ANY pets.name == 'Bo' AND pet.name == 'Cy'") == 1)
+    }
+
     /// A link given as a value that is no object names its target by the primary key, coerced
     /// as a store coerces it; a target without a primary key is given whole, never by a
     /// number (which would name its internal `"@key"`).
