@@ -28,20 +28,14 @@ public struct PostgresProjectedRows: Sendable, Equatable {
             var values: [Value] = []
             var index = 0
             for (number, column) in columns.enumerated() {
-                let texts = row[index..<(index + column.width)]
-                if case .decimalSum = column.reading {
-                    guard let sum = try PostgresValues.decimalSum(texts[texts.startIndex]) else { throw DecimalSumOutOfRange(column: number) }
-                    values.append(sum)
-                } else {
-                    values.append(try Self.value(texts, column.reading))
-                }
+                values.append(try Self.value(row[index..<(index + column.width)], column.reading, column: number))
                 index += column.width
             }
             return values
         }
     }
 
-    private static func value(_ texts: ArraySlice<String?>, _ reading: PostgresProjectedColumn.Reading) throws -> Value {
+    private static func value(_ texts: ArraySlice<String?>, _ reading: PostgresProjectedColumn.Reading, column: Int) throws -> Value {
         let text = texts[texts.startIndex]
         switch reading {
         case .scalar(let type):
@@ -51,7 +45,8 @@ public struct PostgresProjectedRows: Sendable, Equatable {
             guard let text else { return .null }
             return try PostgresValues.list(text, element: element)
         case .decimalSum:
-            return try PostgresValues.decimalSum(text) ?? .null
+            guard let sum = try PostgresValues.decimalSum(text) else { throw DecimalSumOutOfRange(column: column) }
+            return sum
         case .decimalAverage:
             return try PostgresValues.decimalAverage(sum: text, count: texts[texts.startIndex + 1])
         }
