@@ -95,11 +95,7 @@ struct PredicateShapeReader {
         var reader = PredicateShapeReader(shape: PredicateShape(model: known.shape.model, expression: known.shape.expression), root: root,
                                           expected: known.shape.elements)
         do {
-            if let program = known.program {
-                try withUnsafePointer(to: expression) { try program.run(on: UnsafeRawPointer($0), &reader) }
-            } else {
-                try known.shaped.readShape(of: expression, &reader)
-            }
+            try known.shaped.readShape(of: expression, &reader)
         } catch {
             return nil
         }
@@ -158,17 +154,9 @@ struct PredicateShapeReader {
 /// the operands', so reading a tree takes no dynamic casts below its root.
 protocol ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws
-    /// Appends to `program` the steps that read what ``readShape(_:)`` reads, for a node of
-    /// this type `offset` bytes from the tree's root.
-    static func compileShape(at offset: Int, into program: inout PredicateShapeProgram) throws
 }
 
 extension ShapedExpression {
-    /// The program that reads a tree of this type in place.
-    static func program() -> PredicateShapeProgram? {
-        PredicateShapeProgram.compile(Self.self)
-    }
-
     /// ``readShape(_:)`` of `expression`, a value of this type given as its own.
     static func readShape<E>(of expression: E, _ reader: inout PredicateShapeReader) throws {
         guard E.self == Self.self else { throw ModelQueryError("\(E.self) is not \(Self.self)") }
@@ -180,36 +168,20 @@ extension ShapedExpression {
 
 extension PredicateExpressions.Variable: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws { reader.use(key) }
-
-    static func compileShape(at offset: Int, into program: inout PredicateShapeProgram) throws {
-        program.append(.use(try PredicateShapeProgram.offset(\Self.key, at: offset)))
-    }
 }
 
 extension PredicateExpressions.Value: ShapedExpression where Output: StorableProperty {
     func readShape(_ reader: inout PredicateShapeReader) throws { reader.capture(try value.storedValue()) }
-
-    static func compileShape(at offset: Int, into program: inout PredicateShapeProgram) throws {
-        program.append(.capture(try PredicateShapeProgram.offset(\Self.value, at: offset)) { pointer in
-            try pointer.assumingMemoryBound(to: Output.self).pointee.storedValue()
-        })
-    }
 }
 
 extension PredicateExpressions.NilLiteral: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws {}
-    static func compileShape(at offset: Int, into program: inout PredicateShapeProgram) throws {}
 }
 
 extension PredicateExpressions.KeyPath: ShapedExpression where Root: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws {
         try root.readShape(&reader)
         reader.keyPath(keyPath)
-    }
-
-    static func compileShape(at offset: Int, into program: inout PredicateShapeProgram) throws {
-        try Root.compileShape(at: PredicateShapeProgram.offset(\Self.root, at: offset), into: &program)
-        program.append(.keyPath(try PredicateShapeProgram.offset(\Self.keyPath, at: offset)))
     }
 }
 
@@ -218,11 +190,6 @@ extension PredicateExpressions.Equal: ShapedExpression where LHS: ShapedExpressi
         try lhs.readShape(&reader)
         try rhs.readShape(&reader)
     }
-
-    static func compileShape(at offset: Int, into program: inout PredicateShapeProgram) throws {
-        try LHS.compileShape(at: PredicateShapeProgram.offset(\Self.lhs, at: offset), into: &program)
-        try RHS.compileShape(at: PredicateShapeProgram.offset(\Self.rhs, at: offset), into: &program)
-    }
 }
 
 extension PredicateExpressions.NotEqual: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
@@ -230,36 +197,20 @@ extension PredicateExpressions.NotEqual: ShapedExpression where LHS: ShapedExpre
         try lhs.readShape(&reader)
         try rhs.readShape(&reader)
     }
-
-    static func compileShape(at offset: Int, into program: inout PredicateShapeProgram) throws {
-        try LHS.compileShape(at: PredicateShapeProgram.offset(\Self.lhs, at: offset), into: &program)
-        try RHS.compileShape(at: PredicateShapeProgram.offset(\Self.rhs, at: offset), into: &program)
-    }
 }
 
 extension PredicateExpressions.Comparison: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws {
-        reader.mark(Self.code(op))
-        try lhs.readShape(&reader)
-        try rhs.readShape(&reader)
-    }
-
-    static func compileShape(at offset: Int, into program: inout PredicateShapeProgram) throws {
-        program.append(.mark(try PredicateShapeProgram.offset(\Self.op, at: offset)) { pointer in
-            code(pointer.load(as: PredicateExpressions.ComparisonOperator.self))
-        })
-        try LHS.compileShape(at: PredicateShapeProgram.offset(\Self.lhs, at: offset), into: &program)
-        try RHS.compileShape(at: PredicateShapeProgram.offset(\Self.rhs, at: offset), into: &program)
-    }
-
-    static func code(_ op: PredicateExpressions.ComparisonOperator) -> Int {
-        switch op {
+        let code = switch op {
         case .lessThan: 0
         case .lessThanOrEqual: 1
         case .greaterThan: 2
         case .greaterThanOrEqual: 3
         @unknown default: -1
         }
+        reader.mark(code)
+        try lhs.readShape(&reader)
+        try rhs.readShape(&reader)
     }
 }
 
@@ -268,11 +219,6 @@ extension PredicateExpressions.Conjunction: ShapedExpression where LHS: ShapedEx
         try lhs.readShape(&reader)
         try rhs.readShape(&reader)
     }
-
-    static func compileShape(at offset: Int, into program: inout PredicateShapeProgram) throws {
-        try LHS.compileShape(at: PredicateShapeProgram.offset(\Self.lhs, at: offset), into: &program)
-        try RHS.compileShape(at: PredicateShapeProgram.offset(\Self.rhs, at: offset), into: &program)
-    }
 }
 
 extension PredicateExpressions.Disjunction: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
@@ -280,30 +226,16 @@ extension PredicateExpressions.Disjunction: ShapedExpression where LHS: ShapedEx
         try lhs.readShape(&reader)
         try rhs.readShape(&reader)
     }
-
-    static func compileShape(at offset: Int, into program: inout PredicateShapeProgram) throws {
-        try LHS.compileShape(at: PredicateShapeProgram.offset(\Self.lhs, at: offset), into: &program)
-        try RHS.compileShape(at: PredicateShapeProgram.offset(\Self.rhs, at: offset), into: &program)
-    }
 }
 
 extension PredicateExpressions.Negation: ShapedExpression where Wrapped: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws { try wrapped.readShape(&reader) }
-
-    static func compileShape(at offset: Int, into program: inout PredicateShapeProgram) throws {
-        try Wrapped.compileShape(at: PredicateShapeProgram.offset(\Self.wrapped, at: offset), into: &program)
-    }
 }
 
 extension PredicateExpressions.CollectionContainsCollection: ShapedExpression where Base: ShapedExpression, Other: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws {
         try base.readShape(&reader)
         try other.readShape(&reader)
-    }
-
-    static func compileShape(at offset: Int, into program: inout PredicateShapeProgram) throws {
-        try Base.compileShape(at: PredicateShapeProgram.offset(\Self.base, at: offset), into: &program)
-        try Other.compileShape(at: PredicateShapeProgram.offset(\Self.other, at: offset), into: &program)
     }
 }
 
@@ -312,22 +244,12 @@ extension PredicateExpressions.SequenceStartsWith: ShapedExpression where Base: 
         try base.readShape(&reader)
         try prefix.readShape(&reader)
     }
-
-    static func compileShape(at offset: Int, into program: inout PredicateShapeProgram) throws {
-        try Base.compileShape(at: PredicateShapeProgram.offset(\Self.base, at: offset), into: &program)
-        try Prefix.compileShape(at: PredicateShapeProgram.offset(\Self.prefix, at: offset), into: &program)
-    }
 }
 
 extension PredicateExpressions.SequenceContains: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws {
         try sequence.readShape(&reader)
         try element.readShape(&reader)
-    }
-
-    static func compileShape(at offset: Int, into program: inout PredicateShapeProgram) throws {
-        try LHS.compileShape(at: PredicateShapeProgram.offset(\Self.sequence, at: offset), into: &program)
-        try RHS.compileShape(at: PredicateShapeProgram.offset(\Self.element, at: offset), into: &program)
     }
 }
 
@@ -337,12 +259,6 @@ extension PredicateExpressions.SequenceContainsWhere: ShapedExpression where LHS
         reader.bind(variable.key)
         try test.readShape(&reader)
     }
-
-    static func compileShape(at offset: Int, into program: inout PredicateShapeProgram) throws {
-        try LHS.compileShape(at: PredicateShapeProgram.offset(\Self.sequence, at: offset), into: &program)
-        program.append(try PredicateShapeProgram.binding(\Self.variable, at: offset))
-        try RHS.compileShape(at: PredicateShapeProgram.offset(\Self.test, at: offset), into: &program)
-    }
 }
 
 extension PredicateExpressions.SequenceAllSatisfy: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
@@ -350,12 +266,6 @@ extension PredicateExpressions.SequenceAllSatisfy: ShapedExpression where LHS: S
         try sequence.readShape(&reader)
         reader.bind(variable.key)
         try test.readShape(&reader)
-    }
-
-    static func compileShape(at offset: Int, into program: inout PredicateShapeProgram) throws {
-        try LHS.compileShape(at: PredicateShapeProgram.offset(\Self.sequence, at: offset), into: &program)
-        program.append(try PredicateShapeProgram.binding(\Self.variable, at: offset))
-        try RHS.compileShape(at: PredicateShapeProgram.offset(\Self.test, at: offset), into: &program)
     }
 }
 
@@ -365,12 +275,6 @@ extension PredicateExpressions.OptionalFlatMap: ShapedExpression where LHS: Shap
         reader.bind(variable.key)
         try transform.readShape(&reader)
     }
-
-    static func compileShape(at offset: Int, into program: inout PredicateShapeProgram) throws {
-        try LHS.compileShape(at: PredicateShapeProgram.offset(\Self.wrapped, at: offset), into: &program)
-        program.append(try PredicateShapeProgram.binding(\Self.variable, at: offset))
-        try RHS.compileShape(at: PredicateShapeProgram.offset(\Self.transform, at: offset), into: &program)
-    }
 }
 
 extension PredicateExpressions.NilCoalesce: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
@@ -378,29 +282,15 @@ extension PredicateExpressions.NilCoalesce: ShapedExpression where LHS: ShapedEx
         try lhs.readShape(&reader)
         try rhs.readShape(&reader)
     }
-
-    static func compileShape(at offset: Int, into program: inout PredicateShapeProgram) throws {
-        try LHS.compileShape(at: PredicateShapeProgram.offset(\Self.lhs, at: offset), into: &program)
-        try RHS.compileShape(at: PredicateShapeProgram.offset(\Self.rhs, at: offset), into: &program)
-    }
 }
 
 extension PredicateExpressions.ForcedUnwrap: ShapedExpression where Inner: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws { try inner.readShape(&reader) }
-
-    static func compileShape(at offset: Int, into program: inout PredicateShapeProgram) throws {
-        try Inner.compileShape(at: PredicateShapeProgram.offset(\Self.inner, at: offset), into: &program)
-    }
 }
 
 extension PredicateExpressions.StringLocalizedStandardContains: ShapedExpression where Root: ShapedExpression, Other: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws {
         try root.readShape(&reader)
         try other.readShape(&reader)
-    }
-
-    static func compileShape(at offset: Int, into program: inout PredicateShapeProgram) throws {
-        try Root.compileShape(at: PredicateShapeProgram.offset(\Self.root, at: offset), into: &program)
-        try Other.compileShape(at: PredicateShapeProgram.offset(\Self.other, at: offset), into: &program)
     }
 }

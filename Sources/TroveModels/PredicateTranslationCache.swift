@@ -60,14 +60,11 @@ enum PredicateTranslationCache {
     final class KnownExpression: @unchecked Sendable {
         let shape: PredicateShape
         let shaped: any ShapedExpression.Type
-        /// Where the shape's elements lie in a tree of this type, read in place of the walk.
-        let program: PredicateShapeProgram?
         let entry: Entry
 
         init(shape: PredicateShape, shaped: any ShapedExpression.Type, entry: Entry) {
             self.shape = shape
             self.shaped = shaped
-            program = shaped.program()
             self.entry = entry
         }
     }
