@@ -1,5 +1,9 @@
 /// A ``Repository`` over a Trove ``Store``: entities are objects of the model named by
-/// ``EntityType/className``, and a save is one write transaction.
+/// ``EntityType/className``, and a save is one write transaction. A save inside a write
+/// transaction open on the same thread (``Store/beginWrite()``, or ``Store/write(_:)``) joins
+/// it: if that transaction rolls back, the repository forgets the save, so that an entity it
+/// inserted is new again, one it deleted is followed again and one it updated has its changes
+/// pending again.
 ///
 /// Like the stores it stands for (a Core Data context, a Realm), a repository is used from
 /// one thread at a time.
@@ -44,7 +48,9 @@ public final class TroveRepository: QueryLanguageRepository {
         try tracker.requireWrite()
         defer { try? tracker.endWrite() }
         let pending = try tracker.pending()
-        let inserted = try store.write { tx -> [ObjectIdentifier: ObjectReference] in
+        // In a transaction the caller opened, the save lasts only if that one commits.
+        let joined = store.isWritingOnCurrentThread
+        let (inserted, tx) = try store.write { tx -> ([ObjectIdentifier: ObjectReference], Transaction) in
             for d in pending.deletes { try tx.delete(d.id) }
             for u in pending.updates {
                 try tx.update(u.id, entityProperties(u.values))
@@ -53,9 +59,11 @@ public final class TroveRepository: QueryLanguageRepository {
             for i in pending.inserts {
                 ids[i.entry] = try tx.insert(i.model, entityProperties(i.values)).reference
             }
-            return ids
+            return (ids, tx)
         }
-        tracker.saved(pending, insertedIDs: inserted)
+        let undo = tracker.saved(pending, insertedIDs: inserted, durable: !joined)
+        // Rolled back, the save is forgotten: the entities are again what the store holds.
+        if joined { tx.whenUndone { [weak tracker] in tracker?.undo(undo) } }
     }
 
     public func addEntity<T: EntityType>(_ type: T.Type) throws -> T { try tracker.addEntity(type) }

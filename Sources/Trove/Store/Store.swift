@@ -131,11 +131,13 @@ public final class Store: @unchecked Sendable {
                 throw StoreError(e)
             }
             tx.isLive = false
+            tx.endUndoHandlers(undone: false)
             if !changes.isEmpty { notify(StoreCommit(version: tx.writeTx.snapshotID + 1, changes: changes)) }
             return result
         } catch {
             tx.isLive = false
             tx.writeTx.abort()
+            tx.endUndoHandlers(undone: true)
             throw StoreError.wrapping(error)
         }
     }
@@ -178,6 +180,8 @@ public final class Store: @unchecked Sendable {
         try tx.checkLive()
         state.lock(); if activeWrite?.tx === tx { activeWrite = nil }; state.unlock()
         tx.isLive = false
+        var committed = false
+        defer { tx.endUndoHandlers(undone: !committed) }
         guard commit else { return tx.writeTx.abort() }
         let changes = committedChanges(tx)
         do {
@@ -186,6 +190,7 @@ public final class Store: @unchecked Sendable {
             tx.writeTx.abort()
             throw StoreError(e)
         }
+        committed = true
         if !changes.isEmpty { notify(StoreCommit(version: tx.writeTx.snapshotID + 1, changes: changes)) }
     }
 

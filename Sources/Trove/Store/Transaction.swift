@@ -39,6 +39,20 @@ public final class Transaction: Snapshot {
     /// Whether it came from ``Store/beginWrite()`` and is committed by hand.
     var isExplicit = false
 
+    /// What to run if the transaction is rolled back or its commit fails, the latest first:
+    /// a client that joined it (``TroveRepository``'s save) then takes back what it recorded.
+    private var undoHandlers: [() -> Void] = []
+
+    /// Runs `handler` if the transaction ends without committing.
+    func whenUndone(_ handler: @escaping () -> Void) { undoHandlers.append(handler) }
+
+    /// Ends the handlers of ``whenUndone(_:)``: run when the transaction was `undone`, else dropped.
+    func endUndoHandlers(undone: Bool) {
+        let handlers = undoHandlers
+        undoHandlers = []
+        if undone { for handler in handlers.reversed() { handler() } }
+    }
+
     init(store: Store, transaction: TroveStorage.WriteTransaction, layout: StoreLayout? = nil) {
         writeTx = transaction
         super.init(store: store, transaction: transaction, layout: layout)
