@@ -251,3 +251,29 @@ struct PostgresStoreParityTests {
             """)
     }
 }
+
+extension PostgresStoreParityTests {
+    /// Sums and averages of decimals near the ends of a `Decimal`'s range (up to about 3.4e165,
+    /// down to 1e-128) are the values a store gives, where PostgreSQL's sum is rounded on this
+    /// side and where its average is rounded in SQL (a condition, SORT).
+    @Test func decimalAveragesNearTheEndsOfTheirRangeAreAsOnAStore() throws {
+        let schema = #"{"models": [{"name": "D", "primaryKey": "id", "properties": {"id": "int", "g": "int", "d": "decimal?", "ds": "decimal[]"}}]}"#
+        func digits(_ significand: String, _ zeros: Int) -> String { significand + String(repeating: "0", count: zeros) }
+        let three = digits("3", 165), one = digits("1", 165), near = digits("999", 162)
+        let tiny = "0." + String(repeating: "0", count: 119) + "1"
+        try expectSame(schema: schema, [], stdin: """
+            insert D [{"id": 1, "g": 1, "d": "\(three)", "ds": ["\(three)", "\(three)"]}, {"id": 2, "g": 1, "d": "\(three)", "ds": ["\(one)", "\(one)", "\(one)"]}, {"id": 3, "g": 2, "d": "\(tiny)", "ds": ["\(tiny)", "0", "0"]}, {"id": 4, "g": 3, "d": "\(near)", "ds": ["\(near)", "-\(one)"]}]
+            avg D.d
+            avg D.d where g == 1
+            sum D.d where g > 1
+            avg D.d where g == 2
+            D GROUP(g) SELECT(g, @avg.d) SORT(g)
+            D where g > 1 GROUP(g) SELECT(g, @sum.d) SORT(g)
+            D SORT(id) SELECT(id, ds.@avg)
+            D where id > 1 SORT(id) SELECT(id, ds.@sum)
+            D where ds.@avg > 2e165 SORT(id) SELECT(id)
+            D where ds.@avg < 2e165 AND ds.@avg > 1e-130 SORT(id) SELECT(id)
+            D SORT(ds.@avg) SELECT(id, ds.@avg)
+            """)
+    }
+}

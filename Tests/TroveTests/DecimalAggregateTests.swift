@@ -42,13 +42,47 @@ struct DecimalAggregateTests {
         5: (["99999999999999999999999999999999999999", "0.5"], "100000000000000000000000000000000000000", "50000000000000000000000000000000000000"),
     ]
 
-    static func store() throws -> Store {
+    /// Values near the ends of a `Decimal`'s range (a significand below 2^128, about 3.4e38,
+    /// times 10 to -128...127: up to about 3.4e165), as (significand, exponent):
+    /// (values, sum or nil where it is beyond the range, average). Above 1e127 a `Decimal`
+    /// holds zeros in its significand; the average is always the values' order of magnitude.
+    static let nearTheEnds: [Int64: ([(String, Int)], (String, Int)?, (String, Int))] = [
+        1: ([("1", 120), ("1", 120)], ("2", 120), ("1", 120)),
+        2: ([("1", 128), ("1", 128)], ("2", 128), ("1", 128)),
+        3: ([("1", 165), ("1", 165), ("1", 165)], ("3", 165), ("1", 165)),
+        4: ([("3", 165), ("3", 165)], nil, ("3", 165)),
+        5: ([("-3", 165), ("-3", 165)], nil, ("-3", 165)),
+        6: ([("3.4", 165), ("-1", 165)], ("2.4", 165), ("1.2", 165)),
+        7: ([("9.99", 164), ("9.99", 164), ("9.99", 164)], ("2.997", 165), ("9.99", 164)),
+        // The largest Decimal and 3.4e165: the average's 40th digit rounds.
+        8: ([("340282366920938463463374607431768211455", 127), ("3.4", 165)], nil, ("340141183460469231731687303715884105728", 127)),
+        9: ([("1", -120), ("2", -120)], ("3", -120), ("1.5", -120)),
+        // Below 1e-120 the digits end at the smallest exponent, -128.
+        10: ([("1", -120), ("0", 0), ("0", 0)], ("1", -120), ("3.3333333", -121)),
+        11: ([("-1.5", -127), ("0.5", -127), ("0", 0)], ("-1", -127), ("-3", -128)),
+    ]
+
+    /// `significand` times 10^`exponent`, in digits: `Decimal(string:)` refuses `3e165`.
+    static func plain(_ value: (String, Int)) -> String {
+        var (text, exponent) = value
+        let sign = text.hasPrefix("-") ? "-" : ""
+        text = String(text.drop { $0 == "-" })
+        if let point = text.firstIndex(of: ".") {
+            exponent -= text.distance(from: point, to: text.endIndex) - 1
+            text.remove(at: point)
+        }
+        if exponent >= 0 { return sign + text + String(repeating: "0", count: exponent) }
+        let padded = String(repeating: "0", count: max(0, -exponent - text.count + 1)) + text
+        return sign + padded.dropLast(-exponent) + "." + padded.suffix(-exponent)
+    }
+
+    static func store(_ values: [Int64: [String]] = expected.mapValues(\.0)) throws -> Store {
         let schema = """
             {"models": [{"name": "M", "properties": {"k": "int", "dec": "decimal?", "decs": "decimal[]"}}]}
             """
         let store = try Store(configuration: .inMemory(schema: try schemaFromJSON(schema)))
         try store.write { tx in
-            for (k, (values, _, _)) in expected.sorted(by: { $0.key < $1.key }) {
+            for (k, values) in values.sorted(by: { $0.key < $1.key }) {
                 let decimals = values.map { Value.decimal(Decimal(string: $0)!) }
                 for value in decimals { try tx.insert("M", ["k": .int(k), "dec": value, "decs": .list([])]) }
                 try tx.insert("M", ["k": .int(k), "dec": .null, "decs": .list(decimals)])
@@ -74,6 +108,30 @@ struct DecimalAggregateTests {
             let lists = try snapshot.rows("M where k == \(k) AND decs.@count > 0 SELECT(decs.@sum, decs.@avg)")
             #expect(lists.map { $0.values } == [[Self.decimal(sum), Self.decimal(average)]])
             #expect(try snapshot.aggregate("count M where k == \(k) AND decs.@sum == \(sum)") == .int(1))
+        }
+    }
+
+    @Test(arguments: nearTheEnds.keys.sorted())
+    func sumsAndAveragesNearTheEndsOfTheRangeOfDecimalAreValues(_ k: Int64) throws {
+        let (values, sum, average) = Self.nearTheEnds[k]!
+        let store = try Self.store([k: values.map(Self.plain)])
+        let avg = Self.decimal(Self.plain(average))
+        try store.read { snapshot in
+            #expect(try snapshot.aggregate("avg M.dec") == avg)
+            let results = try snapshot.objects("M", where: "decs.@count == 0")
+            #expect(try results.average(of: "dec") == avg)
+            #expect(try snapshot.rows("M where decs.@count == 0 GROUP(k) SELECT(@avg.dec)").map { $0.values } == [[avg]])
+            #expect(try snapshot.rows("M where decs.@count > 0 SELECT(decs.@avg)").map { $0.values } == [[avg]])
+            if let sum {
+                let total = Self.decimal(Self.plain(sum))
+                #expect(try snapshot.aggregate("sum M.dec") == total)
+                #expect(try results.sum(of: "dec") == total)
+                #expect(try snapshot.rows("M where decs.@count == 0 GROUP(k) SELECT(@sum.dec)").map { $0.values } == [[total]])
+                #expect(try snapshot.rows("M where decs.@count > 0 SELECT(decs.@sum)").map { $0.values } == [[total]])
+            }
+        }
+        if sum == nil {
+            try QuestionTests.expectRefusals([("sum M.dec", 7)], by: store, saying: "is out of the range of decimal")
         }
     }
 

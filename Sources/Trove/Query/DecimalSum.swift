@@ -122,9 +122,24 @@ package struct DecimalSum {
             exponent -= 1
         }
         guard exponent <= Self.exponents.upperBound else { return nil }
-        let text = String(decoding: digits.map { $0 + UInt8(ascii: "0") }, as: UTF8.self)
-        guard let significand = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else { return nil }
-        return Decimal(sign: negative ? .minus : .plus, exponent: exponent, significand: significand)
+        let sign: FloatingPointSign = negative ? .minus : .plus
+        guard digits.last == 0 else { return significand(digits).map { Decimal(sign: sign, exponent: exponent, significand: $0) } }
+        // Zeros were added to bring the exponent down to 127. A significand read from text
+        // keeps its trailing zeros as its own exponent, which `Decimal(sign:exponent:significand:)`
+        // adds past 127 (NaN); a sum keeps them in the significand, as Foundation's compaction
+        // does with any exponent it cannot raise. So: (digits - 1) + 1, each at `exponent`.
+        var lower = digits
+        var i = lower.endIndex - 1
+        while lower[i] == 0 { lower[i] = 9; i -= 1 }
+        lower[i] -= 1
+        guard let lowerSignificand = significand(lower) else { return nil }
+        return Decimal(sign: sign, exponent: exponent, significand: lowerSignificand) + Decimal(sign: sign, exponent: exponent, significand: 1)
+    }
+
+    /// The integer `digits` spell (most significant first, the last not 0, so that its
+    /// exponent is 0).
+    private static func significand(_ digits: [UInt8]) -> Decimal? {
+        Decimal(string: String(decoding: digits.map { $0 + UInt8(ascii: "0") }, as: UTF8.self), locale: Locale(identifier: "en_US_POSIX"))
     }
 
     /// 2^128 - 1, the largest significand a `Decimal` holds.
