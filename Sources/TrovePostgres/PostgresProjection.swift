@@ -110,6 +110,13 @@ extension PostgresQueryTranslator {
             + "FROM (SELECT q, \(exponent) AS e FROM (SELECT q, \(first) AS e0 FROM (\(quotient)) AS a0) AS a1) AS a2)"
     }
 
+    /// The exact sum of decimals `value`, 0 over none. A NaN adds nothing, as in a store
+    /// (PostgreSQL's sum with a 'NaN' is 'NaN', which no `Decimal` reads); an average still
+    /// counts it, as a store's does.
+    static func decimalSum(_ value: String) -> String {
+        "COALESCE(sum(\(value)) FILTER (WHERE \(value) <> 'NaN'), 0)"
+    }
+
     /// The exact average of decimals `value`, to 200 places, as `q`, for `decimalAverage`.
     static func decimalQuotient(sum: String, count: String) -> String {
         "SELECT round(\(sum), 200) / NULLIF(\(count), 0) AS q"
@@ -128,10 +135,10 @@ extension PostgresQueryTranslator {
             return (["count(*)::bigint"], .scalar(.int))
         case .sum:
             if type.isInteger { return (["COALESCE(sum(\(value)), 0)::bigint"], .scalar(.int)) }
-            if type == .decimal { return (["COALESCE(sum(\(value)), 0)"], .decimalSum) }
+            if type == .decimal { return ([Self.decimalSum(value)], .decimalSum) }
             return (["COALESCE(sum(\(value)::double precision), 0)"], .scalar(.double))
         case .avg:
-            if type == .decimal { return (["sum(\(value))", "count(\(value))::bigint"], .decimalAverage) }
+            if type == .decimal { return ([Self.decimalSum(value), "count(\(value))::bigint"], .decimalAverage) }
             return ([Self.doubleAverage(value)], .scalar(.double))
         case .min, .max:
             let name = String(function.rawValue.dropFirst())
@@ -188,7 +195,7 @@ extension PostgresQueryTranslator {
                     }
                     let (sql, reading) = aggregated(function, path.expression, type: path.type)
                     let order = function == .avg && path.type == .decimal
-                        ? Self.decimalAverage(quotient: Self.decimalQuotient(sum: "sum(\(path.expression))", count: "count(\(path.expression))")) : sql[0]
+                        ? Self.decimalAverage(quotient: Self.decimalQuotient(sum: Self.decimalSum(path.expression), count: "count(\(path.expression))")) : sql[0]
                     columns.append((item.name, item.text, sql, reading, order))
                 }
             }

@@ -203,14 +203,14 @@ struct PostgresQueryTranslator {
             if type.isInteger {
                 (expression, resultType) = ("COALESCE(sum(\(value)), 0)::bigint", .int)
             } else if type == .decimal {
-                (expression, resultType) = ("COALESCE(sum(\(value)), 0)", .decimal)
+                (expression, resultType) = (Self.decimalSum(value), .decimal)
             } else {
                 (expression, resultType) = ("COALESCE(sum(\(value)::double precision), 0)", .double)
             }
         case .avg:
             if type == .decimal {
                 // Divided on this side, as a store divides (`PostgresValues.decimalAverage`).
-                (expression, resultType) = ("sum(\(value)), count(\(value))::bigint", .decimal)
+                (expression, resultType) = ("\(Self.decimalSum(value)), count(\(value))::bigint", .decimal)
             } else {
                 (expression, resultType) = (Self.doubleAverage(value), .double)
             }
@@ -563,11 +563,12 @@ struct PostgresQueryTranslator {
             // Typed as a store types them, which is how a constant compared with them is read.
             case .sum:
                 let type: PropertyType = value.type.isInteger ? .int : value.type == .decimal ? .decimal : .double
+                if type == .decimal { return Operand(expression: "(SELECT \(Self.decimalSum(value.expression)) \(from))", type: type) }
                 let summed = type == .double ? "\(value.expression)::double precision" : value.expression
                 return Operand(expression: "(SELECT COALESCE(sum(\(summed)), 0) \(from))", type: type)
             case .avg:
                 if value.type == .decimal {
-                    let quotient = Self.decimalQuotient(sum: "sum(\(value.expression))", count: "count(\(value.expression))") + " \(from)"
+                    let quotient = Self.decimalQuotient(sum: Self.decimalSum(value.expression), count: "count(\(value.expression))") + " \(from)"
                     return Operand(expression: Self.decimalAverage(quotient: quotient), type: .decimal)
                 }
                 return Operand(expression: "(SELECT \(Self.doubleAverage(value.expression)) \(from))", type: .double)

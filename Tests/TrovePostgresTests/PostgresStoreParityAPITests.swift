@@ -118,6 +118,28 @@ struct PostgresStoreParityAPITests {
         }
     }
 
+    /// A decimal NaN takes no part in a sum (an average counts it), as in a store.
+    @Test func aDecimalNaNIsLeftOutOfSums() throws {
+        let (store, postgres) = try Self.load()
+        let more: [[String: Value]] = [["id": 50, "dec": .decimal(.nan), "ds": [.decimal(.nan), .decimal(2)]]]
+        try store.write { tx in for object in more { _ = try tx.insert("N", object) } }
+        for object in more { try postgres.insert("N", object) }
+        for predicate in ["ds.@sum == 2", "ds.@avg == 1", "ds.@avg > 0.5", "id == 50 AND ds.@sum == 2"] {
+            #expect(try postgres.count("N", where: predicate) == store.read { try $0.query("N where \(predicate)").count }, "\(predicate)")
+        }
+        #expect(try postgres.count("N", where: "id == 50 AND ds.@avg == 1") == 1)
+        for text in ["sum N.dec", "avg N.dec", "sum N.dec where id == 50", "avg N.dec where id == 50"] {
+            let expected = try store.read { try $0.aggregate(text) }
+            guard case .value(_, let got) = try postgres.run(text) else { Issue.record("\(text): no value"); continue }
+            #expect(got == expected, "\(text): got \(got), expected \(expected)")
+        }
+        for text in ["N SORT(id) SELECT(id, ds.@sum, ds.@avg)", "N GROUP(s) SELECT(s, @sum.dec, @avg.dec) SORT(s)", "N SORT(ds.@avg, id) SELECT(id, ds.@avg)"] {
+            let expected = try PostgresDifferentialTests.storeRows(store, text, [])
+            guard case .rows(let got) = try postgres.run(text) else { Issue.record("\(text): not rows"); continue }
+            #expect(got.columns == expected.columns && got.json == expected.rows, "\(text)\n  got \(got.json)\n  expected \(expected.rows)")
+        }
+    }
+
     /// An object reference a caller makes (or takes from a store) names no row on PostgreSQL,
     /// not even for a target without a primary key; nested objects a write inserts are linked.
     @Test func aCallersReferenceIsRefused() throws {
