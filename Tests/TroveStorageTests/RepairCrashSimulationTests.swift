@@ -31,8 +31,10 @@ import TestRandom
     /// Commits on a store with `oldShapes`, on a disk that dies after `failAfter` I/O calls:
     /// each deletes the first key under a one-child branch while one is left (the repair),
     /// and a few keys at random, and puts some (a few with overflow values); with `vacuums`,
-    /// every third commit is followed by a vacuum.
-    static func runUntilCrash(seed: UInt64, failAfter: Int, withLog: Bool, vacuums: Bool) -> CrashSimulationTests.Run {
+    /// every third commit is followed by a vacuum; `pagesMoved` gets each finished vacuum's
+    /// count.
+    static func runUntilCrash(seed: UInt64, failAfter: Int, withLog: Bool, vacuums: Bool,
+                              pagesMoved: inout [Int]) -> CrashSimulationTests.Run {
         var rng = SplitMix64(seed: seed)
         let disk = SimulatedDisk()
         let logDisk = withLog ? SimulatedDisk() : nil
@@ -74,7 +76,7 @@ import TestRandom
                 try tx.commit()
                 current = next
                 durableThrough = states.count - 1
-                if vacuums && round % 3 == 2 { try s.vacuum() }
+                if vacuums && round % 3 == 2 { pagesMoved.append(try s.vacuum().pagesMoved) }
             } catch {
                 break
             }
@@ -82,15 +84,20 @@ import TestRandom
         return (states, durableThrough, states.count - 1, disk, logDisk)
     }
 
-    static func crashAndCheck(seed: UInt64, withLog: Bool = false, vacuums: Bool = false) throws {
+    /// Runs `runUntilCrash` and checks three crash images of it; returns each finished
+    /// vacuum's `pagesMoved`.
+    @discardableResult
+    static func crashAndCheck(seed: UInt64, withLog: Bool = false, vacuums: Bool = false) throws -> [Int] {
         var rng = SplitMix64(seed: seed &* 7919)
         // Most of the repairs are in the first commits.
         let failAfter = 1 + Int(rng.next() % 200)
-        let run = runUntilCrash(seed: seed, failAfter: failAfter, withLog: withLog, vacuums: vacuums)
+        var pagesMoved: [Int] = []
+        let run = runUntilCrash(seed: seed, failAfter: failAfter, withLog: withLog, vacuums: vacuums, pagesMoved: &pagesMoved)
         for _ in 0..<3 {
             let image = run.disk.crashImage(using: &rng)
             try CrashSimulationTests.check(run, image: image, logImage: run.log?.crashImage(using: &rng), seed: seed)
         }
+        return pagesMoved
     }
 
     @Test func crashesDuringRepairingDeletesLoseNothingAcknowledged() throws {
@@ -102,6 +109,13 @@ import TestRandom
     }
 
     @Test func crashesDuringRepairingDeletesAndVacuumsLoseNothingAcknowledged() throws {
-        for seed in 8201...8260 { try Self.crashAndCheck(seed: UInt64(seed), vacuums: true) }
+        // A vacuum walks the trees (and repairs what it passes) only when it moves pages,
+        // which it does only with enough pages free: the runs must include such vacuums.
+        var moving = 0
+        for seed in 8201...8260 {
+            let moved = try Self.crashAndCheck(seed: UInt64(seed), vacuums: true)
+            if moved.contains(where: { $0 > 0 }) { moving += 1 }
+        }
+        #expect(moving >= 20, "runs with a vacuum that moved pages (and walked the trees): \(moving)")
     }
 }
