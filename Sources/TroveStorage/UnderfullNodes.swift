@@ -88,7 +88,13 @@ extension WriteTransaction {
         let child = try node(try pv.child(index))
         // Read before the balance: merging moves these into one node, sharing into two.
         var carried: [UInt64] = []
-        for j in try oneChildRun(pv, child, index: index) { carried.append(try node(try pv.child(j)).child(0)) }
+        let run = try oneChildRun(pv, child, index: index)
+        for j in run { carried.append(try node(try pv.child(j)).child(0)) }
+        if run.isEmpty {
+            // The sibling a pair balance takes (``balancePair``'s choice) may have one child.
+            let sibling = try node(try pv.child(index > 0 ? index - 1 : index + 1))
+            if !sibling.isLeaf, sibling.count == 1 { carried.append(try sibling.child(0)) }
+        }
         var at = try balanceChild(tree, parent: parent, parentPgno: parentPgno, index: index)
         for target in carried {
             at = try repairCarried(tree, target, parent: parent, parentPgno: parentPgno, near: at)

@@ -35,6 +35,12 @@ extension WriteTransaction {
     /// leave it: the subtrees of its other children are freed and their entries removed, so
     /// the file stays sound for the verifier. Returns the keys they held.
     func oneChildBranch(_ t: Tree, path: [Int]) throws -> [[UInt8]] {
+        try trimBranch(t, path: path, keeping: 1)
+    }
+
+    /// Leaves the branch reached by following `path` from the root of `t` (-1: the last
+    /// child) with its first `keeping` children, as ``oneChildBranch(_:path:)`` does with one.
+    func trimBranch(_ t: Tree, path: [Int], keeping: Int) throws -> [[UInt8]] {
         var (pgno, p) = try touch(t.info.root)
         t.info.root = pgno
         for step in path {
@@ -59,8 +65,8 @@ extension WriteTransaction {
             }
         }
         let branch = try NodeView(p, pgno: pgno, pageSize: pageSize)
-        precondition(!branch.isLeaf && branch.count >= 2, "not a branch with two children or more")
-        for i in (1..<branch.count).reversed() {
+        precondition(!branch.isLeaf && branch.count > keeping, "not a branch with more than \(keeping) children")
+        for i in (keeping..<branch.count).reversed() {
             let child = try branch.child(i)
             try collect(child)
             try freeSubtree(child)

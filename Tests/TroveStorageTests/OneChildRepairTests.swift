@@ -292,6 +292,47 @@ import TestRandom
       }
     }
 
+    /// A tree of wide keys appended until it has four levels: root, two levels of branches,
+    /// leaves.
+    static func fourLevels(in store: Storage? = nil) throws -> (Storage, Set<[UInt8]>) {
+        let s = try store ?? Storage.inMemory(options: Self.withoutVacuum)
+        var present = Set<[UInt8]>()
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            var i = 0
+            while t.depth < 4 || i % 500 != 0 {
+                try tx.append(t, wideKey(i), TreeFillTests.value(i))
+                present.insert(wideKey(i))
+                i += 1
+            }
+        }
+        return (s, present)
+    }
+
+    /// The root's first child a chain (a branch with one child over a branch with one child),
+    /// the second a branch of two children, the first of which has a leaf with one entry:
+    /// deleting it leaves that child with one child, which shares its sibling's, and the
+    /// second branch under a quarter full, so that it merges with the first. The chain's
+    /// lower branch, taken into the merged branch, is repaired in the same delete.
+    @Test(arguments: Backing.allCases)
+    func aChainMergedIntoAnUnderfullSiblingIsRepaired(backing: Backing) throws {
+      try Self.on(backing) { store in
+        var (s, present) = try Self.fourLevels(in: store)
+        try s.write { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            #expect(t.depth == 4)
+            for k in try tx.oneChildBranch(t, path: [0]) { present.remove(k) }
+            for k in try tx.oneChildBranch(t, path: [0, 0]) { present.remove(k) }
+            for k in try tx.trimBranch(t, path: [1], keeping: 2) { present.remove(k) }
+            for k in try tx.emptyLeaf(t, path: [1, 0, 0], keeping: 1) { present.remove(k) }
+        }
+        let before = try TreeShapeTests.summary(s)
+        #expect(before.oneChildBranches == 2)
+        try TreeShapeTests.deleteFirstKeyOfLeaf(s, path: [1, 0, 0], present: &present)
+        return present
+      }
+    }
+
     /// The depths of the leaves of tree `t`: the verifier does not check that they are one.
     static func leafDepths(_ s: Storage) throws -> Set<Int> {
         try s.read { tx in try tx.leafDepths(try #require(try tx.tree(named: "t"))) }
