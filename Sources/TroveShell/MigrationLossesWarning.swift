@@ -11,6 +11,8 @@ extension MigrationLosses {
                 "property '\(model).\(property)'"
             case .values(let model, let property, let from, let to):
                 "the values of '\(model).\(property)' (\(from) to \(to): each is its default now)"
+            case .nulls(let model, let property, let objects):
+                "the nulls of '\(model).\(property)' (\(objects) object\(objects == 1 ? "" : "s"), made required: each is its default now)"
             }
         }
         switch cause {

@@ -473,6 +473,21 @@ import Testing
                 "\(r.err)")
     }
 
+    /// A migration that makes an optional property required warns of the nulls it replaced
+    /// with the default (Bob has no age).
+    @Test func aMigrationThatMakesAPropertyRequiredWarnsOfItsNulls() throws {
+        try people()
+        let changed = try String(contentsOfFile: Workspace.schema("People"), encoding: .utf8)
+            .replacingOccurrences(of: "\"schemaVersion\": 1", with: "\"schemaVersion\": 2")
+            .replacingOccurrences(of: "\"age\":        \"int?\"", with: "\"age\":        \"int\"")
+        try w.write("v2.json", changed)
+        let r = try w.run(["db", "-s", "v2.json", "--csv", "Person SELECT(id, name, age)"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == "id,name,age\n1,Ann,31\n2,Bob,0\n")
+        #expect(r.err == "warning: the migration to schemaVersion 2 dropped the nulls of 'Person.age' (1 object, made required: each is its default now)\n",
+                "\(r.err)")
+    }
+
     @Test func modelsAndSchemaComeFromTheStore() throws {
         try people()
         #expect(try w.run(["db", ".models"]).out == "Person\nDog\n")

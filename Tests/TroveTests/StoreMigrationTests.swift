@@ -185,6 +185,26 @@ import Testing
         #expect(try renamed.read { try $0.object("Human", primaryKey: 1)?.string("familyName") } == "Lovelace")
     }
 
+    /// Making an optional property required keeps its values, but not its nulls: each object
+    /// that held null has the default, and the losses say how many.
+    @Test func aPropertyMadeRequiredReportsItsNullsAsLost() throws {
+        let path = dir.file("m.trove")
+        try open(path, #"{"schemaVersion": 0, "models": [{"name": "M", "properties": {"a": "int?"}}]}"#).write { tx in
+            try tx.insert("M", ["a": .null])
+            try tx.insert("M", ["a": 7])
+        }
+        let s = try open(path, #"{"schemaVersion": 1, "models": [{"name": "M", "properties": {"a": "int"}}]}"#)
+        #expect(try s.read { r in try r.objects("M").map { try $0.int("a") ?? -1 }.sorted() } == [0, 7])
+        #expect(s.migrationLosses == MigrationLosses(cause: .migration(toSchemaVersion: 1), losses: [
+            .nulls(model: "M", property: "a", objects: 1)]))
+        // With no null to lose, nothing is reported.
+        let path2 = dir.file("n.trove")
+        try open(path2, #"{"schemaVersion": 0, "models": [{"name": "M", "properties": {"a": "int?"}}]}"#).write { tx in
+            try tx.insert("M", ["a": 7])
+        }
+        #expect(try open(path2, #"{"schemaVersion": 1, "models": [{"name": "M", "properties": {"a": "int"}}]}"#).migrationLosses == nil)
+    }
+
     /// A rename whose new name the old schema still has is no rename, for the migration as for
     /// its plan: each model and property keeps its own objects and values, and the old one
     /// named as renamed is removed.

@@ -19,6 +19,9 @@ public struct MigrationLosses: Sendable, Equatable {
         /// The values of a property whose type changed to one its stored values cannot be read
         /// as: each object has the property's default instead.
         case values(model: String, property: String, from: PropertyType, to: PropertyType)
+        /// The nulls of a property made required: each of the `objects` that held null has the
+        /// property's default instead.
+        case nulls(model: String, property: String, objects: Int)
     }
 
     public var cause: Cause

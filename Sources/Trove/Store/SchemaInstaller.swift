@@ -191,9 +191,13 @@ struct SchemaInstaller {
         predecessor(of: p, of: m, in: om, renames).flatMap { $0.keeps ? $0.property : nil }
     }
 
+    /// Whether a null that `p` keeps from its predecessor becomes `p`'s default: `p` cannot be
+    /// null (a link can: its object may be gone).
+    private static func nullBecomesDefault(_ p: PropertyLayout) -> Bool { !p.isOptional && !p.isLink }
+
     /// What migrating from `old` to `new` discards (read from `snapshot`, of `old`): the values
-    /// of properties that do not keep their predecessor's, stored properties that no property
-    /// follows, and models that none follows.
+    /// of properties that do not keep their predecessor's, the nulls of those made required,
+    /// stored properties that no property follows, and models that none follows.
     private func losses(from old: StoreLayout, to new: StoreLayout, _ renames: [String: String],
                         _ snapshot: Snapshot) throws -> [MigrationLosses.Loss] {
         var losses: [MigrationLosses.Loss] = []
@@ -207,6 +211,13 @@ struct SchemaInstaller {
                 followed.insert(predecessor.property.id)
                 if !predecessor.keeps {
                     losses.append(.values(model: m.name, property: p.name, from: predecessor.property.type, to: p.type))
+                } else if predecessor.property.isOptional, Self.nullBecomesDefault(p) {
+                    var nulls = 0
+                    try snapshot.scan(om) { _, record in
+                        if try record.value(of: predecessor.property).isNull { nulls += 1 }
+                        return true
+                    }
+                    if nulls > 0 { losses.append(.nulls(model: m.name, property: p.name, objects: nulls)) }
                 }
             }
             for op in om.properties where op.isStored && !followed.contains(op.id) {
@@ -235,7 +246,7 @@ struct SchemaInstaller {
                 for p in m.properties where p.isStored {
                     if let op = Self.keptProperty(p.schema, of: m.schema, in: om, renames) {
                         let v = try record.value(of: op)
-                        newValues[p.name] = (v.isNull && !p.isOptional && !p.isLink) ? p.defaultValue : v
+                        newValues[p.name] = v.isNull && Self.nullBecomesDefault(p) ? p.defaultValue : v
                     } else {
                         newValues[p.name] = p.defaultValue
                     }
