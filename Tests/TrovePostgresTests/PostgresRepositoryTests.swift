@@ -238,6 +238,28 @@ struct PostgresRepositoryTests {
         #expect(try Self.rows(repo) == ["2:5", "3:1"])
     }
 
+    /// Only the entity a rolled-back save inserted is new again: another one fetched for its
+    /// row in the transaction is no longer followed, so the next save inserts the row once.
+    @Test func anEntityFetchedForARolledBackInsertIsNotInsertedAgain() throws {
+        let repo = try Self.tallies()
+        try repo.store.begin()
+        try repo.beginWrite()
+        let added = try repo.addEntity(Tally.self)
+        added.id = 2
+        try repo.endWrite()
+        let fetched = try #require(try repo.fetch(Tally.self, predicate: nil).first { $0.id == 2 })
+        #expect(fetched !== added)
+        try repo.store.rollback()
+        try repo.beginWrite()
+        try repo.endWrite()
+        #expect(try Self.rows(repo) == ["2:0"])
+        try repo.beginWrite()
+        fetched.n = 8
+        added.n = 3
+        try repo.endWrite()
+        #expect(try Self.rows(repo) == ["2:3"])
+    }
+
     /// A commit that fails (a conflict PostgreSQL finds only then) rolls the transaction back,
     /// and the saves in it are taken back as by a rollback: the entity inserted is new again.
     @Test func aSaveInATransactionWhoseCommitFailsIsTakenBack() throws {

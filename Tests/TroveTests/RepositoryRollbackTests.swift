@@ -107,6 +107,27 @@ import Testing
         try repo.endWrite()
         #expect(try Self.rows(repo) == ["1:9"])
     }
+
+    /// Only the entity a rolled-back save inserted is new again: another one tracked for its
+    /// row since (PostgreSQL reads see the open transaction's rows; a store's reads do not) is
+    /// no longer followed, so the next save inserts the row once.
+    @Test func anEntityTrackedForARolledBackInsertIsNotInsertedAgain() throws {
+        let tracker = EntityTracker<Int>()
+        try tracker.beginWrite()
+        let added = try tracker.addEntity(Tally.self)
+        added.id = 2
+        let undo = tracker.saved(try tracker.pending(), insertedIDs: [ObjectIdentifier(added): 2], durable: false)
+        try tracker.endWrite()
+        let fetched = Tally()
+        fetched.id = 2
+        tracker.track(fetched, id: 2, saved: try ValueEncoder.encode(fetched))
+        tracker.undo(undo)
+        fetched.n = 8
+        let pending = try tracker.pending()
+        #expect(pending.inserts.map(\.entry) == [ObjectIdentifier(added)])
+        #expect(pending.updates.isEmpty)
+        #expect(pending.deletes.isEmpty)
+    }
 }
 
 /// An entity with a primary key and one scalar.

@@ -94,7 +94,11 @@ package final class EntityTracker<ID: Hashable> {
     package func saved(_ pending: Pending, insertedIDs: [ObjectIdentifier: ID], durable: Bool = true) -> SaveUndo {
         var undo = SaveUndo()
         if !durable {
-            undo.inserted = Set(pending.inserts.compactMap { i in insertedIDs[i.entry].map { InsertedRow(model: i.model, id: $0) } })
+            for i in pending.inserts {
+                guard let id = insertedIDs[i.entry] else { continue }
+                undo.inserted.insert(InsertedRow(model: i.model, id: id))
+                undo.insertedEntries.insert(i.entry)
+            }
             undo.updated = pending.updates.map { ($0.entry, entries[$0.entry]?.saved) }
             undo.deleted = removedEntries
         }
@@ -111,6 +115,9 @@ package final class EntityTracker<ID: Hashable> {
     /// A save's changes to the entries, for a rollback to take back.
     package struct SaveUndo {
         fileprivate var inserted: Set<InsertedRow> = []
+        /// The entries whose insert it saved: only they become new again, not other entities
+        /// fetched for those rows since.
+        fileprivate var insertedEntries: Set<ObjectIdentifier> = []
         fileprivate var updated: [(entry: ObjectIdentifier, saved: Value?)] = []
         fileprivate var deleted: [ObjectIdentifier: Entry] = [:]
     }
@@ -121,21 +128,30 @@ package final class EntityTracker<ID: Hashable> {
     }
 
     /// Takes back a save that was not durable after its transaction rolled back, so that the
-    /// entries are again what the database holds: an entity it inserted is new again (any
-    /// entity fetched under its row's id too), one it updated has the values saved before it,
-    /// and one it deleted is followed again unless removed since. Saves are undone the latest
-    /// first.
+    /// entries are again what the database holds: an entity it inserted is new again, one it
+    /// updated has the values saved before it, and one it deleted is followed again unless
+    /// removed since. Any other entity fetched for a row it inserted is no longer followed,
+    /// and a pending removal of such a row is dropped: the row does not exist, and its entity
+    /// becoming new too would insert the row twice. Saves are undone the latest first.
     package func undo(_ undo: SaveUndo) {
         for (key, entry) in undo.deleted where entries[key] == nil && removedEntries[key] == nil && entry.entity != nil {
             entries[key] = entry
         }
         for (key, saved) in undo.updated { entries[key]?.saved = saved }
         guard !undo.inserted.isEmpty else { return }
-        for (key, entry) in entries {
-            guard let id = entry.id, undo.inserted.contains(InsertedRow(model: entry.model, id: id)) else { continue }
-            entries[key]?.id = nil
-            entries[key]?.saved = nil
+        func rolledBack(_ model: String, _ id: ID?) -> Bool {
+            id.map { undo.inserted.contains(InsertedRow(model: model, id: $0)) } ?? false
         }
+        for (key, entry) in entries where rolledBack(entry.model, entry.id) {
+            if undo.insertedEntries.contains(key) {
+                entries[key]?.id = nil
+                entries[key]?.saved = nil
+            } else {
+                entries[key] = nil
+            }
+        }
+        removed.removeAll { rolledBack($0.model, $0.id) }
+        removedEntries = removedEntries.filter { !rolledBack($0.value.model, $0.value.id) }
     }
 
     /// A new entity of `type`, saved at the next `endWrite()`.
