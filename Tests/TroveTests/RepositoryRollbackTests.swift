@@ -128,6 +128,21 @@ import Testing
         #expect(pending.updates.isEmpty)
         #expect(pending.deletes.isEmpty)
     }
+
+    /// A removal, not yet saved, of a row whose insert rolled back is dropped: the row does
+    /// not exist, and the next save deletes nothing.
+    @Test func aPendingRemovalOfARolledBackInsertIsDropped() throws {
+        let tracker = EntityTracker<Int>()
+        try tracker.beginWrite()
+        let added = try tracker.addEntity(Tally.self)
+        added.id = 2
+        let undo = tracker.saved(try tracker.pending(), insertedIDs: [ObjectIdentifier(added): 2], durable: false)
+        try tracker.removeEntity(added)
+        tracker.undo(undo)
+        let pending = try tracker.pending()
+        #expect(pending.deletes.isEmpty)
+        #expect(pending.inserts.isEmpty)
+    }
 }
 
 /// An entity with a primary key and one scalar.
