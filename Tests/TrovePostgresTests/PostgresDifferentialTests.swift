@@ -225,17 +225,6 @@ struct PostgresDifferentialTests {
         return (store, postgres)
     }
 
-    static func ids(_ results: Results) throws -> [Int64] {
-        try results.map { object in
-            guard case .int(let id)? = try object.json()["id"] else { throw PostgresError("no id") }
-            return id
-        }
-    }
-
-    static func ids(_ objects: PostgresObjects) -> [Int64] {
-        objects.objects.map { if case .int(let id) = $0[0] { id } else { -1 } }
-    }
-
     @Test(arguments: [UInt64(1), 2, 3])
     func randomQueriesAgreeWithAStore(seed: UInt64) throws {
         let (store, postgres) = try Self.load(seed: seed)
@@ -248,7 +237,7 @@ struct PostgresDifferentialTests {
             let sorted = clauses.contains("SORT")
             let expected: [Int64]
             do {
-                expected = try store.read { try Self.ids($0.query(text, arguments: generator.arguments)) }
+                expected = try store.read { try PostgresFixtures.ids($0.query(text, arguments: generator.arguments)) }
             } catch {
                 Self.expectRefusal(error, text) { _ = try postgres.objects(text, arguments: generator.arguments) }
                 continue
@@ -257,7 +246,7 @@ struct PostgresDifferentialTests {
             if !expected.isEmpty && expected.count < 40 { selective += 1 }
             let got: [Int64]
             do {
-                got = Self.ids(try postgres.objects(text, arguments: generator.arguments))
+                got = PostgresFixtures.ids(try postgres.objects(text, arguments: generator.arguments))
             } catch {
                 Issue.record("\(text) \(generator.arguments) threw \(error)")
                 failures += 1
@@ -285,9 +274,9 @@ struct PostgresDifferentialTests {
         var matched = 0
         for predicate in ["name IN tags", "name IN[c] tags", "NOT (name IN tags)", "friend.name IN tags", "name IN friend.tags", "age IN nums"] {
             let text = "Person where \(predicate) SORT(id)"
-            let expected = try store.read { try Self.ids($0.query(text)) }
+            let expected = try store.read { try PostgresFixtures.ids($0.query(text)) }
             if !expected.isEmpty { matched += 1 }
-            #expect(Self.ids(try postgres.objects(text)) == expected, "\(text)")
+            #expect(PostgresFixtures.ids(try postgres.objects(text)) == expected, "\(text)")
         }
         #expect(matched >= 4)
         let refused = [("Person where name MATCHES '(?i)a.*'", 19), ("Person where age > 1 AND name MATCHES friend.name", 31),
@@ -336,9 +325,9 @@ struct PostgresDifferentialTests {
         for (predicate, arguments) in predicates {
             let text = "Person where \(predicate) SORT(id)"
             let expected: [Int64]
-            expected = try store.read { try Self.ids($0.query(text, arguments: arguments)) }
+            expected = try store.read { try PostgresFixtures.ids($0.query(text, arguments: arguments)) }
             if !expected.isEmpty { matched += 1 }
-            #expect(Self.ids(try postgres.objects(text, arguments: arguments)) == expected, "\(text) \(arguments)")
+            #expect(PostgresFixtures.ids(try postgres.objects(text, arguments: arguments)) == expected, "\(text) \(arguments)")
         }
         #expect(matched > predicates.count / 3)
     }

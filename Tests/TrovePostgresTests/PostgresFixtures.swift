@@ -1,8 +1,23 @@
 import Foundation
 import Trove
+import TrovePostgres
 
 /// The schema and data the PostgreSQL tests share: links, lists, linkingObjects and nulls.
 enum PostgresFixtures {
+    /// The `id` of each object a store's query matched, in order: what the differential and
+    /// parity tests compare with PostgreSQL's answer.
+    static func ids(_ results: Results) throws -> [Int64] {
+        try results.map { object in
+            guard case .int(let id)? = try object.json()["id"] else { throw PostgresError("no id") }
+            return id
+        }
+    }
+
+    /// The `id` (first column) of each row PostgreSQL returned, in order; -1 for a row without one.
+    static func ids(_ objects: PostgresObjects) -> [Int64] {
+        objects.objects.map { if case .int(let id) = $0[0] { id } else { -1 } }
+    }
+
     static let schemaText = """
     {
       "schemaVersion": 1,

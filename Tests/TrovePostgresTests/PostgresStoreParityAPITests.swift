@@ -31,17 +31,6 @@ struct PostgresStoreParityAPITests {
         return (store, postgres)
     }
 
-    static func ids(_ results: Results) throws -> [Int64] {
-        try results.map { object in
-            guard case .int(let id)? = try object.json()["id"] else { throw PostgresError("no id") }
-            return id
-        }
-    }
-
-    static func ids(_ objects: PostgresObjects) -> [Int64] {
-        objects.objects.map { if case .int(let id) = $0[0] { id } else { -1 } }
-    }
-
     /// A number outside a property's type (a fractional one for an integer, one beyond a
     /// decimal's, a float's or an int16's range) compares by its value, as an argument too, and
     /// a translation kept for one kind of argument gives the store's answer for the other.
@@ -59,8 +48,8 @@ struct PostgresStoreParityAPITests {
         ]
         for (text, argumentLists) in runs {
             for arguments in argumentLists {
-                let expected = try store.read { try Self.ids($0.query(text, arguments: arguments)) }
-                #expect(Self.ids(try postgres.objects(text, arguments: arguments)) == expected, "\(text) with \(arguments)")
+                let expected = try store.read { try PostgresFixtures.ids($0.query(text, arguments: arguments)) }
+                #expect(PostgresFixtures.ids(try postgres.objects(text, arguments: arguments)) == expected, "\(text) with \(arguments)")
             }
         }
     }
@@ -83,8 +72,8 @@ struct PostgresStoreParityAPITests {
             ("N where f == $0 SORT(id)", ["0.1"], [22]),
         ]
         for (text, arguments, expected) in runs {
-            #expect(try store.read { try Self.ids($0.query(text, arguments: arguments)) } == expected, "store: \(text) with \(arguments)")
-            #expect(Self.ids(try postgres.objects(text, arguments: arguments)) == expected, "PostgreSQL: \(text) with \(arguments)")
+            #expect(try store.read { try PostgresFixtures.ids($0.query(text, arguments: arguments)) } == expected, "store: \(text) with \(arguments)")
+            #expect(PostgresFixtures.ids(try postgres.objects(text, arguments: arguments)) == expected, "PostgreSQL: \(text) with \(arguments)")
         }
     }
 
@@ -113,8 +102,8 @@ struct PostgresStoreParityAPITests {
             ("N where f == $0 SORT(id)", [.double(.nan)], []),
         ]
         for (text, arguments, expected) in runs {
-            #expect(try store.read { try Self.ids($0.query(text, arguments: arguments)) } == expected, "store: \(text) with \(arguments)")
-            #expect(Self.ids(try postgres.objects(text, arguments: arguments)) == expected, "PostgreSQL: \(text) with \(arguments)")
+            #expect(try store.read { try PostgresFixtures.ids($0.query(text, arguments: arguments)) } == expected, "store: \(text) with \(arguments)")
+            #expect(PostgresFixtures.ids(try postgres.objects(text, arguments: arguments)) == expected, "PostgreSQL: \(text) with \(arguments)")
         }
     }
 
