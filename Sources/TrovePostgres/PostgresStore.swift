@@ -633,8 +633,10 @@ public final class PostgresStore {
         switch (type, value) {
         case (_, .null): return .null
         case (.bool, .bool), (.int, .int), (.int64, .int), (.float, .float), (.double, .double), (.string, .string),
-             (.date, .date), (.data, .data), (.decimal, .decimal), (.uuid, .uuid):
+             (.date, .date), (.data, .data), (.uuid, .uuid):
             return value
+        // A NaN is coerced, which refuses it. (A bare `nil` here would be `Value.null`.)
+        case (.decimal, .decimal(let d)): return d.isNaN ? Value?.none : value
         default: return nil
         }
     }

@@ -119,7 +119,11 @@ package enum Coercion {
         // A date value is taken as it is: migrations copy stored dates through here, and a
         // store may hold one outside the years text writes (from the Swift API).
         case (.bool, .bool), (.float, .float), (.double, .double), (.string, .string), (.date, .date),
-             (.data, .data), (.decimal, .decimal), (.uuid, .uuid):
+             (.data, .data), (.uuid, .uuid):
+            return v
+        // A decimal NaN has no number to store: its text would read back as another value.
+        case (.decimal, .decimal(let d)):
+            guard !d.isNaN else { throw CoercionError(property: property, type: type, found: "NaN (a decimal cannot be NaN)") }
             return v
         case (_, .int(let i)): return try integer(i, as: type, for: property, found: { "\(i)" })
         case (_, .double(let d)): return try double(d, as: type, for: property, found: { "\(d)" })
@@ -262,7 +266,10 @@ package enum Coercion {
             guard let d = Data(base64Encoded: s) else { throw bad("base64") }
             return .data(d)
         case .decimal:
-            guard let d = Decimal.parse(s) else { throw bad("a decimal number") }
+            guard let d = Decimal.parse(s) else {
+                if NumberText(s) != nil { throw outOfRange(type, property, quoted(s)) }
+                throw bad("a decimal number")
+            }
             return .decimal(d)
         case .uuid:
             guard let u = UUID(uuidString: s) else { throw bad("a UUID such as E621E1F8-C36C-495A-93FC-0C247A3E6E5F") }
