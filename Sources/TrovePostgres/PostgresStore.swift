@@ -152,7 +152,9 @@ public final class PostgresStore {
     private static let conflictAdvice = ": another client committed a change to the same objects first; the transaction is rolled back, run it again"
 
     /// Runs `body` as one unit: in a transaction of its own, or in the open one under a
-    /// savepoint, so that when it throws nothing it wrote remains.
+    /// savepoint, so that when it throws nothing it wrote remains. A unit run inside another
+    /// has a savepoint of its own: when it throws, only what it wrote is undone, and the unit
+    /// around it may catch the error and go on.
     public func atomically<T>(_ body: () throws -> T) throws -> T {
         // The statements of the unit need no savepoint each: a failure undoes the whole unit.
         let outer = isInUnit
@@ -169,7 +171,7 @@ public final class PostgresStore {
                 throw error
             }
         }
-        if outer { return try body() }
+        // Savepoints of one name nest: RELEASE and ROLLBACK TO name the innermost.
         try connection.execute("SAVEPOINT trove_unit")
         undoHandlers.append([])
         do {

@@ -319,6 +319,48 @@ struct PostgresRepositoryTests {
         #expect(try Self.rows(repo) == ["1:4", "2:6"])
         #expect(try repo.fetch(Tally.self, predicate: nil).map(\.n) == [4, 6])
     }
+
+    /// A unit inside another has a savepoint of its own: when it throws, only its writes are
+    /// undone (the outer unit catches the error and goes on, and its own writes commit), and
+    /// the entities it saved are again what the database holds. Both in a transaction the
+    /// caller opened and in one the outer unit opens.
+    @Test(arguments: [true, false])
+    func aFailedUnitInsideAnotherUndoesOnlyItsOwnWrites(inOpenTransaction: Bool) throws {
+        let repo = try Self.tallies()
+        try repo.beginWrite()
+        let kept = try repo.addEntity(Tally.self)
+        kept.id = 1
+        try repo.endWrite()
+        struct Abandoned: Error {}
+        if inOpenTransaction { try repo.store.begin() }
+        var inner: Tally?
+        try repo.store.atomically {
+            try repo.beginWrite()
+            let outer = try repo.addEntity(Tally.self)
+            outer.id = 2
+            kept.n = 1
+            try repo.endWrite()
+            #expect(throws: Abandoned.self) {
+                try repo.store.atomically {
+                    try repo.beginWrite()
+                    inner = try repo.addEntity(Tally.self)
+                    inner?.id = 3
+                    kept.n = 7
+                    try repo.endWrite()
+                    #expect(try Self.rows(repo) == ["1:7", "2:0", "3:0"])
+                    throw Abandoned()
+                }
+            }
+            #expect(try Self.rows(repo) == ["1:1", "2:0"])
+            try repo.store.insert("Tally", ["id": 4, "n": 4])
+        }
+        if inOpenTransaction { try repo.store.commit() }
+        #expect(try Self.rows(repo) == ["1:1", "2:0", "4:4"])
+        // The inner unit's entity is new again, and its change to `kept` pending again.
+        try repo.beginWrite()
+        try repo.endWrite()
+        #expect(try Self.rows(repo) == ["1:7", "2:0", "3:0", "4:4"])
+    }
 }
 
 /// An entity with a primary key and one scalar.
