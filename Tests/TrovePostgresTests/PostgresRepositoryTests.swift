@@ -184,6 +184,27 @@ struct PostgresRepositoryTests {
         #expect(saved.map(\.age) == [5])
     }
 
+    /// A save in a transaction that commits is recorded as saved: the next save sends only
+    /// what changed since, so another client's change to another property stays.
+    @Test func aSaveInACommittedTransactionKeepsAnotherClientsLaterChange() throws {
+        let url = try PostgresTestServer.freshURL()
+        let repo = PostgresRepository(store: try PostgresStore(url: url, schema: try RepositoryContract.userSchema()))
+        try RepositoryContract.addUsers(repo, ["Ann"])
+        let ann = try #require(try repo.fetch(User.self, predicate: nil).first)
+        try repo.store.begin()
+        try repo.beginWrite()
+        ann.age = 1
+        try repo.endWrite()
+        try repo.store.commit()
+        #expect(try PostgresStore(url: url).update("User", where: "name == 'Ann'", set: ["name": "Anne"]) == 1)
+        try repo.beginWrite()
+        ann.age = 2
+        try repo.endWrite()
+        let saved = try repo.fetch(User.self, predicate: nil)
+        #expect(saved.map(\.name) == ["Anne"])
+        #expect(saved.map(\.age) == [2])
+    }
+
     /// A repository of tallies, in a schema of its own at `url` (a fresh one when nil).
     static func tallies(url: String? = nil) throws -> PostgresRepository {
         let schema = try Schema(jsonData: Array(#"""

@@ -86,10 +86,11 @@ package final class EntityTracker<ID: Hashable> {
         return out
     }
 
-    /// Records a successful save of `pending`, with the ids the inserts got. A save that is not
-    /// `durable` (it ran in an outer transaction, which may yet roll back) records no values
-    /// as saved, so that the next save sends every property of those entities again.
-    /// Returns what `undo(_:)` takes to forget the save, should its transaction roll back.
+    /// Records a successful save of `pending`, with the ids the inserts got, so that the next
+    /// save sends only what changed since. A save that is not `durable` (it ran in an outer
+    /// transaction, which may yet roll back) is recorded the same way, since the transaction
+    /// reads what it wrote, and returns what `undo(_:)` takes to forget it, should its
+    /// transaction roll back: what it recorded lasts exactly as long as what it wrote.
     @discardableResult
     package func saved(_ pending: Pending, insertedIDs: [ObjectIdentifier: ID], durable: Bool = true) -> SaveUndo {
         var undo = SaveUndo()
@@ -104,9 +105,9 @@ package final class EntityTracker<ID: Hashable> {
         }
         for i in pending.inserts {
             entries[i.entry]?.id = insertedIDs[i.entry]
-            entries[i.entry]?.saved = durable ? i.values : nil
+            entries[i.entry]?.saved = i.values
         }
-        for u in pending.updates { entries[u.entry]?.saved = durable ? u.values : nil }
+        for u in pending.updates { entries[u.entry]?.saved = u.values }
         removed = []
         removedEntries = [:]
         return undo
