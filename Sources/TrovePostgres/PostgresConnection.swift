@@ -230,6 +230,10 @@ public final class PostgresConnection {
     private func failure(_ message: String, sqlState: String?) -> PostgresError {
         let message = Self.redact(message, passwords: passwords)
         guard PQstatus(connection) == CONNECTION_OK else {
+            if isCommitting {
+                return PostgresError("lost the connection to PostgreSQL during the commit: " + message
+                                     + "; whether the transaction was committed is unknown", sqlState: "08007")
+            }
             return PostgresError("lost the connection to PostgreSQL: " + message + "; the statement was not committed",
                                  sqlState: sqlState.flatMap { $0.hasPrefix("57P") || $0.hasPrefix("08") ? $0 : nil } ?? "08006")
         }
@@ -255,17 +259,33 @@ public final class PostgresConnection {
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    /// A commit that loses the connection throws an error whose `isOutcomeUnknown` is true.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN")
+        let value: T
         do {
-            let value = try body()
-            try execute("COMMIT")
-            return value
+            value = try body()
         } catch {
             _ = try? execute("ROLLBACK")
             throw error
         }
+        try commit()
+        return value
     }
+
+    /// Commits the open transaction. A connection lost once `COMMIT` was sent throws an error
+    /// whose `isOutcomeUnknown` is true: the server may have committed before it went (as psql
+    /// says, the connection was lost; libpq cannot tell which). One lost before is a plain
+    /// lost connection: the server rolls back a transaction whose session ends.
+    public func commit() throws {
+        guard PQstatus(connection) == CONNECTION_OK else { throw failure(String(cString: PQerrorMessage(connection)), sqlState: nil) }
+        isCommitting = true
+        defer { isCommitting = false }
+        try execute("COMMIT")
+    }
+
+    /// Whether a `COMMIT` is running, so that a connection lost says its outcome is unknown.
+    private var isCommitting = false
 
     /// The forms of the password a URL names (`user:password@` or `password=`): libpq's
     /// reading, and the text as written and percent-decoded, found without libpq, since a URL

@@ -29,11 +29,18 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String { message }
 
     /// Whether the connection to the server is gone (it shut down, crashed or ended this
-    /// session): SQLSTATE class 08, or 57P01-57P03. Nothing uncommitted was written.
+    /// session): SQLSTATE class 08, or 57P01-57P03. Nothing uncommitted was written; a
+    /// transaction lost during its commit may have been committed (`isOutcomeUnknown`).
     public var isConnectionLost: Bool {
         guard let sqlState else { return false }
         return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState)
     }
+
+    /// Whether the connection was lost while a `COMMIT` ran (SQLSTATE 08007, "transaction
+    /// resolution unknown"): the server may have committed the transaction before the
+    /// connection went, or not, and libpq cannot tell which. Read the rows again (on a new
+    /// connection) to learn it; `isConnectionLost` is true too.
+    public var isOutcomeUnknown: Bool { sqlState == "08007" }
 
     /// Whether another client's commit conflicted with this transaction (SQLSTATE 40001, a
     /// serialization failure, or 40P01, a deadlock): the server rolled it back, and running it

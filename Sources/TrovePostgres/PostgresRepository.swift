@@ -9,7 +9,18 @@ import Trove
 /// It keeps the contract of ``TroveRepository``: the same write protocol, fetches in the order
 /// entities were first saved, closure predicates, query-language predicates
 /// (``fetch(_:where:_:)``, translated to SQL), and a failed save that writes nothing and
-/// leaves the changes pending. A fetch reads in one snapshot (`REPEATABLE READ`) the
+/// leaves the changes pending. A save inside a transaction lasts as that transaction does:
+/// rolled back (the transaction, or the ``PostgresStore/atomically(_:)`` unit it ran in), it
+/// is taken back, so that an entity it inserted is new again and one it changed has those
+/// changes pending again.
+///
+/// A commit that loses its connection (``PostgresError/isOutcomeUnknown``) may have been
+/// committed or not, and the repository pretends neither: the entities its saves wrote are
+/// uncertain, and a save refuses a change to one (``RepositoryError/outcomeUnknown(_:)``)
+/// rather than insert a row twice or update one that may not exist. Fetch them again (on a
+/// new connection) to see what the database holds.
+///
+/// A fetch reads in one snapshot (`REPEATABLE READ`) the
 /// entities' rows and every object their links reach, so that a link decodes as the nested
 /// value it is in a store.
 ///
@@ -90,34 +101,44 @@ public final class PostgresRepository: QueryLanguageRepository {
         let connection = store.connection
         // What a save in an outer transaction wrote lasts only if that transaction commits.
         let durable = !store.isInTransaction
-        let inserted = try store.write { () throws -> [ObjectIdentifier: Int64] in
-            for d in pending.deletes {
-                try connection.execute("DELETE FROM \(PostgresTables.table(d.model)) WHERE \(PostgresTables.orderColumn) = $1::bigint", [String(d.id)])
+        var inserted: [ObjectIdentifier: Int64] = [:]
+        do {
+            try store.write {
+                for d in pending.deletes {
+                    try connection.execute("DELETE FROM \(PostgresTables.table(d.model)) WHERE \(PostgresTables.orderColumn) = $1::bigint", [String(d.id)])
+                }
+                for u in pending.updates {
+                    let model = try store.model(u.model)
+                    // Only the properties that changed since the entity was fetched or last saved:
+                    // the key it last saved is the row's and is not sent (no change for the
+                    // statement to check); what another client wrote since, or a linked object
+                    // changed through another entity, is not written back as it was; an unchanged
+                    // list's side table is not rewritten.
+                    let saved = entityProperties(u.saved ?? .null)
+                    let values = entityProperties(u.values).filter { saved[$0.key] != $0.value }
+                    guard !values.isEmpty else { continue }
+                    _ = try store.updateRows(model, condition: "t0.\(PostgresTables.orderColumn) = $1::bigint",
+                                             conditionParameters: [String(u.id)], values: values)
+                }
+                for i in pending.inserts {
+                    let model = try store.model(i.model)
+                    let key = try store.insertRow(model, entityProperties(i.values), returningKey: true)
+                    inserted[i.entry] = try order(of: model, key: key, tables: tables)
+                }
             }
-            for u in pending.updates {
-                let model = try store.model(u.model)
-                // Only the properties that changed since the entity was fetched or last saved:
-                // the key it last saved is the row's and is not sent (no change for the
-                // statement to check); what another client wrote since, or a linked object
-                // changed through another entity, is not written back as it was; an unchanged
-                // list's side table is not rewritten.
-                let saved = entityProperties(u.saved ?? .null)
-                let values = entityProperties(u.values).filter { saved[$0.key] != $0.value }
-                guard !values.isEmpty else { continue }
-                _ = try store.updateRows(model, condition: "t0.\(PostgresTables.orderColumn) = $1::bigint",
-                                         conditionParameters: [String(u.id)], values: values)
-            }
-            var ids: [ObjectIdentifier: Int64] = [:]
-            for i in pending.inserts {
-                let model = try store.model(i.model)
-                let key = try store.insertRow(model, entityProperties(i.values), returningKey: true)
-                ids[i.entry] = try order(of: model, key: key, tables: tables)
-            }
-            return ids
+        } catch let error as PostgresError where error.isOutcomeUnknown {
+            // Its own transaction's commit lost the connection: neither outcome is pretended.
+            tracker.outcomeUnknown(tracker.saved(pending, insertedIDs: inserted, durable: false))
+            throw error
         }
         let undo = tracker.saved(pending, insertedIDs: inserted, durable: durable)
-        // Rolled back, the save is forgotten: the entities are again what the rows are.
-        if !durable { store.whenUndone { [weak tracker] in tracker?.undo(undo) } }
+        // Rolled back, the save is forgotten: the entities are again what the rows are. A
+        // commit whose outcome is unknown leaves them uncertain.
+        if !durable {
+            store.whenNotCommitted { [weak tracker] end in
+                end == .outcomeUnknown ? tracker?.outcomeUnknown(undo) : tracker?.undo(undo)
+            }
+        }
     }
 
     /// The `"@key"` of the row whose key (primary key or `"@key"`) is `key`.

@@ -89,21 +89,26 @@ public final class PostgresStore {
         undoHandlers = [[]]
     }
 
+    /// Commits the open transaction. A commit that loses the connection throws an error whose
+    /// `isOutcomeUnknown` is true: whether the server committed is unknown.
     public func commit() throws {
         guard isInTransaction else { throw PostgresError("no transaction is open") }
         isInTransaction = false
-        var committed = false
-        defer { endUndoLevel(undone: !committed, all: true) }
+        var end = UnitEnd.rolledBack
+        defer { endUndoLevel(end, all: true) }
         if let failure = transactionFailure {
             transactionFailure = nil
             _ = try? connection.execute("ROLLBACK")
             throw PostgresError("the transaction was rolled back, not committed: a statement in it failed (\(failure.message))", sqlState: failure.sqlState)
         }
         do {
-            try connection.execute("COMMIT")
-            committed = true
+            try connection.commit()
+            end = .kept
         } catch let error as PostgresError where error.isSerializationFailure {
             throw Self.conflict(error)
+        } catch let error as PostgresError where error.isOutcomeUnknown {
+            end = .outcomeUnknown
+            throw error
         }
     }
 
@@ -111,31 +116,43 @@ public final class PostgresStore {
         guard isInTransaction else { throw PostgresError("no transaction is open") }
         isInTransaction = false
         transactionFailure = nil
-        defer { endUndoLevel(undone: true, all: true) }
+        defer { endUndoLevel(.rolledBack, all: true) }
         try connection.execute("ROLLBACK")
     }
 
     /// What to run when the work of the open transaction, or of an `atomically` unit under a
-    /// savepoint in it, is undone: a list for the transaction, then one for each unit open in
-    /// it, the innermost last. A unit that succeeds hands its list to the level around it,
-    /// which may still be undone; a commit drops them all.
-    private var undoHandlers: [[() -> Void]] = []
+    /// savepoint in it, is not committed: a list for the transaction, then one for each unit
+    /// open in it, the innermost last. A unit that succeeds hands its list to the level around
+    /// it, which may still be undone; a commit drops them all.
+    private var undoHandlers: [[(UnitEnd) -> Void]] = []
 
-    /// Runs `handler` if what the open transaction (or the unit open in it) wrote so far is
-    /// rolled back, so that a client's view of the rows (`PostgresRepository`'s entities) can
-    /// follow; nothing outside a transaction, where each write is durable when it returns.
-    func whenUndone(_ handler: @escaping () -> Void) {
+    /// How the work of a transaction or unit ended.
+    enum UnitEnd {
+        /// Committed, or a unit's savepoint released: its work stands as long as the level
+        /// around it does.
+        case kept
+        case rolledBack
+        /// The connection was lost during the commit: it may have been committed or not.
+        case outcomeUnknown
+    }
+
+    /// Runs `handler` with how it ended if what the open transaction (or the unit open in it)
+    /// wrote so far is rolled back, or its commit's outcome is unknown, so that a client's
+    /// view of the rows (`PostgresRepository`'s entities) can follow; nothing outside a
+    /// transaction, where each write is durable when it returns.
+    func whenNotCommitted(_ handler: @escaping (UnitEnd) -> Void) {
         guard !undoHandlers.isEmpty else { return }
         undoHandlers[undoHandlers.count - 1].append(handler)
     }
 
-    /// Ends the innermost level of `undoHandlers` (every level when `all`): its handlers run,
-    /// the latest first, when its work is `undone`, else pass to the level around it.
-    private func endUndoLevel(undone: Bool, all: Bool = false) {
+    /// Ends the innermost level of `undoHandlers` (every level when `all`): when its work was
+    /// not committed its handlers run, the latest first; else they pass to the level around
+    /// it, or are dropped at the transaction's commit.
+    private func endUndoLevel(_ end: UnitEnd, all: Bool = false) {
         repeat {
             guard let handlers = undoHandlers.popLast() else { return }
-            if undone {
-                for handler in handlers.reversed() { handler() }
+            if end != .kept {
+                for handler in handlers.reversed() { handler(end) }
             } else if !undoHandlers.isEmpty {
                 undoHandlers[undoHandlers.count - 1] += handlers
             }
@@ -177,12 +194,12 @@ public final class PostgresStore {
         do {
             let value = try body()
             try connection.execute("RELEASE SAVEPOINT trove_unit")
-            endUndoLevel(undone: false)
+            endUndoLevel(.kept)
             return value
         } catch {
             // A failed transaction is undone whole, at its end.
             let undone = transactionFailure == nil && (try? connection.execute("ROLLBACK TO SAVEPOINT trove_unit")) != nil
-            endUndoLevel(undone: undone)
+            endUndoLevel(undone ? .rolledBack : .kept)
             throw error
         }
     }

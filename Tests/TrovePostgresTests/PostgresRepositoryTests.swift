@@ -382,6 +382,84 @@ struct PostgresRepositoryTests {
         try repo.endWrite()
         #expect(try Self.rows(repo) == ["1:7", "2:0", "3:0", "4:4"])
     }
+
+    /// The server ends the session right before the commit of a transaction holding a save:
+    /// the commit's outcome is unknown, and says so; the entities the save wrote are neither
+    /// new again nor saved, and a change to one is refused until it is fetched again.
+    @Test func aCommitThatLosesTheConnectionLeavesTheOutcomeUnknown() throws {
+        let url = try PostgresTestServer.freshURL()
+        let repo = try Self.tallies(url: url)
+        let observer = try PostgresConnection(url: url)
+        try repo.beginWrite()
+        let kept = try repo.addEntity(Tally.self)
+        kept.id = 1
+        try repo.endWrite()
+        let pid = try #require(try repo.store.connection.execute("SELECT pg_backend_pid()").rows.first?.first ?? nil)
+        try repo.store.begin()
+        try repo.beginWrite()
+        let added = try repo.addEntity(Tally.self)
+        added.id = 2
+        kept.n = 5
+        try repo.endWrite()
+        // Waits (on the server) until the session has ended.
+        #expect(try observer.execute("SELECT pg_terminate_backend($1::int, 600000)::text", [pid]).rows == [["true"]])
+        let error = try #require(throws: PostgresError.self) { try repo.store.commit() }
+        #expect(error.isOutcomeUnknown && error.isConnectionLost && !error.isSerializationFailure, "\(error)")
+        #expect(error.message.contains("whether the transaction was committed is unknown"), "\(error)")
+        try Self.expectUncertain(repo, [added, kept])
+        #expect(try observer.execute(#"SELECT id || ':' || n FROM "Tally" ORDER BY id"#).rows == [["1:0"]])
+    }
+
+    /// A save's own transaction whose commit loses the connection (the session ended while the
+    /// commit waits, here on a lock a deferred trigger takes): the outcome is unknown, as above.
+    @Test func aSavesOwnCommitThatLosesTheConnectionLeavesTheOutcomeUnknown() throws {
+        let url = try PostgresTestServer.freshURL()
+        let repo = try Self.tallies(url: url)
+        try repo.beginWrite()
+        let kept = try repo.addEntity(Tally.self)
+        kept.id = 1
+        try repo.endWrite()
+        let blocker = try PostgresConnection(url: url)
+        try blocker.execute("""
+            CREATE FUNCTION "waitsAtCommit"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_catalog.pg_advisory_xact_lock(7303, 1); RETURN NULL; END $$
+            """)
+        try blocker.execute(#"CREATE CONSTRAINT TRIGGER "waitsAtCommit" AFTER INSERT OR UPDATE ON "Tally" DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "waitsAtCommit"()"#)
+        try blocker.execute("SELECT pg_advisory_lock(7303, 1)")
+        let blockerPID = try #require(try blocker.execute("SELECT pg_backend_pid()").rows.first?.first ?? nil)
+        // Handed to the saving thread, and back once it has finished.
+        let saving = Unchecked((repo: repo, kept: kept, added: Slot<Tally>()))
+        let outcome = Outcome.running {
+            let (repo, kept, added) = saving.value
+            try repo.beginWrite()
+            added.value = try repo.addEntity(Tally.self)
+            added.value?.id = 2
+            kept.n = 5
+            try repo.endWrite()
+        }
+        let observer = try PostgresConnection(url: url)
+        let waiting = try ServerCondition.waitFor(on: observer, "SELECT pid FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))", [blockerPID])
+        #expect(try observer.execute("SELECT pg_terminate_backend($1::int, 600000)::text", [waiting]).rows == [["true"]])
+        let error = try #require(outcome.wait() as? PostgresError)
+        #expect(error.isOutcomeUnknown && error.isConnectionLost, "\(error)")
+        try blocker.execute("SELECT pg_advisory_unlock(7303, 1)")
+        try Self.expectUncertain(repo, [kept, try #require(saving.value.added.value)])
+        #expect(try observer.execute(#"SELECT id || ':' || n FROM "Tally" ORDER BY id"#).rows == [["1:0"]])
+    }
+
+    /// Each of `entities`, changed, is refused by the next save as uncertain.
+    static func expectUncertain(_ repo: PostgresRepository, _ entities: [Tally]) throws {
+        for entity in entities {
+            try repo.beginWrite()
+            entity.n += 1
+            #expect(throws: RepositoryError.outcomeUnknown("Tally")) { try repo.endWrite() }
+            entity.n -= 1
+        }
+    }
+}
+
+/// A value one thread sets for another to read once it has finished.
+final class Slot<Value> {
+    var value: Value?
 }
 
 /// An entity with a primary key and one scalar.

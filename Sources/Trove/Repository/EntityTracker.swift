@@ -7,6 +7,9 @@ package final class EntityTracker<ID: Hashable> {
         let model: String
         var id: ID?
         var saved: Value?
+        /// Whether a save of it ended with its commit's outcome unknown (`outcomeUnknown(_:)`):
+        /// its row may or may not hold `saved`, so a change to it is refused.
+        var isUncertain = false
         /// When it was tracked: new entities are saved in the order they were added.
         let order: Int
         let encode: () throws -> Value?
@@ -74,7 +77,9 @@ package final class EntityTracker<ID: Hashable> {
         for (key, entry) in entries.sorted(by: { $0.value.order < $1.value.order }) {
             guard entry.entity != nil, let encoded = try entry.encode() else { entries[key] = nil; continue }
             let current = try shape(entry.model, encoded)
-            if let id = entry.id {
+            if entry.isUncertain {
+                if current != entry.saved { throw RepositoryError.outcomeUnknown(entry.model) }
+            } else if let id = entry.id {
                 if current != entry.saved { out.updates.append((key, entry.model, id, current, entry.saved)) }
             } else {
                 out.inserts.append((key, entry.model, current))
@@ -153,6 +158,25 @@ package final class EntityTracker<ID: Hashable> {
         }
         removed.removeAll { rolledBack($0.model, $0.id) }
         removedEntries = removedEntries.filter { !rolledBack($0.value.model, $0.value.id) }
+    }
+
+    /// Follows a save that was not durable whose commit lost its connection, so that the
+    /// database may hold what it wrote or not: neither is pretended. Every entity it inserted,
+    /// updated or deleted, and any other fetched for a row it inserted, is kept as it was
+    /// saved but marked uncertain: a later save refuses a change to it
+    /// (`RepositoryError.outcomeUnknown`) rather than writing over a row that may not exist
+    /// or inserting one that may; a removal deletes its row if there is one. Fetching the
+    /// row again gives an entity that is followed as any other.
+    package func outcomeUnknown(_ undo: SaveUndo) {
+        for (key, var entry) in undo.deleted where entries[key] == nil && removedEntries[key] == nil && entry.entity != nil {
+            entry.isUncertain = true
+            entries[key] = entry
+        }
+        for (key, _) in undo.updated { entries[key]?.isUncertain = true }
+        for (key, entry) in entries where undo.insertedEntries.contains(key)
+            || entry.id.map({ undo.inserted.contains(InsertedRow(model: entry.model, id: $0)) }) == true {
+            entries[key]?.isUncertain = true
+        }
     }
 
     /// A new entity of `type`, saved at the next `endWrite()`.
