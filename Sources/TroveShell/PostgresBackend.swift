@@ -49,6 +49,7 @@ public final class PostgresBackend: ShellBackend {
     public func schemaVersion() throws -> Int { store.schema.schemaVersion }
 
     public var isInTransaction: Bool { store.isInTransaction }
+    public var transactionCannotGoOn: Bool { store.transactionFailure != nil }
 
     public var openWarnings: [String] {
         guard let unappliedSchema else { return [] }

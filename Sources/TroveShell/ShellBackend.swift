@@ -25,6 +25,10 @@ public protocol ShellBackend: AnyObject {
     func rollback() throws
     /// Whether an explicit transaction is open (write summaries wait for its commit).
     var isInTransaction: Bool { get }
+    /// Whether the open transaction can do nothing more whichever statement failed it, a read
+    /// included (PostgreSQL's serialization failure): the shell then fails it
+    /// (`TransactionFailure`) as it fails one whose write failed. The default: never.
+    var transactionCannotGoOn: Bool { get }
 
     /// Streams the objects of `export`'s query: `columns` once, before any row, then `row`
     /// for each object in order, so that an export of any size needs no more memory than
@@ -85,6 +89,7 @@ extension ShellBackend {
 
     public func schemaVersion() throws -> Int { 0 }
     public var openWarnings: [String] { [] }
+    public var transactionCannotGoOn: Bool { false }
     public func verify() throws -> [String] { throw Self.noStore(".verify") }
     public func statistics() throws -> StoreStatistics { throw Self.noStore(".dbinfo") }
     public func writeCopy(toFile path: String, encryptionKey: [UInt8]?) throws -> UInt64 { throw Self.noStore(".backup") }

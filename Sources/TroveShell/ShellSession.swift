@@ -164,7 +164,12 @@ final class ShellSession {
             pendingSummaries = []
         case .export(let spec, let file):
             try refuseInFailedTransaction()
-            try export(spec, to: file?.text, at: file?.offset)
+            do {
+                try export(spec, to: file?.text, at: file?.offset)
+            } catch {
+                if backend.isInTransaction { transactionFailure.record(error, of: statement, failing: backend.transactionCannotGoOn) }
+                throw error
+            }
         default:
             try refuseInFailedTransaction()
             let progress = statement.keyword == "import" ? "importing" : nil
@@ -174,7 +179,7 @@ final class ShellSession {
             do {
                 result = try backend.execute(statement, context: context)
             } catch {
-                if backend.isInTransaction { transactionFailure.record(error, of: statement) }
+                if backend.isInTransaction { transactionFailure.record(error, of: statement, failing: backend.transactionCannotGoOn) }
                 throw error
             }
             if case .written(let summary) = result, settings.mode.isMachineReadable, backend.isInTransaction {

@@ -9,7 +9,8 @@
 /// outcome from both, and no statement sees a failed statement's part: every statement
 /// after it, reads and `export` and `.dump` included, is refused until `rollback`, and
 /// `commit` rolls the transaction back and fails. A read that fails changes nothing, and
-/// fails nothing.
+/// fails nothing, unless the backend says the transaction cannot go on whatever failed
+/// (PostgreSQL's serialization failure, or a lost connection): then it fails the same way.
 struct TransactionFailure {
     /// The message of the statement that failed the open transaction.
     private var reason: String?
@@ -17,9 +18,10 @@ struct TransactionFailure {
     /// Forgets a failure: a transaction begins or ends.
     mutating func clear() { reason = nil }
 
-    /// Records that `statement`, run in the open transaction, failed with `error`.
-    mutating func record(_ error: any Error, of statement: ShellStatement) {
-        guard statement.isWrite, reason == nil else { return }
+    /// Records that `statement`, run in the open transaction, failed with `error`; a read
+    /// fails the transaction only when `failing` (the backend's transaction cannot go on).
+    mutating func record(_ error: any Error, of statement: ShellStatement, failing: Bool = false) {
+        guard statement.isWrite || failing, reason == nil else { return }
         reason = (error as? StatementError)?.message ?? String(describing: error)
     }
 
