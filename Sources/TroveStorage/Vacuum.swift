@@ -6,7 +6,10 @@ public struct VacuumReport: Sendable, Equatable {
     public var bytesBefore: UInt64
     /// Bytes of the data file after.
     public var bytesAfter: UInt64
-    /// Live pages moved from the end of the file into free pages nearer its start.
+    /// Pages of live data moved from the end of the file into free pages nearer its start,
+    /// each counted once: a page moved twice counts once, and one the vacuum moved and then
+    /// merged into a sibling (it merges underfull pages under the branches it rewrites)
+    /// does not count.
     public var pagesMoved: Int
     /// Whether a reader's snapshot (in any process) kept the file from being cut back to the
     /// size the newest commit needs; a later vacuum, or the automatic one, cuts it.
@@ -30,28 +33,30 @@ extension Storage {
     @discardableResult
     public func vacuum() throws -> VacuumReport {
         let before = try io.size()
-        var moved = 0
+        var relocated: [UInt64: Int] = [:]
         var held = false
         for _ in 0..<Storage.vacuumRounds {
             let tx = try beginWrite()
             let step: (moved: Int, trimmed: Int)
             do {
+                tx.relocated = relocated
                 step = try tx.compactionStep()
                 try tx.commit()
             } catch {
                 tx.abort()
                 throw error
             }
+            // Read after the commit: packing at commit may merge moved leaves away.
+            relocated = tx.relocated
             // Pages freed by a commit not yet on disk stay pending: a crash would fall back
             // to a commit that sees them.
             if options.durability == .noSync && step.moved > 0 { try sync() }
             held = try !cutUnseenTail()
-            moved += step.moved
             if step.moved == 0 && step.trimmed == 0 { break }
         }
         // A reader of an older snapshot holds the pages it sees, which may end the file.
         if let reader = lockFile?.oldestReader(), reader.txnid < latestTransactionID { held = true }
-        return VacuumReport(bytesBefore: before, bytesAfter: try io.size(), pagesMoved: moved, heldByReaders: held)
+        return VacuumReport(bytesBefore: before, bytesAfter: try io.size(), pagesMoved: relocated.values.reduce(0, +), heldByReaders: held)
     }
 
     /// Cuts the data file back to the pages the newest commit counts, once every snapshot any
@@ -206,7 +211,10 @@ extension WriteTransaction {
         let movesItself = pgno >= end && !isOwn(pgno) && (freeList.lowestReady.map { $0 < pgno } ?? false)
         guard movesItself || !changes.isEmpty || broken else { return (pgno, state) }
         let (np, p) = try touch(pgno)
-        if movesItself { moved += 1 }
+        if movesItself {
+            moved += 1
+            relocated[np] = 1
+        }
         let editor = NodeEditor(p: p, pageSize: pageSize)
         if isLeaf {
             for c in changes { editor.setOverflow(c.index, pgno: c.pgno, checksum: c.checksum) }
@@ -251,6 +259,7 @@ extension WriteTransaction {
         try storage.io.write(UnsafeRawBufferPointer(start: p, count: bytes), at: to * UInt64(pageSize))
         early[to] = (pages, checksum)
         try freePage(pgno, pages: pages)
+        relocated[to] = pages
         return (to, checksum)
     }
 }

@@ -30,6 +30,10 @@ public final class WriteTransaction: ReadTransaction {
     var lockHeld = true
     /// A vacuum's transaction (``Storage/vacuum()``): its commit never starts another.
     @exclusivity(unchecked) var isCompaction = false
+    /// A vacuum's pages of live data moved toward the start of the file (first page -> pages
+    /// of its run), carried from round to round: a page copied again follows its copy, and
+    /// one merged away or freed leaves (``VacuumReport/pagesMoved``).
+    @exclusivity(unchecked) var relocated: [UInt64: Int] = [:]
     /// Set while commit seals pages: nothing may be spilled (it would seal them twice).
     @exclusivity(unchecked) var committing = false
     let scratch: UnsafeMutableRawPointer
@@ -562,6 +566,7 @@ public final class WriteTransaction: ReadTransaction {
         }
         PageHeader.setIdentity(p, pgno: np, txnid: txnid)
         freed.append(pgno)
+        if isCompaction, let pages = relocated.removeValue(forKey: pgno) { relocated[np] = pages }
         // A transaction that copies more pages than a record takes is written in place.
         if keepsCopySources, copiedFrom.count < 512 { copiedFrom.append((np, pgno)) }
         return (np, p)
@@ -591,6 +596,7 @@ public final class WriteTransaction: ReadTransaction {
 
     /// Releases a run: at once if this transaction made it, else when no reader can see it.
     func freePage(_ pgno: UInt64, pages: Int) throws {
+        if isCompaction { relocated[pgno] = nil }
         if let d = dirty.remove(pgno) {
             pageArena.release(d)
             dirtyBytes -= pageSize

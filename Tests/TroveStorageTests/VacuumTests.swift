@@ -61,6 +61,38 @@ import TestRandom
         #expect(try other.verify().isValid)
     }
 
+    /// Nearly empty leaves (an older writer's) at the end of the file: the vacuum moves each,
+    /// then merges them under the branch it rewrites. The pages merged away are not counted
+    /// as moved: the count is at most the pages that hold data when it ends.
+    @Test func pagesMovedCountsOnlyMovedPagesThatStillHoldData() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let s = try Storage(path: dir.file("m.trove"), options: VacuumTests.manual())
+        // Tree "f" first, then "t": dropping "f" frees the pages before t's.
+        try s.write { tx in
+            let f = try tx.createTree(named: "f")
+            for i in 0..<4_000 { try tx.append(f, key(i), [UInt8](repeating: 7, count: 200)) }
+        }
+        try s.write { tx in
+            let t = try tx.createTree(named: "t")
+            for i in 0..<1_000 { try tx.append(t, key(i), [UInt8](repeating: 3, count: 100)) }
+        }
+        let leaves = try s.read { tx in try tx.childCount(try #require(try tx.tree(named: "t")), path: []) }
+        #expect(leaves > 10)
+        try s.write { tx in
+            let t = try #require(try tx.tree(named: "t"))
+            for i in 0..<leaves { _ = try tx.emptyLeaf(t, path: [i], keeping: 1) }
+        }
+        #expect(try s.write { tx in try tx.dropTree(named: "f") })
+        let report = try s.vacuum()
+        let after = try TreeShapeTests.summary(s)
+        #expect(after.entries == leaves)
+        #expect(after.pages < leaves / 2, "the leaves were not merged: \(after)")
+        #expect(report.pagesMoved > 0)
+        #expect(report.pagesMoved <= (try s.stats()).usedPages, "\(report)")
+        #expect(try s.verify().isValid)
+    }
+
     @Test func aVacuumOfACompactFileChangesNothing() throws {
         let dir = TempDir()
         defer { dir.cleanup() }
