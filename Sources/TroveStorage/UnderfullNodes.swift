@@ -124,12 +124,24 @@ extension WriteTransaction {
     /// `near`: when it is underfull as ``nodeState(_:isLeaf:)`` has it (read, not touched: it
     /// may be a page no delete went through), it is repaired in the node that holds it, and
     /// that node, when the repair's merge left it with one child, in `parent`. Returns where
-    /// among `parent`'s children the others carried with it are to be found. Each repair that
-    /// goes up follows a merge, which frees a page, so the repairs end.
+    /// among `parent`'s children the others carried with it are to be found: beside the one
+    /// that held it. Each repair that goes up follows a merge, which frees a page, so the
+    /// repairs end.
+    ///
+    /// The holder is looked for among all of `parent`'s children, nearest `near` first, so
+    /// that finding it does not rest on how far the repairs carried it. On the shapes writers
+    /// leave, the nearest hold every target that still needs a repair (for whoever changes the
+    /// repairs): several are carried only by a run of one-child branches, which ``mergeRun``
+    /// makes one node at the run's first index (the run's separators fit in `parent`, so in
+    /// one page: a branch's entry 0 has no key); repairing one target in it changes no child
+    /// of `parent` unless it leaves that node one child, and then at most one target is left
+    /// (that child), which the repair in `parent` carries and repairs itself. A target not
+    /// found was merged away (freed) or shared children with the one before it (copied to a
+    /// new page, with two children or more).
     func repairCarried(_ tree: Tree, _ target: UInt64, parent: UnsafeMutableRawPointer, parentPgno: UInt64, near index: Int) throws -> Int {
         let pv = try NodeView(parent, pgno: parentPgno, pageSize: pageSize)
         var found: (child: Int, at: Int)?
-        search: for j in max(0, index - 1)...min(index + 1, pv.count - 1) {
+        search: for j in (0..<pv.count).sorted(by: { abs($0 - index) < abs($1 - index) }) {
             let n = try node(try pv.child(j))
             guard !n.isLeaf else { continue }
             for k in 0..<n.count where try n.child(k) == target {
@@ -137,10 +149,9 @@ extension WriteTransaction {
                 break search
             }
         }
-        // Not found: merged away by the repair of an earlier one.
         guard let (j, k) = found else { return index }
         let t = try node(target)
-        guard (!t.isLeaf && t.count < 2) || t.usedBytes < underflowBytes else { return index }
+        guard (!t.isLeaf && t.count < 2) || t.usedBytes < underflowBytes else { return j }
         let (holderPgno, holder) = try touch(try pv.child(j))
         NodeEditor(p: parent, pageSize: pageSize).setChild(j, pgno: holderPgno, checksum: 0)
         let holderEditor = NodeEditor(p: holder, pageSize: pageSize)
