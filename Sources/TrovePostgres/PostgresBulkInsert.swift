@@ -29,7 +29,7 @@ public final class PostgresBulkInsert {
     /// checks on each access are skipped: they cost about a seventh of the client's work per
     /// record.
     @exclusivity(unchecked) private var data: [UInt8] = []
-    @exclusivity(unchecked) private var places: [Place] = []
+    @exclusivity(unchecked) private var places: [RecordPlace] = []
     @exclusivity(unchecked) private var lastLines: [Int] = []
     @exclusivity(unchecked) private var keyBytes: [UInt8] = []
     @exclusivity(unchecked) private var keyEnds: [Int] = []
@@ -88,7 +88,7 @@ public final class PostgresBulkInsert {
     /// batch that fails. Returns false, adding nothing, for an object COPY cannot carry (a
     /// list with elements, a nested object, a date outside the years 1 to 9999): that one is
     /// for `PostgresStore.insert`, after `flush()`.
-    public func add(_ values: [String: Value], at place: Place) throws -> Bool {
+    public func add(_ values: [String: Value], at place: RecordPlace) throws -> Bool {
         guard !columns.isEmpty else { return false }
         // The record's values go to their columns in one pass, by comparing names: they are
         // few, and mostly small strings equal bit for bit to the schema's, which compare in a
@@ -198,7 +198,7 @@ public final class PostgresBulkInsert {
     /// appended is taken back. Returns whether the row was added. The row goes straight into
     /// the batch: no copy of it is made. `write` must not call back into the bulk insert: it
     /// holds the batch while it writes, and the batch's accesses are not checked for overlap.
-    package func add(at place: Place, writing write: (inout [UInt8]) -> WrittenRow?) throws -> Bool {
+    package func add(at place: RecordPlace, writing write: (inout [UInt8]) -> WrittenRow?) throws -> Bool {
         try flushIfFull()
         let start = data.count
         guard let row = write(&data) else {
@@ -279,7 +279,7 @@ public final class PostgresBulkInsert {
 
     /// Ends the row just written into `data`, and records what names it (its key's bytes, when
     /// `hasKey`, are just appended to `keyBytes`).
-    private func added(hasKey: Bool, lineBreaks: Int, at place: Place) throws {
+    private func added(hasKey: Bool, lineBreaks: Int, at place: RecordPlace) throws {
         if hasKey { keyEnds.append(keyBytes.count) }
         data.append(UInt8(ascii: "\n"))
         places.append(place)
@@ -426,27 +426,6 @@ public final class PostgresBulkInsert {
         }
         row.append(UInt8(ascii: "\""))
         return lineBreaks
-    }
-}
-
-extension PostgresBulkInsert {
-    /// Where a row came from, as the error of a batch the server refuses names it: its text is
-    /// made only then.
-    public enum Place: Sendable, CustomStringConvertible {
-        /// `line N`, of a file read by lines.
-        case line(Int)
-        /// `record N`.
-        case record(Int)
-        /// The text itself.
-        case named(String)
-
-        public var description: String {
-            switch self {
-            case .line(let line): "line \(line)"
-            case .record(let record): "record \(record)"
-            case .named(let text): text
-            }
-        }
     }
 }
 

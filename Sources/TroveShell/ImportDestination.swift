@@ -16,7 +16,7 @@ protocol ImportDestination {
     /// returns whether it created one. `place` says where the object stood in the input, for
     /// an error found later (a write may be held back until `finish()`); its text is made only
     /// for that error.
-    func write(_ model: String, _ values: [String: Value], merge: Bool, at place: PostgresBulkInsert.Place) throws -> Bool
+    func write(_ model: String, _ values: [String: Value], merge: Bool, at place: RecordPlace) throws -> Bool
     /// Writes what is held back.
     func finish() throws
     /// The COPY that records of the imported model may be written into as they stand
@@ -37,7 +37,7 @@ extension Transaction: ImportDestination {
 
     var bulkInsert: PostgresBulkInsert? { nil }
 
-    func write(_ model: String, _ values: [String: Value], merge: Bool, at place: PostgresBulkInsert.Place) throws -> Bool {
+    func write(_ model: String, _ values: [String: Value], merge: Bool, at place: RecordPlace) throws -> Bool {
         if merge { return try upsert(model, values).created }
         try insert(model, values)
         return true

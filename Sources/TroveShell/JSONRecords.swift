@@ -40,7 +40,7 @@ extension JSONRecords {
         var links = ForwardLinks(model: model)
         var inserted = 0, updated = 0
         for (index, record) in records.enumerated() {
-            let place: PostgresBulkInsert.Place = records.count > 1 ? .record(index + 1) : .named("the object")
+            let place: RecordPlace = records.count > 1 ? .record(index + 1) : .named("the object")
             var values = try WriteFailure.naming(record: index, of: records.count, at: record.offset) {
                 try destination.values(fromJSON: record.object, model: model.name)
             }

@@ -346,7 +346,7 @@ struct PostgresImportDestination: ImportDestination {
         }
     }
 
-    func write(_ model: String, _ values: [String: Value], merge: Bool, at place: PostgresBulkInsert.Place) throws -> Bool {
+    func write(_ model: String, _ values: [String: Value], merge: Bool, at place: RecordPlace) throws -> Bool {
         if let bulk, !merge, bulk.model.name == model {
             do {
                 if try bulk.add(values, at: place) { return true }

@@ -114,7 +114,7 @@ struct StoreImport {
         }
     }
 
-    private func write(_ values: [String: Value], into destination: ImportDestination, at place: PostgresBulkInsert.Place, _ counts: inout Counts) throws {
+    private func write(_ values: [String: Value], into destination: ImportDestination, at place: RecordPlace, _ counts: inout Counts) throws {
         if try destination.write(model.name, values, merge: merge, at: place) { counts.inserted += 1 } else { counts.updated += 1 }
     }
 

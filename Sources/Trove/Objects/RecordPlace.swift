@@ -1,0 +1,19 @@
+/// Where a record stood in the input of an import, for an error that names it: a store's
+/// import and a PostgreSQL bulk insert (which may find a record's fault only when the server
+/// refuses its batch, long after) say it the same way, and make its text only then.
+public enum RecordPlace: Sendable, CustomStringConvertible {
+    /// `line N`, of a file read by lines.
+    case line(Int)
+    /// `record N`.
+    case record(Int)
+    /// The text itself.
+    case named(String)
+
+    public var description: String {
+        switch self {
+        case .line(let line): "line \(line)"
+        case .record(let record): "record \(record)"
+        case .named(let text): text
+        }
+    }
+}
