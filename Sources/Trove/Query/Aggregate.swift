@@ -174,15 +174,8 @@ struct BoundAggregateStatement {
         }
         var planner = QueryPlanner(snapshot: snapshot, model: model)
         planner.prefersIndexes = executor.prefersIndexes
-        var (access, estimate) = try planner.accessPath(for: predicate)
-        if values == nil, case .scan = access, !planner.prefersIndexes {
-            // A count the index keys decide reads index entries only, never a record: it is
-            // cheaper than a scan however many entries match, so the cost ratio that makes
-            // the planner scan (for plans that read the records) does not apply.
-            planner.prefersIndexes = true
-            let (indexed, entries) = try planner.accessPath(for: predicate)
-            if case .indexes(_, let candidates) = indexed, candidates.unsure.isEmpty { (access, estimate) = (indexed, entries) }
-        }
+        planner.readsMatches = values != nil
+        let (access, estimate) = try planner.accessPath(for: predicate)
         if case .scan = access { return try runScanning(executor, estimate: estimate) }
         let (results, plan) = try executor.run(model: model, predicate: predicate, predicateText: predicateText,
                                                sort: [], distinct: [], limit: nil, access: (access, estimate))

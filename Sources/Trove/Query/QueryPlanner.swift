@@ -21,6 +21,10 @@ struct QueryPlanner {
     let model: ModelLayout
     /// Use any index that applies, however unselective (for tests of the index paths).
     var prefersIndexes = false
+    /// Whether the caller reads the record of each match. A count does not: it counts the
+    /// entries the index keys decide and reads only those they leave unsure, so an index
+    /// whose keys decide every candidate is cheaper than a scan however many match.
+    var readsMatches = true
 
     /// An index must be expected to yield fewer than one object in this many to beat a scan.
     static let scanCostRatio = 4
@@ -35,10 +39,18 @@ struct QueryPlanner {
         default: break
         }
         let cap = prefersIndexes ? Int.max : total / Self.scanCostRatio + 1
-        guard let best = try bestAccess(predicate, cap: cap), best.estimate < cap || prefersIndexes else {
+        // The cap weighs record reads, so it still applies to candidates the keys leave unsure.
+        guard let best = try bestAccess(predicate, cap: cap, whole: true),
+              best.estimate < cap || prefersIndexes || !readsMatches && Self.keysDecide(best.access) else {
             return (.scan, total)
         }
         return (best.access, best.estimate)
+    }
+
+    /// Whether `access` is index candidates the keys decide, none to check against its record.
+    private static func keysDecide(_ access: AccessPath) -> Bool {
+        if case .indexes(_, let candidates) = access { return candidates.unsure.isEmpty }
+        return false
     }
 
     /// The one scan of the index of `property` (or the primary key) that serves the whole of
@@ -66,7 +78,11 @@ struct QueryPlanner {
 
     /// The cheapest index access that yields every object satisfying `predicate`, if it
     /// yields fewer than `cap` objects. Its candidates' matches satisfy `predicate` itself.
-    private func bestAccess(_ predicate: BoundPredicate, cap: Int) throws -> (access: AccessPath, estimate: Int)? {
+    /// `whole`: `predicate` is all the query asks, so when no match's record is read, an access
+    /// that serves it alone is read past `cap` (its keys may decide every candidate); a conjunct
+    /// of an `AND` over several properties leaves the others to check on records, so it never is.
+    private func bestAccess(_ predicate: BoundPredicate, cap: Int, whole: Bool) throws -> (access: AccessPath, estimate: Int)? {
+        let reads = whole && !readsMatches ? Int.max : cap
         switch predicate {
         case .path(let comparison):
             guard let scan = IndexScan(comparison, model: model) else {
@@ -74,7 +90,7 @@ struct QueryPlanner {
                                                                     cap: cap, prefersIndexes: prefersIndexes) else { return nil }
                 return (.linked(linked), estimate)
             }
-            return try collect(scan, cap: cap)
+            return try collect(scan, cap: reads)
         case .and(let operands):
             var best: (access: AccessPath, estimate: Int)?
             var decidesAll = false
@@ -88,14 +104,14 @@ struct QueryPlanner {
             for group in orderingGroups(operands) {
                 let limit = best.map { min(cap, $0.estimate) } ?? cap
                 if let scan = IndexScan(ordering: group.map { $0.comparison }, model: model) {
-                    consider(try collect(scan, cap: limit), covering: group.count)
+                    consider(try collect(scan, cap: group.count == operands.count ? reads : limit), covering: group.count)
                     merged += group.map(\.index)
                 }
             }
             // A range alone reads a superset of the merged range it belongs to.
             for (i, operand) in operands.enumerated() where !merged.contains(i) {
                 let limit = best.map { min(cap, $0.estimate) } ?? cap
-                consider(try bestAccess(operand, cap: limit), covering: 1)
+                consider(try bestAccess(operand, cap: limit, whole: false), covering: 1)
             }
             // The other conjuncts remain to be checked on every candidate.
             if !decidesAll, let chosen = best, case .indexes(let scans, var candidates) = chosen.access {
@@ -108,12 +124,12 @@ struct QueryPlanner {
             var union = IndexCandidates()
             var total = 0
             for operand in operands {
-                guard let part = try bestAccess(operand, cap: prefersIndexes ? cap : cap - total),
+                guard let part = try bestAccess(operand, cap: prefersIndexes ? cap : cap - total, whole: whole),
                       case .indexes(let partScans, let candidates) = part.access else { return nil }
                 scans += partScans
                 union.formUnion(candidates)
                 total += part.estimate
-                if total >= cap && !prefersIndexes { return nil }
+                if total >= reads && !prefersIndexes { return nil }
             }
             return (.indexes(scans, union), total)
         default:
