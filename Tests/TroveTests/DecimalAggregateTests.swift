@@ -40,6 +40,11 @@ struct DecimalAggregateTests {
         4: (["1e-128", "0"], "1e-128", "1e-128"),
         // 38 nines and a half: rounding up carries into a 39th digit, kept as an exponent.
         5: (["99999999999999999999999999999999999999", "0.5"], "100000000000000000000000000000000000000", "50000000000000000000000000000000000000"),
+        // Exponents far apart, above and below 0: each value's significand is scaled to the
+        // smallest exponent met, so 1e-60 outlives 1e60 and -1e60.
+        6: (["1e60", "1e-60", "-1e60"], "1e-60", "3.33333333333333333333333333333333333333e-61"),
+        7: (["123e20", "-6e5", "7", "0.00000000045", "2.5e-3", "-4e-12"], "12299999999999999400007.002500000446",
+            "2049999999999999900001.16708333340766667"),
     ]
 
     /// Values near the ends of a `Decimal`'s range (a significand below 2^128, about 3.4e38,
