@@ -117,6 +117,12 @@ extension PostgresQueryTranslator {
         "COALESCE(sum(\(value)) FILTER (WHERE \(value) <> 'NaN'), 0)"
     }
 
+    /// `min` or `max` (`name`) of `value`, of `type`: NaN orders with no value in a store, so
+    /// it takes no part (PostgreSQL puts it after every number).
+    static func ordered(_ name: String, _ value: String, type: PropertyType) -> String {
+        type == .float || type == .double ? "\(name)(\(value)) FILTER (WHERE \(value) <> 'NaN')" : "\(name)(\(value))"
+    }
+
     /// The exact average of decimals `value`, to 200 places, as `q`, for `decimalAverage`.
     static func decimalQuotient(sum: String, count: String) -> String {
         "SELECT round(\(sum), 200) / NULLIF(\(count), 0) AS q"
@@ -142,9 +148,7 @@ extension PostgresQueryTranslator {
             return ([Self.doubleAverage(value)], .scalar(.double))
         case .min, .max:
             let name = String(function.rawValue.dropFirst())
-            // NaN orders with nothing in a store, so it takes no part.
-            let filtered = type == .float || type == .double ? "\(name)(\(value)) FILTER (WHERE \(value) <> 'NaN')" : "\(name)(\(value))"
-            return ([PostgresValues.output(filtered, type: type)], .scalar(type))
+            return ([PostgresValues.output(Self.ordered(name, value, type: type), type: type)], .scalar(type))
         }
     }
 

@@ -215,9 +215,7 @@ struct PostgresQueryTranslator {
                 (expression, resultType) = (Self.doubleAverage(value), .double)
             }
         case .min, .max:
-            // NaN orders with nothing in a store, so it takes no part.
-            let filtered = type == .float || type == .double ? "\(name)(\(value)) FILTER (WHERE \(value) <> 'NaN')" : "\(name)(\(value))"
-            (expression, resultType) = (PostgresValues.output(filtered, type: type), type)
+            (expression, resultType) = (PostgresValues.output(Self.ordered(name, value, type: type), type: type), type)
         case .count, .size:
             throw Self.refusal(.invalidAggregate, "count is its own statement", at: statement.model.range)
         }
@@ -572,8 +570,8 @@ struct PostgresQueryTranslator {
                     return Operand(expression: Self.decimalAverage(quotient: quotient), type: .decimal)
                 }
                 return Operand(expression: "(SELECT \(Self.doubleAverage(value.expression)) \(from))", type: .double)
-            case .min: return Operand(expression: "(SELECT min(\(value.expression)) \(from))", type: value.type)
-            case .max: return Operand(expression: "(SELECT max(\(value.expression)) \(from))", type: value.type)
+            case .min: return Operand(expression: "(SELECT \(Self.ordered("min", value.expression, type: value.type)) \(from))", type: value.type)
+            case .max: return Operand(expression: "(SELECT \(Self.ordered("max", value.expression, type: value.type)) \(from))", type: value.type)
             }
         case .subqueryCount(let sub):
             let path = try resolve(sub.collection, model: model, alias: alias, variables: variables)

@@ -10,7 +10,7 @@ import PostgresTestSupport
 struct PostgresStoreParityAPITests {
     static let schema = try! Schema(jsonData: Array(#"""
         {"models": [
-          {"name": "N", "primaryKey": "id", "properties": {"id": "int", "dec": "decimal?", "f": "float?", "s": "int16?", "d": "double?", "ds": "decimal[]",
+          {"name": "N", "primaryKey": "id", "properties": {"id": "int", "dec": "decimal?", "f": "float?", "s": "int16?", "d": "double?", "ds": "decimal[]", "dl": "double[]",
            "pet": "Pet?", "pets": "Pet[]", "owner": "N?"}},
           {"name": "Pet", "properties": {"name": "string?"}}
         ]}
@@ -104,6 +104,44 @@ struct PostgresStoreParityAPITests {
         for (text, arguments, expected) in runs {
             #expect(try store.read { try PostgresFixtures.ids($0.query(text, arguments: arguments)) } == expected, "store: \(text) with \(arguments)")
             #expect(PostgresFixtures.ids(try postgres.objects(text, arguments: arguments)) == expected, "PostgreSQL: \(text) with \(arguments)")
+        }
+    }
+
+    /// `min` and `max` skip NaN wherever it comes, as statements, group aggregates and list
+    /// aggregates (in SELECT and in a predicate), on both backends alike: the values without
+    /// their NaNs decide.
+    @Test func minAndMaxSkipNaN() throws {
+        let (store, postgres) = try Self.load()
+        let more: [[String: Value]] = [
+            ["id": 40, "d": .double(.nan), "f": .float(.nan), "s": 1, "dl": [.double(.nan), .double(4), .double(-3)]],
+            ["id": 41, "d": .double(2), "f": .float(-1), "s": 1, "dl": [.double(5), .double(.nan)]],
+            ["id": 42, "d": .double(-6), "f": .float(.nan), "s": 1, "dl": [.double(.nan)]],
+        ]
+        try store.write { tx in for object in more { _ = try tx.insert("N", object) } }
+        for object in more { try postgres.insert("N", object) }
+        let values: [(String, Value)] = [
+            ("min N.d where s == 1", .double(-6)), ("max N.d where s == 1", .double(2)),
+            ("min N.f where s == 1", .float(-1)), ("max N.f where s == 1", .float(-1)),
+            ("max N.d where id == 40", .null),
+        ]
+        for (text, expected) in values {
+            #expect(try store.read { try $0.aggregate(text) } == expected, "store: \(text)")
+            guard case .value(_, let got) = try postgres.run(text) else { Issue.record("\(text): not a value"); continue }
+            #expect(got == expected, "PostgreSQL: \(text)")
+        }
+        let rows: [(String, [[Value]])] = [
+            ("N where s == 1 GROUP(s) SELECT(@min.d, @max.d, @min.f, @max.f)", [[.double(-6), .double(2), .float(-1), .float(-1)]]),
+            ("N where id >= 40 SORT(id) SELECT(dl.@min, dl.@max)", [[.double(-3), .double(4)], [.double(5), .double(5)], [.null, .null]]),
+        ]
+        for (text, expected) in rows {
+            #expect(try store.read { try $0.rows(text).map(\.values) } == expected, "store: \(text)")
+            guard case .rows(let got) = try postgres.run(text) else { Issue.record("\(text): not rows"); continue }
+            #expect(got.rows == expected, "PostgreSQL: \(text)")
+        }
+        for text in ["N where dl.@max == 4 SORT(id)", "N where dl.@min < 0 SORT(id)", "N where dl.@max >= 5 SORT(id)"] {
+            let expected: [Int64] = text.contains("== 4") || text.contains("< 0") ? [40] : [41]
+            #expect(try store.read { try PostgresFixtures.ids($0.query(text)) } == expected, "store: \(text)")
+            #expect(PostgresFixtures.ids(try postgres.objects(text)) == expected, "PostgreSQL: \(text)")
         }
     }
 

@@ -9,8 +9,9 @@ import Foundation
 /// The running state of `sum`, `avg`, `min` or `max` over values of one kind, shared by the
 /// aggregate statements, the group aggregates and `Results.sum(of:)`.
 ///
-/// Nulls are skipped; `sum` is 0 over no values, `avg`, `min` and `max` are null; `avg` is
-/// fractional (a double, or a decimal for decimals). A sum beyond the range of `int` (or of
+/// Nulls are skipped, and so are NaNs by `min` and `max` (and decimal NaNs by sums); `sum`
+/// is 0 over no values, `avg`, `min` and `max` are null; `avg` is fractional (a double, or a
+/// decimal for decimals). A sum beyond the range of `int` (or of
 /// `double` or `decimal`, for fractional numbers) is an error, never a wrapped total or an
 /// infinity. Decimals are summed exactly and rounded once, to the 38 digits `Decimal` holds.
 struct AggregateAccumulator {
@@ -74,14 +75,20 @@ struct AggregateAccumulator {
             default: break
             }
         case .min, .max:
-            if best.isNull {
-                best = value
-            } else if let order = ValueComparison.order(value, best), function == .min ? order < 0 : order > 0 {
-                best = value
-            }
+            if Self.replaces(value, best, least: function == .min) { best = value }
         default:
             break
         }
+    }
+
+    /// Whether `value` replaces `best`, the least (or greatest) value so far, null before the
+    /// first. Null and NaN never do: NaN orders with no value, so `min` and `max` skip it as
+    /// decimal sums do, whatever the order values come in (PostgreSQL's aggregates filter it).
+    static func replaces(_ value: Value, _ best: Value, least: Bool) -> Bool {
+        if value.isNull || ValueComparison.isNaN(value) { return false }
+        if best.isNull { return true }
+        guard let order = ValueComparison.order(value, best) else { return false }
+        return least ? order < 0 : order > 0
     }
 
     /// One more object, for `count`.

@@ -245,12 +245,7 @@ final class PredicateEvaluator {
                 var best = Value.null
                 _ = try visit(record, key) { bytes in
                     let value = try decode(bytes)
-                    guard !value.isNull else { return false }
-                    if best.isNull {
-                        best = value
-                    } else if let order = ValueComparison.order(value, best), wantsLess ? order < 0 : order > 0 {
-                        best = value
-                    }
+                    if AggregateAccumulator.replaces(value, best, least: wantsLess) { best = value }
                     return false
                 }
                 return best

@@ -153,7 +153,7 @@ enum ValueComparison {
         }
     }
 
-    private static func isNaN(_ v: Value) -> Bool {
+    static func isNaN(_ v: Value) -> Bool {
         switch v {
         case .double(let d): d.isNaN
         case .float(let f): f.isNaN
