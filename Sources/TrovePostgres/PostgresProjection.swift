@@ -61,7 +61,7 @@ extension PostgresQueryTranslator {
         case .keyPath(let keyPath):
             let path = try resolve(keyPath, model: model, alias: "t0")
             guard let subquery = path.subquery else {
-                return ([PostgresValues.output(path.expression, type: path.type)], .scalar(path.type), path.expression)
+                return ([PostgresValues.output(path.expression, type: path.type)], .scalar(path.type), Self.ordered(path.expression, path.type))
             }
             let order = subquery.order.isEmpty ? "" : " ORDER BY \(subquery.order.joined(separator: ", "))"
             let array = "(SELECT COALESCE(json_agg((\(PostgresValues.output(path.expression, type: path.type)))::pg_catalog.text\(order)), '[]') "
@@ -154,6 +154,14 @@ extension PostgresQueryTranslator {
 
     // MARK: Groups
 
+    /// The value a group of GROUP's `path` shows, as `PostgresValues.output` writes it: a store
+    /// groups canonically equivalent strings as one and shows the spelling of the group's
+    /// first object (in the order objects were saved), so a string is that object's.
+    static func groupValue(_ path: Path, root: String) -> String {
+        guard path.objectModel == nil, path.type == .string else { return PostgresValues.output(path.expression, type: path.type) }
+        return "(array_agg(\(path.expression) ORDER BY \(root).\(PostgresTables.orderColumn)))[1]"
+    }
+
     private mutating func groups(_ query: Query, model: ModelSchema) throws -> (sql: String, columns: [PostgresProjectedColumn]) {
         let root = "t0"
         // The group keys: one value per object, a link allowed (its target's key).
@@ -169,7 +177,7 @@ extension PostgresQueryTranslator {
         var columns: [(name: String, text: String, sql: [String], reading: PostgresProjectedColumn.Reading, order: String)] = []
         func keyColumn(_ index: Int, name: String, text: String) -> (String, String, [String], PostgresProjectedColumn.Reading, String) {
             let path = keys[index].path
-            return (name, text, [PostgresValues.output(path.expression, type: path.type)], .scalar(path.type), path.expression)
+            return (name, text, [Self.groupValue(path, root: root)], .scalar(path.type), Self.ordered(path.expression, path.type))
         }
         if query.select.isEmpty {
             for index in keys.indices { columns.append(keyColumn(index, name: keys[index].text, text: keys[index].text)) }
@@ -214,17 +222,21 @@ extension PostgresQueryTranslator {
                 let neither = Self.refusal(.invalidKeyPath, "SORT of groups takes a SELECT item's name or text or a GROUP key path; '\(written)' is neither",
                                            at: descriptor.keyPath.range)
                 guard !written.hasPrefix("@"), let key = keys.first(where: { $0.text == written }) else { throw neither }
-                value = key.path.expression
+                value = Self.ordered(key.path.expression, key.path.type)
             }
             order.append(value + (descriptor.ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST"))
         }
-        // Then the groups' own order: by their values, null first.
-        order += keys.map { $0.path.expression + " ASC NULLS FIRST" }
+        // Then the groups' own order: by their values, null first; links to keys that are
+        // canonically equivalent strings tie, and keep the order they were met in.
+        order += keys.map { Self.ordered($0.path.expression, $0.path.type) + " ASC NULLS FIRST" }
+        if keys.contains(where: { $0.path.objectModel != nil && $0.path.type == .string }) {
+            order.append("min(\(root).\(PostgresTables.orderColumn))")
+        }
         let condition = try query.predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"
-        let identity = "json_build_array(\(keys.map { PostgresValues.output($0.path.expression, type: $0.path.type) }.joined(separator: ", ")))::pg_catalog.text"
+        let identity = "json_build_array(\(keys.map { Self.groupValue($0.path, root: root) }.joined(separator: ", ")))::pg_catalog.text"
         var sql = "SELECT \((columns.flatMap(\.sql) + [identity]).joined(separator: ", "))"
             + " FROM \(PostgresTables.table(model.name)) AS \(root)" + scopes[0].joins.joined()
-            + " WHERE \(condition) GROUP BY \(keys.map(\.path.expression).joined(separator: ", "))"
+            + " WHERE \(condition) GROUP BY \(keys.map { Self.distinguished($0.path) }.joined(separator: ", "))"
             + " ORDER BY \(order.joined(separator: ", "))"
         if query.offset > 0 { sql += " OFFSET \(parameters.add(String(query.offset)))::bigint" }
         if let limit = query.limit { sql += " LIMIT \(parameters.add(String(limit)))::bigint" }

@@ -6,9 +6,11 @@ import Trove
 /// - Comparisons follow Realm's null rules: null equals only null, `!=` a value is true for
 ///   null, and an ordering comparison with null is false. Every translated condition is
 ///   two-valued (never SQL's unknown), so `NOT` and `ALL` mean what they mean on a store.
-/// - Strings compare by Unicode scalar values (`COLLATE "C"`); `[c]` folds case as a store
-///   does (see `PostgresStringFolding`), `[d]` removes nonspacing marks after canonical
-///   decomposition.
+/// - Strings compare, sort, group and match (but for `MATCHES`) by the Unicode scalar values
+///   (`COLLATE "C"`) of their NFC forms, as in a store, and are stored as written; `[c]` folds
+///   case as a store does (see `PostgresStringFolding`), `[d]` removes nonspacing marks after
+///   canonical decomposition. A primary key names one spelling: a link, `get`, an update or
+///   delete by key find the key as written, as a store's do.
 /// - Key paths through to-one links become left joins (a null link gives null values);
 ///   paths through lists and linkingObjects become `EXISTS` subqueries, with `ANY` (the
 ///   default), `ALL` and `NONE` quantifiers.
@@ -107,8 +109,9 @@ struct PostgresQueryTranslator {
             // walk the index rather than sort every match.
             let keyPath = descriptor.keyPath
             let neverNull = keyPath.variable == nil && keyPath.names.count == 1 && model[property: keyPath.names[0]]?.isOptional == false
-            order.append(path.expression + (descriptor.ascending ? (neverNull ? " ASC" : " ASC NULLS FIRST") : (neverNull ? " DESC" : " DESC NULLS LAST")))
-            sortValues.append(path.expression)
+            let value = Self.ordered(path.expression, path.type)
+            order.append(value + (descriptor.ascending ? (neverNull ? " ASC" : " ASC NULLS FIRST") : (neverNull ? " DESC" : " DESC NULLS LAST")))
+            sortValues.append(value)
         }
         // `"@key"` breaks ties as a store does; after the primary key (unique, never null) no
         // tie is left, and an object pinned by its primary key has nothing to be ordered with.
@@ -119,7 +122,7 @@ struct PostgresQueryTranslator {
         var sql: String
         if query.distinct.isEmpty {
             sql = "SELECT \(columns.joined(separator: ", ")) FROM \(from) WHERE \(condition)"
-            if !(model.primaryKey.map { Self.pins(query.predicate, primaryKey: $0) } ?? false) {
+            if model.primaryKeyProperty?.type == .string || !(model.primaryKey.map { Self.pins(query.predicate, primaryKey: $0) } ?? false) {
                 sql += " ORDER BY \((sortsByKey ? order.dropLast() : order[...]).joined(separator: ", "))"
             }
         } else {
@@ -130,7 +133,7 @@ struct PostgresQueryTranslator {
                 guard path.subquery == nil else {
                     throw Self.refusal(.invalidKeyPath, "DISTINCT needs one value per object; '\(keyPath)' crosses a list", at: keyPath.range)
                 }
-                keys.append(path.expression)
+                keys.append(Self.distinguished(path))
             }
             let from = "\(PostgresTables.table(model.name)) AS \(root)" + scopes[0].joins.joined()
             let ordinals = order.indices.map { "o\($0)" }
@@ -151,7 +154,21 @@ struct PostgresQueryTranslator {
         return sql
     }
 
-    /// Whether `predicate` holds for one object at most: it requires `primaryKey == constant`.
+    /// The SQL a store orders values of `type` by: a string's NFC form (canonically equivalent
+    /// spellings tie, and keep their objects' order), any other value itself.
+    static func ordered(_ expression: String, _ type: PropertyType) -> String {
+        type == .string ? PostgresStringFolding.nfc(expression) : expression
+    }
+
+    /// The SQL by which DISTINCT and GROUP tell values of `path` apart, as a store does: a
+    /// string by its NFC form, a link by its target (the key as stored), anything else by itself.
+    static func distinguished(_ path: Path) -> String {
+        path.objectModel == nil ? ordered(path.expression, path.type) : path.expression
+    }
+
+    /// Whether `predicate` holds for one object at most: it requires `primaryKey == constant`
+    /// (a key that is no string: canonically equivalent string keys are two objects that one
+    /// string matches).
     static func pins(_ predicate: QueryPredicate?, primaryKey: String) -> Bool {
         switch predicate?.kind {
         case .comparison(let c):
@@ -732,9 +749,9 @@ struct PostgresQueryTranslator {
                 guard elements.count == 2 else { throw Self.refusal(.typeMismatch, "BETWEEN takes two bounds: {lower, upper}", at: constant.range) }
                 if elements.contains(where: \.0.isNull) { return "false" }
                 let lower = try valueTest(subject.expression, .greaterOrEqual, [], try bind(elements[0], as: type, [], at: constant.range), type: type,
-                                          at: location, rightIsConstant: true, leftIsNeverNull: subject.isNeverNull)
+                                          at: location, foldRight: false, rightIsConstant: true, leftIsNeverNull: subject.isNeverNull)
                 let upper = try valueTest(subject.expression, .lessOrEqual, [], try bind(elements[1], as: type, [], at: constant.range), type: type,
-                                          at: location, rightIsConstant: true, leftIsNeverNull: subject.isNeverNull)
+                                          at: location, foldRight: false, rightIsConstant: true, leftIsNeverNull: subject.isNeverNull)
                 return "(\(lower) AND \(upper))"
             }
             guard !elements.isEmpty else { return "false" }
@@ -762,7 +779,7 @@ struct PostgresQueryTranslator {
                     patternSource = .argument(index: index, element: element, type: type, options: options, isPattern: true)
                 }
                 let placeholder = parameters.add(Self.likePattern(pattern, options: options), from: patternSource)
-                return "COALESCE(\(PostgresStringFolding.fold(subject.expression, options)) LIKE \(placeholder), false)"
+                return "COALESCE(\(PostgresStringFolding.comparable(subject.expression, options)) LIKE \(placeholder), false)"
             }
             return try valueTest(subject.expression, op, options, try bind((value, source), as: type, options, at: constant.range), type: type,
                                  at: location, foldRight: false, rightIsConstant: true, leftIsNeverNull: subject.isNeverNull)
@@ -780,9 +797,9 @@ struct PostgresQueryTranslator {
         }
     }
 
-    /// A constant folded by the store's own code under `options`.
+    /// A constant as the store's own code compares it under `options`: a string folded, in NFC.
     static func folded(_ value: Value, _ options: StringComparisonOptions) -> Value {
-        guard !options.isEmpty, case .string(let s) = value else { return value }
+        guard case .string(let s) = value else { return value }
         return .string(PostgresStringFolding.foldConstant(s, options))
     }
 
@@ -801,8 +818,9 @@ struct PostgresQueryTranslator {
         if !options.isEmpty, type != .string {
             throw Self.refusal(.invalidModifier, "[c] and [d] apply to strings only", at: location)
         }
-        let l = foldLeft ? PostgresStringFolding.fold(left, options) : left
-        let r = foldRight ? PostgresStringFolding.fold(right, options) : right
+        // Strings compare by their NFC forms (folded under options), as in a store.
+        let l = foldLeft && type == .string ? PostgresStringFolding.comparable(left, options) : left
+        let r = foldRight && type == .string ? PostgresStringFolding.comparable(right, options) : right
         // NaN equals and orders with nothing in a store; PostgreSQL has 'NaN' = 'NaN' and puts
         // it after every number.
         let hasNaN = type == .float || type == .double || type == .decimal
@@ -854,7 +872,9 @@ struct PostgresQueryTranslator {
         let caseInsensitive = options.contains(.caseInsensitive)
         let expression: String
         do {
-            expression = try PostgresRegularExpression.translate(PostgresStringFolding.foldConstant(pattern, folding), caseInsensitive: caseInsensitive)
+            // Without [d] the pattern meets the text as stored, as in a store: not normalized.
+            let folded = folding.isEmpty ? pattern : PostgresStringFolding.foldConstant(pattern, folding)
+            expression = try PostgresRegularExpression.translate(folded, caseInsensitive: caseInsensitive)
         } catch {
             let name = caseInsensitive ? "MATCHES[c]" : "MATCHES"
             throw Self.refusal(.unsupported, "\(name) is not translated to PostgreSQL for this pattern: \(error.reason)", at: location)

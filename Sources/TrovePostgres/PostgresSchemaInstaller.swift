@@ -7,7 +7,21 @@ import Trove
 /// apply automatically; any other change is refused, whatever the schema version says, since
 /// rewriting tables on a shared server is an operator's decision. Installing takes a
 /// transaction-wide advisory lock, so two clients opening one database at once do not race.
+///
+/// The table also records the layout of the tables it made (`layout`): a database of an
+/// earlier layout is brought to this one when a client that may write opens it (`upgrade`).
 enum PostgresSchemaInstaller {
+    /// The layout this code makes: 2 indexes strings by their NFC forms (string primary keys
+    /// too), as queries compare them; 1 (no `layout` column) indexed the values as stored.
+    static let layout = 2
+
+    /// What the database holds, with the layout of its tables.
+    private struct Stored {
+        var schema: Schema
+        var foreignKeys: PostgresForeignKeys
+        var layout: Int
+    }
+
     /// The schema the database holds, or nil when it holds none.
     static func storedSchema(_ connection: PostgresConnection) throws -> Schema? {
         try stored(connection)?.schema
@@ -16,17 +30,55 @@ enum PostgresSchemaInstaller {
     /// The schema the database holds and its tables' foreign keys, read in one statement;
     /// nil when it holds no schema.
     static func stored(_ connection: PostgresConnection) throws -> (schema: Schema, foreignKeys: PostgresForeignKeys)? {
+        try read(connection).map { ($0.schema, $0.foreignKeys) }
+    }
+
+    /// The schema the database holds and its tables' foreign keys, as `stored`, its tables
+    /// brought to this code's layout first when they are of an earlier one (for a client that
+    /// opens the database without a schema of its own).
+    static func upgraded(_ connection: PostgresConnection) throws -> (schema: Schema, foreignKeys: PostgresForeignKeys)? {
+        guard let stored = try read(connection) else { return nil }
+        guard stored.layout < layout else { return (stored.schema, stored.foreignKeys) }
+        return try connection.transaction {
+            try connection.execute("SELECT pg_advisory_xact_lock(7412553)")
+            guard let locked = try read(connection) else { throw PostgresError("the database's schema was removed while it was read") }
+            try upgrade(locked, on: connection)
+            return (locked.schema, locked.foreignKeys)
+        }
+    }
+
+    private static func read(_ connection: PostgresConnection) throws -> Stored? {
         let exists = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [PostgresTables.schemaTable])
         guard exists.rows.first?.first == "t" else { return nil }
-        guard let row = try connection.execute("SELECT definition, \(PostgresForeignKeys.query) FROM \(PostgresTables.schemaTable)").rows.first,
-              let text = row[0] else {
+        // `s.*`: a table of layout 1 has no `layout` column.
+        guard let row = try connection.execute("SELECT \(PostgresForeignKeys.query), s.* FROM \(PostgresTables.schemaTable) AS s").rows.first,
+              row.count >= 3, let text = row[2] else {
             return nil
         }
+        let layout = row.count > 3 ? row[3].flatMap { Int($0) } ?? 1 : 1
         do {
-            return (try Schema(jsonData: Array(text.utf8), fileName: "the database's schema"), PostgresForeignKeys(listing: row[1]))
+            return Stored(schema: try Schema(jsonData: Array(text.utf8), fileName: "the database's schema"),
+                          foreignKeys: PostgresForeignKeys(listing: row[0]), layout: layout)
         } catch {
             throw PostgresError("the schema stored in the database is unreadable: \(error)")
         }
+    }
+
+    /// Brings the tables of `stored` (read under the install lock) to this code's layout:
+    /// an additive change, made at once. Layout 2 replaces the index of each indexed string
+    /// property by one on its NFC form and adds that of each string primary key.
+    private static func upgrade(_ stored: Stored, on connection: PostgresConnection) throws {
+        guard stored.layout < layout else { return }
+        let tables = PostgresTables(schema: stored.schema)
+        for model in stored.schema.models {
+            for property in model.properties where property.isIndexed && property.name != model.primaryKey && property.type == .string {
+                try PostgresTables.dropIndex(model.name, property.name, on: connection)
+                try connection.execute(tables.createIndex(model.name, property.name))
+            }
+            for statement in tables.nfcKeyIndex(model) { try connection.execute(statement) }
+        }
+        try connection.execute("ALTER TABLE \(PostgresTables.schemaTable) ADD COLUMN IF NOT EXISTS layout integer NOT NULL DEFAULT 1")
+        try connection.execute("UPDATE \(PostgresTables.schemaTable) SET layout = \(layout)")
     }
 
     /// Makes the database hold `schema`, and returns it with the tables' foreign keys.
@@ -40,16 +92,19 @@ enum PostgresSchemaInstaller {
         do {
             try connection.execute("SELECT pg_advisory_xact_lock(7412553)")
             let tables = PostgresTables(schema: schema)
-            guard let stored = try stored(connection) else {
+            guard let stored = try read(connection) else {
                 try tables.checkNames(models: schema.models)
-                try connection.execute("CREATE TABLE \(PostgresTables.schemaTable) (id integer PRIMARY KEY CHECK (id = 1), definition pg_catalog.text NOT NULL)")
+                try connection.execute("CREATE TABLE \(PostgresTables.schemaTable) (id integer PRIMARY KEY CHECK (id = 1), definition pg_catalog.text NOT NULL, "
+                    + "layout integer NOT NULL DEFAULT 1)")
                 for model in schema.models { for statement in tables.createTable(model) { try connection.execute(statement) } }
                 for model in schema.models { for statement in tables.foreignKeys(model) { try connection.execute(statement) } }
                 for statement in tables.notifyTriggers() { try connection.execute(statement) }
-                try connection.execute("INSERT INTO \(PostgresTables.schemaTable) VALUES (1, $1)", [schema.jsonText])
+                try connection.execute("INSERT INTO \(PostgresTables.schemaTable) VALUES (1, $1, \(layout))", [schema.jsonText])
                 return (schema, try PostgresForeignKeys.read(connection))
             }
-            if stored.schema == schema { return stored }
+            // The stored schema's tables first, so that a migration adds to this layout.
+            try upgrade(stored, on: connection)
+            if stored.schema == schema { return (stored.schema, stored.foreignKeys) }
             let plan = schema.migrationPlan(from: stored.schema)
             let refused = plan.breakingChanges
             guard refused.isEmpty else {

@@ -48,7 +48,7 @@ public final class PostgresStore {
             (self.schema, foreignKeys) = stored
         } else if let schema {
             (self.schema, foreignKeys) = try PostgresSchemaInstaller.install(schema, on: connection)
-        } else if let stored = try PostgresSchemaInstaller.stored(connection) {
+        } else if let stored = try PostgresSchemaInstaller.upgraded(connection) {
             (self.schema, foreignKeys) = stored
         } else {
             throw PostgresError("the database '\(connection.database)' holds no Trove schema: give one with --schema FILE")

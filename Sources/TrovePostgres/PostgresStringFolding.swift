@@ -1,7 +1,14 @@
 import Trove
 
-/// `[c]` and `[d]` in SQL, as close to the store's `StringFolding` as PostgreSQL reaches.
+/// Strings as a store compares them, in SQL: by their NFC forms, and under `[c]` and `[d]` as
+/// close to the store's `StringFolding` as PostgreSQL reaches.
 ///
+/// - Without modifiers a store compares, orders and matches (`==`, `<`, `BEGINSWITH`, `LIKE`,
+///   ...) the NFC forms of strings, so canonically equivalent spellings (`é` as one code point,
+///   or `e` + U+0301) are equal; values are stored as written. Here each side is
+///   `normalize(x, NFC)` (IMMUTABLE, so an expression index on it serves lookups, ranges and
+///   sorts; see `PostgresTables.indexedValue`); a constant is normalized on this side.
+///   `MATCHES` without `[d]` matches the text as stored, on a store and here.
 /// - ASCII text folds exactly as in a store: `[c]` lowers A-Z, `[d]` changes nothing.
 /// - `[c]` on other text applies ICU's full case mappings in the root locale (lower, upper,
 ///   lower again, as the store does per scalar), then NFC: `straße` ==[c] `STRASSE` and
@@ -16,6 +23,19 @@ import Trove
 ///   as a store does; PostgreSQL's own Unicode version decides the decompositions.
 /// Constants are folded on this side with the store's own code.
 enum PostgresStringFolding {
+    /// The SQL of a string `expression` as a store compares it under `options`: its NFC form,
+    /// folded when there are options.
+    static func comparable(_ expression: String, _ options: StringComparisonOptions) -> String {
+        options.isEmpty ? nfc(expression) : fold(expression, options)
+    }
+
+    /// `expression` in NFC: the value an index on a string property holds
+    /// (`PostgresTables.indexedValue`), written alike so that the planner matches the two.
+    static func nfc(_ expression: String) -> String {
+        "normalize(\(expression), NFC)"
+    }
+
+    /// `expression` folded under `options`; the text as stored without options (`MATCHES`).
     static func fold(_ expression: String, _ options: StringComparisonOptions) -> String {
         var sql = expression
         if options.contains(.caseInsensitive) {
@@ -37,9 +57,9 @@ enum PostgresStringFolding {
         "lower(upper(lower(\(sql) COLLATE \"und-x-icu\")))"
     }
 
-    /// A constant folded by the store's rules.
+    /// A constant as a store compares it under `options`: folded, in NFC.
     static func foldConstant(_ string: String, _ options: StringComparisonOptions) -> String {
-        options.isEmpty ? string : StringFolding.fold(string, options: options)
+        StringFolding.fold(string, options: options)
     }
 
     /// A regular-expression bracket of every nonspacing mark, as ranges of raw characters.

@@ -120,6 +120,7 @@ struct PostgresTables {
         for property in model.properties where property.isIndexed && property.name != model.primaryKey {
             statements.append(createIndex(model.name, property.name))
         }
+        statements += nfcKeyIndex(model)
         for property in model.properties where property.type.isList {
             statements.append(createListTable(property, in: model))
         }
@@ -140,8 +141,27 @@ struct PostgresTables {
         return text
     }
 
+    /// The index of `model.property`: on its value as queries compare it
+    /// (`indexedValue`).
     func createIndex(_ model: String, _ property: String) -> String {
-        "CREATE INDEX \(Self.indexName(model, property)) ON \(Self.table(model)) (\(Self.quoted(property)))"
+        let type = schema[model]?[property: property]?.type ?? .int
+        return "CREATE INDEX \(Self.indexName(model, property)) ON \(Self.table(model)) (\(Self.indexedValue(property, type)))"
+    }
+
+    /// What an index on a property of `type` holds: a string's NFC form, by which queries
+    /// compare and sort strings (`PostgresStringFolding.nfc`, an expression in parentheses);
+    /// any other value itself.
+    static func indexedValue(_ property: String, _ type: PropertyType) -> String {
+        type == .string ? "(\(PostgresStringFolding.nfc(quoted(property))))" : quoted(property)
+    }
+
+    /// For a string primary key, the index of its NFC form, which queries on the key compare
+    /// (`Item where id == 'é'` matches both spellings, as in a store); the primary key's own
+    /// unique index holds the keys as written, which links, `get`, and updates and deletes by
+    /// key find, and which tells `é` and `e` + U+0301 apart as two keys, as a store does.
+    func nfcKeyIndex(_ model: ModelSchema) -> [String] {
+        guard let key = model.primaryKeyProperty, key.type == .string else { return [] }
+        return [createIndex(model.name, key.name)]
     }
 
     /// `"Model.property index"`, or for a name over 63 bytes its first 46 bytes, `~` and a
@@ -156,12 +176,13 @@ struct PostgresTables {
     }
 
     /// Drops the index of `model.property` whatever it is called (a database made before long
-    /// index names were hashed holds it under PostgreSQL's cut of the name).
+    /// index names were hashed holds it under PostgreSQL's cut of the name) and whatever it
+    /// holds (the column, or a string's NFC form under its own name).
     static func dropIndex(_ model: String, _ property: String, on connection: PostgresConnection) throws {
         let found = try connection.execute("""
-            SELECT i.indexrelid::pg_catalog.regclass::pg_catalog.text FROM pg_catalog.pg_index i JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
-            WHERE i.indrelid = to_regclass($1) AND i.indnatts = 1 AND NOT i.indisunique AND a.attname = $2
-            """, [table(model), identifier(property)])
+            SELECT i.indexrelid::pg_catalog.regclass::pg_catalog.text FROM pg_catalog.pg_index i LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+            WHERE i.indrelid = to_regclass($1) AND i.indnatts = 1 AND NOT i.indisunique AND (a.attname = $2 OR i.indexrelid = to_regclass($3))
+            """, [table(model), identifier(property), indexName(model, property)])
         for row in found.rows { if let name = row[0] { try connection.execute("DROP INDEX \(name)") } }
     }
 

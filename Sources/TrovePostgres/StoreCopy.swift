@@ -260,17 +260,18 @@ public enum StoreCopy {
                 guard replacing else { throw notEmpty("the store", model: model.name) }
                 try tx.deleteAll(model.name)
             }
-            // Each object's reference by its key's text in the database.
-            var references: [String: [String: ObjectReference]] = [:]
+            // Each object's reference by its key's text in the database, as bytes: a `String` key
+            // would make canonically equivalent keys (`é`, `e` + U+0301), two objects, one.
+            var references: [String: [[UInt8]: ObjectReference]] = [:]
             var counts: [(String, Int)] = []
             for (model, objects) in source.models {
-                var byKey: [String: ObjectReference] = [:]
+                var byKey: [[UInt8]: ObjectReference] = [:]
                 for (key, values) in zip(objects.keys, objects.objects) {
                     var properties: [String: Value] = [:]
                     for (property, value) in zip(objects.columns.compactMap { model[property: $0] }, values) where !linksObjects(property.type) {
                         properties[property.name] = value
                     }
-                    byKey[key] = try tx.insert(model.name, properties).reference
+                    byKey[Array(key.utf8)] = try tx.insert(model.name, properties).reference
                 }
                 references[model.name] = byKey
                 counts.append((model.name, objects.objects.count))
@@ -288,7 +289,7 @@ public enum StoreCopy {
                         func reference(_ value: Value) throws -> Value {
                             guard !value.isNull else { return .null }
                             let text = try PostgresValues.parameter(value, type: keyType).0
-                            return targets[text].map(Value.reference) ?? .null
+                            return targets[Array(text.utf8)].map(Value.reference) ?? .null
                         }
                         if case .list(let items) = values[index] {
                             links[property.name] = .list(try items.map(reference))
@@ -297,7 +298,7 @@ public enum StoreCopy {
                             if !link.isNull { links[property.name] = link }
                         }
                     }
-                    if !links.isEmpty, let owner = references[model.name]?[key] { try tx.update(owner, links) }
+                    if !links.isEmpty, let owner = references[model.name]?[Array(key.utf8)] { try tx.update(owner, links) }
                 }
             }
             return Summary(counts: counts)

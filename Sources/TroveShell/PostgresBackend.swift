@@ -168,7 +168,13 @@ public final class PostgresBackend: ShellBackend {
                     throw StatementError(error.message, at: key.offset)
                 }
                 columns = objects.columns
-                found.append(objects.json.first)
+                // `==` also matches a canonically equivalent spelling of a string key; a key
+                // names the spelling given, as on a store.
+                let exact = objects.keys.firstIndex { key in
+                    guard case .string(let given) = value else { return true }
+                    return key.utf8.elementsEqual(given.utf8)
+                }
+                found.append(exact.map { objects.json[$0] })
             }
             return .lookup(columns: columns, objects: found, decimalColumns: ResultRows.decimalColumns(of: m))
         case .insert(let model, let json), .upsert(let model, let json):
@@ -192,13 +198,15 @@ public final class PostgresBackend: ShellBackend {
                                                       arguments: ParameterValues(context.arguments), typed: typedJSON)
             switch target {
             case .keys(let keys):
-                let pk = try primaryKey(m, at: model)
+                _ = try primaryKey(m, at: model)
                 var updated = 0
                 try atomically {
                     for key in keys {
                         let value = try primaryKey(key, of: m, arguments: context.arguments)
                         let n = try WriteFailure.wrap {
-                            try writing(assignments, of: m) { try store.update(m.name, where: "\(pk.name) == $0", arguments: [value], set: values) }
+                            // By the key as given, as on a store (`==` would also match a
+                            // canonically equivalent string key).
+                            try writing(assignments, of: m) { try store.update(m.name, primaryKey: value, set: values) ? 1 : 0 }
                         }
                         if n == 0 { throw StatementError("'\(m.name)' has no object with primary key \(key.text)", at: key.offset) }
                         updated += n

@@ -61,6 +61,50 @@ struct PostgresShellTests {
         }
     }
 
+    /// A string key names the spelling given, as on a store: `get` and `update` by the other
+    /// spelling of `é` find nothing, while a query's `==` matches both.
+    @Test func aStringKeyNamesOneSpellingAsOnAStore() throws {
+        try w.write("s.json", #"{"models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "string", "n": "int"}}]}"#)
+        let (nfc, nfd) = ("\u{E9}", "e\u{301}")
+        let statements = [#"insert Item {"id": "\#(nfc)", "n": 1}"#, #"get Item "\#(nfd)""#, #"get Item "\#(nfc)""#,
+                          #"insert Item {"id": "\#(nfd)", "n": 2}"#, #"update Item "\#(nfd)" set n = 3"#, #"get Item "\#(nfd)""#,
+                          #"Item where id == "\#(nfc)" SELECT(n)"#]
+        let onStore = try w.run(["store.trove", "--schema", "s.json"] + statements.flatMap { ["-c", $0] })
+        let onServer = try w.run([url, "--schema", "s.json"] + statements.flatMap { ["-c", $0] })
+        #expect(onStore.status == 0, "\(onStore.err)")
+        #expect(Array(onServer.out.utf8) == Array(onStore.out.utf8) && onServer.status == onStore.status, "\(onServer.out)\(onServer.err)\nstore: \(onStore.out)")
+        #expect(onStore.out.contains(#""n": 3"#) && onStore.out.contains(#"{"n": 1}"#), "\(onStore.out)")
+        let missing = try w.run([url, #"update Item "A\#u{308}" set n = 1"#])
+        #expect(missing.status == 1 && missing.err.contains("has no object with primary key"), "\(missing.err)")
+    }
+
+    /// Two objects whose string keys are canonically equivalent stay two objects to `watch`.
+    @Test func watchTellsCanonicallyEquivalentKeysApart() throws {
+        try w.write("s.json", #"{"models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "string", "n": "int"}}]}"#)
+        let setup = try w.run([url, "-s", "s.json", #"insert Item [{"id": "\#u{E9}", "n": 1}, {"id": "e\#u{301}", "n": 2}]"#])
+        #expect(setup.status == 0, "\(setup.err)")
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: TroveBinary.path)
+        watcher.arguments = [url, "watch Item SORT(n)"]
+        let output = Pipe(), errors = Pipe()
+        watcher.standardOutput = output
+        watcher.standardError = errors
+        watcher.standardInput = FileHandle.nullDevice
+        try watcher.run()
+        let lines = WatchTests.Lines(output.fileHandleForReading)
+        #expect(try #require(lines.next()) == #"{"id": "\#u{E9}", "n": 1}"#)
+        #expect(try #require(lines.next()) == #"{"id": "e\#u{301}", "n": 2}"#)
+        #expect(try w.run([url, #"update Item "e\#u{301}" set n = 3"#]).status == 0)
+        #expect(try #require(lines.next()) == #"{"op": "update", "index": 1, "object": {"id": "e\#u{301}", "n": 3}}"#)
+        #expect(try w.run([url, #"delete Item "e\#u{301}""#]).status == 0)
+        #expect(try #require(lines.next()) == #"{"op": "delete", "index": 1, "object": {"id": "e\#u{301}", "n": 3}}"#)
+        #expect(try w.run([url, #"insert Item {"id": "x", "n": 4}"#]).status == 0)
+        #expect(try #require(lines.next()) == #"{"op": "insert", "index": 1, "object": {"id": "x", "n": 4}}"#)
+        kill(watcher.processIdentifier, SIGINT)
+        watcher.waitUntilExit()
+        #expect(watcher.terminationReason == .exit && watcher.terminationStatus == 0)
+    }
+
     @Test func aFailedWriteChangesNothing() throws {
         try w.write("s.json", #"{"models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int"}}]}"#)
         #expect(try w.run([url, "--schema", "s.json", #"insert Item {"id": 1}"#]).status == 0)

@@ -56,7 +56,11 @@ enum PostgresFixtures {
 
     static let strings: [String] = ["", "a", "A", "ab", "Ab", "abc", "b", "B", "ba", "zz", "ü", "Ü", "über", "Ünïcode",
                                     "Unicode", "x*y", "it's", "$1", "'; DROP TABLE \"Person\"; --", "back\\slash", "100%", "a_b",
-                                    "*b*", "a?", "?", "*%*", "A\\*", "Ü*", "üb*"]
+                                    "*b*", "a?", "?", "*%*", "A\\*", "Ü*", "üb*",
+                                    // Canonically equivalent spellings (NFD beside the NFC ones above).
+                                    "e\u{301}", "\u{E9}", "u\u{308}ber", "e\u{301}e\u{301}", "\u{E9}\u{E9}", "U\u{308}ni\u{308}code", "u\u{308}b*"]
+    /// The strings lists hold: short ones, and both spellings of `é`.
+    static let tagStrings = Array(strings.prefix(10)) + ["e\u{301}", "\u{E9}", "e\u{301}e\u{301}"]
 
     /// A small deterministic generator (SplitMix64).
     struct Random {
@@ -87,7 +91,7 @@ enum PostgresFixtures {
             p["score"] = random.chance(20) ? .null : .double(Double(random.int(-20...20)) / 4)
             p["flag"] = random.chance(30) ? .null : .bool(random.chance(50))
             p["born"] = random.chance(25) ? .null : .date(Date(timeIntervalSince1970: Double(random.int(0...2_000_000)) * 1000))
-            p["tags"] = .list((0..<random.int(0...3)).map { _ in .string(random.pick(Array(strings.prefix(10)))) })
+            p["tags"] = .list((0..<random.int(0...3)).map { _ in .string(random.pick(tagStrings)) })
             p["nums"] = .list((0..<random.int(0...4)).map { _ in .int(Int64(random.int(0...9))) })
             p["friend"] = id > 1 && random.chance(60) ? .int(Int64(random.int(1...(id - 1)))) : .null
             p["dogs"] = .list((0..<random.int(0...3)).map { _ in .int(Int64(random.int(1...12))) })
