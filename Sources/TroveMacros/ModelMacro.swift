@@ -11,7 +11,8 @@ import SwiftSyntaxMacros
 /// compiler. The extension also holds the `Codable` conformance over the stored properties
 /// (`@Transient` ones keep their initial value), `init(_storedObject:)`, which reads a stored
 /// object property by property in the table's order, and the property-by-property comparison
-/// of partial updates (`_changedProperties(from:to:)`, `_storedEqual`) and the property values of
+/// of partial updates (`_changedProperties(from:to:)`, `_storedEqual`, and `_partialUpdate(from:to:)`,
+/// which reads the key and each changed value from its property) and the property values of
 /// writes (`_writtenProperties(of:)`), and the table's key paths from an optional of the type
 /// (`_chainedKeyPaths`, `\Project?.?.title`), which name the key paths through optional links
 /// to it (`\Task.project?.title`): the compiler synthesizes
@@ -43,6 +44,23 @@ public struct ModelMacro: ExtensionMacro {
         let changes = compared.map { index, property in
             "    if !_storedPropertyEqual(old.\(property.name), new.\(property.name)) { changed.append(\(index)) }"
         }
+        // A partial update's key and changed values, read straight from each property (a
+        // model with no primary key updates through the table, which throws for it).
+        var partialUpdate = ""
+        if let key = compared.first(where: { $0.element.isPrimaryKey })?.element {
+            let updates = compared.map { _, property in
+                property.isPrimaryKey
+                    ? "    if !_storedPropertyEqual(old.\(key.name), new.\(key.name)), try new.\(key.name)._writtenValue() != update.primaryKey { throw TroveModels._ModelPartialUpdate.primaryKeyChanged(\"\(key.storedName)\", of: modelName) }"
+                    : "    if !_storedPropertyEqual(old.\(property.name), new.\(property.name)) { update.properties[\"\(property.storedName)\"] = try new.\(property.name)._writtenValue() }"
+            }
+            partialUpdate = """
+                \(access)static func _partialUpdate(from old: Self, to new: Self) throws -> TroveModels._ModelPartialUpdate? {
+                    \(compared.count > 1 ? "var" : "let") update = TroveModels._ModelPartialUpdate(primaryKey: try old.\(key.name)._writtenValue())
+                \(updates.joined(separator: "\n"))
+                    return update
+                }
+                """
+        }
         let written = compared.map { "\"\($0.element.storedName)\": try value.\($0.element.name)._writtenValue()" }
         let equalities = compared.map { "_storedPropertyEqual(a.\($0.element.name), b.\($0.element.name))" }
         let chained = stored.map { "\\Self?.?.\($0.name)" }
@@ -65,6 +83,7 @@ public struct ModelMacro: ExtensionMacro {
             \(access)static func _changedProperties(from old: Self, to new: Self) throws -> [Int] {
             \(changes.isEmpty ? "    []" : (["    var changed: [Int] = []"] + changes + ["    return changed"]).joined(separator: "\n"))
             }
+            \(partialUpdate)
             \(access)static func _writtenProperties(of value: Self) throws -> TroveModels._ModelPropertyValues {
                 [\(written.isEmpty ? ":" : written.joined(separator: ", "))]
             }

@@ -1,7 +1,7 @@
 /// Makes a struct a ``PersistentModel``: lists its stored properties, with their attributes,
 /// as the model's property table. `@Model("Name")` stores it under another model name.
 @attached(extension, conformances: PersistentModel, Decodable, Encodable,
-          names: named(modelProperties), named(modelName), named(_ModelCodingKeys), named(init(from:)), named(init(_storedObject:)), named(_changedProperties(from:to:)), named(_storedEqual), named(_writtenProperties(of:)), named(_writesEveryProperty), named(_chainedKeyPaths), named(encode(to:)))
+          names: named(modelProperties), named(modelName), named(_ModelCodingKeys), named(init(from:)), named(init(_storedObject:)), named(_changedProperties(from:to:)), named(_partialUpdate(from:to:)), named(_storedEqual), named(_writtenProperties(of:)), named(_writesEveryProperty), named(_chainedKeyPaths), named(encode(to:)))
 public macro Model(_ name: String? = nil) = #externalMacro(module: "TroveMacros", type: "ModelMacro")
 
 /// The schema attributes of a stored property of a `@Model` struct.

@@ -32,6 +32,12 @@ public protocol PersistentModel: Persistable, StorableProperty {
     /// property by property; a type without one compares the values' encodings.
     @_documentation(visibility: internal)
     static func _changedProperties(from old: Self, to new: Self) throws -> [Int]
+    /// What a partial update from `old` to `new` writes: `old`'s primary key and the stored
+    /// properties whose values differ. `@Model` writes it for a model with a primary key,
+    /// comparing and reading property by property; nil (a type without one) has the update
+    /// compare through ``_changedProperties(from:to:)`` and the table.
+    @_documentation(visibility: internal)
+    static func _partialUpdate(from old: Self, to new: Self) throws -> _ModelPartialUpdate?
     /// The stored properties of `value` by name, as a write stores them (links as nested
     /// objects). `@Model` writes it; a type without one encodes the value.
     @_documentation(visibility: internal)
@@ -79,6 +85,10 @@ extension PersistentModel {
     public static func _writtenProperties(of value: Self) throws -> _ModelPropertyValues {
         try storedProperties(of: value)
     }
+
+    @_documentation(visibility: internal)
+    @inlinable
+    public static func _partialUpdate(from old: Self, to new: Self) throws -> _ModelPartialUpdate? { nil }
 
     /// An encoding may leave out what it holds as nil.
     @_documentation(visibility: internal)

@@ -41,11 +41,28 @@ extension Transaction {
     /// A class model's `body` changes the one instance that `value` refers to, so there is no
     /// earlier value to compare with: every stored property is written.
     ///
-    /// Inlinable so that the model's property table is read by code specialized for `T`: in
-    /// generic code each read of an entry looks up its type's metadata and copies it through
-    /// value witnesses.
+    /// Inlinable so that the comparisons and reads `@Model` writes
+    /// (``PersistentModel/_partialUpdate(from:to:)``), or the property table of a type listed by
+    /// hand, run in code specialized for `T`: in generic code each read of an entry looks up its
+    /// type's metadata and copies it through value witnesses.
     @inlinable @discardableResult
     public func update<T: PersistentModel>(_ value: T, _ body: (inout T) throws -> Void) throws -> T {
+        if T.self is AnyClass { return try updateThroughTable(value, body) }
+        var changed = value
+        try body(&changed)
+        guard let update = try T._partialUpdate(from: value, to: changed) else {
+            return try updateThroughTable(value, { $0 = changed })
+        }
+        if !update.properties.isEmpty {
+            try self.update(T.modelName, primaryKey: update.primaryKey, update.properties)
+        }
+        return changed
+    }
+
+    /// A partial update of a type without ``PersistentModel/_partialUpdate(from:to:)``: the
+    /// key and the changed values read through the property table.
+    @inlinable
+    func updateThroughTable<T: PersistentModel>(_ value: T, _ body: (inout T) throws -> Void) throws -> T {
         let table = T.modelProperties
         let primaryKey = try T.primaryKeyIndex()
         let key = try table[primaryKey].storedValue(value)
@@ -58,7 +75,7 @@ extension Transaction {
         for i in changes {
             if i == primaryKey {
                 if try table[i].storedValue(changed) == key { continue }
-                throw StoreError.invalidArgument("update cannot change the primary key '\(table[i].name)' of \(T.modelName)")
+                throw _ModelPartialUpdate.primaryKeyChanged(table[i].name, of: T.modelName)
             }
             if table[i].schema.isStored { properties[table[i].name] = try table[i].storedValue(changed) }
         }

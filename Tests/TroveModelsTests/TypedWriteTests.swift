@@ -137,6 +137,28 @@ import TroveModels
         #expect(try Person._changedProperties(from: ann, to: older).map { Person.modelProperties[$0].name } == ["age", "nickname"])
     }
 
+    @Test func aModelWithAPrimaryKeyGivesItsPartialUpdateReadFromEachProperty() throws {
+        let ann = Person(id: 1, name: "Ann", age: 31, nickname: "annie", bestFriend: Dog(id: 1, name: "Rex"))
+        var changed = ann
+        changed.age = 32
+        changed.nickname = nil
+        changed.bestFriend?.name = "Rexy"
+        changed.scratch = 5
+        let update = try #require(try Person._partialUpdate(from: ann, to: changed))
+        #expect(update.primaryKey == .int(1))
+        #expect(update.properties == [
+            "age": .int(32), "nickname": .null,
+            "bestFriend": .object(["id": .int(1), "name": .string("Rexy"), "age": .int(0), "isGood": .bool(true)]),
+        ])
+        #expect(try Person._partialUpdate(from: ann, to: ann)?.properties.isEmpty == true)
+        changed.id = 2
+        #expect(throws: StoreError.invalidArgument("update cannot change the primary key 'id' of Person")) {
+            try Person._partialUpdate(from: ann, to: changed)
+        }
+        // A model listed by hand has none: its updates go through its table.
+        #expect(try Account._partialUpdate(from: Account(), to: Account()) == nil)
+    }
+
     @Test func aModelListedByHandComparesEncodings() throws {
         let ann = Account()
         ann.username = "ann"

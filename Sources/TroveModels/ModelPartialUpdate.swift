@@ -1,0 +1,24 @@
+import Trove
+
+/// What a partial update writes: the primary key of the value before the change, and the
+/// stored properties the change made different, as a write stores them.
+///
+/// `@Model` writes ``PersistentModel/_partialUpdate(from:to:)``, which compares the two values
+/// property by property and reads each key and changed value straight from its property, so
+/// that `tx.update(value) { ... }` applies no key path and calls no closure of the table.
+@_documentation(visibility: internal)
+public struct _ModelPartialUpdate {
+    public var primaryKey: Value
+    public var properties: _ModelPropertyValues
+
+    @inlinable
+    public init(primaryKey: Value) {
+        self.primaryKey = primaryKey
+        self.properties = [:]
+    }
+
+    /// The error of an update whose body changed the primary key `name` of `model`.
+    public static func primaryKeyChanged(_ name: String, of model: String) -> StoreError {
+        .invalidArgument("update cannot change the primary key '\(name)' of \(model)")
+    }
+}
