@@ -134,10 +134,17 @@ struct ModelConditionTranslator {
     private mutating func comparison(_ path: ModelQueryPath, _ op: ModelQueryOperator, _ options: UInt8,
                                      _ operand: ModelQueryOperand) throws -> QueryPredicate.Comparison {
         let (left, throughList) = try expression(path)
-        let right: QueryExpression = switch operand {
-        case .argument: nextParameter()
-        case .null: .null
-        case .property(let other): try expression(other).expression
+        let right: QueryExpression
+        switch operand {
+        case .argument: right = nextParameter()
+        case .null: right = .null
+        case .property(let other):
+            right = try expression(other).expression
+            // Each side would be any of its list's values, and the query language quantifies
+            // one side only: refused here, named as written, rather than by the binder.
+            if try readsList(path), try readsList(other) {
+                throw ModelQueryError("where: \(op.written(left, right)) compares two paths through lists; only one side of a comparison may cross a list (compare the other with a value, or with a property of the object)")
+            }
         }
         return .init(quantifier: throughList ? .any : nil, left, op.queryOperator, options: StringComparisonOptions(rawValue: options), right)
     }
@@ -203,6 +210,13 @@ struct ModelConditionTranslator {
         return resolved
     }
 
+    /// Whether `path` reads the values of a list: a key path that crosses a list or ends at a
+    /// list of values, not an aggregate or a subquery count, which are one value.
+    private func readsList(_ path: ModelQueryPath) throws -> Bool {
+        guard path.aggregate == nil, path.subquery == nil, !path.keyPaths.isEmpty else { return false }
+        return try !resolve(path.keyPaths).lists.isEmpty
+    }
+
     /// The key path, aggregate or subquery count `path` reads, and whether it crosses a list of
     /// links before its end, which makes a comparison of it an `ANY` one.
     private mutating func expression(_ path: ModelQueryPath) throws -> (expression: QueryExpression, throughList: Bool) {
@@ -247,6 +261,23 @@ extension ModelConditionNode {
 }
 
 extension ModelQueryOperator {
+    /// `$0.lhs op $0.rhs` as a `where:` closure writes it, for errors.
+    func written(_ lhs: QueryExpression, _ rhs: QueryExpression) -> String {
+        switch self {
+        case .equal: "$0.\(lhs) == $0.\(rhs)"
+        case .notEqual: "$0.\(lhs) != $0.\(rhs)"
+        case .lessThan: "$0.\(lhs) < $0.\(rhs)"
+        case .lessThanOrEqual: "$0.\(lhs) <= $0.\(rhs)"
+        case .greaterThan: "$0.\(lhs) > $0.\(rhs)"
+        case .greaterThanOrEqual: "$0.\(lhs) >= $0.\(rhs)"
+        case .beginsWith: "$0.\(lhs).starts(with: $0.\(rhs))"
+        case .endsWith: "$0.\(lhs).ends(with: $0.\(rhs))"
+        case .contains: "$0.\(lhs).contains($0.\(rhs))"
+        case .like: "$0.\(lhs).like($0.\(rhs))"
+        case .in: "$0.\(lhs).in($0.\(rhs))"
+        }
+    }
+
     var queryOperator: ComparisonOperator {
         switch self {
         case .equal: .equal

@@ -133,8 +133,23 @@ import TroveModels
         #expect(try ids(store) { $0.bestFriend.age < $0.dogs.age } == [1, 4])
         #expect(try ids(store) { $0.dogs.name == $0.bestFriend.name && $0.age > 20 } == [1, 2])
         #expect(try ids(store) { $0.dogs.owners.age >= $0.age } == ids(store, "Person", "ANY dogs.owners.age >= age"))
-        #expect(performing: { try ids(store) { $0.dogs.age > $0.dogs.age } },
-                throws: { "\($0)".contains("only one side of a comparison may be a list") })
+    }
+
+    /// Each side through a list would be any of its values, and the query language quantifies
+    /// one side only: the translation refuses it, naming the comparison, before any query runs.
+    @Test func comparingTwoPathsThroughListsIsAnErrorNamingTheComparison() throws {
+        let store = try store()
+        func refusal(_ written: String) -> String {
+            "where: \(written) compares two paths through lists; only one side of a comparison may cross a list (compare the other with a value, or with a property of the object)"
+        }
+        #expect(performing: { try ids(store) { $0.dogs.age > $0.dogs.age } }, throws: { "\($0)" == refusal("$0.dogs.age > $0.dogs.age") })
+        #expect(performing: { try text { $0.dogs.age > $0.dogs.age } }, throws: { $0 is ModelQueryError })
+        #expect(performing: { try ids(store) { $0.dogs.name == $0.dogs.owners.name } },
+                throws: { "\($0)" == refusal("$0.dogs.name == $0.dogs.owners.name") })
+        #expect(performing: { try ids(store) { $0.age > 3 && $0.dogs.owners.age <= $0.dogs.age } },
+                throws: { "\($0)" == refusal("$0.dogs.owners.age <= $0.dogs.age") })
+        // One side through a list, the other an aggregate of one: one value against each.
+        #expect(try text { $0.dogs.age > $0.dogs.age.max } == "Person where ANY dogs.age > dogs.@max.age")
     }
 
     @Test func aClosureOverAListOfAnElementsListNestsInTheElementsClosure() throws {
