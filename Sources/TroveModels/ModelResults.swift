@@ -50,6 +50,30 @@ public struct ModelResults<T: PersistentModel> {
         try indices.map { try transform(self[$0]) }
     }
 
+    /// The value of the property `keyPath` of every value, in order.
+    ///
+    /// For a stored property of a `@Model` type, each is read from its object alone, as the
+    /// whole value's read reads it, and no other property or link is read (so another
+    /// property that does not decode is no error here). Any other key path (computed,
+    /// `@Transient`, through a link) is read from the decoded value, as is a property whose
+    /// stored value does not fit the type, which then throws the decoding's error.
+    public func map<V: StorableProperty>(_ keyPath: KeyPath<T, V>) throws -> [V] {
+        // `@Model`'s `init(_storedObject:)` reads each property with its type's `_stored`, so
+        // the one property read alone is the same; a table listed by hand reads through
+        // `Codable`, whose `init(from:)` may read it otherwise.
+        guard T._writesEveryProperty, let index = T.modelProperties.firstIndex(where: { $0.keyPath == keyPath }) else {
+            return try indices.map { try self[$0][keyPath: keyPath] }
+        }
+        let type = ObjectIdentifier(T.self)
+        return try indices.map { i in
+            let object = results[i]
+            let value = try? object.withStoredReader(type: type, names: T.propertyNames) {
+                try V._stored($0.value(at: index), in: _ModelReader(object: $0), at: index)
+            }
+            return try value ?? T.decoded(from: object)[keyPath: keyPath]
+        }
+    }
+
     /// The sum of a numeric property over the results, nulls skipped; zero when there is no
     /// value. A sum the property's type cannot hold (`Int8` values adding up past 127) is an
     /// error naming the property and the type. A `Date` has no sum, so `sum(\.born)` does not

@@ -53,6 +53,21 @@ import TroveModels
         }
     }
 
+    @Test func aStoredPropertyMappedByKeyPathIsReadAlone() throws {
+        let store = try store(#"{"id": "int", "level": "int?", "readings": "int[]"}"#,
+                              [["id": 1, "level": 3, "readings": [4, 5]], ["id": 2]])
+        try store.read { s in
+            let results = try s.objects(Gauge.self, sortBy: [.init(\.id)])
+            #expect(throws: ModelDecodingError.self) { try results.values }
+            #expect(try results.map(\.id) == [1, 2])
+            #expect(try results.map(\.readings) == [[4, 5], []])
+            // The property that does not fit still throws the decoding's error.
+            let error = try #require(throws: ModelDecodingError.self) { try results.map(\.level) }
+            #expect(error.property == "level" && error.storedValue == "null")
+            #expect(try s.objects(Gauge.self, where: { $0.id == 1 }).map(\.level) == [3])
+        }
+    }
+
     @Test func aValueOfAnotherTypeThrows() throws {
         let store = try store(#"{"id": "int", "level": "string", "readings": "int[]"}"#, [["id": 1, "level": "high"]])
         let error = try #require(throws: ModelDecodingError.self) { try store.read { try $0.objects(Gauge.self).first } }
