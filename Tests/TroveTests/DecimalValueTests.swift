@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import Trove
 
-/// A decimal is stored only as a number a decimal holds: NaN is refused, and every value in a
-/// decimal's range (up to about 3.4e165) is taken from text exactly.
+/// A decimal is stored only as a number a decimal holds: NaN is refused, every value in a
+/// decimal's range (up to about 3.4e165) is taken from text, and digits beyond those it holds
+/// are rounded as sums round.
 @Suite("Decimal values")
 struct DecimalValueTests {
     static func store() throws -> Store {
@@ -59,6 +60,57 @@ struct DecimalValueTests {
         try store.read { r throws in
             #expect(try r.object("M", primaryKey: 2)?.value("dec") == .decimal(expected))
             #expect(try r.object("M", primaryKey: 3)?.value("dec") == .decimal(expected))
+            #expect(try r.objects("M", where: "dec == \(text)").ids.sorted() == [2, 3])
+            #expect(try r.objects("M", where: "dec == $0", arguments: [.string(text)]).ids.sorted() == [2, 3])
+        }
+    }
+
+    /// Text with more digits than a decimal holds, and its value once rounded half away from
+    /// zero (as sums round) to 39 significant digits where they fit the 128-bit significand,
+    /// else 38, and to no place below 10^-128; nil where that is out of range. The expected
+    /// values are Python's `decimal` (ROUND_HALF_UP, one quantize from the exact value).
+    static let rounded: [(String, String?)] = [
+        ("1.23456789012345678901234567890123456789012345", "1.23456789012345678901234567890123456789"),
+        ("1000000000000000000000000000000000000005", "1.00000000000000000000000000000000000001E+39"),
+        ("-1000000000000000000000000000000000000005", "-1.00000000000000000000000000000000000001E+39"),
+        ("9999999999999999999999999999999999999999", "1E+40"),
+        ("3402823669209384634633746074317682114551", "3.40282366920938463463374607431768211455E+39"),
+        ("3402823669209384634633746074317682114555", "3.4028236692093846346337460743176821146E+39"),
+        ("0.00000000001234567890123456789012345678901234567891", "1.23456789012345678901234567890123456789E-11"),
+        ("1.0000000000000000000000000000000000000000000000001e-120", "1E-120"),
+        // One rounding: to 39 digits first would make a half that is not there.
+        ("1.49999999999999999999999999999999999999999e-128", "1E-128"),
+        ("5e-129", "1E-128"),
+        ("-2.5e-128", "-3E-128"),
+        ("123456789012345678901234567890123456789012345e120", "1.23456789012345678901234567890123456789E+164"),
+        ("0.00000000000000000000000000000000000000000000", "0"),
+        ("4.99999999999999999999999999999999999999999e-129", nil),
+        ("340282366920938463463374607431768211455500e125", nil),
+    ]
+
+    /// Every way text becomes a decimal rounds alike: the Swift API's string, a JSON document
+    /// (the shell's insert and import), a CSV field or `--arg` (`CoercionInput.text`), and a
+    /// literal or argument compared with a decimal.
+    @Test(arguments: rounded)
+    func textBeyondADecimalsDigitsIsRounded(_ text: String, _ expected: String?) throws {
+        let store = try Self.store()
+        guard let expected else {
+            let error = StoreError.invalidValue(CoercionError(property: "dec", type: .decimal, found: "\"\(text)\", which is out of range for decimal"))
+            #expect(throws: error) { try store.write { tx in _ = try tx.insert("M", ["id": 2, "dec": .string(text)]) } }
+            #expect(throws: CoercionError.self) { try Coercion.scalar(.text(text), as: .decimal, for: "dec") }
+            return
+        }
+        let value = Value.decimal(try #require(Decimal(string: expected, locale: Locale(identifier: "en_US_POSIX"))))
+        #expect(try Coercion.scalar(.text(text), as: .decimal, for: "dec") == value)
+        try store.write { tx in
+            _ = try tx.insert("M", ["id": 2, "dec": .string(text), "decs": [.string(text)]])
+            _ = try tx.insert("M", try tx.values(fromJSON: ["id": 3, "dec": .string(text), "decs": .array([.string(text)])], model: "M"))
+        }
+        try store.read { r throws in
+            for id: Int64 in [2, 3] {
+                #expect(try r.object("M", primaryKey: .int(id))?.value("dec") == value)
+                #expect(try r.object("M", primaryKey: .int(id))?.value("decs") == .list([value]))
+            }
             #expect(try r.objects("M", where: "dec == \(text)").ids.sorted() == [2, 3])
             #expect(try r.objects("M", where: "dec == $0", arguments: [.string(text)]).ids.sorted() == [2, 3])
         }

@@ -48,7 +48,8 @@ public struct CoercionError: Error, Sendable, Equatable, CustomStringConvertible
 /// - a number fits an integer type when its value is integral and in range (`4.0`, `1e3`);
 ///   a fractional or out-of-range one is an error;
 /// - `float` and `double` take any finite number; `decimal` keeps every digit of a
-///   literal or text, and also takes the decimal string form;
+///   literal or text that it holds, rounding longer text half away from zero as sums do
+///   (`Decimal.parse`), and also takes the decimal string form;
 /// - dates are ISO 8601, with or without a time, with `Z` or any offset (`2024-05-01` is
 ///   midnight UTC), in the years 0000 to 9999 their text can write (a `Date` value is taken
 ///   as it is); data is base64; UUIDs are their string form;

@@ -12,62 +12,68 @@ extension Decimal {
 }
 
 extension Decimal {
-    /// A decimal number as written (`-12.50`, `1e3`), every digit kept; nil for anything
-    /// else. `Decimal(string:)` accepts trailing garbage and locale forms, so the grammar is
-    /// checked first.
+    /// A decimal number as written (`-12.50`, `1e3`), rounded to the digits a `Decimal`
+    /// holds; nil for anything else, and for a value beyond its range. `Decimal(string:)`
+    /// accepts trailing garbage and locale forms, so the grammar is checked first; it also
+    /// cuts digits past the 38 or 39 it holds without rounding, so longer text is rounded here.
+    ///
+    /// The rule is the one sums follow (`DecimalSum.decimal`): half away from zero, to 39
+    /// significant digits where they fit the 128-bit significand, else 38, and to no place
+    /// below 10^-128. A value nonzero as written that rounds to 0 is beyond the range.
     static func parse(_ s: String) -> Decimal? {
         var i = s.utf8.startIndex
         let u = s.utf8
+        var value = 0
         func digits() -> Int {
             var n = 0
-            while i < u.endIndex, u[i] &- UInt8(ascii: "0") < 10 { n += 1; i = u.index(after: i) }
+            value = 0
+            while i < u.endIndex, u[i] &- UInt8(ascii: "0") < 10 {
+                // Clamped: an exponent this large is out of range whatever its digits.
+                value = Swift.min(value * 10 + Int(u[i] &- UInt8(ascii: "0")), 1_000_000)
+                n += 1
+                i = u.index(after: i)
+            }
             return n
         }
         if i < u.endIndex, u[i] == UInt8(ascii: "-") || u[i] == UInt8(ascii: "+") { i = u.index(after: i) }
-        guard digits() > 0 else { return nil }
+        var significand = digits()
+        guard significand > 0 else { return nil }
+        var fraction = 0
         if i < u.endIndex, u[i] == UInt8(ascii: ".") {
             i = u.index(after: i)
-            guard digits() > 0 else { return nil }
+            fraction = digits()
+            guard fraction > 0 else { return nil }
+            significand += fraction
         }
+        var exponent = 0
         if i < u.endIndex, u[i] | 0x20 == UInt8(ascii: "e") {
             i = u.index(after: i)
-            if i < u.endIndex, u[i] == UInt8(ascii: "-") || u[i] == UInt8(ascii: "+") { i = u.index(after: i) }
+            var negative = false
+            if i < u.endIndex, u[i] == UInt8(ascii: "-") || u[i] == UInt8(ascii: "+") { negative = u[i] == UInt8(ascii: "-"); i = u.index(after: i) }
             guard digits() > 0 else { return nil }
+            exponent = negative ? -value : value
         }
         guard i == u.endIndex else { return nil }
-        if let d = Decimal(string: s, locale: posix), !d.isNaN { return d }
-        return normalized(s)
+        // Up to 38 digits, none below 10^-128, a `Decimal` holds whatever they are (and it
+        // says NaN to an exponent beyond 127).
+        if significand <= DecimalSum.digits, exponent - fraction >= DecimalSum.exponents.lowerBound,
+           let d = Decimal(string: s, locale: posix), !d.isNaN {
+            return d
+        }
+        return rounded(s, exponent: exponent - fraction)
     }
 
     private static let posix = Locale(identifier: "en_US_POSIX")
 
-    /// `s` (already checked as a number) with its exponent within the -128...127 that
-    /// `Decimal(string:)` takes, when its value allows: `3e165` is `3` and 38 zeros, times
-    /// 10^127, as a decimal holds it. Nil for a value beyond a decimal's range.
-    private static func normalized(_ s: String) -> Decimal? {
-        var text = Substring(s)
-        var sign = ""
-        if let first = text.first, first == "-" || first == "+" { sign = first == "-" ? "-" : ""; text = text.dropFirst() }
-        var exponent = 0
-        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-            var written = text[text.index(after: e)...]
-            var negative = false
-            if let first = written.first, first == "-" || first == "+" { negative = first == "-"; written = written.dropFirst() }
-            // Clamped: an exponent this large is out of range whatever its digits.
-            exponent = written.count > 6 ? 1_000_000 : Int(written)!
-            if negative { exponent = -exponent }
-            text = text[..<e]
-        }
-        var digits = Substring(text.filter { $0 != "." })
-        if let point = text.firstIndex(of: ".") { exponent -= text.distance(from: point, to: text.endIndex) - 1 }
-        digits = digits.drop(while: { $0 == "0" })
-        if digits.isEmpty { return Decimal(string: sign + "0", locale: posix) }
-        while exponent < Int(Int8.min), digits.last == "0" { digits = digits.dropLast(); exponent += 1 }
-        // At most 39 digits fit a decimal's 128-bit significand.
-        let zeros = Swift.max(0, exponent - Int(Int8.max))
-        guard digits.count + zeros <= 39, exponent - zeros >= Int(Int8.min) else { return nil }
-        let written = sign + digits + String(repeating: "0", count: zeros) + "e\(exponent - zeros)"
-        guard let d = Decimal(string: written, locale: posix), !d.isNaN else { return nil }
+    /// The digits of `s` (already checked as a number) times 10^`exponent`, rounded to the
+    /// digits and exponents a decimal holds: `3e165` is `3` and 38 zeros, times 10^127; 45
+    /// digits are 39 (or 38). Nil for a value beyond a decimal's range.
+    private static func rounded(_ s: String, exponent: Int) -> Decimal? {
+        let mantissa = s.utf8.prefix { $0 | 0x20 != UInt8(ascii: "e") }
+        let digits = mantissa.compactMap { $0 &- UInt8(ascii: "0") < 10 ? $0 - UInt8(ascii: "0") : nil }.drop { $0 == 0 }
+        if digits.isEmpty { return Decimal(0) }
+        guard let d = DecimalSum.decimal(Array(digits), exponent: exponent, negative: s.utf8.first == UInt8(ascii: "-")),
+              !d.isZero else { return nil }
         return d
     }
 }

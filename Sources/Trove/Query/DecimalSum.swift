@@ -104,17 +104,16 @@ package struct DecimalSum {
     /// `digits` (most significant first) times `10^exponent` as a `Decimal`, rounded to the
     /// digits and exponents it holds; nil when too large.
     static func decimal(_ digits: [UInt8], exponent: Int, negative: Bool) -> Decimal? {
-        var digits = Array(digits.drop { $0 == 0 })
-        var exponent = exponent
-        // 39 digits where they fit the 128-bit significand, else 38.
-        var rounded39 = digits, exponent39 = exponent
-        roundOff(&rounded39, &exponent39, rounded39.count - 39)
-        if rounded39.count == 39, fitsSignificand(rounded39) {
-            (digits, exponent) = (rounded39, exponent39)
-        } else {
-            roundOff(&digits, &exponent, digits.count - Self.digits)
+        let exact = Array(digits.drop { $0 == 0 })
+        // Rounded once (twice could carry a half that was not there): to 39 digits where they
+        // fit the 128-bit significand, else 38, and to no place below 10^-128.
+        func rounded(to kept: Int) -> (digits: [UInt8], exponent: Int) {
+            var digits = exact, rounded = exponent
+            roundOff(&digits, &rounded, Swift.max(digits.count - kept, Self.exponents.lowerBound - exponent))
+            return (digits, rounded)
         }
-        roundOff(&digits, &exponent, Self.exponents.lowerBound - exponent)
+        var (digits, exponent) = rounded(to: 39)
+        if !fitsSignificand(digits) { (digits, exponent) = rounded(to: Self.digits) }
         while digits.last == 0 { digits.removeLast(); exponent += 1 }
         guard !digits.isEmpty else { return Decimal(0) }
         while exponent > Self.exponents.upperBound, fitsSignificand(digits + [0]) {
