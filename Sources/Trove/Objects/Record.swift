@@ -18,7 +18,8 @@ import Foundation
 /// bool 1 byte; integers 1 to 8 (LE, the fewest bytes whose sign extension gives the value
 /// back, read by `RecordCodec.int`; files of storage formats before 6 hold all 8); float 4;
 /// double 8; date 8 (seconds since 2001 as a double, exactly what `Date` holds); string, data
-/// and decimal (its text) a 0x01 byte then the bytes, so an empty string is not null; uuid 16;
+/// and decimal (its text; "NaN" in files of older builds) a 0x01 byte then the bytes, so an
+/// empty string is not null; uuid 16;
 /// link the target's object key (8); list a u32 count then elements: links 8 bytes each,
 /// scalars a u32 length and a payload each.
 struct RecordView {
@@ -439,7 +440,11 @@ enum RecordCodec {
         case .data: return .data(Data(UnsafeRawBufferPointer(rebasing: b[1...])))
         case .decimal:
             let s = String(decoding: UnsafeRawBufferPointer(rebasing: b[1...]), as: UTF8.self)
-            return .decimal(Decimal(string: s, locale: Locale(identifier: "en_US_POSIX")) ?? 0)
+            if let d = Decimal(string: s, locale: Locale(identifier: "en_US_POSIX")) { return .decimal(d) }
+            // Older builds stored a NaN as its text (writes refuse it now): it reads as the NaN
+            // it was, which sums, min and max skip and no comparison matches.
+            if s == "NaN" { return .decimal(.nan) }
+            throw StoreError.corruptRecord("property \(p.name): decimal text \(s.debugDescription) is not a number")
         case .uuid:
             try need(16)
             var u = UUID().uuid
