@@ -1,5 +1,11 @@
 import TroveStorage
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Candidate objects read from the primary-key tree or a secondary index: the key ranges that
 /// hold the values a comparison accepts.
 ///
@@ -295,8 +301,14 @@ final class IndexScan {
         guard type != .bool, type != .uuid else { return nil }
         var lower = firstValue, upper = pastValues
         // Integer bounds are exact; a fractional or huge bound is rounded and clamped, and
-        // doubles may hold NaN, which a range holds but no comparison accepts.
-        var decides = type.isInteger
+        // doubles may hold NaN, which a range holds but no comparison accepts. A date's key is
+        // its seconds as an order-preserving double, exact: bounded by the keys of the two
+        // infinities, a range leaves out only NaN (after +inf, or before -inf with its sign set).
+        var decides = type.isInteger || type == .date
+        if type == .date {
+            lower = IndexKey.encode(.date(Date(timeIntervalSinceReferenceDate: -.infinity)), as: .date)
+            upper = successor(IndexKey.encode(.date(Date(timeIntervalSinceReferenceDate: .infinity)), as: .date))
+        }
         for c in comparisons {
             var low: [UInt8]?, high: [UInt8]?
             switch c.op {
@@ -322,7 +334,15 @@ final class IndexScan {
                 return nil
             }
             let constants: [Value] = if case .list(let items) = c.constant { items } else { [c.constant] }
-            if !constants.allSatisfy({ if case .int = $0 { true } else { false } }) { decides = false }
+            if type == .date {
+                // No date orders with NaN; any other constant is left to the records.
+                for constant in constants {
+                    guard case .date(let d) = constant else { decides = false; continue }
+                    if d.timeIntervalSinceReferenceDate.isNaN { return (nil, .decides) }
+                }
+            } else if !constants.allSatisfy({ if case .int = $0 { true } else { false } }) {
+                decides = false
+            }
             if let low, lower.lexicographicallyPrecedes(low) { lower = low }
             if let high, high.lexicographicallyPrecedes(upper) { upper = high }
         }
