@@ -111,9 +111,35 @@ struct DecimalValueTests {
                 #expect(try r.object("M", primaryKey: .int(id))?.value("dec") == value)
                 #expect(try r.object("M", primaryKey: .int(id))?.value("decs") == .list([value]))
             }
-            #expect(try r.objects("M", where: "dec == \(text)").ids.sorted() == [2, 3])
-            #expect(try r.objects("M", where: "dec == $0", arguments: [.string(text)]).ids.sorted() == [2, 3])
+            #expect(try r.objects("M", where: "dec == \(expected)").ids.sorted() == [2, 3])
         }
+    }
+
+    /// A comparison meets text with digits a decimal does not hold as it meets any number
+    /// beyond a decimal's range, as a double (by sign and magnitude below 1e-128): it is not
+    /// rounded as a stored value is, which would make `dec > 5e-129` false for 1e-128.
+    @Test func aComparandBeyondADecimalsDigitsIsNotRounded() throws {
+        let store = try Self.store()
+        try store.write { tx in
+            _ = try tx.insert("M", ["id": 2, "dec": .string("1e-128")])
+            _ = try tx.insert("M", ["id": 3, "dec": .string("1.23456789012345678901234567890123456789012345")])
+        }
+        try store.read { r throws in
+            for (predicate, ids) in [("dec > 5e-129", [1, 2, 3]), ("dec == 5e-129", []), ("dec < 1.5e-128", [2]),
+                                     ("dec == 1.23456789012345678901234567890123456789012345", []),
+                                     ("dec == 1.23456789012345678901234567890123456789", [3])] as [(String, [Int64])] {
+                #expect(try r.objects("M", where: predicate).ids.sorted() == ids, "\(predicate)")
+                let (name, op, text) = Self.split(predicate)
+                #expect(try r.objects("M", where: "\(name) \(op) $0", arguments: [.string(text)]).ids.sorted() == ids, "\(predicate) as an argument")
+            }
+            // A double property meets a decimal by the double's own value, never a rounded one.
+            #expect(try r.objects("M", where: "dec == $0", arguments: [.double(1e-128.nextUp)]).ids.isEmpty)
+        }
+    }
+
+    static func split(_ predicate: String) -> (String, String, String) {
+        let parts = predicate.split(separator: " ").map(String.init)
+        return (parts[0], parts[1], parts[2])
     }
 
     @Test func aDecimalBeyondItsRangeIsOutOfRange() throws {

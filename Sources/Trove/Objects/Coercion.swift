@@ -84,6 +84,11 @@ package enum Coercion {
         guard type.isInteger || type == .float || type == .decimal else { return try scalar(input, as: type, for: property) }
         do {
             let value = try scalar(input, as: type, for: property)
+            // Text with digits a decimal does not hold is stored rounded, but compares by its value.
+            if case .decimal = value, let text = decimalText(of: input), Decimal.parse(text, exactly: true) == nil,
+               let number = doubleValue(of: input) ?? Double(text), number.isFinite {
+                return .double(number)
+            }
             // A float that underflows to zero, or one that rounds a whole number (16777217 is
             // no float), would compare as another number. A fraction keeps its nearest float,
             // so that `f == 0.1` finds the 0.1 stored.
@@ -95,6 +100,16 @@ package enum Coercion {
         } catch {
             guard let number = doubleValue(of: input), number.isFinite else { throw error }
             return .double(number)
+        }
+    }
+
+    /// The text a decimal is read from in `input`: a number or string as written, a double's
+    /// shortest text; nil for anything else.
+    private static func decimalText(of input: CoercionInput) -> String? {
+        switch input {
+        case .literal(.number(let text)), .text(let text), .literal(.string(let text)), .value(.string(let text)), .json(.string(let text)): text
+        case .value(.double(let d)), .json(.double(let d)): "\(d)"
+        default: nil
         }
     }
 

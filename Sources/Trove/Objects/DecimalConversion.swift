@@ -20,7 +20,9 @@ extension Decimal {
     /// The rule is the one sums follow (`DecimalSum.decimal`): half away from zero, to 39
     /// significant digits where they fit the 128-bit significand, else 38, and to no place
     /// below 10^-128. A value nonzero as written that rounds to 0 is beyond the range.
-    static func parse(_ s: String) -> Decimal? {
+    /// `exactly`: nil instead of a rounded value, for a comparison, which meets text a
+    /// decimal cannot hold by its value (`Coercion.comparand`, `ValueComparison`).
+    static func parse(_ s: String, exactly: Bool = false) -> Decimal? {
         var i = s.utf8.startIndex
         let u = s.utf8
         var value = 0
@@ -60,7 +62,7 @@ extension Decimal {
            let d = Decimal(string: s, locale: posix), !d.isNaN {
             return d
         }
-        return rounded(s, exponent: exponent - fraction)
+        return rounded(s, exponent: exponent - fraction, exactly: exactly)
     }
 
     private static let posix = Locale(identifier: "en_US_POSIX")
@@ -68,10 +70,17 @@ extension Decimal {
     /// The digits of `s` (already checked as a number) times 10^`exponent`, rounded to the
     /// digits and exponents a decimal holds: `3e165` is `3` and 38 zeros, times 10^127; 45
     /// digits are 39 (or 38). Nil for a value beyond a decimal's range.
-    private static func rounded(_ s: String, exponent: Int) -> Decimal? {
+    private static func rounded(_ s: String, exponent: Int, exactly: Bool) -> Decimal? {
         let mantissa = s.utf8.prefix { $0 | 0x20 != UInt8(ascii: "e") }
         let digits = mantissa.compactMap { $0 &- UInt8(ascii: "0") < 10 ? $0 - UInt8(ascii: "0") : nil }.drop { $0 == 0 }
         if digits.isEmpty { return Decimal(0) }
+        if exactly {
+            // Trailing zeros are the exponent's; the rest is held whole when rounding keeps it.
+            let zeros = digits.reversed().prefix { $0 == 0 }.count
+            let significant = Array(digits.dropLast(zeros))
+            guard significant.count <= DecimalSum.digits || significant.count == 39 && DecimalSum.fitsSignificand(significant),
+                  exponent + zeros >= DecimalSum.exponents.lowerBound else { return nil }
+        }
         guard let d = DecimalSum.decimal(Array(digits), exponent: exponent, negative: s.utf8.first == UInt8(ascii: "-")),
               !d.isZero else { return nil }
         return d

@@ -144,7 +144,7 @@ package struct DecimalSum {
     /// 2^128 - 1, the largest significand a `Decimal` holds.
     private static let largestSignificand: [UInt8] = "340282366920938463463374607431768211455".utf8.map { $0 - UInt8(ascii: "0") }
 
-    private static func fitsSignificand(_ digits: [UInt8]) -> Bool {
+    static func fitsSignificand(_ digits: [UInt8]) -> Bool {
         digits.count < largestSignificand.count
             || digits.count == largestSignificand.count && !largestSignificand.lexicographicallyPrecedes(digits)
     }

@@ -147,8 +147,8 @@ enum ValueComparison {
         switch v {
         case .decimal(let d): d
         case .int(let i): Decimal(i)
-        case .double(let d): d.isFinite ? Decimal.parse("\(d)") : nil
-        case .float(let f): f.isFinite ? Decimal.parse("\(f)") : nil
+        case .double(let d): d.isFinite ? Decimal.parse("\(d)", exactly: true) : nil
+        case .float(let f): f.isFinite ? Decimal.parse("\(f)", exactly: true) : nil
         default: nil
         }
     }
