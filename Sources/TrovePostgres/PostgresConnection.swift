@@ -275,14 +275,40 @@ public final class PostgresConnection {
 
     /// Commits the open transaction. A connection lost once `COMMIT` was sent throws an error
     /// whose `isOutcomeUnknown` is true: the server may have committed before it went (as psql
-    /// says, the connection was lost; libpq cannot tell which). One lost before is a plain
-    /// lost connection: the server rolls back a transaction whose session ends.
+    /// says, the connection was lost; libpq cannot tell which). One lost before `COMMIT` is
+    /// sent is reported so too when libpq has not yet noticed it (the server rolls back a
+    /// transaction whose session ends, but only the answer to `COMMIT` tells); when it has, as
+    /// a plain lost connection.
+    ///
+    /// A transaction a failed statement left aborted is rolled back by the server at `COMMIT`,
+    /// with no error: that throws, saying the transaction was rolled back, not committed.
     public func commit() throws {
         guard PQstatus(connection) == CONNECTION_OK else { throw failure(String(cString: PQerrorMessage(connection)), sqlState: nil) }
+        if isCopying { abandonCopy() }
         isCommitting = true
         defer { isCommitting = false }
-        try execute("COMMIT")
+        guard let result = PQexec(connection, "COMMIT") else { throw failure(String(cString: PQerrorMessage(connection)), sqlState: nil) }
+        defer { PQclear(result) }
+        try check(result)
+        let status = String(cString: PQcmdStatus(result))
+        guard status == "COMMIT" else {
+            throw PostgresError("the transaction was rolled back, not committed: a statement in it failed (the server answered COMMIT with \(status))",
+                                sqlState: "25P02")
+        }
     }
+
+    /// Runs `body`, one statement committed by itself (outside a transaction), as a commit:
+    /// a connection lost meanwhile throws an error whose `isOutcomeUnknown` is true, since the
+    /// server may have committed the statement before it went.
+    func committing<T>(_ body: () throws -> T) throws -> T {
+        isCommitting = true
+        defer { isCommitting = false }
+        return try body()
+    }
+
+    /// Whether the open transaction is aborted by a failed statement: the server refuses
+    /// every statement but a rollback (to a savepoint) until then.
+    var isTransactionFailed: Bool { PQtransactionStatus(connection) == PQTRANS_INERROR }
 
     /// Whether a `COMMIT` is running, so that a connection lost says its outcome is unknown.
     private var isCommitting = false

@@ -36,8 +36,9 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
         return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState)
     }
 
-    /// Whether the connection was lost while a `COMMIT` ran (SQLSTATE 08007, "transaction
-    /// resolution unknown"): the server may have committed the transaction before the
+    /// Whether the connection was lost while a `COMMIT` ran, or a write outside a transaction
+    /// (which commits by itself) (SQLSTATE 08007, "transaction resolution unknown"): the
+    /// server may have committed the transaction before the
     /// connection went, or not, and libpq cannot tell which. Read the rows again (on a new
     /// connection) to learn it; `isConnectionLost` is true too.
     public var isOutcomeUnknown: Bool { sqlState == "08007" }

@@ -9,7 +9,9 @@ import Trove
 /// let adults = try store.objects("Person where age >= 18 SORT(name)")
 /// ```
 ///
-/// Each write outside `begin()`/`commit()` is one transaction of its own.
+/// Each write outside `begin()`/`commit()` is one transaction of its own: a connection lost
+/// while one runs leaves unknown whether the server committed it
+/// (``PostgresError/isOutcomeUnknown``), as for a commit.
 public final class PostgresStore {
     public let connection: PostgresConnection
     /// The schema the database holds.
@@ -86,6 +88,7 @@ public final class PostgresStore {
         try connection.execute("BEGIN ISOLATION LEVEL SERIALIZABLE")
         isInTransaction = true
         transactionFailure = nil
+        unitFailure = nil
         undoHandlers = [[]]
     }
 
@@ -171,16 +174,25 @@ public final class PostgresStore {
     /// Runs `body` as one unit: in a transaction of its own, or in the open one under a
     /// savepoint, so that when it throws nothing it wrote remains. A unit run inside another
     /// has a savepoint of its own: when it throws, only what it wrote is undone, and the unit
-    /// around it may catch the error and go on.
+    /// around it may catch the error and go on. (A `Store`'s `write` nested in another joins
+    /// it instead: what the inner one wrote before throwing stays when the outer one goes on.)
+    ///
+    /// The statements of a unit have no savepoint each, so that a unit costs no more round
+    /// trips than its statements: a statement the server refuses fails the unit. Its error is
+    /// thrown where the statement ran, and should the body catch it, later statements are
+    /// refused, and the unit throws it when the body returns. (On a `Store`, a failed statement
+    /// changes nothing and the transaction goes on.)
     public func atomically<T>(_ body: () throws -> T) throws -> T {
-        // The statements of the unit need no savepoint each: a failure undoes the whole unit.
-        let outer = isInUnit
+        if isInTransaction { try refuseInFailedTransaction() }
+        let outer = (isInUnit, unitFailure)
         isInUnit = true
-        defer { isInUnit = outer }
+        unitFailure = nil
+        defer { (isInUnit, unitFailure) = outer }
         guard isInTransaction else {
             try begin()
             do {
                 let value = try body()
+                if let failure = unitFailure { throw failure }
                 try commit()
                 return value
             } catch {
@@ -188,20 +200,59 @@ public final class PostgresStore {
                 throw error
             }
         }
-        // Savepoints of one name nest: RELEASE and ROLLBACK TO name the innermost.
-        try connection.execute("SAVEPOINT trove_unit")
+        // Named by depth: ROLLBACK TO keeps the savepoint it returns to, so a name shared by
+        // the levels could leave an outer unit's ROLLBACK TO the inner one's.
+        savepointDepth += 1
+        defer { savepointDepth -= 1 }
+        let savepoint = "trove_unit_\(savepointDepth)"
+        try connection.execute("SAVEPOINT \(savepoint)")
         undoHandlers.append([])
         do {
             let value = try body()
-            try connection.execute("RELEASE SAVEPOINT trove_unit")
+            if let failure = unitFailure { throw failure }
+            try refuseInFailedTransaction()
+            try connection.execute("RELEASE SAVEPOINT \(savepoint)")
             endUndoLevel(.kept)
             return value
         } catch {
             // A failed transaction is undone whole, at its end.
-            let undone = transactionFailure == nil && (try? connection.execute("ROLLBACK TO SAVEPOINT trove_unit")) != nil
+            let undone = transactionFailure == nil && rollBack(to: savepoint)
             endUndoLevel(undone ? .rolledBack : .kept)
             throw error
         }
+    }
+
+    /// How many unit savepoints are open.
+    private var savepointDepth = 0
+
+    /// The first statement that failed in the innermost unit, whose statements have no
+    /// savepoint each: the server refuses the unit's later statements until it is undone.
+    private var unitFailure: Error?
+
+    /// Undoes what was written since `savepoint` and ends it, so that the next savepoint's
+    /// name is its own again; whether it was undone. When that fails the transaction does.
+    private func rollBack(to savepoint: String) -> Bool {
+        do {
+            try connection.execute("ROLLBACK TO SAVEPOINT \(savepoint)")
+        } catch {
+            transactionFailure = error as? PostgresError ?? PostgresError("\(error)")
+            return false
+        }
+        do {
+            try connection.execute("RELEASE SAVEPOINT \(savepoint)")
+        } catch {
+            transactionFailure = error as? PostgresError ?? PostgresError("\(error)")
+        }
+        return true
+    }
+
+    /// Throws the refusal of a statement (or a unit) in a failed transaction, or in a unit
+    /// whose statement failed.
+    private func refuseInFailedTransaction() throws {
+        guard let failure: Error = transactionFailure ?? unitFailure else { return }
+        let postgres = failure as? PostgresError
+        let message = postgres?.message ?? "\(failure)"
+        throw PostgresError("the transaction failed (\(message)); statements are refused until rollback", sqlState: postgres?.sqlState)
     }
 
     /// Whether `write(oneStatement: true)` runs its body as it is, with no savepoint around
@@ -217,12 +268,11 @@ public final class PostgresStore {
     /// Runs `body` atomically: in the open transaction (under a savepoint, so that a failed
     /// statement leaves the transaction usable, unless an `atomically` unit already is one),
     /// or in one of its own. A body of `oneStatement` is atomic by itself: outside a
-    /// transaction it runs alone, without the round trips of `BEGIN` and `COMMIT`.
+    /// transaction it runs alone, without the round trips of `BEGIN` and `COMMIT`, and a
+    /// connection lost meanwhile leaves its outcome unknown, as a commit's.
     func write<T>(oneStatement: Bool = false, _ body: () throws -> T) throws -> T {
-        guard isInTransaction else { return oneStatement ? try body() : try connection.transaction(body) }
-        if let failure = transactionFailure {
-            throw PostgresError("the transaction failed (\(failure.message)); statements are refused until rollback", sqlState: failure.sqlState)
-        }
+        guard isInTransaction else { return oneStatement ? try connection.committing(body) : try connection.transaction(body) }
+        try refuseInFailedTransaction()
         let savepoint = !isInUnit
         do {
             if savepoint { try connection.execute("SAVEPOINT trove_statement") }
@@ -235,7 +285,11 @@ public final class PostgresStore {
             transactionFailure = failure
             throw failure
         } catch {
-            if savepoint { _ = try? connection.execute("ROLLBACK TO SAVEPOINT trove_statement") }
+            if savepoint {
+                _ = rollBack(to: "trove_statement")
+            } else if connection.isTransactionFailed {
+                unitFailure = error
+            }
             throw error
         }
     }

@@ -16,6 +16,19 @@ struct PostgresConnectionTests {
         #expect(try connection.execute("SELECT count(*) FROM \"select\"").rows == [["\(hostile.count)"]])
     }
 
+    /// The server answers COMMIT of a transaction a failed statement aborted by rolling it
+    /// back, with no error: the commit throws, saying so.
+    @Test func aCommitTheServerRollsBackThrows() throws {
+        let connection = try PostgresConnection(url: try PostgresTestServer.freshURL())
+        try connection.execute("CREATE TABLE t (id int PRIMARY KEY)")
+        try connection.execute("BEGIN")
+        try connection.execute("INSERT INTO t VALUES (1)")
+        #expect(throws: PostgresError.self) { try connection.execute("SELECT 1/0") }
+        let error = try #require(throws: PostgresError.self) { try connection.commit() }
+        #expect(error.message.hasPrefix("the transaction was rolled back, not committed"), "\(error)")
+        #expect(try connection.execute("SELECT count(*)::text FROM t").rows == [["0"]])
+    }
+
     @Test func refusesANulCharacterClearly() throws {
         let connection = try PostgresConnection(url: try PostgresTestServer.freshURL())
         #expect(throws: PostgresError("PostgreSQL text cannot hold a NUL character")) {

@@ -183,6 +183,84 @@ struct PostgresFailureTests {
         #expect(try observer.count("Counter") == 1)
         #expect(try Self.n(observer) == 0)
     }
+
+    /// Many statements that fail in an open transaction leave no savepoint behind: each one's
+    /// is released after it is rolled back to.
+    @Test func failedStatementsInATransactionLeaveNoSavepoint() throws {
+        let store = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: Self.schema)
+        try store.insert("Counter", ["id": 1, "n": 0])
+        try store.begin()
+        for _ in 0..<70 {
+            #expect(throws: StoreError.self) { try store.insert("Counter", ["id": 1, "n": 1]) }
+        }
+        try store.insert("Counter", ["id": 2, "n": 2])
+        let error = try #require(throws: PostgresError.self) { try store.connection.execute("RELEASE SAVEPOINT trove_statement") }
+        #expect(error.sqlState == "3B001", "\(error)")
+        try store.rollback()
+    }
+
+    /// A unit started in a transaction a statement failed is refused as a statement is, before
+    /// it sends anything, and so is a unit started in one that serialization failed.
+    @Test func aUnitInAFailedTransactionIsRefusedWithTheFailure() throws {
+        let url = try PostgresTestServer.freshURL()
+        let first = try PostgresStore(url: url, schema: Self.schema)
+        try first.insert("Counter", ["id": 1, "n": 0])
+        let inner = try #require(throws: PostgresError.self) {
+            try first.atomically {
+                _ = try? first.insert("Counter", ["id": 1, "n": 1])
+                try first.atomically { try first.insert("Counter", ["id": 2, "n": 2]) }
+            }
+        }
+        #expect(inner.message.hasPrefix("the transaction failed (") && inner.message.contains("refused until rollback"), "\(inner)")
+
+        let second = try PostgresStore(url: url)
+        try first.begin()
+        try second.begin()
+        _ = try Self.n(first)
+        _ = try Self.n(second)
+        try first.update("Counter", where: "id == 1", set: ["n": 1])
+        try first.commit()
+        var thrown: (any Error)?
+        do {
+            try second.atomically {
+                #expect(throws: PostgresError.self) { try second.atomically { _ = try second.update("Counter", where: "id == 1", set: ["n": 2]) } }
+                try second.atomically {}
+            }
+        } catch {
+            thrown = error
+        }
+        let outer = try #require(thrown as? PostgresError)
+        #expect(outer.isSerializationFailure && outer.message.hasPrefix("the transaction failed ("), "\(outer)")
+        try second.rollback()
+    }
+
+    /// The server ends the session while a write outside a transaction (committed by itself)
+    /// waits on a lock: the server may have committed it, so its outcome is unknown.
+    @Test(arguments: ["delete", "update", "insert"])
+    func aSessionEndedDuringAWriteOfItsOwnLeavesTheOutcomeUnknown(write: String) throws {
+        let url = try PostgresTestServer.freshURL()
+        let observer = try PostgresStore(url: url, schema: Self.schema)
+        try observer.insert("Counter", ["id": 1, "n": 0])
+        let blocker = try PostgresConnection(url: url)
+        try blocker.execute("BEGIN")
+        try blocker.execute(#"LOCK TABLE "Counter" IN ACCESS EXCLUSIVE MODE"#)
+        let blockerPID = try #require(try blocker.execute("SELECT pg_backend_pid()").rows.first?.first ?? nil)
+        let victim = Unchecked(try PostgresStore(url: url))
+        let outcome = Outcome.running {
+            let victim = victim.value
+            switch write {
+            case "delete": _ = try victim.delete("Counter", where: "id == 1")
+            case "update": _ = try victim.update("Counter", where: "id == 1", set: ["n": 5])
+            default: try victim.insert("Counter", ["id": 2, "n": 2])
+            }
+        }
+        let waiting = try ServerCondition.waitFor(on: observer.connection,
+                                                  "SELECT pid FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))", [blockerPID])
+        try observer.connection.execute("SELECT pg_terminate_backend($1::int)", [waiting])
+        let error = try #require(outcome.wait() as? PostgresError)
+        #expect(error.isOutcomeUnknown && error.isConnectionLost, "\(error)")
+        try blocker.execute("ROLLBACK")
+    }
 }
 
 /// A value handed to one other thread, which alone uses it from then on.

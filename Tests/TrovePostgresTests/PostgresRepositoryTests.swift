@@ -383,6 +383,123 @@ struct PostgresRepositoryTests {
         #expect(try Self.rows(repo) == ["1:7", "2:0", "3:0", "4:4"])
     }
 
+    /// An outer unit that throws after catching an inner unit's failure undoes its own writes
+    /// too: its rollback returns to its own savepoint, not to the inner one's. After the commit
+    /// none of its rows exist, and the next save inserts each of them once.
+    @Test func aUnitThatThrowsAfterCatchingAnInnerFailureUndoesItsOwnWrites() throws {
+        let repo = try Self.tallies()
+        try repo.beginWrite()
+        let kept = try repo.addEntity(Tally.self)
+        kept.id = 1
+        try repo.endWrite()
+        struct Abandoned: Error {}
+        // The repository follows only the entities its client holds.
+        var held: [Tally] = []
+        try repo.store.begin()
+        do {
+            try repo.store.atomically {
+                try repo.beginWrite()
+                let outer = try repo.addEntity(Tally.self)
+                outer.id = 2
+                kept.n = 1
+                try repo.endWrite()
+                held.append(outer)
+                #expect(throws: Abandoned.self) {
+                    try repo.store.atomically {
+                        try repo.beginWrite()
+                        let inner = try repo.addEntity(Tally.self)
+                        inner.id = 3
+                        try repo.endWrite()
+                        held.append(inner)
+                        throw Abandoned()
+                    }
+                }
+                throw Abandoned()
+            }
+            Issue.record("the outer unit returned")
+        } catch is Abandoned {}
+        try repo.store.commit()
+        #expect(try Self.rows(repo) == ["1:0"])
+        try repo.beginWrite()
+        try repo.endWrite()
+        #expect(try Self.rows(repo) == ["1:1", "2:0", "3:0"])
+        #expect(held.count == 2)
+    }
+
+    /// Three units nested in a transaction the outermost opens: the middle one catches the
+    /// innermost's failure and throws, the outermost catches that and goes on. Only the
+    /// outermost's rows commit, and the next save inserts the others once.
+    @Test func aMiddleUnitThatThrowsAfterCatchingTheInnermostsFailureUndoesItsOwnWrites() throws {
+        let repo = try Self.tallies()
+        struct Abandoned: Error {}
+        // The repository follows only the entities its client holds.
+        var held: [Tally] = []
+        func save(_ id: Int) throws {
+            try repo.beginWrite()
+            let tally = try repo.addEntity(Tally.self)
+            tally.id = id
+            try repo.endWrite()
+            held.append(tally)
+        }
+        try repo.store.atomically {
+            try save(1)
+            do {
+                try repo.store.atomically {
+                    try save(2)
+                    #expect(throws: Abandoned.self) {
+                        try repo.store.atomically {
+                            try save(3)
+                            throw Abandoned()
+                        }
+                    }
+                    throw Abandoned()
+                }
+                Issue.record("the middle unit returned")
+            } catch is Abandoned {}
+        }
+        #expect(try Self.rows(repo) == ["1:0"])
+        try repo.beginWrite()
+        try repo.endWrite()
+        #expect(try Self.rows(repo) == ["1:0", "2:0", "3:0"])
+        #expect(held.count == 3)
+    }
+
+    /// A statement the server refuses inside a unit, whose error the body catches, fails the
+    /// unit: later statements are refused, the unit throws the error when the body returns,
+    /// nothing of it is written, and the entities it saved are new again. The transaction
+    /// around it goes on and commits what was written before the unit.
+    @Test(arguments: [true, false])
+    func aCaughtStatementFailureInAUnitFailsTheUnit(inOpenTransaction: Bool) throws {
+        let repo = try Self.tallies()
+        try repo.store.insert("Tally", ["id": 1, "n": 1])
+        if inOpenTransaction {
+            try repo.store.begin()
+            try repo.store.insert("Tally", ["id": 5, "n": 5])
+        }
+        var saved: Tally?
+        var thrown: (any Error)?
+        do {
+            try repo.store.atomically {
+                try repo.beginWrite()
+                saved = try repo.addEntity(Tally.self)
+                saved?.id = 2
+                try repo.endWrite()
+                for id in [3, 1, 4] { _ = try? repo.store.insert("Tally", ["id": .int(Int64(id)), "n": 0]) }
+                let refused = try #require(throws: PostgresError.self) { try repo.store.insert("Tally", ["id": 6, "n": 0]) }
+                #expect(refused.message.hasPrefix("the transaction failed (") && refused.message.hasSuffix("statements are refused until rollback"), "\(refused)")
+            }
+        } catch {
+            thrown = error
+        }
+        let error = try #require(thrown as? StoreError)
+        #expect(error == StoreError.duplicatePrimaryKey(model: "Tally", value: "1"), "\(error)")
+        if inOpenTransaction { try repo.store.commit() }
+        #expect(try Self.rows(repo) == (inOpenTransaction ? ["1:1", "5:5"] : ["1:1"]))
+        try repo.beginWrite()
+        try repo.endWrite()
+        #expect(try Self.rows(repo) == (inOpenTransaction ? ["1:1", "2:0", "5:5"] : ["1:1", "2:0"]))
+    }
+
     /// The server ends the session right before the commit of a transaction holding a save:
     /// the commit's outcome is unknown, and says so; the entities the save wrote are neither
     /// new again nor saved, and a change to one is refused until it is fetched again.

@@ -20,6 +20,14 @@ typedef enum {
 } ConnStatusType;
 
 typedef enum {
+    PQTRANS_IDLE,
+    PQTRANS_ACTIVE,
+    PQTRANS_INTRANS,
+    PQTRANS_INERROR,
+    PQTRANS_UNKNOWN
+} PGTransactionStatusType;
+
+typedef enum {
     PGRES_EMPTY_QUERY = 0,
     PGRES_COMMAND_OK,
     PGRES_TUPLES_OK,
@@ -81,6 +89,8 @@ typedef void (*PQnoticeProcessor)(void *arg, const char *message);
     X(int, PQgetisnull, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num)) \
     X(char *, PQgetvalue, (const PGresult *res, int tup_num, int field_num), (res, tup_num, field_num)) \
     X(char *, PQcmdTuples, (PGresult *res), (res)) \
+    X(char *, PQcmdStatus, (PGresult *res), (res)) \
+    X(PGTransactionStatusType, PQtransactionStatus, (const PGconn *conn), (conn)) \
     X(int, PQsocket, (const PGconn *conn), (conn)) \
     X(int, PQconsumeInput, (PGconn *conn), (conn)) \
     X(PGnotify *, PQnotifies, (PGconn *conn), (conn)) \
