@@ -163,25 +163,12 @@ final class ShellSession {
             transactionFailure.clear()
             pendingSummaries = []
         case .export(let spec, let file):
-            try refuseInFailedTransaction()
-            do {
-                try export(spec, to: file?.text, at: file?.offset)
-            } catch {
-                if backend.isInTransaction { transactionFailure.record(error, of: statement, failing: backend.transactionCannotGoOn) }
-                throw error
-            }
+            try inTransaction(isWrite: false) { try export(spec, to: file?.text, at: file?.offset) }
         default:
-            try refuseInFailedTransaction()
             let progress = statement.keyword == "import" ? "importing" : nil
             let context = makeContext(progressLabel: progress)
             defer { context.finishProgress() }
-            let result: ShellResult
-            do {
-                result = try backend.execute(statement, context: context)
-            } catch {
-                if backend.isInTransaction { transactionFailure.record(error, of: statement, failing: backend.transactionCannotGoOn) }
-                throw error
-            }
+            let result = try inTransaction(isWrite: statement.isWrite) { try backend.execute(statement, context: context) }
             if case .written(let summary) = result, settings.mode.isMachineReadable, backend.isInTransaction {
                 // The contract prints a write's line once it has committed.
                 pendingSummaries.append(summary)
@@ -191,9 +178,17 @@ final class ShellSession {
         }
     }
 
-    /// Refuses a statement in a transaction a statement failed (`TransactionFailure`).
-    private func refuseInFailedTransaction() throws {
+    /// Runs `body`, a statement (a write when `isWrite`), in the open transaction if there is
+    /// one: refused when the transaction has failed, and failing it as `TransactionFailure`
+    /// says when it fails.
+    private func inTransaction<T>(isWrite: Bool, _ body: () throws -> T) throws -> T {
         if backend.isInTransaction { try transactionFailure.refuseIfFailed() }
+        do {
+            return try body()
+        } catch {
+            if backend.isInTransaction { transactionFailure.record(error, isWrite: isWrite, failing: backend.transactionCannotGoOn) }
+            throw error
+        }
     }
 
     private func makeContext(progressLabel: String?) -> ExecutionContext {
@@ -435,12 +430,13 @@ final class ShellSession {
             }
             for warning in backend.openWarnings { stderr.write("warning: \(warning)\n") }
         case .dump(let models):
-            try refuseInFailedTransaction()
-            try backend.dump(models: models, write: { [stdout] text in stdout.write(text) }, warn: { [stderr, stdout] text in
-                stdout.flush()
-                stderr.write("warning: \(text)\n")
-                stderr.flush()
-            })
+            try inTransaction(isWrite: false) {
+                try backend.dump(models: models, write: { [stdout] text in stdout.write(text) }, warn: { [stderr, stdout] text in
+                    stdout.flush()
+                    stderr.write("warning: \(text)\n")
+                    stderr.flush()
+                })
+            }
         case .open(let options):
             try openStore(options)
         case .dbinfo:

@@ -18,10 +18,11 @@ struct TransactionFailure {
     /// Forgets a failure: a transaction begins or ends.
     mutating func clear() { reason = nil }
 
-    /// Records that `statement`, run in the open transaction, failed with `error`; a read
-    /// fails the transaction only when `failing` (the backend's transaction cannot go on).
-    mutating func record(_ error: any Error, of statement: ShellStatement, failing: Bool = false) {
-        guard statement.isWrite || failing, reason == nil else { return }
+    /// Records that a statement (a write when `isWrite`), run in the open transaction, failed
+    /// with `error`; a read fails the transaction only when `failing` (the backend's
+    /// transaction cannot go on).
+    mutating func record(_ error: any Error, isWrite: Bool, failing: Bool = false) {
+        guard isWrite || failing, reason == nil else { return }
         reason = (error as? StatementError)?.message ?? String(describing: error)
     }
 
