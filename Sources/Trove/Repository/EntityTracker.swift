@@ -166,7 +166,8 @@ package final class EntityTracker<ID: Hashable> {
     /// saved but marked uncertain: a later save refuses a change to it
     /// (`RepositoryError.outcomeUnknown`) rather than writing over a row that may not exist
     /// or inserting one that may; a removal deletes its row if there is one. Fetching the
-    /// row again gives an entity that is followed as any other.
+    /// row again (on PostgreSQL through a new connection, since the lost one is not reopened)
+    /// gives an entity that is followed as any other.
     package func outcomeUnknown(_ undo: SaveUndo) {
         for (key, var entry) in undo.deleted where entries[key] == nil && removedEntries[key] == nil && entry.entity != nil {
             entry.isUncertain = true

@@ -9,7 +9,8 @@ public enum RepositoryError: Error, Equatable, Sendable, CustomStringConvertible
     case unknownEntity(String)
     /// A change to an entity of this model (named) that a save wrote in a transaction whose
     /// commit lost its connection: whether the database holds what that save wrote is
-    /// unknown, so the entity is not saved again; fetch it again to see which.
+    /// unknown, so the entity is not saved again; fetch it again to see which (on PostgreSQL,
+    /// through a new connection: the lost one is not reopened).
     case outcomeUnknown(String)
 
     public var description: String {

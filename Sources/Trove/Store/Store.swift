@@ -108,7 +108,10 @@ public final class Store: @unchecked Sendable {
 
     /// Runs `body` in a write transaction and commits it, returning what `body` returns (for
     /// example the primary keys it wrote). If `body` throws, nothing is written. A `write`
-    /// nested inside another on the same thread runs in the enclosing transaction.
+    /// nested inside another on the same thread runs in the enclosing transaction: when it
+    /// throws and the outer body catches the error and goes on, what it wrote before throwing
+    /// commits with the rest. (A `PostgresStore.atomically` unit nested in another has a
+    /// savepoint, and undoes its own writes when it throws.)
     @discardableResult
     public func write<R>(_ body: (Transaction) throws -> R) throws -> R {
         if configuration.readOnly { throw StoreError.readOnly }
