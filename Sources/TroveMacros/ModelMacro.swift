@@ -51,7 +51,7 @@ public struct ModelMacro: ExtensionMacro {
             let updates = compared.map { _, property in
                 property.isPrimaryKey
                     ? "    if !_storedPropertyEqual(old.\(key.name), new.\(key.name)), try new.\(key.name)._writtenValue() != update.primaryKey { throw TroveModels._ModelPartialUpdate.primaryKeyChanged(\"\(key.storedName)\", of: modelName) }"
-                    : "    if !_storedPropertyEqual(old.\(property.name), new.\(property.name)) { update.properties[\"\(property.storedName)\"] = try new.\(property.name)._writtenValue() }"
+                    : "    if !_storedPropertyEqual(old.\(property.name), new.\(property.name)) { update.set(\"\(property.storedName)\", try new.\(property.name)._writtenValue()) }"
             }
             partialUpdate = """
                 \(access)static func _partialUpdate(from old: Self, to new: Self) throws -> TroveModels._ModelPartialUpdate? {
