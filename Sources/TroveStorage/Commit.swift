@@ -208,16 +208,21 @@ extension WriteTransaction {
         } while true
         let indexPgno = allocateRun(indexPages)
         // A new page for each changed chunk, the old one freed; taking a page from the list
-        // can change another chunk. Allocating only takes pages, so a chunk found empty stays
-        // empty and needs no page.
+        // can change another chunk, before or after this one, so the search starts again
+        // from the first. Allocating only takes pages, so a chunk found empty stays empty
+        // and needs no page.
         var placed: [(chunk: Int, pgno: UInt64)] = []
         placed.reserveCapacity(4)
-        while case let next = freeList.changedChunks.filter({ k in !placed.contains { $0.chunk == k } }), !next.isEmpty {
-            for k in next {
-                let old = freeList.committedPage(k)
-                if old != 0 { freeList.addPending(txnid: txnid, pages: [old]) }
-                placed.append((k, freeList.chunkIsEmpty(k) ? 0 : allocateRun(1)))
+        var from = 0
+        while let k = freeList.changedChunk(atOrAfter: from) {
+            guard !placed.contains(where: { $0.chunk == k }) else {
+                from = k + 1
+                continue
             }
+            let old = freeList.committedPage(k)
+            if old != 0 { freeList.addPending(txnid: txnid, page: old) }
+            placed.append((k, freeList.chunkIsEmpty(k) ? 0 : allocateRun(1)))
+            from = 0
         }
         let chunkCount = freeList.chunkCount(pageCount: pageLimit)
         precondition(chunkCount <= maxChunks, "free list index sized for \(maxChunks) chunks, needs \(chunkCount)")

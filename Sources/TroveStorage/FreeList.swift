@@ -49,6 +49,20 @@ struct FreeList {
     /// The chunks whose bits differ from their committed page, in order.
     var changedChunks: [Int] { FreeList.setBits(changedBits) }
 
+    /// The first chunk at or after `k` whose bits differ from its committed page, if any:
+    /// ``changedChunks`` without building an array, for the commit that writes them.
+    func changedChunk(atOrAfter k: Int) -> Int? {
+        var w = k >> 6
+        guard w < changedBits.count else { return nil }
+        var bits = changedBits[w] & (~0 << UInt64(k & 63))
+        while bits == 0 {
+            w += 1
+            guard w < changedBits.count else { return nil }
+            bits = changedBits[w]
+        }
+        return w * 64 + bits.trailingZeroBitCount
+    }
+
     /// The numbers of the bits set in `words` (bit `i` of word `w` is `w·64 + i`), in order.
     private static func setBits(_ words: [UInt64], reservingCapacity count: Int = 0) -> [Int] {
         var out: [Int] = []
@@ -222,6 +236,16 @@ struct FreeList {
         }
     }
 
+    /// Records one page transaction `txnid` stopped using (a commit's old chunk page), in
+    /// the record ``addPending(txnid:pages:)`` began: without an array of one.
+    mutating func addPending(txnid: UInt64, page: UInt64) {
+        if let last = pending.last, last.txnid == txnid {
+            pending[pending.count - 1].pages.append(page)
+        } else {
+            pending.append((txnid, [page]))
+        }
+    }
+
     // MARK: Chunks
 
     /// The chunks a file of `pageCount` pages has.
@@ -276,7 +300,7 @@ struct FreeList {
     /// into a new chunk and then cut its tail off again (leaf packing, vacuum) changed that
     /// chunk's bits and left it empty.
     mutating func committedChunks(_ written: [(chunk: Int, pgno: UInt64, checksum: UInt64)], count: Int) {
-        let needed = max(count, (written.map(\.chunk).max() ?? -1) + 1)
+        let needed = max(count, written.reduce(-1) { max($0, $1.chunk) } + 1)
         if chunkPages.count < needed { chunkPages.append(contentsOf: repeatElement((pgno: UInt64(0), checksum: UInt64(0)), count: needed - chunkPages.count)) }
         for c in written { chunkPages[c.chunk] = (c.pgno, c.checksum) }
         // A file cut short has fewer chunks: those past its end hold no page.

@@ -118,6 +118,24 @@ import TestRandom
         #expect(list.chunkIsEmpty(0) && !list.chunkIsEmpty(3) && list.chunkIsEmpty(9))
     }
 
+    /// The commit's walk over the changed chunks, one at a time from any chunk on, finds
+    /// those `changedChunks` lists, across words of the changed-chunk bitmap.
+    @Test func changedChunksAreFoundOneAtATimeFromAnyChunkOn() {
+        var list = FreeList(pageSize: 4096)
+        let changed = [0, 3, 63, 64, 130]
+        for k in changed { list.release(UInt64(k) * list.pagesPerChunk + 7, count: 1) }
+        #expect(list.changedChunks == changed)
+        for from in [0, 1, 4, 63, 64, 65, 130, 131, 500] {
+            var found: [Int] = []
+            var k = from
+            while let next = list.changedChunk(atOrAfter: k) {
+                found.append(next)
+                k = next + 1
+            }
+            #expect(found == changed.filter { $0 >= from }, "from \(from)")
+        }
+    }
+
     @Test func chunksAndTheIndexRoundTrip() throws {
         var list = Self.list(ready: [2, 63, 64, 32_255, 32_256, 40_000])
         list.addPending(txnid: 9, pages: [70, 71])
