@@ -35,7 +35,8 @@ struct PostgresProjectedColumn {
 ///   the order of those values (null first; a link's value is its target's key, the column's
 ///   value) unless SORT says otherwise, and ties under SORT keep that order.
 /// - `@sum` is 0 over no values; `@avg`, `@min` and `@max` skip nulls and are null over none;
-///   `@avg` is a double (a decimal for decimals); NaN takes no part in `@min` and `@max`.
+///   `@avg` is a double (a decimal for decimals); NaN takes no part in any of them, nor in
+///   `@avg`'s count.
 extension PostgresQueryTranslator {
     /// The SQL of a query with SELECT or GROUP, and how to read its columns; each row ends with
     /// its identity (the object's key, or the group's values as JSON).
@@ -111,16 +112,36 @@ extension PostgresQueryTranslator {
     }
 
     /// The exact sum of decimals `value`, 0 over none. A NaN adds nothing, as in a store
-    /// (PostgreSQL's sum with a 'NaN' is 'NaN', which no `Decimal` reads); an average still
-    /// counts it, as a store's does.
+    /// (PostgreSQL's sum with a 'NaN' is 'NaN', which no `Decimal` reads).
     static func decimalSum(_ value: String) -> String {
         "COALESCE(sum(\(value)) FILTER (WHERE \(value) <> 'NaN'), 0)"
+    }
+
+    /// How many decimals `value` an average divides by: a NaN takes no part, as in a store.
+    static func decimalCount(_ value: String) -> String {
+        "count(\(value)) FILTER (WHERE \(value) <> 'NaN')"
+    }
+
+    /// The condition that leaves NaN out of an aggregate of `value`, of `type`, or nil for a
+    /// type without NaN: a store's aggregates skip it (PostgreSQL's take it as a number).
+    static func nanFilter(_ value: String, type: PropertyType) -> String? {
+        type == .float || type == .double ? "\(value) <> 'NaN'" : nil
+    }
+
+    /// `function(value)` over the values of `value` (of `type`) that are no NaN.
+    static func skippingNaN(_ function: String, _ value: String, type: PropertyType) -> String {
+        nanFilter(value, type: type).map { "\(function) FILTER (WHERE \($0))" } ?? function
+    }
+
+    /// The sum of fractional numbers `value` (of `type`) as a double, 0 over none, NaN skipped.
+    static func doubleSum(_ value: String, type: PropertyType) -> String {
+        "COALESCE(\(skippingNaN("sum(\(value)::double precision)", value, type: type)), 0)"
     }
 
     /// `min` or `max` (`name`) of `value`, of `type`: NaN orders with no value in a store, so
     /// it takes no part (PostgreSQL puts it after every number).
     static func ordered(_ name: String, _ value: String, type: PropertyType) -> String {
-        type == .float || type == .double ? "\(name)(\(value)) FILTER (WHERE \(value) <> 'NaN')" : "\(name)(\(value))"
+        skippingNaN("\(name)(\(value))", value, type: type)
     }
 
     /// The exact average of decimals `value`, to 200 places, as `q`, for `decimalAverage`.
@@ -128,10 +149,11 @@ extension PostgresQueryTranslator {
         "SELECT round(\(sum), 200) / NULLIF(\(count), 0) AS q"
     }
 
-    /// The average of `value` as a double, as a store takes it: the sum over the count.
-    /// PostgreSQL's `avg(double precision)` also sums the squares, which overflow from 1e155.
-    static func doubleAverage(_ value: String) -> String {
-        "(sum(\(value)::double precision) / count(\(value)))"
+    /// The average of `value` (of `type`) as a double, as a store takes it: the sum over the
+    /// count, NaN in neither. PostgreSQL's `avg(double precision)` also sums the squares, which
+    /// overflow from 1e155.
+    static func doubleAverage(_ value: String, type: PropertyType) -> String {
+        "(\(skippingNaN("sum(\(value)::double precision)", value, type: type)) / \(skippingNaN("count(\(value))", value, type: type)))"
     }
 
     /// The SQL aggregate of `function` over `value` (of `type`) with the store's result types.
@@ -142,10 +164,10 @@ extension PostgresQueryTranslator {
         case .sum:
             if type.isInteger { return (["COALESCE(sum(\(value)), 0)::bigint"], .scalar(.int)) }
             if type == .decimal { return ([Self.decimalSum(value)], .decimalSum) }
-            return (["COALESCE(sum(\(value)::double precision), 0)"], .scalar(.double))
+            return ([Self.doubleSum(value, type: type)], .scalar(.double))
         case .avg:
-            if type == .decimal { return ([Self.decimalSum(value), "count(\(value))::bigint"], .decimalAverage) }
-            return ([Self.doubleAverage(value)], .scalar(.double))
+            if type == .decimal { return ([Self.decimalSum(value), "\(Self.decimalCount(value))::bigint"], .decimalAverage) }
+            return ([Self.doubleAverage(value, type: type)], .scalar(.double))
         case .min, .max:
             let name = String(function.rawValue.dropFirst())
             return ([PostgresValues.output(Self.ordered(name, value, type: type), type: type)], .scalar(type))
@@ -207,7 +229,7 @@ extension PostgresQueryTranslator {
                     }
                     let (sql, reading) = aggregated(function, path.expression, type: path.type)
                     let order = function == .avg && path.type == .decimal
-                        ? Self.decimalAverage(quotient: Self.decimalQuotient(sum: Self.decimalSum(path.expression), count: "count(\(path.expression))")) : sql[0]
+                        ? Self.decimalAverage(quotient: Self.decimalQuotient(sum: Self.decimalSum(path.expression), count: Self.decimalCount(path.expression))) : sql[0]
                     columns.append((item.name, item.text, sql, reading, order))
                 }
             }

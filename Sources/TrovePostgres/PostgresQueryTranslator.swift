@@ -222,14 +222,14 @@ struct PostgresQueryTranslator {
             } else if type == .decimal {
                 (expression, resultType) = (Self.decimalSum(value), .decimal)
             } else {
-                (expression, resultType) = ("COALESCE(sum(\(value)::double precision), 0)", .double)
+                (expression, resultType) = (Self.doubleSum(value, type: type), .double)
             }
         case .avg:
             if type == .decimal {
                 // Divided on this side, as a store divides (`PostgresValues.decimalAverage`).
-                (expression, resultType) = ("\(Self.decimalSum(value)), count(\(value))::bigint", .decimal)
+                (expression, resultType) = ("\(Self.decimalSum(value)), \(Self.decimalCount(value))::bigint", .decimal)
             } else {
-                (expression, resultType) = (Self.doubleAverage(value), .double)
+                (expression, resultType) = (Self.doubleAverage(value, type: type), .double)
             }
         case .min, .max:
             (expression, resultType) = (PostgresValues.output(Self.ordered(name, value, type: type), type: type), type)
@@ -579,14 +579,14 @@ struct PostgresQueryTranslator {
             case .sum:
                 let type: PropertyType = value.type.isInteger ? .int : value.type == .decimal ? .decimal : .double
                 if type == .decimal { return Operand(expression: "(SELECT \(Self.decimalSum(value.expression)) \(from))", type: type) }
-                let summed = type == .double ? "\(value.expression)::double precision" : value.expression
-                return Operand(expression: "(SELECT COALESCE(sum(\(summed)), 0) \(from))", type: type)
+                let sum = type == .double ? Self.doubleSum(value.expression, type: value.type) : "COALESCE(sum(\(value.expression)), 0)"
+                return Operand(expression: "(SELECT \(sum) \(from))", type: type)
             case .avg:
                 if value.type == .decimal {
-                    let quotient = Self.decimalQuotient(sum: Self.decimalSum(value.expression), count: "count(\(value.expression))") + " \(from)"
+                    let quotient = Self.decimalQuotient(sum: Self.decimalSum(value.expression), count: Self.decimalCount(value.expression)) + " \(from)"
                     return Operand(expression: Self.decimalAverage(quotient: quotient), type: .decimal)
                 }
-                return Operand(expression: "(SELECT \(Self.doubleAverage(value.expression)) \(from))", type: .double)
+                return Operand(expression: "(SELECT \(Self.doubleAverage(value.expression, type: value.type)) \(from))", type: .double)
             case .min: return Operand(expression: "(SELECT \(Self.ordered("min", value.expression, type: value.type)) \(from))", type: value.type)
             case .max: return Operand(expression: "(SELECT \(Self.ordered("max", value.expression, type: value.type)) \(from))", type: value.type)
             }

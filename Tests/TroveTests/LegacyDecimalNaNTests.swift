@@ -58,6 +58,11 @@ struct LegacyDecimalNaNTests {
             #expect(items[0] == .decimal(2))
             #expect(last.isNaN)
             #expect(try r.aggregate("sum M.dec") == .decimal(6))
+            // Nor is it counted: the average of 5, NaN and 1 is 3.
+            #expect(try r.aggregate("avg M.dec") == .decimal(3))
+            #expect(try r.objects("M", where: "n > 0").average(of: "dec") == .decimal(3))
+            #expect(try r.rows("M SORT(id) SELECT(decs.@avg)").map(\.values) == [[.decimal(1)], [.decimal(2)], [.decimal(3)]])
+            #expect(try r.objects("M", where: "decs.@avg == 2").ids.sorted() == [2])
             #expect(try r.aggregate("min M.dec") == .decimal(1))
             #expect(try r.aggregate("max M.dec") == .decimal(5))
             #expect(try r.objects("M", where: "dec > 0").ids.sorted() == [1, 3])

@@ -9,7 +9,8 @@ import Foundation
 /// The running state of `sum`, `avg`, `min` or `max` over values of one kind, shared by the
 /// aggregate statements, the group aggregates and `Results.sum(of:)`.
 ///
-/// Nulls are skipped, and so are NaNs by `min` and `max` (and decimal NaNs by sums); `sum`
+/// Nulls and NaNs are skipped: a NaN takes no part in `min` and `max`, nor in a sum or an
+/// average, its divisor included (PostgreSQL's aggregates filter it alike); `sum`
 /// is 0 over no values, `avg`, `min` and `max` are null; `avg` is fractional (a double, or a
 /// decimal for decimals). A sum beyond the range of `int` (or of
 /// `double` or `decimal`, for fractional numbers) is an error, never a wrapped total or an
@@ -63,7 +64,7 @@ struct AggregateAccumulator {
     }
 
     mutating func add(_ value: Value) {
-        if value.isNull { return }
+        if value.isNull || ValueComparison.isNaN(value) { return }
         count += 1
         switch function {
         case .sum, .avg:

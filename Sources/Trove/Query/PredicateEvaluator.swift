@@ -215,7 +215,7 @@ final class PredicateEvaluator {
                 return { record, key in
                     var total = DecimalSum(), n = 0
                     _ = try visit(record, key) { bytes in
-                        if case .decimal(let d) = try decode(bytes) { total.add(d); n += 1 }
+                        if case .decimal(let d) = try decode(bytes), !d.isNaN { total.add(d); n += 1 }
                         return false
                     }
                     if function == .sum { return try AggregateAccumulator.decimal(total.value, of: path.text, at: path.range.start) }
@@ -227,8 +227,9 @@ final class PredicateEvaluator {
                     _ = try visit(record, key) { bytes in
                         switch try decode(bytes) {
                         case .int(let i): total += Double(i); n += 1
-                        case .float(let f): total += Double(f); n += 1
-                        case .double(let d): total += d; n += 1
+                        // A NaN takes no part, as in `AggregateAccumulator`.
+                        case .float(let f) where !f.isNaN: total += Double(f); n += 1
+                        case .double(let d) where !d.isNaN: total += d; n += 1
                         default: break
                         }
                         return false
