@@ -131,10 +131,16 @@ final class IndexScan {
 
     var treeName: String { isPrimaryKey ? property.model.primaryKeyTree : property.indexTreeName }
 
+    /// Whether an entry's key can decide the comparison: false when every entry is a candidate.
+    var keysCanDecide: Bool {
+        if case .candidates = entryCheck { return false }
+        return true
+    }
+
     /// Adds the object of every entry in the ranges to `candidates`, as a match or as a
     /// candidate to check, and counts the entries read in `read`. Returns false, leaving
-    /// them incomplete, once `read` reaches `cap`.
-    func collect(in snapshot: Snapshot, cap: Int, into candidates: inout IndexCandidates, read: inout Int) throws -> Bool {
+    /// them incomplete, once `read` reaches `cap` or the candidates to check reach `unsureCap`.
+    func collect(in snapshot: Snapshot, cap: Int, unsureCap: Int = .max, into candidates: inout IndexCandidates, read: inout Int) throws -> Bool {
         guard read < cap else { return false }
         let tree = try isPrimaryKey ? snapshot.primaryKeyTree(property.model) : snapshot.indexTree(property)
         guard !ranges.isEmpty, let tree else { return true }
@@ -172,7 +178,7 @@ final class IndexScan {
                             if verdict == .match { candidates.addMatch(objectKey) } else { candidates.addUnsure(objectKey) }
                         }
                     }
-                    if read >= cap { complete = false; return false }
+                    if read >= cap || candidates.unsure.count >= unsureCap { complete = false; return false }
                     return true
                 }
             }

@@ -39,18 +39,19 @@ struct QueryPlanner {
         default: break
         }
         let cap = prefersIndexes ? Int.max : total / Self.scanCostRatio + 1
-        // The cap weighs record reads, so it still applies to candidates the keys leave unsure.
+        // The cap weighs record reads, so it still applies to candidates the keys leave unsure:
+        // a count reads those records alone.
         guard let best = try bestAccess(predicate, cap: cap, whole: true),
-              best.estimate < cap || prefersIndexes || !readsMatches && Self.keysDecide(best.access) else {
+              best.estimate < cap || prefersIndexes || !readsMatches && Self.unsure(best.access) < cap else {
             return (.scan, total)
         }
         return (best.access, best.estimate)
     }
 
-    /// Whether `access` is index candidates the keys decide, none to check against its record.
-    private static func keysDecide(_ access: AccessPath) -> Bool {
-        if case .indexes(_, let candidates) = access { return candidates.unsure.isEmpty }
-        return false
+    /// How many of `access`'s candidates are left to check against their records.
+    private static func unsure(_ access: AccessPath) -> Int {
+        if case .indexes(_, let candidates) = access { return candidates.unsure.count }
+        return .max
     }
 
     /// The one scan of the index of `property` (or the primary key) that serves the whole of
@@ -79,10 +80,11 @@ struct QueryPlanner {
     /// The cheapest index access that yields every object satisfying `predicate`, if it
     /// yields fewer than `cap` objects. Its candidates' matches satisfy `predicate` itself.
     /// `whole`: `predicate` is all the query asks, so when no match's record is read, an access
-    /// that serves it alone is read past `cap` (its keys may decide every candidate); a conjunct
-    /// of an `AND` over several properties leaves the others to check on records, so it never is.
+    /// that serves it alone is read past `cap` while its keys leave fewer than `cap` candidates
+    /// unsure; a conjunct of an `AND` over several properties leaves the others to check on
+    /// records, so it never is, nor is a scan whose keys decide nothing.
     private func bestAccess(_ predicate: BoundPredicate, cap: Int, whole: Bool) throws -> (access: AccessPath, estimate: Int)? {
-        let reads = whole && !readsMatches ? Int.max : cap
+        let counts = whole && !readsMatches
         switch predicate {
         case .path(let comparison):
             guard let scan = IndexScan(comparison, model: model) else {
@@ -90,7 +92,7 @@ struct QueryPlanner {
                                                                     cap: cap, prefersIndexes: prefersIndexes) else { return nil }
                 return (.linked(linked), estimate)
             }
-            return try collect(scan, cap: reads)
+            return try collect(scan, cap: cap, whole: whole)
         case .and(let operands):
             var best: (access: AccessPath, estimate: Int)?
             var decidesAll = false
@@ -104,7 +106,8 @@ struct QueryPlanner {
             for group in orderingGroups(operands) {
                 let limit = best.map { min(cap, $0.estimate) } ?? cap
                 if let scan = IndexScan(ordering: group.map { $0.comparison }, model: model) {
-                    consider(try collect(scan, cap: group.count == operands.count ? reads : limit), covering: group.count)
+                    let alone = group.count == operands.count
+                    consider(try collect(scan, cap: alone ? cap : limit, whole: whole && alone), covering: group.count)
                     merged += group.map(\.index)
                 }
             }
@@ -123,13 +126,16 @@ struct QueryPlanner {
             var scans: [IndexScan] = []
             var union = IndexCandidates()
             var total = 0
+            // What the cap weighs: the entries read, or for a count the candidates left unsure.
+            var spent = 0
             for operand in operands {
-                guard let part = try bestAccess(operand, cap: prefersIndexes ? cap : cap - total, whole: whole),
+                guard let part = try bestAccess(operand, cap: prefersIndexes ? cap : cap - spent, whole: whole),
                       case .indexes(let partScans, let candidates) = part.access else { return nil }
                 scans += partScans
                 union.formUnion(candidates)
                 total += part.estimate
-                if total >= reads && !prefersIndexes { return nil }
+                spent = counts ? union.unsure.count : total
+                if spent >= cap && !prefersIndexes { return nil }
             }
             return (.indexes(scans, union), total)
         default:
@@ -138,10 +144,14 @@ struct QueryPlanner {
     }
 
     /// The scan with its entries and the number it read, or nil once that reaches `cap`.
-    private func collect(_ scan: IndexScan, cap: Int) throws -> (access: AccessPath, estimate: Int)? {
+    /// `whole`: the scan serves all a count asks, so when its keys can decide, its entries are
+    /// read to the end and `cap` bounds the candidates they leave unsure instead.
+    private func collect(_ scan: IndexScan, cap: Int, whole: Bool = false) throws -> (access: AccessPath, estimate: Int)? {
         var candidates = IndexCandidates()
         var read = 0
-        guard try scan.collect(in: snapshot, cap: prefersIndexes ? Int.max : cap, into: &candidates, read: &read) else { return nil }
+        let lifted = whole && !readsMatches && !prefersIndexes && scan.keysCanDecide
+        guard try scan.collect(in: snapshot, cap: prefersIndexes || lifted ? Int.max : cap, unsureCap: lifted ? cap : .max,
+                               into: &candidates, read: &read) else { return nil }
         // A primary key holds each value once: its lookups are estimated before reading.
         return (.indexes([scan], candidates), scan.isPrimaryKey && scan.isPointLookup ? scan.ranges.count : read)
     }
