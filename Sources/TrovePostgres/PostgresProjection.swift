@@ -140,7 +140,7 @@ extension PostgresQueryTranslator {
 
     /// `min` or `max` (`name`) of `value`, of `type`: NaN orders with no value in a store, so
     /// it takes no part (PostgreSQL puts it after every number).
-    static func ordered(_ name: String, _ value: String, type: PropertyType) -> String {
+    static func extremum(_ name: String, _ value: String, type: PropertyType) -> String {
         skippingNaN("\(name)(\(value))", value, type: type)
     }
 
@@ -157,7 +157,7 @@ extension PostgresQueryTranslator {
     }
 
     /// The SQL aggregate of `function` over `value` (of `type`) with the store's result types.
-    private func aggregated(_ function: AggregateFunction, _ value: String, type: PropertyType) -> ([String], PostgresProjectedColumn.Reading) {
+    func aggregated(_ function: AggregateFunction, _ value: String, type: PropertyType) -> ([String], PostgresProjectedColumn.Reading) {
         switch function {
         case .count, .size:
             return (["count(*)::bigint"], .scalar(.int))
@@ -170,7 +170,7 @@ extension PostgresQueryTranslator {
             return ([Self.doubleAverage(value, type: type)], .scalar(.double))
         case .min, .max:
             let name = String(function.rawValue.dropFirst())
-            return ([PostgresValues.output(Self.ordered(name, value, type: type), type: type)], .scalar(type))
+            return ([PostgresValues.output(Self.extremum(name, value, type: type), type: type)], .scalar(type))
         }
     }
 

@@ -232,7 +232,7 @@ struct PostgresQueryTranslator {
                 (expression, resultType) = (Self.doubleAverage(value, type: type), .double)
             }
         case .min, .max:
-            (expression, resultType) = (PostgresValues.output(Self.ordered(name, value, type: type), type: type), type)
+            (expression, resultType) = (aggregated(statement.function, value, type: type).0[0], type)
         case .count, .size:
             throw Self.refusal(.invalidAggregate, "count is its own statement", at: statement.model.range)
         }
@@ -587,8 +587,8 @@ struct PostgresQueryTranslator {
                     return Operand(expression: Self.decimalAverage(quotient: quotient), type: .decimal)
                 }
                 return Operand(expression: "(SELECT \(Self.doubleAverage(value.expression, type: value.type)) \(from))", type: .double)
-            case .min: return Operand(expression: "(SELECT \(Self.ordered("min", value.expression, type: value.type)) \(from))", type: value.type)
-            case .max: return Operand(expression: "(SELECT \(Self.ordered("max", value.expression, type: value.type)) \(from))", type: value.type)
+            case .min: return Operand(expression: "(SELECT \(Self.extremum("min", value.expression, type: value.type)) \(from))", type: value.type)
+            case .max: return Operand(expression: "(SELECT \(Self.extremum("max", value.expression, type: value.type)) \(from))", type: value.type)
             }
         case .subqueryCount(let sub):
             let path = try resolve(sub.collection, model: model, alias: alias, variables: variables)
