@@ -130,7 +130,8 @@ package enum PostgresValues {
             }
             return .data(Data(bytes))
         case .decimal:
-            guard let d = Decimal(string: text) else { throw bad() }
+            // The one parse: a numeric with more digits than a `Decimal` holds rounds as a store's coercion rounds it.
+            guard let d = Decimal.parse(text) else { throw bad() }
             return .decimal(d)
         case .uuid:
             guard let u = UUID(uuidString: text) else { throw bad() }

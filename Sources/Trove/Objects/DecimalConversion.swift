@@ -22,7 +22,7 @@ extension Decimal {
     /// below 10^-128. A value nonzero as written that rounds to 0 is beyond the range.
     /// `exactly`: nil instead of a rounded value, for a comparison, which meets text a
     /// decimal cannot hold by its value (`Coercion.comparand`, `ValueComparison`).
-    static func parse(_ s: String, exactly: Bool = false) -> Decimal? {
+    package static func parse(_ s: String, exactly: Bool = false) -> Decimal? {
         var i = s.utf8.startIndex
         let u = s.utf8
         var value = 0
