@@ -480,6 +480,9 @@ struct PostgresQueryTranslator {
         /// Whether the value is never SQL's null (a stored property of the object itself that
         /// is not optional, a count): its comparisons need no null guard.
         var isNeverNull = false
+        /// Whether the value is a link's key: links compare by identity, so its key is not
+        /// folded to NFC as a string value is.
+        var isObject = false
     }
 
     /// `left op right`; `at` is the operator's place (a `BETWEEN`'s, the predicate's), where
@@ -517,7 +520,8 @@ struct PostgresQueryTranslator {
                 guard other.subquery != nil else { throw Self.refusal(.typeMismatch, "IN takes a list", at: right.range) }
                 op = .equal
             }
-            test = try valueTest(subject.expression, op, options, other.expression, type: subject.type, at: location)
+            test = try valueTest(subject.expression, op, options, other.expression, type: subject.type, at: location,
+                                 foldLeft: !subject.isObject, foldRight: !other.isObject)
             if let subquery = other.subquery { return quantified(quantifier, subquery, test) }
         }
         if let subquery = subject.subquery { return quantified(quantifier, subquery, test) }
@@ -566,7 +570,8 @@ struct PostgresQueryTranslator {
             let path = try resolve(keyPath, model: model, alias: alias, variables: variables)
             let property = keyPath.variable == nil && keyPath.names.count == 1 ? model[property: keyPath.names[0]] : nil
             let isNeverNull = path.subquery == nil && property.map { !$0.isOptional && $0.isStored && $0.type.isScalar } ?? false
-            return Operand(expression: path.expression, type: path.type, subquery: path.subquery, isNeverNull: isNeverNull)
+            return Operand(expression: path.expression, type: path.type, subquery: path.subquery, isNeverNull: isNeverNull,
+                           isObject: path.objectModel != nil)
         case .aggregate(let aggregate):
             if let size = try byteSize(aggregate, model: model, alias: alias, variables: variables) {
                 return Operand(expression: size, type: .int)

@@ -12,7 +12,7 @@ struct PostgresCanonicalEquivalenceTests {
     static let schema = try! Schema(jsonData: Array("""
         {"models": [{"name": "Item", "primaryKey": "id", "properties": {
           "id": "string", "name": {"type": "string?", "indexed": true}, "note": "string?", "n": "int",
-          "tags": "string[]", "friend": "Item?"}}]}
+          "tags": "string[]", "friend": "Item?", "other": "Item?", "pals": "Item[]"}}]}
         """.utf8), fileName: "nfc")
 
     static let eNFC = "\u{E9}", eNFD = "e\u{301}"
@@ -42,6 +42,13 @@ struct PostgresCanonicalEquivalenceTests {
             let friend = objects[(i + 2) % count]["id"]!
             try store.write { tx in _ = try tx.update("Item", primaryKey: object["id"]!, ["friend": friend]) }
             #expect(try postgres.update("Item", primaryKey: object["id"]!, set: ["friend": friend]))
+        }
+        // Links whose targets' keys are canonically equivalent to the friend's, yet other objects.
+        for (i, object) in objects.enumerated() {
+            let links: [String: Value] = ["other": objects[(i + 1) % count]["id"]!,
+                                          "pals": .list([objects[(i + 1) % count]["id"]!, objects[(i + 3) % count]["id"]!])]
+            try store.write { tx in _ = try tx.update("Item", primaryKey: object["id"]!, links) }
+            #expect(try postgres.update("Item", primaryKey: object["id"]!, set: links))
         }
         return (store, postgres)
     }
@@ -105,6 +112,12 @@ struct PostgresCanonicalEquivalenceTests {
         }
         for op in ["<", "<=", ">", ">="] { predicates.append(("name \(op) note", [])) }
         predicates.append(("SUBQUERY(tags, $t, $t == \(literal(eNFD))).@count > 0", []))
+        // Links compare by identity, not by their targets' keys.
+        for predicate in ["friend == other", "friend != other", "other == friend", "friend == friend.friend", "friend != friend.friend",
+                          "friend IN pals", "NOT friend IN pals", "other IN pals", "ANY pals == friend", "ANY pals != friend",
+                          "ALL pals != friend", "NONE pals == other"] {
+            predicates.append((predicate, []))
+        }
         return predicates
     }
 
@@ -255,7 +268,8 @@ struct PostgresCanonicalEquivalenceTests {
         _ = try PostgresStore(url: url, schema: Self.schema)
         let unindexed = try Schema(jsonData: Array(#"""
             {"models": [{"name": "Item", "primaryKey": "id", "properties": {
-              "id": "string", "name": "string?", "note": "string?", "n": "int", "tags": "string[]", "friend": "Item?"}}]}
+              "id": "string", "name": "string?", "note": "string?", "n": "int", "tags": "string[]", "friend": "Item?",
+              "other": "Item?", "pals": "Item[]"}}]}
             """#.utf8), fileName: "unindexed")
         _ = try PostgresStore(url: url, schema: unindexed)
         #expect(try connection.execute(#"SELECT count(*) FROM pg_indexes WHERE indexname = 'Item.name index' AND schemaname = current_schema()"#).rows == [["0"]])
