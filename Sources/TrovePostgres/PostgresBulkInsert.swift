@@ -34,7 +34,8 @@ public final class PostgresBulkInsert {
     @exclusivity(unchecked) private var keyBytes: [UInt8] = []
     @exclusivity(unchecked) private var keyEnds: [Int] = []
     /// The texts of the first `indexedKeys` keys, made when `holds(primaryKey:)` asks.
-    private var keySet: Set<String> = []
+    /// By UTF-8 bytes: a `String` would hold canonically equivalent keys as one.
+    private var keySet: Set<[UInt8]> = []
     private var indexedKeys = 0
     /// The index in `columns` of the primary key.
     package let keyColumn: Int?
@@ -299,10 +300,10 @@ public final class PostgresBulkInsert {
     public func holds(primaryKey: Value) -> Bool {
         guard !keyEnds.isEmpty, let text = try? store.keyText(model, primaryKey) else { return false }
         while indexedKeys < keyEnds.count {
-            keySet.insert(key(indexedKeys))
+            keySet.insert(Array(keyBytes[(indexedKeys == 0 ? 0 : keyEnds[indexedKeys - 1])..<keyEnds[indexedKeys]]))
             indexedKeys += 1
         }
-        return keySet.contains(text)
+        return keySet.contains(Array(text.utf8))
     }
 
     /// The text of the batch's `index`th key.

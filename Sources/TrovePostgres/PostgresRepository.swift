@@ -173,13 +173,14 @@ struct ObjectGraph {
         var links: [(property: String, target: String, keys: [String], isList: Bool)] = []
     }
 
-    /// Rows by model, then by key text.
-    private var rows: [String: [String: Row]] = [:]
+    /// Rows by model, then by key text's UTF-8 bytes (as are `built` and `cut`): a `String`
+    /// would hold canonically equivalent keys, two objects, as one.
+    private var rows: [String: [[UInt8]: Row]] = [:]
     /// Built values of objects whose links end within the depth limit, and how deep they go.
-    private var built: [String: (value: Value, height: Int)] = [:]
+    private var built: [[UInt8]: (value: Value, height: Int)] = [:]
     /// Built values of objects cut at the depth limit, by depth: a cycle of links is built
     /// once per depth, not once per path.
-    private var cut: [String: Value] = [:]
+    private var cut: [[UInt8]: Value] = [:]
 
     init(schema: Schema, connection: PostgresConnection) {
         self.schema = schema
@@ -193,18 +194,18 @@ struct ObjectGraph {
         var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
         let filter = try condition.map { "t0.\(tables.keyColumn(model)) IN (\(try translator.keys(model, where: $0)))" } ?? "true"
         let roots = try read(model, filter: filter, parameters: translator.parameters.values)
-        var wanted: [String: Set<String>] = [:]
+        var wanted: [String: Set<[UInt8]>] = [:]
         func want(_ model: String, _ keys: [String]) {
-            for (_, row) in keys.compactMap({ key in rows[model]?[key].map { (key, $0) } }) {
+            for row in keys.compactMap({ key in rows[model]?[Array(key.utf8)] }) {
                 for link in row.links {
-                    for key in link.keys where rows[link.target]?[key] == nil { wanted[link.target, default: []].insert(key) }
+                    for key in link.keys where rows[link.target]?[Array(key.utf8)] == nil { wanted[link.target, default: []].insert(Array(key.utf8)) }
                 }
             }
         }
         want(model.name, roots.map(\.key))
         while let (target, keys) = wanted.first {
             wanted[target] = nil
-            let pending = keys.filter { rows[target]?[$0] == nil }.sorted()
+            let pending = keys.filter { rows[target]?[$0] == nil }.map { String(decoding: $0, as: UTF8.self) }.sorted()
             guard !pending.isEmpty, let targetModel = schema[target] else { continue }
             var parameters = SQLParameters()
             let keyType = PostgresTables.castType(targetModel.primaryKeyProperty?.type ?? .int)
@@ -240,7 +241,7 @@ struct ObjectGraph {
                     row.values[property.name] = value
                 }
             }
-            rows[model.name, default: [:]][key] = row
+            rows[model.name, default: [:]][Array(key.utf8)] = row
             added.append(key)
             out.append((key, Int64(result[index][columns.count] ?? "") ?? 0))
         }
@@ -268,13 +269,13 @@ struct ObjectGraph {
                 sql = "SELECT o.\(column)::pg_catalog.text, o.\(originKey)::pg_catalog.text, o.\(PostgresTables.orderColumn) FROM \(originTable) AS o "
                     + "WHERE o.\(column) = ANY(\(keyArray)) ORDER BY o.\(PostgresTables.orderColumn)"
             }
-            var sources: [String: [String]] = [:]
+            var sources: [[UInt8]: [String]] = [:]
             for row in try connection.execute(sql, parameters.values).rows {
                 guard let target = row[0], let source = row[1] else { continue }
-                sources[target, default: []].append(source)
+                sources[Array(target.utf8), default: []].append(source)
             }
             for key in keys {
-                rows[model.name]?[key]?.links.append((property.name, origin.name, sources[key] ?? [], true))
+                rows[model.name]?[Array(key.utf8)]?.links.append((property.name, origin.name, sources[Array(key.utf8)] ?? [], true))
             }
         }
     }
@@ -304,10 +305,11 @@ struct ObjectGraph {
     /// The object's value `depth` links from the entity, and how many links deep it goes
     /// (`depthLimit` when it was cut there: then it is built again at each depth).
     private mutating func value(_ model: String, _ key: String, depth: Int) -> (value: Value, height: Int) {
-        let id = model + "\u{0}" + key
+        let id = Array((model + "\u{0}" + key).utf8)
+        let cutID = id + Array("\u{0}\(depth)".utf8)
         if let done = built[id], depth + done.height < Self.depthLimit { return done }
-        if let value = cut[id + "\u{0}\(depth)"] { return (value, Self.depthLimit) }
-        guard depth < Self.depthLimit, let row = rows[model]?[key] else { return (.null, Self.depthLimit) }
+        if let value = cut[cutID] { return (value, Self.depthLimit) }
+        guard depth < Self.depthLimit, let row = rows[model]?[Array(key.utf8)] else { return (.null, Self.depthLimit) }
         var properties = row.values
         var height = 0
         for link in row.links {
@@ -320,7 +322,7 @@ struct ObjectGraph {
             properties[link.property] = link.isList ? .list(reached) : reached.first ?? .null
         }
         let result = (Value.object(properties), height)
-        if height < Self.depthLimit { built[id] = result } else { cut[id + "\u{0}\(depth)"] = result.0 }
+        if height < Self.depthLimit { built[id] = result } else { cut[cutID] = result.0 }
         return result
     }
 }

@@ -160,6 +160,22 @@ struct PostgresBulkInsertTests {
         #expect(try store.count("Row") == 2 * records.count)
     }
 
+    /// A batch holding one spelling of a key does not hold a canonically equivalent one.
+    @Test func aBatchHoldsAKeyByItsBytes() throws {
+        let schema = try Schema(jsonData: Array(#"{"models": [{"name": "Tag", "primaryKey": "name", "properties": {"name": "string"}}]}"#.utf8),
+                                fileName: "tags")
+        let store = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: schema)
+        let bulk = try PostgresBulkInsert(store: store, model: "Tag")
+        #expect(try bulk.add(at: .line(2)) { row in
+            let start = row.count
+            _ = "e\u{301}".utf8.withContiguousStorageIfAvailable { PostgresBulkInsert.appendQuoted($0, to: &row) }
+            return PostgresBulkInsert.WrittenRow(keyField: start..<row.count, lineBreaks: 0)
+        })
+        #expect(bulk.holds(primaryKey: .string("e\u{301}")) && !bulk.holds(primaryKey: .string("\u{E9}")))
+        try store.atomically { try bulk.flush() }
+        #expect(try store.count("Tag") == 1)
+    }
+
     /// A row its caller wrote keeps its key as the field holds it, quotes doubled: the batch
     /// knows the key, and a row the server refuses is named by its place with that key.
     @Test func aWrittenRowsKeyAndPlaceAreItsFields() throws {

@@ -126,6 +126,18 @@ struct PostgresRepositoryTests {
         try repo.endWrite()
     }
 
+    /// Canonically equivalent keys (`é` as U+00E9, or `e` + U+0301) name two objects, each
+    /// fetched with its own values.
+    @Test func canonicallyEquivalentKeysAreTwoEntities() throws {
+        let repo = try Self.repository(try RepositoryContract.userSchema())
+        let date = Value.date(Date(timeIntervalSince1970: 0))
+        try repo.store.insert("User", ["uid": .string("\u{E9}"), "name": "NFC", "signedUpAt": date])
+        try repo.store.insert("User", ["uid": .string("e\u{301}"), "name": "NFD", "signedUpAt": date])
+        let users = try repo.fetch(User.self, predicate: nil)
+        #expect(users.map { Array($0.uid.utf8) } == [Array("\u{E9}".utf8), Array("e\u{301}".utf8)])
+        #expect(users.map(\.name) == ["NFC", "NFD"])
+    }
+
     @Test func linksDecodeAsNestedValuesAndSaveAsUpserts() throws {
         let repo = try Self.repository(try Schema(jsonData: Array(Self.petSchema.utf8), fileName: "pets"))
         try Self.addOwners(repo, annsBest: Pet(id: 10, name: "Rex"))
