@@ -56,6 +56,10 @@ enum PostgresSchemaInstaller {
             return nil
         }
         let layout = row.count > 3 ? row[3].flatMap { Int($0) } ?? 1 : 1
+        // A newer build's tables may hold what this code would misread or break.
+        guard layout <= Self.layout else {
+            throw PostgresError("the database's tables are of layout \(layout), newer than this build's (\(Self.layout)): open it with a newer Trove")
+        }
         do {
             return Stored(schema: try Schema(jsonData: Array(text.utf8), fileName: "the database's schema"),
                           foreignKeys: PostgresForeignKeys(listing: row[0]), layout: layout)

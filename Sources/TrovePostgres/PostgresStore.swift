@@ -42,6 +42,11 @@ public final class PostgresStore {
     /// session is read-only (`default_transaction_read_only`): the server refuses every write.
     public init(url: String, schema: Schema? = nil, readOnly: Bool = false) throws {
         connection = try PostgresConnection(url: url)
+        // Strings compare by their NFC forms, and PostgreSQL's normalize() takes UTF8 alone.
+        let encoding = try connection.execute("SHOW server_encoding").rows.first?.first ?? nil
+        guard encoding == "UTF8" else {
+            throw PostgresError("the database '\(connection.database)' has server encoding \(encoding ?? "unknown"); Trove needs a UTF8 database")
+        }
         if readOnly {
             try connection.execute("SET default_transaction_read_only = on")
             guard let stored = try PostgresSchemaInstaller.stored(connection) else {

@@ -238,6 +238,30 @@ struct PostgresCanonicalEquivalenceTests {
         }
     }
 
+    /// A database whose tables are of a newer layout than this code's is refused at open,
+    /// by a client that may write and by a read-only one.
+    @Test func aNewerLayoutIsRefusedAtOpen() throws {
+        let url = try PostgresTestServer.freshURL()
+        _ = try PostgresStore(url: url, schema: Self.schema)
+        try PostgresConnection(url: url).execute(#"UPDATE "@trove_schema" SET layout = \#(PostgresSchemaInstaller.layout + 1)"#)
+        for open in [{ try PostgresStore(url: url) }, { try PostgresStore(url: url, schema: Self.schema) }, { try PostgresStore(url: url, readOnly: true) }] {
+            let error = #expect(throws: PostgresError.self) { _ = try open() }
+            #expect("\(error.map { "\($0)" } ?? "")".contains("newer than this build's"))
+        }
+    }
+
+    /// A database whose server encoding is not UTF8 is refused at open with a message saying so.
+    @Test func aDatabaseNotInUTF8IsRefused() throws {
+        let url = try #require(PostgresTestServer.url)
+        let name = "t_ascii_" + UUID().uuidString.lowercased().replacing("-", with: "")
+        try PostgresConnection(url: url).execute("CREATE DATABASE \(name) ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0")
+        try #require(url.contains("@/trove?"), "the test server's URL names database trove")
+        let other = url.replacing("@/trove?", with: "@/\(name)?")
+        let error = #expect(throws: PostgresError.self) { _ = try PostgresStore(url: other, schema: Self.schema) }
+        #expect("\(error.map { "\($0)" } ?? "")".contains("SQL_ASCII"))
+        try PostgresConnection(url: url).execute("DROP DATABASE \(name)")
+    }
+
     /// A database whose tables index strings as stored (an earlier layout) is brought to the
     /// NFC indexes when a client that may write opens it, with or without a schema.
     @Test(arguments: [true, false])
