@@ -75,11 +75,14 @@ enum PostgresSchemaInstaller {
         guard stored.layout < layout else { return }
         let tables = PostgresTables(schema: stored.schema)
         for model in stored.schema.models {
+            // Only the index Trove made goes, by its name: another on the column is a DBA's.
             for property in model.properties where property.isIndexed && property.name != model.primaryKey && property.type == .string {
-                try PostgresTables.dropIndex(model.name, property.name, on: connection)
+                try connection.execute("DROP INDEX IF EXISTS \(PostgresTables.indexName(model.name, property.name))")
                 try connection.execute(tables.createIndex(model.name, property.name))
             }
             for statement in tables.nfcKeyIndex(model) { try connection.execute(statement) }
+            // The planner knows an expression index's values only from statistics.
+            try connection.execute("ANALYZE \(PostgresTables.table(model.name))")
         }
         try connection.execute("ALTER TABLE \(PostgresTables.schemaTable) ADD COLUMN IF NOT EXISTS layout integer NOT NULL DEFAULT 1")
         try connection.execute("UPDATE \(PostgresTables.schemaTable) SET layout = \(layout)")
