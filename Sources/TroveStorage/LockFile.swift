@@ -67,9 +67,9 @@ final class LockFile: @unchecked Sendable {
         length = LockFile.headerSize + slots * LockFile.slotSize
 
         do {
-            isFirstOpener = try LockFile.takeInitLock(fd)
+            isFirstOpener = try LockFile.takeInitLock(fd, path: self.path)
         } catch {
-            LockFile.closeReleasingLocks(fd)
+            LockFile.closeReleasingLocks(fd, path: self.path)
             throw error
         }
         var st = stat()
@@ -78,14 +78,18 @@ final class LockFile: @unchecked Sendable {
         // times, a journalled metadata update on every one-shot command.
         if isFirstOpener, Int(st.st_size) != length {
             if ftruncate(fd, off_t(length)) != 0 {
-                let e = errno; LockFile.closeReleasingLocks(fd)
+                let e = errno; LockFile.closeReleasingLocks(fd, path: self.path)
                 throw StorageError.io(operation: "ftruncate", path: self.path, errno: e)
             }
             st.st_size = off_t(length)
         }
-        guard let p = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), p != MAP_FAILED,
-              Int(st.st_size) >= length else {
-            let e = errno; LockFile.closeReleasingLocks(fd)
+        // Checked before mapping: a mapping past the end of the file faults when touched.
+        guard Int(st.st_size) >= length else {
+            LockFile.closeReleasingLocks(fd, path: self.path)
+            throw StorageError.invalidArgument("\(self.path) is shorter (\(st.st_size) bytes) than a lock table of \(slots) readers (\(length) bytes)")
+        }
+        guard let p = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), p != MAP_FAILED else {
+            let e = errno; LockFile.closeReleasingLocks(fd, path: self.path)
             throw StorageError.io(operation: "mmap lock file", path: self.path, errno: e)
         }
         base = p
@@ -107,7 +111,9 @@ final class LockFile: @unchecked Sendable {
             guard base.load(fromByteOffset: 0, as: UInt64.self) == LockFile.magic,
                   base.load(fromByteOffset: 8, as: UInt32.self) == LockFile.version,
                   base.load(fromByteOffset: 12, as: UInt32.self) == UInt32(slots) else {
-                munmap(base, length); LockFile.closeReleasingLocks(fd)
+                // `self` is whole: the throw runs `deinit`, which unmaps and closes. Doing it
+                // here as well did both twice, and another thread may have mapped or opened
+                // the same address or descriptor number in between.
                 throw StorageError.invalidArgument("\(self.path) is not a Trove lock file of this version")
             }
         }
@@ -115,14 +121,14 @@ final class LockFile: @unchecked Sendable {
 
     deinit {
         munmap(base, length)
-        LockFile.closeReleasingLocks(fd)
+        LockFile.closeReleasingLocks(fd, path: path)
     }
 
     /// Closes `fd` after releasing every lock this opener holds. Closing alone would not: an
     /// OFD lock belongs to the open file description, which a process forked meanwhile (any
     /// thread that spawns a program) shares until it execs, so the store would stay "open"
     /// (first opener, last opener, key change) for as long as that child takes to get there.
-    private static func closeReleasingLocks(_ fd: Int32) {
+    private static func closeReleasingLocks(_ fd: Int32, path: String) {
         var fl = flock()
         fl.l_type = Int16(F_UNLCK)
         fl.l_whence = Int16(SEEK_SET)
@@ -130,6 +136,7 @@ final class LockFile: @unchecked Sendable {
         fl.l_len = 0   // to the end of every offset: the init, writer, live and slot locks
         _ = fcntl(fd, F_OFD_SETLK, &fl)
         _ = close(fd)
+        LockFileProbe.shared.record(path) { $0.releases += 1 }
     }
 
     /// Takes the init lock: exclusively without waiting as the first opener (true), or else
@@ -143,9 +150,10 @@ final class LockFile: @unchecked Sendable {
     /// shared and each waiting to hold it exclusively would wait for ever, as OFD locks detect
     /// no deadlock. A table of another layout that another opener holds the init lock for is
     /// left to the caller's check, which refuses it.
-    private static func takeInitLock(_ fd: Int32) throws -> Bool {
+    private static func takeInitLock(_ fd: Int32, path: String) throws -> Bool {
         var pause: UInt64 = 50_000
         while true {
+            LockFileProbe.shared.record(path) { $0.initLockTries += 1 }
             if try lock(fd, initLock, exclusive: true, wait: false) { return true }
             _ = try lock(fd, initLock, exclusive: false, wait: true)
             if isHeldByOthers(fd, liveLock) { return false }

@@ -192,52 +192,114 @@ import Testing
         #expect { _ = try Storage(path: path) } throws: { "\($0)".contains("not a Trove lock file of this version") }
     }
 
+    /// A table that is refused is let go once. Its `deinit` unmaps it and closes its
+    /// descriptor; a refusal that did both itself as well did them twice, and the second time
+    /// undid whatever another thread had meanwhile mapped at that address or opened at that
+    /// number (another store's lock table, which faulted at its next write).
+    @Test func aRefusedLockFileIsLetGoOnce() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        try Self.makeStore(path)
+        let lockPath = path + "-lock"
+        let fd = open(lockPath, O_RDWR | O_CLOEXEC)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        try #require(try LockFile.lock(fd, LockFile.initLock, exclusive: false, wait: false))
+        var older: (magic: UInt64, version: UInt32) = (0x334B_4C45_564F_5254, 3) // "TROVELK3"
+        try #require(pwrite(fd, &older, 12, 0) == 12)
+        LockFileProbe.shared.watch(lockPath)
+        defer { LockFileProbe.shared.stopWatching(lockPath) }
+        #expect(throws: StorageError.self) { _ = try LockFile(path: lockPath, slots: StorageOptions().maxReaders) }
+        #expect(LockFileProbe.shared.counts(of: lockPath).releases == 1)
+    }
+
+    /// A lock file shorter than the table (cut by something else while another opener holds
+    /// it) is refused before it is mapped: a mapping past the end of the file faults when
+    /// touched, and a refused open leaves no mapping behind.
+    @Test func aLockFileShorterThanItsTableIsRefusedUnmapped() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        try Self.makeStore(path)
+        let lockPath = path + "-lock"
+        let fd = open(lockPath, O_RDWR | O_CLOEXEC)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        // A finished opener, as far as the next one can tell.
+        try #require(try LockFile.lock(fd, LockFile.liveLock, exclusive: false, wait: false))
+        try #require(try LockFile.lock(fd, LockFile.initLock, exclusive: false, wait: false))
+        try #require(ftruncate(fd, 100) == 0)
+        #expect { _ = try Storage(path: path) } throws: { "\($0)".contains("is shorter (100 bytes) than a lock table") }
+        let mapped = Self.procText("/proc/self/maps").contains(lockPath)
+        #expect(!mapped, "the refused lock file is still mapped")
+    }
+
     /// An opener that finds the table unfinished while another opener still holds the init
     /// lock (here, this test, over a lock file cut to nothing) tries again until it can take
-    /// that opener's place, sleeping between its tries: over the 300 ms measured it uses a
-    /// sliver of a CPU, where tries back to back would use all it gets. (The `usleep` is the
-    /// window measured, not a wait for something to happen.)
+    /// that opener's place, sleeping between its tries (50 µs doubling to 10 ms): it never
+    /// has made more tries than such sleeps leave room for in the time since it started.
+    /// Load only makes it try less often; an opener that tries back to back makes hundreds
+    /// in the first millisecond it runs.
     @Test func anOpenerWaitingToTakeOverAnUnfinishedTableSleepsBetweenTries() throws {
         let dir = TempDir()
         defer { dir.cleanup() }
         let path = dir.file("db.trove")
         try Self.makeStore(path)
-        let fd = open(path + "-lock", O_RDWR | O_CLOEXEC)
+        let lockPath = path + "-lock"
+        let fd = open(lockPath, O_RDWR | O_CLOEXEC)
         defer { close(fd) }
         try #require(try LockFile.lock(fd, LockFile.initLock, exclusive: false, wait: false))
         try #require(ftruncate(fd, 0) == 0)
+        LockFileProbe.shared.watch(lockPath)
+        defer { LockFileProbe.shared.stopWatching(lockPath) }
         let opener = Opener<Int>()
-        let clock = Opener<clockid_t>()
+        let start = LockFile.nowNanoseconds()
         Thread.detachNewThread {
-            var id = clockid_t()
-            pthread_getcpuclockid(pthread_self(), &id)
-            clock.result = .success(id)
-            clock.done.signal()
             opener.result = Result { try Storage(path: path).read { try $0.dump("t").count } }
             opener.done.signal()
         }
-        clock.done.wait()
-        let id = try #require(try clock.result?.get())
-        func cpuNanoseconds() -> Int {
-            var ts = timespec()
-            clock_gettime(id, &ts)
-            return ts.tv_sec * 1_000_000_000 + ts.tv_nsec
+        var tries = 0
+        while tries < 12 {
+            usleep(1000)
+            tries = LockFileProbe.shared.counts(of: lockPath).initLockTries
         }
-        let start = cpuNanoseconds()
-        usleep(300_000)
-        let used = cpuNanoseconds() - start
+        let elapsed = LockFile.nowNanoseconds() - start
         LockFile.unlock(fd, LockFile.initLock)
         opener.done.wait()
         #expect(try opener.result?.get() == 100)
-        #expect(used < 30_000_000, "the opener used \(used / 1_000_000) ms of CPU in 300 ms")
+        #expect(tries <= Self.mostTries(sleepingBetweenThemFor: elapsed),
+                "the opener tried \(tries) times in \(elapsed / 1_000_000) ms")
+    }
+
+    /// The most tries an opener that sleeps 50 µs doubling to 10 ms between them can have
+    /// begun `elapsed` nanoseconds after it started.
+    static func mostTries(sleepingBetweenThemFor elapsed: UInt64) -> Int {
+        var tries = 1
+        var slept: UInt64 = 0
+        var pause: UInt64 = 50_000
+        while slept + pause <= elapsed {
+            slept += pause
+            tries += 1
+            pause = min(pause * 2, 10_000_000)
+        }
+        return tries
     }
 
     /// Whether a process waits for a lock on the file at `path` (`/proc/locks` lists waiters
     /// with `->`).
     static func hasWaiter(onLockOf path: String) -> Bool {
         var st = stat()
-        guard stat(path, &st) == 0, let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return false }
-        return locks.split(separator: "\n").contains { $0.contains(" -> ") && $0.contains(":\(st.st_ino) ") }
+        guard stat(path, &st) == 0 else { return false }
+        return procText("/proc/locks").split(separator: "\n").contains { $0.contains(" -> ") && $0.contains(":\(st.st_ino) ") }
+    }
+
+    /// The whole of a file under `/proc`: `String(contentsOfFile:)` reads only its first 4 kB
+    /// there (the files say they are empty, and it reads once).
+    static func procText(_ path: String) -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
+        defer { try? handle.close() }
+        return String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
     }
 }
 
