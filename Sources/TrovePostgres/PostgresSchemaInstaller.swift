@@ -39,11 +39,17 @@ enum PostgresSchemaInstaller {
     static func upgraded(_ connection: PostgresConnection) throws -> (schema: Schema, foreignKeys: PostgresForeignKeys)? {
         guard let stored = try read(connection) else { return nil }
         guard stored.layout < layout else { return (stored.schema, stored.foreignKeys) }
-        return try connection.transaction {
-            try connection.execute("SELECT pg_advisory_xact_lock(7412553)")
-            guard let locked = try read(connection) else { throw PostgresError("the database's schema was removed while it was read") }
-            try upgrade(locked, on: connection)
-            return (locked.schema, locked.foreignKeys)
+        do {
+            return try connection.transaction {
+                try connection.execute("SELECT pg_advisory_xact_lock(7412553)")
+                guard let locked = try read(connection) else { throw PostgresError("the database's schema was removed while it was read") }
+                try upgrade(locked, on: connection)
+                return (locked.schema, locked.foreignKeys)
+            }
+        } catch let error as PostgresError where error.sqlState == "42501" {
+            // A role that may write rows but not change tables works at the earlier layout,
+            // as a read-only client does, until the tables' owner opens the database.
+            return (stored.schema, stored.foreignKeys)
         }
     }
 

@@ -238,6 +238,24 @@ struct PostgresCanonicalEquivalenceTests {
         }
     }
 
+    /// A role that may write rows but not change the tables opens an earlier layout as it is.
+    @Test func aRoleWithoutDDLPrivilegesOpensAnEarlierLayout() throws {
+        let url = try PostgresTestServer.freshURL()
+        let connection = try PostgresConnection(url: url)
+        _ = try PostgresStore(url: url, schema: Self.schema)
+        try connection.execute(#"ALTER TABLE "@trove_schema" DROP COLUMN layout"#)
+        let role = "r_" + UUID().uuidString.lowercased().replacing("-", with: "")
+        let schemaName = try #require(try connection.execute("SELECT current_schema()").rows.first?.first ?? nil)
+        try connection.execute("CREATE ROLE \(role) LOGIN PASSWORD 'pw'")
+        try connection.execute("GRANT USAGE ON SCHEMA \(schemaName) TO \(role)")
+        try connection.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA \(schemaName) TO \(role)")
+        try #require(url.contains("trove@"), "the test server's URL names user trove")
+        let writer = try PostgresStore(url: url.replacing("trove@", with: "\(role):pw@"))
+        try writer.insert("Item", ["id": "k", "name": .string(Self.eNFD), "n": 1])
+        #expect(try writer.count("Item", where: "name == $0", arguments: [.string(Self.eNFC)]) == 1)
+        #expect(try connection.execute(#"SELECT count(*) FROM information_schema.columns WHERE table_name = '@trove_schema' AND column_name = 'layout' AND table_schema = current_schema()"#).rows == [["0"]])
+    }
+
     /// A database whose tables are of a newer layout than this code's is refused at open,
     /// by a client that may write and by a read-only one.
     @Test func aNewerLayoutIsRefusedAtOpen() throws {
