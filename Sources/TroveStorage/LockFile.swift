@@ -111,9 +111,9 @@ final class LockFile: @unchecked Sendable {
             guard base.load(fromByteOffset: 0, as: UInt64.self) == LockFile.magic,
                   base.load(fromByteOffset: 8, as: UInt32.self) == LockFile.version,
                   base.load(fromByteOffset: 12, as: UInt32.self) == UInt32(slots) else {
-                // `self` is whole: the throw runs `deinit`, which unmaps and closes. Doing it
-                // here as well did both twice, and another thread may have mapped or opened
-                // the same address or descriptor number in between.
+                // `self` is whole: the throw runs `deinit`, which unmaps and closes, once.
+                // Releasing them here too would release them twice, and another thread may
+                // have mapped or opened the same address or descriptor number in between.
                 throw StorageError.invalidArgument("\(self.path) is not a Trove lock file of this version")
             }
         }
