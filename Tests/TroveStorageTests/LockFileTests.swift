@@ -176,6 +176,17 @@ import Testing
         #expect(opened.check != .none, "not the first opener")
     }
 
+    /// The descriptor of the lock file at `lockPath`, holding its init lock as an opener of an
+    /// older build would, with that build's header ("TROVELK3") written over the table's.
+    static func holdOlderTable(_ lockPath: String) throws -> Int32 {
+        let fd = open(lockPath, O_RDWR | O_CLOEXEC)
+        try #require(fd >= 0)
+        try #require(try LockFile.lock(fd, LockFile.initLock, exclusive: false, wait: false))
+        var older: (magic: UInt64, version: UInt32) = (0x334B_4C45_564F_5254, 3) // "TROVELK3"
+        try #require(pwrite(fd, &older, 12, 0) == 12)
+        return fd
+    }
+
     /// A table of an older build whose process holds the init lock (it has the store open) is
     /// refused: the two builds cannot share it.
     @Test func aTableOfAnOlderLayoutThatAnOpenerHoldsIsRefused() throws {
@@ -183,12 +194,8 @@ import Testing
         defer { dir.cleanup() }
         let path = dir.file("db.trove")
         try Self.makeStore(path)
-        let fd = open(path + "-lock", O_RDWR | O_CLOEXEC)
-        try #require(fd >= 0)
+        let fd = try Self.holdOlderTable(path + "-lock")
         defer { close(fd) }
-        try #require(try LockFile.lock(fd, LockFile.initLock, exclusive: false, wait: false))
-        var older: (magic: UInt64, version: UInt32) = (0x334B_4C45_564F_5254, 3) // "TROVELK3"
-        try #require(pwrite(fd, &older, 12, 0) == 12)
         #expect { _ = try Storage(path: path) } throws: { "\($0)".contains("not a Trove lock file of this version") }
     }
 
@@ -202,12 +209,8 @@ import Testing
         let path = dir.file("db.trove")
         try Self.makeStore(path)
         let lockPath = path + "-lock"
-        let fd = open(lockPath, O_RDWR | O_CLOEXEC)
-        try #require(fd >= 0)
+        let fd = try Self.holdOlderTable(lockPath)
         defer { close(fd) }
-        try #require(try LockFile.lock(fd, LockFile.initLock, exclusive: false, wait: false))
-        var older: (magic: UInt64, version: UInt32) = (0x334B_4C45_564F_5254, 3) // "TROVELK3"
-        try #require(pwrite(fd, &older, 12, 0) == 12)
         LockFileProbe.shared.watch(lockPath)
         defer { LockFileProbe.shared.stopWatching(lockPath) }
         #expect(throws: StorageError.self) { _ = try LockFile(path: lockPath, slots: StorageOptions().maxReaders) }
