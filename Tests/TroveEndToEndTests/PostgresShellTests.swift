@@ -78,20 +78,26 @@ struct PostgresShellTests {
         #expect(missing.status == 1 && missing.err.contains("has no object with primary key"), "\(missing.err)")
     }
 
-    /// Two objects whose string keys are canonically equivalent stay two objects to `watch`.
-    @Test func watchTellsCanonicallyEquivalentKeysApart() throws {
-        try w.write("s.json", #"{"models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "string", "n": "int"}}]}"#)
-        let setup = try w.run([url, "-s", "s.json", #"insert Item [{"id": "\#u{E9}", "n": 1}, {"id": "e\#u{301}", "n": 2}]"#])
-        #expect(setup.status == 0, "\(setup.err)")
+    /// A `trove` running `statement` (a `watch`) on the server, with the lines it prints and
+    /// its standard error.
+    func startWatch(_ statement: String) throws -> (Process, WatchTests.Lines, Pipe) {
         let watcher = Process()
         watcher.executableURL = URL(fileURLWithPath: TroveBinary.path)
-        watcher.arguments = [url, "watch Item SORT(n)"]
+        watcher.arguments = [url, statement]
         let output = Pipe(), errors = Pipe()
         watcher.standardOutput = output
         watcher.standardError = errors
         watcher.standardInput = FileHandle.nullDevice
         try watcher.run()
-        let lines = WatchTests.Lines(output.fileHandleForReading)
+        return (watcher, WatchTests.Lines(output.fileHandleForReading), errors)
+    }
+
+    /// Two objects whose string keys are canonically equivalent stay two objects to `watch`.
+    @Test func watchTellsCanonicallyEquivalentKeysApart() throws {
+        try w.write("s.json", #"{"models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "string", "n": "int"}}]}"#)
+        let setup = try w.run([url, "-s", "s.json", #"insert Item [{"id": "\#u{E9}", "n": 1}, {"id": "e\#u{301}", "n": 2}]"#])
+        #expect(setup.status == 0, "\(setup.err)")
+        let (watcher, lines, _) = try startWatch("watch Item SORT(n)")
         #expect(try #require(lines.next()) == #"{"id": "\#u{E9}", "n": 1}"#)
         #expect(try #require(lines.next()) == #"{"id": "e\#u{301}", "n": 2}"#)
         #expect(try w.run([url, #"update Item "e\#u{301}" set n = 3"#]).status == 0)
@@ -117,15 +123,7 @@ struct PostgresShellTests {
     @Test func watchSeesCommitsOfAnotherProcess() throws {
         let setup = try w.run([url, "-s", Workspace.schema("People"), #"insert Person [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bob"}]"#])
         #expect(setup.status == 0, "\(setup.err)")
-        let watcher = Process()
-        watcher.executableURL = URL(fileURLWithPath: TroveBinary.path)
-        watcher.arguments = [url, "watch Person SORT(id)"]
-        let output = Pipe(), errors = Pipe()
-        watcher.standardOutput = output
-        watcher.standardError = errors
-        watcher.standardInput = FileHandle.nullDevice
-        try watcher.run()
-        let lines = WatchTests.Lines(output.fileHandleForReading)
+        let (watcher, lines, errors) = try startWatch("watch Person SORT(id)")
         #expect(try #require(lines.next()).hasPrefix(#"{"id": 1, "name": "Ann""#))
         #expect(try #require(lines.next()).hasPrefix(#"{"id": 2, "name": "Bob""#))
         #expect(try w.run([url, #"insert Person {"id": 3, "name": "Cy"}"#]).status == 0)

@@ -153,16 +153,24 @@ struct PostgresFailureTests {
         #expect(try observer.execute(#"SELECT id::text, n::text FROM "Counter""#).rows == [["2", "5"]])
     }
 
-    /// The server ends the session while a write waits on a lock: the write throws an error
-    /// whose `isConnectionLost` is true, and nothing of it is in the database.
-    @Test func aSessionEndedMidStatementThrowsAConnectionLostErrorAndWritesNothing() throws {
-        let url = try PostgresTestServer.freshURL()
+    /// A store at `url` holding Counter 1, and a connection whose open transaction locks the
+    /// Counter table, so that a write from another session waits on it; with that
+    /// connection's backend pid.
+    static func lockedCounter(_ url: String) throws -> (observer: PostgresStore, blocker: PostgresConnection, blockerPID: String) {
         let observer = try PostgresStore(url: url, schema: Self.schema)
         try observer.insert("Counter", ["id": 1, "n": 0])
         let blocker = try PostgresConnection(url: url)
         try blocker.execute("BEGIN")
         try blocker.execute(#"LOCK TABLE "Counter" IN ACCESS EXCLUSIVE MODE"#)
         let blockerPID = try #require(try blocker.execute("SELECT pg_backend_pid()").rows.first?.first ?? nil)
+        return (observer, blocker, blockerPID)
+    }
+
+    /// The server ends the session while a write waits on a lock: the write throws an error
+    /// whose `isConnectionLost` is true, and nothing of it is in the database.
+    @Test func aSessionEndedMidStatementThrowsAConnectionLostErrorAndWritesNothing() throws {
+        let url = try PostgresTestServer.freshURL()
+        let (observer, blocker, blockerPID) = try Self.lockedCounter(url)
 
         let victim = Unchecked(try PostgresStore(url: url))
         let outcome = Outcome.running {
@@ -239,12 +247,7 @@ struct PostgresFailureTests {
     @Test(arguments: ["delete", "update", "insert"])
     func aSessionEndedDuringAWriteOfItsOwnLeavesTheOutcomeUnknown(write: String) throws {
         let url = try PostgresTestServer.freshURL()
-        let observer = try PostgresStore(url: url, schema: Self.schema)
-        try observer.insert("Counter", ["id": 1, "n": 0])
-        let blocker = try PostgresConnection(url: url)
-        try blocker.execute("BEGIN")
-        try blocker.execute(#"LOCK TABLE "Counter" IN ACCESS EXCLUSIVE MODE"#)
-        let blockerPID = try #require(try blocker.execute("SELECT pg_backend_pid()").rows.first?.first ?? nil)
+        let (observer, blocker, blockerPID) = try Self.lockedCounter(url)
         let victim = Unchecked(try PostgresStore(url: url))
         let outcome = Outcome.running {
             let victim = victim.value
