@@ -218,6 +218,15 @@ struct PostgresRepositoryTests {
     }
 
     /// A repository of tallies, in a schema of its own at `url` (a fresh one when nil).
+    /// Tally 1, saved through `repo` in a write of its own.
+    static func savedTally(in repo: PostgresRepository) throws -> Tally {
+        try repo.beginWrite()
+        let tally = try repo.addEntity(Tally.self)
+        tally.id = 1
+        try repo.endWrite()
+        return tally
+    }
+
     static func tallies(url: String? = nil) throws -> PostgresRepository {
         let schema = try Schema(jsonData: Array(#"""
             {"models": [{"name": "Tally", "primaryKey": "id", "properties": {"id": "int", "n": "int"}}]}
@@ -234,10 +243,7 @@ struct PostgresRepositoryTests {
     /// rolled back is followed again (the next save writes its changes, and it can be removed).
     @Test func aRolledBackInsertOrDeleteLeavesTheEntitiesAsTheDatabaseHoldsThem() throws {
         let repo = try Self.tallies()
-        try repo.beginWrite()
-        let kept = try repo.addEntity(Tally.self)
-        kept.id = 1
-        try repo.endWrite()
+        let kept = try Self.savedTally(in: repo)
         try repo.store.begin()
         try repo.beginWrite()
         let added = try repo.addEntity(Tally.self)
@@ -299,10 +305,7 @@ struct PostgresRepositoryTests {
         let url = try PostgresTestServer.freshURL()
         let repo = try Self.tallies(url: url)
         let other = try PostgresStore(url: url)
-        try repo.beginWrite()
-        let first = try repo.addEntity(Tally.self)
-        first.id = 1
-        try repo.endWrite()
+        _ = try Self.savedTally(in: repo)
         try repo.store.begin()
         try other.begin()
         // Write skew: each reads what the other writes.
@@ -327,10 +330,7 @@ struct PostgresRepositoryTests {
     @Test func aSaveInAFailedUnitIsTakenBackWithIt() throws {
         let repo = try Self.tallies()
         try repo.store.begin()
-        try repo.beginWrite()
-        let first = try repo.addEntity(Tally.self)
-        first.id = 1
-        try repo.endWrite()
+        let first = try Self.savedTally(in: repo)
         struct Abandoned: Error {}
         var second: Tally?
         #expect(throws: Abandoned.self) {
@@ -360,10 +360,7 @@ struct PostgresRepositoryTests {
     @Test(arguments: [true, false])
     func aFailedUnitInsideAnotherUndoesOnlyItsOwnWrites(inOpenTransaction: Bool) throws {
         let repo = try Self.tallies()
-        try repo.beginWrite()
-        let kept = try repo.addEntity(Tally.self)
-        kept.id = 1
-        try repo.endWrite()
+        let kept = try Self.savedTally(in: repo)
         struct Abandoned: Error {}
         if inOpenTransaction { try repo.store.begin() }
         var inner: Tally?
@@ -400,10 +397,7 @@ struct PostgresRepositoryTests {
     /// none of its rows exist, and the next save inserts each of them once.
     @Test func aUnitThatThrowsAfterCatchingAnInnerFailureUndoesItsOwnWrites() throws {
         let repo = try Self.tallies()
-        try repo.beginWrite()
-        let kept = try repo.addEntity(Tally.self)
-        kept.id = 1
-        try repo.endWrite()
+        let kept = try Self.savedTally(in: repo)
         struct Abandoned: Error {}
         // The repository follows only the entities its client holds.
         var held: [Tally] = []
@@ -519,10 +513,7 @@ struct PostgresRepositoryTests {
         let url = try PostgresTestServer.freshURL()
         let repo = try Self.tallies(url: url)
         let observer = try PostgresConnection(url: url)
-        try repo.beginWrite()
-        let kept = try repo.addEntity(Tally.self)
-        kept.id = 1
-        try repo.endWrite()
+        let kept = try Self.savedTally(in: repo)
         let pid = try #require(try repo.store.connection.execute("SELECT pg_backend_pid()").rows.first?.first ?? nil)
         try repo.store.begin()
         try repo.beginWrite()
@@ -544,10 +535,7 @@ struct PostgresRepositoryTests {
     @Test func aSavesOwnCommitThatLosesTheConnectionLeavesTheOutcomeUnknown() throws {
         let url = try PostgresTestServer.freshURL()
         let repo = try Self.tallies(url: url)
-        try repo.beginWrite()
-        let kept = try repo.addEntity(Tally.self)
-        kept.id = 1
-        try repo.endWrite()
+        let kept = try Self.savedTally(in: repo)
         let blocker = try PostgresConnection(url: url)
         try blocker.execute("""
             CREATE FUNCTION "waitsAtCommit"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_catalog.pg_advisory_xact_lock(7303, 1); RETURN NULL; END $$
