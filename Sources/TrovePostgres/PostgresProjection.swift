@@ -176,30 +176,38 @@ extension PostgresQueryTranslator {
 
     // MARK: Groups
 
-    /// The value a group of GROUP's `path` shows, as `PostgresValues.output` writes it: a store
-    /// groups canonically equivalent strings as one and shows the spelling of the group's
-    /// first object (in the order objects were saved), so a string is that object's.
-    static func groupValue(_ path: Path, root: String) -> String {
+    /// The value a group of GROUP's `keyPath` (resolved from `root` as `path`) shows, as
+    /// `PostgresValues.output` writes it: a store groups canonically equivalent strings as one
+    /// and shows the spelling of the group's first object (in the order objects were saved), so
+    /// a string is that object's: the one whose `"@key"` is the group's least, read again
+    /// through its unique index. A group so keeps one number, where collecting its values to
+    /// pick the first (`array_agg`) would hold them all.
+    private mutating func groupValue(_ keyPath: QueryKeyPath, _ path: Path, model: ModelSchema, root: String) throws -> String {
         guard path.objectModel == nil, path.type == .string else { return PostgresValues.output(path.expression, type: path.type) }
-        return "(array_agg(\(path.expression) ORDER BY \(root).\(PostgresTables.orderColumn)))[1]"
+        let first = nextAlias("f")
+        scopes.append(Scope())
+        let value = try resolve(keyPath, model: model, alias: first)
+        let joins = scopes.removeLast().joins.joined()
+        return "(SELECT \(value.expression) FROM \(PostgresTables.table(model.name)) AS \(first)\(joins)"
+            + " WHERE \(first).\(PostgresTables.orderColumn) = min(\(root).\(PostgresTables.orderColumn)))"
     }
 
     private mutating func groups(_ query: Query, model: ModelSchema) throws -> (sql: String, columns: [PostgresProjectedColumn]) {
         let root = "t0"
         // The group keys: one value per object, a link allowed (its target's key).
-        var keys: [(text: String, path: Path)] = []
+        var keys: [(text: String, path: Path, value: String)] = []
         for keyPath in query.group {
             let path = try resolve(keyPath, model: model, alias: root)
             guard path.subquery == nil else {
                 throw Self.refusal(.invalidKeyPath, "GROUP needs one value per object; '\(keyPath)' crosses a list", at: keyPath.range)
             }
-            keys.append((keyPath.description, path))
+            keys.append((keyPath.description, path, try groupValue(keyPath, path, model: model, root: root)))
         }
         /// Each column: its name, its text, its SQL, how it reads, and the SQL SORT orders it by.
         var columns: [(name: String, text: String, sql: [String], reading: PostgresProjectedColumn.Reading, order: String)] = []
         func keyColumn(_ index: Int, name: String, text: String) -> (String, String, [String], PostgresProjectedColumn.Reading, String) {
             let path = keys[index].path
-            return (name, text, [Self.groupValue(path, root: root)], .scalar(path.type), Self.ordered(path.expression, path.type))
+            return (name, text, [keys[index].value], .scalar(path.type), Self.ordered(path.expression, path.type))
         }
         if query.select.isEmpty {
             for index in keys.indices { columns.append(keyColumn(index, name: keys[index].text, text: keys[index].text)) }
@@ -255,7 +263,7 @@ extension PostgresQueryTranslator {
             order.append("min(\(root).\(PostgresTables.orderColumn))")
         }
         let condition = try query.predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"
-        let identity = "json_build_array(\(keys.map { Self.groupValue($0.path, root: root) }.joined(separator: ", ")))::pg_catalog.text"
+        let identity = "json_build_array(\(keys.map(\.value).joined(separator: ", ")))::pg_catalog.text"
         var sql = "SELECT \((columns.flatMap(\.sql) + [identity]).joined(separator: ", "))"
             + " FROM \(PostgresTables.table(model.name)) AS \(root)" + scopes[0].joins.joined()
             + " WHERE \(condition) GROUP BY \(keys.map { Self.distinguished($0.path) }.joined(separator: ", "))"

@@ -335,7 +335,7 @@ struct PostgresQueryTranslator {
         }
     }
 
-    private mutating func nextAlias(_ prefix: String) -> String {
+    mutating func nextAlias(_ prefix: String) -> String {
         aliasCount += 1
         return "\(prefix)\(aliasCount)"
     }
