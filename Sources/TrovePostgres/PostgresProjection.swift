@@ -114,23 +114,25 @@ extension PostgresQueryTranslator {
     /// The exact sum of decimals `value`, 0 over none. A NaN adds nothing, as in a store
     /// (PostgreSQL's sum with a 'NaN' is 'NaN', which no `Decimal` reads).
     static func decimalSum(_ value: String) -> String {
-        "COALESCE(sum(\(value)) FILTER (WHERE \(value) <> 'NaN'), 0)"
+        "COALESCE(\(skippingNaN("sum(\(value))", value, type: .decimal)), 0)"
     }
 
     /// How many decimals `value` an average divides by: a NaN takes no part, as in a store.
     static func decimalCount(_ value: String) -> String {
-        "count(\(value)) FILTER (WHERE \(value) <> 'NaN')"
+        skippingNaN("count(\(value))", value, type: .decimal)
     }
 
-    /// The condition that leaves NaN out of an aggregate of `value`, of `type`, or nil for a
-    /// type without NaN: a store's aggregates skip it (PostgreSQL's take it as a number).
-    static func nanFilter(_ value: String, type: PropertyType) -> String? {
-        type == .float || type == .double ? "\(value) <> 'NaN'" : nil
+    /// The condition that `value`, of `type`, is no NaN, or nil for a type that cannot hold
+    /// one: a store's aggregates skip NaN (PostgreSQL's take it as a number). A decimal NaN is
+    /// one written to the table by other means (Trove's writes refuse it). PostgreSQL orders
+    /// NaN above every number, so `< 'NaN'` is all of them, and a range an index reads.
+    static func notNaN(_ value: String, type: PropertyType) -> String? {
+        type == .float || type == .double || type == .decimal ? "\(value) < 'NaN'" : nil
     }
 
     /// `function(value)` over the values of `value` (of `type`) that are no NaN.
     static func skippingNaN(_ function: String, _ value: String, type: PropertyType) -> String {
-        nanFilter(value, type: type).map { "\(function) FILTER (WHERE \($0))" } ?? function
+        notNaN(value, type: type).map { "\(function) FILTER (WHERE \($0))" } ?? function
     }
 
     /// The sum of fractional numbers `value` (of `type`) as a double, 0 over none, NaN skipped.

@@ -211,7 +211,7 @@ struct PostgresQueryTranslator {
         guard type.isNumeric || (ordersDates && type == .date) else {
             throw Self.refusal(.typeMismatch, "\(name) applies to numbers\(ordersDates ? " and dates" : ""); '\(keyPath)' is \(type)", at: keyPath.range)
         }
-        let condition = try statement.predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"
+        var condition = try statement.predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"
         let value = path.expression
         let expression: String
         let resultType: PropertyType
@@ -232,7 +232,11 @@ struct PostgresQueryTranslator {
                 (expression, resultType) = (Self.doubleAverage(value, type: type), .double)
             }
         case .min, .max:
-            (expression, resultType) = (aggregated(statement.function, value, type: type).0[0], type)
+            // NaN is left out by the statement's WHERE, not a FILTER: PostgreSQL answers `min` or
+            // `max` of an indexed column from one end of the index only for an aggregate
+            // without a FILTER.
+            (expression, resultType) = (PostgresValues.output("\(name)(\(value))", type: type), type)
+            if let number = Self.notNaN(value, type: type) { condition = "(\(condition)) AND \(number)" }
         case .count, .size:
             throw Self.refusal(.invalidAggregate, "count is its own statement", at: statement.model.range)
         }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Trove
 import TrovePostgres
@@ -65,6 +66,38 @@ struct PostgresAggregateNaNTests {
             if !predicate.hasPrefix("decs") {
                 #expect(try store.read { try $0.aggregate("count M where \(predicate)") } == .int(Int64(expected)), "store: \(predicate)")
             }
+        }
+    }
+
+    /// A `min` or `max` statement leaves NaN out in its WHERE, not in a FILTER, so PostgreSQL
+    /// reads its value from one end of an index: one Trove makes (an integer, a date) or one
+    /// made by other means on a double or a decimal (which a schema cannot index).
+    @Test func minAndMaxSkipNaNFromOneEndOfAnIndex() throws {
+        let schema = try Schema(jsonData: Array(#"""
+            {"models": [{"name": "R", "primaryKey": "id", "properties": {"id": "int", "n": {"type": "int?", "indexed": true},
+                                                                         "at": {"type": "date?", "indexed": true}, "d": "double?", "dec": "decimal?"}}]}
+            """#.utf8), fileName: "extremes")
+        let url = try PostgresTestServer.freshURL()
+        let postgres = try PostgresStore(url: url, schema: schema)
+        let store = try Store(configuration: .inMemory(schema: schema))
+        let objects: [[String: Value]] = (1...3000).map { (i: Int) -> [String: Value] in
+            let n: Value = i % 10 == 0 ? .null : .int(Int64(i % 100))
+            let d: Value = i % 7 == 0 ? .double(.nan) : .double(Double(i) / 4)
+            return ["id": .int(Int64(i)), "n": n, "at": .date(Date(timeIntervalSince1970: Double(i) * 60)), "d": d, "dec": .decimal(Decimal(i))]
+        }
+        try postgres.atomically { for object in objects { try postgres.insert("R", object) } }
+        try store.write { tx in for object in objects { _ = try tx.insert("R", object) } }
+        let connection = try PostgresConnection(url: url)
+        _ = try connection.execute(#"UPDATE "R" SET "dec" = 'NaN' WHERE "id" = 3000"#)
+        _ = try connection.execute(#"CREATE INDEX ON "R" ("d")"#)
+        _ = try connection.execute(#"CREATE INDEX ON "R" ("dec")"#)
+        _ = try connection.execute("ANALYZE")
+        for text in ["min R.d", "max R.d", "max R.d where id < 700", "min R.n", "max R.n", "min R.at", "max R.at", "min R.dec", "max R.dec"] {
+            guard case .value(_, let got) = try postgres.run(text) else { Issue.record("\(text): not a value"); continue }
+            let expected = text == "max R.dec" ? .decimal(2999) : try store.read { try $0.aggregate(text) }
+            #expect(got == expected, "\(text)")
+            let plan = try postgres.explain(text).plan.joined(separator: "\n")
+            #expect(plan.contains("Index") && !plan.contains("Seq Scan"), "\(text): \(plan)")
         }
     }
 }
