@@ -80,13 +80,14 @@ extension WriteTransaction {
     /// Where this commit's record goes, the log restarted first if it must be; nil when the
     /// commit syncs the data file instead, or is not durable. The log takes only a commit on
     /// top of a durable base (a record holds this commit's pages alone), none of whose pages
-    /// went out early, and no larger than `CommitLog.largestRecord`.
+    /// went out early, and no larger than `CommitLog.largestRecord`; never a vacuum's round,
+    /// which the cut after it checkpoints anyway (`StorageProtocol.swift`, "Compaction").
     private func placeRecord(list: SealedFreeList, durable: Bool, synced: UInt64) throws -> Record? {
         // A no-sync commit writes in place what no record repeats: the log must first be
         // empty, so that a replay never undoes it.
         if !durable, storage.logState?.mayHoldRecords == true { try storage.checkpoint() }
         let bytes = (dirty.count + 1) * pageSize + list.bytes + Meta.size
-        guard durable, early.isEmpty, meta.txnid <= synced, let log = storage.logState,
+        guard durable, !isCompaction, early.isEmpty, meta.txnid <= synced, let log = storage.logState,
               bytes <= log.log.largestRecord else { return nil }
         let size = CommitLog.recordSize(extents: dirty.count + list.pages.count + 2, dataBytes: bytes)
         let position = log.position

@@ -142,6 +142,12 @@
 ///    as it is; a later vacuum cuts it. A cut that a crash loses leaves a file longer than
 ///    its meta counts, which is allowed.
 ///
+/// A round's commit never goes through the commit log: it writes in place and syncs the data
+/// file, as a large commit does. The cut checkpoints right after it anyway, so a record would
+/// be written twice for nothing, and a log that had to grow to take it (up to twice
+/// `CommitLog.largestRecord`) would leave the store's files larger after the vacuum than
+/// before, above all when a reader keeps the data file from being cut.
+///
 /// The next round reclaims the pages the one before freed, takes them off the end, and moves
 /// what is left; a vacuum stops when a round neither moves nor takes off anything. A writer's
 /// cached file size is trusted only while it is no more than the base commit counts: a
@@ -154,11 +160,11 @@
 /// A commit's pages are scattered over the data file, and on a virtual disk each separate run
 /// costs a request of its own at `fdatasync` (`Benchmarks/RESULTS.md`, "Small durable
 /// commits: the commit log"). So a small durable commit (at most
-/// `CommitLog.largestRecord`, on a durable base, nothing written early) still writes its pages
-/// and meta in place, where every reader finds them through the page cache, but makes durable
-/// only the log, to which it appends the same writes as one record in one direct write
-/// (`O_DIRECT | O_DSYNC`) where the file system allows. The data file is synced when the log
-/// fills (a checkpoint), and pages that many commits rewrote go out once.
+/// `CommitLog.largestRecord`, on a durable base, nothing written early, not a vacuum's round)
+/// still writes its pages and meta in place, where every reader finds them through the page
+/// cache, but makes durable only the log, to which it appends the same writes as one record
+/// in one direct write (`O_DIRECT | O_DSYNC`) where the file system allows. The data file is
+/// synced when the log fills (a checkpoint), and pages that many commits rewrote go out once.
 ///
 /// Only a machine crash loses page-cache writes, so only the first open after a reboot replays
 /// the log: it rewrites every whole record into the data file, in order, syncs it, and starts
