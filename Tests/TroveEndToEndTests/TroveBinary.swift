@@ -55,15 +55,19 @@ enum TroveBinary {
         var status: Int32
         var out: String
         var err: String
+        /// Whether the run outlasted its budget and was killed.
+        var timedOut = false
     }
 
     /// SIGPIPE ignored in the test process, once: a write to a pipe whose reader is gone
     /// returns EPIPE instead.
     private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
-    /// Runs the binary with pipes for its standard streams.
+    /// Runs the binary with pipes for its standard streams. A run still going when `budget`
+    /// is spent is killed (`timedOut`): a test that waits on another process fails, rather
+    /// than hangs, when what it waits for never comes.
     static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:],
-                    directory: URL? = nil, executable: String = path) throws -> Outcome {
+                    directory: URL? = nil, executable: String = path, budget: DispatchTimeInterval? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -76,6 +80,8 @@ enum TroveBinary {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
+        let exited = DispatchSemaphore(value: 0)
+        if budget != nil { process.terminationHandler = { _ in exited.signal() } }
         try process.run()
         // Read both pipes while the process runs, so a full pipe cannot block it.
         let group = DispatchGroup()
@@ -87,9 +93,14 @@ enum TroveBinary {
         _ = ignoreBrokenPipes
         try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
         try input.fileHandleForWriting.close()
+        var timedOut = false
+        if let budget, exited.wait(timeout: .now() + budget) == .timedOut {
+            timedOut = true
+            kill(process.processIdentifier, SIGKILL)
+        }
         group.wait()
         process.waitUntilExit()
         return Outcome(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
-                       err: String(decoding: errData, as: UTF8.self))
+                       err: String(decoding: errData, as: UTF8.self), timedOut: timedOut)
     }
 }

@@ -30,9 +30,10 @@ struct Workspace {
 
     func bytes(_ name: String) throws -> Data { try Data(contentsOf: directory.appendingPathComponent(name)) }
 
-    /// Runs `trove` with the directory as its working directory.
-    func run(_ arguments: [String], stdin: String = "") throws -> TroveBinary.Outcome {
-        try TroveBinary.run(arguments, stdin: stdin, directory: directory)
+    /// Runs `trove` with the directory as its working directory (killed if it outlasts
+    /// `budget`; see ``TroveBinary/run(_:stdin:environment:directory:executable:budget:)``).
+    func run(_ arguments: [String], stdin: String = "", budget: DispatchTimeInterval? = nil) throws -> TroveBinary.Outcome {
+        try TroveBinary.run(arguments, stdin: stdin, directory: directory, budget: budget)
     }
 
     /// Runs a bash script in the directory, with the built `trove` first on PATH.
