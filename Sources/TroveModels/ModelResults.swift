@@ -74,8 +74,9 @@ public struct ModelResults<T: PersistentModel> {
         }
     }
 
-    /// The sum of a numeric property over the results, nulls skipped; zero when there is no
-    /// value. A sum the property's type cannot hold (`Int8` values adding up past 127) is an
+    /// The sum of a numeric property over the results, nulls and NaNs skipped; zero when there
+    /// is no value. An infinity is a value, as in `Results.sum(of:)`: `+inf` and `-inf` together
+    /// sum to NaN. A sum the property's type cannot hold (`Int8` values adding up past 127) is an
     /// error naming the property and the type. A `Date` has no sum, so `sum(\.born)` does not
     /// compile. Each aggregate's property may be one of a linked model through to-one links
     /// (`sum(\.team?.budget)`, a null link's value skipped), as a sort key may.
@@ -83,8 +84,8 @@ public struct ModelResults<T: PersistentModel> {
         try ModelAggregate<T, V.Number>.sum(keyPath).output(over: results)
     }
 
-    /// The mean of a numeric property, nulls skipped; nil when there is no value (no object,
-    /// or only nulls).
+    /// The mean of a numeric property, nulls and NaNs skipped; nil when there is no value (no
+    /// object, or only nulls). An infinity is a value, as in ``sum(_:)``.
     public func average<V: QueryableSummand>(_ keyPath: KeyPath<T, V>) throws -> Double? {
         try ModelAggregate<T, Double?>.average(keyPath).output(over: results)
     }

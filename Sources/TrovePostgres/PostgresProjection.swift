@@ -36,7 +36,7 @@ struct PostgresProjectedColumn {
 ///   value) unless SORT says otherwise, and ties under SORT keep that order.
 /// - `@sum` is 0 over no values; `@avg`, `@min` and `@max` skip nulls and are null over none;
 ///   `@avg` is a double (a decimal for decimals); NaN takes no part in any of them, nor in
-///   `@avg`'s count.
+///   `@avg`'s count; an infinity does (`doubleSum`).
 extension PostgresQueryTranslator {
     /// The SQL of a query with SELECT or GROUP, and how to read its columns; each row ends with
     /// its identity (the object's key, or the group's values as JSON).
@@ -135,9 +135,16 @@ extension PostgresQueryTranslator {
         notNaN(value, type: type).map { "\(function) FILTER (WHERE \($0))" } ?? function
     }
 
-    /// The sum of fractional numbers `value` (of `type`) as a double, 0 over none, NaN skipped.
+    /// The sum of fractional numbers `value` (of `type`) as a double, 0 over none, as a store
+    /// adds them (`DoubleSum`): NaN skipped, the finite values summed apart from the
+    /// infinities, so that their sum beyond the range of double is PostgreSQL's overflow
+    /// whether or not an infinity comes first (PostgreSQL's `+` refuses only an infinity made
+    /// of finite values), then the infinities added: +inf, -inf, or NaN when both are there.
     static func doubleSum(_ value: String, type: PropertyType) -> String {
-        "COALESCE(\(skippingNaN("sum(\(value)::double precision)", value, type: type)), 0)"
+        guard type == .float || type == .double else { return "COALESCE(sum(\(value)::double precision), 0)" }
+        let sum = "sum(\(value)::double precision)"
+        return "(COALESCE(\(sum) FILTER (WHERE \(value) NOT IN ('NaN', 'Infinity', '-Infinity')), 0)"
+            + " + COALESCE(\(sum) FILTER (WHERE \(value) IN ('Infinity', '-Infinity')), 0))"
     }
 
     /// `min` or `max` (`name`) of `value`, of `type`: NaN orders with no value in a store, so
@@ -155,7 +162,9 @@ extension PostgresQueryTranslator {
     /// count, NaN in neither. PostgreSQL's `avg(double precision)` also sums the squares, which
     /// overflow from 1e155.
     static func doubleAverage(_ value: String, type: PropertyType) -> String {
-        "(\(skippingNaN("sum(\(value)::double precision)", value, type: type)) / \(skippingNaN("count(\(value))", value, type: type)))"
+        let count = skippingNaN("count(\(value))", value, type: type)
+        guard type == .float || type == .double else { return "(sum(\(value)::double precision) / \(count))" }
+        return "(\(doubleSum(value, type: type)) / NULLIF(\(count), 0))"
     }
 
     /// The SQL aggregate of `function` over `value` (of `type`) with the store's result types.

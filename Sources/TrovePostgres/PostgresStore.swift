@@ -370,15 +370,16 @@ public final class PostgresStore {
 
     /// `body`'s result; PostgreSQL's "out of range" (SQLSTATE 22003) of a sum becomes the
     /// store's error for the same sum, at the same place: the aggregate statement's key path,
-    /// or the first SELECT item that sums (`@sum.age`, `dogs.@sum.age`); `fractional` says
-    /// whether the sum of the item at an index (0 for a statement) adds fractional numbers.
-    /// Nothing else in these statements' SQL leaves the range of its type.
+    /// or the first SELECT item that sums (`@sum.age`, `dogs.@sum.age`, and the averages,
+    /// whose sums overflow alike); `fractional` says whether the sum of the item at an index
+    /// (0 for a statement) adds fractional numbers. Nothing else in these statements' SQL
+    /// leaves the range of its type.
     private static func summing<T>(_ statement: QueryStatement, _ text: String, fractional: (Int) -> Bool, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as PostgresError where error.sqlState == "22003" {
             switch statement {
-            case .aggregate(let aggregate) where aggregate.function == .sum:
+            case .aggregate(let aggregate) where aggregate.function == .sum || aggregate.function == .avg:
                 if let keyPath = aggregate.keyPath {
                     throw QueryError.sumOutOfRange(keyPath.description, fractional: fractional(0), at: keyPath.range.start, in: text)
                 }
@@ -394,12 +395,12 @@ public final class PostgresStore {
     }
 
     /// The store's error for the sum of the SELECT item `item` beyond its type's range, at the
-    /// same place; nil for an item that is no sum.
+    /// same place; nil for an item that is no sum or average.
     private static func sumOutOfRange(_ item: QuerySelectItem, fractional: Bool = false, decimal: Bool = false, in text: String) -> QueryError? {
         switch item.kind {
-        case .groupAggregate(.sum, let keyPath?):
+        case .groupAggregate(.sum, let keyPath?), .groupAggregate(.avg, let keyPath?):
             return QueryError.sumOutOfRange(keyPath.description, fractional: fractional, decimal: decimal, at: keyPath.range.start, in: text)
-        case .listAggregate(let aggregate) where aggregate.function == .sum:
+        case .listAggregate(let aggregate) where aggregate.function == .sum || aggregate.function == .avg:
             let summed = aggregate.collection.description + (aggregate.property.map { "." + $0.description } ?? "")
             return QueryError.sumOutOfRange(summed, fractional: fractional, decimal: decimal, at: aggregate.collection.range.start, in: text)
         default:

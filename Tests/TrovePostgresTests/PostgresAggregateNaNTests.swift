@@ -7,7 +7,9 @@ import PostgresTestSupport
 /// A NaN takes no part in a sum or an average, its divisor included, on PostgreSQL as on a
 /// store: in statements, group aggregates and list aggregates (in SELECT and in a predicate),
 /// for doubles, floats and decimals (a decimal NaN is one written to the table by other means:
-/// Trove's writes refuse it).
+/// Trove's writes refuse it). An infinity is a value on both: a sum or average that meets one
+/// is it, NaN when it meets both, and finite values whose sum overflows are the same error
+/// wherever an infinity comes among them.
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
 struct PostgresAggregateNaNTests {
     static let schema = try! Schema(jsonData: Array(#"""
@@ -98,6 +100,79 @@ struct PostgresAggregateNaNTests {
             #expect(got == expected, "\(text)")
             let plan = try postgres.explain(text).plan.joined(separator: "\n")
             #expect(plan.contains("Index") && !plan.contains("Seq Scan"), "\(text): \(plan)")
+        }
+    }
+
+    static let infinitySchema = try! Schema(jsonData: Array(#"""
+        {"models": [{"name": "M", "primaryKey": "id", "properties": {"id": "int", "g": "int", "d": "double?", "f": "float?", "ds": "double[]"}}]}
+        """#.utf8), fileName: "infinity")
+
+    /// Groups 1 and 2 meet +inf and -inf; group 3 holds finite values whose sum overflows, the
+    /// -inf between them in the order PostgreSQL reads them too.
+    static let infinityObjects: [[String: Value]] = [
+        ["id": 1, "g": 1, "d": .double(.infinity), "f": .float(.infinity), "ds": [.double(1), .double(.infinity)]],
+        ["id": 2, "g": 1, "d": .double(1), "f": .float(1), "ds": []],
+        ["id": 3, "g": 2, "d": .double(-.infinity), "f": .float(-.infinity), "ds": [.double(.infinity), .double(-.infinity), .double(2)]],
+        ["id": 4, "g": 2, "d": .double(2), "ds": [.double(-.infinity)]],
+        ["id": 5, "g": 3, "d": .double(1e308), "ds": [.double(1e308), .double(-.infinity), .double(1e308)]],
+        ["id": 6, "g": 3, "d": .double(-.infinity), "ds": []],
+        ["id": 7, "g": 3, "d": .double(1e308), "ds": []],
+    ]
+
+    /// Whether `a` and `b` are equal, a NaN equal to a NaN.
+    static func same(_ a: [[Value]], _ b: [[Value]]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { x, y in
+            x.count == y.count && zip(x, y).allSatisfy {
+                if case .double(let l) = $0, case .double(let r) = $1, l.isNaN, r.isNaN { return true }
+                return $0 == $1
+            }
+        }
+    }
+
+    @Test func infinitiesAreValuesInSumsAndAverages() throws {
+        let postgres = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: Self.infinitySchema)
+        let store = try Store(configuration: .inMemory(schema: Self.infinitySchema))
+        for object in Self.infinityObjects { try postgres.insert("M", object) }
+        try store.write { tx in for object in Self.infinityObjects { _ = try tx.insert("M", object) } }
+        let values: [(String, Value)] = [
+            ("sum M.d where g == 1", .double(.infinity)), ("avg M.d where g == 1", .double(.infinity)),
+            ("sum M.d where g == 2", .double(-.infinity)), ("avg M.f where g == 2", .double(-.infinity)),
+            ("sum M.d where g <= 2", .double(.nan)), ("avg M.d where g <= 2", .double(.nan)),
+            ("sum M.f where g == 1", .double(.infinity)), ("avg M.f where g <= 2", .double(.nan)),
+        ]
+        for (text, expected) in values {
+            let fromStore = try store.read { try $0.aggregate(text) }
+            guard case .value(_, let got) = try postgres.run(text) else { Issue.record("\(text): not a value"); continue }
+            #expect(Self.same([[fromStore], [got]], [[expected], [expected]]), "\(text): store \(fromStore), PostgreSQL \(got)")
+        }
+        let rows: [(String, [[Value]])] = [
+            ("M where g <= 2 GROUP(g) SELECT(g, @sum.d, @avg.d, @sum.f)",
+             [[.int(1), .double(.infinity), .double(.infinity), .double(.infinity)],
+              [.int(2), .double(-.infinity), .double(-.infinity), .double(-.infinity)]]),
+            ("M where g <= 2 SORT(id) SELECT(ds.@sum, ds.@avg)",
+             [[.double(.infinity), .double(.infinity)], [.double(0), .null], [.double(.nan), .double(.nan)],
+              [.double(-.infinity), .double(-.infinity)]]),
+        ]
+        for (text, expected) in rows {
+            let fromStore = try store.read { try $0.rows(text).map(\.values) }
+            guard case .rows(let got) = try postgres.run(text) else { Issue.record("\(text): not rows"); continue }
+            #expect(Self.same(fromStore, expected), "store: \(text): \(fromStore)")
+            #expect(Self.same(got.rows, expected), "PostgreSQL: \(text): \(got.rows)")
+        }
+        for (predicate, expected) in [("ds.@sum > 1e300", 1), ("ds.@avg < 0", 1)] {
+            #expect(try postgres.count("M", where: "g <= 2 AND \(predicate)") == expected, "PostgreSQL: \(predicate)")
+            #expect(try store.read { try $0.aggregate("count M where g <= 2 AND \(predicate)") } == .int(Int64(expected)), "store: \(predicate)")
+        }
+        // Finite values whose sum overflows: the store's error on both, the -inf notwithstanding.
+        for text in ["sum M.d where g == 3", "avg M.d where g == 3", "M where g == 3 GROUP(g) SELECT(@sum.d)",
+                     "M where g == 3 GROUP(g) SELECT(@avg.d)", "M where id == 5 SELECT(ds.@sum)", "M where id == 5 SELECT(ds.@avg)"] {
+            var storeError: QueryError?
+            do { _ = try store.read { try $0.answer(text) } } catch let error as QueryError { storeError = error }
+            var postgresError: QueryError?
+            do { _ = try postgres.run(text) } catch let error as QueryError { postgresError = error }
+            #expect(storeError != nil, "store: \(text)")
+            #expect(postgresError.map { [$0.message, "\($0.location)"] } == storeError.map { [$0.message, "\($0.location)"] },
+                    "\(text): PostgreSQL \(String(describing: postgresError)), store \(String(describing: storeError))")
         }
     }
 }

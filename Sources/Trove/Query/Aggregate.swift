@@ -12,7 +12,8 @@ import Foundation
 /// Nulls and NaNs are skipped: a NaN takes no part in `min` and `max`, nor in a sum or an
 /// average, its divisor included (PostgreSQL's aggregates filter it alike); `sum`
 /// is 0 over no values, `avg`, `min` and `max` are null; `avg` is fractional (a double, or a
-/// decimal for decimals). A sum beyond the range of `int` (or of
+/// decimal for decimals). An infinity is a value: a sum or average that meets one is that
+/// infinity, NaN when it meets both (`DoubleSum`). A sum beyond the range of `int` (or of
 /// `double` or `decimal`, for fractional numbers) is an error, never a wrapped total or an
 /// infinity. Decimals are summed exactly and rounded once, to the 38 digits `Decimal` holds.
 struct AggregateAccumulator {
@@ -26,7 +27,7 @@ struct AggregateAccumulator {
     /// How often `ints` wrapped past the ends of `Int64`, upward counted +1 and downward -1:
     /// wrapping addition is exact whenever the true total is in range, that is when this is 0.
     private var wraps = 0
-    private var doubles = 0.0
+    private var doubles = DoubleSum()
     private var decimals = DecimalSum()
     private(set) var count = 0
     private var best = Value.null
@@ -69,9 +70,9 @@ struct AggregateAccumulator {
         switch function {
         case .sum, .avg:
             switch value {
-            case .int(let i): Self.add(i, to: &ints, wraps: &wraps); doubles += Double(i)
-            case .float(let f): doubles += Double(f)
-            case .double(let d): doubles += d
+            case .int(let i): Self.add(i, to: &ints, wraps: &wraps); doubles.add(finite: Double(i))
+            case .float(let f): doubles.add(Double(f))
+            case .double(let d): doubles.add(d)
             case .decimal(let d): decimals.add(d)
             default: break
             }
@@ -104,7 +105,7 @@ struct AggregateAccumulator {
         case .sum, .avg:
             count += 1
             Self.add(value, to: &ints, wraps: &wraps)
-            doubles += Double(value)
+            doubles.add(finite: Double(value))
         default:
             add(.int(value))
         }
@@ -114,7 +115,7 @@ struct AggregateAccumulator {
     var value: Value {
         get throws(QueryError) {
             if function == .sum, kind == .int, wraps != 0 { throw Self.outOfRange(text, at: location) }
-            if function == .sum || function == .avg, kind == .float || kind == .double, !doubles.isFinite {
+            if function == .sum || function == .avg, kind == .float || kind == .double, doubles.value == nil {
                 throw Self.outOfRange(text, fractional: true, at: location)
             }
             if kind == .decimal, function == .sum { return try Self.decimal(decimals.value, of: text, at: location) }
@@ -136,10 +137,10 @@ struct AggregateAccumulator {
         case .sum:
             switch kind {
             case .int: .int(ints)
-            default: .double(doubles)
+            default: .double(doubles.value ?? .nan)
             }
         case .avg:
-            count == 0 ? .null : .double(doubles / Double(count))
+            count == 0 ? .null : .double((doubles.value ?? .nan) / Double(count))
         case .count, .size:
             .int(Int64(count))
         case .min, .max:

@@ -223,18 +223,18 @@ final class PredicateEvaluator {
                 }
             default:
                 return { record, key in
-                    var total = 0.0, n = 0
+                    var sum = DoubleSum(), n = 0
                     _ = try visit(record, key) { bytes in
                         switch try decode(bytes) {
-                        case .int(let i): total += Double(i); n += 1
+                        case .int(let i): sum.add(finite: Double(i)); n += 1
                         // A NaN takes no part, as in `AggregateAccumulator`.
-                        case .float(let f) where !f.isNaN: total += Double(f); n += 1
-                        case .double(let d) where !d.isNaN: total += d; n += 1
+                        case .float(let f) where !f.isNaN: sum.add(Double(f)); n += 1
+                        case .double(let d) where !d.isNaN: sum.add(d); n += 1
                         default: break
                         }
                         return false
                     }
-                    if !total.isFinite { throw AggregateAccumulator.outOfRange(path.text, fractional: true, at: path.range.start) }
+                    guard let total = sum.value else { throw AggregateAccumulator.outOfRange(path.text, fractional: true, at: path.range.start) }
                     if function == .sum { return .double(total) }
                     return n == 0 ? .null : .double(total / Double(n))
                 }

@@ -139,6 +139,10 @@ extension Snapshot {
 
     /// The value of `sum MODEL.KEYPATH [where P]` (likewise `avg`, `min`, `max`): a number, a
     /// date for `min`/`max` of dates, or `.null` (`avg`, `min`, `max` over no value).
+    ///
+    /// Nulls and NaNs take no part. An infinity does: a sum or average that meets `+inf` is
+    /// `+inf`, one that meets `-inf` is `-inf`, one that meets both is NaN; a sum of finite
+    /// values beyond its type's range throws a `QueryError`.
     public func aggregate(_ text: String, arguments: [Value] = []) throws -> Value {
         // A repeated `min`/`max` of an indexed property reads one end of the index: no plan.
         if arguments.isEmpty, case .aggregate(let cached)? = ParsedQueryCache.shared.binding(text, layout: layout), let end = cached.indexEnd {

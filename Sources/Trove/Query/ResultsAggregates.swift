@@ -7,13 +7,17 @@ import Foundation
 extension Results {
     /// The sum of a numeric property (which may go through to-one links) over the objects:
     /// `.int` for integers, `.double` for floats and doubles, `.decimal` for decimals; zero
-    /// when empty. Nulls are skipped.
+    /// when empty. Nulls and NaNs are skipped; an infinity is a value, so a sum that meets
+    /// `+inf` is `+inf`, one that meets `-inf` is `-inf`, and one that meets both is NaN.
+    ///
+    /// - Throws: `QueryError` when the sum of finite values is beyond the range of `int`,
+    ///   `double` or `decimal`, whatever infinities are beside them.
     public func sum(of property: String) throws -> Value {
         try aggregate(.sum, property)
     }
 
     /// The mean of a numeric property: `.double` (`.decimal` for decimals), or `.null` when
-    /// there is no non-null value.
+    /// there is no non-null value. NaNs take no part; infinities do, as in `sum(of:)`.
     public func average(of property: String) throws -> Value {
         try aggregate(.avg, property)
     }
