@@ -290,5 +290,7 @@ if let shell {
 }
 
 let apiRows = rows.filter { !$0.workload.hasPrefix("shell") }
-let geometric = exp(apiRows.map { log($0.trove / $0.raw) }.reduce(0, +) / Double(apiRows.count))
-print(String(format: "geometric mean of the API ratios: %.2fx", geometric))
+if !apiRows.isEmpty {
+    let geometric = exp(apiRows.map { log($0.trove / $0.raw) }.reduce(0, +) / Double(apiRows.count))
+    print(String(format: "geometric mean of the API ratios: %.2fx", geometric))
+}
