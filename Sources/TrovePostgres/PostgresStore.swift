@@ -475,10 +475,10 @@ public final class PostgresStore {
         return (sql, plan)
     }
 
-    /// Parsed query texts, statements and predicates: one run again (with other arguments) is
-    /// not parsed again.
-    private var parsedQueries: [String: Query] = [:]
-    private var parsedStatements: [String: QueryStatement] = [:]
+    /// Parsed query texts, statements and predicates, by their bytes: one run again (with other
+    /// arguments) is not parsed again.
+    private var parsedQueries: [ExactText: Query] = [:]
+    private var parsedStatements: [ExactText: QueryStatement] = [:]
     private var translations = PostgresTranslations<Void>()
     private var objectTranslations = PostgresTranslations<ObjectReading>()
     /// Translations of queries with SELECT or GROUP, with their columns, and of aggregate
@@ -487,7 +487,7 @@ public final class PostgresStore {
     private var aggregateTranslations = PostgresTranslations<PropertyType>()
     /// What inserting an object of each model takes (see `insertPlan`), by model name.
     private var insertPlans: [String: InsertPlan] = [:]
-    private var parsedPredicates: [String: QueryPredicate] = [:]
+    private var parsedPredicates: [ExactText: QueryPredicate] = [:]
     private static let parsedLimit = 256
 
     private func parsed(_ text: String) throws -> Query {
@@ -500,11 +500,12 @@ public final class PostgresStore {
 
     /// `text` parsed, from `cache` or into it; a full cache is emptied rather than ordered,
     /// since a working set of statements is far smaller than `parsedLimit`.
-    private static func cached<T>(_ text: String, in cache: inout [String: T], parse: (String) throws -> T) throws -> T {
-        if let value = cache[text] { return value }
+    private static func cached<T>(_ text: String, in cache: inout [ExactText: T], parse: (String) throws -> T) throws -> T {
+        let key = ExactText(text)
+        if let value = cache[key] { return value }
         let value = try parse(text)
         if cache.count >= parsedLimit { cache.removeAll() }
-        cache[text] = value
+        cache[key] = value
         return value
     }
 

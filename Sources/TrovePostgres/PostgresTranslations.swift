@@ -5,7 +5,7 @@ import Trove
 /// so that what it costs on this side is close to what the same prepared statement costs
 /// through libpq.
 ///
-/// A translation is kept by the statement's text and the shape of its arguments (which are
+/// A translation is kept by the statement's text (its bytes) and the shape of its arguments (which are
 /// null, how many elements each list has), the only things about the arguments its SQL
 /// depends on; each parameter made from an argument records which one (`ParameterSource`),
 /// and is made again from the new argument by the translator's own rules. `Reading` is what
@@ -26,7 +26,8 @@ struct PostgresTranslations<Reading> {
 
     private struct Key: Hashable {
         var statement: Statement
-        var text: String
+        /// By its bytes: two spellings of a statement can translate differently.
+        var text: ExactText
         var count: Int
         /// Empty when every argument is a value that is not null (a lookup's): no array is made.
         var shape: [Int]
@@ -49,7 +50,7 @@ struct PostgresTranslations<Reading> {
     /// `translate`.
     mutating func translation(_ statement: Statement, _ text: String, arguments: [Value],
                               translate: () throws -> (String, SQLParameters, Reading)) throws -> (sql: String, parameters: [String?], reading: Reading) {
-        let key = Key(statement: statement, text: text, count: arguments.count, shape: Self.shape(arguments))
+        let key = Key(statement: statement, text: ExactText(text), count: arguments.count, shape: Self.shape(arguments))
         // Arguments that do not fit a kept translation are translated anew, so that they are
         // refused as a first run refuses them.
         if let entry = entries[key], let values = Self.parameters(entry.parameters, arguments: arguments) {

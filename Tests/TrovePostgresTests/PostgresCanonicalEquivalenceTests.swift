@@ -95,10 +95,8 @@ struct PostgresCanonicalEquivalenceTests {
             predicates.append(("name BETWEEN {\(v), 'f'}", []))
             predicates.append(("note BETWEEN {'A', \(v)}", []))
         }
-        // MATCHES meets the text as stored. One spelling of each pattern: the parsed queries a
-        // process keeps are found by their text as a `String`, which makes canonically
-        // equivalent texts one.
-        for c in [eNFD, "A\u{30A}", "e\u{323}\u{302}", "A\u{308}", "\u{C4}rg"] {
+        // MATCHES meets the text as stored: each spelling of a pattern matches its own.
+        for c in [eNFD, eNFC, "A\u{30A}", "\u{C5}", "e\u{323}\u{302}", "\u{1EC7}", "A\u{308}", "\u{C4}rg", "A\u{308}rg"] {
             predicates.append(("name MATCHES \(literal(c + ".*"))", []))
             predicates.append(("name MATCHES[d] \(literal(c + ".*"))", []))
         }
@@ -143,6 +141,29 @@ struct PostgresCanonicalEquivalenceTests {
         }
         #expect(matched > Self.predicates.count / 2)
         #expect(partial > Self.predicates.count / 3)
+    }
+
+    /// Each spelling of a statement is parsed and translated for itself: `MATCHES` meets the
+    /// text as stored, so a pattern spelt with U+00E9 and one spelt `e` + U+0301 (one `String`
+    /// to `==`) match their own names, whichever runs first and however the statement runs.
+    @Test(arguments: [true, false])
+    func eachSpellingOfAStatementIsTranslatedForItself(composedFirst: Bool) throws {
+        let postgres = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: Self.schema)
+        for (id, name, n) in [("c1", Self.eNFC + "a", 1), ("d", Self.eNFD + "b", 2), ("c2", Self.eNFC + "c", 3)] {
+            try postgres.insert("Item", ["id": .string(id), "name": .string(name), "n": .int(Int64(n))])
+        }
+        let spellings: [(String, ids: [String], ns: [Value])] = [(Self.eNFC, ["c1", "c2"], [1, 3]), (Self.eNFD, ["d"], [2])]
+        for (spelling, ids, ns) in composedFirst ? spellings : spellings.reversed() {
+            let predicate = "name MATCHES '\(spelling).*'"
+            #expect(try postgres.objects("Item where \(predicate) SORT(n)").keys == ids, "\(predicate)")
+            #expect(try postgres.count("Item", where: predicate) == ids.count, "\(predicate)")
+            #expect(try postgres.run("max Item.n where \(predicate)") == .value("max", ns.last!), "\(predicate)")
+            guard case .rows(let rows) = try postgres.run("Item where \(predicate) SORT(n) SELECT(n)") else {
+                Issue.record("\(predicate): not rows")
+                continue
+            }
+            #expect(rows.json.map { $0["n"] } == ns.map(\.jsonValue), "\(predicate)")
+        }
     }
 
     /// SORT ties canonically equivalent spellings (their objects keep the order they were

@@ -157,4 +157,38 @@ import Testing
         #expect(throws: QueryError.self) { _ = try cache.query("Person where") }
         #expect(throws: QueryError.self) { _ = try cache.query("Person where") }
     }
+
+    /// Texts are kept by their bytes: `MATCHES` meets names as stored, so a pattern spelt
+    /// with U+00E9 and one spelt `e` + U+0301 (one `String` to `==`) match different names,
+    /// however the statement runs and in either order.
+    @Test(arguments: [true, false])
+    func canonicallyEquivalentSpellingsOfAStatementAreKeptApart(composedFirst: Bool) throws {
+        // A model of each run's own, so that no other test's statement is in the shared cache.
+        let model = "Spelling\(composedFirst ? "C" : "D")"
+        let schema = try Schema(jsonData: Array(#"{"models": [{"name": "\#(model)", "properties": {"name": "string", "n": "int"}}]}"#.utf8),
+                                fileName: "spellings")
+        let store = try Store(configuration: .inMemory(schema: schema))
+        let (composed, decomposed) = ("\u{E9}", "e\u{301}")
+        try store.write { tx in
+            _ = try tx.insert(model, ["name": .string(composed + "a"), "n": 1])
+            _ = try tx.insert(model, ["name": .string(decomposed + "b"), "n": 2])
+        }
+        let spellings: [(String, n: Int64)] = [(composed, 1), (decomposed, 2)]
+        for (spelling, n) in composedFirst ? spellings : spellings.reversed() {
+            func ns(_ results: Results) throws -> [Int64?] { try results.map { try $0.int("n") } }
+            let pattern = "name MATCHES '\(spelling).*'"
+            let (queried, filtered, maximum, rows) = try store.read { snapshot in
+                (try ns(snapshot.query("\(model) where \(pattern)")), try ns(snapshot.objects(model, where: pattern)),
+                 try snapshot.aggregate("max \(model).n where \(pattern)"),
+                 try snapshot.rows("\(model) where \(pattern) SELECT(n)").rows.map { $0["n"] })
+            }
+            #expect(queried == [n], "\(pattern)")
+            #expect(filtered == [n], "\(pattern)")
+            #expect(maximum == .int(n), "\(pattern)")
+            #expect(rows == [.int(n)], "\(pattern)")
+        }
+        // Both patterns in one predicate: compiled once each.
+        let both = "name MATCHES '\(composed).*' OR name MATCHES '\(decomposed).*'"
+        #expect(try store.read { try $0.objects(model, where: both).count } == 2)
+    }
 }

@@ -1,6 +1,6 @@
 import TroveStorage
 
-/// Parsed statements and predicates by their text, so a query run many times with different
+/// Parsed statements and predicates by their text (its bytes, `ExactText`), so a query run many times with different
 /// arguments is parsed once: the part of a short query's cost that does not depend on the data.
 /// A predicate also keeps the template of its last binding (`BoundQueryTemplate`), so that new
 /// arguments against the same model are bound without binding the predicate again.
@@ -66,9 +66,15 @@ final class ParsedQueryCache: @unchecked Sendable {
         }
     }
 
+    /// By the text's bytes: two spellings of one statement can mean different things.
     private struct Key: Hashable {
-        var text: String
+        var text: ExactText
         var isPredicate: Bool
+
+        init(text: String, isPredicate: Bool) {
+            self.text = ExactText(text)
+            self.isPredicate = isPredicate
+        }
     }
 
     // The state below is read and written only under `lock`, which already excludes
@@ -187,7 +193,7 @@ final class ParsedQueryCache: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         // A query run in a loop hits the same few texts: comparing them costs less than
-        // hashing one (identical strings compare by their bits or storage).
+        // hashing one (identical strings compare by their storage).
         for i in recentKeys.indices where recentKeys[i].isPredicate == key.isPredicate && recentKeys[i].text == key.text {
             return recentEntries[i]
         }

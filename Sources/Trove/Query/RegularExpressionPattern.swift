@@ -141,7 +141,8 @@ private final class RegularExpressionMatcher: Sendable {
 /// (and safe to share between threads).
 package final class RegularExpressionCache: Sendable {
     private struct Key: Hashable {
-        var pattern: String
+        /// By its bytes: `é` and `e` + U+0301 are different patterns.
+        var pattern: ExactText
         var options: StringComparisonOptions
     }
 
@@ -156,7 +157,7 @@ package final class RegularExpressionCache: Sendable {
         _ pattern: String, options: StringComparisonOptions = [],
         at location: QuerySourceLocation = .start, in statement: String? = nil
     ) throws(QueryError) -> RegularExpressionPattern {
-        let key = Key(pattern: pattern, options: options)
+        let key = Key(pattern: ExactText(pattern), options: options)
         if let cached = lock.withLock({ patterns[key] }) { return cached }
         let compiled = try RegularExpressionPattern(pattern, options: options, at: location, in: statement)
         lock.withLock { patterns[key] = compiled }
