@@ -35,4 +35,27 @@ public enum PostgresTestServer {
         let separator = url.contains("?") ? "&" : "?"
         return url + separator + "options=-csearch_path%3D\(name)"
     }
+
+    /// Runs `body` with a new login role of the test server (`r_` and a UUID, password `pw`)
+    /// and `url` (a URL of the test server, as `freshURL()` gives) naming that role as its
+    /// user, then drops the role and what it was granted, whether `body` returns or throws: a
+    /// role belongs to the whole cluster, not to a test's schema, so a server kept running
+    /// (`make pg`) would keep it. What `body` opens as the role must be closed when it returns.
+    public static func withRole<T>(connectingTo url: String, _ body: (_ role: String, _ url: String) throws -> T) throws -> T {
+        guard let serverURL = self.url else { throw PostgresError("TROVE_TEST_POSTGRES_URL is not set") }
+        guard url.contains("trove@") else { throw PostgresError("the test server's URL names user trove") }
+        let role = "r_" + UUID().uuidString.lowercased().replacing("-", with: "")
+        let connection = try PostgresConnection(url: serverURL)
+        try connection.execute("CREATE ROLE \(role) LOGIN PASSWORD 'pw'")
+        defer {
+            do {
+                // A role that holds privileges cannot be dropped: they go first.
+                try connection.execute("DROP OWNED BY \(role)")
+                try connection.execute("DROP ROLE \(role)")
+            } catch {
+                Issue.record("the test role \(role) was left on the server: \(error)")
+            }
+        }
+        return try body(role, url.replacing("trove@", with: "\(role):pw@"))
+    }
 }

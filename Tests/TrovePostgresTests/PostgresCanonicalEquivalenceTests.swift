@@ -265,15 +265,14 @@ struct PostgresCanonicalEquivalenceTests {
         let connection = try PostgresConnection(url: url)
         _ = try PostgresStore(url: url, schema: Self.schema)
         try connection.execute(#"ALTER TABLE "@trove_schema" DROP COLUMN layout"#)
-        let role = "r_" + UUID().uuidString.lowercased().replacing("-", with: "")
         let schemaName = try #require(try connection.execute("SELECT current_schema()").rows.first?.first ?? nil)
-        try connection.execute("CREATE ROLE \(role) LOGIN PASSWORD 'pw'")
-        try connection.execute("GRANT USAGE ON SCHEMA \(schemaName) TO \(role)")
-        try connection.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA \(schemaName) TO \(role)")
-        try #require(url.contains("trove@"), "the test server's URL names user trove")
-        let writer = try PostgresStore(url: url.replacing("trove@", with: "\(role):pw@"))
-        try writer.insert("Item", ["id": "k", "name": .string(Self.eNFD), "n": 1])
-        #expect(try writer.count("Item", where: "name == $0", arguments: [.string(Self.eNFC)]) == 1)
+        try PostgresTestServer.withRole(connectingTo: url) { role, roleURL in
+            try connection.execute("GRANT USAGE ON SCHEMA \(schemaName) TO \(role)")
+            try connection.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA \(schemaName) TO \(role)")
+            let writer = try PostgresStore(url: roleURL)
+            try writer.insert("Item", ["id": "k", "name": .string(Self.eNFD), "n": 1])
+            #expect(try writer.count("Item", where: "name == $0", arguments: [.string(Self.eNFC)]) == 1)
+        }
         #expect(try connection.execute(#"SELECT count(*) FROM information_schema.columns WHERE table_name = '@trove_schema' AND column_name = 'layout' AND table_schema = current_schema()"#).rows == [["0"]])
     }
 
