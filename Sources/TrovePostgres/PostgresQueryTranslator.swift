@@ -78,10 +78,7 @@ struct PostgresQueryTranslator {
     mutating func objects(_ query: Query, model: ModelSchema, columns: [String], items: [(names: [String], value: String?)] = []) throws -> String {
         let root = "t0"
         // The object's key last, for telling objects apart across runs (`watch`).
-        // Read as it is, a key's text is its `::text` (but a bool's, `t` for `true`): the cast
-        // would be made for every row a sort reads, the text only for the rows sent.
-        let key = "\(root).\(tables.keyColumn(model))"
-        let columns = columns + [model.primaryKeyProperty?.type == .bool ? key + "::pg_catalog.text" : key]
+        let columns = columns + [keyOutput(model, alias: root)]
         let condition = try query.predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"
         var order: [String] = []
         var sortValues: [String] = []
@@ -270,6 +267,14 @@ struct PostgresQueryTranslator {
 
     /// The SQL reading each stored property of `model` from `alias`: scalars and links as
     /// `PostgresValues.output` writes them, lists as a JSON array of those texts.
+    /// The key of the object `alias` as a row of objects ends with it (`PostgresObjects.keys`).
+    func keyOutput(_ model: ModelSchema, alias: String) -> String {
+        // Read as it is, a key's text is its `::text` (but a bool's, `t` for `true`): the cast
+        // would be made for every row a sort reads, the text only for the rows sent.
+        let key = "\(alias).\(tables.keyColumn(model))"
+        return model.primaryKeyProperty?.type == .bool ? key + "::pg_catalog.text" : key
+    }
+
     func outputColumns(_ model: ModelSchema, alias: String) throws -> [String] {
         try model.properties.filter(\.isStored).map { property in
             let column = "\(alias).\(PostgresTables.quoted(property.name))"

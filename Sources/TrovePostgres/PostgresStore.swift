@@ -655,6 +655,20 @@ public final class PostgresStore {
         }
     }
 
+    /// The object of `model` with this primary key (none or one), found as an update or a
+    /// delete by key finds it: through the key's unique index, and for a string key by the
+    /// spelling given, as on a store (a query's `==` also matches canonically equivalent
+    /// spellings).
+    public func object(_ model: String, primaryKey: Value) throws -> PostgresObjects {
+        let model = try self.model(model)
+        guard model.primaryKey != nil else { throw PostgresError("'\(model.name)' has no primary key") }
+        let translator = PostgresQueryTranslator(schema: schema, arguments: [])
+        let columns = try translator.outputColumns(model, alias: "t0") + [translator.keyOutput(model, alias: "t0")]
+        let sql = "SELECT \(columns.joined(separator: ", ")) FROM \(PostgresTables.table(model.name)) AS t0 WHERE \(try keyCondition(model))"
+        let rows = try read { try connection.execute(sql, [try keyText(model, primaryKey)]) }
+        return try PostgresObjects(model: model, schema: schema, rows: rows.rows)
+    }
+
     /// Sets `values` on the object of `model` with this primary key; returns whether there is
     /// one.
     @discardableResult

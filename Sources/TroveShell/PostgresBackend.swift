@@ -155,26 +155,13 @@ public final class PostgresBackend: ShellBackend {
             })
         case .get(let model, let keys):
             let m = try modelSchema(model)
-            guard let pk = m.primaryKey else { throw StatementError("'\(m.name)' has no primary key", at: model.offset) }
+            guard m.primaryKey != nil else { throw StatementError("'\(m.name)' has no primary key", at: model.offset) }
             var found: [JSONObject?] = []
             var columns = m.properties.filter(\.isStored).map(\.name)
             for key in keys {
-                let value = try primaryKey(key, of: m, arguments: context.arguments)
-                // The query text is the shell's own: an error in it is the key's.
-                let objects: PostgresObjects
-                do {
-                    objects = try store.objects("\(m.name) where \(pk) == $0", arguments: [value])
-                } catch let error as QueryError {
-                    throw StatementError(error.message, at: key.offset)
-                }
+                let objects = try store.object(m.name, primaryKey: try primaryKey(key, of: m, arguments: context.arguments))
                 columns = objects.columns
-                // `==` also matches a canonically equivalent spelling of a string key; a key
-                // names the spelling given, as on a store.
-                let exact = objects.keys.firstIndex { key in
-                    guard case .string(let given) = value else { return true }
-                    return key.utf8.elementsEqual(given.utf8)
-                }
-                found.append(exact.map { objects.json[$0] })
+                found.append(objects.json.first)
             }
             return .lookup(columns: columns, objects: found, decimalColumns: ResultRows.decimalColumns(of: m))
         case .insert(let model, let json), .upsert(let model, let json):

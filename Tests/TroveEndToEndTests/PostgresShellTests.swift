@@ -78,6 +78,19 @@ struct PostgresShellTests {
         #expect(missing.status == 1 && missing.err.contains("has no object with primary key"), "\(missing.err)")
     }
 
+    /// `get` finds a key as an update by key does, whatever the key property is named: a name
+    /// that is a word of the query language (`like`) makes no query to misread, as on a store.
+    @Test func getFindsAKeyWhateverItsPropertyIsNamed() throws {
+        try w.write("s.json", #"{"models": [{"name": "Word", "primaryKey": "like", "properties": {"like": "string", "in": "int"}}]}"#)
+        let statements = [#"insert Word [{"like": "a", "in": 1}, {"like": "\#u{E9}", "in": 2}]"#, #"get Word "a""#,
+                          #"get Word "\#u{E9}" "e\#u{301}" "b""#, #"update Word "\#u{E9}" set in = 3"#, #"get Word "\#u{E9}""#]
+        let onStore = try w.run(["store.trove", "--schema", "s.json"] + statements.flatMap { ["-c", $0] })
+        let onServer = try w.run([url, "--schema", "s.json"] + statements.flatMap { ["-c", $0] })
+        #expect(onStore.status == 0, "\(onStore.err)")
+        #expect(onStore.out.contains(#"{"like": "a", "in": 1}"#) && onStore.out.contains(#""in": 3"#), "\(onStore.out)")
+        #expect(Array(onServer.out.utf8) == Array(onStore.out.utf8) && onServer.status == onStore.status, "\(onServer.out)\(onServer.err)\nstore: \(onStore.out)")
+    }
+
     /// A `trove` running `statement` (a `watch`) on the server, with the lines it prints and
     /// its standard error.
     func startWatch(_ statement: String) throws -> (Process, WatchTests.Lines, Pipe) {

@@ -206,6 +206,8 @@ struct PostgresCanonicalEquivalenceTests {
         #expect(try store.read { try $0.object("Item", primaryKey: .string(Self.eNFD)) } == nil)
         #expect(try !postgres.update("Item", primaryKey: .string(Self.eNFD), set: ["n": 2]))
         #expect(try postgres.delete("Item", primaryKeys: [.string(Self.eNFD)]) == 0)
+        #expect(try postgres.object("Item", primaryKey: .string(Self.eNFD)).keys.isEmpty)
+        #expect(try postgres.object("Item", primaryKey: .string(Self.eNFC)).keys.map { Array($0.utf8) } == [Array(Self.eNFC.utf8)])
         // A link to the other spelling names no object, on both.
         #expect(throws: (any Error).self) { try store.write { tx in _ = try tx.insert("Item", ["id": "y", "n": 1, "friend": .string(Self.eNFD)]) } }
         #expect(throws: (any Error).self) { try postgres.insert("Item", ["id": "y", "n": 1, "friend": .string(Self.eNFD)]) }
