@@ -59,20 +59,20 @@ struct CSVCopyRows {
         keyField = model.primaryKey.flatMap { key in header.firstIndex { $0.name == key } }
     }
 
-    /// Writes the record `reader` holds (from `nextFields()`, starting on `line`) into the
+    /// Writes the record `reader` holds (from `nextFields()`, starting at `place`) into the
     /// COPY and returns true; or returns false, writing nothing, when a field is not in a form
     /// this takes.
-    func add(_ reader: CSVReader, line: Int) throws -> Bool {
+    func add(_ reader: CSVReader, at place: RecordPlace) throws -> Bool {
         let bounds = reader.fieldBounds
         guard bounds.count == fieldCount else { return false }
         do {
             return try reader.recordBytes.withUnsafeBufferPointer { bytes in
-                try bulk.add(at: .line(line)) { row in write(bytes, bounds, to: &row) }
+                try bulk.add(at: place) { row in write(bytes, bounds, to: &row) }
             }
         } catch let error as PostgresRowError {
             throw ImportFailure(error.description)
         } catch {
-            throw ImportFailure("line \(line): \(error)")
+            throw ImportFailure("\(place): \(error)")
         }
     }
 

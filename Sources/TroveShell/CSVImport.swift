@@ -42,10 +42,11 @@ struct CSVImport {
             copyRows = destination.bulkInsert.flatMap { CSVCopyRows(header: properties, model: model, bulk: $0) }
         }
         guard let columns, let line = try readFields() else { return nil }
-        if copyRows != nil, try copyRows!.add(reader, line: line) { return Row(values: nil, line: line) }
+        let place = RecordPlace.line(line)
+        if copyRows != nil, try copyRows!.add(reader, at: place) { return Row(values: nil, line: line) }
         let record = try texts(line: line)
         guard record.fields.count == columns.count else {
-            throw ImportFailure("line \(record.line): \(record.fields.count) field\(record.fields.count == 1 ? "" : "s"), but the header names \(columns.count)")
+            throw ImportFailure("\(place): \(record.fields.count) field\(record.fields.count == 1 ? "" : "s"), but the header names \(columns.count)")
         }
         var values: [String: Value] = [:]
         values.reserveCapacity(columns.count)
@@ -56,11 +57,11 @@ struct CSVImport {
                 values[property.name] = value
                 if property.objectType != nil { columnOf[property.name] = index + 1 }
             } catch {
-                throw ImportFailure("line \(record.line), column \(index + 1) (\(property.name)): \(Self.message(error))")
+                throw ImportFailure("\(place), column \(index + 1) (\(property.name)): \(Self.message(error))")
             }
         }
         if !columnOf.isEmpty {
-            try links.setAside(&values, in: destination) { "line \(record.line), column \(columnOf[$0] ?? 0) (\($0))" }
+            try links.setAside(&values, in: destination) { "\(place), column \(columnOf[$0] ?? 0) (\($0))" }
         }
         return Row(values: values, line: record.line)
     }

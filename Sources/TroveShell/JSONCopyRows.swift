@@ -53,7 +53,7 @@ struct JSONCopyRows {
 
     /// Writes the record into the COPY and returns true; or returns false, writing nothing,
     /// when a field is not in a form this takes.
-    mutating func add(_ object: JSONObject, record: Int) throws -> Bool {
+    mutating func add(_ object: JSONObject, at place: RecordPlace) throws -> Bool {
         let pairs = object.pairs
         for index in pairOf.indices { pairOf[index] = -1 }
         for (pair, item) in pairs.enumerated() {
@@ -61,7 +61,7 @@ struct JSONCopyRows {
             pairOf[column] = pair
         }
         do {
-            return try bulk.add(at: .record(record)) { row in write(pairs, to: &row) }
+            return try bulk.add(at: place) { row in write(pairs, to: &row) }
         } catch let error as PostgresRowError {
             throw ImportFailure(error.description)
         }

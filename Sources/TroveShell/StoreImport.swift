@@ -34,12 +34,13 @@ struct StoreImport {
                     reportProgress(counts)
                     continue
                 }
+                let place = RecordPlace.line(record.line)
                 do {
-                    try write(values, into: destination, at: .line(record.line), &counts)
+                    try write(values, into: destination, at: place, &counts)
                 } catch let error as ImportFailure {
                     throw failure(error.description)
                 } catch {
-                    throw failure("line \(record.line): \(error)")
+                    throw failure("\(place): \(error)")
                 }
                 reportProgress(counts)
             }
@@ -77,23 +78,23 @@ struct StoreImport {
                     ? " (read as JSON; for CSV or TSV, end the file's name in .csv or .tsv, or add AS CSV or AS TSV)" : ""))
             }
             guard let value else { break }
-            let record = reader.recordCount
+            let place = RecordPlace.record(reader.recordCount)
             guard case .object(let object) = value else {
-                throw failure("record \(record): expected a JSON object, found \(value.typeDescription)")
+                throw failure("\(place): expected a JSON object, found \(value.typeDescription)")
             }
             do {
-                if try copyRows?.add(object, record: record) == true {
+                if try copyRows?.add(object, at: place) == true {
                     counts.inserted += 1
                     reportProgress(counts)
                     continue
                 }
                 var values = try destination.values(fromJSON: object, model: model.name)
-                try links.setAside(&values, in: destination) { "record \(record) (\($0))" }
-                try write(values, into: destination, at: .record(record), &counts)
+                try links.setAside(&values, in: destination) { "\(place) (\($0))" }
+                try write(values, into: destination, at: place, &counts)
             } catch let error as ImportFailure {
                 throw failure(error.description)
             } catch {
-                throw failure("record \(record): \(error)")
+                throw failure("\(place): \(error)")
             }
             reportProgress(counts)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Trove
 import TrovePostgres
 #if canImport(Glibc)
 import Glibc
@@ -89,6 +90,30 @@ struct PostgresShellTests {
         #expect(onStore.status == 0, "\(onStore.err)")
         #expect(onStore.out.contains(#"{"like": "a", "in": 1}"#) && onStore.out.contains(#""in": 3"#), "\(onStore.out)")
         #expect(Array(onServer.out.utf8) == Array(onStore.out.utf8) && onServer.status == onStore.status, "\(onServer.out)\(onServer.err)\nstore: \(onStore.out)")
+    }
+
+    /// An import's error names the record as `RecordPlace` does (`record N` of JSON, `line N`
+    /// of CSV, with the column and property of a field), in the same words on a store and on
+    /// the server, whichever way the record went.
+    @Test func importErrorsNameTheirRecordsByRecordPlace() throws {
+        try w.write("s.json", #"{"models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "n": "int", "next": "Item?"}}]}"#)
+        let cases: [(file: String, contents: String, place: String)] = [
+            ("object.jsonl", "{\"id\": 1, \"n\": 1}\n[1]\n", "\(RecordPlace.record(2)): expected a JSON object"),
+            ("value.jsonl", "{\"id\": 1, \"n\": 1}\n{\"id\": 2, \"n\": \"x\"}\n", "\(RecordPlace.record(2)): "),
+            ("link.jsonl", "{\"id\": 1, \"n\": 1}\n{\"id\": 2, \"n\": 2, \"next\": 9}\n", "\(RecordPlace.record(2)) (next): "),
+            ("taken.jsonl", "{\"id\": 1, \"n\": 1}\n{\"id\": 1, \"n\": 2}\n", "\(RecordPlace.record(2)): "),
+            ("fields.csv", "id,n\n1,1\n2\n", "\(RecordPlace.line(3)): 1 field, but the header names 2"),
+            ("value.csv", "id,n\n1,1\n2,x\n", "\(RecordPlace.line(3)), column 2 (n): "),
+            ("link.csv", "id,n,next\n1,1,\n2,2,9\n", "\(RecordPlace.line(3)), column 3 (next): "),
+            ("taken.csv", "id,n\n1,1\n1,2\n", "\(RecordPlace.line(3)): "),
+        ]
+        for (file, contents, place) in cases {
+            try w.write(file, contents)
+            let onStore = try w.run(["\(file).trove", "--schema", "s.json", "import Item \(file)"])
+            let onServer = try w.run([url, "--schema", "s.json", "import Item \(file)"])
+            #expect(onStore.status == 1 && onStore.err.contains("failed: \(place)"), "\(file): \(onStore.err)")
+            #expect(onServer.status == 1 && onServer.err == onStore.err, "\(file): \(onServer.err)\nstore: \(onStore.err)")
+        }
     }
 
     /// A `trove` running `statement` (a `watch`) on the server, with the lines it prints and
