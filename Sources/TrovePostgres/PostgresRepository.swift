@@ -12,7 +12,10 @@ import Trove
 /// leaves the changes pending. A save inside a transaction lasts as that transaction does:
 /// rolled back (the transaction, or the ``PostgresStore/atomically(_:)`` unit it ran in), it
 /// is taken back, so that an entity it inserted is new again and one it changed has those
-/// changes pending again.
+/// changes pending again. A fetch inside a transaction reads what it wrote; rolled back, the
+/// entities that fetch gave may hold values the rows no longer do, so the repository forgets
+/// what they saved, and the next save writes every property of each (that save writes them
+/// whole, over what other clients wrote to their other properties since).
 ///
 /// A commit that loses its connection (``PostgresError/isOutcomeUnknown``) may have been
 /// committed or not, and the repository pretends neither: the entities its saves wrote are
@@ -66,11 +69,16 @@ public final class PostgresRepository: QueryLanguageRepository {
         var graph = ObjectGraph(schema: store.schema, connection: store.connection)
         let roots = try snapshot { try graph.load(model, where: condition, arguments: arguments) }
         var out: [T] = []
+        var tracked: [EntityTracker<Int64>.Tracked] = []
         for root in roots {
             let entity = try ObjectDecoder.decode(T.self, from: graph.properties(model.name, root.key))
             if let predicate, try !predicate(entity) { continue }
-            tracker.track(entity, id: root.order, saved: shape(T.modelName, try ValueEncoder.encode(entity)))
+            tracked.append(tracker.track(entity, id: root.order, saved: shape(T.modelName, try ValueEncoder.encode(entity))))
             out.append(entity)
+        }
+        // Read in a transaction, the rows hold its writes, which last only if it commits.
+        if store.isInTransaction, !tracked.isEmpty {
+            store.whenNotCommitted { [weak tracker] _ in tracker?.forgetSaved(tracked) }
         }
         return out
     }

@@ -21,6 +21,29 @@ struct PostgresRepositoryTests {
         try clause.check(try Self.repository(try RepositoryContract.userSchema()))
     }
 
+    /// In a transaction that rolls back, and in a unit that throws inside one that commits.
+    @Test(arguments: RollbackContract.allCases, [false, true])
+    func keepsTheRollbackContract(clause: RollbackContract, inUnit: Bool) throws {
+        let url = try PostgresTestServer.freshURL()
+        let schema = try RepositoryContract.userSchema()
+        let repo = PostgresRepository(store: try PostgresStore(url: url, schema: schema))
+        struct Abandoned: Error {}
+        try clause.check(repo, rollingBack: { body in
+            try repo.store.begin()
+            guard inUnit else {
+                defer { try? repo.store.rollback() }
+                return try body()
+            }
+            #expect(throws: Abandoned.self) {
+                try repo.store.atomically {
+                    try body()
+                    throw Abandoned()
+                }
+            }
+            try repo.store.commit()
+        }, reopened: { PostgresRepository(store: try PostgresStore(url: url, schema: schema)) })
+    }
+
     @Test func queryLanguagePredicatesRunOnTheServer() throws {
         let repo = try Self.repository(try RepositoryContract.userSchema())
         try RepositoryContract.addUsers(repo, ["Ann", "Bob", "Cid"])

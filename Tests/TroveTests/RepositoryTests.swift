@@ -36,6 +36,16 @@ private func addUsers<R: Repository>(_ repo: R, _ names: [String]) throws {
         try clause.check(TroveRepository(store: try memoryStore("User.json")))
     }
 
+    @Test(arguments: RollbackContract.allCases)
+    func keepsTheRollbackContract(clause: RollbackContract) throws {
+        let store = try memoryStore("User.json")
+        try clause.check(TroveRepository(store: store), rollingBack: { body in
+            let tx = try store.beginWrite()
+            defer { try? tx.rollback() }
+            try body()
+        }, reopened: { TroveRepository(store: store) })
+    }
+
     @Test func queryLanguagePredicatesUseTheStore() throws {
         let repo = TroveRepository(store: try memoryStore("User.json"))
         try addUsers(repo, ["Ann", "Bob", "Cid"])

@@ -52,11 +52,33 @@ package final class EntityTracker<ID: Hashable> {
         inWrite = false
     }
 
-    /// Follows `entity`, stored as `id` with `saved` values (nil for a new one).
-    package func track<T: EntityType>(_ entity: T, id: ID?, saved: Value?) {
+    /// Follows `entity`, stored as `id` with `saved` values (nil for a new one); returns its
+    /// entry, for ``forgetSaved(_:)``.
+    @discardableResult
+    package func track<T: EntityType>(_ entity: T, id: ID?, saved: Value?) -> Tracked {
         tracked += 1
         entries[ObjectIdentifier(entity)] = Entry(entity: entity, model: T.modelName, id: id, saved: saved, order: tracked) { [weak entity] in
             try entity.map { try ValueEncoder.encode($0) }
+        }
+        return Tracked(entry: ObjectIdentifier(entity), order: tracked)
+    }
+
+    /// One entry as ``track(_:id:saved:)`` made it: its order tells it from a later entry of
+    /// another entity at the same address.
+    package struct Tracked {
+        fileprivate let entry: ObjectIdentifier
+        fileprivate let order: Int
+    }
+
+    /// Forgets what was saved of entities fetched inside a transaction (or unit) that rolled
+    /// back or whose commit's outcome is unknown: what they were fetched with may be what it
+    /// wrote, which the database may not hold, so their next save writes every property.
+    /// Entities uncertain after such a commit stay so (their saved values are what the refusal
+    /// of a change compares with); those no longer followed stay forgotten.
+    package func forgetSaved(_ fetched: [Tracked]) {
+        for t in fetched {
+            guard let entry = entries[t.entry], entry.order == t.order, !entry.isUncertain else { continue }
+            entries[t.entry]?.saved = nil
         }
     }
 

@@ -3,7 +3,9 @@
 /// transaction open on the same thread (``Store/beginWrite()``, or ``Store/write(_:)``) joins
 /// it: if that transaction rolls back, the repository forgets the save, so that an entity it
 /// inserted is new again, one it deleted is followed again and one it updated has its changes
-/// pending again.
+/// pending again. A fetch inside such a transaction reads, as every read does, what the store
+/// held before it, not what it wrote: a rollback leaves the entities it gave as the store holds
+/// them, while after a commit they are older than the store (fetch them again).
 ///
 /// Like the stores it stands for (a Core Data context, a Realm), a repository is used from
 /// one thread at a time.
