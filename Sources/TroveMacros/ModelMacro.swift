@@ -50,7 +50,7 @@ public struct ModelMacro: ExtensionMacro {
         if let key = compared.first(where: { $0.element.isPrimaryKey })?.element {
             let updates = compared.map { _, property in
                 property.isPrimaryKey
-                    ? "    if !_storedPropertyEqual(old.\(key.name), new.\(key.name)), try new.\(key.name)._writtenValue() != update.primaryKey { throw TroveModels._ModelPartialUpdate.primaryKeyChanged(\"\(key.storedName)\", of: modelName) }"
+                    ? "    if !_storedPropertyEqual(old.\(key.name), new.\(key.name)) { throw TroveModels._ModelPartialUpdate.primaryKeyChanged(\"\(key.storedName)\", of: modelName) }"
                     : "    if !_storedPropertyEqual(old.\(property.name), new.\(property.name)) { update.set(\"\(property.storedName)\", try new.\(property.name)._writtenValue()) }"
             }
             partialUpdate = """

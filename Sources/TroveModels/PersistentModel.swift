@@ -126,7 +126,7 @@ extension PersistentModel {
     @_documentation(visibility: internal)
     public static func _storedEqual(_ a: Self, _ b: Self) -> Bool {
         guard let a = try? storedProperties(of: a), let b = try? storedProperties(of: b) else { return false }
-        return a == b
+        return Value.object(a).isStoredSame(as: .object(b))
     }
 
     /// Whether two values of a property store the same, for the comparisons `@Model` writes.

@@ -54,10 +54,11 @@ extension StorableProperty {
     @_documentation(visibility: internal)
     public func _writtenValue() throws -> Value { try storedValue() }
 
-    /// A type of its own compares by its stored value.
+    /// A type of its own compares by its stored value, as a write stores it (a string by its
+    /// UTF-8 bytes).
     public static func _storedEqual(_ a: Self, _ b: Self) -> Bool {
         guard let a = try? a.storedValue(), let b = try? b.storedValue() else { return false }
-        return a == b
+        return a.isStoredSame(as: b)
     }
 }
 
@@ -148,6 +149,11 @@ extension Double: StorableScalar {
 extension String: StorableScalar {
     public static var scalarType: PropertyType { .string }
     public func storedValue() -> Value { .string(self) }
+    /// By UTF-8 bytes, as the store keeps a string: `==` takes canonically equivalent
+    /// spellings (NFC and NFD) as equal, and an update from one to the other would write nothing.
+    @inlinable
+    @_documentation(visibility: internal)
+    public static func _storedEqual(_ a: String, _ b: String) -> Bool { a.hasSameUTF8(as: b) }
     @inlinable
     public static func _stored(_ value: Value, in reader: _ModelReader, at index: Int) throws -> Self {
         guard case .string(let v) = value else { throw _ModelReader.unreadable }

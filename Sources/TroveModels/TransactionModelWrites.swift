@@ -74,7 +74,7 @@ extension Transaction {
         var properties: [String: Value] = Dictionary(minimumCapacity: changes.count)
         for i in changes {
             if i == primaryKey {
-                if try table[i].storedValue(changed) == key { continue }
+                if try table[i].storedValue(changed).isStoredSame(as: key) { continue }
                 throw _ModelPartialUpdate.primaryKeyChanged(table[i].name, of: T.modelName)
             }
             if table[i].schema.isStored { properties[table[i].name] = try table[i].storedValue(changed) }

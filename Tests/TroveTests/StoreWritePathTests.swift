@@ -237,6 +237,17 @@ private final class ChangeRecorder: @unchecked Sendable {
         #expect(try store.write { tx in try tx.update("AllTypes", primaryKey: 1, ["doubleValue": .double(.nan)]) } == [])
     }
 
+    @Test func aStringChangedToACanonicallyEquivalentSpellingIsAChange() throws {
+        let store = try memoryStore("People.json")
+        let nfc = "Jos\u{E9}", nfd = "Jose\u{301}"
+        #expect(nfc == nfd)
+        try store.write { tx in try tx.insert("Person", ["id": 1, "name": .string(nfc)]) }
+        #expect(try store.write { tx in try tx.update("Person", primaryKey: 1, ["name": .string(nfd)]) } == ["name"])
+        #expect(try store.read { try $0.object("Person", primaryKey: 1)?.string("name") }.map { Array($0.utf8) } == Array(nfd.utf8))
+        #expect(try store.write { tx in try tx.update("Person", primaryKey: 1, ["name": .string(nfd)]) } == [])
+        try expectDerivedTreesMatchRecords(store)
+    }
+
     @Test func aPrimaryKeyChangeIsRefusedAndTheRecordIsUntouched() throws {
         let store = try memoryStore("People.json")
         try store.write { tx in try tx.insert("Person", ["id": 1, "name": "A"]) }

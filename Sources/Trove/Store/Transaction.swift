@@ -291,7 +291,7 @@ public final class Transaction: Snapshot {
     private static func same(_ a: [String: Value], _ b: [String: Value], besides key: String) -> Bool {
         guard a.count == b.count else { return false }
         for (name, v) in b where name != key {
-            guard a[name] == v else { return false }
+            guard let stored = a[name], stored.isStoredSame(as: v) else { return false }
         }
         return true
     }
@@ -377,10 +377,10 @@ public final class Transaction: Snapshot {
             let resolved = try resolve(v, for: p, depth: depth)
             let before = try old.value(of: p)
             if p === m.primaryKey {
-                if resolved != before { throw StoreError.primaryKeyChanged(model: m.name, from: before, to: resolved) }
+                if !resolved.isStoredSame(as: before) { throw StoreError.primaryKeyChanged(model: m.name, from: before, to: resolved) }
                 return
             }
-            if !same(resolved, before) {
+            if !resolved.isStoredSame(as: before) {
                 updates.append(RecordCodec.SlotUpdate(property: p, old: before, new: resolved))
                 changed.append(name)
             }
@@ -421,12 +421,6 @@ public final class Transaction: Snapshot {
         let mask = try updateIndexesAndBacklinks(key, updates)
         log(m) { $0.recordModified(key, mask) }
         return changed
-    }
-
-    private func same(_ a: Value, _ b: Value) -> Bool {
-        if case .double(let x) = a, case .double(let y) = b { return x.bitPattern == y.bitPattern || x == y }
-        if case .float(let x) = a, case .float(let y) = b { return x.bitPattern == y.bitPattern || x == y }
-        return a == b
     }
 
     /// Deletes object `key`: its record, the links to it, then its index entries and backlinks

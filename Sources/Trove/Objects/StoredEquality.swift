@@ -1,0 +1,45 @@
+/// Whether a value written over a stored one stores the same: the comparison that decides
+/// whether an update changes a property.
+///
+/// Swift's `==` takes canonically equivalent strings as equal (`"é"` in NFC, one scalar, and
+/// in NFD, `e` and a combining accent), but the store keeps a string's UTF-8 bytes as written,
+/// and indexes and primary keys order and find them by those bytes: changing one spelling into
+/// the other is a change, which an update writes.
+extension Value {
+    /// Whether writing `other` where `self` is stored leaves the same value: strings by their
+    /// UTF-8 bytes, a double or float equal or of the same bits (a NaN stays the same NaN),
+    /// lists and nested objects element by element; anything else by `==`.
+    @usableFromInline
+    package func isStoredSame(as other: Value) -> Bool {
+        // One switch over `self`, not over the pair: a tuple of the two would copy both.
+        switch self {
+        case .string(let a):
+            guard case .string(let b) = other else { return false }
+            return a.hasSameUTF8(as: b)
+        case .double(let a):
+            guard case .double(let b) = other else { return false }
+            return a.bitPattern == b.bitPattern || a == b
+        case .float(let a):
+            guard case .float(let b) = other else { return false }
+            return a.bitPattern == b.bitPattern || a == b
+        case .list(let a):
+            guard case .list(let b) = other else { return false }
+            return a.count == b.count && zip(a, b).allSatisfy { $0.isStoredSame(as: $1) }
+        case .object(let a):
+            guard case .object(let b) = other else { return false }
+            return a.count == b.count && a.allSatisfy { name, value in b[name].map { value.isStoredSame(as: $0) } ?? false }
+        default:
+            return self == other
+        }
+    }
+}
+
+extension String {
+    /// Whether the two strings are the same UTF-8 bytes, as ``ExactText`` compares them: for
+    /// the comparisons of typed partial updates, whose copy of a value shares the original's
+    /// strings, found equal by their representation without reading their bytes.
+    @usableFromInline
+    package func hasSameUTF8(as other: String) -> Bool {
+        ExactText(self) == ExactText(other)
+    }
+}
