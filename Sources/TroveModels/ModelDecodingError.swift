@@ -97,7 +97,7 @@ extension ModelDecodingError {
 extension PersistentModel {
     /// The value stored as `object`, or a ``ModelDecodingError`` naming what does not fit.
     static func decoded(from object: DynamicObject) throws -> Self {
-        if let value = read(object) { return value }
+        if let value = try read(object) { return value }
         do {
             return try ObjectDecoder.decode(Self.self, from: object)
         } catch let error as StoreError {

@@ -87,8 +87,19 @@ extension PersistentModel {
     static func propertyNames() -> [String] { modelProperties.map(\.name) }
 
     /// Reads `object` through `init(_storedObject:)`; nil when that leaves it to `Codable`.
-    static func read(_ object: DynamicObject) -> Self? {
-        try? object.withStoredReader(type: ObjectIdentifier(Self.self), names: propertyNames) { try Self(_storedObject: _ModelReader(object: $0)) }
+    static func read(_ object: DynamicObject) throws -> Self? {
+        try readInPlace(object) { try Self(_storedObject: _ModelReader(object: $0)) }
+    }
+
+    /// `body` over `object` read in place for this type; nil when the read leaves it to
+    /// `Codable` (``StoredObjectReader/Unreadable``). The store's own errors (a snapshot that
+    /// ended, a record that does not read) are thrown: `Codable` would meet them again.
+    static func readInPlace<R>(_ object: DynamicObject, _ body: (StoredObjectReader) throws -> R) throws -> R? {
+        do {
+            return try object.withStoredReader(type: ObjectIdentifier(Self.self), names: propertyNames, body)
+        } catch is StoredObjectReader.Unreadable {
+            return nil
+        }
     }
 
     /// A model value stands for a to-one link, read from the object it points at.

@@ -64,10 +64,9 @@ public struct ModelResults<T: PersistentModel> {
         guard T._writesEveryProperty, let index = T.modelProperties.firstIndex(where: { $0.keyPath == keyPath }) else {
             return try indices.map { try self[$0][keyPath: keyPath] }
         }
-        let type = ObjectIdentifier(T.self)
         return try indices.map { i in
             let object = results[i]
-            let value = try? object.withStoredReader(type: type, names: T.propertyNames) {
+            let value = try T.readInPlace(object) {
                 try V._stored($0.value(at: index), in: _ModelReader(object: $0), at: index)
             }
             return try value ?? T.decoded(from: object)[keyPath: keyPath]
