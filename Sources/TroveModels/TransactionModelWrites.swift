@@ -53,9 +53,7 @@ extension Transaction {
         guard let update = try T._partialUpdate(from: value, to: changed) else {
             return try updateThroughTable(value, { $0 = changed })
         }
-        if !update.properties.isEmpty {
-            try self.update(T.modelName, primaryKey: update.primaryKey, update.properties)
-        }
+        try update.write(T.modelName, in: self)
         return changed
     }
 
