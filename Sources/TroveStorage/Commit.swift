@@ -80,21 +80,25 @@ extension WriteTransaction {
     /// Where this commit's record goes, the log restarted first if it must be; nil when the
     /// commit syncs the data file instead, or is not durable. The log takes only a commit on
     /// top of a durable base (a record holds this commit's pages alone), none of whose pages
-    /// went out early, and no larger than `CommitLog.largestRecord`; never a vacuum's round,
-    /// which the cut after it checkpoints anyway (`StorageProtocol.swift`, "Compaction").
+    /// went out early, and no larger than `CommitLog.largestRecord`. A vacuum's round goes
+    /// there only while the log holds it without growing (`StorageProtocol.swift`,
+    /// "Compaction").
     private func placeRecord(list: SealedFreeList, durable: Bool, synced: UInt64) throws -> Record? {
         // A no-sync commit writes in place what no record repeats: the log must first be
         // empty, so that a replay never undoes it.
         if !durable, storage.logState?.mayHoldRecords == true { try storage.checkpoint() }
         let bytes = (dirty.count + 1) * pageSize + list.bytes + Meta.size
-        guard durable, !isCompaction, early.isEmpty, meta.txnid <= synced, let log = storage.logState,
+        guard durable, early.isEmpty, meta.txnid <= synced, let log = storage.logState,
               bytes <= log.log.largestRecord else { return nil }
         let size = CommitLog.recordSize(extents: dirty.count + list.pages.count + 2, dataBytes: bytes)
         let position = log.position
         // A full log (one that cannot grow to take the record), one whose position is
-        // unknown, or one another data file left at this path restarts first.
-        if try position.end == 0 || !log.log.makeRoom(upTo: position.end + size)
+        // unknown, or one another data file left at this path restarts first; a vacuum's
+        // round is written in place instead, since restarting costs the same sync of the data
+        // file, and the log does not grow for it.
+        if try position.end == 0 || !log.log.makeRoom(upTo: position.end + size, growing: !isCompaction)
             || !log.follows(generation: position.generation, storeID: meta.storeID, txnid: meta.txnid) {
+            guard !isCompaction else { return nil }
             // Nothing of this commit is written yet: the data file holds the base state.
             try storage.checkpoint(restartingLog: true)
             let restarted = log.position

@@ -134,13 +134,14 @@ final class CommitLog {
     /// appends then rarely grow the file, which makes their sync write the inode too. The
     /// zeros need no sync of their own: the append that follows is durable with the file's
     /// size (`fdatasync`, or `O_DSYNC`). False, with nothing changed, if `end` is past
-    /// `capacity`: the log is full.
-    func makeRoom(upTo end: UInt64) throws -> Bool {
+    /// `capacity`, or, unless `growing`, past the file's end: the log is full.
+    func makeRoom(upTo end: UInt64, growing: Bool = true) throws -> Bool {
         guard end > knownSize else { return true }
         guard end <= capacity else { return false }
         // Another process may have grown it.
         knownSize = try io.size()
         guard end > knownSize else { return true }
+        guard growing else { return false }
         var size = max(knownSize, initialSize)
         while size < end { size = min(size * 2, capacity) }
         try fillWithZeros(upTo: size)

@@ -142,11 +142,15 @@
 ///    as it is; a later vacuum cuts it. A cut that a crash loses leaves a file longer than
 ///    its meta counts, which is allowed.
 ///
-/// A round's commit never goes through the commit log: it writes in place and syncs the data
-/// file, as a large commit does. The cut checkpoints right after it anyway, so a record would
-/// be written twice for nothing, and a log that had to grow to take it (up to twice
-/// `CommitLog.largestRecord`) would leave the store's files larger after the vacuum than
-/// before, above all when a reader keeps the data file from being cut.
+/// A round's commit goes through the commit log, as any small durable commit does, only when
+/// its record fits in the room the log's file already has after its last record; otherwise it
+/// writes in place and syncs the data file, as a large commit does, which also empties the
+/// log. A log grown for a round (up to twice `CommitLog.largestRecord`) would leave the store's
+/// files larger after the vacuum than before, above all when a reader keeps the data file from
+/// being cut. A round written in place costs a sync of the data file's scattered pages on
+/// the thread that runs the vacuum (for the automatic one, the commit that triggered it): the
+/// cut checkpoints too, but only when it cuts, which a round that takes nothing off the end
+/// (usually the first that moves pages) or one whose end a reader holds does not.
 ///
 /// The next round reclaims the pages the one before freed, takes them off the end, and moves
 /// what is left; a vacuum stops when a round neither moves nor takes off anything. A writer's
@@ -160,11 +164,12 @@
 /// A commit's pages are scattered over the data file, and on a virtual disk each separate run
 /// costs a request of its own at `fdatasync` (`Benchmarks/RESULTS.md`, "Small durable
 /// commits: the commit log"). So a small durable commit (at most
-/// `CommitLog.largestRecord`, on a durable base, nothing written early, not a vacuum's round)
-/// still writes its pages and meta in place, where every reader finds them through the page
-/// cache, but makes durable only the log, to which it appends the same writes as one record
-/// in one direct write (`O_DIRECT | O_DSYNC`) where the file system allows. The data file is
-/// synced when the log fills (a checkpoint), and pages that many commits rewrote go out once.
+/// `CommitLog.largestRecord`, on a durable base, nothing written early; a vacuum's round only
+/// when the log need not grow for it) still writes its pages and meta in place, where every
+/// reader finds them through the page cache, but makes durable only the log, to which it
+/// appends the same writes as one record in one direct write (`O_DIRECT | O_DSYNC`) where the
+/// file system allows. The data file is synced when the log fills (a checkpoint), and pages
+/// that many commits rewrote go out once.
 ///
 /// Only a machine crash loses page-cache writes, so only the first open after a reboot replays
 /// the log: it rewrites every whole record into the data file, in order, syncs it, and starts

@@ -248,6 +248,41 @@ import TestRandom
         #expect(try s.read { try $0.dump("a") }.elementsEqual(expected) { $0.0 == $1.0 && $0.1 == $1.1 })
     }
 
+    /// A round whose record fits the room the commit log's file already has goes through the
+    /// log: a vacuum held by a reader (so nothing cuts, nor checkpoints) syncs the data file
+    /// not once, leaves the log's file as large as it was, and a power cut right after it
+    /// loses none of its rounds.
+    @Test func aRoundTheLogHoldsWithoutGrowingGoesThroughIt() throws {
+        let disk = SimulatedDisk(), logDisk = SimulatedDisk()
+        func log(_ io: SimulatedDisk) -> CommitLog { CommitLog(io: io, capacity: 4 << 20, largestRecord: 1 << 20, initialSize: 2 << 20) }
+        let s = try Storage(io: disk, log: log(logDisk), options: VacuumTests.manual())
+        try s.write { tx in
+            let a = try tx.createTree(named: "a")
+            for i in 0..<3_000 { try tx.put(a, key(i), [UInt8](repeating: UInt8(i & 0xFF), count: 100)) }
+        }
+        try s.write { tx in
+            let a = try tx.createTree(named: "a")
+            for i in 0..<2_700 where i % 10 != 0 { try tx.delete(a, key(i)) }
+        }
+        let expected = try s.read { try $0.dump("a") }
+        let syncs = disk.syncs, logBytes = try logDisk.size()
+        let reader = try s.beginRead()
+        let held = try s.vacuum()
+        #expect(held.heldByReaders && held.pagesMoved > 0, "\(held)")
+        #expect(disk.syncs == syncs, "\(held): the data file was synced \(disk.syncs - syncs) times")
+        #expect(try logDisk.size() == logBytes)
+        let txnid = s.latestTransactionID
+        let crashed = try Storage(io: SimulatedDisk(durable: disk.durableImage()),
+                                  log: log(SimulatedDisk(durable: logDisk.durableImage())), options: VacuumTests.manual())
+        #expect(crashed.latestTransactionID == txnid)
+        #expect(try crashed.verify().isValid)
+        #expect(try crashed.read { try $0.dump("a") }.elementsEqual(expected) { $0.0 == $1.0 && $0.1 == $1.1 })
+        reader.end()
+        let cut = try s.vacuum()
+        #expect(!cut.heldByReaders && cut.bytesAfter < held.bytesBefore, "\(cut)")
+        #expect(try s.verify().isValid)
+    }
+
     /// ObjectBench's phases in small: four trees (records, a primary key of random strings,
     /// an index, backlinks) loaded in bulk, single-object commits, a delete of a tenth, then
     /// single-object commits again and a vacuum. The vacuum never leaves the files larger than
