@@ -42,7 +42,7 @@ final class PostgresWatcher {
                 switch (previous, current) {
                 case (.rows(_, let old), .rows(_, let new)):
                     for event in ResultDiff.events(from: old, to: new) { context.emit(event) }
-                case (.value(_, let old), .value(_, let new)) where old != new:
+                case (.value(_, let old), .value(_, let new)) where AggregateChange.between(old, new):
                     context.emit(value: new)
                 default:
                     break

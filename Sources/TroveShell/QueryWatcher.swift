@@ -54,7 +54,7 @@ final class QueryWatcher {
                 switch (previous, current) {
                 case (.rows(_, let old), .rows(_, let new)):
                     for event in ResultDiff.events(from: old, to: new) { context.emit(event) }
-                case (.value(let old), .value(let new)) where old != new:
+                case (.value(let old), .value(let new)) where AggregateChange.between(old, new):
                     context.emit(value: new)
                 default:
                     break

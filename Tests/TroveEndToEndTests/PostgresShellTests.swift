@@ -149,6 +149,25 @@ struct PostgresShellTests {
         #expect(watcher.terminationReason == .exit && watcher.terminationStatus == 0)
     }
 
+    /// A NaN average (both infinities, which only the Swift API stores) prints once, not
+    /// again after each commit that leaves it NaN, as on a store.
+    @Test func aWatchedNaNAggregatePrintsOnlyWhenItChanges() throws {
+        let schema = try Schema(jsonData: Array(#"{"models": [{"name": "M", "primaryKey": "id", "properties": {"id": "int", "d": "double?"}}]}"#.utf8))
+        do {
+            let postgres = try PostgresStore(url: url, schema: schema)
+            for (id, d) in [(1, Double.infinity), (2, -.infinity)] { try postgres.insert("M", ["id": .int(Int64(id)), "d": .double(d)]) }
+        }
+        let (watcher, lines, errors) = try startWatch("watch avg M.d")
+        #expect(lines.next() == "null")
+        #expect(try w.run([url, #"insert M {"id": 3, "d": 1}"#]).status == 0)
+        #expect(try w.run([url, "delete M where d > 2 or d < 0"]).status == 0)
+        #expect(lines.next() == "1.0")
+        kill(watcher.processIdentifier, SIGINT)
+        watcher.waitUntilExit()
+        #expect(watcher.terminationReason == .exit && watcher.terminationStatus == 0)
+        #expect(errors.fileHandleForReading.readDataToEndOfFile().isEmpty)
+    }
+
     @Test func aFailedWriteChangesNothing() throws {
         try w.write("s.json", #"{"models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int"}}]}"#)
         #expect(try w.run([url, "--schema", "s.json", #"insert Item {"id": 1}"#]).status == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Trove
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -130,6 +131,27 @@ import Glibc
         #expect(try w.run(["db", #"insert Dog {"name": "Pup", "age": 0}"#]).status == 0)
         #expect(try w.run(["db", "delete Dog where name == 'Rex'"]).status == 0)
         #expect(lines.next() == "4")
+        kill(watcher.processIdentifier, SIGINT)
+        watcher.waitUntilExit()
+        #expect(watcher.terminationStatus == 0)
+        #expect(lines.next() == nil)
+        #expect(errors.fileHandleForReading.readDataToEndOfFile().isEmpty)
+    }
+
+    /// A NaN average (one that meets both infinities, which only the Swift API stores) stays
+    /// the same value across commits that leave it NaN: it prints once, not after every commit.
+    @Test func aWatchedNaNAggregatePrintsOnlyWhenItChanges() throws {
+        do {
+            let schema = try Schema(jsonData: Array(#"{"models": [{"name": "M", "properties": {"d": "double?"}}]}"#.utf8))
+            let store = try Store(path: w.path("db"), schema: schema)
+            try store.write { tx in for d in [Double.infinity, -.infinity] { _ = try tx.insert("M", ["d": .double(d)]) } }
+        }
+        let (watcher, lines, errors) = try startWatcher(["db", "watch avg M.d"])
+        #expect(lines.next() == "null")
+        // Still NaN: nothing prints. Without the infinities the average is 1.0.
+        #expect(try w.run(["db", #"insert M {"d": 1}"#]).status == 0)
+        #expect(try w.run(["db", "delete M where d > 2 or d < 0"]).status == 0)
+        #expect(lines.next() == "1.0")
         kill(watcher.processIdentifier, SIGINT)
         watcher.waitUntilExit()
         #expect(watcher.terminationStatus == 0)
