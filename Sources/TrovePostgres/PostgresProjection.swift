@@ -18,6 +18,9 @@ struct PostgresProjectedColumn {
 
     let name: String
     let reading: Reading
+    /// Whether its SQL can fail with PostgreSQL's "out of range" (22003): a sum of ints,
+    /// floats or doubles, or an average of floats or doubles (`PostgresQueryTranslator.overflows`).
+    var overflows = false
 
     /// How many SQL columns the value takes.
     var width: Int {
@@ -47,46 +50,47 @@ extension PostgresQueryTranslator {
         var columns: [PostgresProjectedColumn] = []
         var items: [(names: [String], value: String?)] = []
         for item in query.select {
-            let (expressions, reading, sortValue) = try selected(item, model: model)
+            let (expressions, reading, sortValue, overflows) = try selected(item, model: model)
             sql += expressions
-            columns.append(PostgresProjectedColumn(name: item.name, reading: reading))
+            columns.append(PostgresProjectedColumn(name: item.name, reading: reading, overflows: overflows))
             items.append(([item.name, item.text], sortValue))
         }
         return (try objects(query, model: model, columns: sql, items: items), columns)
     }
 
     /// A SELECT item over one object: its SQL, how it reads, and what SORT orders by when it
-    /// names the item (nil when SORT cannot: an array).
-    private mutating func selected(_ item: QuerySelectItem, model: ModelSchema) throws -> ([String], PostgresProjectedColumn.Reading, String?) {
+    /// names the item (nil when SORT cannot: an array), and whether it can overflow.
+    private mutating func selected(_ item: QuerySelectItem, model: ModelSchema) throws -> ([String], PostgresProjectedColumn.Reading, String?, Bool) {
         switch item.kind {
         case .keyPath(let keyPath):
             let path = try resolve(keyPath, model: model, alias: "t0")
             guard let subquery = path.subquery else {
-                return ([PostgresValues.output(path.expression, type: path.type)], .scalar(path.type), Self.ordered(path.expression, path.type))
+                return ([PostgresValues.output(path.expression, type: path.type)], .scalar(path.type), Self.ordered(path.expression, path.type), false)
             }
             let order = subquery.order.isEmpty ? "" : " ORDER BY \(subquery.order.joined(separator: ", "))"
             let array = "(SELECT COALESCE(json_agg((\(PostgresValues.output(path.expression, type: path.type)))::pg_catalog.text\(order)), '[]') "
                 + "FROM \(subquery.from) WHERE \(subquery.correlation))"
-            return ([Self.nullThroughLinks(array, subquery)], .list(path.type), nil)
+            return ([Self.nullThroughLinks(array, subquery)], .list(path.type), nil, false)
         case .listAggregate(let aggregate):
-            let (expressions, reading) = try listAggregate(aggregate, model: model)
+            let (expressions, reading, overflows) = try listAggregate(aggregate, model: model)
             // SORT orders by the aggregate's value (an average of decimals: its sum over its count).
             let order = expressions.count == 2 ? Self.decimalAverage(quotient: Self.decimalQuotient(sum: expressions[0], count: expressions[1])) : expressions[0]
-            return (expressions, reading, order)
+            return (expressions, reading, order, overflows)
         case .groupAggregate(let function, _):
             throw Self.refusal(.invalidAggregate, "\(function) is a group aggregate: it needs GROUP(...) before SELECT; a list aggregate reads a list (dogs.\(function))", at: item.range)
         }
     }
 
     /// `dogs.@count`, `nums.@sum`, `dogs.@avg.age` of each object, typed as a store types them
-    /// (null when a to-one link on the way to the list is null).
-    private mutating func listAggregate(_ aggregate: QueryExpression.Aggregate, model: ModelSchema) throws -> ([String], PostgresProjectedColumn.Reading) {
-        if let size = try byteSize(aggregate, model: model, alias: "t0") { return ([size], .scalar(.int)) }
+    /// (null when a to-one link on the way to the list is null), and whether it can overflow.
+    private mutating func listAggregate(_ aggregate: QueryExpression.Aggregate, model: ModelSchema) throws -> ([String], PostgresProjectedColumn.Reading, Bool) {
+        if let size = try byteSize(aggregate, model: model, alias: "t0") { return ([size], .scalar(.int), false) }
         let value = try aggregatedValues(aggregate, model: model, alias: "t0")
         let subquery = value.subquery!
         let from = "FROM \(subquery.from) WHERE \(subquery.correlation)"
         let (expressions, reading) = aggregated(aggregate.function, value.expression, type: value.type)
-        return (expressions.map { Self.nullThroughLinks("(SELECT \($0) \(from))", subquery) }, reading)
+        return (expressions.map { Self.nullThroughLinks("(SELECT \($0) \(from))", subquery) }, reading,
+                Self.overflows(aggregate.function, type: value.type))
     }
 
     /// `sql`, a value of `subquery`'s rows, or NULL when the object the subquery starts from
@@ -167,6 +171,18 @@ extension PostgresQueryTranslator {
         return "(\(doubleSum(value, type: type)) / NULLIF(\(count), 0))"
     }
 
+    /// Whether `aggregated(function, _, type: type)` can fail with PostgreSQL's "out of range"
+    /// (22003): a sum of ints (numeric, cast to bigint) or of floats or doubles, an average
+    /// of floats or doubles. An average of ints sums doubles no int reaches the range of, and
+    /// decimals sum exactly.
+    static func overflows(_ function: AggregateFunction, type: PropertyType) -> Bool {
+        switch function {
+        case .sum: type.isInteger || type == .float || type == .double
+        case .avg: type == .float || type == .double
+        default: false
+        }
+    }
+
     /// The SQL aggregate of `function` over `value` (of `type`) with the store's result types.
     func aggregated(_ function: AggregateFunction, _ value: String, type: PropertyType) -> ([String], PostgresProjectedColumn.Reading) {
         switch function {
@@ -216,6 +232,7 @@ extension PostgresQueryTranslator {
         }
         /// Each column: its name, its text, its SQL, how it reads, and the SQL SORT orders it by.
         var columns: [(name: String, text: String, sql: [String], reading: PostgresProjectedColumn.Reading, order: String)] = []
+        var overflowing: Set<Int> = []
         func keyColumn(_ index: Int, name: String, text: String) -> (String, String, [String], PostgresProjectedColumn.Reading, String) {
             let path = keys[index].path
             return (name, text, [keys[index].value], .scalar(path.type), Self.ordered(path.expression, path.type))
@@ -247,6 +264,7 @@ extension PostgresQueryTranslator {
                         throw Self.refusal(.typeMismatch, "\(function) applies to numbers\(allowsDates ? " and dates" : ""); '\(keyPath)' is \(path.objectModel.map { "a link to \($0.name)" } ?? "\(path.type)")", at: keyPath.range)
                     }
                     let (sql, reading) = aggregated(function, path.expression, type: path.type)
+                    if Self.overflows(function, type: path.type) { overflowing.insert(columns.count) }
                     let order = function == .avg && path.type == .decimal
                         ? Self.decimalAverage(quotient: Self.decimalQuotient(sum: Self.decimalSum(path.expression), count: Self.decimalCount(path.expression))) : sql[0]
                     columns.append((item.name, item.text, sql, reading, order))
@@ -281,6 +299,6 @@ extension PostgresQueryTranslator {
             + " ORDER BY \(order.joined(separator: ", "))"
         if query.offset > 0 { sql += " OFFSET \(parameters.add(String(query.offset)))::bigint" }
         if let limit = query.limit { sql += " LIMIT \(parameters.add(String(limit)))::bigint" }
-        return (sql, columns.map { PostgresProjectedColumn(name: $0.name, reading: $0.reading) })
+        return (sql, columns.indices.map { PostgresProjectedColumn(name: columns[$0].name, reading: columns[$0].reading, overflows: overflowing.contains($0)) })
     }
 }

@@ -332,9 +332,13 @@ public final class PostgresStore {
                 let (sql, columns) = try Self.translating(text) { try translator.rows(query) }
                 return (sql, translator.parameters, columns)
             }
-            let rows = try Self.summing(statement, text, fractional: {
-                if case .scalar(.int) = columns[$0].reading { false } else { true }
-            }) { try read { try connection.execute(sql, parameters) } }
+            let rows: PostgresRows
+            do {
+                rows = try read { try connection.execute(sql, parameters) }
+            } catch let error as PostgresError where error.sqlState == "22003" {
+                if let refusal = try overflowingColumn(query, columns, text, arguments: arguments) { throw refusal }
+                throw error
+            }
             do {
                 return .rows(try PostgresProjectedRows(columns: columns, rows: rows.rows))
             } catch let error as PostgresProjectedRows.DecimalSumOutOfRange {
@@ -368,12 +372,46 @@ public final class PostgresStore {
         }
     }
 
+    /// The store's error for the SELECT item whose sum left its type's range, where PostgreSQL
+    /// ran `query` (translated as `columns`) into "out of range" (22003); nil when no item
+    /// can. Only the items that can overflow (`PostgresProjectedColumn.overflows`) are
+    /// candidates; of several, the first in SELECT order that fails alone is the one, as a
+    /// store computes them in that order: each is run again with the items that cannot
+    /// overflow, which keeps SORT's names (without SORT, OFFSET and LIMIT when it names an
+    /// item left out). A query that succeeds pays nothing for this.
+    private func overflowingColumn(_ query: Query, _ columns: [PostgresProjectedColumn], _ text: String, arguments: [Value]) throws -> QueryError? {
+        guard columns.count == query.select.count else { return nil }
+        let candidates = columns.indices.filter { columns[$0].overflows }
+        func refusal(_ index: Int) -> QueryError? {
+            let fractional = if case .scalar(.int) = columns[index].reading { false } else { true }
+            return Self.sumOutOfRange(query.select[index], fractional: fractional, in: text)
+        }
+        guard candidates.count > 1 else { return candidates.first.flatMap(refusal) }
+        for candidate in candidates {
+            var alone = query
+            alone.select = query.select.indices.filter { !columns[$0].overflows || $0 == candidate }.map { query.select[$0] }
+            var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+            var translated = try? translator.rows(alone)
+            if translated == nil {
+                // SORT names an item left out: the groups or objects unordered, all of them.
+                (alone.sort, alone.offset, alone.limit) = ([], 0, nil)
+                translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+                translated = try? translator.rows(alone)
+            }
+            guard let sql = translated?.sql else { continue }
+            do {
+                _ = try read { try connection.execute(sql, translator.parameters.values) }
+            } catch let error as PostgresError where error.sqlState == "22003" {
+                return refusal(candidate)
+            }
+        }
+        return refusal(candidates[0])
+    }
+
     /// `body`'s result; PostgreSQL's "out of range" (SQLSTATE 22003) of a sum becomes the
-    /// store's error for the same sum, at the same place: the aggregate statement's key path,
-    /// or the first SELECT item that sums (`@sum.age`, `dogs.@sum.age`, and the averages,
-    /// whose sums overflow alike); `fractional` says whether the sum of the item at an index
-    /// (0 for a statement) adds fractional numbers. Nothing else in these statements' SQL
-    /// leaves the range of its type.
+    /// store's error for the same sum, at the same place: the aggregate statement's key path;
+    /// `fractional` says whether it adds fractional numbers. Nothing else in these
+    /// statements' SQL leaves the range of its type.
     private static func summing<T>(_ statement: QueryStatement, _ text: String, fractional: (Int) -> Bool, _ body: () throws -> T) throws -> T {
         do {
             return try body()
@@ -382,10 +420,6 @@ public final class PostgresStore {
             case .aggregate(let aggregate) where aggregate.function == .sum || aggregate.function == .avg:
                 if let keyPath = aggregate.keyPath {
                     throw QueryError.sumOutOfRange(keyPath.description, fractional: fractional(0), at: keyPath.range.start, in: text)
-                }
-            case .query(let query):
-                for (i, item) in query.select.enumerated() {
-                    if let refusal = sumOutOfRange(item, fractional: fractional(i), in: text) { throw refusal }
                 }
             default:
                 break

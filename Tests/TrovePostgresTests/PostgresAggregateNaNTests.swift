@@ -175,4 +175,31 @@ struct PostgresAggregateNaNTests {
                     "\(text): PostgreSQL \(String(describing: postgresError)), store \(String(describing: storeError))")
         }
     }
+
+    /// A sum beyond its type's range names the item that overflows, as on a store: not an
+    /// average of ints (which cannot), not a decimal sum, not a sum before it whose values fit.
+    @Test func anOverflowNamesTheItemThatOverflows() throws {
+        let schema = try Schema(jsonData: Array(#"""
+            {"models": [{"name": "M", "primaryKey": "id", "properties": {"id": "int", "g": "int", "i": "int", "dec": "decimal", "a": "double",
+                                                                         "d": "double", "is": "int[]", "ds": "double[]"}}]}
+            """#.utf8), fileName: "blame")
+        let postgres = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: schema)
+        let store = try Store(configuration: .inMemory(schema: schema))
+        let objects: [[String: Value]] = (Int64(1)...2).map {
+            ["id": .int($0), "g": 1, "i": .int($0), "dec": .decimal(1), "a": .double(1), "d": .double(1e308),
+             "is": [.int(1)], "ds": [.double(1e308), .double(1e308)]]
+        }
+        for object in objects { try postgres.insert("M", object) }
+        try store.write { tx in for object in objects { _ = try tx.insert("M", object) } }
+        for text in ["M GROUP(g) SELECT(@avg.i, @sum.d)", "M GROUP(g) SELECT(@sum.dec, @sum.d)", "M GROUP(g) SELECT(@sum.a, @sum.d, @sum.i)",
+                     "M GROUP(g) SELECT(@sum.a AS x, @avg.d) SORT(x)", "M SELECT(is.@avg, ds.@sum)", "M SELECT(is.@sum, ds.@avg)"] {
+            var storeError: QueryError?
+            do { _ = try store.read { try $0.answer(text) } } catch let error as QueryError { storeError = error }
+            var postgresError: QueryError?
+            do { _ = try postgres.run(text) } catch let error as QueryError { postgresError = error }
+            #expect(storeError != nil, "store: \(text)")
+            #expect(postgresError.map { [$0.message, "\($0.location)"] } == storeError.map { [$0.message, "\($0.location)"] },
+                    "\(text): PostgreSQL \(String(describing: postgresError)), store \(String(describing: storeError))")
+        }
+    }
 }
