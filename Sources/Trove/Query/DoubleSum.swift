@@ -3,10 +3,16 @@
 ///
 /// A NaN adds nothing (its caller does not count it either). An infinity is data: a sum that
 /// meets +inf is +inf, one that meets -inf is -inf, and one that meets both is NaN, as in
-/// PostgreSQL. The finite values are added apart from the infinities, so whether their sum
-/// leaves the range of `double` does not depend on where an infinity comes among them: such a
-/// sum is an overflow (`value` is nil) whatever infinities are beside it, in every order the
-/// values may come in (PostgreSQL, which adds in its own order, is given the same split).
+/// PostgreSQL. The finite values are added apart from the infinities, so an infinity among
+/// them neither hides nor makes an overflow: the sum is an overflow (`value` is nil) when the
+/// running sum of the finite values leaves the range of `double`, whatever infinities are
+/// beside them. PostgreSQL is given the same split.
+///
+/// The running sum depends on the order the values come in: 1e308, 1e308, -1e308 overflows,
+/// 1e308, -1e308, 1e308 does not. A store adds in object-key order, PostgreSQL in the order it
+/// reads its rows (which an UPDATE changes), so finite values whose partial sums reach the
+/// range can be an overflow on one backend and a total on the other. Detecting it in every
+/// order would take a second, scaled sum on both sides, a cost every sum would pay.
 struct DoubleSum {
     private var finite = 0.0
     private var positiveInfinity = false
