@@ -147,8 +147,10 @@ extension PostgresQueryTranslator {
     static func doubleSum(_ value: String, type: PropertyType) -> String {
         guard type == .float || type == .double else { return "COALESCE(sum(\(value)::double precision), 0)" }
         let sum = "sum(\(value)::double precision)"
-        return "(COALESCE(\(sum) FILTER (WHERE \(value) NOT IN ('NaN', 'Infinity', '-Infinity')), 0)"
-            + " + COALESCE(\(sum) FILTER (WHERE \(value) IN ('Infinity', '-Infinity')), 0))"
+        // Two comparisons for the finite values (NaN orders above 'Infinity') and one for the
+        // infinities, where lists of constants would compare each value with every one.
+        return "(COALESCE(\(sum) FILTER (WHERE \(value) > '-Infinity' AND \(value) < 'Infinity'), 0)"
+            + " + COALESCE(\(sum) FILTER (WHERE abs(\(value)) = 'Infinity'), 0))"
     }
 
     /// `min` or `max` (`name`) of `value`, of `type`: NaN orders with no value in a store, so
