@@ -21,10 +21,9 @@ public enum RollbackContract: String, CaseIterable, Sendable, CustomTestStringCo
         }
     }
 
-    /// An entity fetched inside a transaction that rolls back may hold what the transaction
-    /// wrote, which the database no longer holds (a PostgreSQL fetch reads the transaction's
-    /// writes; a store's reads what it held before). Whichever it holds, the next save writes
-    /// it: afterwards the database holds what the entity does.
+    /// An entity fetched inside a transaction that rolls back holds what the transaction
+    /// wrote, which the database no longer holds: the next save writes it, and afterwards the
+    /// database holds what the entity does.
     private static func fetchedInARollback<R: Repository>(_ repo: R, rollingBack: (() throws -> Void) throws -> Void,
                                                           reopened: () throws -> R) throws {
         try RepositoryContract.addUsers(repo, ["Ann"])

@@ -44,6 +44,24 @@ struct PostgresRepositoryTests {
         }, reopened: { PostgresRepository(store: try PostgresStore(url: url, schema: schema)) })
     }
 
+    /// In a transaction that commits, and in a unit inside one.
+    @Test(arguments: TransactionReadContract.allCases, [false, true])
+    func keepsTheTransactionReadContract(clause: TransactionReadContract, inUnit: Bool) throws {
+        let url = try PostgresTestServer.freshURL()
+        let schema = try RepositoryContract.userSchema()
+        let repo = PostgresRepository(store: try PostgresStore(url: url, schema: schema))
+        try clause.check(repo, committing: { body in
+            try repo.store.begin()
+            do {
+                if inUnit { try repo.store.atomically { try body() } } else { try body() }
+            } catch {
+                try? repo.store.rollback()
+                throw error
+            }
+            try repo.store.commit()
+        }, reopened: { PostgresRepository(store: try PostgresStore(url: url, schema: schema)) })
+    }
+
     @Test func queryLanguagePredicatesRunOnTheServer() throws {
         let repo = try Self.repository(try RepositoryContract.userSchema())
         try RepositoryContract.addUsers(repo, ["Ann", "Bob", "Cid"])

@@ -109,8 +109,8 @@ import Testing
     }
 
     /// Only the entity a rolled-back save inserted is new again: another one tracked for its
-    /// row since (PostgreSQL reads see the open transaction's rows; a store's reads do not) is
-    /// no longer followed, so the next save inserts the row once.
+    /// row since (a fetch inside the transaction sees its rows, in both repositories) is no
+    /// longer followed, so the next save inserts the row once.
     @Test func anEntityTrackedForARolledBackInsertIsNotInsertedAgain() throws {
         let tracker = EntityTracker<Int>()
         try tracker.beginWrite()

@@ -46,6 +46,16 @@ private func addUsers<R: Repository>(_ repo: R, _ names: [String]) throws {
         }, reopened: { TroveRepository(store: store) })
     }
 
+    @Test(arguments: TransactionReadContract.allCases)
+    func keepsTheTransactionReadContract(clause: TransactionReadContract) throws {
+        let store = try memoryStore("User.json")
+        try clause.check(TroveRepository(store: store), committing: { body in
+            let tx = try store.beginWrite()
+            do { try body() } catch { try? tx.rollback(); throw error }
+            try tx.commit()
+        }, reopened: { TroveRepository(store: store) })
+    }
+
     @Test func queryLanguagePredicatesUseTheStore() throws {
         let repo = TroveRepository(store: try memoryStore("User.json"))
         try addUsers(repo, ["Ann", "Bob", "Cid"])

@@ -3,9 +3,10 @@
 /// transaction open on the same thread (``Store/beginWrite()``, or ``Store/write(_:)``) joins
 /// it: if that transaction rolls back, the repository forgets the save, so that an entity it
 /// inserted is new again, one it deleted is followed again and one it updated has its changes
-/// pending again. A fetch inside such a transaction reads, as every read does, what the store
-/// held before it, not what it wrote: a rollback leaves the entities it gave as the store holds
-/// them, while after a commit they are older than the store (fetch them again).
+/// pending again. A fetch inside such a transaction reads through it, so it sees what the
+/// transaction wrote (as a Realm or a GRDB fetch does); rolled back, the entities that fetch
+/// gave may hold values the store no longer does, so the repository forgets what they saved,
+/// and the next save writes every property of each.
 ///
 /// Like the stores it stands for (a Core Data context, a Realm), a repository is used from
 /// one thread at a time.
@@ -19,7 +20,7 @@ public final class TroveRepository: QueryLanguageRepository {
     }
 
     public func fetch<T: EntityType>(_ type: T.Type, predicate: ((T) throws -> Bool)?) throws -> [T] {
-        try store.read { s in try entities(T.self, in: s.objects(T.modelName), predicate: predicate) }
+        try reading { s in try entities(T.self, in: s.objects(T.modelName), predicate: predicate) }
     }
 
     /// The saved entities of `type` matching a predicate in the query language, using indexes.
@@ -30,18 +31,32 @@ public final class TroveRepository: QueryLanguageRepository {
     /// The saved entities of `type` matching a predicate in the query language, with `$0`,
     /// `$1`, ... bound to `arguments`.
     public func fetch<T: EntityType>(_ type: T.Type, where predicate: String, arguments: [Value]) throws -> [T] {
-        try store.read { s in try entities(T.self, in: s.objects(T.modelName, where: predicate, arguments: arguments), predicate: nil) }
+        try reading { s in try entities(T.self, in: s.objects(T.modelName, where: predicate, arguments: arguments), predicate: nil) }
     }
 
-    private func entities<T: EntityType>(_ type: T.Type, in results: Results, predicate: ((T) throws -> Bool)?) throws -> [T] {
+    /// Runs `body` on the write transaction open on this thread, so that a fetch sees its
+    /// writes, or else on a snapshot of the newest commit. Entities tracked in the transaction
+    /// hold its writes, which last only if it commits: rolled back, what they saved is
+    /// forgotten.
+    private func reading<T>(_ body: (Snapshot) throws -> ([T], [EntityTracker<ObjectReference>.Tracked])) throws -> [T] {
+        guard let tx = store.writeOnCurrentThread else { return try store.read(body).0 }
+        let (out, tracked): ([T], [EntityTracker<ObjectReference>.Tracked])
+        do { (out, tracked) = try body(tx) } catch { throw StoreError.wrapping(error) }
+        if !tracked.isEmpty { tx.whenUndone { [weak tracker] in tracker?.forgetSaved(tracked) } }
+        return out
+    }
+
+    private func entities<T: EntityType>(_ type: T.Type, in results: Results, predicate: ((T) throws -> Bool)?) throws
+        -> ([T], [EntityTracker<ObjectReference>.Tracked]) {
         var out: [T] = []
+        var tracked: [EntityTracker<ObjectReference>.Tracked] = []
         for object in results {
             let entity = try ObjectDecoder.decode(T.self, from: object)
             if let predicate, try !predicate(entity) { continue }
-            tracker.track(entity, id: object.reference, saved: .object(try ValueMapping.properties(of: entity, model: object.model)))
+            tracked.append(tracker.track(entity, id: object.reference, saved: .object(try ValueMapping.properties(of: entity, model: object.model))))
             out.append(entity)
         }
-        return out
+        return (out, tracked)
     }
 
     public func beginWrite() throws { try tracker.beginWrite() }

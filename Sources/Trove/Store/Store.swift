@@ -259,6 +259,13 @@ public final class Store: @unchecked Sendable {
         return activeWrite.map { pthread_equal($0.thread, pthread_self()) != 0 } ?? false
     }
 
+    /// The live write transaction open on the calling thread, if any: ``TroveRepository``
+    /// fetches through it, to see its writes (a commit observer runs after it ended).
+    var writeOnCurrentThread: Transaction? {
+        state.lock(); defer { state.unlock() }
+        return activeWrite.flatMap { pthread_equal($0.thread, pthread_self()) != 0 && $0.tx.isLive ? $0.tx : nil }
+    }
+
     /// The changes to announce after `tx` commits; built only if someone observes commits (a
     /// large insert's set of keys costs time and memory).
     private func committedChanges(_ tx: Transaction) -> [String: ModelChanges] {
