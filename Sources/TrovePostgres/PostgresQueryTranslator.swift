@@ -265,8 +265,6 @@ struct PostgresQueryTranslator {
         return "\(key) IN (SELECT \(key) FROM \(PostgresTables.table(model.name)) AS \(root)" + scopes[0].joins.joined() + " WHERE \(condition))"
     }
 
-    /// The SQL reading each stored property of `model` from `alias`: scalars and links as
-    /// `PostgresValues.output` writes them, lists as a JSON array of those texts.
     /// The key of the object `alias` as a row of objects ends with it (`PostgresObjects.keys`).
     func keyOutput(_ model: ModelSchema, alias: String) -> String {
         // Read as it is, a key's text is its `::text` (but a bool's, `t` for `true`): the cast
@@ -275,6 +273,8 @@ struct PostgresQueryTranslator {
         return model.primaryKeyProperty?.type == .bool ? key + "::pg_catalog.text" : key
     }
 
+    /// The SQL reading each stored property of `model` from `alias`: scalars and links as
+    /// `PostgresValues.output` writes them, lists as a JSON array of those texts.
     func outputColumns(_ model: ModelSchema, alias: String) throws -> [String] {
         try model.properties.filter(\.isStored).map { property in
             let column = "\(alias).\(PostgresTables.quoted(property.name))"
