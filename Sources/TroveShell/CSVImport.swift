@@ -96,7 +96,7 @@ struct CSVImport {
         var seen = Set<String>()
         return try header.fields.enumerated().map { index, field in
             let name = field.text
-            func bad(_ what: String) -> ImportFailure { ImportFailure("line \(header.line), column \(index + 1): \(what)") }
+            func bad(_ what: String) -> ImportFailure { ImportFailure("\(RecordPlace.line(header.line)), column \(index + 1): \(what)") }
             guard let property = model[property: name] else {
                 throw bad("model '\(model.name)' has no property '\(name)' (the header line names properties)")
             }

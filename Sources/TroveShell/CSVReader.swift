@@ -25,7 +25,7 @@ final class CSVReader {
         var line: Int
         var column: Int
         var message: String
-        var description: String { "line \(line), column \(column): \(message)" }
+        var description: String { "\(RecordPlace.line(line)), column \(column): \(message)" }
     }
 
     // A reader belongs to one thread, and its source (the one call out) cannot reach it, so

@@ -92,20 +92,22 @@ struct PostgresShellTests {
         #expect(Array(onServer.out.utf8) == Array(onStore.out.utf8) && onServer.status == onStore.status, "\(onServer.out)\(onServer.err)\nstore: \(onStore.out)")
     }
 
-    /// An import's error names the record as `RecordPlace` does (`record N` of JSON, `line N`
-    /// of CSV, with the column and property of a field), in the same words on a store and on
-    /// the server, whichever way the record went.
+    /// An import's error names the record (`record N` of JSON, `line N` of CSV, with the column
+    /// and property of a field), in the same words on a store and on the server, whichever way
+    /// the record went. The words are written out: they are the project's, no spec's.
     @Test func importErrorsNameTheirRecordsByRecordPlace() throws {
         try w.write("s.json", #"{"models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "n": "int", "next": "Item?"}}]}"#)
         let cases: [(file: String, contents: String, place: String)] = [
-            ("object.jsonl", "{\"id\": 1, \"n\": 1}\n[1]\n", "\(RecordPlace.record(2)): expected a JSON object"),
-            ("value.jsonl", "{\"id\": 1, \"n\": 1}\n{\"id\": 2, \"n\": \"x\"}\n", "\(RecordPlace.record(2)): "),
-            ("link.jsonl", "{\"id\": 1, \"n\": 1}\n{\"id\": 2, \"n\": 2, \"next\": 9}\n", "\(RecordPlace.record(2)) (next): "),
-            ("taken.jsonl", "{\"id\": 1, \"n\": 1}\n{\"id\": 1, \"n\": 2}\n", "\(RecordPlace.record(2)): "),
-            ("fields.csv", "id,n\n1,1\n2\n", "\(RecordPlace.line(3)): 1 field, but the header names 2"),
-            ("value.csv", "id,n\n1,1\n2,x\n", "\(RecordPlace.line(3)), column 2 (n): "),
-            ("link.csv", "id,n,next\n1,1,\n2,2,9\n", "\(RecordPlace.line(3)), column 3 (next): "),
-            ("taken.csv", "id,n\n1,1\n1,2\n", "\(RecordPlace.line(3)): "),
+            ("object.jsonl", "{\"id\": 1, \"n\": 1}\n[1]\n", "record 2: expected a JSON object"),
+            ("value.jsonl", "{\"id\": 1, \"n\": 1}\n{\"id\": 2, \"n\": \"x\"}\n", "record 2: "),
+            ("link.jsonl", "{\"id\": 1, \"n\": 1}\n{\"id\": 2, \"n\": 2, \"next\": 9}\n", "record 2 (next): "),
+            ("taken.jsonl", "{\"id\": 1, \"n\": 1}\n{\"id\": 1, \"n\": 2}\n", "record 2: "),
+            ("header.csv", "id,m\n1,1\n", "line 1, column 2: model 'Item' has no property 'm'"),
+            ("quote.csv", "id,n\n1,1\n2,\"2\n", "line 3, column 2: a quoted field is not closed"),
+            ("fields.csv", "id,n\n1,1\n2\n", "line 3: 1 field, but the header names 2"),
+            ("value.csv", "id,n\n1,1\n2,x\n", "line 3, column 2 (n): "),
+            ("link.csv", "id,n,next\n1,1,\n2,2,9\n", "line 3, column 3 (next): "),
+            ("taken.csv", "id,n\n1,1\n1,2\n", "line 3: "),
         ]
         for (file, contents, place) in cases {
             try w.write(file, contents)
