@@ -2,6 +2,7 @@ import CLibPQ
 #if canImport(Glibc)
 import Glibc
 #endif
+import Trove
 
 /// One connection to a PostgreSQL server through libpq, used from one thread at a time.
 ///
@@ -80,7 +81,7 @@ public final class PostgresConnection {
         } catch let error as PostgresError where name != nil && error.sqlState == "0A000" {
             // Another client changed a table the cached plan reads ("cached plan must not change
             // result type"): prepared again at the next run.
-            prepared[sql] = nil
+            prepared[ExactText(sql)] = nil
             throw error
         }
         let columnCount = Int(PQnfields(result))
@@ -193,7 +194,7 @@ public final class PostgresConnection {
     /// nil for a statement that runs unprepared. Queries and writes repeat with other values:
     /// prepared once, the server parses and plans them once per connection, not at every run.
     private func preparedName(_ sql: String, parameterCount: Int) throws -> String? {
-        if let name = prepared[sql] { return name }
+        if let name = prepared[ExactText(sql)] { return name }
         guard Self.preparedVerbs.contains(where: { sql.hasPrefix($0) }) else { return nil }
         if prepared.count >= Self.preparedLimit {
             try execute("DEALLOCATE ALL")
@@ -206,7 +207,7 @@ public final class PostgresConnection {
         }
         defer { PQclear(result) }
         try check(result)
-        prepared[sql] = name
+        prepared[ExactText(sql)] = name
         return name
     }
 
@@ -214,7 +215,9 @@ public final class PostgresConnection {
     private static let preparedVerbs = ["SELECT ", "INSERT ", "UPDATE ", "DELETE "]
     /// At most this many prepared statements per connection (each holds server memory).
     private static let preparedLimit = 500
-    private var prepared: [String: String] = [:]
+    /// By the SQL's bytes: a text inlined in it is matched as written, so each spelling is a
+    /// statement of its own.
+    private var prepared: [ExactText: String] = [:]
     private var preparedCount = 0
 
     /// Forgets the prepared statements, after a schema change that can change what they read.

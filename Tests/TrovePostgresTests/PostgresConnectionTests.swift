@@ -16,6 +16,16 @@ struct PostgresConnectionTests {
         #expect(try connection.execute("SELECT count(*) FROM \"select\"").rows == [["\(hostile.count)"]])
     }
 
+    /// A statement is prepared once and found again by its bytes: the same query with an inlined
+    /// text spelled the other way (`e` + U+0301 for `é`) is a statement of its own.
+    @Test func eachSpellingOfAnInlinedTextIsPreparedForItself() throws {
+        let connection = try PostgresConnection(url: try PostgresTestServer.freshURL())
+        try connection.execute("CREATE TABLE t (s text COLLATE \"C\")")
+        try connection.execute("INSERT INTO t VALUES ($1)", ["\u{E9}"])
+        #expect(try connection.execute("SELECT count(*)::text FROM t WHERE s = '\u{E9}'").rows == [["1"]])
+        #expect(try connection.execute("SELECT count(*)::text FROM t WHERE s = 'e\u{301}'").rows == [["0"]])
+    }
+
     /// The server answers COMMIT of a transaction a failed statement aborted by rolling it
     /// back, with no error: the commit throws, saying so.
     @Test func aCommitTheServerRollsBackThrows() throws {
