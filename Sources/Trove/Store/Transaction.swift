@@ -18,11 +18,11 @@ public final class Transaction: Snapshot {
     /// The next object key per model id (0: not read yet).
     private var nextKeys: [UInt64] = []
     /// Nested objects written whole (inserted, or updated to the values given), by model id
-    /// and primary key as given: the same values given again change nothing, so a write that
-    /// links many objects to one (each user to its team) writes it once. Any write to a model
-    /// forgets its objects here. By model id, as ``logs``: each write checks its model's
-    /// entry, which an index finds without hashing.
-    private var nestedWrites: [[Value: NestedWrite]] = []
+    /// and primary key as given, by its bytes as an index finds it: the same values given again
+    /// change nothing, so a write that links many objects to one (each user to its team)
+    /// writes it once. Any write to a model forgets its objects here. By model id, as
+    /// ``logs``: each write checks its model's entry, which an index finds without hashing.
+    private var nestedWrites: [[ExactKey: NestedWrite]] = []
 
     private struct NestedWrite {
         var key: UInt64
@@ -266,7 +266,7 @@ public final class Transaction: Snapshot {
             guard let pk = target.primaryKey, let pkValue = dict[pk.name] else {
                 return .reference(ObjectReference(model: target.name, key: try insertObject(target, dict, depth: depth + 1)))
             }
-            if target.id < nestedWrites.count, let written = nestedWrites[target.id][pkValue],
+            if target.id < nestedWrites.count, let written = nestedWrites[target.id][ExactKey(pkValue)],
                Transaction.same(written.values, dict, besides: pk.name) {
                 return .reference(ObjectReference(model: target.name, key: written.key))
             }
@@ -282,7 +282,7 @@ public final class Transaction: Snapshot {
             if !dict.values.contains(where: Transaction.mayWrite) {
                 if target.id >= nestedWrites.count { nestedWrites.append(contentsOf: repeatElement([:], count: target.id + 1 - nestedWrites.count)) }
                 if nestedWrites[target.id].count < Transaction.nestedWriteCapacity {
-                    nestedWrites[target.id][pkValue] = NestedWrite(key: key, values: dict)
+                    nestedWrites[target.id][ExactKey(pkValue)] = NestedWrite(key: key, values: dict)
                 }
             }
             return .reference(ObjectReference(model: target.name, key: key))
