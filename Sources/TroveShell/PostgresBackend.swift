@@ -155,7 +155,6 @@ public final class PostgresBackend: ShellBackend {
             })
         case .get(let model, let keys):
             let m = try modelSchema(model)
-            guard m.primaryKey != nil else { throw StatementError("'\(m.name)' has no primary key", at: model.offset) }
             var found: [JSONObject?] = []
             var columns = m.properties.filter(\.isStored).map(\.name)
             for key in keys {
@@ -185,7 +184,6 @@ public final class PostgresBackend: ShellBackend {
                                                       arguments: ParameterValues(context.arguments), typed: typedJSON)
             switch target {
             case .keys(let keys):
-                _ = try primaryKey(m, at: model)
                 var updated = 0
                 try atomically {
                     for key in keys {
@@ -209,7 +207,6 @@ public final class PostgresBackend: ShellBackend {
             let m = try modelSchema(model)
             switch target {
             case .keys(let keys):
-                _ = try primaryKey(m, at: model)
                 let values = try keys.map { try primaryKey($0, of: m, arguments: context.arguments) }
                 return .written(WriteSummary(deleted: try store.delete(m.name, primaryKeys: values)))
             case .predicate(let predicate):
@@ -271,11 +268,6 @@ public final class PostgresBackend: ShellBackend {
             throw StatementError("no model named '\(name.text)'", at: name.offset)
         }
         return model
-    }
-
-    private func primaryKey(_ model: ModelSchema, at fragment: SourceFragment) throws -> PropertySchema {
-        guard let pk = model.primaryKeyProperty else { throw StatementError("'\(model.name)' has no primary key", at: fragment.offset) }
-        return pk
     }
 
     /// A primary key of `model` in a statement, read as a store reads it.

@@ -86,6 +86,8 @@ struct PostgresStoreParityTests {
             "-c", "text where s BEGINSWITH[c] 'H' AND owner.name == 'one'", "-c", "update pg_type 2 set name = 'deux'",
             "-c", "pg_class where at > '2024-01-01T00:00:00Z'", "-c", "delete pg_class b", "-c", "pg_type SORT(id)",
             "-c", "count bytea", "-c", "sum bytea.n", "-c", "timestamptz",
+            "-c", "get text 6F1D2C9E-0000-4000-8000-000000000001", "-c", "get text 6f1d2c9e-0000-4000-8000-000000000001",
+            "-c", "get text 6f1d2c9e-0000-4000-8000-000000000002", "-c", "get bytea 1", "-c", "update bytea 1 set n = 4", "-c", "delete bytea 1",
         ])
     }
 
