@@ -123,7 +123,7 @@ public final class PostgresRepository: QueryLanguageRepository {
                     // changed through another entity, is not written back as it was; an unchanged
                     // list's side table is not rewritten.
                     let saved = entityProperties(u.saved ?? .null)
-                    let values = entityProperties(u.values).filter { saved[$0.key] != $0.value }
+                    let values = entityProperties(u.values).filter { saved[$0.key].map($0.value.isStoredSame) != true }
                     guard !values.isEmpty else { continue }
                     _ = try store.updateRows(model, condition: "t0.\(PostgresTables.orderColumn) = $1::bigint",
                                              conditionParameters: [String(u.id)], values: values)

@@ -93,6 +93,15 @@ public enum RepositoryContract: String, CaseIterable, Sendable, CustomTestString
         again[1].email = nil
         try repo.endWrite()
         #expect(try repo.fetch(User.self) { $0.uid == "u1" }.first?.email == nil)
+        // A change of spelling alone (`é` to `e` + U+0301) is a change: the new bytes are saved.
+        try repo.beginWrite()
+        again[0].name = "Ren\u{E9}"
+        try repo.endWrite()
+        try repo.beginWrite()
+        again[0].name = "Rene\u{301}"
+        try repo.endWrite()
+        let renamed = try #require(try repo.fetch(User.self) { $0.uid == "u0" }.first)
+        #expect(Array(renamed.name.utf8) == Array("Rene\u{301}".utf8))
     }
 
     private static func removal<R: Repository>(_ repo: R) throws {

@@ -25,7 +25,7 @@ package final class EntityTracker<ID: Hashable> {
 
     private var entries: [ObjectIdentifier: Entry] = [:]
     /// Puts encoded values (model, value) in the form the storage saves them, so that they
-    /// compare exactly with what was saved.
+    /// compare exactly with what was saved (``Value/isStoredSame(as:)``: strings by their bytes).
     private let shape: (String, Value) throws -> Value
 
     package init(shape: @escaping (String, Value) throws -> Value = { $1 }) {
@@ -100,9 +100,9 @@ package final class EntityTracker<ID: Hashable> {
             guard entry.entity != nil, let encoded = try entry.encode() else { entries[key] = nil; continue }
             let current = try shape(entry.model, encoded)
             if entry.isUncertain {
-                if current != entry.saved { throw RepositoryError.outcomeUnknown(entry.model) }
+                if entry.saved.map(current.isStoredSame) != true { throw RepositoryError.outcomeUnknown(entry.model) }
             } else if let id = entry.id {
-                if current != entry.saved { out.updates.append((key, entry.model, id, current, entry.saved)) }
+                if entry.saved.map(current.isStoredSame) != true { out.updates.append((key, entry.model, id, current, entry.saved)) }
             } else {
                 out.inserts.append((key, entry.model, current))
             }
