@@ -48,7 +48,8 @@ enum ResultDiff {
             }
         }
         for (i, entry) in new.enumerated() {
-            if let before = oldObjects[entry.identity], before != entry.object {
+            // By bytes: a value respelled (NFC to NFD) is an update, as the database wrote it.
+            if let before = oldObjects[entry.identity], !before.isStoredSame(as: entry.object) {
                 events.append(["op": "update", "index": .int(Int64(i)), "object": .object(entry.object)])
             }
         }

@@ -26,6 +26,18 @@ import Trove
         return list
     }
 
+    /// A value whose spelling alone changed (`é` to `e` + U+0301, one text to `String`'s `==`)
+    /// changed: the object holds other bytes, and `watch` says so.
+    @Test func aChangeOfSpellingAloneIsAnUpdate() {
+        let reference = ObjectReference(model: "M", key: 1)
+        let old = [ResultDiff.Entry(reference: reference, object: ["s": "\u{E9}", "l": .array(["\u{E9}"])])]
+        for object: JSONObject in [["s": "e\u{301}", "l": .array(["\u{E9}"])], ["s": "\u{E9}", "l": .array(["e\u{301}"])]] {
+            let events = ResultDiff.events(from: old, to: [ResultDiff.Entry(reference: reference, object: object)])
+            #expect(events.count == 1 && events.first?["op"] == "update", "\(events)")
+        }
+        #expect(ResultDiff.events(from: old, to: old).isEmpty)
+    }
+
     @Test func eventsReplayToTheNewResults() {
         var generator = SystemRandomNumberGenerator()
         for round in 0..<500 {

@@ -43,3 +43,35 @@ extension String {
         ExactText(self) == ExactText(other)
     }
 }
+
+extension JSONValue {
+    /// Whether the two are the same values as written, by the rule of ``Value/isStoredSame(as:)``:
+    /// strings (and object keys) by their UTF-8 bytes, doubles equal or of the same bits,
+    /// arrays and objects element by element. `==` takes canonically equivalent strings as equal.
+    package func isStoredSame(as other: JSONValue) -> Bool {
+        switch self {
+        case .string(let a):
+            guard case .string(let b) = other else { return false }
+            return a.hasSameUTF8(as: b)
+        case .double(let a):
+            guard case .double(let b) = other else { return false }
+            return a.bitPattern == b.bitPattern || a == b
+        case .array(let a):
+            guard case .array(let b) = other else { return false }
+            return a.count == b.count && zip(a, b).allSatisfy { $0.isStoredSame(as: $1) }
+        case .object(let a):
+            guard case .object(let b) = other else { return false }
+            return a.isStoredSame(as: b)
+        default:
+            return self == other
+        }
+    }
+}
+
+extension JSONObject {
+    /// Whether the two hold the same pairs in the same order, by ``JSONValue/isStoredSame(as:)``.
+    package func isStoredSame(as other: JSONObject) -> Bool {
+        pairs.count == other.pairs.count
+            && zip(pairs, other.pairs).allSatisfy { $0.key.hasSameUTF8(as: $1.key) && $0.value.isStoredSame(as: $1.value) }
+    }
+}
