@@ -119,6 +119,11 @@ struct QueryPredicateGenerator {
             return .aggregate(collection: collection, function: function, property: property, op: op, value: .null, expression: .null)
         }
         let n = Int64(rng.int(function == .count ? 5 : 25))
+        // A NaN argument is refused against an integer's aggregate: only the doubles meet one.
+        if property == ["weight"] && rng.chance(15) {
+            let d = rng.pick(QueryFixtures.specialDoubles)
+            return .aggregate(collection: collection, function: function, property: property, op: op, value: .double(d), expression: parameter(.double(d)))
+        }
         if rng.chance(30) {
             let d = Double(n) + 0.5
             return .aggregate(collection: collection, function: function, property: property, op: op, value: .double(d), expression: .double(d))
@@ -174,9 +179,18 @@ struct QueryPredicateGenerator {
             }
             return (.int(i), parameterOr(rng.chance(50) ? .int(i) : .string("\(i)"), .int(i)))
         case .double:
+            // NaN and the infinities have no literal: they come as arguments.
+            if rng.chance(10) {
+                let d = rng.pick(QueryFixtures.specialDoubles)
+                return (.double(d), d.isFinite ? .double(d) : parameter(.double(d)))
+            }
             let d = rng.pick(QueryFixtures.doubles + [2, 0.5])
             return (.double(d), parameterOr(.double(d), d.rounded() == d && abs(d) < 1e6 ? .int(Int64(d)) : .double(d)))
         case .float:
+            if rng.chance(10) {
+                let f = Float(rng.pick(QueryFixtures.specialDoubles))
+                return (.float(f), f.isFinite ? .double(Double(f)) : parameter(.float(f)))
+            }
             let f = rng.pick(QueryFixtures.floats + [0.5])
             return (.float(f), .double(Double(f)))
         case .date:

@@ -252,21 +252,45 @@ final class ReferenceStore {
 
     // MARK: Values
 
+    /// `@sum`, `@avg`, `@min`, `@max` and `@count` of a list's values: nulls and NaN take no
+    /// part in the first four; an infinity does (see `fractionalSum`).
     static func aggregate(_ function: AggregateFunction, _ elements: [Value]) -> Value {
         if function == .count { return .int(Int64(elements.count)) }
-        let present = elements.filter { !$0.isNull }
+        let present = elements.filter { !$0.isNull && !isNaN($0) }
         switch function {
         case .sum:
-            // Integer and double sums compare alike; the data keep doubles exact.
-            return .double(present.reduce(0.0) { $0 + double($1) })
+            // Integer and double sums compare alike.
+            return .double(fractionalSum(present.map(double)) ?? .nan)
         case .avg:
-            return present.isEmpty ? .null : .double(present.reduce(0.0) { $0 + double($1) } / Double(present.count))
+            return present.isEmpty ? .null : .double((fractionalSum(present.map(double)) ?? .nan) / Double(present.count))
         case .min:
             return present.min { numericOrder($0, $1) < 0 } ?? .null
         case .max:
             return present.max { numericOrder($0, $1) < 0 } ?? .null
         default:
             return .null
+        }
+    }
+
+    /// The documented sum of numbers none of which is NaN: +inf if one is +inf, -inf if one
+    /// is -inf, NaN if both are met; else the sum of the finite values, nil when that sum
+    /// leaves double's range (an error), whatever infinities are beside them.
+    static func fractionalSum(_ numbers: [Double]) -> Double? {
+        let finite = numbers.filter(\.isFinite).reduce(0.0, +)
+        guard finite.isFinite else { return nil }
+        switch (numbers.contains(.infinity), numbers.contains(-.infinity)) {
+        case (true, true): return .nan
+        case (true, false): return .infinity
+        case (false, true): return -.infinity
+        case (false, false): return finite
+        }
+    }
+
+    static func isNaN(_ v: Value) -> Bool {
+        switch v {
+        case .double(let d): d.isNaN
+        case .float(let f): f.isNaN
+        default: false
         }
     }
 
@@ -313,7 +337,14 @@ final class ReferenceStore {
         case (.string(let x), .string(let y)): return stringOrder(x, y)
         case (.bool(let x), .bool(let y)): return x == y ? 0 : x ? 1 : -1
         case (.date(let x), .date(let y)): return x < y ? -1 : x == y ? 0 : 1
-        default: return numericOrder(a, b)
+        default:
+            // NaN after every number, equal to another NaN; -0 is 0.
+            switch (isNaN(a), isNaN(b)) {
+            case (true, true): return 0
+            case (true, false): return 1
+            case (false, true): return -1
+            case (false, false): return numericOrder(a, b)
+            }
         }
     }
 
@@ -341,6 +372,8 @@ final class ReferenceStore {
         case (.date(let x), .date(let y)):
             return ordered(x < y ? -1 : x == y ? 0 : 1, op)
         default:
+            // An ordering comparison with NaN is false.
+            if isNaN(a) || isNaN(b) { return false }
             return ordered(numericOrder(a, b), op)
         }
     }
@@ -365,7 +398,7 @@ final class ReferenceStore {
         case (.data(let x), .data(let y)): return x == y
         case (.uuid(let x), .uuid(let y)): return x == y
         case (.reference(let x), .reference(let y)): return x.key == y.key
-        default: return numericOrder(a, b) == 0
+        default: return !isNaN(a) && !isNaN(b) && numericOrder(a, b) == 0
         }
     }
 }

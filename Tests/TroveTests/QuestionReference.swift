@@ -147,18 +147,18 @@ extension ReferenceStore {
     /// fractional; decimals stay decimal; `min` and `max` also order dates.
     func fold(_ function: AggregateFunction, _ values: [Value]) -> Value {
         if function == .count { return .int(Int64(values.count)) }
-        let present = values.filter { !$0.isNull }
+        let present = values.filter { !$0.isNull && !Self.isNaN($0) }
         let decimals = present.contains { if case .decimal = $0 { true } else { false } }
         let integers = present.allSatisfy { if case .int = $0 { true } else { false } }
         switch function {
         case .sum:
             if decimals { return .decimal(present.reduce(Decimal(0)) { $0 + Self.decimal($1)! }) }
             if integers { return .int(present.reduce(Int64(0)) { if case .int(let i) = $1 { $0 + i } else { $0 } }) }
-            return .double(present.reduce(0.0) { $0 + Self.double($1) })
+            return .double(Self.fractionalSum(present.map(Self.double)) ?? .nan)
         case .avg:
             guard !present.isEmpty else { return .null }
             if decimals { return .decimal(present.reduce(Decimal(0)) { $0 + Self.decimal($1)! } / Decimal(present.count)) }
-            return .double(present.reduce(0.0) { $0 + Self.double($1) } / Double(present.count))
+            return .double((Self.fractionalSum(present.map(Self.double)) ?? .nan) / Double(present.count))
         case .min:
             return present.min { Self.sortOrder($0, $1) < 0 } ?? .null
         case .max:
@@ -235,7 +235,7 @@ extension ReferenceStore {
         case (.list(let x), .list(let y)): return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
         case _ where number(a) != nil || number(b) != nil:
             guard let x = number(a), let y = number(b) else { return false }
-            return x == y || abs(x - y) <= 1e-9 * max(1, abs(y))
+            return x == y || (x.isNaN && y.isNaN) || abs(x - y) <= 1e-9 * max(1, abs(y))
         default: return a == b
         }
     }
