@@ -71,21 +71,23 @@ let package = Package(
         // A helper process for the multi-process and kill -9 tests of the storage engine.
         .executableTarget(name: "StorageProbe", dependencies: ["TroveStorage"], path: "Tests/StorageProbe"),
         // Fixtures: a store written by format 1 (see PageChecksumTests).
-        .testTarget(name: "TroveStorageTests", dependencies: ["TroveStorage", "StorageProbe", "TestRandom"],
+        .testTarget(name: "TroveStorageTests", dependencies: ["TroveStorage", "StorageProbe", "TestRandom", "TestWaits"],
                     resources: [.copy("Fixtures")]),
         // The seeded generator of the randomized tests in every test target.
         .target(name: "TestRandom", path: "Tests/TestRandom"),
+        // The budget a test waits on another process or thread within, and the waits that keep it.
+        .target(name: "TestWaits", path: "Tests/TestWaits"),
         // The MATCHES patterns and subjects that ICU and PostgreSQL's translation are tested on.
         .target(name: "RegularExpressionSamples", path: "Tests/RegularExpressionSamples"),
         // The contract every Repository keeps, run by the tests of each one.
         .target(name: "RepositoryContract", dependencies: ["Trove"], path: "Tests/RepositoryContract"),
-        .testTarget(name: "TroveTests", dependencies: ["Trove", "RepositoryContract", "TestRandom", "RegularExpressionSamples"]),
+        .testTarget(name: "TroveTests", dependencies: ["Trove", "RepositoryContract", "TestRandom", "RegularExpressionSamples", "TestWaits"]),
         // The PostgreSQL server the tests run against, and a fresh schema on it for each test.
         .target(name: "PostgresTestSupport", dependencies: ["TrovePostgres"], path: "Tests/PostgresTestSupport"),
         .testTarget(name: "TroveShellTests", dependencies: ["TroveShell", "TrovePostgres", "PostgresTestSupport"]),
         .testTarget(name: "TrovePostgresTests", dependencies: ["TrovePostgres", "Trove", "TroveModels", "RepositoryContract",
                                                              "RegularExpressionSamples", "PostgresTestSupport"]),
         .testTarget(name: "TroveModelsTests", dependencies: ["TroveModels", "TestRandom"]),
-        .testTarget(name: "TroveEndToEndTests", dependencies: ["trove", "TrovePostgres", "TroveModels"]),
+        .testTarget(name: "TroveEndToEndTests", dependencies: ["trove", "TrovePostgres", "TroveModels", "TestWaits"]),
     ]
 )

@@ -296,6 +296,7 @@ final class LockFile: @unchecked Sendable {
             let next = min(deadline ?? .max, noticeAt ?? .max)
             LockFile.sleep(nanoseconds: min(pause, next - now))
             pause = min(pause * 2, 4_000_000)
+            LockFileProbe.shared.record(path) { $0.writerLockRetries += 1 }
             if try LockFile.lock(fd, LockFile.writerLock, exclusive: true, wait: false) { markWriter(); return true }
         }
     }

@@ -1,6 +1,6 @@
 /// What openers did with the lock files a test watches, which the test cannot see from outside:
-/// how often an opener tried to take the init lock, and how often a descriptor was let go.
-/// Paths nobody watches are not counted, so the cost outside tests is a lookup in an empty
+/// how often an opener tried to take the init lock, how often a writer tried the writer lock
+/// again while it waited, and how often a descriptor was let go. Paths nobody watches are not counted, so the cost outside tests is a lookup in an empty
 /// dictionary, on paths that are rare already (a retry, a close).
 final class LockFileProbe: @unchecked Sendable {
     static let shared = LockFileProbe()
@@ -10,6 +10,8 @@ final class LockFileProbe: @unchecked Sendable {
         var initLockTries = 0
         /// Descriptors of the lock file closed.
         var releases = 0
+        /// Tries at the writer lock after the first, which a writer makes only while it waits.
+        var writerLockRetries = 0
     }
 
     private let lock = Lock()

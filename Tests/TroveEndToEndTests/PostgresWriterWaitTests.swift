@@ -1,4 +1,5 @@
 import Foundation
+import TestWaits
 import Testing
 import TrovePostgres
 #if canImport(Glibc)
@@ -7,8 +8,9 @@ import Glibc
 
 /// `--timeout` and `.timeout` on PostgreSQL, as on a store: a write that meets another client's
 /// lock fails after its timeout (the session's `lock_timeout`) naming the server process that
-/// holds it, changing nothing; `wait` waits until that client is done.
-@Suite(PostgresServer.isGiven, .timeLimit(.minutes(1)))
+/// holds it, changing nothing; `wait` waits until that client is done. Every wait on a `trove`
+/// has its own ``WaitBudget``, and one that runs out is a failure rather than a hang.
+@Suite(PostgresServer.isGiven)
 struct PostgresWriterWaitTests {
     let w: Workspace, url: String
 
@@ -32,12 +34,14 @@ struct PostgresWriterWaitTests {
     @Test func aWriteGivesUpAfterItsTimeoutNamingTheProcessThatHoldsTheLock() throws {
         let before = try ages()
         let (row, pid) = try holder(#"UPDATE "Person" SET age = 11 WHERE id = 1"#)
-        let r = try w.run([url, "--timeout", "100", "update Person 1 set age = 12"])
+        let r = try w.run([url, "--timeout", "100", "update Person 1 set age = 12"], budget: WaitBudget.budget)
+        #expect(!r.timedOut, "the write did not give up")
         #expect(r.status == 1)
         #expect(r.err.contains("database 'trove' is being written by PostgreSQL process \(pid): gave up waiting for its lock after 100 ms"), "\(r.err)")
         // `.timeout 0` fails at once, and the transaction the write was in changes nothing.
         let tx = try w.run([url, "-c", "begin", "-c", "update Person 2 set age = 21", "-c", ".timeout 0",
-                            "-c", "update Person 1 set age = 12", "-c", "commit"])
+                            "-c", "update Person 1 set age = 12", "-c", "commit"], budget: WaitBudget.budget)
+        #expect(!tx.timedOut, "the write did not give up")
         #expect(tx.status == 1)
         #expect(tx.err.contains("PostgreSQL process \(pid): gave up waiting for its lock after 1 ms"), "\(tx.err)")
         try row.execute("ROLLBACK")
@@ -48,7 +52,8 @@ struct PostgresWriterWaitTests {
         // A table lock names no row, so no process: the message says so.
         let (table, _) = try holder(#"LOCK TABLE "Person" IN EXCLUSIVE MODE"#)
         defer { _ = try? table.execute("ROLLBACK") }
-        let locked = try w.run([url, "-c", ".timeout 50", "-c", "delete Person 2"])
+        let locked = try w.run([url, "-c", ".timeout 50", "-c", "delete Person 2"], budget: WaitBudget.budget)
+        #expect(!locked.timedOut, "the write did not give up")
         #expect(locked.status == 1)
         #expect(locked.err.contains("database 'trove' is being written by another client (PostgreSQL did not say which process holds the lock): gave up waiting for its lock after 50 ms"),
                 "\(locked.err)")
@@ -64,16 +69,24 @@ struct PostgresWriterWaitTests {
         let errors = Pipe()
         waiter.standardError = errors
         waiter.standardOutput = FileHandle.nullDevice
+        let exited = DispatchSemaphore(value: 0)
+        waiter.terminationHandler = { _ in exited.signal() }
         try waiter.run()
-        // Committed only once the waiter's statement waits for the holder's lock.
+        // Committed only once the waiter's statement waits for the holder's lock. PostgreSQL
+        // tells no one when a lock is waited for: the monitor looks every 10 ms, within the budget.
         let monitor = try PostgresConnection(url: url)
+        let deadline = DispatchTime.now() + WaitBudget.budget
         while try monitor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted AND $1::int = ANY(pg_blocking_pids(pid))", [pid]).rows[0][0] == "0" {
             #expect(waiter.isRunning, "the waiter ended without waiting")
             guard waiter.isRunning else { break }
+            guard DispatchTime.now() < deadline else {
+                Issue.record("the waiter did not wait for the lock within the budget")
+                break
+            }
             usleep(10_000)
         }
         try row.execute("COMMIT")
-        waiter.waitUntilExit()
+        WaitBudget.waitForExit(waiter, exited, "the waiting writer")
         #expect(waiter.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
         #expect(try w.run([url, "get Person 1"]).out.contains(#""age": 12"#))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestWaits
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -8,19 +9,11 @@ import Glibc
 /// telling standard error after a second whom it waits for; with `--timeout` or `.timeout`, at
 /// most that long, then fails naming the process that holds the writer lock.
 ///
-/// Every wait on another `trove` has its own budget, counted from when the wait begins, and
-/// one that runs out is a failure (the process is killed) rather than a hang. There is no
-/// suite time limit: Swift Testing starts it when a test starts, and in a full run on a loaded
-/// machine a test may wait its turn for a thread longer than any limit that would still catch
-/// a hang.
+/// Every wait on another `trove` has its own ``WaitBudget``, and one that runs out is a
+/// failure (the process is killed) rather than a hang.
 @Suite struct WriterWaitTests {
     let w: Workspace
     init() throws { w = try Workspace() }
-
-    /// The longest one wait may take: what it waits for is the start of a debug `trove`, its
-    /// open of the store and, for the waiter, its notice after one second; a 2-core machine at
-    /// a load of 10 does that in seconds.
-    static let budget: DispatchTimeInterval = .seconds(120)
 
     /// A `trove` that has begun a transaction on `db` and keeps it open until told to commit.
     final class Holder {
@@ -38,7 +31,7 @@ import Glibc
             try process.run()
             input.fileHandleForWriting.write(Data("begin\ncount Person\n".utf8))
             // The count answers once the transaction, and with it the writer lock, is held.
-            let said = WriterWaitTests.readUntil(output.fileHandleForReading, "\n")
+            let said = WaitBudget.readUntil(output.fileHandleForReading, "\n")
             guard said == "2\n" else {
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
@@ -51,40 +44,8 @@ import Glibc
         func commit() {
             input.fileHandleForWriting.write(Data("commit\n".utf8))
             try? input.fileHandleForWriting.close()
-            WriterWaitTests.waitForExit(process, exited, "the holder")
+            WaitBudget.waitForExit(process, exited, "the holder")
         }
-    }
-
-    /// What `handle` yields until it has said `marker`, ended, or `budget` ran out (an issue).
-    static func readUntil(_ handle: FileHandle, _ marker: String) -> String {
-        let deadline = DispatchTime.now() + budget
-        var data = Data()
-        while !String(decoding: data, as: UTF8.self).contains(marker) {
-            let now = DispatchTime.now()
-            guard now < deadline else {
-                Issue.record("no \(marker.debugDescription) within the budget; got \(String(decoding: data, as: UTF8.self).debugDescription)")
-                break
-            }
-            var ready = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            let left = (deadline.uptimeNanoseconds - now.uptimeNanoseconds) / 1_000_000 + 1
-            let n = poll(&ready, 1, Int32(min(left, UInt64(Int32.max))))
-            if n < 0 && errno != EINTR { break }
-            guard n > 0 else { continue }
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            data.append(chunk)
-        }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// Waits for `process` to exit (`exited` is signalled by its termination handler); an
-    /// issue, and the process killed, if it is still running when the budget runs out.
-    static func waitForExit(_ process: Process, _ exited: DispatchSemaphore, _ what: String) {
-        if exited.wait(timeout: .now() + budget) == .timedOut {
-            Issue.record("\(what) did not exit within the budget")
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
     }
 
     /// The milliseconds a "gave up waiting ... after N ms" message says.
@@ -101,18 +62,18 @@ import Glibc
         try people()
         let holder = try Holder(w)
         defer { holder.commit() }
-        let r = try w.run(["db", "--timeout", "100", #"insert Person {"id": 3}"#], budget: Self.budget)
+        let r = try w.run(["db", "--timeout", "100", #"insert Person {"id": 3}"#], budget: WaitBudget.budget)
         #expect(!r.timedOut, "the write did not give up")
         #expect(r.status == 1)
         #expect(r.err.contains("is being written by process \(holder.process.processIdentifier): gave up waiting for the writer lock after "), "\(r.err)")
         // At least the timeout; how much more is the machine's business.
         #expect(try #require(Self.waitedMilliseconds(r.err), "\(r.err)") >= 100)
-        let dot = try w.run(["db", "-c", ".timeout 0", "-c", #"insert Person {"id": 3}"#, "-c", ".show"], budget: Self.budget)
+        let dot = try w.run(["db", "-c", ".timeout 0", "-c", #"insert Person {"id": 3}"#, "-c", ".show"], budget: WaitBudget.budget)
         #expect(!dot.timedOut, "the write did not give up")
         #expect(dot.status == 1)
         #expect(dot.err.contains("process \(holder.process.processIdentifier)"), "\(dot.err)")
         // Reading never waits for the writer.
-        let count = try w.run(["db", "count Person"], budget: Self.budget)
+        let count = try w.run(["db", "count Person"], budget: WaitBudget.budget)
         #expect(!count.timedOut, "the read waited")
         #expect(count.out == "2\n")
     }
@@ -130,12 +91,12 @@ import Glibc
         let exited = DispatchSemaphore(value: 0)
         waiter.terminationHandler = { _ in exited.signal() }
         try waiter.run()
-        let said = Self.readUntil(errors.fileHandleForReading, "\n")
+        let said = WaitBudget.readUntil(errors.fileHandleForReading, "\n")
         #expect(said == "trove: waiting for the writer lock of 'db', held by process \(holder.process.processIdentifier)\n")
         // Still waiting after its notice: it goes on only once the holder commits.
         #expect(waiter.isRunning)
         holder.commit()
-        Self.waitForExit(waiter, exited, "the waiting writer")
+        WaitBudget.waitForExit(waiter, exited, "the waiting writer")
         #expect(waiter.terminationStatus == 0)
         #expect(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "")
         #expect(try w.run(["db", "count Person"]).out == "3\n")

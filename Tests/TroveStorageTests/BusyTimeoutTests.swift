@@ -1,10 +1,13 @@
 import Foundation
+import TestWaits
 import Testing
 @testable import TroveStorage
 
 /// A writer that meets another waits for the writer lock at most its busy timeout, and then
-/// says who holds the lock and how long it waited.
-@Suite(.timeLimit(.minutes(1))) struct BusyTimeoutTests {
+/// says who holds the lock and how long it waited: at least the timeout (how much more is the
+/// machine's business). Every wait on the holder or on a waiting writer has its own
+/// ``WaitBudget``: a writer that never gives up fails the test rather than hangs it.
+@Suite struct BusyTimeoutTests {
     static func waitedMilliseconds(_ error: StorageError) -> Int64? {
         guard case let .writerBusy(_, _, waited) = error else { return nil }
         return waited.components.seconds * 1000 + waited.components.attoseconds / 1_000_000_000_000_000
@@ -34,18 +37,15 @@ import Testing
         try Storage(path: path).write { tx in _ = try tx.createTree(named: "t") }
         let out = Pipe()
         let holder = try runProbe(["hold-writer", path], stdout: out)
-        var said = Data()
-        while !String(decoding: said, as: UTF8.self).contains("holding") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            said.append(chunk)
-        }
-        try #require(String(decoding: said, as: UTF8.self).contains("holding"))
+        defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) }; holder.waitUntilExit() }
+        try #require(WaitBudget.readUntil(out.fileHandleForReading, "holding").contains("holding"))
 
         var options = StorageOptions()
         options.busyTimeout = .milliseconds(100)
         let s = try Storage(path: path, options: options)
-        let error = try #require(throws: StorageError.self) { _ = try s.beginWrite() }
+        let write = WaitBudget.Thread { _ = try s.beginWrite() }
+        let outcome = try #require(write.result("the write that meets the holder"))
+        let error = try #require(throws: StorageError.self) { try outcome.get() }
         guard case let .writerBusy(busyPath, pid, _) = error else { Issue.record("\(error)"); return }
         #expect(busyPath == path)
         #expect(pid == holder.processIdentifier)
@@ -69,14 +69,21 @@ import Testing
         var options = StorageOptions()
         options.busyTimeout = .zero
         let second = try Storage(path: path, options: options)
-        let error = try #require(throws: StorageError.self) { _ = try second.beginWrite() }
+        // A writer that retries the lock is one that waits.
+        LockFileProbe.shared.watch(path + "-lock")
+        defer { LockFileProbe.shared.stopWatching(path + "-lock") }
+        let write = WaitBudget.Thread { _ = try second.beginWrite() }
+        let outcome = try #require(write.result("the write with a zero timeout"))
+        let error = try #require(throws: StorageError.self) { try outcome.get() }
         guard case let .writerBusy(_, pid, _) = error else { Issue.record("\(error)"); return }
         #expect(pid == getpid())
-        #expect(try #require(Self.waitedMilliseconds(error)) < 1000)
+        #expect(LockFileProbe.shared.counts(of: path + "-lock").writerLockRetries == 0)
 
         // Another thread of the same Storage waits at the gate within the timeout too.
         first.busyTimeout = .milliseconds(20)
-        let again = try #require(throws: StorageError.self) { _ = try first.beginWrite() }
+        let gated = WaitBudget.Thread { _ = try first.beginWrite() }
+        let gatedOutcome = try #require(gated.result("the write waiting at the gate"))
+        let again = try #require(throws: StorageError.self) { try gatedOutcome.get() }
         #expect(try #require(Self.waitedMilliseconds(again)) >= 20)
         tx.abort()
         try second.write { tx in _ = try tx.createTree(named: "t") }
@@ -127,22 +134,10 @@ import Testing
     /// commits `holder` once that write is told it waits, and returns when the write is done.
     static func writeOnAnotherThread(_ storage: Storage, _ key: [UInt8], _ value: [UInt8],
                                      whenToldItWaits notices: Notices, commit holder: WriteTransaction) throws {
-        let done = DispatchSemaphore(value: 0)
-        let result = LockedResult()
-        Thread.detachNewThread {
-            result.set(Result { try storage.write { tx in try tx.put(try #require(try tx.tree(named: "t")), key, value) } })
-            done.signal()
-        }
-        notices.first.wait()
+        let write = WaitBudget.Thread { try storage.write { tx in try tx.put(try #require(try tx.tree(named: "t")), key, value) } }
+        // Committed either way: a write never told it waits still gets to finish.
+        WaitBudget.wait(for: notices.first, "the notice to the waiting write")
         try holder.commit()
-        done.wait()
-        try result.get()
-    }
-
-    final class LockedResult: @unchecked Sendable {
-        let lock = NSLock()
-        var value: Result<Void, any Error>?
-        func set(_ r: Result<Void, any Error>) { lock.lock(); value = r; lock.unlock() }
-        func get() throws { lock.lock(); defer { lock.unlock() }; try value?.get() }
+        try #require(write.result("the waiting write")).get()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestWaits
 import Testing
 @testable import TroveStorage
 import TestRandom
@@ -213,10 +214,7 @@ private struct Acknowledgements {
         // The observer has been (or is being) told; wait for the last commit's id.
         let target = s.latestTransactionID
         while latest.get() < target {
-            guard seen.wait(timeout: .now() + 30) == .success else {
-                Issue.record("no notification of transaction \(target) within 30 s")
-                break
-            }
+            guard WaitBudget.wait(for: seen, "the notification of transaction \(target)") else { break }
         }
         #expect(latest.get() == target)
     }
@@ -243,7 +241,7 @@ private struct Acknowledgements {
         }
         // Its watch thread (blocked in poll on the lock file) does not keep it alive, though it
         // may hold it for the moment it takes to look at the commit above: wait for that.
-        #expect(gone.wait(timeout: .now() + 30) == .success)
+        WaitBudget.wait(for: gone, "the end of the released observer")
         #expect(released == nil)
         try s.write { tx in try tx.put(try tx.createTree(named: "t"), bytes("k"), bytes("w")) }
         #expect(latest.get() < s.latestTransactionID)
