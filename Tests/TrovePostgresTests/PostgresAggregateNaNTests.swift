@@ -169,13 +169,7 @@ struct PostgresAggregateNaNTests {
         // Finite values whose sum overflows: the store's error on both, the -inf notwithstanding.
         for text in ["sum M.d where g == 3", "avg M.d where g == 3", "M where g == 3 GROUP(g) SELECT(@sum.d)",
                      "M where g == 3 GROUP(g) SELECT(@avg.d)", "M where id == 5 SELECT(ds.@sum)", "M where id == 5 SELECT(ds.@avg)"] {
-            var storeError: QueryError?
-            do { _ = try store.read { try $0.answer(text) } } catch let error as QueryError { storeError = error }
-            var postgresError: QueryError?
-            do { _ = try postgres.run(text) } catch let error as QueryError { postgresError = error }
-            #expect(storeError != nil, "store: \(text)")
-            #expect(postgresError.map { [$0.message, "\($0.location)"] } == storeError.map { [$0.message, "\($0.location)"] },
-                    "\(text): PostgreSQL \(String(describing: postgresError)), store \(String(describing: storeError))")
+            try Self.expectTheStoresError(text, store: store, postgres: postgres)
         }
     }
 
@@ -196,13 +190,21 @@ struct PostgresAggregateNaNTests {
         try store.write { tx in for object in objects { _ = try tx.insert("M", object) } }
         for text in ["M GROUP(g) SELECT(@avg.i, @sum.d)", "M GROUP(g) SELECT(@sum.dec, @sum.d)", "M GROUP(g) SELECT(@sum.a, @sum.d, @sum.i)",
                      "M GROUP(g) SELECT(@sum.a AS x, @avg.d) SORT(x)", "M SELECT(is.@avg, ds.@sum)", "M SELECT(is.@sum, ds.@avg)"] {
-            var storeError: QueryError?
-            do { _ = try store.read { try $0.answer(text) } } catch let error as QueryError { storeError = error }
-            var postgresError: QueryError?
-            do { _ = try postgres.run(text) } catch let error as QueryError { postgresError = error }
-            #expect(storeError != nil, "store: \(text)")
-            #expect(postgresError.map { [$0.message, "\($0.location)"] } == storeError.map { [$0.message, "\($0.location)"] },
-                    "\(text): PostgreSQL \(String(describing: postgresError)), store \(String(describing: storeError))")
+            try Self.expectTheStoresError(text, store: store, postgres: postgres)
         }
+    }
+
+    /// Runs `text` on both backends and expects the store to refuse it, and PostgreSQL with the
+    /// store's message at the store's place.
+    static func expectTheStoresError(_ text: String, store: Store, postgres: PostgresStore,
+                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+        var storeError: QueryError?
+        do { _ = try store.read { try $0.answer(text) } } catch let error as QueryError { storeError = error }
+        var postgresError: QueryError?
+        do { _ = try postgres.run(text) } catch let error as QueryError { postgresError = error }
+        #expect(storeError != nil, "store: \(text)", sourceLocation: sourceLocation)
+        #expect(postgresError.map { [$0.message, "\($0.location)"] } == storeError.map { [$0.message, "\($0.location)"] },
+                "\(text): PostgreSQL \(String(describing: postgresError)), store \(String(describing: storeError))",
+                sourceLocation: sourceLocation)
     }
 }
