@@ -39,6 +39,9 @@ struct CSVImport {
             guard let header = try read() else { return nil }
             let properties = try properties(of: header)
             columns = properties
+            // A file of one column that can be null writes a null as an empty line; elsewhere
+            // a blank line is a stray one (a required column's file holds none).
+            reader.blankLinesAreRecords = properties.count == 1 && properties[0].isOptional && !properties[0].type.isList
             copyRows = destination.bulkInsert.flatMap { CSVCopyRows(header: properties, model: model, bulk: $0) }
         }
         guard let columns, let line = try readFields() else { return nil }

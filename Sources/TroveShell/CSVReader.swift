@@ -5,8 +5,9 @@ import Trove
 ///
 /// A field enclosed in double quotes may hold the separator, quotes (doubled) and line
 /// breaks; an empty field that was not quoted is told apart from `""`, because import reads
-/// the first as null. Records end with LF or CRLF; blank lines are skipped, and a UTF-8 byte
-/// order mark at the start is ignored. Every field must be valid UTF-8.
+/// the first as null. Records end with LF or CRLF; blank lines are skipped (unless
+/// `blankLinesAreRecords`), and a UTF-8 byte order mark at the start is ignored. Every field
+/// must be valid UTF-8.
 final class CSVReader {
     struct Field {
         var text: String
@@ -39,6 +40,11 @@ final class CSVReader {
     @exclusivity(unchecked) private var atEnd = false
     @exclusivity(unchecked) private var line: Int
     @exclusivity(unchecked) private var started = false
+
+    /// Whether a blank line is a record of one empty field rather than nothing: it is in a
+    /// file of one nullable column, where a null is written as an empty line, and skipping
+    /// it would lose the object. Set after the header: blank lines before it are skipped.
+    var blankLinesAreRecords = false
 
     /// `firstLine`: the line number of the input's first line.
     init(source: any JSONByteSource, separator: UInt8, chunkSize: Int = 1 << 16, firstLine: Int = 1) {
@@ -125,12 +131,16 @@ final class CSVReader {
             started = true
             try skipByteOrderMark()
         }
-        // Blank lines between records carry nothing.
-        while let b = try peek(), b == 0x0A || b == 0x0D {
-            advance()
-            if b == 0x0A { line += 1 }
+        if blankLinesAreRecords {
+            guard try peek() != nil else { return nil }
+        } else {
+            // Blank lines between records carry nothing.
+            while let b = try peek(), b == 0x0A || b == 0x0D {
+                advance()
+                if b == 0x0A { line += 1 }
+            }
+            guard try peek() != nil else { return nil }
         }
-        guard try peek() != nil else { return nil }
         let recordLine = line
         while true {
             let column = fieldBounds.count + 1

@@ -47,6 +47,20 @@ struct CSVReaderTests {
         #expect(try Self.records("a\n\"multi\nline\"\nnext\n", chunk: 4).count == 3)
     }
 
+    /// In a file of one column an empty line is a record (a null there), once the header is
+    /// read; blank lines before the header are still skipped.
+    @Test(arguments: [1, 3, 65536])
+    func blankLinesAreRecordsWhenAsked(chunk: Int) throws {
+        let reader = CSVReader(source: Chunks(bytes: Array("\nv\na\n\n\"\"\r\n\r\nb".utf8)), separator: 0x2C, chunkSize: chunk)
+        #expect(try reader.next()?.fields.map(\.text) == ["v"])
+        reader.blankLinesAreRecords = true
+        var out: [String] = []
+        while let record = try reader.next() {
+            out.append(record.fields.map { $0.quoted ? "<\($0.text)>" : $0.text }.joined(separator: "|") + "@\(record.line)")
+        }
+        #expect(out == ["a@3", "@4", "<>@5", "@6", "b@7"])
+    }
+
     /// Fields are checked in order: a field that is not UTF-8 is the error even when a later
     /// field of its record is malformed too.
     @Test func theFirstBadFieldOfARecordIsTheError() throws {
