@@ -178,10 +178,16 @@ private struct Recognizer {
         return Assignment(property: s.fragment(name), value: s.fragment(value))
     }
 
-    /// The last `set` word outside quotes and brackets; the last one, so that a property
-    /// named `set` may still appear in the predicate.
+    /// The last `set` word outside quotes and brackets that an operator does not follow: the
+    /// last one, so that a property named `set` may still appear in the predicate, and not
+    /// one an operator follows, which is that property (`set set = 3`).
     func lastTopLevelSet(from start: Int) -> Range<Int>? {
-        s.chunks(in: start..<s.bytes.count).last { StatementScanner.equalsIgnoringCase(s.bytes[$0], "set") }
+        let chunks = s.chunks(in: start..<s.bytes.count)
+        return chunks.indices.last { i in
+            guard StatementScanner.equalsIgnoringCase(s.bytes[chunks[i]], "set") else { return false }
+            guard i + 1 < chunks.count, let next = s.bytes[chunks[i + 1]].first else { return true }
+            return !"=!<>".utf8.contains(next)
+        }.map { chunks[$0] }
     }
 
     mutating func export() throws(StatementError) -> ShellStatement {

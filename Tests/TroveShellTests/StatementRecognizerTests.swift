@@ -83,6 +83,16 @@ import Testing
         ]))
     }
 
+    /// A `set` that an operator follows is the property, not the keyword: it can be set too.
+    @Test func aPropertyCalledSetCanBeSet() throws {
+        #expect(try recognize("update P where set == 1 set set = 2, x = 3") == .update(
+            model: f("P", 7), target: .predicate(f("set == 1", 15)),
+            assignments: [Assignment(property: f("set", 28), value: f("2", 34)), Assignment(property: f("x", 37), value: f("3", 41))]))
+        #expect(try recognize("update P 1 set x = 1, set =2") == .update(
+            model: f("P", 7), target: .keys([f("1", 9)]),
+            assignments: [Assignment(property: f("x", 15), value: f("1", 19)), Assignment(property: f("set", 22), value: f("2", 27))]))
+    }
+
     @Test func deleteByKeysOrPredicate() throws {
         #expect(try recognize("delete Person 1 2") == .delete(model: f("Person", 7), target: .keys([f("1", 14), f("2", 16)])))
         #expect(try recognize("delete Person where age > 1") == .delete(model: f("Person", 7), target: .predicate(f("age > 1", 20))))
