@@ -7,6 +7,8 @@ enum JSONRecords {
         var object: JSONObject
         /// Where the record starts in the statement.
         var offset: Int
+        /// Where the statement's JSON starts: the place of an error no one record owns.
+        var jsonOffset: Int
     }
 
     static func parse(_ fragment: SourceFragment) throws -> [Record] {
@@ -18,17 +20,28 @@ enum JSONRecords {
         }
         switch value {
         case .object(let object):
-            return [Record(object: object, offset: fragment.offset)]
+            return [Record(object: object, offset: fragment.offset, jsonOffset: fragment.offset)]
         case .array(let elements):
+            let starts = elementStarts(fragment, count: elements.count)
             return try elements.enumerated().map { index, element in
                 guard case .object(let object) = element else {
-                    throw StatementError("record \(index + 1) is \(element.typeDescription), not an object", at: fragment.offset)
+                    throw StatementError("record \(index + 1) is \(element.typeDescription), not an object", at: starts[index])
                 }
-                return Record(object: object, offset: fragment.offset)
+                return Record(object: object, offset: starts[index], jsonOffset: fragment.offset)
             }
         default:
             throw StatementError("expected a JSON object or an array of objects, found \(value.typeDescription)", at: fragment.offset)
         }
+    }
+
+    /// Where each element of the JSON array `fragment` (valid JSON) starts in the statement, so
+    /// that an error in a record points at it, not at the array.
+    private static func elementStarts(_ fragment: SourceFragment, count: Int) -> [Int] {
+        let scanner = StatementScanner(fragment.text)
+        let array = scanner.trimmed(0..<scanner.bytes.count)
+        let elements = count == 0 ? [] : scanner.splitTopLevel(array.lowerBound + 1..<array.upperBound - 1)
+        guard elements.count == count else { return Array(repeating: fragment.offset, count: count) }
+        return elements.map { fragment.offset + scanner.trimmed($0).lowerBound }
     }
 }
 
@@ -51,7 +64,7 @@ extension JSONRecords {
                 if try destination.write(model.name, values, merge: merge, at: place) { inserted += 1 } else { updated += 1 }
             }
         }
-        try placed(at: records.first?.offset) { try links.finish(in: destination) }
+        try placed(at: records.first?.jsonOffset) { try links.finish(in: destination) }
         return merge ? .upsert(inserted: inserted, updated: updated) : WriteSummary(inserted: inserted)
     }
 

@@ -73,7 +73,19 @@ import Testing
         try people()
         let r = try w.run(["db", #"insert Person [{"id": 3, "name": "Cy"}, {"id": 1, "name": "Again"}]"#])
         #expect(r.status == 1)
-        #expect(r.err == "error: column 15: record 2: 'Person' already has an object with primary key 1\n")
+        #expect(r.err == "error: column 41: record 2: 'Person' already has an object with primary key 1\n")
+        #expect(try w.run(["db", "count Person"]).out == "2\n")
+    }
+
+    /// An error in one record of an array points at that record, on its own line in a script.
+    @Test func aBadRecordOfAnArrayIsPlacedAtTheRecord() throws {
+        try people()
+        let script = try w.write("s.trove", "count Person\ninsert Person [\n  {\"id\": 7, \"name\": \"G\"},\n  {\"id\": 8, \"name\": 5}\n]\n")
+        let r = try w.run(["db", "-f", script])
+        #expect(r.status == 1)
+        #expect(r.err == "error: \(script):4:3: record 2: property 'name' expects string, not the number 5\n")
+        let notObject = try w.run(["db", #"insert Person [{"id": 7, "name": "G"}, [8]]"#])
+        #expect(notObject.err == "error: column 40: record 2 is an array, not an object\n")
         #expect(try w.run(["db", "count Person"]).out == "2\n")
     }
 
