@@ -74,7 +74,8 @@ enum CommandTable {
                           guard !args.values.isEmpty else { return .mode(nil) }
                           let text = try args.one("MODE")
                           guard let mode = OutputMode(rawValue: text.lowercased()) else {
-                              throw StatementError("unknown mode '\(text)'; modes: " + OutputMode.allCases.map(\.rawValue).joined(separator: ", "))
+                              let habit = OutputMode.sqlite3Counterpart(of: text).map { " (sqlite3's \(text) is \($0.rawValue) here)" } ?? ""
+                              throw StatementError("unknown mode '\(text)'\(habit); modes: " + OutputMode.allCases.map(\.rawValue).joined(separator: ", "))
                           }
                           return .mode(mode)
                       }),

@@ -70,6 +70,14 @@ extension ShellRunTests {
         #expect(run(["-c", ".mode xml"]).err == "error: column 7: unknown mode 'xml'; modes: json, jsonl, csv, tsv, table, markdown, line\n")
     }
 
+    /// sqlite3's names for the modes that exist here under another name get a hint.
+    @Test func sqlite3ModeNamesSayWhichModeIsTheirs() {
+        #expect(run(["-c", ".mode box"]).err
+            == "error: column 7: unknown mode 'box' (sqlite3's box is table here); modes: json, jsonl, csv, tsv, table, markdown, line\n")
+        #expect(run(["-c", ".mode Column"]).err.hasPrefix("error: column 7: unknown mode 'Column' (sqlite3's Column is table here); "))
+        #expect(run(["-c", ".mode tabs"]).err.hasPrefix("error: column 7: unknown mode 'tabs' (sqlite3's tabs is tsv here); "))
+    }
+
     @Test func nullValueFromOptionAndDotCommand() {
         #expect(run(["--csv", "--nullvalue", "NULL", "-c", "Person"]).out == "id,name,age\n1,Ann,31\n2,Bob,NULL\n")
         #expect(run(["--line"], stdin: ".nullvalue (none)\nget Person 2\n.nullvalue\nget Person 2\n").out
