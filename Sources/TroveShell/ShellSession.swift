@@ -395,13 +395,14 @@ final class ShellSession {
         case .print(let text): stdout.write(text + "\n")
         case .show:
             let onOff = { (b: Bool) in b ? "on" : "off" }
+            // Commands, -c and -f stop at an error whatever .bail says: .show says what holds.
             stdout.write("""
                      mode: \(settings.mode.rawValue)
                   headers: \(onOff(settings.showHeaders))
                 nullvalue: \(JSONText.string(.string(settings.effectiveNullText)))
                    output: \(redirection?.file ?? "stdout")
                     timer: \(onOff(timer))
-                     bail: \(onOff(bail))
+                     bail: \(onOff(bail || stopOnError))
                  readonly: \(onOff(readOnly))
                   timeout: \(BusyTimeout.text(busyTimeout))
                      args: \(arguments.isEmpty ? "(none)" : arguments.map { JSONText.string(.string($0)) }.joined(separator: " "))\n

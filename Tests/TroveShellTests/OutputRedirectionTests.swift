@@ -49,6 +49,15 @@ extension ShellRunTests {
         #expect(kept.out == "2\n")
     }
 
+    /// Commands and -f stop at the first error, piped input only with --bail or .bail on.
+    @Test func showSaysWhetherAnErrorStopsTheRun() {
+        #expect(run(["-c", ".show"]).out.contains("     bail: on\n"))
+        #expect(run(["-c", ".bail off", "-c", ".show"]).out.contains("     bail: on\n"))
+        #expect(run([], stdin: ".show\n").out.contains("     bail: off\n"))
+        #expect(run([], stdin: ".bail on\n.show\n").out.contains("     bail: on\n"))
+        #expect(run(["--bail"], stdin: ".show\n").out.contains("     bail: on\n"))
+    }
+
     @Test func showSaysWhereOutputGoes() throws {
         let path = temporaryFile("", suffix: ".txt")
         #expect(run(["-c", ".show"]).out.contains("   output: stdout\n"))
