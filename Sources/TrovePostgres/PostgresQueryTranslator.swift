@@ -247,6 +247,16 @@ struct PostgresQueryTranslator {
         "SELECT count(*) FROM (\(try keys(model, where: predicate))) AS matched"
     }
 
+    /// How many objects of `model` among those `objects` selects (a condition on `t0`) satisfy
+    /// each of `predicates`: a statement that tests every one of them on every such object
+    /// (`PostgresStore.overflowingSum`'s probe).
+    mutating func counts(_ model: ModelSchema, each predicates: [QueryPredicate], objects: String) throws -> String {
+        let root = "t0"
+        let counts = try predicates.map { "count(*) FILTER (WHERE \(try condition($0, model: model, alias: root)))" }
+        return "SELECT \(counts.joined(separator: ", ")) FROM \(PostgresTables.table(model.name)) AS \(root)"
+            + scopes[0].joins.joined() + " WHERE \(objects)"
+    }
+
     mutating func keys(_ model: ModelSchema, where predicate: QueryPredicate?) throws -> String {
         let root = "t0"
         let condition = try predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"
@@ -515,12 +525,17 @@ struct PostgresQueryTranslator {
             (left, right, op) = (right, left, swapped)
         }
         guard !left.isConstant else { throw Self.refusal(.typeMismatch, "a comparison needs a key path on one side", at: left.range) }
-        let subject = try operand(left, model: model, alias: alias, variables: variables)
+        var computed: [String] = []
+        let subject = computedOnce(try operand(left, model: model, alias: alias, variables: variables), left, into: &computed)
+        /// `test`, with the aggregates it reads computed once for it.
+        func fenced(_ test: String) -> String {
+            computed.isEmpty ? test : "(SELECT \(test) FROM \(computed.joined(separator: ", ")))"
+        }
         var test: String
         if right.isConstant {
             test = try constantTest(subject, op, options, right, at: location)
         } else {
-            let other = try operand(right, model: model, alias: alias, variables: variables)
+            let other = computedOnce(try operand(right, model: model, alias: alias, variables: variables), right, into: &computed)
             guard subject.subquery == nil || other.subquery == nil else {
                 throw Self.refusal(.typeMismatch, "only one side of a comparison may be a list", at: right.range)
             }
@@ -529,15 +544,34 @@ struct PostgresQueryTranslator {
                 guard other.subquery != nil else { throw Self.refusal(.typeMismatch, "IN takes a list", at: right.range) }
                 op = .equal
             }
-            test = try valueTest(subject.expression, op, options, other.expression, type: subject.type, at: location,
+            test = try valueTest(subject.expression, op, options, other.expression, type: subject.type, rightType: other.type, at: location,
                                  foldLeft: !subject.isObject, foldRight: !other.isObject)
-            if let subquery = other.subquery { return quantified(quantifier, subquery, test) }
+            if let subquery = other.subquery { return fenced(quantified(quantifier, subquery, test)) }
         }
-        if let subquery = subject.subquery { return quantified(quantifier, subquery, test) }
+        if let subquery = subject.subquery { return fenced(quantified(quantifier, subquery, test)) }
         if quantifier != nil, quantifier != .any {
             throw Self.refusal(.invalidQuantifier, "\(quantifier!) needs a key path that crosses a list", at: left.range)
         }
-        return test
+        return fenced(test)
+    }
+
+    /// `operand` (the value of `expression`) as a column of a one-row subquery added to
+    /// `computed`, when it is a sum, average, minimum or maximum of a list: a comparison names
+    /// its value more than once (the NaN and null guards, BETWEEN's two bounds), and
+    /// PostgreSQL would run the list's subquery at each. `OFFSET 0` keeps the planner from
+    /// pulling the subquery up, which would copy the expression back into each place.
+    private mutating func computedOnce(_ operand: Operand, _ expression: QueryExpression, into computed: inout [String]) -> Operand {
+        guard case .aggregate(let aggregate) = expression.kind, operand.subquery == nil else { return operand }
+        switch aggregate.function {
+        case .sum, .avg, .min, .max:
+            let alias = nextAlias("v")
+            computed.append("(SELECT \(operand.expression) AS v OFFSET 0) AS \(alias)")
+            var once = operand
+            once.expression = "\(alias).v"
+            return once
+        case .count, .size:
+            return operand
+        }
     }
 
     /// `constant op keyPath` for an operator with no mirror image (`'abc' CONTAINS name`,
@@ -593,7 +627,9 @@ struct PostgresQueryTranslator {
             case .sum:
                 let type: PropertyType = value.type.isInteger ? .int : value.type == .decimal ? .decimal : .double
                 if type == .decimal { return Operand(expression: "(SELECT \(Self.decimalSum(value.expression)) \(from))", type: type) }
-                let sum = type == .double ? Self.doubleSum(value.expression, type: value.type) : "COALESCE(sum(\(value.expression)), 0)"
+                // An int sum is numeric in PostgreSQL: the cast is where it leaves bigint's
+                // range, as a store's leaves Int64's.
+                let sum = type == .double ? Self.doubleSum(value.expression, type: value.type) : "COALESCE(sum(\(value.expression)), 0)::bigint"
                 return Operand(expression: "(SELECT \(sum) \(from))", type: type)
             case .avg:
                 if value.type == .decimal {
@@ -827,7 +863,7 @@ struct PostgresQueryTranslator {
     /// the statement then being the one a person would write.
     /// `at` is the operator's place, where a refusal points.
     private func valueTest(_ left: String, _ op: Operator, _ options: StringComparisonOptions, _ right: String,
-                           type: PropertyType, at location: QuerySourceRange, foldLeft: Bool = true, foldRight: Bool = true,
+                           type: PropertyType, rightType: PropertyType? = nil, at location: QuerySourceRange, foldLeft: Bool = true, foldRight: Bool = true,
                            rightIsConstant: Bool = false, leftIsNeverNull: Bool = false) throws -> String {
         if !options.isEmpty, type != .string {
             throw Self.refusal(.invalidModifier, "[c] and [d] apply to strings only", at: location)
@@ -836,21 +872,24 @@ struct PostgresQueryTranslator {
         let l = foldLeft && type == .string ? PostgresStringFolding.comparable(left, options) : left
         let r = foldRight && type == .string ? PostgresStringFolding.comparable(right, options) : right
         // NaN equals and orders with nothing in a store; PostgreSQL has 'NaN' = 'NaN' and puts
-        // it after every number.
-        let hasNaN = type == .float || type == .double || type == .decimal
+        // it after every number. Each side is guarded by its own type (an int sum beside a
+        // double's is a bigint, which no 'NaN' reads as); equal values are NaN on both or neither.
+        func mayBeNaN(_ type: PropertyType) -> Bool { type == .float || type == .double || type == .decimal }
+        let leftNaN = mayBeNaN(type), rightNaN = mayBeNaN(rightType ?? type)
+        let hasNaN = leftNaN || rightNaN, either = leftNaN ? l : r
         switch op {
         case .equal:
-            let nan = hasNaN ? " AND \(l) <> 'NaN'" : ""
+            let nan = hasNaN ? " AND \(either) <> 'NaN'" : ""
             if rightIsConstant && leftIsNeverNull { return nan.isEmpty ? "\(l) = \(r)" : "(\(l) = \(r)\(nan))" }
             return rightIsConstant ? "(\(l) = \(r)\(nan) AND \(l) IS NOT NULL)"
-                : hasNaN ? "(\(l) IS NOT DISTINCT FROM \(r) AND \(l) IS DISTINCT FROM 'NaN')" : "(\(l) IS NOT DISTINCT FROM \(r))"
+                : hasNaN ? "(\(l) IS NOT DISTINCT FROM \(r) AND \(either) IS DISTINCT FROM 'NaN')" : "(\(l) IS NOT DISTINCT FROM \(r))"
         case .notEqual:
-            return hasNaN ? "(\(l) IS DISTINCT FROM \(r) OR \(l) IS NOT DISTINCT FROM 'NaN')" : "(\(l) IS DISTINCT FROM \(r))"
+            return hasNaN ? "(\(l) IS DISTINCT FROM \(r) OR \(either) IS NOT DISTINCT FROM 'NaN')" : "(\(l) IS DISTINCT FROM \(r))"
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
             guard type.isNumeric || type == .string || type == .date else {
                 throw Self.refusal(.invalidOperator, "'\(op.sql)' does not order \(type) values", at: location)
             }
-            let nan = hasNaN ? " AND \(l) <> 'NaN' AND \(r) <> 'NaN'" : ""
+            let nan = (leftNaN ? " AND \(l) <> 'NaN'" : "") + (rightNaN ? " AND \(r) <> 'NaN'" : "")
             if rightIsConstant && leftIsNeverNull { return "(\(l) \(op.sql) \(r)\(nan))" }
             return rightIsConstant ? "(\(l) \(op.sql) \(r)\(nan) AND \(l) IS NOT NULL)" : "COALESCE(\(l) \(op.sql) \(r)\(nan), false)"
         case .beginsWith, .endsWith, .contains:

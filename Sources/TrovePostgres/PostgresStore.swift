@@ -74,7 +74,7 @@ public final class PostgresStore {
 
     /// Statements are checked as a store binds them before they are translated, so that
     /// what a store refuses is refused with its `QueryError` (kind, message and position).
-    private var queryCheck: QueryCheck {
+    var queryCheck: QueryCheck {
         if let keptCheck { return keptCheck }
         let check = QueryCheck(schema: schema)
         keptCheck = check
@@ -336,7 +336,11 @@ public final class PostgresStore {
             do {
                 rows = try read { try connection.execute(sql, parameters) }
             } catch let error as PostgresError where error.sqlState == "22003" {
-                if let refusal = try overflowingColumn(query, columns, text, arguments: arguments) { throw refusal }
+                // A store computes the condition before the items.
+                let model = try model(query.model.name)
+                let only = !columns.contains(where: \.overflows)
+                if let refusal = try overflowingSum(in: query.predicate, model: model, text, arguments: arguments, only: only)
+                    ?? overflowingColumn(query, columns, text, arguments: arguments) { throw refusal }
                 throw error
             }
             do {
@@ -356,7 +360,7 @@ public final class PostgresStore {
                 let (sql, type) = try Self.translating(text) { try translator.aggregate(aggregate) }
                 return (sql, translator.parameters, type)
             }
-            let rows = try Self.summing(statement, text, fractional: { _ in type != .int }) { try read { try connection.execute(sql, parameters) } }
+            let rows = try summing(aggregate, text, arguments: arguments, fractional: type != .int) { try read { try connection.execute(sql, parameters) } }
             let row = rows.rows.first ?? []
             let name = String(aggregate.function.rawValue.dropFirst())
             if aggregate.function == .avg, type == .decimal {
@@ -409,20 +413,20 @@ public final class PostgresStore {
     }
 
     /// `body`'s result; PostgreSQL's "out of range" (SQLSTATE 22003) of a sum becomes the
-    /// store's error for the same sum, at the same place: the aggregate statement's key path;
-    /// `fractional` says whether it adds fractional numbers. Nothing else in these
+    /// store's error for the same sum, at the same place: a sum of the condition's
+    /// (`overflowingSum`), which a store computes first, else the aggregate statement's key
+    /// path; `fractional` says whether it adds fractional numbers. Nothing else in these
     /// statements' SQL leaves the range of its type.
-    private static func summing<T>(_ statement: QueryStatement, _ text: String, fractional: (Int) -> Bool, _ body: () throws -> T) throws -> T {
+    private func summing<T>(_ aggregate: QueryAggregateStatement, _ text: String, arguments: [Value], fractional: Bool, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as PostgresError where error.sqlState == "22003" {
-            switch statement {
-            case .aggregate(let aggregate) where aggregate.function == .sum || aggregate.function == .avg:
-                if let keyPath = aggregate.keyPath {
-                    throw QueryError.sumOutOfRange(keyPath.description, fractional: fractional(0), at: keyPath.range.start, in: text)
-                }
-            default:
-                break
+            let sums = aggregate.function == .sum || aggregate.function == .avg
+            if let refusal = try overflowingSum(in: aggregate.predicate, model: model(aggregate.model.name), text, arguments: arguments, only: !sums) {
+                throw refusal
+            }
+            if sums, let keyPath = aggregate.keyPath {
+                throw QueryError.sumOutOfRange(keyPath.description, fractional: fractional, at: keyPath.range.start, in: text)
             }
             throw error
         }
@@ -458,7 +462,14 @@ public final class PostgresStore {
             let model = try model(query.model.name)
             return (sql, translator.parameters, ObjectReading(model: model, types: try PostgresObjects.types(model, schema: schema)))
         }
-        let rows = try read { try connection.execute(sql, parameters) }
+        let rows: PostgresRows
+        do {
+            rows = try read { try connection.execute(sql, parameters) }
+        } catch let error as PostgresError where error.sqlState == "22003" {
+            let query = try parsed(queryText)
+            if let refusal = try overflowingSum(in: query.predicate, model: reading.model, queryText, arguments: arguments, only: true) { throw refusal }
+            throw error
+        }
         return try PostgresObjects(model: reading.model, types: reading.types, rows: rows.rows)
     }
 
@@ -490,7 +501,12 @@ public final class PostgresStore {
             let sql = try Self.translating(predicate ?? "") { try translator.count(model, where: checked) }
             return (sql, translator.parameters)
         }
-        let rows = try read { try connection.execute(sql, parameters) }
+        let rows: PostgresRows
+        do {
+            rows = try read { try connection.execute(sql, parameters) }
+        } catch let error as PostgresError where error.sqlState == "22003" {
+            throw try overflowingSum(in: predicate, of: model, arguments: arguments) ?? error
+        }
         return Int(rows.rows.first?.first.flatMap { $0 } ?? "0") ?? 0
     }
 
@@ -660,8 +676,12 @@ public final class PostgresStore {
         var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
         let checked = try checkedPredicate(predicate, model: model, arguments: arguments)
         let condition = try Self.translating(predicate ?? "") { try translator.rowCondition(model, where: checked) }
-        return try write(oneStatement: Self.isOneStatement(model, values)) {
-            try updateRows(model, condition: condition, conditionParameters: translator.parameters.values, values: values)
+        do {
+            return try write(oneStatement: Self.isOneStatement(model, values)) {
+                try updateRows(model, condition: condition, conditionParameters: translator.parameters.values, values: values)
+            }
+        } catch let error as PostgresError where error.sqlState == "22003" {
+            throw try overflowingSum(in: predicate, of: model, arguments: arguments) ?? error
         }
     }
 
@@ -674,8 +694,12 @@ public final class PostgresStore {
         let condition = try Self.translating(predicate ?? "") { try translator.rowCondition(model, where: checked) }
         // Links to the deleted objects become null, and their list rows go, by the tables' own
         // foreign keys: one statement.
-        return try write(oneStatement: true) {
-            try connection.execute("DELETE FROM \(PostgresTables.table(model.name)) AS t0 WHERE \(condition)", translator.parameters.values).affected
+        do {
+            return try write(oneStatement: true) {
+                try connection.execute("DELETE FROM \(PostgresTables.table(model.name)) AS t0 WHERE \(condition)", translator.parameters.values).affected
+            }
+        } catch let error as PostgresError where error.sqlState == "22003" {
+            throw try overflowingSum(in: predicate, of: model, arguments: arguments) ?? error
         }
     }
 

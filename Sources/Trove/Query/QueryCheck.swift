@@ -18,7 +18,11 @@ package struct QueryCheck: Sendable {
     /// Checks a predicate on the objects of `model` as `Snapshot.objects(_:where:arguments:)`
     /// binds it. `text` is the predicate's text.
     package func check(_ predicate: QueryPredicate, model: String, text: String, arguments: [Value]) throws {
+        _ = try bound(predicate, model: model, text: text, arguments: arguments)
+    }
+
+    func bound(_ predicate: QueryPredicate, model: String, text: String, arguments: [Value]) throws -> BoundPredicate {
         guard let model = layout.byName[model] else { throw StoreError.noSuchModel(model) }
-        _ = try QueryBinder(layout: layout, arguments: arguments, statement: text).bind(predicate, to: model)
+        return try QueryBinder(layout: layout, arguments: arguments, statement: text).bind(predicate, to: model)
     }
 }

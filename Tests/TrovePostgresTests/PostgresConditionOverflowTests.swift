@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+import Trove
+import TrovePostgres
+import PostgresTestSupport
+
+/// A sum or average in a condition that leaves its type's range is the store's
+/// `QueryError.sumOutOfRange` on PostgreSQL too, naming the same list at the same place, in
+/// every statement a condition is part of; and a list aggregate
+/// in a condition is computed once.
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
+struct PostgresConditionOverflowTests {
+    static let schema = try! Schema(jsonData: Array(#"""
+        {"models": [{"name": "M", "primaryKey": "id", "properties": {"id": "int", "g": "int", "d": "double", "is": "int[]", "ds": "double[]",
+                                                                     "fs": "float[]", "ms": "M[]"}}]}
+        """#.utf8), fileName: "overflow")
+
+    /// Object 1's doubles overflow (its floats' sum, a double, does not), object 2's ints; object 3
+    /// links to both.
+    static let objects: [[String: Value]] = [
+        ["id": 1, "g": 1, "d": .double(1), "is": [.int(1)], "ds": [.double(1e308), .double(1e308)], "fs": [.float(3e38), .float(3e38)], "ms": []],
+        ["id": 2, "g": 1, "d": .double(2), "is": [.int(.max), .int(1)], "ds": [.double(1)], "fs": [], "ms": []],
+        ["id": 3, "g": 2, "d": .double(3), "is": [], "ds": [], "fs": [], "ms": [.int(1), .int(2)]],
+    ]
+
+    static func load() throws -> (Store, PostgresStore) {
+        let postgres = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: schema)
+        let store = try Store(configuration: .inMemory(schema: schema))
+        for object in objects { try postgres.insert("M", object) }
+        try store.write { tx in for object in objects { _ = try tx.insert("M", object) } }
+        return (store, postgres)
+    }
+
+    /// `body`'s `QueryError` on each backend, as message and place.
+    static func refusal(_ body: () throws -> Void) -> [String]? {
+        do { try body() } catch let error as QueryError { return [error.message, "\(error.location)"] } catch { return ["\(error)"] }
+        return nil
+    }
+
+    static func expectSameRefusal(_ what: String, store: () throws -> Void, postgres: () throws -> Void,
+                                  sourceLocation: SourceLocation = #_sourceLocation) {
+        let fromStore = refusal(store), fromPostgres = refusal(postgres)
+        #expect(fromStore?.first?.contains("out of the range") == true, "store: \(what): \(String(describing: fromStore))", sourceLocation: sourceLocation)
+        #expect(fromPostgres == fromStore, "\(what): PostgreSQL \(String(describing: fromPostgres)), store \(String(describing: fromStore))",
+                sourceLocation: sourceLocation)
+    }
+
+    @Test func anOverflowInAConditionIsTheStoresErrorInEveryStatement() throws {
+        let (store, postgres) = try Self.load()
+        let statements = [
+            "count M where ds.@sum > 0", "count M where ds.@avg < 0", "count M where is.@sum > 0",
+            "M where ds.@sum > 0", "M where ds.@avg < 0", "M where is.@sum > 0 SORT(id)",
+            "M where ds.@sum > 0 SELECT(id)", "M where ds.@avg < 0 GROUP(g) SELECT(g, @count)",
+            "M where ds.@sum > 0 GROUP(g) SELECT(@sum.d)", "M where is.@sum > 0 SELECT(ds.@sum)",
+            "sum M.d where ds.@sum > 0", "avg M.d where is.@sum > 0", "count M where SUBQUERY(ms, $x, $x.ds.@sum > 0).@count > 0",
+        ]
+        for text in statements {
+            Self.expectSameRefusal(text, store: { _ = try store.read { try $0.answer(text) } }, postgres: { _ = try postgres.run(text) })
+        }
+        for predicate in ["ds.@sum > 0", "ds.@avg < 0", "is.@sum > 0", "0 < ds.@sum", "ds.@sum BETWEEN {0, 1}"] {
+            Self.expectSameRefusal("count: \(predicate)", store: { _ = try store.read { try $0.objects("M", where: predicate, arguments: []).count } },
+                                   postgres: { _ = try postgres.count("M", where: predicate) })
+            Self.expectSameRefusal("objects: \(predicate)", store: { _ = try store.read { try $0.answer("M where \(predicate)") } },
+                                   postgres: { _ = try postgres.objects("M where \(predicate)") })
+            Self.expectSameRefusal("update: \(predicate)", store: { try store.write { tx in _ = try tx.update("M", where: predicate, set: ["g": 9]) } },
+                                   postgres: { _ = try postgres.update("M", where: predicate, set: ["g": 9]) })
+            Self.expectSameRefusal("delete: \(predicate)", store: { try store.write { tx in _ = try tx.delete("M", where: predicate) } },
+                                   postgres: { _ = try postgres.delete("M", where: predicate) })
+        }
+        // The failed writes changed nothing; in a transaction, a refused statement leaves it usable.
+        #expect(try postgres.count("M", where: "g == 9") == 0 && postgres.count("M") == 3)
+        try postgres.begin()
+        Self.expectSameRefusal("in a transaction", store: { try store.write { tx in _ = try tx.update("M", where: "ds.@sum > 0", set: ["g": 9]) } },
+                               postgres: { _ = try postgres.update("M", where: "ds.@sum > 0", set: ["g": 9]) })
+        #expect(try postgres.count("M", where: "id == 3") == 1)
+        try postgres.rollback()
+    }
+
+    /// Of several sums in a condition, the one named is the one a store throws at: on the
+    /// first object where one overflows, the first it computes there (a comparison's right
+    /// side before its left, operands in order, a SUBQUERY's where its count is).
+    @Test func theSumNamedIsTheFirstAStoreComputesThatOverflows() throws {
+        let (store, postgres) = try Self.load()
+        for predicate in ["fs.@sum > 0 AND ds.@sum > 0", "ds.@sum < is.@sum", "is.@sum < ds.@sum", "NOT (fs.@avg > 0 AND ds.@avg > 0)",
+                          "ms.@count > 5 OR ds.@sum > 0", "SUBQUERY(ms, $x, $x.fs.@sum >= 0 AND $x.is.@sum > 0).@count > 0",
+                          "SUBQUERY(ms, $x, $x.is.@sum > 0).@count < ds.@sum"] {
+            let text = "count M where \(predicate)"
+            Self.expectSameRefusal(text, store: { _ = try store.read { try $0.answer(text) } }, postgres: { _ = try postgres.run(text) })
+        }
+    }
+
+    /// A list aggregate in a condition is computed once a comparison, whatever guards (NaN,
+    /// null, BETWEEN's bounds) name its value, and answers as before.
+    @Test func aListAggregateInAConditionIsComputedOnce() throws {
+        let (store, postgres) = try Self.load()
+        try postgres.update("M", where: "id == 1", set: ["ds": [.double(1), .double(.nan)], "fs": []])
+        try postgres.update("M", where: "id == 2", set: ["is": [.int(4)]])
+        try store.write { tx in
+            _ = try tx.update("M", where: "id == 1", set: ["ds": [.double(1), .double(.nan)], "fs": []])
+            _ = try tx.update("M", where: "id == 2", set: ["is": [.int(4)]])
+        }
+        for predicate in ["ds.@sum > 0", "ds.@avg == 1", "ds.@max != 1", "is.@sum BETWEEN {1, 5}", "ds.@min <= 1", "ms.@max.d < ds.@sum",
+                          "is.@sum < ds.@sum", "ds.@avg >= is.@sum"] {
+            let sql = try postgres.sql("M where \(predicate) SELECT(id)").sql
+            let lists = predicate.components(separatedBy: "@").count - 1
+            #expect(sql.components(separatedBy: "FROM \"M.").count - 1 == lists, "\(predicate): \(sql)")
+            let expected = try store.read { try $0.objects("M", where: predicate, arguments: []).count }
+            #expect(try postgres.count("M", where: predicate) == expected, "\(predicate)")
+        }
+    }
+
+        for text in ["A GROUP(g) SELECT(g, @avg.d)", "A SORT(id) SELECT(id, ds.@avg)", "A where ds.@avg == 0 SORT(id) SELECT(id)",
+                     "A where ds.@avg > 0 SORT(id) SELECT(id)"] {
+            let fromStore = try store.read { try $0.rows(text).map(\.values) }
+            guard case .rows(let got) = try postgres.run(text) else { Issue.record("\(text): not rows"); continue }
+            #expect(got.rows == fromStore, "\(text)")
+        }
+    }
+}
