@@ -167,10 +167,19 @@ extension PostgresQueryTranslator {
     /// The average of `value` (of `type`) as a double, as a store takes it: the sum over the
     /// count, NaN in neither. PostgreSQL's `avg(double precision)` also sums the squares, which
     /// overflow from 1e155.
+    ///
+    /// PostgreSQL's `/` refuses a quotient that rounds to zero from a dividend that is not zero
+    /// ("underflow", 22003: 5e-324 over 2), where a store's division gives ±0: a quotient of at
+    /// most 2^-1075 (half the least subnormal, which rounds to the even 0) is the sum times 0,
+    /// with its sign. Below 1e-300 the sum is scaled by 2^1075 exactly (two powers of two, no
+    /// overflow), so the test is exact; `CASE` keeps the scaling from larger sums. PostgreSQL
+    /// computes each of the repeated aggregates once.
     static func doubleAverage(_ value: String, type: PropertyType) -> String {
         let count = skippingNaN("count(\(value))", value, type: type)
         guard type == .float || type == .double else { return "(sum(\(value)::double precision) / \(count))" }
-        return "(\(doubleSum(value, type: type)) / NULLIF(\(count), 0))"
+        let sum = doubleSum(value, type: type), n = "NULLIF(\(count), 0)"
+        return "(CASE WHEN abs(\(sum)) >= 1e-300 THEN \(sum) / \(n)"
+            + " WHEN abs(\(sum)) * 4.149515568880993e180 * 9.755464219737476e142 <= \(n) THEN \(sum) * 0 ELSE \(sum) / \(n) END)"
     }
 
     /// Whether `aggregated(function, _, type: type)` can fail with PostgreSQL's "out of range"

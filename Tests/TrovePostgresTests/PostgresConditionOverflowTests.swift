@@ -6,8 +6,8 @@ import PostgresTestSupport
 
 /// A sum or average in a condition that leaves its type's range is the store's
 /// `QueryError.sumOutOfRange` on PostgreSQL too, naming the same list at the same place, in
-/// every statement a condition is part of; and a list aggregate
-/// in a condition is computed once.
+/// every statement a condition is part of; an average that rounds to zero is zero on both; and
+/// a list aggregate in a condition is computed once.
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
 struct PostgresConditionOverflowTests {
     static let schema = try! Schema(jsonData: Array(#"""
@@ -109,6 +109,27 @@ struct PostgresConditionOverflowTests {
         }
     }
 
+    /// PostgreSQL's division refuses a quotient that rounds to zero ("underflow"); a store's
+    /// average of 5e-324 and 0 is 0.
+    @Test func anAverageThatRoundsToZeroIsZero() throws {
+        let schema = try Schema(jsonData: Array(#"""
+            {"models": [{"name": "A", "primaryKey": "id", "properties": {"id": "int", "g": "int", "d": "double", "ds": "double[]"}}]}
+            """#.utf8), fileName: "underflow")
+        let postgres = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: schema)
+        let store = try Store(configuration: .inMemory(schema: schema))
+        let least = Double.leastNonzeroMagnitude
+        let objects: [[String: Value]] = [
+            ["id": 1, "g": 1, "d": .double(least), "ds": [.double(least), .double(0)]],
+            ["id": 2, "g": 1, "d": .double(0), "ds": [.double(-least), .double(0), .double(0)]],
+            ["id": 3, "g": 2, "d": .double(-least), "ds": [.double(3 * least), .double(0)]],
+            ["id": 4, "g": 2, "d": .double(0), "ds": [.double(least * 0x1p20), .double(3)]],
+        ]
+        for object in objects { try postgres.insert("A", object) }
+        try store.write { tx in for object in objects { _ = try tx.insert("A", object) } }
+        for text in ["avg A.d where g == 1", "avg A.d where g == 2", "avg A.d"] {
+            let fromStore = try store.read { try $0.aggregate(text) }
+            #expect(try postgres.run(text) == .value("avg", fromStore), "\(text): store \(fromStore)")
+        }
         for text in ["A GROUP(g) SELECT(g, @avg.d)", "A SORT(id) SELECT(id, ds.@avg)", "A where ds.@avg == 0 SORT(id) SELECT(id)",
                      "A where ds.@avg > 0 SORT(id) SELECT(id)"] {
             let fromStore = try store.read { try $0.rows(text).map(\.values) }
