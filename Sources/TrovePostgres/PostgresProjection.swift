@@ -303,7 +303,10 @@ extension PostgresQueryTranslator {
             order.append("min(\(root).\(PostgresTables.orderColumn))")
         }
         let condition = try query.predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"
-        let identity = "json_build_array(\(keys.map(\.value).joined(separator: ", ")))::pg_catalog.text"
+        // What tells a group apart across runs (`watch`) is its values as GROUP tells them
+        // apart (a string's NFC form, as a store's group keys compare), not the spelling it
+        // shows: that reading of the group's first row is made once, for its column.
+        let identity = "json_build_array(\(keys.map { $0.path.objectModel == nil && $0.path.type == .string ? Self.distinguished($0.path) : $0.value }.joined(separator: ", ")))::pg_catalog.text"
         var sql = "SELECT \((columns.flatMap(\.sql) + [identity]).joined(separator: ", "))"
             + " FROM \(PostgresTables.table(model.name)) AS \(root)" + scopes[0].joins.joined()
             + " WHERE \(condition) GROUP BY \(keys.map { Self.distinguished($0.path) }.joined(separator: ", "))"

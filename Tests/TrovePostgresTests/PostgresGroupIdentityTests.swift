@@ -1,0 +1,38 @@
+import Testing
+import Trove
+import TrovePostgres
+import PostgresTestSupport
+
+/// A group of strings is told apart across runs (`watch`) by its NFC form, as a store's group
+/// keys compare, so that the spelling it shows (its first object's) is read once a group and
+/// a group whose first object goes keeps its identity.
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
+struct PostgresGroupIdentityTests {
+    @Test func aGroupOfStringsIsToldApartByItsNFCForm() throws {
+        let schema = try Schema(jsonData: Array(#"""
+            {"models": [{"name": "P", "properties": {"name": "string", "n": "int"}}]}
+            """#.utf8), fileName: "identity")
+        let postgres = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: schema)
+        let store = try Store(configuration: .inMemory(schema: schema))
+        let objects: [[String: Value]] = [["name": "e\u{301}", "n": 1], ["name": "\u{E9}", "n": 2], ["name": "f", "n": 3]]
+        for object in objects { try postgres.insert("P", object) }
+        try store.write { tx in for object in objects { _ = try tx.insert("P", object) } }
+        let text = "P GROUP(name) SELECT(name, @count)"
+        let sql = try postgres.sql(text).sql
+        #expect(sql.components(separatedBy: #"= min(t0."@key")"#).count == 2, "\(sql)")
+        guard case .rows(let before) = try postgres.run(text) else { Issue.record("not rows"); return }
+        let storeBefore = try store.read { try $0.rows(text) }
+        try postgres.delete("P", where: "n == 1")
+        try store.write { tx in _ = try tx.delete("P", where: "n == 1") }
+        guard case .rows(let after) = try postgres.run(text) else { Issue.record("not rows"); return }
+        let storeAfter = try store.read { try $0.rows(text) }
+        // The groups `f`, then `é` (UTF-8's order), spelled as its first object.
+        func bytes(_ rows: [[Value]]) -> [UInt8]? {
+            if case .string(let s)? = rows.last?.first { return Array(s.utf8) }
+            return nil
+        }
+        #expect(bytes(before.rows) == Array("e\u{301}".utf8) && bytes(after.rows) == Array("\u{E9}".utf8))
+        #expect(after.identities == before.identities)
+        #expect(storeAfter.map(\.identity) == storeBefore.map(\.identity))
+    }
+}
