@@ -87,9 +87,10 @@ package enum PostgresValues {
 
     private static let hexDigits = (0..<16).map { String($0, radix: 16) }
 
-    /// A double as PostgreSQL reads it back exactly (its spellings of NaN and the infinities).
+    /// A double as PostgreSQL reads it back exactly (its spellings of NaN and the infinities,
+    /// which are Trove's).
     package static func text(_ d: Double) -> String {
-        d.isNaN ? "NaN" : d == .infinity ? "Infinity" : d == -.infinity ? "-Infinity" : d.description
+        NonFiniteNumber.text(d) ?? d.description
     }
 
     /// The SQL reading `expression` (of scalar type `type`) in the form `value(_:type:)` parses.

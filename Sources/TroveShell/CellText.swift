@@ -10,7 +10,7 @@ enum CellText {
         case .bool(let b)?: b ? "true" : "false"
         case .int(let i)?: String(i)
         case .bigInteger(let digits)?: digits
-        case .double(let d)?: JSONText.number(d)
+        case .double(let d)?: NonFiniteNumber.text(d) ?? JSONText.number(d)
         case let other?: JSONText.string(other)
         }
     }

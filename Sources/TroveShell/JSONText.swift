@@ -54,10 +54,13 @@ enum JSONText {
     }
 
     /// Numbers and strings are written by Trove's `JSONWriter`, so the shell prints exactly
-    /// what the store's JSON reads back: JSON has no NaN or infinity, so they print as
-    /// `null`; integral doubles keep a `.0` so that readers see a floating-point value.
+    /// what the store's JSON reads back: JSON has no NaN or infinity, so they print as the
+    /// strings a float or double reads back (`"NaN"`, `"Infinity"`, `"-Infinity"`, as
+    /// `Value.jsonValue` gives them); integral doubles keep a `.0` so that readers see a
+    /// floating-point value.
     static func number(_ d: Double) -> String {
-        JSONValue.double(d).jsonText
+        if let text = NonFiniteNumber.text(d) { return JSONValue.string(text).jsonText }
+        return JSONValue.double(d).jsonText
     }
 
     static func writeString(_ s: String, into out: inout String) {

@@ -14,6 +14,8 @@ enum ColumnAlignment {
             switch row[column] {
             case nil, .null?: continue
             case .int?, .bigInteger?, .double?: holdsNumbers = true
+            // A float's or double's NaN or infinity: a number, whose JSON form is a string.
+            case .string(let s)? where NonFiniteNumber.value(ofJSONString: s) != nil: continue
             case .string? where decimalColumns.contains(column): holdsNumbers = true
             default: return false
             }

@@ -162,8 +162,8 @@ struct PostgresShellTests {
         #expect(watcher.terminationReason == .exit && watcher.terminationStatus == 0)
     }
 
-    /// A NaN average (both infinities, which only the Swift API stores) prints once, not
-    /// again after each commit that leaves it NaN, as on a store.
+    /// A NaN average (both infinities) prints once, as JSON's string "NaN", not again after
+    /// each commit that leaves it NaN, as on a store.
     @Test func aWatchedNaNAggregatePrintsOnlyWhenItChanges() throws {
         let schema = try Schema(jsonData: Array(#"{"models": [{"name": "M", "primaryKey": "id", "properties": {"id": "int", "d": "double?"}}]}"#.utf8))
         do {
@@ -171,7 +171,7 @@ struct PostgresShellTests {
             for (id, d) in [(1, Double.infinity), (2, -.infinity)] { try postgres.insert("M", ["id": .int(Int64(id)), "d": .double(d)]) }
         }
         let (watcher, lines, errors) = try startWatch("watch avg M.d")
-        #expect(lines.next() == "null")
+        #expect(lines.next() == #""NaN""#)
         #expect(try w.run([url, #"insert M {"id": 3, "d": 1}"#]).status == 0)
         #expect(try w.run([url, "delete M where d > 2 or d < 0"]).status == 0)
         #expect(lines.next() == "1.0")

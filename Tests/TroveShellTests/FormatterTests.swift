@@ -225,11 +225,47 @@ import Trove
 
     @Test func jsonTextEscapesWhatJSONRequires() {
         #expect(JSONText.string(.string("a\"b\\c\n\t\u{01}é😀")) == #""a\"b\\c\n\t\u0001é😀""#)
-        #expect(JSONText.string(.double(.nan)) == "null")
+        #expect(JSONText.string(.double(.nan)) == #""NaN""#)
         #expect(JSONText.string(.double(2.5)) == "2.5")
         #expect(JSONText.string(.int(-9_223_372_036_854_775_808)) == "-9223372036854775808")
         #expect(JSONText.string(.object(JSONObject())) == "{}")
         #expect(JSONText.string(.bool(false)) == "false")
+    }
+
+    // MARK: NaN and infinities
+
+    /// A float's or double's NaN or infinity prints in PostgreSQL's spelling: a JSON string in
+    /// the JSON modes, the bare word in the others; stored or an aggregate's result alike.
+    @Test func nonFiniteNumbersPrintAsPostgreSQLSpellsThemInEveryMode() {
+        let values: [Value] = [.double(.nan), .double(-.infinity), .double(-0.0), .float(.infinity)]
+        let row = JSONObject(zip(["a", "b", "c", "d"], values).map { ($0, $1.jsonValue) } + [("l", Value.list([.double(.infinity), .double(2)]).jsonValue)])
+        let set = ResultSet(columns: ["a", "b", "c", "d", "l"], rows: [row])
+        func output(_ mode: OutputMode, _ result: ShellResult) -> String { render(result, FormatterSettings(mode: mode).makeFormatter()) }
+        #expect(output(.json, .objects(set)) == "[\n  {\"a\": \"NaN\", \"b\": \"-Infinity\", \"c\": -0.0, \"d\": \"Infinity\", \"l\": [\"Infinity\", 2.0]}\n]\n")
+        #expect(output(.jsonl, .objects(set)) == #"{"a": "NaN", "b": "-Infinity", "c": -0.0, "d": "Infinity", "l": ["Infinity", 2.0]}"# + "\n")
+        #expect(output(.csv, .objects(set)) == "a,b,c,d,l\nNaN,-Infinity,-0.0,Infinity,\"[\"\"Infinity\"\", 2.0]\"\n")
+        #expect(output(.tsv, .objects(set)) == "a\tb\tc\td\tl\nNaN\t-Infinity\t-0.0\tInfinity\t\"[\"\"Infinity\"\", 2.0]\"\n")
+        #expect(output(.line, .objects(set)) == "a = NaN\nb = -Infinity\nc = -0.0\nd = Infinity\nl = [\"Infinity\", 2.0]\n")
+        // Numbers, aligned right beside finite ones.
+        let column = ResultSet(columns: ["x"], rows: [Value.double(.nan), .double(1.5), .float(-.infinity)].map { JSONObject([("x", $0.jsonValue)]) })
+        #expect(render(.objects(column), TableFormatter(width: nil, unicode: false)) == """
+            +-----------+
+            |         x |
+            +-----------+
+            |       NaN |
+            |       1.5 |
+            | -Infinity |
+            +-----------+
+            (3 rows)
+
+            """)
+        #expect(render(.objects(column), MarkdownFormatter()) == "|         x |\n| --------: |\n|       NaN |\n|       1.5 |\n| -Infinity |\n")
+        for (mode, nan, infinity) in [(OutputMode.json, #""NaN""#, #""-Infinity""#), (.jsonl, #""NaN""#, #""-Infinity""#), (.csv, "NaN", "-Infinity"),
+                                      (.tsv, "NaN", "-Infinity"), (.line, "avg = NaN", "sum = -Infinity")] {
+            #expect(output(mode, .value(name: "avg", .double(.nan))) == nan + "\n", "\(mode)")
+            #expect(output(mode, .value(name: "sum", .double(-.infinity))) == infinity + "\n", "\(mode)")
+        }
+        #expect(render(.value(name: "max", .float(.infinity)), TableFormatter(width: nil, unicode: false)).contains("| Infinity |"))
     }
 
     @Test func displayWidthTruncatesWithAnEllipsis() {

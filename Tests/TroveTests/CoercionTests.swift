@@ -37,7 +37,7 @@ struct CoercionTests {
                 (.literal(.number("4")), .int(4)), (.literal(.number("4.0")), .int(4)), (.literal(.number("1e2")), .int(100)),
                 (.literal(.number("4.5")), nil), (.literal(.string("4")), nil), (.literal(.bool(true)), nil),
                 (.text("4"), .int(4)), (.text("-4.00"), .int(-4)), (.text("1e2"), .int(100)), (.text("4.5"), nil), (.text("four"), nil),
-                (.text("null"), .null),
+                (.text("null"), .null), (.text("Infinity"), nil), (.text("nan"), nil), (.json(.string("NaN")), nil),
             ])
         }
         add(.int8, [(.json(.int(128)), nil), (.literal(.number("-128")), .int(-128)), (.text("1e3"), nil), (.value(.int(-129)), nil)])
@@ -50,7 +50,13 @@ struct CoercionTests {
                 (.value(.int(2)), v(2)), (.value(.double(2.5)), v(2.5)), (.value(.string("2.5")), nil),
                 (.json(.int(2)), v(2)), (.json(.double(2.5)), v(2.5)), (.json(.string("2.5")), nil), (.json(.bool(false)), nil),
                 (.literal(.number("2.5")), v(2.5)), (.literal(.number("25e-1")), v(2.5)), (.literal(.string("2.5")), nil), (.literal(.bool(false)), nil),
-                (.text("2.5"), v(2.5)), (.text("-2"), v(-2)), (.text("abc"), nil), (.text("nan"), nil), (.text("nil"), .null),
+                (.text("2.5"), v(2.5)), (.text("-2"), v(-2)), (.text("abc"), nil), (.text("nil"), .null),
+                // The infinities (NaN, which equals nothing, is NonFiniteNumberTests'): PostgreSQL's spellings.
+                (.json(.string("Infinity")), v(.infinity)), (.json(.string("-Infinity")), v(-.infinity)),
+                (.json(.string("inf")), nil), (.json(.string("infinity")), nil), (.json(.string("+Infinity")), nil),
+                (.text("Infinity"), v(.infinity)), (.text("-inf"), v(-.infinity)), (.text("+INF"), v(.infinity)),
+                (.text("-infinity"), v(-.infinity)), (.text("infinite"), nil), (.text("--inf"), nil), (.text("1e999"), nil),
+                (.literal(.string("Infinity")), nil), (.value(.string("Infinity")), nil),
             ])
         }
         add(.float, [(.json(.double(1e300)), nil), (.literal(.number("1e39")), nil)])
@@ -61,6 +67,7 @@ struct CoercionTests {
             (.literal(.number("12345678901234567890")), .decimal(twentyDigits)), (.literal(.number("0.1")), .decimal(Decimal(string: "0.1")!)),
             (.literal(.string("12345678901234567890")), .decimal(twentyDigits)), (.literal(.bool(true)), nil),
             (.text("12345678901234567890"), .decimal(twentyDigits)), (.text("1,5"), nil),
+            (.text("NaN"), nil), (.text("Infinity"), nil), (.json(.string("NaN")), nil), (.json(.string("-Infinity")), nil),
         ])
         add(.bool, [
             (.value(.bool(true)), .bool(true)), (.value(.int(1)), nil), (.value(.string("true")), nil),
@@ -73,6 +80,7 @@ struct CoercionTests {
             (.json(.string("a")), .string("a")), (.json(.int(1)), nil), (.json(.bool(true)), nil), (.json(.array([])), nil),
             (.literal(.string("a")), .string("a")), (.literal(.number("1")), nil), (.literal(.bool(false)), nil),
             (.text("1"), .string("1")), (.text("null"), .string("null")), (.text(""), .string("")),
+            (.text("NaN"), .string("NaN")), (.json(.string("-Infinity")), .string("-Infinity")),
         ])
         add(.date, [
             (.value(.date(noon)), .date(noon)), (.value(.string("1970-01-01")), .date(midnight)), (.value(.int(0)), nil),

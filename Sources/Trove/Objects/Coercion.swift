@@ -15,7 +15,8 @@ package enum CoercionInput: Sendable, Equatable {
     /// A literal of the query language or of a shell statement.
     case literal(QueryExpression.Literal)
     /// Text typed by the property it is for: an `--arg` value, a CSV field. Numbers and
-    /// `true`/`false` (also `yes`/`no`, `1`/`0`) as literals, other types in their JSON form;
+    /// `true`/`false` (also `yes`/`no`, `1`/`0`) as literals, NaN and the infinities of a
+    /// float or double as words (`NaN`, `Infinity`, `-inf`), other types in their JSON form;
     /// `null` or `nil` is null unless the property is a string.
     case text(String)
 }
@@ -47,7 +48,9 @@ public struct CoercionError: Error, Sendable, Equatable, CustomStringConvertible
 /// The rules (the shell contract's "Data in and out" and the man page's "Values"):
 /// - a number fits an integer type when its value is integral and in range (`4.0`, `1e3`);
 ///   a fractional or out-of-range one is an error;
-/// - `float` and `double` take any finite number; `decimal` keeps every digit of a
+/// - `float` and `double` take any finite number, and NaN and the infinities as JSON strings
+///   (`"NaN"`, `"Infinity"`, `"-Infinity"`) and as text (those words and `inf`, in any case,
+///   signed or not: ``NonFiniteNumber``), not as literals; `decimal` keeps every digit of a
 ///   literal or text that it holds, rounding longer text half away from zero as sums do
 ///   (`Decimal.parse`), and also takes the decimal string form;
 /// - dates are ISO 8601, with or without a time, with `Z` or any offset (`2024-05-01` is
@@ -171,7 +174,9 @@ package enum Coercion {
         case .double(let d):
             if type == .decimal { throw decimalAsNumber(property, written(d)) }
             return try double(d, as: type, for: property, found: { written(d) })
-        case .string(let s): return try string(s, as: type, for: property)
+        case .string(let s):
+            if let d = nonFinite(NonFiniteNumber.value(ofJSONString: s), as: type) { return d }
+            return try string(s, as: type, for: property)
         case .array: throw mismatch(type, property, "an array")
         case .object: throw mismatch(type, property, "an object")
         }
@@ -200,8 +205,22 @@ package enum Coercion {
             default: throw CoercionError(property: property, type: type, found: "\(quoted(text)), which is not true or false")
             }
         }
-        if type.isNumeric { return try number(text, as: type, for: property) }
+        if type.isNumeric {
+            if let d = nonFinite(NonFiniteNumber.value(ofText: text), as: type) { return d }
+            return try number(text, as: type, for: property)
+        }
         return try string(text, as: type, for: property)
+    }
+
+    /// `d`, a NaN or infinity read from a string, as a value of `type` when that is a float
+    /// or double; nil otherwise (a decimal cannot be NaN, an integer neither).
+    private static func nonFinite(_ d: Double?, as type: PropertyType) -> Value? {
+        guard let d else { return nil }
+        switch type {
+        case .double: return .double(d)
+        case .float: return .float(Float(d))
+        default: return nil
+        }
     }
 
     // MARK: Forms

@@ -4,20 +4,23 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The JSON form of values (schema-format.md, "Types"): numbers for numeric types, ISO 8601
-/// strings for dates, base64 for data, strings for decimals (every digit kept) and UUIDs,
-/// links as the target's primary key. Reading goes through ``Coercion``.
+/// The JSON form of values (schema-format.md, "Types"): numbers for numeric types (NaN and
+/// the infinities, which JSON has not, as the strings `"NaN"`, `"Infinity"` and `"-Infinity"`,
+/// as PostgreSQL's `to_json` writes them), ISO 8601 strings for dates, base64 for data, strings
+/// for decimals (every digit kept) and UUIDs, links as the target's primary key. Reading goes
+/// through ``Coercion``.
 extension Value {
     /// The JSON form of a scalar or a list of scalars; a reference is its object key, a nested
-    /// object its properties.
+    /// object its properties. A NaN or infinite float or double is the string `"NaN"`,
+    /// `"Infinity"` or `"-Infinity"`, which a float or double property reads back.
     public var jsonValue: JSONValue {
         switch self {
         case .null: .null
         case .bool(let b): .bool(b)
         case .int(let v): .int(v)
         // Through the Float's own shortest text, so that 0.1 stays 0.1 and not 0.100000001.
-        case .float(let f): f.isFinite ? .double(Double(f.description) ?? Double(f)) : .null
-        case .double(let d): d.isFinite ? .double(d) : .null
+        case .float(let f): f.isFinite ? .double(Double(f.description) ?? Double(f)) : .string(NonFiniteNumber.text(Double(f))!)
+        case .double(let d): NonFiniteNumber.text(d).map(JSONValue.string) ?? .double(d)
         case .string(let s): .string(s)
         case .date(let d): .string(ISO8601Timestamp.format(d))
         case .data(let d): .string(d.base64EncodedString())
