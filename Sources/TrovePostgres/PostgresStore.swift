@@ -36,7 +36,9 @@ public final class PostgresStore {
 
     /// Connects to `url` and makes the database hold `schema` (creating its tables, or
     /// applying additive changes to the ones there). With no schema, the database's own is
-    /// used; a database without one is an error.
+    /// used; a database without one opens with no models, as a new store file does, and
+    /// nothing is created in it until a schema is applied (``apply(_:)``), so that a role
+    /// that may not create tables can still open it.
     ///
     /// A `readOnly` store uses the database's own schema whatever `schema` is, and its
     /// session is read-only (`default_transaction_read_only`): the server refuses every write.
@@ -54,17 +56,26 @@ public final class PostgresStore {
             }
             (self.schema, foreignKeys) = stored
         } else if let schema {
-            (self.schema, foreignKeys) = try PostgresSchemaInstaller.install(schema, on: connection)
+            (self.schema, foreignKeys) = try Self.install(schema, on: connection)
         } else if let stored = try PostgresSchemaInstaller.upgraded(connection) {
             (self.schema, foreignKeys) = stored
         } else {
-            throw PostgresError("the database '\(connection.database)' holds no Trove schema: give one with --schema FILE")
+            self.schema = try Schema(models: [])
         }
     }
 
     /// Applies `schema` to the database with the rules of `init(url:schema:)`.
     public func apply(_ schema: Schema) throws {
-        (self.schema, foreignKeys) = try PostgresSchemaInstaller.install(schema, on: connection)
+        (self.schema, foreignKeys) = try Self.install(schema, on: connection)
+    }
+
+    private static func install(_ schema: Schema, on connection: PostgresConnection) throws -> (Schema, PostgresForeignKeys) {
+        do {
+            return try PostgresSchemaInstaller.install(schema, on: connection)
+        } catch let error as PostgresError where error.sqlState == "42501" || error.sqlState == "25006" {
+            // No right to create or change tables, or a read-only server: say what was refused.
+            throw PostgresError("cannot apply the schema to the database '\(connection.database)': \(error.message)", sqlState: error.sqlState)
+        }
     }
 
     func model(_ name: String) throws -> ModelSchema {
