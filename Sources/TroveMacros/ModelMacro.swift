@@ -3,8 +3,8 @@ import SwiftSyntax
 import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
-/// `@Model`: makes a struct a `PersistentModel` whose property table lists its stored
-/// properties by name and key path, with the attributes written on them.
+/// `@Model`: makes a struct or a final class a `PersistentModel` whose property table lists
+/// its stored properties by name and key path, with the attributes written on them.
 ///
 /// The table holds no types: each entry is built by a generic initializer, so the schema type
 /// of a property comes from its Swift type through `StorableProperty`, checked by the
@@ -17,29 +17,22 @@ import SwiftSyntaxMacros
 /// (`_chainedKeyPaths`, `\Project?.?.title`), which name the key paths through optional links
 /// to it (`\Task.project?.title`): the compiler synthesizes
 /// `Codable` only in the type's own file, and an initializer in the struct itself would take
-/// away its memberwise one.
-public struct ModelMacro: ExtensionMacro {
+/// away its memberwise one. A class's two initializers are members of the class (the member
+/// role): an extension of a class can declare only convenience initializers.
+public struct ModelMacro: ExtensionMacro, MemberMacro {
     public static func expansion(
         of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
         providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
-        guard let structDecl = declaration.as(StructDeclSyntax.self) else {
-            throw MacroError("@Model applies to a struct")
-        }
-        let stored = try StoredProperty.all(in: structDecl).filter { !$0.isTransient }
+        let model = try ModelDeclaration(declaration)
+        let stored = model.stored
         // The type as the extension names it (`Outer.Dog` for a nested model): a bare `Dog` in
         // the extension would find a top-level type of that name first.
         let typeName = type.trimmedDescription
-        let access = Self.access(of: structDecl)
+        let access = model.access
         let entries = stored.map { "    " + $0.entry(root: typeName) + "," }
         let keys = stored.isEmpty ? "" : "case " + stored.map(\.name).joined(separator: ", ")
-        let decodes = stored.map {
-            "    self.\($0.name) = try container.\($0.linkingOrigin == nil ? "_decodeModelProperty" : "_decodeLinkingObjects")(forKey: .\($0.name))"
-        }
-        let reads = stored.enumerated().map { index, property in
-            "    self.\(property.name) = try _storedObject.\(property.linkingOrigin == nil ? "read" : "linkingObjects")(\(index))"
-        }
         let compared = stored.enumerated().filter { $0.element.linkingOrigin == nil }
         let changes = compared.map { index, property in
             "    if !_storedPropertyEqual(old.\(property.name), new.\(property.name)) { changed.append(\(index)) }"
@@ -54,7 +47,7 @@ public struct ModelMacro: ExtensionMacro {
                     : "    if !_storedPropertyEqual(old.\(property.name), new.\(property.name)) { update.set(\"\(property.storedName)\", try new.\(property.name)._writtenValue()) }"
             }
             partialUpdate = """
-                \(access)static func _partialUpdate(from old: Self, to new: Self) throws -> TroveModels._ModelPartialUpdate? {
+                \(access)static func _partialUpdate(from old: \(typeName), to new: \(typeName)) throws -> TroveModels._ModelPartialUpdate? {
                     \(compared.count > 1 ? "var" : "let") update = TroveModels._ModelPartialUpdate(primaryKey: try old.\(key.name)._writtenValue())
                 \(updates.joined(separator: "\n"))
                     return update
@@ -63,35 +56,31 @@ public struct ModelMacro: ExtensionMacro {
         }
         let written = compared.map { "\"\($0.element.storedName)\": try value.\($0.element.name)._writtenValue()" }
         let equalities = compared.map { "_storedPropertyEqual(a.\($0.element.name), b.\($0.element.name))" }
-        let chained = stored.map { "\\Self?.?.\($0.name)" }
+        // Rooted at a plain name: swift-syntax misreads `\Outer.Dog?.?.id`, and `\Self?.?.id` in
+        // a class is a key path whose type the runtime cannot read.
+        let chained = stored.map { "\\_ModelType?.?.\($0.name)" }
         let encodes = stored.filter { $0.linkingOrigin == nil }.map { "    try container.encode(self.\($0.name), forKey: .\($0.name))" }
         var members = """
             \(access)static let modelProperties: [TroveModels.ModelProperty<\(typeName)>] = [
             \(entries.joined(separator: "\n"))
             ]
+            typealias _ModelType = \(typeName)
             enum _ModelCodingKeys: String, CodingKey {
             \(keys)
             }
-            \(access)init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: _ModelCodingKeys.self)
-            \(decodes.joined(separator: "\n"))
-            }
-            @_documentation(visibility: internal)
-            \(access)init(_storedObject: TroveModels._ModelReader) throws {
-            \(reads.joined(separator: "\n"))
-            }
-            \(access)static func _changedProperties(from old: Self, to new: Self) throws -> [Int] {
+            \(model.isClass ? "" : model.initializers())
+            \(access)static func _changedProperties(from old: \(typeName), to new: \(typeName)) throws -> [Int] {
             \(changes.isEmpty ? "    []" : (["    var changed: [Int] = []"] + changes + ["    return changed"]).joined(separator: "\n"))
             }
             \(partialUpdate)
-            \(access)static func _writtenProperties(of value: Self) throws -> TroveModels._ModelPropertyValues {
+            \(access)static func _writtenProperties(of value: \(typeName)) throws -> TroveModels._ModelPropertyValues {
                 [\(written.isEmpty ? ":" : written.joined(separator: ", "))]
             }
             \(access)static var _writesEveryProperty: Bool { true }
             \(access)static var _chainedKeyPaths: [Swift.AnyKeyPath] {
                 [\(chained.joined(separator: ", "))]
             }
-            \(access)static func _storedEqual(_ a: Self, _ b: Self) -> Bool {
+            \(access)static func _storedEqual(_ a: \(typeName), _ b: \(typeName)) -> Bool {
                 \(equalities.isEmpty ? "true" : equalities.joined(separator: " && "))
             }
             \(access)func encode(to encoder: any Encoder) throws {
@@ -114,9 +103,24 @@ public struct ModelMacro: ExtensionMacro {
         return [ext.cast(ExtensionDeclSyntax.self)]
     }
 
-    /// `public ` or `package ` when the struct is, so the table is as visible as the type.
-    static func access(of decl: StructDeclSyntax) -> String {
-        for modifier in decl.modifiers {
+    /// A final class's initializers, which an extension cannot declare (there they would
+    /// be convenience initializers, with no designated one of the class's to call), and the
+    /// `init()` Swift gives a class whose properties all have initial values and that
+    /// declares no initializer, which declaring these would take away.
+    public static func expansion(
+        of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
+        conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        // An error is the extension role's to report, once.
+        guard let model = try? ModelDeclaration(declaration), model.isClass else { return [] }
+        var members = [model.initializers()]
+        if model.keepsDefaultInitializer { members.append("init() {}") }
+        return members.map { DeclSyntax(stringLiteral: $0) }
+    }
+
+    /// `public ` or `package ` when the type is, so the table is as visible as the type.
+    static func access(of modifiers: DeclModifierListSyntax) -> String {
+        for modifier in modifiers {
             switch modifier.name.tokenKind {
             case .keyword(.public), .keyword(.open): return "public "
             case .keyword(.package): return "package "
@@ -133,7 +137,67 @@ public struct ModelMacro: ExtensionMacro {
     }
 }
 
-/// A stored property of a `@Model` struct and the attributes written on it.
+/// The struct or final class `@Model` is attached to, and its stored properties.
+struct ModelDeclaration {
+    var isClass: Bool
+    var access: String
+    /// The stored properties that are not `@Transient`.
+    var stored: [StoredProperty]
+    /// A class that declares no initializer and whose stored properties all have initial
+    /// values (or are optional `var`s): Swift gives it `init()`.
+    var keepsDefaultInitializer = false
+
+    init(_ declaration: some DeclGroupSyntax) throws {
+        let members: MemberBlockSyntax
+        if let structDecl = declaration.as(StructDeclSyntax.self) {
+            isClass = false
+            access = ModelMacro.access(of: structDecl.modifiers)
+            members = structDecl.memberBlock
+        } else if let classDecl = declaration.as(ClassDeclSyntax.self) {
+            let name = classDecl.name.text
+            // A subclass of a model would be a second model stored as the first, and a model
+            // that is a subclass would leave its superclass's properties unstored.
+            guard classDecl.modifiers.contains(where: { $0.name.tokenKind == .keyword(.final) }) else {
+                throw MacroError("@Model applies to a final class: mark '\(name)' final (a subclass's own properties would not be stored)")
+            }
+            isClass = true
+            access = ModelMacro.access(of: classDecl.modifiers)
+            members = classDecl.memberBlock
+        } else {
+            throw MacroError("@Model applies to a struct or a final class")
+        }
+        let all = try StoredProperty.all(in: members)
+        stored = all.filter { !$0.isTransient }
+        keepsDefaultInitializer = isClass && all.allSatisfy(\.hasInitialValue)
+            && !members.members.contains { $0.decl.is(InitializerDeclSyntax.self) }
+    }
+
+    /// `init(from:)` and `init(_storedObject:)`, which set each stored property (in a class,
+    /// then check that it has no superclass).
+    func initializers() -> String {
+        let decodes = stored.map {
+            "    self.\($0.name) = try container.\($0.linkingOrigin == nil ? "_decodeModelProperty" : "_decodeLinkingObjects")(forKey: .\($0.name))"
+        }
+        let reads = stored.enumerated().map { index, property in
+            "    self.\(property.name) = try _storedObject.\(property.linkingOrigin == nil ? "read" : "linkingObjects")(\(index))"
+        }
+        // In a subclass, `self` cannot be used before `super.init`, which these do not call:
+        // the compiler's error names the method.
+        let rootCheck = isClass ? ["    self._modelClassMustNotHaveASuperclass()"] : []
+        return """
+            \(access)init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: _ModelCodingKeys.self)
+            \((decodes + rootCheck).joined(separator: "\n"))
+            }
+            @_documentation(visibility: internal)
+            \(access)init(_storedObject: TroveModels._ModelReader) throws {
+            \((reads + rootCheck).joined(separator: "\n"))
+            }
+            """
+    }
+}
+
+/// A stored property of a `@Model` type and the attributes written on it.
 struct StoredProperty {
     /// The name as Swift code writes it: `` `in` `` for a keyword.
     var name: String
@@ -146,9 +210,12 @@ struct StoredProperty {
     /// A literal initial value, which is also the schema's default.
     var defaultLiteral: String?
 
-    static func all(in decl: StructDeclSyntax) throws -> [StoredProperty] {
+    /// Whether the declaration gives it a value: an initial value, or nil for an optional `var`.
+    var hasInitialValue = false
+
+    static func all(in block: MemberBlockSyntax) throws -> [StoredProperty] {
         var out: [StoredProperty] = []
-        for member in decl.memberBlock.members {
+        for member in block.members {
             guard let variable = member.decl.as(VariableDeclSyntax.self) else { continue }
             if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }) {
                 continue
@@ -166,6 +233,8 @@ struct StoredProperty {
                 if property.isTransient && binding.initializer == nil {
                     throw MacroError("a @Transient property needs an initial value: '\(property.name)' is not decoded")
                 }
+                property.hasInitialValue = binding.initializer != nil
+                    || (variable.bindingSpecifier.tokenKind == .keyword(.var) && Self.isOptional(binding.typeAnnotation?.type))
                 if let value = binding.initializer?.value, Self.isLiteral(value) {
                     property.defaultLiteral = value.trimmedDescription
                 }
@@ -173,6 +242,11 @@ struct StoredProperty {
             }
         }
         return out
+    }
+
+    /// `T?` or `T!`: the optionals Swift starts at nil (`Optional<T>` spelt out it does not).
+    static func isOptional(_ type: TypeSyntax?) -> Bool {
+        type?.is(OptionalTypeSyntax.self) == true || type?.is(ImplicitlyUnwrappedOptionalTypeSyntax.self) == true
     }
 
     static func isObserversOnly(_ block: AccessorBlockSyntax) -> Bool {
@@ -246,7 +320,9 @@ struct StoredProperty {
         var arguments = ["\"\(storedName)\"", keyPath]
         if isPrimaryKey { arguments.append("primaryKey: true") }
         if isIndexed { arguments.append("indexed: true") }
-        if let defaultLiteral { arguments.append("default: \(defaultLiteral)") }
+        // A primary key's initial value is only Swift's: a schema default would give every
+        // object created without one the same key.
+        if let defaultLiteral, !isPrimaryKey { arguments.append("default: \(defaultLiteral)") }
         if let originalName { arguments.append("originalName: \(originalName)") }
         return ".init(\(arguments.joined(separator: ", ")))"
     }

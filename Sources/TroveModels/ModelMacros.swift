@@ -1,14 +1,20 @@
-/// Makes a struct a ``PersistentModel``: lists its stored properties, with their attributes,
-/// as the model's property table. `@Model("Name")` stores it under another model name.
+/// Makes a struct or a final class a ``PersistentModel``: lists its stored properties, with
+/// their attributes, as the model's property table. `@Model("Name")` stores it under another
+/// model name.
+///
+/// A class model's instances are detached values, as a struct's are: what a read found, not
+/// objects the store manages (see ``PersistentModel``). A class that is not `final`, or that
+/// has a superclass, is refused when it compiles.
+@attached(member, names: named(init(from:)), named(init(_storedObject:)), named(init))
 @attached(extension, conformances: PersistentModel, Decodable, Encodable,
-          names: named(modelProperties), named(modelName), named(_ModelCodingKeys), named(init(from:)), named(init(_storedObject:)), named(_changedProperties(from:to:)), named(_partialUpdate(from:to:)), named(_storedEqual), named(_writtenProperties(of:)), named(_writesEveryProperty), named(_chainedKeyPaths), named(encode(to:)))
+          names: named(modelProperties), named(modelName), named(_ModelType), named(_ModelCodingKeys), named(init(from:)), named(init(_storedObject:)), named(_changedProperties(from:to:)), named(_partialUpdate(from:to:)), named(_storedEqual), named(_writtenProperties(of:)), named(_writesEveryProperty), named(_chainedKeyPaths), named(encode(to:)))
 public macro Model(_ name: String? = nil) = #externalMacro(module: "TroveMacros", type: "ModelMacro")
 
-/// The schema attributes of a stored property of a `@Model` struct.
+/// The schema attributes of a stored property of a `@Model` type.
 @attached(peer)
 public macro Attribute(_ options: AttributeOption..., originalName: String? = nil) = #externalMacro(module: "TroveMacros", type: "MarkerMacro")
 
-/// A property of a `@Model` struct that is not stored; it needs an initial value.
+/// A property of a `@Model` type that is not stored; it needs an initial value.
 @attached(peer)
 public macro Transient() = #externalMacro(module: "TroveMacros", type: "MarkerMacro")
 
@@ -26,7 +32,7 @@ public enum AttributeOption: Sendable {
 }
 
 extension KeyedDecodingContainer {
-    /// A stored property of a `@Model` struct, for the `init(from:)` the macro writes: null or
+    /// A stored property of a `@Model` type, for the `init(from:)` the macro writes: null or
     /// absent is nil for an optional.
     @_documentation(visibility: internal)
     public func _decodeModelProperty<T: Decodable>(forKey key: Key) throws -> T {

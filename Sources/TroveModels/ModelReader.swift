@@ -35,13 +35,15 @@ public struct _ModelReader {
     var depth: Int { object.depth }
 
     /// The model value that the link or list at `index` points at with `reference`.
-    /// A read-only snapshot keeps the values it linked to: each is the same wherever it is
+    /// A read-only snapshot keeps the struct values it linked to: each is the same wherever it is
     /// linked from (below the top, linkingObjects are empty). The kept value is found in the
     /// caller's specialized code; only a value not kept is read through generic code.
     @inlinable
     func linked<M: PersistentModel>(_ type: M.Type, _ reference: ObjectReference, at index: Int) throws -> M {
         let linkDepth = depth + 1
-        let cache = linkedValues(M.self)
+        // A class instance kept would be shared by every value linking to it, and a change
+        // to it through one would show in the values read after.
+        let cache = M.self is AnyClass ? nil : linkedValues(M.self)
         if let cache, let value = cache.value(for: reference.key, depth: linkDepth) { return value }
         return try readLinked(M.self, key: reference.key, at: index, depth: linkDepth, keepingIn: cache)
     }

@@ -2,8 +2,8 @@ import Trove
 
 /// A Swift type stored as a model of a Trove store, with a table of its stored properties.
 ///
-/// Write `@Model` on a struct and the compiler derives the table; the schema, typed queries
-/// (`#Predicate`), sorts by key path and partial updates all read it:
+/// Write `@Model` on a struct or a final class and the compiler derives the table; the
+/// schema, typed queries (`#Predicate`), sorts by key path and partial updates all read it:
 ///
 /// ```swift
 /// @Model struct Person {
@@ -15,7 +15,21 @@ import Trove
 /// let adults = try snapshot.objects(Person.self, where: #Predicate { $0.age >= 18 })
 /// ```
 ///
-/// A link is a nested model value and a list an array. `@Model` also writes the code that
+/// A link is a nested model value and a list an array.
+///
+/// A class model (`@Model final class Person`) has what a struct model has, and its instances
+/// are values in the same way: each read makes new instances of what the store held then (a
+/// link read twice is two instances), and the store neither watches nor changes them.
+/// Coming from SwiftData or Realm: nothing is saved by changing an instance (write it with
+/// `insert`, `upsert` or `update` in a transaction; there is no auto-save and no context),
+/// a later commit does not show in an instance read before it (read again, or use
+/// `LiveResults` or `ObjectObserver`), and identity is the primary key, not the instance
+/// (`===` tells two reads of one object apart). Links between instances must not form a
+/// cycle when written (`a.friend = b; b.friend = a` throws), as a write stores what a link
+/// points at as a nested object. Subclasses are not models: `@Model` refuses a class that
+/// is not `final` or that has a superclass.
+///
+/// `@Model` also writes the code that
 /// reads, compares and writes values property by property: the requirements whose names
 /// start with `_` are those hooks, public only so that the macro's expansion can reach them,
 /// and not for calling. A type whose table is listed by hand implements none of them and is
@@ -168,4 +182,31 @@ extension PersistentModel {
         guard let index else { throw StoreError.noPrimaryKey(model: modelName) }
         return index
     }
+}
+
+extension PersistentModel where Self: AnyObject {
+    /// A link to a class instance is written as its nested object, as a struct's is; links
+    /// between instances can form a cycle (`a.friend = b; b.friend = a`), which nesting
+    /// would follow without end, so nesting deeper than a read follows links is an error.
+    @_documentation(visibility: internal)
+    public func _writtenValue() throws -> Value {
+        let depth = NestedClassWrites.depth
+        guard depth < ObjectDecoder.maximumDepth else {
+            throw StoreError.invalidArgument(
+                "links from \(Self.modelName) nested more than \(ObjectDecoder.maximumDepth) deep: "
+                    + "a cycle of linked instances (a.friend = b, b.friend = a) cannot be written as nested objects")
+        }
+        return try NestedClassWrites.$depth.withValue(depth + 1) { .object(try Self._writtenProperties(of: self)) }
+    }
+
+    /// Called last by the initializers `@Model` writes in a class, so that in a subclass, whose
+    /// initializers must call `super.init` before using `self`, the compiler's error names it.
+    @_documentation(visibility: internal)
+    @inlinable @inline(__always)
+    public func _modelClassMustNotHaveASuperclass() {}
+}
+
+/// How deep the write under way nests linked class instances.
+enum NestedClassWrites {
+    @TaskLocal static var depth = 0
 }

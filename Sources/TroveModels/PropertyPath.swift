@@ -58,12 +58,20 @@ extension PersistentModel {
             guard matchesType || linked != nil else { continue }
             built += 1
             guard let candidate = step.prefix.appending(path: chained[index]) else { continue }
-            if matchesType && candidate == keyPath {
+            if matchesType && (candidate == keyPath || Self.sameThroughReferences(candidate, keyPath)) {
                 return PropertyPath(names: step.names + [property.name], schema: property.schema, linkedModel: property.linkedModel)
             }
             if let linked { next.append(.init(prefix: candidate, names: step.names + [property.name], model: linked)) }
         }
         return nil
+    }
+
+    /// Whether `built`, a key path appended to one that crosses a class model, and `written`
+    /// cross the same properties. Such an appended key path keeps a flag of its first part
+    /// (where the part through references ended) that a key path written whole has elsewhere,
+    /// and `==` compares it; the hash leaves it out, and the description names each property.
+    static func sameThroughReferences(_ built: AnyKeyPath, _ written: AnyKeyPath) -> Bool {
+        Self.self is AnyClass && built.hashValue == written.hashValue && "\(built)" == "\(written)"
     }
 
     /// The first step of a search: each to-one link of the table.

@@ -38,8 +38,11 @@ extension Transaction {
     /// person = try tx.update(person) { $0.age += 1 }     // writes `age` alone
     /// ```
     ///
-    /// A class model's `body` changes the one instance that `value` refers to, so there is no
-    /// earlier value to compare with: every stored property is written.
+    /// A class model's `body` changes a new instance of the stored object with `value`'s
+    /// primary key, read in this transaction, and what it changed there is written: `value`
+    /// gives only the key and is left as it was (a change made to it before the call is not
+    /// written), as a struct value is. Assign the result to see the update. No stored object
+    /// with the key is ``Trove/StoreError/objectNotFound(model:primaryKey:)``.
     ///
     /// Inlinable so that the comparisons and reads `@Model` writes
     /// (``PersistentModel/_partialUpdate(from:to:)``), or the property table of a type listed by
@@ -47,7 +50,7 @@ extension Transaction {
     /// type's metadata and copies it through value witnesses.
     @inlinable @discardableResult
     public func update<T: PersistentModel>(_ value: T, _ body: (inout T) throws -> Void) throws -> T {
-        if T.self is AnyClass { return try updateThroughTable(value, body) }
+        if T.self is AnyClass { return try updateStored(value, body) }
         var changed = value
         try body(&changed)
         guard let update = try T._partialUpdate(from: value, to: changed) else {
@@ -55,6 +58,24 @@ extension Transaction {
         }
         try update.write(T.modelName, in: self)
         return changed
+    }
+
+    /// The partial update of a class model: `body` changes an instance of the stored object,
+    /// compared with another. Two reads, as a class instance cannot be copied; the instance
+    /// the caller holds may have been changed since it was read, and shares its linked
+    /// instances with whatever else the caller holds.
+    @usableFromInline
+    func updateStored<T: PersistentModel>(_ value: T, _ body: (inout T) throws -> Void) throws -> T {
+        let key = try T.primaryKeyValue(of: value)
+        guard let stored = try object(T.self, primaryKey: key), var changed = try object(T.self, primaryKey: key) else {
+            throw StoreError.objectNotFound(model: T.modelName, primaryKey: key.description)
+        }
+        try body(&changed)
+        if let update = try T._partialUpdate(from: stored, to: changed) {
+            try update.write(T.modelName, in: self)
+            return changed
+        }
+        return try updateThroughTable(stored, { $0 = changed })
     }
 
     /// A partial update of a type without ``PersistentModel/_partialUpdate(from:to:)``: the
@@ -66,8 +87,7 @@ extension Transaction {
         let key = try table[primaryKey].storedValue(value)
         var changed = value
         try body(&changed)
-        let changes = T.self is AnyClass
-            ? Array(table.indices) : try T._changedProperties(from: value, to: changed)
+        let changes = try T._changedProperties(from: value, to: changed)
         if changes.isEmpty { return changed }
         var properties: [String: Value] = Dictionary(minimumCapacity: changes.count)
         for i in changes {

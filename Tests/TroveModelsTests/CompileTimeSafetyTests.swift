@@ -23,7 +23,30 @@ import Testing
             @LinkingObjects(\\Owner.pets) var owners: [Owner] = []
         }
 
+        @Model final class Keeper {
+            @Attribute(.primaryKey) let id: Int
+            var name: String = ""
+            var pet: Pet?
+            var pets: [Pet] = []
+            @Transient var selected = false
+
+            init(id: Int) { self.id = id }
+        }
+
+        @Model final class Tally {
+            @Attribute(.primaryKey) var key: String = ""
+            var count: Int = 0
+        }
+
         struct NotStorable: Codable {}
+
+        func classUses(_ snapshot: Snapshot, _ tx: Transaction) throws {
+            let keeper = try tx.getOrCreate(Keeper(id: 1))
+            _ = try tx.update(keeper) { $0.name = "b"; $0.pet?.name = "c" }
+            _ = try snapshot.objects(Keeper.self, where: { $0.pet.name == "Rex" && $0.pets.count > 1 }, sortBy: [.init(\\.pet?.name)])
+            _ = try snapshot.objects(Keeper.self, where: #Predicate { $0.pets.contains { $0.name == "Rex" } })
+            try tx.insert(Tally())
+        }
 
         func uses(_ snapshot: Snapshot, _ tx: Transaction, _ owner: Owner) throws {
             let minimum = 3
@@ -137,6 +160,16 @@ import Testing
         Misuse(name: "a model property of a type with no schema form",
                code: "struct Misuse_IDThing: Codable {}\n@Model struct Misuse_IDModel {\n    @Attribute(.primaryKey) var id: Int\n    var thing: Misuse_IDThing\n}",
                diagnostic: "conform to 'StorableProperty'"),
+        Misuse(name: "@Model on a class that is not final",
+               code: "@Model class Misuse_IDModel {\n    @Attribute(.primaryKey) var id: Int = 0\n}",
+               diagnostic: "Model' final (a subclass's own properties would not be stored)"),
+        Misuse(name: "@Model on an enum",
+               code: "@Model enum Misuse_IDModel { case a }",
+               diagnostic: "@Model applies to a struct or a final class"),
+        .use("a partial update of a class model that assigns another type", #"_ = try tx.update(Tally()) { $0.count = "x" }"#,
+             "cannot assign value of type 'String' to type 'Int'"),
+        .use("a class model's let property changed in a partial update", #"_ = try tx.update(Keeper(id: 1)) { $0.id = 2 }"#,
+             "cannot assign to property: 'id' is a 'let' constant"),
         Misuse(name: "@LinkingObjects naming a property that does not exist",
                code: "@Model struct Misuse_IDModel {\n    @Attribute(.primaryKey) var id: Int\n    @LinkingObjects(\\Owner.toys) var owners: [Owner] = []\n}",
                diagnostic: "has no member 'toys'"),
@@ -172,6 +205,21 @@ import Testing
         #expect(errors.contains { $0.contains(misuse.diagnostic) }, "\(misuse.name) gave: \(errors)")
     }
 
+    /// A `@Model` class with a superclass: its initializers, which `@Model` writes, use `self`
+    /// without calling `super.init`, and the compiler's error (of definite initialization,
+    /// after type checking) names why.
+    @Test func aModelClassWithASuperclassDoesNotCompile() throws {
+        let code = """
+            class Base { init(x: Int) {} }
+            @Model final class Derived: Base {
+                @Attribute(.primaryKey) var id: Int
+                init(id: Int) { self.id = id; super.init(x: 1) }
+            }
+            """
+        let errors = try Self.typeCheck(["Derived": code], mode: ["-emit-sil", "-o", "/dev/null"])
+        #expect(errors.contains { $0.contains("'self' used in method call '_modelClassMustNotHaveASuperclass' before 'super.init' call") }, "\(errors)")
+    }
+
     /// The members `@Model` adds to a public model are the model's table and `Codable`, which
     /// users call, and the hooks of the typed API's reads and writes, whose names start with
     /// `_` so that completion and documentation leave them out.
@@ -186,6 +234,10 @@ import Testing
                 @Attribute(.primaryKey) public var id: Int
                 @LinkingObjects(\\Shown.other) public var shown: [Shown] = []
             }
+            @Model public final class ShownClass {
+                @Attribute(.primaryKey) public var id: Int = 0
+                public var other: ShownToo?
+            }
             """
         var expansions = ""
         let errors = try Self.typeCheck(["Shown": model], arguments: ["-Xfrontend", "-dump-macro-expansions"]) { expansions = $0 }
@@ -198,12 +250,13 @@ import Testing
         }
         let hooks = ["_chainedKeyPaths:", "_changedProperties(from", "_partialUpdate(from", "_storedEqual(_", "_writesEveryProperty:", "_writtenProperties(of", "init(_storedObject:"]
         let api = ["encode(to", "init(from", "modelProperties:"]
-        #expect(names.sorted() == (hooks + api + hooks + api).sorted(), "\(declarations)")
+        #expect(names.sorted() == (hooks + api + hooks + api + hooks + api).sorted(), "\(declarations)")
     }
 
-    /// The error lines `swiftc -typecheck` gives for `files` (by name stem, without imports),
-    /// with `arguments` added; `output` is handed everything it printed.
-    static func typeCheck(_ files: [String: String], arguments extra: [String] = [], output report: (String) -> Void = { _ in }) throws -> [String] {
+    /// The error lines `swiftc -typecheck` (or another `mode`) gives for `files` (by name stem,
+    /// without imports), with `arguments` added; `output` is handed everything it printed.
+    static func typeCheck(_ files: [String: String], arguments extra: [String] = [], mode: [String] = ["-typecheck"],
+                          output report: (String) -> Void = { _ in }) throws -> [String] {
         let toolchain = try TypeCheckSetup()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("trove-compile-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -216,7 +269,7 @@ import Testing
         }
         let process = Process()
         process.executableURL = toolchain.swiftc
-        process.arguments = ["-typecheck", "-continue-building-after-errors", "-swift-version", "6", "-parse-as-library", "-module-name", "Checked"] + paths + toolchain.arguments + extra
+        process.arguments = mode + ["-continue-building-after-errors", "-swift-version", "6", "-parse-as-library", "-module-name", "Checked"] + paths + toolchain.arguments + extra
         process.currentDirectoryURL = directory
         let output = Pipe()
         process.standardOutput = output

@@ -22,6 +22,13 @@ enum ReadmeTypedModels {
         var tags: [String] = []               // a list of values
         @Transient var isSelected = false     // not stored
     }
+
+    @Model final class Author {
+        @Attribute(.primaryKey) let id: Int
+        var name: String
+        var mentor: Author?                   // a class may link to its own model
+        init(id: Int, name: String, mentor: Author? = nil) { self.id = id; self.name = name; self.mentor = mentor }
+    }
 }
 
 @Suite struct ReadmeTypedModelsTests {
@@ -49,5 +56,24 @@ enum ReadmeTypedModels {
         #expect(people.map(\.name) == ["Ann"])
         #expect(people.map(\.age) == [32])
         #expect(samePeople.map(\.id) == people.map(\.id))
+    }
+
+    @Test func theReadmeClassSampleRunsAsWritten() throws {
+        typealias Author = ReadmeTypedModels.Author
+        let store = try Store(configuration: .inMemory(schema: Schema(Author.self)))
+        var kept: (Author, Author)?
+        try store.write { tx in
+            let ann = try tx.getOrCreate(Author(id: 1, name: "Ann"))
+            let renamed = try tx.update(ann) { $0.name = "Anne" }   // writes `name` alone; `ann` is unchanged
+            kept = (ann, renamed)
+        }
+        #expect(kept?.0.name == "Ann" && kept?.1.name == "Anne")
+        #expect(try store.read { try $0.object(Author.self, primaryKey: 1)?.name } == "Anne")
+        let b = Author(id: 2, name: "Bo"), c = Author(id: 3, name: "Cy", mentor: b)
+        b.mentor = c
+        #expect(throws: StoreError.self) { try store.write { tx in try tx.insert(b) } }
+        b.mentor = nil
+        try store.write { tx in try tx.insert(c) }
+        #expect(try store.read { try $0.objects(Author.self, where: { $0.mentor.name == "Bo" }).map(\.id) } == [3])
     }
 }
