@@ -42,8 +42,9 @@ public struct _ModelReader {
     func linked<M: PersistentModel>(_ type: M.Type, _ reference: ObjectReference, at index: Int) throws -> M {
         let linkDepth = depth + 1
         // A class instance kept would be shared by every value linking to it, and a change
-        // to it through one would show in the values read after.
-        let cache = M.self is AnyClass ? nil : linkedValues(M.self)
+        // to it through one would show in the values read after. `_canBeClass` is decided
+        // when this is specialized for a struct, so its reads pay for no dynamic cast.
+        let cache = _canBeClass(M.self) != 0 && M.self is AnyClass ? nil : linkedValues(M.self)
         if let cache, let value = cache.value(for: reference.key, depth: linkDepth) { return value }
         return try readLinked(M.self, key: reference.key, at: index, depth: linkDepth, keepingIn: cache)
     }
