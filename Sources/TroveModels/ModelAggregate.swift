@@ -27,8 +27,9 @@ public struct ModelAggregate<T: PersistentModel, Output> {
     let read: (Value) -> Output?
 
     /// The sum of a numeric property, nulls skipped: `@sum.price`; 0 when there is no value.
-    /// A sum the property's type cannot hold (`Int8` values adding up past 127) is an error
-    /// naming the property and the type.
+    /// A sum the property's type cannot hold (`Int8` values adding up past 127, or `Float`
+    /// values whose finite ones add up past `Float`'s range, whatever infinities are beside
+    /// them) is an error naming the property and the type.
     public static func sum<V: QueryableSummand>(_ keyPath: KeyPath<T, V>) -> Self where Output == V.Number {
         Self(function: .sum, keyPath: keyPath) { $0.isNull ? .zero : V.Number(aggregate: $0) }
     }
@@ -60,6 +61,11 @@ public struct ModelAggregate<T: PersistentModel, Output> {
     /// The aggregate as a SELECT item of a grouped query: `@sum.price`.
     var item: ModelSelectItem<T> { ModelSelectItem(aggregate: function, keyPath) }
 
+    /// Whether the aggregate is a sum read as `Float`: the store then gives the finite
+    /// values' sum when it is beyond `Float`'s range, even beside an infinity, and `output`
+    /// refuses it, as it refuses such a sum without one.
+    var readsAsFloat: Bool { function == .sum && Output.self == Float.self }
+
     /// The aggregate's value `value`, computed over objects of `T` as `item`, as `Output`, or
     /// an error naming the aggregate, its property and the type when it does not fit.
     func output(_ value: Value) throws -> Output {
@@ -80,7 +86,7 @@ public struct ModelAggregate<T: PersistentModel, Output> {
         let path = try T.questionPath(keyPath)
         let value: Value = switch function {
         case .count: preconditionFailure("a count has no key path")
-        case .sum: try results.sum(of: path)
+        case .sum: try results.sum(of: path, readAsFloat: readsAsFloat)
         case .avg: try results.average(of: path)
         case .min: try results.min(of: path)
         case .max: try results.max(of: path)

@@ -75,8 +75,9 @@ public struct ModelResults<T: PersistentModel> {
 
     /// The sum of a numeric property over the results, nulls and NaNs skipped; zero when there
     /// is no value. An infinity is a value, as in `Results.sum(of:)`: `+inf` and `-inf` together
-    /// sum to NaN. A sum the property's type cannot hold (`Int8` values adding up past 127) is an
-    /// error naming the property and the type. A `Date` has no sum, so `sum(\.born)` does not
+    /// sum to NaN. A sum the property's type cannot hold (`Int8` values adding up past 127, or
+    /// `Float` values whose finite ones add up past `Float`'s range, whatever infinities are
+    /// beside them) is an error naming the property and the type. A `Date` has no sum, so `sum(\.born)` does not
     /// compile. Each aggregate's property may be one of a linked model through to-one links
     /// (`sum(\.team?.budget)`, a null link's value skipped), as a sort key may.
     public func sum<V: QueryableSummand>(_ keyPath: KeyPath<T, V>) throws -> V.Number {

@@ -127,10 +127,14 @@ extension ModelResults {
         var keys: [String] = []
         for keyPath in repeat each keyPaths { keys.append(try T.questionPath(keyPath)) }
         var items = keys
-        for aggregate in repeat each aggregates { items.append(try aggregate.item.text()) }
+        var sumsReadAsFloat: Set<Int> = []
+        for aggregate in repeat each aggregates {
+            if aggregate.readsAsFloat { sumsReadAsFloat.insert(items.count) }
+            items.append(try aggregate.item.text())
+        }
         var links: [String?] = []
         for type in repeat (each K).self { links.append(linkedModel(type)) }
-        let rows = try results.grouped(by: keys, select: items)
+        let rows = try results.grouped(by: keys, select: items, sumsReadAsFloat: sumsReadAsFloat)
         return try rows.map { row in
             var reader = TypedRowReader<T>(row: row, items: items, links: links, snapshot: results.snapshot)
             return ((repeat try reader.value((each K).self)), repeat try reader.value(of: each aggregates))

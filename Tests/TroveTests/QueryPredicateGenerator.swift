@@ -257,7 +257,8 @@ struct QueryPredicateGenerator {
         ["name"], ["nick"], ["age"], ["level"], ["score"], ["weight"], ["born"], ["active"], ["balance"],
         ["bestFriend", "age"], ["bestFriend", "name"],
     ]
-    static let distinctPaths: [[String]] = [["active"], ["level"], ["nick"], ["bestFriend", "age"], ["bestFriend"], ["age"]]
+    static let distinctPaths: [[String]] = [["active"], ["level"], ["nick"], ["bestFriend", "age"], ["bestFriend"], ["age"],
+                                            ["score"], ["weight"]]
 
     mutating func clauses() -> (sort: [([String], Bool)], distinct: [[String]], offset: Int, limit: Int?) {
         let sort = (0..<rng.int(3)).map { _ in (rng.pick(Self.sortPaths), rng.chance(50)) }

@@ -127,8 +127,13 @@ final class ReferenceStore {
             }.map(\.0)
         }
         if !distinct.isEmpty {
-            var seen = Set<[Value]>()
-            keys = keys.filter { key in seen.insert(distinct.map { single(key, $0) }).inserted }
+            var seen: [[Value]] = []
+            keys = keys.filter { key in
+                let values = distinct.map { single(key, $0) }
+                if seen.contains(where: { Self.sameKey($0, values) }) { return false }
+                seen.append(values)
+                return true
+            }
         }
         keys = Array(keys.dropFirst(offset))
         if let limit { keys = Array(keys.prefix(limit)) }
@@ -284,6 +289,12 @@ final class ReferenceStore {
         case (false, true): return -.infinity
         case (false, false): return finite
         }
+    }
+
+    /// Whether two objects' DISTINCT (or GROUP) values are one combination: each pair equal,
+    /// or both NaN (SORT orders every NaN alike).
+    static func sameKey(_ a: [Value], _ b: [Value]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { $0 == $1 || (isNaN($0) && isNaN($1)) }
     }
 
     static func isNaN(_ v: Value) -> Bool {

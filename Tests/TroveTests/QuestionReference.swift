@@ -182,8 +182,8 @@ extension ReferenceStore {
         var groups: [(key: [Value], members: [UInt64])] = []
         for object in try filter(model, predicate) {
             let key = keys.map { values($0, model: model, table[object]!).first ?? .null }
-            // Equal as DISTINCT takes them: null equals null, a link is its target.
-            if let g = groups.firstIndex(where: { $0.key == key }) {
+            // Equal as DISTINCT takes them: null equals null, a link is its target, NaN is NaN.
+            if let g = groups.firstIndex(where: { Self.sameKey($0.key, key) }) {
                 groups[g].members.append(object)
             } else {
                 groups.append((key, [object]))

@@ -169,22 +169,23 @@ public final class ResultsController<Element: Sendable>: @unchecked Sendable {
         let results = try request.results(in: snapshot, sectionedBy: sectionKeyPath)
         // Without a section key path there is always exactly one section, even when empty.
         var rows: [SectionRows] = sectionComponents == nil ? [SectionRows(key: .null, ids: [])] : []
-        var sectionIndex: [Value: Int] = sectionComponents == nil ? [.null: 0] : [:]
+        var sectionIndex: [GroupingKey: Int] = sectionComponents == nil ? [GroupingKey([.null]): 0] : [:]
         var elements: [UInt64: Element] = [:]
         var records: [UInt64: [UInt8]] = [:]
         for object in results {
             if let filter, try !filter(object) { continue }
             let key = try sectionComponents.map { try object.value(atKeyPath: $0) } ?? .null
             let s: Int
-            if let last = rows.indices.last, rows[last].key == key {
+            // Keys make one section as they make one group (every NaN one key).
+            if let last = rows.indices.last, GroupingKey.same(rows[last].key, key) {
                 s = last
-            } else if let i = sectionIndex[key] {
-                // Equal keys the sort did not keep together (NaN): one section per key all the same.
+            } else if let i = sectionIndex[GroupingKey([key])] {
+                // Equal keys the sort did not keep together: one section per key all the same.
                 s = i
             } else {
                 s = rows.count
                 rows.append(SectionRows(key: key, ids: []))
-                sectionIndex[key] = s
+                sectionIndex[GroupingKey([key])] = s
             }
             rows[s].ids.append(object.key)
             elements[object.key] = try mapper(object)

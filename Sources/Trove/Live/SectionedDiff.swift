@@ -30,11 +30,11 @@ struct SectionedDiff: Equatable {
     var isEmpty: Bool { deletedSections.isEmpty && insertedSections.isEmpty && objects.isEmpty }
 
     init(old: [SectionRows], new: [SectionRows], changed: (UInt64) -> Bool) {
-        var oldSectionByKey: [Value: Int] = [:]
-        for (i, s) in old.enumerated() { oldSectionByKey[s.key] = i }
+        var oldSectionByKey: [GroupingKey: Int] = [:]
+        for (i, s) in old.enumerated() { oldSectionByKey[GroupingKey([s.key])] = i }
         var commonNew: [Int] = [], commonOld: [Int] = []
         for (j, s) in new.enumerated() {
-            if let i = oldSectionByKey[s.key] { commonNew.append(j); commonOld.append(i) }
+            if let i = oldSectionByKey[GroupingKey([s.key])] { commonNew.append(j); commonOld.append(i) }
         }
         var oldSectionOfNew: [Int: Int] = [:]
         for k in Self.longestIncreasingSubsequence(commonOld) { oldSectionOfNew[commonNew[k]] = commonOld[k] }

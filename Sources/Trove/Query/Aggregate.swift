@@ -31,6 +31,9 @@ struct AggregateAccumulator {
     private var decimals = DecimalSum()
     private(set) var count = 0
     private var best = Value.null
+    /// Whether a sum of floats is read as a `Float`: then it is `DoubleSum.floatValue`, so
+    /// that an infinity among the values does not hide a sum beyond `Float`'s range.
+    var readsAsFloat = false
 
     init(_ function: AggregateFunction, kind: ValueKind, of text: String = "", at location: QuerySourceLocation = .start) {
         self.function = function
@@ -137,6 +140,7 @@ struct AggregateAccumulator {
         case .sum:
             switch kind {
             case .int: .int(ints)
+            case .float where readsAsFloat: .double(doubles.floatValue ?? .nan)
             default: .double(doubles.value ?? .nan)
             }
         case .avg:

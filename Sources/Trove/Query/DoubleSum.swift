@@ -13,6 +13,9 @@
 /// reads its rows (which an UPDATE changes), so finite values whose partial sums reach the
 /// range can be an overflow on one backend and a total on the other. Detecting it in every
 /// order would take a second, scaled sum on both sides, a cost every sum would pay.
+///
+/// A sum of floats is a double, held to double's range; read as a `Float` (the typed API's
+/// `sum(\.x)`), the same rule holds for `Float`'s range (`floatValue`).
 struct DoubleSum {
     private var finite = 0.0
     private var positiveInfinity = false
@@ -34,6 +37,15 @@ struct DoubleSum {
     @inline(__always)
     mutating func add(finite value: Double) {
         finite += value
+    }
+
+    /// The sum as a `Float` reads it (a sum of floats in the typed API): as `value`, except
+    /// that when the finite values' sum is beyond `Float`'s range it is that sum, which no
+    /// `Float` holds, whatever infinities are beside it. The reader's range check then meets
+    /// the overflow, as it does without an infinity, where `value` would hand it the infinity.
+    var floatValue: Double? {
+        guard finite.isFinite else { return nil }
+        return Float(finite).isFinite ? value : finite
     }
 
     /// The sum; nil when the finite values' sum is beyond the range of `double`.

@@ -1,6 +1,6 @@
 /// `GROUP(k, ...)` with its SELECT, SORT, OFFSET and LIMIT, bound to the schema: one row per
-/// distinct combination of the key paths' values (null is a value), holding group keys and
-/// group aggregates.
+/// distinct combination of the key paths' values (null is a value, and every NaN one value:
+/// `GroupingKey`), holding group keys and group aggregates.
 ///
 /// Groups come in the order of their key values (null first; a link's value is its target's
 /// primary key, or its object key when the target has none) unless SORT says otherwise; ties
@@ -23,6 +23,9 @@ struct BoundGrouping {
     private(set) var sort: [(column: Int, ascending: Bool)] = []
     let offset: Int
     let limit: Int?
+    /// The columns whose sums of floats are read as `Float`s (the typed API's groups):
+    /// see `AggregateAccumulator.readsAsFloat`.
+    var sumsReadAsFloat: Set<Int> = []
 
     init(_ query: Query, model: ModelLayout, binder: QueryBinder) throws {
         let keys = try query.group.map { try binder.orderingKeyPath($0, model: model, clause: "GROUP", allowsLinks: true) }
@@ -113,9 +116,11 @@ struct BoundGrouping {
 
     /// An empty group of `key`.
     func group(_ key: [Value]) -> Group {
-        Group(key: key, accumulators: columns.compactMap { column in
-            if case .aggregate(let function, let path) = column.column {
-                return AggregateAccumulator(function, kind: path.kind, of: path.text, at: path.range.start)
+        Group(key: key, accumulators: columns.indices.compactMap { c in
+            if case .aggregate(let function, let path) = columns[c].column {
+                var accumulator = AggregateAccumulator(function, kind: path.kind, of: path.text, at: path.range.start)
+                accumulator.readsAsFloat = sumsReadAsFloat.contains(c)
+                return accumulator
             }
             return nil
         })
@@ -157,16 +162,16 @@ struct BoundGrouping {
         let reader = KeyPathReader(snapshot: snapshot)
         let keyReaders = try keys.map { try reader.valueReader($0) }
         let readers = try aggregateReaders(reader)
-        var groupIndex: [[Value]: Int] = [:]
+        var groupIndex: [GroupingKey: Int] = [:]
         var groups: [Group] = []
         try feed { record, key in
             let values = try keyReaders.map { try $0(record, key) }
             let g: Int
-            if let found = groupIndex[values] {
+            if let found = groupIndex[GroupingKey(values)] {
                 g = found
             } else {
                 g = groups.count
-                groupIndex[values] = g
+                groupIndex[GroupingKey(values)] = g
                 groups.append(group(values))
             }
             try add(record, key, to: &groups[g], readers)

@@ -9,9 +9,31 @@ public struct QueryRow: Sendable, Hashable {
     public let identity: Identity
 
     /// The object a projected row was read from, or the key values of a group.
+    ///
+    /// Two group identities are equal when their key values make one group, so a group of
+    /// NaN is the same group in each run.
     public enum Identity: Sendable, Hashable {
         case object(ObjectReference)
         case group([Value])
+
+        public static func == (a: Identity, b: Identity) -> Bool {
+            switch (a, b) {
+            case (.object(let x), .object(let y)): x == y
+            case (.group(let x), .group(let y)): GroupingKey(x) == GroupingKey(y)
+            default: false
+            }
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            switch self {
+            case .object(let reference):
+                hasher.combine(0)
+                hasher.combine(reference)
+            case .group(let values):
+                hasher.combine(1)
+                hasher.combine(GroupingKey(values))
+            }
+        }
     }
 
     public init(names: [String], values: [Value], identity: Identity) {

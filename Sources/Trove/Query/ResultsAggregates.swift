@@ -16,6 +16,13 @@ extension Results {
         try aggregate(.sum, property)
     }
 
+    /// `sum(of:)` as a `Float` reads it: a sum of floats whose finite values add up beyond
+    /// `Float`'s range is that sum (a double no `Float` holds), even beside an infinity, so
+    /// that the reader's range check refuses it (`DoubleSum.floatValue`).
+    package func sum(of property: String, readAsFloat: Bool) throws -> Value {
+        try aggregate(.sum, property, readsAsFloat: readAsFloat)
+    }
+
     /// The mean of a numeric property: `.double` (`.decimal` for decimals), or `.null` when
     /// there is no non-null value. NaNs take no part; infinities do, as in `sum(of:)`.
     public func average(of property: String) throws -> Value {
@@ -32,7 +39,7 @@ extension Results {
         try aggregate(.max, property)
     }
 
-    private func aggregate(_ function: AggregateFunction, _ property: String) throws -> Value {
+    private func aggregate(_ function: AggregateFunction, _ property: String, readsAsFloat: Bool = false) throws -> Value {
         try snapshot.checkLive()
         let binder = QueryBinder(layout: snapshot.layout, arguments: [], statement: property)
         let path = try binder.orderingKeyPath(try Self.keyPath(property), model: model, clause: "\(function)", allowsLinks: false)
@@ -43,6 +50,7 @@ extension Results {
         let read = try reader.valueReader(path)
         let tree = try reader.tree(model)
         var accumulator = AggregateAccumulator(function, kind: path.kind, of: path.text, at: path.range.start)
+        accumulator.readsAsFloat = readsAsFloat
         for key in keys {
             guard let value = try reader.withRecord(tree, key, { try read($0, key) }) else { continue }
             accumulator.add(value)

@@ -25,7 +25,7 @@ final class ResultsOrdering {
 
     private var keys: [UInt64] = []
     private var rows: [Row] = []
-    private var seen = Set<[Value]>()
+    private var seen = Set<GroupingKey>()
     private let usesHeap: Bool
     /// Set when every sort key reads a fixed-width slot and there is no distinct: then rows
     /// hold raw words, not values.
@@ -72,7 +72,7 @@ final class ResultsOrdering {
         }
         if sortReaders.isEmpty {
             if !distinctReaders.isEmpty {
-                guard seen.insert(try distinctReaders.map { try $0(record, key) }).inserted else { return true }
+                guard seen.insert(GroupingKey(try distinctReaders.map { try $0(record, key) })).inserted else { return true }
             }
             keys.append(key)
             return limit.map { keys.count < $0 } ?? true
@@ -98,7 +98,7 @@ final class ResultsOrdering {
         }
         var out: [UInt64] = []
         let start = sortReaders.count
-        for row in rows where seen.insert(Array(row.values[start...])).inserted {
+        for row in rows where seen.insert(GroupingKey(Array(row.values[start...]))).inserted {
             out.append(row.key)
             if let limit, out.count >= limit { break }
         }

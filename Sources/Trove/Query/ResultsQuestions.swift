@@ -28,7 +28,8 @@ extension Results {
         }
     }
 
-    /// One row per distinct combination of the values of `keyPaths` (null is a value), in key
+    /// One row per distinct combination of the values of `keyPaths` (null is a value, every
+    /// NaN one value after every number, -0 the same as 0, as SORT orders them), in key
     /// order: the key paths and `@count`, or the `select` items (group keys and `@count`,
     /// `@sum.kp`, `@avg.kp`, `@min.kp`, `@max.kp`, each optionally `AS NAME`).
     ///
@@ -42,11 +43,19 @@ extension Results {
 
     /// One row per distinct combination of the values of `keyPaths`: see `grouped(by:select:)`.
     public func grouped(by keyPaths: [String], select: [String] = []) throws -> QueryRows {
+        try grouped(by: keyPaths, select: select, sumsReadAsFloat: [])
+    }
+
+    /// `grouped(by:select:)` whose `select` items at the indices `sumsReadAsFloat` are sums
+    /// read as `Float`s: see `sum(of:readAsFloat:)`.
+    package func grouped(by keyPaths: [String], select: [String], sumsReadAsFloat: Set<Int>) throws -> QueryRows {
         try snapshot.checkLive()
         let text = QuestionText(model: model.name, group: keyPaths, select: select)
         return try text.relocating {
             let binder = QueryBinder(layout: snapshot.layout, arguments: [], statement: nil)
-            return try BoundGrouping(try text.query(), model: model, binder: binder).rows(keys, model: model, snapshot: snapshot)
+            var grouping = try BoundGrouping(try text.query(), model: model, binder: binder)
+            grouping.sumsReadAsFloat = sumsReadAsFloat
+            return try grouping.rows(keys, model: model, snapshot: snapshot)
         }
     }
 
