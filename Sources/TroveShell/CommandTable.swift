@@ -193,6 +193,9 @@ enum CommandTable {
         var keyword: String
         /// The forms `.help` lists for it, one line each.
         var usage: [String]
+        /// What it does, one line each, and an example: `.help KEYWORD` shows them.
+        var description: [String] = []
+        var example = ""
         /// Whether the word after the keyword is a model name (completion offers them).
         var takesModel = true
         /// Where it takes a file name, for completion.
@@ -208,22 +211,58 @@ enum CommandTable {
     }
 
     static let statements: [StatementRow] = [
-        StatementRow(keyword: "count", usage: ["count MODEL [where PREDICATE]"]),
-        StatementRow(keyword: "sum", usage: ["sum MODEL.KEYPATH [where PREDICATE]   (likewise avg, min, max)"]),
+        StatementRow(keyword: "count", usage: ["count MODEL [where PREDICATE]"],
+                     description: ["print how many objects match"],
+                     example: "count Car where Origin == 'Japan'"),
+        StatementRow(keyword: "sum", usage: ["sum MODEL.KEYPATH [where PREDICATE]   (likewise avg, min, max)"],
+                     description: ["print the sum, mean, least or greatest value of the key path over the",
+                                   "objects that match; nulls and NaN are skipped; sum is 0 over no value,",
+                                   "the others null; min and max also take dates"],
+                     example: "avg Car.Miles_per_Gallon where Origin == 'Japan'"),
         StatementRow(keyword: "avg", usage: []),
         StatementRow(keyword: "min", usage: []),
         StatementRow(keyword: "max", usage: []),
-        StatementRow(keyword: "get", usage: ["get MODEL PK [PK ...]"]),
-        StatementRow(keyword: "insert", usage: ["insert MODEL JSON"]),
-        StatementRow(keyword: "upsert", usage: ["upsert MODEL JSON"]),
+        StatementRow(keyword: "get", usage: ["get MODEL PK [PK ...]"],
+                     description: ["print the objects with the given primary keys"],
+                     example: "get Person 1 2"),
+        StatementRow(keyword: "insert", usage: ["insert MODEL JSON"],
+                     description: ["insert a JSON object or an array of objects; fails if a primary key exists"],
+                     example: #"insert Person {"id": 1, "name": "Ada"}"#),
+        StatementRow(keyword: "upsert", usage: ["upsert MODEL JSON"],
+                     description: ["create each object, or update only the given properties of the existing",
+                                   "one"],
+                     example: #"upsert Person {"id": 1, "age": 37}"#),
         StatementRow(keyword: "update", usage: ["update MODEL PK set PROP = VALUE [, PROP = VALUE ...]",
-                                                "update MODEL where PREDICATE set PROP = VALUE [, ...]"]),
-        StatementRow(keyword: "delete", usage: ["delete MODEL PK [PK ...]", "delete MODEL where PREDICATE"]),
-        StatementRow(keyword: "import", usage: ["import MODEL FILE [AS CSV|TSV|JSON] [MERGE]"], file: .afterModel),
-        StatementRow(keyword: "export", usage: ["export MODEL [where PREDICATE] [FILE]"], file: .last),
-        StatementRow(keyword: "explain", usage: ["explain QUERY"]),
-        StatementRow(keyword: "watch", usage: ["watch QUERY"]),
-        StatementRow(keyword: "begin", usage: ["begin | commit | rollback"], takesModel: false),
+                                                "update MODEL where PREDICATE set PROP = VALUE [, ...]"],
+                     description: ["change only the named properties of the objects with the given keys (each",
+                                   "must exist), or of those that match; print how many were updated"],
+                     example: "update Person where age > 30 set active = true"),
+        StatementRow(keyword: "delete", usage: ["delete MODEL PK [PK ...]", "delete MODEL where PREDICATE"],
+                     description: ["delete objects and print how many; a key with no object is no error;",
+                                   "links to a deleted object become null and lists drop it"],
+                     example: "delete Person where age == nil"),
+        StatementRow(keyword: "import", usage: ["import MODEL FILE [AS CSV|TSV|JSON] [MERGE]"],
+                     description: ["insert the objects of FILE (- is standard input): CSV or TSV by the name's",
+                                   "ending or AS, else JSON (an array or JSON lines); MERGE upserts them;",
+                                   "at the first bad record nothing is imported"],
+                     example: "import Person people.csv MERGE", file: .afterModel),
+        StatementRow(keyword: "export", usage: ["export MODEL [where PREDICATE] [FILE]"],
+                     description: ["write the matching objects to FILE as import reads them: JSON, CSV or TSV",
+                                   "by the name's ending, else JSON lines; without FILE to standard output"],
+                     example: "export Person where age > 30 adults.csv", file: .last),
+        StatementRow(keyword: "explain", usage: ["explain QUERY"],
+                     description: ["print how a query (or count, sum, avg, min, max) runs: the access path",
+                                   "(scan, index, primary key), the plan's steps, estimated and examined rows"],
+                     example: "explain Car where Origin == 'Japan' SORT(Horsepower DESC) LIMIT(3)"),
+        StatementRow(keyword: "watch", usage: ["watch QUERY"],
+                     description: ["print the query's results, then, after each commit from any process, each",
+                                   "change as one JSON line (insert, delete, move, update; an aggregate's new",
+                                   "value); Ctrl-C ends it"],
+                     example: "watch Car GROUP(Origin) SELECT(Origin, @count)"),
+        StatementRow(keyword: "begin", usage: ["begin | commit | rollback"],
+                     description: ["open, commit or roll back a transaction around several statements; it",
+                                   "holds the write lock until it ends, and a write that fails in it fails it"],
+                     example: "begin; update Person 1 set age = 37; commit", takesModel: false),
         StatementRow(keyword: "commit", usage: [], takesModel: false),
         StatementRow(keyword: "rollback", usage: [], takesModel: false),
     ]
@@ -268,13 +307,13 @@ enum CommandTable {
         clauses.first { $0.keyword == keyword.uppercased() }
     }
 
-    /// The `.help` lines of the statement `keyword`. A row without lines of its own shares
-    /// those of the row before it: `avg`, `min`, `max` those of `sum`; `commit`, `rollback`
-    /// those of `begin`.
-    static func usage(of keyword: String) -> [String]? {
+    /// The row whose `.help` text the statement `keyword` shows. A row without lines of its
+    /// own shares those of the row before it: `avg`, `min`, `max` those of `sum`; `commit`,
+    /// `rollback` those of `begin`.
+    static func helpRow(of keyword: String) -> StatementRow? {
         guard var i = statements.firstIndex(where: { $0.keyword == keyword }) else { return nil }
         while statements[i].usage.isEmpty, i > 0 { i -= 1 }
-        return statements[i].usage
+        return statements[i]
     }
 
     /// The statement that starts with `keyword` (lowercased).

@@ -89,14 +89,23 @@ enum HelpText {
         let word = topic.lowercased()
         let name = word.hasPrefix(".") ? word : "." + word
         if let command = CommandTable.dotCommand(named: name) { return line(of: command) }
-        if !word.hasPrefix("."), let usage = CommandTable.usage(of: word) { return usage.map { "  " + $0 + "\n" }.joined() }
+        if !word.hasPrefix("."), let row = CommandTable.helpRow(of: word) {
+            return topicText(forms: row.usage, description: row.description, example: row.example)
+        }
         let habit = (CommandTable.habits[word] ?? CommandTable.habits[name]).map { "  " + $0 + "\n" }
         if !word.hasPrefix("."), let clause = CommandTable.clause(word) {
             // SQL's SELECT is a clause here too: its lines, then the tip typing it as SQL gets.
-            return clause.usage.enumerated().map { i, line in (i == 0 ? "  " : "    ") + line + "\n" }.joined()
-                + "  e.g. " + clause.example + "\n" + (habit ?? "")
+            return topicText(forms: Array(clause.usage.prefix(1)), description: Array(clause.usage.dropFirst()), example: clause.example)
+                + (habit ?? "")
         }
         return habit
+    }
+
+    /// A statement's or clause's `.help`: its forms, what it does (indented further) and an
+    /// example.
+    private static func topicText(forms: [String], description: [String], example: String) -> String {
+        forms.map { "  " + $0 + "\n" }.joined() + description.map { "    " + $0 + "\n" }.joined()
+            + (example.isEmpty ? "" : "  e.g. " + example + "\n")
     }
 
     private static func line(of command: CommandTable.DotCommandRow) -> String {

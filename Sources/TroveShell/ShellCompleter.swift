@@ -73,6 +73,10 @@ struct ShellCompleter {
             || (statement.file == .last && tokens.count >= 2 && fullWord.contains("/")) {
             return Completion(start: wordStart, candidates: Self.files(matching: fullWord))
         }
+        if let item = Self.selectItemBefore(bytes[statementStart..<wordStart]) {
+            // After a SELECT item only its name can follow (`city AS town`); a name is the user's.
+            return Completion(start: wordStart, candidates: item ? Self.match(fullWord, [QueryParser.aliasWord]) : [])
+        }
         // Inside a statement: key paths start after an operator or bracket as well.
         var keyStart = bytes.count
         while keyStart > wordStart, let start = StatementScanner.keyPathCharacterStart(bytes, endingAt: keyStart) { keyStart = start }
@@ -80,6 +84,42 @@ struct ShellCompleter {
         var modelName = isKeyword ? tokens[1] : first
         if isKeyword, let dot = modelName.firstIndex(of: ".") { modelName = String(modelName[..<dot]) }
         return completePath(word, model: modelName, prefix: "", start: keyStart, offersClauses: true)
+    }
+
+    /// Where `text` (a statement up to the word being completed) ends inside `SELECT(...)`
+    /// past the start of an item: true when one item has been written since the last `,`
+    /// (`AS` can follow), false after its `AS` or its name; nil elsewhere (at an item's start,
+    /// outside SELECT).
+    static func selectItemBefore(_ text: ArraySlice<UInt8>) -> Bool? {
+        // The innermost open bracket, and where it and the last comma in it are.
+        var opens: [Int] = []
+        var lastComma: [Int: Int] = [:]
+        var quote: UInt8?
+        for i in text.indices {
+            let b = text[i]
+            if let q = quote {
+                if b == q { quote = nil }
+                continue
+            }
+            switch b {
+            case 0x22, 0x27: quote = b
+            case 0x28, 0x5B, 0x7B: opens.append(i)
+            case 0x29, 0x5D, 0x7D: if let open = opens.popLast() { lastComma[open] = nil }
+            case 0x2C: if let open = opens.last { lastComma[open] = i }
+            default: break
+            }
+        }
+        guard let open = opens.last, text[open] == 0x28 else { return nil }
+        // The word before `(`: SELECT, in any case.
+        var wordEnd = open
+        while wordEnd > text.startIndex, StatementScanner.isSpace(text[wordEnd - 1]) { wordEnd -= 1 }
+        var wordStart = wordEnd
+        while wordStart > text.startIndex, StatementScanner.isWordByte(text[wordStart - 1]) { wordStart -= 1 }
+        guard String(decoding: text[wordStart..<wordEnd], as: UTF8.self).uppercased() == "SELECT" else { return nil }
+        let item = String(decoding: text[((lastComma[open] ?? open) + 1)...], as: UTF8.self)
+        let words = item.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+        if words.isEmpty { return nil }
+        return words.count == 1
     }
 
     /// Key paths of `modelName` completing `word`, each after `prefix`. An aggregate in the

@@ -55,6 +55,21 @@ import Testing
         #expect(complete("Person where age.x") == [])
     }
 
+    /// After a SELECT item its name (`AS`) is all that can come before `,` or `)`; the name
+    /// itself is the user's.
+    @Test func aSelectItemIsFollowedByAS() {
+        #expect(complete("Person SELECT(name ") == ["AS"])
+        #expect(complete("Person SELECT(name a") == ["AS"])
+        #expect(complete("Person where age > 3 SORT(age) select(bestFriend.name ") == ["AS"])
+        #expect(complete("Person GROUP(age) SELECT(age, @avg.age ") == ["AS"])
+        #expect(complete("Person SELECT(name AS n, dogs.@count ") == ["AS"])
+        #expect(complete("Person SELECT(name AS ") == [])
+        #expect(complete("Person SELECT(name AS n ") == [])
+        #expect(complete("Person SELECT(name, na") == ["name"])
+        #expect(complete("Person where name == 'SELECT(x ' AND a") == ["age", "ALL", "AND", "ANY", "ASC"])
+        #expect(complete("Person SELECT(name) SORT(a") == ["age", "ALL", "AND", "ANY", "ASC"])
+    }
+
     @Test func questionsCompleteTheirClausesAggregatesAndTheKeyPathsInsideThem() {
         #expect(complete("Person SE") == ["SELECT("])
         #expect(complete("Person OFF") == ["OFFSET("])

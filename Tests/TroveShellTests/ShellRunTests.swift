@@ -395,13 +395,37 @@ import Trove
         #expect(run(["-c", ".help mode"]).out == run(["-c", ".help .mode"]).out)
         #expect(run(["-c", ".help mode"]).out.hasPrefix("  .mode [MODE]"))
         #expect(run(["-c", ".help tables"]).out.hasPrefix("  .models"))
-        #expect(run(["-c", ".help delete"]).out == "  delete MODEL PK [PK ...]\n  delete MODEL where PREDICATE\n")
+        #expect(run(["-c", ".help delete"]).out.hasPrefix("  delete MODEL PK [PK ...]\n  delete MODEL where PREDICATE\n    "))
         #expect(run(["-c", ".help avg"]).out.hasPrefix("  sum MODEL.KEYPATH"))
         #expect(run(["-c", ".help .import"]).out == "  import is a statement here: import MODEL FILE [AS CSV|TSV|JSON] [MERGE]\n")
         #expect(run(["-c", ".help indexes"]).out == "  .schema MODEL shows its indexed properties\n")
         let unknown = run(["-c", ".help frob"])
         #expect(unknown.status == 1)
         #expect(unknown.err == "error: column 7: no command or statement named 'frob'; .help lists them all\n")
+    }
+
+    /// Each statement is a topic: its forms, what it does, an example; `avg`, `min` and `max`
+    /// show `sum`'s, `commit` and `rollback` `begin`'s.
+    @Test func helpOnAStatementShowsWhatItDoesAndAnExample() {
+        for row in CommandTable.statements {
+            let r = run(["-c", ".help \(row.keyword)"])
+            #expect(r.status == 0, "\(row.keyword): \(r.err)")
+            let lines = r.out.split(separator: "\n").map(String.init)
+            #expect(lines.contains { $0.hasPrefix("    ") && $0.count > 4 }, "\(row.keyword): \(r.out)")
+            #expect(lines.last?.hasPrefix("  e.g. ") == true, "\(row.keyword): \(r.out)")
+            for line in lines { #expect(DisplayWidth.of(line) <= 80, "\(line)") }
+        }
+        #expect(run(["-c", ".help watch"]).out == """
+              watch QUERY
+                print the query's results, then, after each commit from any process, each
+                change as one JSON line (insert, delete, move, update; an aggregate's new
+                value); Ctrl-C ends it
+              e.g. watch Car GROUP(Origin) SELECT(Origin, @count)
+
+            """)
+        #expect(run(["-c", ".help max"]).out == run(["-c", ".help sum"]).out)
+        #expect(run(["-c", ".help rollback"]).out.hasSuffix("  e.g. begin; update Person 1 set age = 37; commit\n"))
+        #expect(run(["-c", ".help explain"]).out.contains("\n  e.g. explain Car where"))
     }
 
     /// Each clause of a query is a topic, in any case: its form, what it does, an example.

@@ -265,7 +265,7 @@ package struct QueryParser: Sendable {
         let range = QuerySourceRange(start: start, end: previous?.range.end ?? start)
         let text = lexer.text(of: range)
         var alias: QueryIdentifier?
-        if allowsAlias, try consumeWord("as") {
+        if allowsAlias, try consumeWord(Self.aliasWord) {
             switch token.kind {
             case .identifier, .keyword:
                 alias = identifier(token)
@@ -690,6 +690,10 @@ package struct QueryParser: Sendable {
     /// The clauses after a query's predicate, in the order they must appear. The shell finds
     /// where a query ends by them.
     package static let clauseKeywords = ["GROUP", "SORT", "DISTINCT", "OFFSET", "LIMIT", "SELECT"]
+
+    /// The word that names a SELECT item (`city AS town`): not reserved, so it stays usable
+    /// as a property name. The shell offers it after an item.
+    package static let aliasWord = "AS"
 
     /// `SORT, DISTINCT, OFFSET, LIMIT`, for messages.
     private static let clauseList = clauseKeywords.joined(separator: ", ")
