@@ -18,6 +18,12 @@ extension Store {
     /// changes; others are reported on a watcher thread without them (several in quick
     /// succession may come as one, with the newest version). Keep the handler short and hand
     /// the work to a queue. Observation stops when the returned object is cancelled or released.
+    ///
+    /// The handler runs once the transaction has ended: on the committing thread no write is
+    /// open, so a write the handler makes (``write(_:)``, or a ``TroveRepository`` save) is a
+    /// transaction of its own, committed when it returns, not a part of the one reported. Its
+    /// commit is reported once the commit being reported has reached every handler, so each
+    /// handler sees commits in order.
     public func observeCommits(_ handler: @escaping @Sendable (StoreCommit) -> Void) -> CommitObservation {
         CommitObservation(store: self, handler)
     }

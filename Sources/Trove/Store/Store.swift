@@ -38,6 +38,9 @@ public final class Store: @unchecked Sendable {
     private let state = Lock()
     private var activeWrite: (thread: pthread_t, tx: Transaction)?
     private var observers: [UUID: @Sendable (StoreCommit) -> Void] = [:]
+    /// The threads reporting a commit to the observers, each with the commits its observers
+    /// made meanwhile, reported next.
+    private var notifying: [(thread: pthread_t, pending: [StoreCommit])] = []
     let backgroundQueue = DispatchQueue(label: "trove.store.background", qos: .userInitiated, attributes: .concurrent)
 
     static let metaTree = "_trove"
@@ -124,7 +127,6 @@ public final class Store: @unchecked Sendable {
         state.unlock()
 
         let tx = try startWriteTransaction()
-        defer { state.lock(); activeWrite = nil; state.unlock() }
         do {
             let result = try body(tx)
             let changes = committedChanges(tx)
@@ -134,12 +136,15 @@ public final class Store: @unchecked Sendable {
                 throw StoreError(e)
             }
             tx.isLive = false
+            // Ended before observers run: a write they make is a transaction of its own.
+            endActiveWrite(tx)
             tx.endUndoHandlers(undone: false)
             if !changes.isEmpty { notify(StoreCommit(version: tx.writeTx.snapshotID + 1, changes: changes)) }
             return result
         } catch {
             tx.isLive = false
             tx.writeTx.abort()
+            endActiveWrite(tx)
             tx.endUndoHandlers(undone: true)
             throw StoreError.wrapping(error)
         }
@@ -181,20 +186,33 @@ public final class Store: @unchecked Sendable {
             throw StoreError.invalidArgument("only a transaction from beginWrite() is committed by hand; write(_:) commits its own")
         }
         try tx.checkLive()
-        state.lock(); if activeWrite?.tx === tx { activeWrite = nil }; state.unlock()
         tx.isLive = false
-        var committed = false
-        defer { tx.endUndoHandlers(undone: !committed) }
-        guard commit else { return tx.writeTx.abort() }
+        guard commit else {
+            tx.writeTx.abort()
+            endActiveWrite(tx)
+            return tx.endUndoHandlers(undone: true)
+        }
         let changes = committedChanges(tx)
         do {
+            // Still this thread's write while it commits: the storage announces the commit on
+            // this thread, and `CommitObservation` leaves that to `notify`, with the changes.
             try tx.writeTx.commit()
         } catch let e as StorageError {
             tx.writeTx.abort()
+            endActiveWrite(tx)
+            tx.endUndoHandlers(undone: true)
             throw StoreError(e)
         }
-        committed = true
+        endActiveWrite(tx)
+        tx.endUndoHandlers(undone: false)
         if !changes.isEmpty { notify(StoreCommit(version: tx.writeTx.snapshotID + 1, changes: changes)) }
+    }
+
+    /// Ends `tx` as this thread's write: once it has committed or rolled back, before commit
+    /// observers run, so that they see no write open (``isWritingOnCurrentThread``) and a
+    /// write they make starts a transaction of its own.
+    private func endActiveWrite(_ tx: Transaction) {
+        state.lock(); if activeWrite?.tx === tx { activeWrite = nil }; state.unlock()
     }
 
     /// Runs `body` in a write transaction on a background queue, then calls `completion` on
@@ -252,8 +270,10 @@ public final class Store: @unchecked Sendable {
     /// The newest committed version of the file, whoever committed it.
     public var latestVersion: UInt64 { storage.latestTransactionID }
 
-    /// Whether the calling thread is inside a write of this `Store`: commit observers use it
-    /// to leave a commit to ``addChangeObserver(_:)``, which reports it with its changes.
+    /// Whether a write of this `Store` is open on the calling thread: from its start through
+    /// its commit or rollback, not while its observers run. Commit observers use it to leave a
+    /// commit the storage announces during it to ``addChangeObserver(_:)``, which reports it
+    /// with its changes; a repository's save joins such a write.
     var isWritingOnCurrentThread: Bool {
         state.lock(); defer { state.unlock() }
         return activeWrite.map { pthread_equal($0.thread, pthread_self()) != 0 } ?? false
@@ -275,11 +295,31 @@ public final class Store: @unchecked Sendable {
         return observed ? tx.changes.filter { !$0.value.isEmpty } : [:]
     }
 
+    /// Reports `commit` to every observer. A commit made by an observer (a write it starts)
+    /// waits until the commit being reported has reached every observer, so that each sees
+    /// the commits in order.
     private func notify(_ commit: StoreCommit) {
+        let thread = pthread_self()
         state.lock()
-        let list = Array(observers.values)
+        if let i = notifying.firstIndex(where: { pthread_equal($0.thread, thread) != 0 }) {
+            notifying[i].pending.append(commit)
+            state.unlock()
+            return
+        }
+        notifying.append((thread, []))
         state.unlock()
-        for o in list { o(commit) }
+        var next: StoreCommit? = commit
+        while let commit = next {
+            state.lock()
+            let list = Array(observers.values)
+            state.unlock()
+            for o in list { o(commit) }
+            state.lock()
+            let i = notifying.firstIndex { pthread_equal($0.thread, thread) != 0 }!
+            next = notifying[i].pending.isEmpty ? nil : notifying[i].pending.removeFirst()
+            if next == nil { notifying.remove(at: i) }
+            state.unlock()
+        }
     }
 
     /// The path of the file, or nil in memory.
