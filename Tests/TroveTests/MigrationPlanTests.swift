@@ -54,6 +54,16 @@ import Testing
         #expect(throws: Never.self) { try bumped.check() }
     }
 
+    @Test func theErrorForANewRequiredPropertySaysHowToAddItWithoutAMigration() throws {
+        let p = try plan(try variant(#""dogs": "Dog[]""#, #""dogs": "Dog[]", "score": "double""#))
+        do {
+            try p.check()
+            Issue.record("allowed a required property without a default at the same version")
+        } catch {
+            #expect(error.message == "the schema changed in ways that need a migration, but schemaVersion is still 1 (raise it to 2 or more): property 'Person.score' (double) added, required and without a default (give it a default or make it optional to add it without a migration)")
+        }
+    }
+
     @Test func aRemovedPropertyNeedsAHigherVersionAndIsNamedInTheError() throws {
         let p = try plan(try variant(#", "age": "int?""#, ""))
         #expect(p.changes == [.removedProperty(model: "Person", PropertySchema(name: "age", type: .int, isOptional: true))])

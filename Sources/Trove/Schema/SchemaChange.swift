@@ -43,7 +43,11 @@ public enum SchemaChange: Sendable, Equatable, CustomStringConvertible {
         case .addedModel(let m): return "model '\(m)' added"
         case .removedModel(let m): return "model '\(m)' removed"
         case .renamedModel(let from, let to): return "model '\(from)' renamed to '\(to)'"
-        case .addedProperty(let m, let p): return "property '\(m).\(p.name)' (\(p.typeString)) added"
+        case .addedProperty(let m, let p):
+            // Without a value for the objects already stored, the addition needs a migration;
+            // say how to make it additive, the change most users mean.
+            return isAdditive ? "property '\(m).\(p.name)' (\(p.typeString)) added"
+                : "property '\(m).\(p.name)' (\(p.typeString)) added, required and without a default (give it a default or make it optional to add it without a migration)"
         case .removedProperty(let m, let p): return "property '\(m).\(p.name)' removed"
         case .renamedProperty(let m, let from, let to): return "property '\(m).\(from)' renamed to '\(to)'"
         case .changedPropertyType(let m, let p, let from, let to):
