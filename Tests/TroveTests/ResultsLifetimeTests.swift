@@ -16,6 +16,20 @@ import Testing
         #expect(throws: StoreError.invalidated) { try results.sorted(by: "rank") }
     }
 
+    @Test func aTransactionUsedAfterItsWriteEndedSaysTheWriteEnded() throws {
+        let store = try itemsStore()
+        var leaked: Transaction?
+        try store.write { tx in leaked = tx }
+        do {
+            try leaked?.insert("Item", ["id": 1, "rank": 1, "label": "a"])
+            Issue.record("an ended transaction inserted")
+        } catch {
+            #expect(error as? StoreError == .invalidated)
+            #expect("\(error)" == "the read or write this belongs to has ended: use its transaction, results and objects inside it, and fetch an object again by primary key")
+        }
+        #expect(try store.read { try $0.count("Item") } == 0)
+    }
+
     @Test func anObjectDeletedByTheTransactionThatFetchedItThrowsObjectDeleted() throws {
         let store = try itemsStore()
         try store.write { tx in

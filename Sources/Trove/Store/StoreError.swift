@@ -42,7 +42,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .migrationRequired(let s): s
         case .noSchema(let s): s
         case .readOnly: "the store is read-only"
-        case .invalidated: "the transaction has ended; fetch the object again by primary key"
+        case .invalidated: "the read or write this belongs to has ended: use its transaction, results and objects inside it, and fetch an object again by primary key"
         case .corruptRecord(let s): "damaged object record: \(s)"
         case .storage(let failure): failure.description
         case .invalidArgument(let s): s
