@@ -231,24 +231,17 @@ public enum StoreCopy {
     }
 
     private static func read(_ connection: PostgresConnection) throws -> DatabaseObjects {
-        try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        do {
-            guard let schema = try PostgresSchemaInstaller.storedSchema(connection) else {
-                throw PostgresError("the database '\(connection.database)' holds no Trove schema")
-            }
-            let tables = PostgresTables(schema: schema)
-            let translator = PostgresQueryTranslator(schema: schema)
+        try PostgresObjectReader.inSnapshot(connection) { reader in
             var models: [(ModelSchema, PostgresObjects)] = []
-            for model in schema.models {
-                let columns = try translator.outputColumns(model, alias: "t0") + ["t0.\(tables.keyColumn(model))::pg_catalog.text"]
-                let rows = try connection.execute("SELECT \(columns.joined(separator: ", ")) FROM \(PostgresTables.table(model.name)) AS t0 ORDER BY t0.\(PostgresTables.orderColumn)")
-                models.append((model, try PostgresObjects(model: model, schema: schema, rows: rows.rows)))
+            for model in reader.schema.models {
+                var objects = try PostgresObjects(model: model, schema: reader.schema, rows: [])
+                try reader.forEachBatch(of: model) { batch in
+                    objects.objects += batch.objects
+                    objects.keys += batch.keys
+                }
+                models.append((model, objects))
             }
-            try connection.execute("COMMIT")
-            return DatabaseObjects(schema: schema, models: models)
-        } catch {
-            _ = try? connection.execute("ROLLBACK")
-            throw error
+            return DatabaseObjects(schema: reader.schema, models: models)
         }
     }
 

@@ -38,4 +38,11 @@ struct CopyCommandTests {
         let wrong = try w.run(["a.trove", ".copy elsewhere.trove"])
         #expect(wrong.status == 1 && wrong.err.contains(".backup"), "\(wrong.err)")
     }
+
+    @Test func copyingADatabaseWithoutASchemaMakesAnEmptyStore() throws {
+        let copied = try w.run([url, ".copy empty.trove"])
+        #expect(copied.status == 0, "\(copied.err)")
+        let models = try w.run(["empty.trove", ".models"])
+        #expect(models.status == 0 && models.out.isEmpty, "\(models.err)\(models.out)")
+    }
 }
