@@ -4,7 +4,7 @@ import TrovePostgres
 /// The shell on a PostgreSQL database (`trove postgres://USER@HOST/DB`): the same statements
 /// as on a store, translated to SQL by `TrovePostgres`.
 ///
-/// `.verify`, `.dbinfo`, `.backup` and `.dump` concern a store file and are refused.
+/// `.verify`, `.dbinfo` and `.backup` concern a store file and are refused.
 ///
 /// A write statement that fails inside `begin` ... `commit` fails the transaction as on a
 /// store, in the shell (`TransactionFailure`), although the server could go on: the
@@ -90,6 +90,12 @@ public final class PostgresBackend: ShellBackend {
         guard timeoutSetInTransaction, !store.isInTransaction else { return }
         timeoutSetInTransaction = false
         try? store.connection.setLockTimeout(store.connection.lockTimeout)
+    }
+
+    public func dump(models: [String], write: @escaping (String) throws -> Void, warn: @escaping (String) -> Void) throws {
+        try store.readingObjects { reader in
+            try StoreDump(source: PostgresDumpSource(reader: reader), models: models, write: write, warn: warn).run()
+        }
     }
 
     public func applySchema(_ text: String, source: String) throws {

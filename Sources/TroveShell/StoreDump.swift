@@ -1,6 +1,7 @@
 import Trove
 
-/// `.dump [MODEL ...]`: a store as shell statements that rebuild it, `trove NEW -f DUMP`.
+/// `.dump [MODEL ...]`: a store or PostgreSQL database (a `DumpSource`) as shell statements
+/// that rebuild it, `trove NEW -f DUMP`: the same text for the same objects on either.
 ///
 /// The text is a `.apply-schema` line with the schema, then one transaction in two passes:
 /// 1. `insert` of every object of a model with a primary key, without its links;
@@ -14,17 +15,18 @@ import Trove
 /// comes back as one copy per link: the dump warns about each such model. `export` writes
 /// such links nested too (`withNestedLinks`), so that `import` reads them back.
 struct StoreDump {
-    let snapshot: Snapshot
+    let source: any DumpSource
     let schema: Schema
     /// Models whose objects are dumped, in schema order.
     let models: [ModelSchema]
     let write: (String) throws -> Void
     let warn: (String) -> Void
 
-    init(snapshot: Snapshot, schema: Schema, models names: [String], write: @escaping (String) throws -> Void,
+    init(source: any DumpSource, models names: [String], write: @escaping (String) throws -> Void,
          warn: @escaping (String) -> Void) throws {
+        let schema = source.schema
         for name in names where schema[name] == nil { throw StatementError("no model named '\(name)'") }
-        self.snapshot = snapshot
+        self.source = source
         self.schema = schema
         models = names.isEmpty ? schema.models : schema.models.filter { names.contains($0.name) }
         self.write = write
@@ -37,7 +39,7 @@ struct StoreDump {
         try write("begin\n")
         let linked = try linkedWithoutKey()
         for model in models where model.primaryKey != nil {
-            for object in try snapshot.objects(model.name) {
+            try source.forEachObject(of: model) { object in
                 try statement("insert", model, try Self.fields(of: object, model, schema: schema, links: false))
             }
         }
@@ -45,7 +47,7 @@ struct StoreDump {
             let keyName = model.primaryKey
             let links = model.properties.filter { $0.isStored && $0.type.objectType != nil }
             if keyName != nil, links.isEmpty { continue }
-            for object in try snapshot.objects(model.name) {
+            try source.forEachObject(of: model) { object in
                 if let keyName {
                     let json = try object.json()
                     var record = JSONObject()
@@ -57,7 +59,7 @@ struct StoreDump {
                         record[p.name] = value
                     }
                     if any { try statement("upsert", model, record) }
-                } else if !linked.contains(object.reference) {
+                } else if !linked.contains(object.identity) {
                     try statement("insert", model, try Self.fields(of: object, model, schema: schema, links: true))
                 }
             }
@@ -91,8 +93,8 @@ struct StoreDump {
     }
 
     /// The stored properties of `object`; links only when `links` (as `linkValue` writes them).
-    private static func fields(of object: DynamicObject, _ model: ModelSchema, schema: Schema, links: Bool,
-                               path: [ObjectReference] = []) throws -> JSONObject {
+    private static func fields(of object: any DumpObject, _ model: ModelSchema, schema: Schema, links: Bool,
+                               path: [AnyHashable] = []) throws -> JSONObject {
         let json = try object.json()
         var out = JSONObject()
         for p in model.properties where p.isStored {
@@ -118,25 +120,25 @@ struct StoreDump {
     /// `linksWrittenNested`) that another of them holds nested, directly or through other
     /// nested objects: `export` leaves them out, as `.dump` does, so that each comes back once.
     /// A cycle of nested links is the error `.dump` gives for one.
-    static func nestedInOthers(_ objects: some Sequence<DynamicObject>, _ model: ModelSchema,
-                               _ links: [PropertySchema], schema: Schema) throws -> Set<ObjectReference> {
-        var nested = Set<ObjectReference>()
+    static func nestedInOthers(_ objects: some Sequence<some DumpObject>, _ model: ModelSchema,
+                               _ links: [PropertySchema], schema: Schema) throws -> Set<AnyHashable> {
+        var nested = Set<AnyHashable>()
         var linksOf: [String: [PropertySchema]] = [model.name: links]
         for root in objects {
-            var stack = [(root, links)]
-            var reached = Set<ObjectReference>()
+            var stack: [(any DumpObject, [PropertySchema])] = [(root, links)]
+            var reached = Set<AnyHashable>()
             while let (object, objectLinks) = stack.popLast() {
                 for p in objectLinks {
-                    let targets = p.type.isList ? try object.list(p.name) : try object.object(p.name).map { [$0] } ?? []
-                    for target in targets {
-                        if target.reference == root.reference {
+                    guard let targetName = p.type.objectType else { continue }
+                    for target in try object.linked(p) {
+                        if target.identity == root.identity {
                             throw StatementError("cannot write '\(model.name)' nested in links: its objects have no primary key and link to each other in a cycle")
                         }
-                        guard reached.insert(target.reference).inserted else { continue }
-                        let targetLinks = linksOf[target.modelName] ?? {
-                            guard let m = schema[target.modelName] else { return [] }
+                        guard reached.insert(target.identity).inserted else { continue }
+                        let targetLinks = linksOf[targetName] ?? {
+                            guard let m = schema[targetName] else { return [] }
                             let l = linksWrittenNested(m, schema: schema)
-                            linksOf[target.modelName] = l
+                            linksOf[targetName] = l
                             return l
                         }()
                         stack.append((target, targetLinks))
@@ -151,7 +153,7 @@ struct StoreDump {
     /// `json`, the JSON form of `object`, with each of `links` (`linksWrittenNested` of its
     /// model) written as `.dump` writes it, nested: what `import` reads back. `export` writes
     /// objects so.
-    static func withNestedLinks(_ object: DynamicObject, _ json: JSONObject, _ links: [PropertySchema],
+    static func withNestedLinks(_ object: some DumpObject, _ json: JSONObject, _ links: [PropertySchema],
                                 schema: Schema) throws -> JSONObject {
         var out = json
         for p in links { out[p.name] = try linkValue(object, json, p, schema: schema, path: []) }
@@ -160,37 +162,37 @@ struct StoreDump {
 
     /// A link or list of links: targets with a primary key by it (as `json`, the object's JSON
     /// form, has it), others as nested objects.
-    private static func linkValue(_ object: DynamicObject, _ json: JSONObject, _ p: PropertySchema,
-                                  schema: Schema, path: [ObjectReference]) throws -> JSONValue {
+    private static func linkValue(_ object: any DumpObject, _ json: JSONObject, _ p: PropertySchema,
+                                  schema: Schema, path: [AnyHashable]) throws -> JSONValue {
         guard let targetName = p.type.objectType, let target = schema[targetName] else { return .null }
         if target.primaryKey != nil { return json[p.name] ?? .null }
-        let path = path + [object.reference]
-        func nested(_ linked: DynamicObject) throws -> JSONValue {
-            if path.contains(linked.reference) {
+        let path = path + [object.identity]
+        func nested(_ linked: any DumpObject) throws -> JSONValue {
+            if path.contains(linked.identity) {
                 throw StatementError("cannot write '\(target.name)' nested in links: its objects have no primary key and link to each other in a cycle")
             }
             return .object(try fields(of: linked, target, schema: schema, links: true, path: path))
         }
-        if p.type.isList { return .array(try object.list(p.name).map(nested)) }
-        return try object.object(p.name).map(nested) ?? .null
+        let linked = try object.linked(p)
+        if p.type.isList { return .array(try linked.map(nested)) }
+        return try linked.first.map(nested) ?? .null
     }
 
     /// Objects of models without a primary key that a link of a dumped object points at: they
     /// are written nested in that link. Warns about a model with objects that several links
     /// share.
-    private func linkedWithoutKey() throws -> Set<ObjectReference> {
-        var seen = Set<ObjectReference>()
+    private func linkedWithoutKey() throws -> Set<AnyHashable> {
+        var seen = Set<AnyHashable>()
         var shared = Set<String>()
         for model in models {
             let links = model.properties.filter { p in
                 p.isStored && p.type.objectType.map { schema[$0]?.primaryKey == nil } == true
             }
             if links.isEmpty { continue }
-            for object in try snapshot.objects(model.name) {
+            try source.forEachObject(of: model) { object in
                 for p in links {
-                    let targets = p.type.isList ? try object.list(p.name) : try object.object(p.name).map { [$0] } ?? []
-                    for target in targets where !seen.insert(target.reference).inserted {
-                        shared.insert(target.modelName)
+                    for target in try object.linkedIdentities(p) where !seen.insert(target).inserted {
+                        shared.insert(p.type.objectType ?? "")
                     }
                 }
             }

@@ -229,7 +229,7 @@ public final class TroveBackend: ShellBackend {
                         ? try StoreDump.nestedInOthers(results, model, nested, schema: store.schema) : []
                     for (i, object) in results.enumerated() {
                         if i % 1024 == 0, context.isCancelled { throw StatementError("export interrupted") }
-                        if leftOut.contains(object.reference) { continue }
+                        if leftOut.contains(object.identity) { continue }
                         let json = try object.json()
                         try row(nested.isEmpty ? json : try StoreDump.withNestedLinks(object, json, nested, schema: store.schema))
                     }
@@ -383,7 +383,7 @@ public final class TroveBackend: ShellBackend {
 
     public func dump(models: [String], write: @escaping (String) throws -> Void, warn: @escaping (String) -> Void) throws {
         try read { snapshot in
-            try StoreDump(snapshot: snapshot, schema: store.schema, models: models, write: write, warn: warn).run()
+            try StoreDump(source: snapshot, models: models, write: write, warn: warn).run()
         }
     }
 
