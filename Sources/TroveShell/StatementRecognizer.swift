@@ -163,6 +163,8 @@ private struct Recognizer {
     func assignment(_ range: Range<Int>, near: Int) throws(StatementError) -> Assignment {
         var t = s
         t.position = range.lowerBound
+        // `#name`, NSPredicate's escape of a keyword, names the property as predicates take it.
+        if t.position < range.upperBound, t.current == 0x23 { t.position += 1 }
         guard let name = t.peekWord(), name.upperBound <= range.upperBound else {
             throw expected("'PROPERTY = VALUE'", at: range.isEmpty ? near : range.lowerBound)
         }
@@ -180,14 +182,17 @@ private struct Recognizer {
 
     /// The last `set` word outside quotes and brackets that an operator does not follow: the
     /// last one, so that a property named `set` may still appear in the predicate, and not
-    /// one an operator follows, which is that property (`set set = 3`).
+    /// one an operator follows, which is that property (`set set = 3`). When every `set` is
+    /// followed by an operator, the property was left out (`set = 3`): the last `set` is the
+    /// keyword, so that the error names the missing property where it belongs.
     func lastTopLevelSet(from start: Int) -> Range<Int>? {
         let chunks = s.chunks(in: start..<s.bytes.count)
-        return chunks.indices.last { i in
-            guard StatementScanner.equalsIgnoringCase(s.bytes[chunks[i]], "set") else { return false }
+        let sets = chunks.indices.filter { StatementScanner.equalsIgnoringCase(s.bytes[chunks[$0]], "set") }
+        let keyword = sets.last { i in
             guard i + 1 < chunks.count, let next = s.bytes[chunks[i + 1]].first else { return true }
             return !"=!<>".utf8.contains(next)
-        }.map { chunks[$0] }
+        }
+        return (keyword ?? sets.last).map { chunks[$0] }
     }
 
     mutating func export() throws(StatementError) -> ShellStatement {

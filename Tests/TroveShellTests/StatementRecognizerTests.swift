@@ -91,6 +91,23 @@ import Testing
         #expect(try recognize("update P 1 set x = 1, set =2") == .update(
             model: f("P", 7), target: .keys([f("1", 9)]),
             assignments: [Assignment(property: f("x", 15), value: f("1", 19)), Assignment(property: f("set", 22), value: f("2", 27))]))
+        #expect(try recognize("update P 1 set #set = 3") == .update(
+            model: f("P", 7), target: .keys([f("1", 9)]),
+            assignments: [Assignment(property: f("set", 16), value: f("3", 22))]))
+        #expect(try recognize("update P where #set == 1 set #set = 2, #x = 3") == .update(
+            model: f("P", 7), target: .predicate(f("#set == 1", 15)),
+            assignments: [Assignment(property: f("set", 30), value: f("2", 36)), Assignment(property: f("x", 40), value: f("3", 44))]))
+    }
+
+    @Test func aSetWithoutItsPropertyIsReportedAtTheAssignment() {
+        // Every `set` here is followed by an operator: the last one is still the keyword, and
+        // the missing property is reported where it belongs, not as a missing `set` clause.
+        let missing = failure("update Person 1 set = 3")
+        #expect(missing?.message == "expected 'PROPERTY = VALUE', found '='")
+        #expect(missing?.offset == 20)
+        let glued = failure("update Person where age > 3 set =3")
+        #expect(glued?.message.hasPrefix("expected 'PROPERTY = VALUE', found '=") == true)
+        #expect(glued?.offset == 32)
     }
 
     @Test func deleteByKeysOrPredicate() throws {
