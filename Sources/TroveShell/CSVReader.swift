@@ -5,7 +5,7 @@ import Trove
 ///
 /// A field enclosed in double quotes may hold the separator, quotes (doubled) and line
 /// breaks; an empty field that was not quoted is told apart from `""`, because import reads
-/// the first as null. Records end with LF or CRLF; blank lines are skipped (unless
+/// the first as null. Records end with CR, LF or CRLF; blank lines are skipped (unless
 /// `blankLinesAreRecords`), and a UTF-8 byte order mark at the start is ignored. Every field
 /// must be valid UTF-8.
 final class CSVReader {

@@ -118,6 +118,27 @@ import Testing
         #expect(required.out == "{\"inserted\": 1}\n1\n")
     }
 
+    /// The rule is the header's, not the model's: in a file whose one column can be null,
+    /// every empty line is an object, one at the end of the file too, though the model has
+    /// more properties (as `--csv 'Tag SELECT(name)'` writes such a file).
+    @Test(arguments: ["t.csv", "t.tsv"])
+    func everyEmptyLineOfAOneNullableColumnFileIsAnObject(file: String) throws {
+        let schema = try w.write("tag.json", """
+            {"models": [{"name": "Tag", "properties": {"name": "string?", "color": "string?"}}]}
+            """)
+        try w.write(file, "name\nred\n\nblue\n\n")
+        let r = try w.run(["t", "-s", schema, "import Tag \(file)", "Tag"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == #"""
+            {"inserted": 4}
+            {"name": "red", "color": null}
+            {"name": null, "color": null}
+            {"name": "blue", "color": null}
+            {"name": null, "color": null}
+
+            """#)
+    }
+
     @Test func quotingFollowsRFC4180AndEmptyFieldsAreNullOrTheDefault() throws {
         try store()
         try w.write("q.csv", "\u{FEFF}id,stringValue,optString,intValue,optInt,stringList\r\n"
