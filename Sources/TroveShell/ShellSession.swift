@@ -395,14 +395,16 @@ final class ShellSession {
         case .print(let text): stdout.write(text + "\n")
         case .show:
             let onOff = { (b: Bool) in b ? "on" : "off" }
-            // Commands, -c and -f stop at an error whatever .bail says: .show says what holds.
+            // Commands, -c and -f stop at an error whatever .bail says, and the prompt never
+            // does, whatever it says: .show says what holds for the input that runs it.
+            let bailText = origin == .interactive && bail ? "on (for .read; the prompt goes on)" : onOff(bail || stopOnError)
             stdout.write("""
                      mode: \(settings.mode.rawValue)
                   headers: \(onOff(settings.showHeaders))
                 nullvalue: \(JSONText.string(.string(settings.effectiveNullText)))
                    output: \(redirection?.file ?? "stdout")
                     timer: \(onOff(timer))
-                     bail: \(onOff(bail || stopOnError))
+                     bail: \(bailText)
                  readonly: \(onOff(readOnly))
                   timeout: \(BusyTimeout.text(busyTimeout))
                      args: \(arguments.isEmpty ? "(none)" : arguments.map { JSONText.string(.string($0)) }.joined(separator: " "))\n

@@ -58,6 +58,19 @@ extension ShellRunTests {
         #expect(run(["--bail"], stdin: ".show\n").out.contains("     bail: on\n"))
     }
 
+    /// The prompt never stops at an error: with --bail, `.show` there says whom bail stops.
+    @Test func showAtThePromptSaysBailStopsReadFilesOnly() throws {
+        func show(_ arguments: [String]) throws -> String {
+            let out = StringOutput()
+            let session = ShellSession(backend: EchoBackend(), stdout: out, stderr: StringOutput(), terminal: ShellRunTests.pipes,
+                                       options: try CommandLineParser.parse(arguments), busyTimeout: nil, standardInput: TextLines(""))
+            _ = session.executeDotCommand(SplitStatement(text: ".show"), origin: .interactive)
+            return out.text
+        }
+        #expect(try show(["db", "--bail"]).contains("     bail: on (for .read; the prompt goes on)\n"))
+        #expect(try show(["db"]).contains("     bail: off\n"))
+    }
+
     @Test func showSaysWhereOutputGoes() throws {
         let path = temporaryFile("", suffix: ".txt")
         #expect(run(["-c", ".show"]).out.contains("   output: stdout\n"))
