@@ -78,7 +78,7 @@ public enum CommandLineParser {
                     inline = nil
                 }
                 guard let option = longOption(name) else {
-                    throw UsageError("unknown option '--\(name)'")
+                    throw UsageError("unknown option '--\(name)'" + modeHabit(name))
                 }
                 switch option {
                 case .flag(let apply):
@@ -93,6 +93,9 @@ public enum CommandLineParser {
                 let word = String(argument.dropFirst())
                 if word.count > 1, let long = longOption(word) != nil ? word : word == "header" ? "headers" : nil {
                     throw UsageError("unknown option '-\(word)'; long options take two dashes: --\(long)")
+                }
+                if word.count > 1, CommandTable.modeHabit(word) != nil {
+                    throw UsageError("unknown option '-\(word)'" + modeHabit(word))
                 }
                 var rest = Substring(argument.dropFirst())
                 while let letter = rest.first {
@@ -114,6 +117,12 @@ public enum CommandLineParser {
             i += 1
         }
         return options
+    }
+
+    /// sqlite3's `-box` or `--column` as an option: " (sqlite3's box is table here: --table)".
+    private static func modeHabit(_ name: String) -> String {
+        guard let habit = CommandTable.modeHabit(name), let mode = CommandTable.modeHabits[name.lowercased()] else { return "" }
+        return " (\(habit): --\(mode.rawValue))"
     }
 
     /// The first operand is the DATABASE; later ones are COMMANDs, kept in order among `-c`s.

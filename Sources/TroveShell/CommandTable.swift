@@ -74,7 +74,7 @@ enum CommandTable {
                           guard !args.values.isEmpty else { return .mode(nil) }
                           let text = try args.one("MODE")
                           guard let mode = OutputMode(rawValue: text.lowercased()) else {
-                              let habit = OutputMode.sqlite3Counterpart(of: text).map { " (sqlite3's \(text) is \($0.rawValue) here)" } ?? ""
+                              let habit = modeHabit(text).map { " (\($0))" } ?? ""
                               throw StatementError("unknown mode '\(text)'\(habit); modes: " + OutputMode.allCases.map(\.rawValue).joined(separator: ", "))
                           }
                           return .mode(mode)
@@ -178,6 +178,16 @@ enum CommandTable {
         "help": ".help lists the commands",
         "select": "a query is not SQL here: it names its model first, as in Person where age > 30 SELECT(name)",
     ]
+
+    /// sqlite3's output modes that are another mode here, by lowercased name: the habits of
+    /// `.mode box`, `-box` and `--column`, beside `habits`, which `.help` reads with them.
+    static let modeHabits: [String: OutputMode] = ["column": .table, "box": .table, "tabs": .tsv]
+
+    /// What a user typing sqlite3's mode `name` out of habit is told ("sqlite3's box is table
+    /// here"); nil for a name with no counterpart.
+    static func modeHabit(_ name: String) -> String? {
+        modeHabits[name.lowercased()].map { "sqlite3's \(name) is \($0.rawValue) here" }
+    }
 
     /// The dot-command that `name` (as typed, with its dot) runs.
     static func dotCommand(named name: String) -> DotCommandRow? {

@@ -84,7 +84,7 @@ enum HelpText {
     /// without its dot (`mode`, `.mode`, `import`, `tables`, `offset`), as sqlite3's `.help
     /// mode` shows one (a clause's with an example); for a
     /// command of another shell (`.import`, `.indexes`, `select`), the answer typing it gets
-    /// (`CommandTable.habits`); nil when it names none.
+    /// (`CommandTable.habits`, and `modeHabits` for sqlite3's modes); nil when it names none.
     static func help(on topic: String) -> String? {
         let word = topic.lowercased()
         let name = word.hasPrefix(".") ? word : "." + word
@@ -92,7 +92,7 @@ enum HelpText {
         if !word.hasPrefix("."), let row = CommandTable.helpRow(of: word) {
             return topicText(forms: row.usage, description: row.description, example: row.example)
         }
-        let habit = (CommandTable.habits[word] ?? CommandTable.habits[name]).map { "  " + $0 + "\n" }
+        let habit = (CommandTable.habits[word] ?? CommandTable.habits[name] ?? CommandTable.modeHabit(word)).map { "  " + $0 + "\n" }
         if !word.hasPrefix("."), let clause = CommandTable.clause(word) {
             // SQL's SELECT is a clause here too: its lines, then the tip typing it as SQL gets.
             return topicText(forms: Array(clause.usage.prefix(1)), description: Array(clause.usage.dropFirst()), example: clause.example)

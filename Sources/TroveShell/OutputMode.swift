@@ -15,16 +15,6 @@ public enum OutputMode: String, Sendable, CaseIterable {
     /// `name = value` per line, a blank line between records (sqlite3's `.mode line`).
     case line
 
-    /// The mode that does here what sqlite3's mode `name` does, for the hint a user typing it
-    /// out of habit gets; nil for a name with no counterpart.
-    static func sqlite3Counterpart(of name: String) -> OutputMode? {
-        switch name.lowercased() {
-        case "column", "box": .table
-        case "tabs": .tsv
-        default: nil
-        }
-    }
-
     /// Whether output is meant for programs, where counts and write summaries are bare JSON.
     var isMachineReadable: Bool { self == .json || self == .jsonl || self == .csv || self == .tsv }
 

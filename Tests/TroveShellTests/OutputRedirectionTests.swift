@@ -100,6 +100,19 @@ extension ShellRunTests {
         #expect(run(["-c", ".mode tabs"]).err.hasPrefix("error: column 7: unknown mode 'tabs' (sqlite3's tabs is tsv here); "))
     }
 
+    /// sqlite3's modes as options (`sqlite3 -box db`) and as `.help` topics get the same hint.
+    @Test func sqlite3ModeOptionsAndHelpTopicsSayWhichModeIsTheirs() {
+        let tryHelp = "Try 'trove --help' for more information.\n"
+        let box = run(["db", "-box"])
+        #expect(box.status == 2)
+        #expect(box.err == "trove: unknown option '-box' (sqlite3's box is table here: --table)\n" + tryHelp)
+        #expect(run(["--column", "db"]).err == "trove: unknown option '--column' (sqlite3's column is table here: --table)\n" + tryHelp)
+        #expect(run(["db", "-tabs"]).err == "trove: unknown option '-tabs' (sqlite3's tabs is tsv here: --tsv)\n" + tryHelp)
+        #expect(run(["-c", ".help box"]).out == "  sqlite3's box is table here\n")
+        #expect(run(["-c", ".help Tabs"]).out == "  sqlite3's tabs is tsv here\n")
+        #expect(run(["db", "-bail", "-c", "count Person"]).err == "trove: unknown option '-bail'; long options take two dashes: --bail\n" + tryHelp)
+    }
+
     @Test func nullValueFromOptionAndDotCommand() {
         #expect(run(["--csv", "--nullvalue", "NULL", "-c", "Person"]).out == "id,name,age\n1,Ann,31\n2,Bob,NULL\n")
         #expect(run(["--line"], stdin: ".nullvalue (none)\nget Person 2\n.nullvalue\nget Person 2\n").out
