@@ -9,6 +9,8 @@ struct ForwardLinks {
         var property: String
         var value: Value
         var place: String
+        /// Where the record stands in the statement, for an insert's error; nil in a file.
+        var offset: Int?
     }
 
     let model: ModelSchema
@@ -17,15 +19,17 @@ struct ForwardLinks {
     init(model: ModelSchema) { self.model = model }
 
     /// Takes out of `values` the links (and lists of links) that name a primary key not
-    /// stored yet; `place` says where a property's value stood, for errors.
-    mutating func setAside(_ values: inout [String: Value], in destination: ImportDestination, place: (String) -> String) throws {
+    /// stored yet; `place` says where a property's value stood, for errors, and `offset` where
+    /// the record stands in a statement.
+    mutating func setAside(_ values: inout [String: Value], in destination: ImportDestination, at offset: Int? = nil,
+                           place: (String) -> String) throws {
         for property in model.properties where property.objectType != nil {
             guard let value = values[property.name], try isUnresolved(value, target: property.objectType!, in: destination) else { continue }
             guard let pk = model.primaryKeyProperty, let key = values[pk.name] else {
                 throw ImportFailure("\(place(property.name)): no \(property.objectType!) has the primary key \(value)")
             }
             values[property.name] = nil
-            pending.append(Pending(primaryKey: key, property: property.name, value: value, place: place(property.name)))
+            pending.append(Pending(primaryKey: key, property: property.name, value: value, place: place(property.name), offset: offset))
         }
     }
 
@@ -35,7 +39,7 @@ struct ForwardLinks {
             do {
                 try destination.update(model.name, primaryKey: link.primaryKey, set: [link.property: link.value])
             } catch {
-                throw ImportFailure("\(link.place): \(error)")
+                throw ImportFailure("\(link.place): \(error)", at: link.offset)
             }
         }
         pending = []
@@ -53,5 +57,10 @@ struct ForwardLinks {
 /// Why a record of an import failed, with where it stands.
 struct ImportFailure: Error, CustomStringConvertible {
     var description: String
-    init(_ description: String) { self.description = description }
+    /// Where the record stands in a statement (an insert's); nil in a file.
+    var offset: Int?
+    init(_ description: String, at offset: Int? = nil) {
+        self.description = description
+        self.offset = offset
+    }
 }

@@ -89,6 +89,18 @@ import Testing
         #expect(try w.run(["db", "count Person"]).out == "2\n")
     }
 
+    /// A link set once every record is in (its target might come later) fails at its record.
+    @Test func aForwardLinkThatFailsIsPlacedAtItsRecord() throws {
+        try people()
+        let script = try w.write("s.trove", "insert Person [\n  {\"id\": 7, \"name\": \"G\", \"bestFriend\": 9},\n  {\"id\": 8, \"name\": \"H\"}\n]\n")
+        let r = try w.run(["db", "-f", script])
+        #expect(r.status == 1)
+        #expect(r.err.hasPrefix("error: \(script):2:3: record 1 (bestFriend): "), "\(r.err)")
+        let second = try w.run(["db", #"insert Person [{"id": 7, "name": "G"}, {"id": 8, "name": "H", "bestFriend": 9}]"#])
+        #expect(second.err.hasPrefix("error: column 40: record 2 (bestFriend): "), "\(second.err)")
+        #expect(try w.run(["db", "count Person"]).out == "2\n")
+    }
+
     @Test func upsertCreatesOrUpdatesOnlyTheGivenProperties() throws {
         try people()
         let r = try w.run(["db", #"upsert Person [{"id": 1, "age": 32}, {"id": 3, "name": "Cy"}]"#])
@@ -160,7 +172,7 @@ import Testing
         #expect(try w.run(["db", "--csv", "Person SELECT(id, bestFriend.name)"]).out == "id,bestFriend.name\n1,Cy\n2,Bob\n3,Ann\n")
         let missing = try w.run(["db", #"insert Person [{"id": 4, "name": "Di", "bestFriend": 9}, {"id": 5, "name": "Ed"}]"#])
         #expect(missing.status == 1)
-        #expect(missing.err.hasPrefix("error: column 15: record 1 (bestFriend): property 'bestFriend' links to 'Person' with primary key 9"), "\(missing.err)")
+        #expect(missing.err.hasPrefix("error: column 16: record 1 (bestFriend): property 'bestFriend' links to 'Person' with primary key 9"), "\(missing.err)")
         #expect(try w.run(["db", "count Person"]).out == "3\n")
     }
 

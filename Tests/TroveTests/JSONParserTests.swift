@@ -5,6 +5,16 @@ import Testing
 @Suite struct JSONParserTests {
     func parse(_ text: String) throws(JSONError) -> JSONValue { try JSONParser().parse(text) }
 
+    /// Where each element of a top-level array starts, in bytes from the text's start (a byte
+    /// order mark included); nested arrays and strings with brackets and commas are one element.
+    @Test func elementOffsetsAreWhereTopLevelElementsStart() throws {
+        let parsed = try JSONParser().parseWithElementOffsets("\u{FEFF} [ 1, {\"a\": [2, 3]},\n\"x,]\" ]")
+        #expect(parsed.elementOffsets == [6, 9, 24])
+        #expect(parsed.value == [1, ["a": [2, 3]], "x,]"])
+        #expect(try JSONParser().parseWithElementOffsets(#"{"a": [1]}"#).elementOffsets == [])
+        #expect(try JSONParser().parseWithElementOffsets("[]").elementOffsets == [])
+    }
+
     func failure(_ bytes: [UInt8]) -> JSONError? {
         do {
             _ = try JSONParser().parse(bytes)

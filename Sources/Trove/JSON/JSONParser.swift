@@ -36,14 +36,29 @@ package struct JSONParser: Sendable {
 
     /// Parses one JSON text; only whitespace may follow the value.
     package func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONError) -> JSONValue {
+        try parse(bytes, notingElements: false).value
+    }
+
+    /// Parses one JSON text and, when it is an array, gives the byte offset in `text` where
+    /// each of its elements starts, so that a caller can place what it finds in an element.
+    package func parseWithElementOffsets(_ text: String) throws(JSONError) -> (value: JSONValue, elementOffsets: [Int]) {
+        var text = text
+        return try text.withUTF8 { buffer in
+            Result { () throws(JSONError) in try parse(UnsafeRawBufferPointer(buffer), notingElements: true) }
+        }.get()
+    }
+
+    private func parse(_ bytes: UnsafeRawBufferPointer, notingElements: Bool) throws(JSONError) -> (value: JSONValue, elementOffsets: [Int]) {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else {
             throw JSONError(.unexpectedEndOfInput(expected: "a value"), line: 1, column: 1, byteOffset: 0)
         }
         var skip = 0
         if bytes.count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { skip = 3 }
         var core = JSONParserCore(base: base + skip, count: bytes.count - skip, options: self)
+        core.recordsElementStarts = notingElements
         do {
-            return try core.parseDocument()
+            let value = try core.parseDocument()
+            return (value, core.elementStarts.map { $0 + skip })
         } catch {
             var e = error
             e.byteOffset += skip
@@ -95,6 +110,9 @@ struct JSONParserCore {
     var depth = 0
     /// Reused for strings with escapes, so decoding them allocates only the final String.
     var scratch: [UInt8] = []
+    /// Whether to note where each element of a top-level array starts, in `elementStarts`.
+    var recordsElementStarts = false
+    var elementStarts: [Int] = []
 
     init(base: UnsafePointer<UInt8>, count: Int, options: JSONParser) {
         self.base = base
@@ -229,6 +247,7 @@ struct JSONParserCore {
             if i < end && base[i] == UInt8(ascii: "]") {
                 throw unexpected(expected: "a value (trailing commas are not allowed)")
             }
+            if recordsElementStarts && depth == 1 { elementStarts.append(i) }
             elements.append(try parseValue())
             skipWhitespace()
             guard i < end else { throw unexpected(expected: "',' or ']' after an array element") }
