@@ -40,6 +40,14 @@ struct PostgresShellTests {
         #expect(r.out == "{\"inserted\": 4}\n{\"inserted\": 2}\nv\na\n\n\"\"\n\nn\n\n1\n")
     }
 
+    /// A SELECT item of a property named like a keyword, escaped, is named for the property.
+    @Test func anEscapedKeywordPropertyInSelectIsNamedForTheProperty() throws {
+        try w.write("kw.json", #"{"models": [{"name": "Order", "primaryKey": "id", "properties": {"id": "int", "any": "int?", "desc": "string?"}}]}"#)
+        let r = try w.run([url, "--schema", "kw.json", #"insert Order {"id": 1, "any": 5, "desc": "x"}"#, "Order SELECT(#any, #desc, id)", "Order SELECT(#any AS a)"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == "{\"inserted\": 1}\n{\"any\": 5, \"desc\": \"x\", \"id\": 1}\n{\"a\": 5}\n")
+    }
+
     @Test func runsTheShellsStatementsOnTheServer() throws {
         let sample = URL(fileURLWithPath: Workspace.schema("People")).deletingLastPathComponent().appendingPathComponent("People-sample.jsonl").path
         let load = try w.run([url, "--schema", Workspace.schema("People"), "import Person \(sample)"])

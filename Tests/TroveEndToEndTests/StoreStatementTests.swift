@@ -89,6 +89,14 @@ import Testing
         #expect(try w.run(["db", "count Person"]).out == "2\n")
     }
 
+    /// A SELECT item of a property named like a keyword, escaped, is named for the property.
+    @Test func anEscapedKeywordPropertyInSelectIsNamedForTheProperty() throws {
+        let schema = try w.write("kw.json", #"{"models": [{"name": "Order", "primaryKey": "id", "properties": {"id": "int", "any": "int?", "desc": "string?"}}]}"#)
+        let r = try w.run(["kw", "-s", schema, #"insert Order {"id": 1, "any": 5, "desc": "x"}"#, "Order SELECT(#any, #desc, id)", "Order SELECT(#any AS a)"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == "{\"inserted\": 1}\n{\"any\": 5, \"desc\": \"x\", \"id\": 1}\n{\"a\": 5}\n")
+    }
+
     /// A link set once every record is in (its target might come later) fails at its record.
     @Test func aForwardLinkThatFailsIsPlacedAtItsRecord() throws {
         try people()

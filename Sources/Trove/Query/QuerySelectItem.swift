@@ -27,8 +27,19 @@ package struct QuerySelectItem: Sendable, Hashable, CustomStringConvertible {
         self.range = range
     }
 
-    /// The column name: the alias, or the text as written.
-    package var name: String { alias?.name ?? text }
+    /// The column name: the alias, or the text as written without the `#` that escapes a
+    /// property named like a keyword (`#any` is the property `any`, `team.#desc` its `desc`).
+    package var name: String {
+        if let alias { return alias.name }
+        guard text.contains("#") else { return text }
+        var result = "", previous: Character?
+        for c in text {
+            if c == "#", previous == nil || previous == "." { previous = c; continue }
+            result.append(c)
+            previous = c
+        }
+        return result
+    }
 
     /// The item as written, with its `AS NAME`.
     package var description: String { text + (alias.map { " AS \($0.name)" } ?? "") }
