@@ -123,7 +123,7 @@ extension Schema {
             } else if oldProperty.isOptional != property.isOptional {
                 changes.append(.changedOptionality(model: model, property: property.name, isOptional: property.isOptional))
             }
-            if oldProperty.defaultValue != property.defaultValue {
+            if !PropertySchema.sameDefault(oldProperty.defaultValue, property.defaultValue) {
                 changes.append(.changedDefault(model: model, property: property.name, from: oldProperty.defaultValue, to: property.defaultValue))
             }
             switch (old.isIndexed(oldProperty), new.isIndexed(property)) {

@@ -33,6 +33,23 @@ public struct PropertySchema: Sendable, Equatable {
         self.defaultValue = defaultValue
     }
 
+    /// Equal properties: a NaN default is the same as a NaN default, so that a schema that
+    /// declares one (`"default": "NaN"`) is unchanged when it is opened again.
+    public static func == (a: PropertySchema, b: PropertySchema) -> Bool {
+        a.name == b.name && a.type == b.type && a.isOptional == b.isOptional && a.isIndexed == b.isIndexed
+            && sameDefault(a.defaultValue, b.defaultValue)
+    }
+
+    /// Whether two defaults are the same for a migration: `==`, except that any NaN is the
+    /// same as any NaN (Swift's `==` finds a NaN unequal to itself).
+    package static func sameDefault(_ a: Value?, _ b: Value?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): true
+        case (let a?, let b?): a.isSameDefault(as: b)
+        default: false
+        }
+    }
+
     /// The target model of a link, a list of links or linkingObjects.
     public var objectType: String? { type.objectType }
 
@@ -74,6 +91,17 @@ public struct PropertySchema: Sendable, Equatable {
         case .list(let element): element.description + (isOptional ? "?" : "") + "[]"
         case .linkingObjects: "linkingObjects"
         default: type.description + (isOptional ? "?" : "")
+        }
+    }
+}
+
+extension Value {
+    /// `==`, with a NaN equal to any NaN: see ``PropertySchema/sameDefault(_:_:)``.
+    fileprivate func isSameDefault(as other: Value) -> Bool {
+        switch (self, other) {
+        case (.double(let a), .double(let b)): a == b || (a.isNaN && b.isNaN)
+        case (.float(let a), .float(let b)): a == b || (a.isNaN && b.isNaN)
+        default: self == other
         }
     }
 }
