@@ -115,6 +115,7 @@ package enum PostgresValues {
             guard let f = Float(text) else { throw bad() }
             return .float(f)
         case .double:
+            // Swift reads PostgreSQL's NaN, Infinity and -Infinity, which are NonFiniteNumber's spellings.
             guard let d = Double(text) else { throw bad() }
             return .double(d)
         case .string: return .string(text)

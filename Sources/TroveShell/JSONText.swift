@@ -59,8 +59,7 @@ enum JSONText {
     /// `Value.jsonValue` gives them); integral doubles keep a `.0` so that readers see a
     /// floating-point value.
     static func number(_ d: Double) -> String {
-        if let text = NonFiniteNumber.text(d) { return JSONValue.string(text).jsonText }
-        return JSONValue.double(d).jsonText
+        JSONValue.double(d).jsonText
     }
 
     static func writeString(_ s: String, into out: inout String) {

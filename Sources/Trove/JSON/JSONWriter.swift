@@ -25,8 +25,9 @@ package struct JSONWriter: Sendable {
     package enum NonFiniteNumbers: Sendable, Equatable {
         /// Throw ``NonFiniteNumberError``.
         case fail
-        /// Write `null`.
-        case writeNull
+        /// Write the string PostgreSQL's `to_json` writes (`"NaN"`, `"Infinity"`,
+        /// `"-Infinity"`), which a float or double reads back: ``NonFiniteNumber``.
+        case writeStrings
     }
 
     /// An infinity or NaN met with ``NonFiniteNumbers/fail``.
@@ -105,8 +106,8 @@ package struct JSONWriter: Sendable {
 
     private func writeDouble(_ d: Double, to out: inout [UInt8]) throws(NonFiniteNumberError) {
         guard d.isFinite else {
-            if nonFiniteNumbers == .fail { throw NonFiniteNumberError(value: d) }
-            out.append(contentsOf: "null".utf8)
+            guard nonFiniteNumbers == .writeStrings, let text = NonFiniteNumber.text(d) else { throw NonFiniteNumberError(value: d) }
+            Self.writeString(text, to: &out)
             return
         }
         // `description` is the shortest text that reads back as the same Double, and for
@@ -159,8 +160,9 @@ package struct JSONWriter: Sendable {
 }
 
 extension JSONValue {
-    /// Compact JSON text; infinities and NaN are written as `null`.
+    /// Compact JSON text; infinities and NaN are written as the strings `"NaN"`,
+    /// `"Infinity"` and `"-Infinity"`, as PostgreSQL's `to_json` writes them.
     public var jsonText: String {
-        (try? JSONWriter(nonFiniteNumbers: .writeNull).string(self)) ?? "null"
+        (try? JSONWriter(nonFiniteNumbers: .writeStrings).string(self)) ?? "null"
     }
 }

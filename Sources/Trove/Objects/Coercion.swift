@@ -145,10 +145,10 @@ package enum Coercion {
             guard !d.isNaN else { throw CoercionError(property: property, type: type, found: "NaN (a decimal cannot be NaN)") }
             return v
         case (_, .int(let i)): return try integer(i, as: type, for: property, found: { "\(i)" })
-        case (_, .double(let d)): return try double(d, as: type, for: property, found: { "\(d)" })
+        case (_, .double(let d)): return try double(d, as: type, for: property, found: { NonFiniteNumber.text(d) ?? "\(d)" })
         case (_, .float(let f)):
             if type == .double { return .double(Double(f)) }
-            return try double(Double(f), as: type, for: property, found: { f.description })
+            return try double(Double(f), as: type, for: property, found: { NonFiniteNumber.text(Double(f)) ?? f.description })
         case (_, .decimal(let d)):
             guard type.isNumeric else { throw mismatch(type, property, "a decimal") }
             return try number(d.description, as: type, for: property)
@@ -309,6 +309,8 @@ package enum Coercion {
         case .uuid:
             guard let u = UUID(uuidString: s) else { throw bad("a UUID such as E621E1F8-C36C-495A-93FC-0C247A3E6E5F") }
             return .uuid(u)
+        case .float where NonFiniteNumber.value(ofText: s) != nil, .double where NonFiniteNumber.value(ofText: s) != nil:
+            throw mismatch(type, property, "the string \(quoted(s)) (NaN and the infinities are written as an argument, $N, or in JSON)")
         default:
             throw mismatch(type, property, "the string \(quoted(s))")
         }
@@ -332,7 +334,7 @@ package enum Coercion {
 
     /// A JSON number as people write it: `1e20`, not Swift's `1e+20`.
     private static func written(_ d: Double) -> String {
-        String(d.description.replacing("e+", with: "e"))
+        NonFiniteNumber.text(d) ?? String(d.description.replacing("e+", with: "e"))
     }
 
     private static func outOfRange(_ type: PropertyType, _ property: String, _ text: String) -> CoercionError {

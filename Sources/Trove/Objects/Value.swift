@@ -89,8 +89,8 @@ extension Value: CustomStringConvertible {
         case .null: "null"
         case .bool(let v): "\(v)"
         case .int(let v): "\(v)"
-        case .float(let v): "\(v)"
-        case .double(let v): "\(v)"
+        case .float(let v): NonFiniteNumber.text(Double(v)) ?? "\(v)"
+        case .double(let v): NonFiniteNumber.text(v) ?? "\(v)"
         case .string(let v): "\"\(v)\""
         case .date(let v): ISO8601Timestamp.format(v)
         case .data(let v): "<\(v.count) bytes>"
