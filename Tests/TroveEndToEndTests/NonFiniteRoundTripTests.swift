@@ -3,7 +3,7 @@ import Testing
 import Trove
 
 /// NaN, both infinities and -0 in required and optional floats and doubles and in lists,
-/// stored through the Swift API, come back equal (bit for bit) from every way out and in:
+/// stored through the Swift API, come back equal (bit for bit, but for a NaN, which reads back as the standard NaN) from every way out and in:
 /// `export` to JSON lines, CSV and TSV then `import`, and `.dump` then `-f`; and print in
 /// PostgreSQL's spelling in every mode. A string property keeps such text as text.
 @Suite struct NonFiniteRoundTripTests {

@@ -71,7 +71,7 @@ struct NonFiniteNumberTests {
     }
 
     /// Each object's JSON, read into a new store (as `import` reads it), gives back the same
-    /// values, bit for bit: NaN, both infinities and -0 in required and optional floats and
+    /// values, bit for bit (a NaN reads back as the standard NaN, its sign and payload not kept): NaN, both infinities and -0 in required and optional floats and
     /// doubles and in lists.
     @Test func objectsJSONLoadsBackEqualIntoANewStore() throws {
         let values: [[String: Value]] = [

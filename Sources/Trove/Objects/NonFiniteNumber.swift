@@ -2,7 +2,8 @@
 /// no such numbers, so its form of one is a string (`"NaN"`, `"Infinity"`, `"-Infinity"`, as
 /// PostgreSQL's `to_json` writes them), and text (CSV, TSV, the modes for people) has the bare
 /// words. Reading takes them back for a `float` or `double` property only (``Coercion``): a
-/// string property keeps the text.
+/// string property keeps the text. A NaN reads back as the standard NaN: its sign and payload
+/// are not kept.
 package enum NonFiniteNumber {
     /// `NaN`, `Infinity` or `-Infinity` for a non-finite `d`; nil for a finite one.
     package static func text(_ d: Double) -> String? {
@@ -21,9 +22,8 @@ package enum NonFiniteNumber {
         }
     }
 
-    /// The value text spells (a CSV or TSV field, an argument), as PostgreSQL reads a
-    /// `double precision`: `NaN`, `Infinity` or `inf` with an optional sign for the
-    /// infinities, in any case.
+    /// The value text spells (a CSV or TSV field, an argument) in PostgreSQL's words: `NaN`,
+    /// `Infinity` or `inf` with an optional sign for the infinities, in any case.
     package static func value(ofText text: String) -> Double? {
         // The longest spelling is "+Infinity": anything longer is no such word, and is not lowered.
         guard text.utf8.count <= 9 else { return nil }
