@@ -56,6 +56,10 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
         }
         let written = compared.map { "\"\($0.element.storedName)\": try value.\($0.element.name)._writtenValue()" }
         let equalities = compared.map { "_storedPropertyEqual(a.\($0.element.name), b.\($0.element.name))" }
+        // A class compares by identity first, and through its cycles once (see
+        // `_storedInstancesEqual`): links between instances can come back to where they began.
+        let conjunction = equalities.isEmpty ? "true" : equalities.joined(separator: " && ")
+        let storedEqual = model.isClass ? "_storedInstancesEqual(a, b) { \(conjunction) }" : conjunction
         // Rooted at a plain name: swift-syntax misreads `\Outer.Dog?.?.id`, and `\Self?.?.id` in
         // a class is a key path whose type the runtime cannot read.
         let chained = stored.map { "\\_ModelType?.?.\($0.name)" }
@@ -81,7 +85,7 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
                 [\(chained.joined(separator: ", "))]
             }
             \(access)static func _storedEqual(_ a: \(typeName), _ b: \(typeName)) -> Bool {
-                \(equalities.isEmpty ? "true" : equalities.joined(separator: " && "))
+                \(storedEqual)
             }
             \(access)func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: _ModelCodingKeys.self)

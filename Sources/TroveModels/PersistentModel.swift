@@ -139,6 +139,7 @@ extension PersistentModel {
     /// A link stores the same when its value encodes the same.
     @_documentation(visibility: internal)
     public static func _storedEqual(_ a: Self, _ b: Self) -> Bool {
+        if Self.self is AnyClass, (a as AnyObject) === (b as AnyObject) { return true }
         guard let a = try? storedProperties(of: a), let b = try? storedProperties(of: b) else { return false }
         return Value.object(a).isStoredSame(as: .object(b))
     }
@@ -185,18 +186,27 @@ extension PersistentModel {
 }
 
 extension PersistentModel where Self: AnyObject {
-    /// A link to a class instance is written as its nested object, as a struct's is; links
-    /// between instances can form a cycle (`a.friend = b; b.friend = a`), which nesting
-    /// would follow without end, so nesting deeper than a read follows links is an error.
+    /// A link to a class instance is written as its nested object, as a struct's is. Links
+    /// between instances can form a cycle (`a.friend = b; b.friend = a`), which nesting would
+    /// follow without end, and can share an instance (a diamond), which nesting would write
+    /// once per path: one write remembers the instances on the current path, to refuse a
+    /// cycle, and the value of each instance it has written, to write it once.
     @_documentation(visibility: internal)
     public func _writtenValue() throws -> Value {
-        let depth = NestedClassWrites.depth
-        guard depth < ObjectDecoder.maximumDepth else {
-            throw StoreError.invalidArgument(
-                "links from \(Self.modelName) nested more than \(ObjectDecoder.maximumDepth) deep: "
-                    + "a cycle of linked instances (a.friend = b, b.friend = a) cannot be written as nested objects")
-        }
-        return try NestedClassWrites.$depth.withValue(depth + 1) { .object(try Self._writtenProperties(of: self)) }
+        if let writes = NestedClassWrites.current { return try writes.value(of: self) }
+        let writes = NestedClassWrites()
+        return try NestedClassWrites.$current.withValue(writes) { try writes.value(of: self) }
+    }
+
+    /// Whether `a` and `b` store the same values: the same instance does; otherwise
+    /// `compare` decides, and a pair met again inside its own comparison (a cycle) counts as
+    /// equal there, so that comparing two cyclic graphs ends.
+    @_documentation(visibility: internal)
+    public static func _storedInstancesEqual(_ a: Self, _ b: Self, _ compare: () -> Bool) -> Bool {
+        if a === b { return true }
+        if let compared = ComparedInstances.current { return compared.equal(a, b, compare) }
+        let compared = ComparedInstances()
+        return ComparedInstances.$current.withValue(compared) { compared.equal(a, b, compare) }
     }
 
     /// Called last by the initializers `@Model` writes in a class, so that in a subclass, whose
@@ -206,7 +216,3 @@ extension PersistentModel where Self: AnyObject {
     public func _modelClassMustNotHaveASuperclass() {}
 }
 
-/// How deep the write under way nests linked class instances.
-enum NestedClassWrites {
-    @TaskLocal static var depth = 0
-}

@@ -1,0 +1,93 @@
+import Testing
+import Trove
+import TroveModels
+
+/// A class that links to several instances of its own model.
+@Model final class Follower {
+    @Attribute(.primaryKey) var id: Int
+    var follows: [Follower] = []
+
+    init(id: Int) { self.id = id }
+}
+
+/// A struct model that links to a class model.
+@Model struct NodeChore {
+    @Attribute(.primaryKey) var id: Int
+    var title: String
+    var node: Node?
+}
+
+/// Graphs of linked class instances: cycles, shared instances and long chains, as writes and
+/// partial updates meet them.
+@Suite struct ClassLinkGraphTests {
+    @Test(.timeLimit(.minutes(1)))
+    func aCycleWhoseInstancesLinkToTwoOthersIsRefusedAtOnce() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Follower.self)))
+        let a = Follower(id: 1), b = Follower(id: 2), c = Follower(id: 3)
+        a.follows = [b, c]; b.follows = [a, c]; c.follows = [a, b]
+        #expect { try store.write { tx in try tx.insert(a) } } throws: { error in
+            "\(error)".contains("cycle")
+        }
+        #expect(try store.read { try $0.object(Follower.self, primaryKey: 1) } == nil)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func instancesSharedThroughManyPathsAreWrittenOnce() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Follower.self)))
+        // Each level links twice to the one below: 2^24 paths through 25 instances.
+        var below = Follower(id: 0)
+        for id in 1..<25 {
+            let level = Follower(id: id)
+            level.follows = [below, below]
+            below = level
+        }
+        let top = below
+        let left = Follower(id: 100), right = Follower(id: 101), bottom = Follower(id: 102)
+        left.follows = [bottom]; right.follows = [bottom]
+        let diamond = Follower(id: 103)
+        diamond.follows = [left, right]
+        try store.write { tx in try tx.insert(diamond) }
+        let read = try #require(try store.read { try $0.object(Follower.self, primaryKey: 103) })
+        #expect(read.follows.map(\.id) == [100, 101])
+        #expect(read.follows.map { $0.follows.map(\.id) } == [[102], [102]])
+        // The ladder's nested values are built once per instance; the store still walks
+        // each path of them, so only its write's cost is bounded here by the time limit.
+        _ = try NestedValueCount.of(top)
+    }
+
+    @Test func aChainLongerThanAReadFollowsIsNotCalledACycle() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Node.self)))
+        var chain = Node(id: 0)
+        for id in 1...40 { chain = Node(id: id, next: chain) }
+        #expect { try store.write { tx in try tx.insert(chain) } } throws: { error in
+            "\(error)".contains("nested more than 32 deep") && !"\(error)".contains("cycle")
+        }
+        var short = Node(id: 0)
+        for id in 1...30 { short = Node(id: id, next: short) }
+        try store.write { tx in try tx.insert(short) }
+        #expect(try store.read { try $0.object(Node.self, primaryKey: 30) }?.next?.next?.id == 28)
+    }
+
+    @Test func aPartialUpdateComparesALinkedCycleOnce() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(NodeChore.self, Node.self)))
+        let a = Node(id: 1), b = Node(id: 2, next: a)
+        a.next = b
+        var chore = NodeChore(id: 1, title: "x", node: nil)
+        try store.write { tx in
+            try tx.insert(chore)
+            chore.node = a
+            chore = try tx.update(chore) { $0.title = "y" }
+        }
+        #expect(try store.read { try $0.object(NodeChore.self, primaryKey: 1) }?.title == "y")
+        // Two distinct graphs of the same shape compare equal, and the comparison ends.
+        let c = Node(id: 1), d = Node(id: 2, next: c)
+        c.next = d
+        #expect(Node._storedEqual(a, c))
+        #expect(!Node._storedEqual(a, d))
+    }
+}
+
+/// Builds a class instance's nested value alone, as a write does before it stores it.
+enum NestedValueCount {
+    static func of(_ value: Follower) throws -> Value { try value._writtenValue() }
+}
