@@ -38,11 +38,16 @@ extension Transaction {
     /// person = try tx.update(person) { $0.age += 1 }     // writes `age` alone
     /// ```
     ///
-    /// A class model's `body` changes a new instance of the stored object with `value`'s
+    /// A `@Model` class's `body` changes a new instance of the stored object with `value`'s
     /// primary key, read in this transaction, and what it changed there is written: `value`
     /// gives only the key and is left as it was (a change made to it before the call is not
     /// written), as a struct value is. Assign the result to see the update. No stored object
-    /// with the key is ``Trove/StoreError/objectNotFound(model:primaryKey:)``.
+    /// with the key is ``Trove/StoreError/objectNotFound(model:primaryKey:)``. So `$0.age += 1`
+    /// adds to the stored age in a class, and to `value`'s age in a struct.
+    ///
+    /// A class whose property table is listed by hand (no `@Model`) has no comparisons to
+    /// find what `body` changed: `body` changes `value` itself, and every stored property of
+    /// it is written, changes made before the call included.
     ///
     /// Inlinable so that the comparisons and reads `@Model` writes
     /// (``PersistentModel/_partialUpdate(from:to:)``), or the property table of a type listed by
@@ -50,7 +55,9 @@ extension Transaction {
     /// type's metadata and copies it through value witnesses.
     @inlinable @discardableResult
     public func update<T: PersistentModel>(_ value: T, _ body: (inout T) throws -> Void) throws -> T {
-        if T.self is AnyClass { return try updateStored(value, body) }
+        if _canBeClass(T.self) != 0 && T.self is AnyClass {
+            return T._writesEveryProperty ? try updateStored(value, body) : try updateWhole(value, body)
+        }
         var changed = value
         try body(&changed)
         guard let update = try T._partialUpdate(from: value, to: changed) else {
@@ -76,6 +83,29 @@ extension Transaction {
             return changed
         }
         return try updateThroughTable(stored, { $0 = changed })
+    }
+
+    /// The update of a class listed by hand: `body` changes the caller's instance, so there is
+    /// no earlier value to compare with, and every stored property is written.
+    @usableFromInline
+    func updateWhole<T: PersistentModel>(_ value: T, _ body: (inout T) throws -> Void) throws -> T {
+        let table = T.modelProperties
+        let primaryKey = try T.primaryKeyIndex()
+        let key = try table[primaryKey].storedValue(value)
+        var changed = value
+        try body(&changed)
+        var properties: [String: Value] = Dictionary(minimumCapacity: table.count)
+        for i in table.indices where table[i].schema.isStored {
+            if i == primaryKey {
+                if try table[i].storedValue(changed).isStoredSame(as: key) { continue }
+                throw _ModelPartialUpdate.primaryKeyChanged(table[i].name, of: T.modelName)
+            }
+            properties[table[i].name] = try table[i].storedValue(changed)
+        }
+        if !properties.isEmpty {
+            try update(T.modelName, primaryKey: key, properties)
+        }
+        return changed
     }
 
     /// A partial update of a type without ``PersistentModel/_partialUpdate(from:to:)``: the

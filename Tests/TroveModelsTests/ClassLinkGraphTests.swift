@@ -85,6 +85,19 @@ import TroveModels
         #expect(Node._storedEqual(a, c))
         #expect(!Node._storedEqual(a, d))
     }
+
+    @Test func anUpdateOfAClassListedByHandChangesTheInstanceAndWritesItsEarlierChanges() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(ClubMember.self, ClubPet.self)))
+        let member = ClubMember()
+        member.id = 1
+        member.name = "Ann"
+        try store.write { tx in try tx.insert(member) }
+        member.name = "Annie"
+        let result = try store.write { tx in try tx.update(member) { $0.name += "!" } }
+        #expect(result === member)
+        #expect(member.name == "Annie!")
+        #expect(try store.read { try $0.object(ClubMember.self, primaryKey: 1) }?.name == "Annie!")
+    }
 }
 
 /// Builds a class instance's nested value alone, as a write does before it stores it.
