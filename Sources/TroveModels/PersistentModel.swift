@@ -21,12 +21,13 @@ import Trove
 /// are values in the same way: each read makes new instances of what the store held then (a
 /// link read twice is two instances), and the store neither watches nor changes them.
 /// Coming from SwiftData or Realm: nothing is saved by changing an instance (write it with
-/// `insert`, `upsert` or `update` in a transaction; there is no auto-save and no context),
+/// `insert`, `upsert` or `update` in a transaction; outside a `Repository` there is no auto-save and no context),
 /// a later commit does not show in an instance read before it (read again, or use
 /// `LiveResults` or `ObjectObserver`), and identity is the primary key, not the instance
 /// (`===` tells two reads of one object apart). Links between instances must not form a
-/// cycle when written (`a.friend = b; b.friend = a` throws), as a write stores what a link
-/// points at as a nested object. Subclasses are not models: `@Model` refuses a class that
+/// cycle, or a chain of more than 32 links, when written (`a.friend = b; b.friend = a`
+/// throws), as a write stores what a link points at as a nested object; reads follow links
+/// as deep, so such a graph stored by separate writes cannot be read as a typed value. Subclasses are not models: `@Model` refuses a class that
 /// is not `final` or that has a superclass.
 ///
 /// `@Model` also writes the code that
