@@ -247,14 +247,17 @@ struct PostgresQueryTranslator {
         "SELECT count(*) FROM (\(try keys(model, where: predicate))) AS matched"
     }
 
-    /// How many objects of `model` among those `objects` selects (a condition on `t0`) satisfy
+    /// How many objects of `model` whose `"@key"` is above `low` and at most `high` satisfy
     /// each of `predicates`: a statement that tests every one of them on every such object
-    /// (`PostgresStore.overflowingSum`'s probe).
-    mutating func counts(_ model: ModelSchema, each predicates: [QueryPredicate], objects: String) throws -> String {
+    /// (`PostgresStore.overflowingSum`'s re-check). The bounds are bound parameters, so that
+    /// re-checks of one predicate share one prepared statement.
+    mutating func counts(_ model: ModelSchema, each predicates: [QueryPredicate], above low: Int64, through high: Int64) throws -> String {
         let root = "t0"
         let counts = try predicates.map { "count(*) FILTER (WHERE \(try condition($0, model: model, alias: root)))" }
+        let key = "\(root).\(PostgresTables.orderColumn)"
+        let above = parameters.add(String(low)), through = parameters.add(String(high))
         return "SELECT \(counts.joined(separator: ", ")) FROM \(PostgresTables.table(model.name)) AS \(root)"
-            + scopes[0].joins.joined() + " WHERE \(objects)"
+            + scopes[0].joins.joined() + " WHERE \(key) > \(above)::int8 AND \(key) <= \(through)::int8"
     }
 
     mutating func keys(_ model: ModelSchema, where predicate: QueryPredicate?) throws -> String {
@@ -474,10 +477,10 @@ struct PostgresQueryTranslator {
             return value ? "true" : "false"
         case .not(let operand):
             return "NOT (\(try condition(operand, model: model, alias: alias, variables: variables)))"
-        case .and(let operands):
-            return "(" + (try operands.map { try condition($0, model: model, alias: alias, variables: variables) }).joined(separator: " AND ") + ")"
-        case .or(let operands):
-            return "(" + (try operands.map { try condition($0, model: model, alias: alias, variables: variables) }).joined(separator: " OR ") + ")"
+        case .and(let operands), .or(let operands):
+            let conditions = try operands.map { try condition($0, model: model, alias: alias, variables: variables) }
+            let isAnd = if case .and = predicate.kind { true } else { false }
+            return Self.inOrder(conditions[...], sums: operands.map(Self.holdsSum)[...], and: isAnd)
         case .between(let between):
             let bounds = QueryExpression.list([between.lower, between.upper])
             return try comparison(quantifier: between.quantifier, between.value, .between, [], bounds, at: predicate.range,
@@ -485,6 +488,46 @@ struct PostgresQueryTranslator {
         case .comparison(let c):
             return try comparison(quantifier: c.quantifier, c.left, Operator(c.op), c.options, c.right, at: c.operatorRange,
                                   model: model, alias: alias, variables: variables)
+        }
+    }
+
+    /// `conditions` joined by `AND` (`and`) or `OR`, tested in the order written from each one
+    /// after the first that holds a sum or an average (`sums`) on. A store stops at the first
+    /// operand that decides (after its slot comparisons), so a later sum is never computed for
+    /// an object the earlier operands decide; PostgreSQL orders a `WHERE`'s conjuncts by cost,
+    /// and would compute it, and could refuse it as "out of range" where a store answers. A
+    /// `CASE` fixes the order; an `AND` keeps its first operands as conjuncts of their own too
+    /// (when they hold no sum, so repeating them is cheap), where an index can serve them.
+    /// Conditions are two-valued, so `CASE` gives what `AND` and `OR` give.
+    static func inOrder(_ conditions: ArraySlice<String>, sums: ArraySlice<Bool>, and: Bool) -> String {
+        let separator = and ? " AND " : " OR "
+        guard let pinned = sums.indices.dropFirst().first(where: { sums[$0] }) else {
+            return "(" + conditions.joined(separator: separator) + ")"
+        }
+        let first = "(" + conditions[..<pinned].joined(separator: separator) + ")"
+        let rest = inOrder(conditions[pinned...], sums: sums[pinned...], and: and)
+        guard and else { return "(CASE WHEN \(first) THEN true ELSE \(rest) END)" }
+        let ordered = "CASE WHEN \(first) THEN \(rest) ELSE false END"
+        return sums[..<pinned].contains(true) ? "(\(ordered))" : "(\(first) AND \(ordered))"
+    }
+
+    /// Whether `predicate` computes a sum or an average of a list (which PostgreSQL can
+    /// refuse as "out of range").
+    static func holdsSum(_ predicate: QueryPredicate) -> Bool {
+        switch predicate.kind {
+        case .constant: false
+        case .not(let operand): holdsSum(operand)
+        case .and(let operands), .or(let operands): operands.contains(where: holdsSum)
+        case .comparison(let c): holdsSum(c.left) || holdsSum(c.right)
+        case .between(let b): holdsSum(b.value) || holdsSum(b.lower) || holdsSum(b.upper)
+        }
+    }
+
+    private static func holdsSum(_ expression: QueryExpression) -> Bool {
+        switch expression.kind {
+        case .aggregate(let aggregate): aggregate.function == .sum || aggregate.function == .avg
+        case .subqueryCount(let subquery): holdsSum(subquery.predicate)
+        default: false
         }
     }
 

@@ -32,7 +32,7 @@ public final class PostgresStore {
     /// connection): later statements are refused, and `commit()` rolls it back.
     public private(set) var transactionFailure: PostgresError?
     /// Whether an `atomically` unit is running.
-    private var isInUnit = false
+    private(set) var isInUnit = false
 
     /// Connects to `url` and makes the database hold `schema` (creating its tables, or
     /// applying additive changes to the ones there). With no schema, the database's own is
@@ -393,7 +393,8 @@ public final class PostgresStore {
     /// candidates; of several, the first in SELECT order that fails alone is the one, as a
     /// store computes them in that order: each is run again with the items that cannot
     /// overflow, which keeps SORT's names (without SORT, OFFSET and LIMIT when it names an
-    /// item left out). A query that succeeds pays nothing for this.
+    /// item left out). A query that succeeds pays nothing for this. In a unit (`atomically`),
+    /// whose transaction the statement failed, the first candidate is named without re-checks.
     private func overflowingColumn(_ query: Query, _ columns: [PostgresProjectedColumn], _ text: String, arguments: [Value]) throws -> QueryError? {
         guard columns.count == query.select.count else { return nil }
         let candidates = columns.indices.filter { columns[$0].overflows }
@@ -401,7 +402,8 @@ public final class PostgresStore {
             let fractional = if case .scalar(.int) = columns[index].reading { false } else { true }
             return Self.sumOutOfRange(query.select[index], fractional: fractional, in: text)
         }
-        guard candidates.count > 1 else { return candidates.first.flatMap(refusal) }
+        // A unit's failed statement failed its transaction: nothing more runs there.
+        guard candidates.count > 1, !isInUnit else { return candidates.first.flatMap(refusal) }
         for candidate in candidates {
             var alone = query
             alone.select = query.select.indices.filter { !columns[$0].overflows || $0 == candidate }.map { query.select[$0] }

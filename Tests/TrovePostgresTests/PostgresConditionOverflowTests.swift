@@ -137,4 +137,110 @@ struct PostgresConditionOverflowTests {
             #expect(got.rows == fromStore, "\(text)")
         }
     }
+
+    /// Where the condition does not overflow as a store evaluates it (its first operand false
+    /// first), the SELECT item's or the aggregate's sum is named, not a sum of the condition
+    /// that overflows on an object the condition leaves out.
+    @Test func anItemsOverflowIsNotBlamedOnACondition() throws {
+        let (store, postgres) = try Self.loadItemsCase()
+        for text in ["M where g == 2 AND is.@sum > 0 SELECT(ds.@sum)", "M where g == 2 AND is.@sum > 0 SELECT(id, ds.@sum, is.@sum)",
+                     "M where g == 2 AND is.@sum > 0 GROUP(g) SELECT(@sum.d)", "sum M.d where g == 2 AND is.@sum > 0",
+                     "avg M.d where g == 2 AND is.@sum > 0"] {
+            Self.expectSameRefusal(text, store: { _ = try store.read { try $0.answer(text) } }, postgres: { _ = try postgres.run(text) })
+        }
+    }
+
+    /// Object 1 (g 1) has an int sum out of range; objects 2 and 3 (g 2) hold doubles whose sums
+    /// are out of range.
+    static func loadItemsCase() throws -> (Store, PostgresStore) {
+        let postgres = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: schema)
+        let store = try Store(configuration: .inMemory(schema: schema))
+        let objects: [[String: Value]] = [
+            ["id": 1, "g": 1, "d": .double(1), "is": [.int(.max), .int(1)], "ds": [.double(1)], "fs": [], "ms": []],
+            ["id": 2, "g": 2, "d": .double(1e308), "is": [.int(1)], "ds": [.double(1e308), .double(1e308)], "fs": [], "ms": []],
+            ["id": 3, "g": 2, "d": .double(1e308), "is": [.int(2)], "ds": [.double(1)], "fs": [], "ms": []],
+        ]
+        for object in objects { try postgres.insert("M", object) }
+        try store.write { tx in for object in objects { _ = try tx.insert("M", object) } }
+        return (store, postgres)
+    }
+
+    /// A store computes an `AND`'s or `OR`'s later operand only where the earlier ones do not
+    /// decide: a sum there that would overflow on such an object is never computed, on
+    /// PostgreSQL either, whatever order its planner prefers.
+    @Test func aSumAfterAnOperandThatDecidesIsNotComputed() throws {
+        let postgres = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: Self.schema)
+        let store = try Store(configuration: .inMemory(schema: Self.schema))
+        // Object 1's ints overflow, where its doubles' sum is below 0.
+        let objects: [[String: Value]] = [
+            ["id": 1, "g": 1, "d": .double(1), "is": [.int(.max), .int(1)], "ds": [.double(-1)], "fs": [], "ms": []],
+            ["id": 2, "g": 1, "d": .double(1), "is": [.int(1)], "ds": [.double(1)], "fs": [], "ms": []],
+            ["id": 3, "g": 2, "d": .double(1), "is": [], "ds": [], "fs": [], "ms": [.int(1), .int(2)]],
+        ]
+        for object in objects { try postgres.insert("M", object) }
+        try store.write { tx in for object in objects { _ = try tx.insert("M", object) } }
+        for predicate in ["ds.@sum > 0 AND is.@sum > 0", "ds.@avg > 0 AND is.@sum > 0", "ds.@sum < 0.5 OR is.@sum > 0",
+                          "NOT (ds.@sum > 0 AND is.@avg > 0)", "id == 1 AND ds.@sum > 0 AND is.@sum > 0",
+                          "SUBQUERY(ms, $x, $x.ds.@sum > 0 AND $x.is.@sum > 0).@count > 0"] {
+            let expected = try store.read { try $0.objects("M", where: predicate, arguments: []).count }
+            #expect(try postgres.count("M", where: predicate) == expected, "count: \(predicate)")
+            let text = "M where \(predicate) SORT(id) SELECT(id)"
+            let rows = try store.read { try $0.rows(text).map(\.values) }
+            guard case .rows(let got) = try postgres.run(text) else { Issue.record("\(text): not rows"); continue }
+            #expect(got.rows == rows, "\(text)")
+        }
+        // A first operand that holds no sum still reaches its index.
+        let (sql, parameters) = try postgres.sql("M where id == 2 AND ds.@sum > 5 AND is.@sum > 0")
+        _ = try postgres.connection.execute("SET enable_seqscan = off")
+        defer { _ = try? postgres.connection.execute("RESET enable_seqscan") }
+        let plan = try postgres.connection.execute("EXPLAIN " + sql, parameters).rows.compactMap { $0.first ?? nil }.joined(separator: "\n")
+        #expect(plan.contains("Index Cond"), "\(sql)\n\(plan)")
+    }
+
+    /// After a failed statement, the re-checks that find its sum run as one prepared statement
+    /// per condition, whatever range of objects each reads.
+    @Test func reChecksShareTheirPreparedStatements() throws {
+        let postgres = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: Self.schema)
+        for id in 1...40 {
+            try postgres.insert("M", ["id": .int(Int64(id)), "g": 1, "d": .double(1), "is": [.int(1)], "ds": [.double(1)], "fs": [], "ms": []])
+        }
+        func prepared() throws -> String? { try postgres.connection.execute("SELECT count(*) FROM pg_prepared_statements").rows.first?.first ?? nil }
+        let text = "count M where ds.@sum < is.@sum"
+        func refusal() -> String? { Self.refusal { _ = try postgres.run(text) }?.joined(separator: " ") }
+        // Every statement the test runs is prepared once before it counts them.
+        try postgres.update("M", where: "id == 5", set: ["is": [.int(1), .int(0)]])
+        try postgres.update("M", where: "id == 5", set: ["ds": [.double(1)]])
+        _ = try prepared()
+        try postgres.update("M", where: "id == 37", set: ["ds": [.double(1e308), .double(1e308)]])
+        let first = refusal()
+        let afterFirst = try prepared()
+        try postgres.update("M", where: "id == 37", set: ["ds": [.double(1)]])
+        try postgres.update("M", where: "id == 5", set: ["is": [.int(.max), .int(1)]])
+        let second = refusal()
+        #expect(first?.contains("ds") == true && second?.contains("is") == true, "\(String(describing: first)); \(String(describing: second))")
+        #expect(try prepared() == afterFirst)
+    }
+
+    /// In a transaction, a statement's sum out of range is named as outside it and leaves the
+    /// transaction as it was; in a unit (`atomically`), which the failed statement fails, the
+    /// first sum a store computes is named without re-checks.
+    @Test func inATransactionTheSumIsNamedAndTheTransactionGoesOn() throws {
+        let (store, postgres) = try Self.load()
+        try postgres.begin()
+        try postgres.update("M", where: "id == 3", set: ["g": 7])
+        for text in ["count M where ds.@sum < is.@sum", "count M where is.@sum < ds.@sum", "M SELECT(ds.@sum, is.@sum)"] {
+            Self.expectSameRefusal("begin: \(text)", store: { _ = try store.read { try $0.answer(text) } }, postgres: { _ = try postgres.run(text) })
+        }
+        try postgres.commit()
+        #expect(try postgres.count("M", where: "g == 7") == 1)
+        for text in ["M SELECT(ds.@sum, is.@sum)", "M SORT(id) SELECT(id, ds.@sum, is.@sum)", "count M where is.@sum < ds.@sum"] {
+            Self.expectSameRefusal("atomically: \(text)", store: { _ = try store.read { try $0.answer(text) } }, postgres: {
+                try postgres.atomically {
+                    try postgres.update("M", where: "id == 3", set: ["g": 8])
+                    _ = try postgres.run(text)
+                }
+            })
+        }
+        #expect(try postgres.count("M", where: "g == 8") == 0 && postgres.count("M", where: "g == 7") == 1)
+    }
 }
