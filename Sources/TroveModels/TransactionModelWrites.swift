@@ -94,17 +94,7 @@ extension Transaction {
         let key = try table[primaryKey].storedValue(value)
         var changed = value
         try body(&changed)
-        var properties: [String: Value] = Dictionary(minimumCapacity: table.count)
-        for i in table.indices where table[i].schema.isStored {
-            if i == primaryKey {
-                if try table[i].storedValue(changed).isStoredSame(as: key) { continue }
-                throw _ModelPartialUpdate.primaryKeyChanged(table[i].name, of: T.modelName)
-            }
-            properties[table[i].name] = try table[i].storedValue(changed)
-        }
-        if !properties.isEmpty {
-            try update(T.modelName, primaryKey: key, properties)
-        }
+        try writeProperties(table.indices.filter { table[$0].schema.isStored }, of: changed, key: key, primaryKey: primaryKey)
         return changed
     }
 
@@ -119,8 +109,17 @@ extension Transaction {
         try body(&changed)
         let changes = try T._changedProperties(from: value, to: changed)
         if changes.isEmpty { return changed }
-        var properties: [String: Value] = Dictionary(minimumCapacity: changes.count)
-        for i in changes {
+        try writeProperties(changes, of: changed, key: key, primaryKey: primaryKey)
+        return changed
+    }
+
+    /// Writes the stored properties of `changed` at `indices` of its property table to the
+    /// object with primary key `key`: a key property counts only if it changed, which is refused.
+    @inlinable
+    func writeProperties<T: PersistentModel>(_ indices: [Int], of changed: T, key: Value, primaryKey: Int) throws {
+        let table = T.modelProperties
+        var properties: [String: Value] = Dictionary(minimumCapacity: indices.count)
+        for i in indices {
             if i == primaryKey {
                 if try table[i].storedValue(changed).isStoredSame(as: key) { continue }
                 throw _ModelPartialUpdate.primaryKeyChanged(table[i].name, of: T.modelName)
@@ -130,7 +129,6 @@ extension Transaction {
         if !properties.isEmpty {
             try update(T.modelName, primaryKey: key, properties)
         }
-        return changed
     }
 
     /// The stored value of `T` with this primary key, created with only the key (and the
