@@ -52,6 +52,16 @@ public struct PostgresProjectedRows: Sendable, Equatable {
         }
     }
 
+    /// Whether every value of `columns` (the columns read) that is a fast sum
+    /// (`PostgresProjectedColumn.fastSum`) is finite, so that it is the answer.
+    func fastSumsAreFinite(_ columns: [PostgresProjectedColumn]) -> Bool {
+        let fast = columns.indices.filter { columns[$0].fastSum }
+        guard !fast.isEmpty else { return true }
+        return rows.allSatisfy { row in
+            fast.allSatisfy { if case .double(let value) = row[$0] { value.isFinite } else { true } }
+        }
+    }
+
     /// The rows as the JSON the shell prints.
     public var json: [JSONObject] {
         rows.map { values in JSONObject(zip(columns, values).map { ($0, $1.jsonValue) }) }

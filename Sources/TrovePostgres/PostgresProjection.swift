@@ -21,6 +21,9 @@ struct PostgresProjectedColumn {
     /// Whether its SQL can fail with PostgreSQL's "out of range" (22003): a sum of ints,
     /// floats or doubles, or an average of floats or doubles (`PostgresQueryTranslator.overflows`).
     var overflows = false
+    /// Whether its SQL is the fast sum or average of floats or doubles (`doubleSum`): a value
+    /// of it that is not finite is the exact form's to give.
+    var fastSum = false
 
     /// How many SQL columns the value takes.
     var width: Int {
@@ -45,52 +48,57 @@ extension PostgresQueryTranslator {
     /// its identity (the object's key, or the group's values as JSON).
     mutating func rows(_ query: Query) throws -> (sql: String, columns: [PostgresProjectedColumn]) {
         let model = try model(query.model)
+        // A fast sum is checked in the rows read; past OFFSET, LIMIT or DISTINCT PostgreSQL
+        // computes rows no one reads, where the exact form could overflow.
+        if query.offset > 0 || query.limit != nil || !query.distinct.isEmpty { exactSums = true }
         if !query.group.isEmpty { return try groups(query, model: model) }
         var sql: [String] = []
         var columns: [PostgresProjectedColumn] = []
         var items: [(names: [String], value: String?)] = []
         for item in query.select {
-            let (expressions, reading, sortValue, overflows) = try selected(item, model: model)
+            let (expressions, column, sortValue) = try selected(item, model: model)
             sql += expressions
-            columns.append(PostgresProjectedColumn(name: item.name, reading: reading, overflows: overflows))
+            columns.append(column)
             items.append(([item.name, item.text], sortValue))
         }
         return (try objects(query, model: model, columns: sql, items: items), columns)
     }
 
-    /// A SELECT item over one object: its SQL, how it reads, and what SORT orders by when it
-    /// names the item (nil when SORT cannot: an array), and whether it can overflow.
-    private mutating func selected(_ item: QuerySelectItem, model: ModelSchema) throws -> ([String], PostgresProjectedColumn.Reading, String?, Bool) {
+    /// A SELECT item over one object: its SQL, its column, and what SORT orders by when it
+    /// names the item (nil when SORT cannot: an array).
+    private mutating func selected(_ item: QuerySelectItem, model: ModelSchema) throws -> ([String], PostgresProjectedColumn, String?) {
         switch item.kind {
         case .keyPath(let keyPath):
             let path = try resolve(keyPath, model: model, alias: "t0")
             guard let subquery = path.subquery else {
-                return ([PostgresValues.output(path.expression, type: path.type)], .scalar(path.type), Self.ordered(path.expression, path.type), false)
+                return ([PostgresValues.output(path.expression, type: path.type)], PostgresProjectedColumn(name: item.name, reading: .scalar(path.type)),
+                        Self.ordered(path.expression, path.type))
             }
             let order = subquery.order.isEmpty ? "" : " ORDER BY \(subquery.order.joined(separator: ", "))"
             let array = "(SELECT COALESCE(json_agg((\(PostgresValues.output(path.expression, type: path.type)))::pg_catalog.text\(order)), '[]') "
                 + "FROM \(subquery.from) WHERE \(subquery.correlation))"
-            return ([Self.nullThroughLinks(array, subquery)], .list(path.type), nil, false)
+            return ([Self.nullThroughLinks(array, subquery)], PostgresProjectedColumn(name: item.name, reading: .list(path.type)), nil)
         case .listAggregate(let aggregate):
-            let (expressions, reading, overflows) = try listAggregate(aggregate, model: model)
+            let (expressions, column) = try listAggregate(aggregate, model: model, name: item.name)
             // SORT orders by the aggregate's value (an average of decimals: its sum over its count).
             let order = expressions.count == 2 ? Self.decimalAverage(quotient: Self.decimalQuotient(sum: expressions[0], count: expressions[1])) : expressions[0]
-            return (expressions, reading, order, overflows)
+            return (expressions, column, order)
         case .groupAggregate(let function, _):
             throw Self.refusal(.invalidAggregate, "\(function) is a group aggregate: it needs GROUP(...) before SELECT; a list aggregate reads a list (dogs.\(function))", at: item.range)
         }
     }
 
     /// `dogs.@count`, `nums.@sum`, `dogs.@avg.age` of each object, typed as a store types them
-    /// (null when a to-one link on the way to the list is null), and whether it can overflow.
-    private mutating func listAggregate(_ aggregate: QueryExpression.Aggregate, model: ModelSchema) throws -> ([String], PostgresProjectedColumn.Reading, Bool) {
-        if let size = try byteSize(aggregate, model: model, alias: "t0") { return ([size], .scalar(.int), false) }
+    /// (null when a to-one link on the way to the list is null), and its column, named `name`.
+    private mutating func listAggregate(_ aggregate: QueryExpression.Aggregate, model: ModelSchema, name: String) throws -> ([String], PostgresProjectedColumn) {
+        if let size = try byteSize(aggregate, model: model, alias: "t0") { return ([size], PostgresProjectedColumn(name: name, reading: .scalar(.int))) }
         let value = try aggregatedValues(aggregate, model: model, alias: "t0")
         let subquery = value.subquery!
         let from = "FROM \(subquery.from) WHERE \(subquery.correlation)"
         let (expressions, reading) = aggregated(aggregate.function, value.expression, type: value.type)
-        return (expressions.map { Self.nullThroughLinks("(SELECT \($0) \(from))", subquery) }, reading,
-                Self.overflows(aggregate.function, type: value.type))
+        return (expressions.map { Self.nullThroughLinks("(SELECT \($0) \(from))", subquery) },
+                PostgresProjectedColumn(name: name, reading: reading, overflows: Self.overflows(aggregate.function, type: value.type),
+                                        fastSum: readsFastSum(aggregate.function, type: value.type)))
     }
 
     /// `sql`, a value of `subquery`'s rows, or NULL when the object the subquery starts from
@@ -144,9 +152,26 @@ extension PostgresQueryTranslator {
     /// infinities, so that their sum beyond the range of double is PostgreSQL's overflow
     /// whether or not an infinity comes first (PostgreSQL's `+` refuses only an infinity made
     /// of finite values), then the infinities added: +inf, -inf, or NaN when both are there.
-    static func doubleSum(_ value: String, type: PropertyType) -> String {
+    ///
+    /// That is the `exact` form. The fast one adds every value but NaN in one sum, a third of
+    /// the comparisons a row, and gives the same answer wherever it is finite:
+    /// - Without an infinity among the values, it adds exactly what the exact form's finite
+    ///   FILTER adds, in the same order: the same value, or the same overflow at the same row.
+    /// - With one, its running sum is the exact form's finite one up to the first infinity,
+    ///   then ±Infinity or NaN for good (PostgreSQL's `+` of an infinity neither overflows nor
+    ///   comes back). So it overflows only where the exact form does (before that infinity), or
+    ///   ends non-finite.
+    ///
+    /// So where the value is read (a statement's value, a SELECT or GROUP item), the fast form
+    /// runs, a finite value of it is the answer, and a value that is not finite has the
+    /// statement run again in the exact form (`PostgresQueryTranslator.exactSums`), whose
+    /// value or overflow stands. Its `+ 0` makes a sum of -0.0 values +0.0, as a store's sum
+    /// starts at +0.0 (the exact form's second term does the same). A condition, whose sums
+    /// are not read, keeps the exact form.
+    static func doubleSum(_ value: String, type: PropertyType, exact: Bool) -> String {
         guard type == .float || type == .double else { return "COALESCE(sum(\(value)::double precision), 0)" }
         let sum = "sum(\(value)::double precision)"
+        guard exact else { return "(COALESCE(\(sum) FILTER (WHERE \(value) < 'NaN'), 0) + 0)" }
         // Two comparisons for the finite values (NaN orders above 'Infinity') and one for the
         // infinities, where lists of constants would compare each value with every one.
         return "(COALESCE(\(sum) FILTER (WHERE \(value) > '-Infinity' AND \(value) < 'Infinity'), 0)"
@@ -174,10 +199,11 @@ extension PostgresQueryTranslator {
     /// with its sign. Below 1e-300 the sum is scaled by 2^1075 exactly (two powers of two, no
     /// overflow), so the test is exact; `CASE` keeps the scaling from larger sums. PostgreSQL
     /// computes each of the repeated aggregates once.
-    static func doubleAverage(_ value: String, type: PropertyType) -> String {
+    /// `exact`: the sum's form (`doubleSum`); the fast form's average is finite where its sum is.
+    static func doubleAverage(_ value: String, type: PropertyType, exact: Bool) -> String {
         let count = skippingNaN("count(\(value))", value, type: type)
         guard type == .float || type == .double else { return "(sum(\(value)::double precision) / \(count))" }
-        let sum = doubleSum(value, type: type), n = "NULLIF(\(count), 0)"
+        let sum = doubleSum(value, type: type, exact: exact), n = "NULLIF(\(count), 0)"
         return "(CASE WHEN abs(\(sum)) >= 1e-300 THEN \(sum) / \(n)"
             + " WHEN abs(\(sum)) * 4.149515568880993e180 * 9.755464219737476e142 <= \(n) THEN \(sum) * 0 ELSE \(sum) / \(n) END)"
     }
@@ -194,7 +220,13 @@ extension PostgresQueryTranslator {
         }
     }
 
-    /// The SQL aggregate of `function` over `value` (of `type`) with the store's result types.
+    /// Whether `aggregated(function, _, type: type)` is a fast sum (`PostgresProjectedColumn.fastSum`).
+    func readsFastSum(_ function: AggregateFunction, type: PropertyType) -> Bool {
+        !exactSums && (function == .sum || function == .avg) && (type == .float || type == .double)
+    }
+
+    /// The SQL aggregate of `function` over `value` (of `type`) with the store's result types;
+    /// a sum or average of floats or doubles in the fast form unless `exactSums` (`doubleSum`).
     func aggregated(_ function: AggregateFunction, _ value: String, type: PropertyType) -> ([String], PostgresProjectedColumn.Reading) {
         switch function {
         case .count, .size:
@@ -202,10 +234,10 @@ extension PostgresQueryTranslator {
         case .sum:
             if type.isInteger { return (["COALESCE(sum(\(value)), 0)::bigint"], .scalar(.int)) }
             if type == .decimal { return ([Self.decimalSum(value)], .decimalSum) }
-            return ([Self.doubleSum(value, type: type)], .scalar(.double))
+            return ([Self.doubleSum(value, type: type, exact: exactSums)], .scalar(.double))
         case .avg:
             if type == .decimal { return ([Self.decimalSum(value), "\(Self.decimalCount(value))::bigint"], .decimalAverage) }
-            return ([Self.doubleAverage(value, type: type)], .scalar(.double))
+            return ([Self.doubleAverage(value, type: type, exact: exactSums)], .scalar(.double))
         case .min, .max:
             let name = String(function.rawValue.dropFirst())
             return ([PostgresValues.output(Self.extremum(name, value, type: type), type: type)], .scalar(type))
@@ -243,7 +275,7 @@ extension PostgresQueryTranslator {
         }
         /// Each column: its name, its text, its SQL, how it reads, and the SQL SORT orders it by.
         var columns: [(name: String, text: String, sql: [String], reading: PostgresProjectedColumn.Reading, order: String)] = []
-        var overflowing: Set<Int> = []
+        var overflowing: Set<Int> = [], fast: Set<Int> = []
         func keyColumn(_ index: Int, name: String, text: String) -> (String, String, [String], PostgresProjectedColumn.Reading, String) {
             let path = keys[index].path
             return (name, text, [keys[index].value], .scalar(path.type), Self.ordered(path.expression, path.type))
@@ -276,6 +308,7 @@ extension PostgresQueryTranslator {
                     }
                     let (sql, reading) = aggregated(function, path.expression, type: path.type)
                     if Self.overflows(function, type: path.type) { overflowing.insert(columns.count) }
+                    if readsFastSum(function, type: path.type) { fast.insert(columns.count) }
                     let order = function == .avg && path.type == .decimal
                         ? Self.decimalAverage(quotient: Self.decimalQuotient(sum: Self.decimalSum(path.expression), count: Self.decimalCount(path.expression))) : sql[0]
                     columns.append((item.name, item.text, sql, reading, order))
@@ -313,6 +346,8 @@ extension PostgresQueryTranslator {
             + " ORDER BY \(order.joined(separator: ", "))"
         if query.offset > 0 { sql += " OFFSET \(parameters.add(String(query.offset)))::bigint" }
         if let limit = query.limit { sql += " LIMIT \(parameters.add(String(limit)))::bigint" }
-        return (sql, columns.indices.map { PostgresProjectedColumn(name: columns[$0].name, reading: columns[$0].reading, overflows: overflowing.contains($0)) })
+        return (sql, columns.indices.map {
+            PostgresProjectedColumn(name: columns[$0].name, reading: columns[$0].reading, overflows: overflowing.contains($0), fastSum: fast.contains($0))
+        })
     }
 }

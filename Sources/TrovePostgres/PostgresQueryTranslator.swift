@@ -27,6 +27,10 @@ struct PostgresQueryTranslator {
     let arguments: [Value]
     var parameters = SQLParameters()
     var aliasCount = 0
+    /// Whether the sums and averages of floats and doubles whose values are read (a statement's
+    /// value, SELECT and GROUP items) take the exact form rather than the fast one
+    /// (`doubleSum`): for running again a statement that gave a fast one that is not finite.
+    var exactSums = false
     /// The left joins of each open scope (the statement, then each `SUBQUERY` inside it).
     var scopes: [Scope] = [Scope()]
 
@@ -219,14 +223,14 @@ struct PostgresQueryTranslator {
             } else if type == .decimal {
                 (expression, resultType) = (Self.decimalSum(value), .decimal)
             } else {
-                (expression, resultType) = (Self.doubleSum(value, type: type), .double)
+                (expression, resultType) = (Self.doubleSum(value, type: type, exact: exactSums), .double)
             }
         case .avg:
             if type == .decimal {
                 // Divided on this side, as a store divides (`PostgresValues.decimalAverage`).
                 (expression, resultType) = ("\(Self.decimalSum(value)), \(Self.decimalCount(value))::bigint", .decimal)
             } else {
-                (expression, resultType) = (Self.doubleAverage(value, type: type), .double)
+                (expression, resultType) = (Self.doubleAverage(value, type: type, exact: exactSums), .double)
             }
         case .min, .max:
             // NaN is left out by the statement's WHERE, not a FILTER: PostgreSQL answers `min` or
@@ -672,14 +676,16 @@ struct PostgresQueryTranslator {
                 if type == .decimal { return Operand(expression: "(SELECT \(Self.decimalSum(value.expression)) \(from))", type: type) }
                 // An int sum is numeric in PostgreSQL: the cast is where it leaves bigint's
                 // range, as a store's leaves Int64's.
-                let sum = type == .double ? Self.doubleSum(value.expression, type: value.type) : "COALESCE(sum(\(value.expression)), 0)::bigint"
+                // The exact form: a condition's sum is not read, so a fast one that is not
+                // finite would go unseen (`doubleSum`).
+                let sum = type == .double ? Self.doubleSum(value.expression, type: value.type, exact: true) : "COALESCE(sum(\(value.expression)), 0)::bigint"
                 return Operand(expression: "(SELECT \(sum) \(from))", type: type)
             case .avg:
                 if value.type == .decimal {
                     let quotient = Self.decimalQuotient(sum: Self.decimalSum(value.expression), count: Self.decimalCount(value.expression)) + " \(from)"
                     return Operand(expression: Self.decimalAverage(quotient: quotient), type: .decimal)
                 }
-                return Operand(expression: "(SELECT \(Self.doubleAverage(value.expression, type: value.type)) \(from))", type: .double)
+                return Operand(expression: "(SELECT \(Self.doubleAverage(value.expression, type: value.type, exact: true)) \(from))", type: .double)
             case .min: return Operand(expression: "(SELECT \(Self.extremum("min", value.expression, type: value.type)) \(from))", type: value.type)
             case .max: return Operand(expression: "(SELECT \(Self.extremum("max", value.expression, type: value.type)) \(from))", type: value.type)
             }

@@ -343,25 +343,15 @@ public final class PostgresStore {
                 let (sql, columns) = try Self.translating(text) { try translator.rows(query) }
                 return (sql, translator.parameters, columns)
             }
-            let rows: PostgresRows
-            do {
-                rows = try read { try connection.execute(sql, parameters) }
-            } catch let error as PostgresError where error.sqlState == "22003" {
-                // A store computes the condition before the items.
-                let model = try model(query.model.name)
-                let only = !columns.contains(where: \.overflows)
-                if let refusal = try overflowingSum(in: query.predicate, model: model, text, arguments: arguments, only: only)
-                    ?? overflowingColumn(query, columns, text, arguments: arguments) { throw refusal }
-                throw error
+            let rows = try projectedRows(query, text, arguments: arguments, sql: sql, parameters: parameters, columns: columns)
+            guard rows.fastSumsAreFinite(columns) else {
+                // The exact form's answer stands (`PostgresQueryTranslator.doubleSum`).
+                var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+                translator.exactSums = true
+                let (sql, columns) = try Self.translating(text) { try translator.rows(query) }
+                return .rows(try projectedRows(query, text, arguments: arguments, sql: sql, parameters: translator.parameters.values, columns: columns))
             }
-            do {
-                return .rows(try PostgresProjectedRows(columns: columns, rows: rows.rows))
-            } catch let error as PostgresProjectedRows.DecimalSumOutOfRange {
-                guard query.select.indices.contains(error.column), let refusal = Self.sumOutOfRange(query.select[error.column], decimal: true, in: text) else {
-                    throw PostgresError("the sum in column \(error.column + 1) is out of the range of decimal")
-                }
-                throw refusal
-            }
+            return .rows(rows)
         case .query:
             return .objects(try objects(text, arguments: arguments))
         case .aggregate(let aggregate):
@@ -371,20 +361,59 @@ public final class PostgresStore {
                 let (sql, type) = try Self.translating(text) { try translator.aggregate(aggregate) }
                 return (sql, translator.parameters, type)
             }
-            let rows = try summing(aggregate, text, arguments: arguments, fractional: type != .int) { try read { try connection.execute(sql, parameters) } }
-            let row = rows.rows.first ?? []
-            let name = String(aggregate.function.rawValue.dropFirst())
-            if aggregate.function == .avg, type == .decimal {
-                return .value(name, try PostgresValues.decimalAverage(sum: row.first ?? nil, count: row.count > 1 ? row[1] : nil))
+            let value = try aggregateValue(aggregate, text, arguments: arguments, sql: sql, parameters: parameters, type: type)
+            if aggregate.function == .sum || aggregate.function == .avg, case .value(_, .double(let fast)) = value, !fast.isFinite {
+                // A fast sum that is not finite: the exact form's answer stands (`PostgresQueryTranslator.doubleSum`).
+                var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+                translator.exactSums = true
+                let (sql, type) = try Self.translating(text) { try translator.aggregate(aggregate) }
+                return try aggregateValue(aggregate, text, arguments: arguments, sql: sql, parameters: translator.parameters.values, type: type)
             }
-            if aggregate.function == .sum, type == .decimal, let keyPath = aggregate.keyPath {
-                guard let sum = try PostgresValues.decimalSum(row.first ?? nil) else {
-                    throw QueryError.sumOutOfRange(keyPath.description, decimal: true, at: keyPath.range.start, in: text)
-                }
-                return .value(name, sum)
-            }
-            return .value(name, try PostgresValues.value(row.first ?? nil, type: type))
+            return value
         }
+    }
+
+    /// The rows of `query` (`text`), run as `sql` and read as `columns`, with a store's errors.
+    private func projectedRows(_ query: Query, _ text: String, arguments: [Value], sql: String, parameters: [String?],
+                               columns: [PostgresProjectedColumn]) throws -> PostgresProjectedRows {
+        let rows: PostgresRows
+        do {
+            rows = try read { try connection.execute(sql, parameters) }
+        } catch let error as PostgresError where error.sqlState == "22003" {
+            // A store computes the condition before the items.
+            let model = try model(query.model.name)
+            let only = !columns.contains(where: \.overflows)
+            if let refusal = try overflowingSum(in: query.predicate, model: model, text, arguments: arguments, only: only)
+                ?? overflowingColumn(query, columns, text, arguments: arguments) { throw refusal }
+            throw error
+        }
+        do {
+            return try PostgresProjectedRows(columns: columns, rows: rows.rows)
+        } catch let error as PostgresProjectedRows.DecimalSumOutOfRange {
+            guard query.select.indices.contains(error.column), let refusal = Self.sumOutOfRange(query.select[error.column], decimal: true, in: text) else {
+                throw PostgresError("the sum in column \(error.column + 1) is out of the range of decimal")
+            }
+            throw refusal
+        }
+    }
+
+    /// The value of the aggregate statement `aggregate` (`text`), run as `sql`, of `type`,
+    /// with a store's errors.
+    private func aggregateValue(_ aggregate: QueryAggregateStatement, _ text: String, arguments: [Value], sql: String, parameters: [String?],
+                                type: PropertyType) throws -> Answer {
+        let rows = try summing(aggregate, text, arguments: arguments, fractional: type != .int) { try read { try connection.execute(sql, parameters) } }
+        let row = rows.rows.first ?? []
+        let name = String(aggregate.function.rawValue.dropFirst())
+        if aggregate.function == .avg, type == .decimal {
+            return .value(name, try PostgresValues.decimalAverage(sum: row.first ?? nil, count: row.count > 1 ? row[1] : nil))
+        }
+        if aggregate.function == .sum, type == .decimal, let keyPath = aggregate.keyPath {
+            guard let sum = try PostgresValues.decimalSum(row.first ?? nil) else {
+                throw QueryError.sumOutOfRange(keyPath.description, decimal: true, at: keyPath.range.start, in: text)
+            }
+            return .value(name, sum)
+        }
+        return .value(name, try PostgresValues.value(row.first ?? nil, type: type))
     }
 
     /// The store's error for the SELECT item whose sum left its type's range, where PostgreSQL
@@ -407,12 +436,16 @@ public final class PostgresStore {
         for candidate in candidates {
             var alone = query
             alone.select = query.select.indices.filter { !columns[$0].overflows || $0 == candidate }.map { query.select[$0] }
+            // The exact form: a fast sum overflows only where it does, but can be an infinity
+            // where it overflows (`PostgresQueryTranslator.doubleSum`).
             var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+            translator.exactSums = true
             var translated = try? translator.rows(alone)
             if translated == nil {
                 // SORT names an item left out: the groups or objects unordered, all of them.
                 (alone.sort, alone.offset, alone.limit) = ([], 0, nil)
                 translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+                translator.exactSums = true
                 translated = try? translator.rows(alone)
             }
             guard let sql = translated?.sql else { continue }
