@@ -10,7 +10,8 @@ import Trove
 /// linked model's table from an optional of it appended (`\Project?.?.title`, which `@Model`
 /// writes as `_chainedKeyPaths`). Key paths compare component by component (stored offsets and
 /// the types between them), so the one built equals the one written exactly when they go
-/// through the same properties.
+/// through the same properties, but for a flag that a key path built across a class link
+/// carries differently (see ``PersistentModel/sameThroughReferences(_:_:)``).
 struct PropertyPath: @unchecked Sendable {
     /// The properties' names, from the root model's.
     var names: [String]
@@ -70,8 +71,12 @@ extension PersistentModel {
     /// cross the same properties. Such an appended key path keeps a flag of its first part
     /// (where the part through references ended) that a key path written whole has elsewhere,
     /// and `==` compares it; the hash leaves it out, and the description names each property.
+    /// The flag passes on to every later append, so a path that crossed a class at any depth
+    /// needs this, whatever the model it ends in (`\Task.owner?.address?.city`, a struct
+    /// after a class): asked of every candidate, which costs nothing where it counts, as each
+    /// key path is searched for once.
     static func sameThroughReferences(_ built: AnyKeyPath, _ written: AnyKeyPath) -> Bool {
-        Self.self is AnyClass && built.hashValue == written.hashValue && "\(built)" == "\(written)"
+        built.hashValue == written.hashValue && "\(built)" == "\(written)"
     }
 
     /// The first step of a search: each to-one link of the table.
@@ -93,12 +98,12 @@ enum LinkedPropertyPaths {
     }
 
     /// The most key paths one search builds. Links are followed breadth first, one depth at a
-    /// time, so every path up to the depth where the search stops is tried. To-one links
-    /// cannot form a cycle (a struct cannot hold an optional of itself, even through another
-    /// model: Swift refuses the recursive value type), but they can fan out: a model with
-    /// several links to models with several links each (a person's mother and father, each
-    /// with theirs) has a number of paths that multiplies with each depth, and the search
-    /// stops at this many rather than build them all.
+    /// time, so every path up to the depth where the search stops is tried. To-one links of
+    /// class models can form a cycle (`\Tutor.mentor?.mentor?...`), which the depth bound
+    /// ends, and links of any models can fan out: a model with several links to models with
+    /// several links each (a person's mother and father, each with theirs) has a number of
+    /// paths that multiplies with each depth, and the search stops at this many rather than
+    /// build them all.
     static let budget = 20_000
 
     /// The most links a key path goes through: as many as a typed read follows.
