@@ -6,6 +6,9 @@
 /// succeeded at one depth succeeds at any shallower one, while a deeper one may pass the link
 /// depth limit, so the cache never reads what a fresh read would refuse.
 ///
+/// A type whose values hold a class instance (a struct linking to a class model) gets one that
+/// keeps nothing: the instance would be shared by every value read after.
+///
 /// Usable from inlinable code, so that a lookup runs specialized for the caller's model type.
 /// A snapshot is used from one thread, so its values are read and written without checks.
 @usableFromInline
@@ -15,7 +18,10 @@ final class LinkedValues<Value> {
     /// read is at least one link deep, so a value without an entry was read at depth 1.
     @usableFromInline @exclusivity(unchecked) var depths: [UInt64: Int] = [:]
 
-    @usableFromInline init() {}
+    /// Whether it keeps values at all.
+    let keeps: Bool
+
+    @usableFromInline init(keeping: Bool) { keeps = keeping }
 
     /// Enough for the objects a loop links to; beyond it a value is read each time.
     static var capacity: Int { 4096 }
@@ -29,7 +35,7 @@ final class LinkedValues<Value> {
 
     /// Keeps `value`, read `depth` links deep, while there is room.
     func keep(_ value: Value, for key: UInt64, depth: Int) {
-        guard values.count < Self.capacity || values[key] != nil else { return }
+        guard keeps, values.count < Self.capacity || values[key] != nil else { return }
         values[key] = value
         // Read again only where a deeper read needed it: the depth grows.
         if depth > 1 { depths[key] = depth }

@@ -35,24 +35,29 @@ public struct _ModelReader {
     var depth: Int { object.depth }
 
     /// The model value that the link or list at `index` points at with `reference`.
-    /// A read-only snapshot keeps the struct values it linked to: each is the same wherever it is
-    /// linked from (below the top, linkingObjects are empty). The kept value is found in the
-    /// caller's specialized code; only a value not kept is read through generic code.
+    /// A read-only snapshot keeps the struct values it linked to that hold no class instance:
+    /// each is the same wherever it is linked from (below the top, linkingObjects are empty).
+    /// The kept value is found in the caller's specialized code; only a value not kept is read
+    /// through generic code.
     @inlinable
     func linked<M: PersistentModel>(_ type: M.Type, _ reference: ObjectReference, at index: Int) throws -> M {
         let linkDepth = depth + 1
         // A class instance kept would be shared by every value linking to it, and a change
         // to it through one would show in the values read after. `_canBeClass` is decided
-        // when this is specialized for a struct, so its reads pay for no dynamic cast.
+        // when this is specialized for a struct, so its reads pay for no dynamic cast. A
+        // struct that holds an instance gets a cache that keeps nothing (see `linkedValues`).
         let cache = _canBeClass(M.self) != 0 && M.self is AnyClass ? nil : linkedValues(M.self)
         if let cache, let value = cache.value(for: reference.key, depth: linkDepth) { return value }
         return try readLinked(M.self, key: reference.key, at: index, depth: linkDepth, keepingIn: cache)
     }
 
-    /// The linked values of `M` this reader's snapshot keeps, if it keeps them.
+    /// The linked values of `M` this reader's snapshot keeps, if it keeps them. Whether `M`
+    /// holds a class instance is asked once per snapshot, when its cache is made, so that a
+    /// read of a kept value asks nothing more.
     @inlinable
-    func linkedValues<M>(_ type: M.Type) -> LinkedValues<M>? {
-        linkedValueCache(for: ObjectIdentifier(M.self)) { LinkedValues<M>() }.map { unsafeDowncast($0, to: LinkedValues<M>.self) }
+    func linkedValues<M: PersistentModel>(_ type: M.Type) -> LinkedValues<M>? {
+        linkedValueCache(for: ObjectIdentifier(M.self)) { LinkedValues<M>(keeping: M._holdsNoClassInstance) }
+            .map { unsafeDowncast($0, to: LinkedValues<M>.self) }
     }
 
     @usableFromInline

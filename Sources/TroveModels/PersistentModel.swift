@@ -67,6 +67,13 @@ public protocol PersistentModel: Persistable, StorableProperty {
     /// table listed by hand has none, and key paths through links to it are not named.
     @_documentation(visibility: internal)
     static var _chainedKeyPaths: [AnyKeyPath] { get }
+    /// Whether no value of the type holds a class instance: the type is a struct, and so is
+    /// every model its links and lists of links reach. A read-only snapshot keeps the values
+    /// that links point at only for such a type, as an instance kept would be shared by every
+    /// value read after; a write of one nests no instance. `@Model` writes it, found once per
+    /// type; a table listed by hand finds it each time it is asked.
+    @_documentation(visibility: internal)
+    static var _holdsNoClassInstance: Bool { get }
 }
 
 /// A model value's stored properties by name, as a write stores them.
@@ -111,6 +118,28 @@ extension PersistentModel {
 
     @_documentation(visibility: internal)
     public static var _chainedKeyPaths: [AnyKeyPath] { [] }
+
+    @_documentation(visibility: internal)
+    public static var _holdsNoClassInstance: Bool { _reachesNoClassModel() }
+
+    /// Whether this type and every model its stored links and lists of links reach are
+    /// structs: ``_holdsNoClassInstance``, found by following the property tables. A model met
+    /// again (a struct's `[Self]`) adds nothing. LinkingObjects are left out: a linked value
+    /// reads them empty.
+    @_documentation(visibility: internal)
+    public static func _reachesNoClassModel() -> Bool {
+        var visited: Set<ObjectIdentifier> = []
+        return reachesNoClassModel(&visited)
+    }
+
+    static func reachesNoClassModel(_ visited: inout Set<ObjectIdentifier>) -> Bool {
+        if Self.self is AnyClass { return false }
+        guard visited.insert(ObjectIdentifier(Self.self)).inserted else { return true }
+        for property in modelProperties where property.schema.isStored {
+            if let linked = property.linkedModel, !linked.reachesNoClassModel(&visited) { return false }
+        }
+        return true
+    }
 
     /// Whether a write of a value stores its properties as they are written: they name every
     /// stored property of the model in `models`, and so do those of each linked model. A type
