@@ -1,8 +1,15 @@
 import Trove
 
 /// The linked class instances one write of a model value nests: those on the path from the
-/// value written, a cycle when one comes back, and the nested value of each already written,
-/// so that an instance linked from several places is encoded once.
+/// value written, a cycle when one comes back, and what each instance met is written as, so
+/// that an instance linked from several places (a diamond, a ladder of shared instances) is
+/// written once, whatever the number of paths to it.
+///
+/// In a transaction's write (``Transaction/writingInstances(of:_:)``) an instance with a
+/// primary key is written by an upsert of its own, after those of the instances it links to
+/// and before the value that links to it, and every link to it is its primary key: a nested
+/// object written once would still be walked by the transaction once per path to it. Built
+/// outside a write, an instance is its nested object, built once.
 ///
 /// Held in a task local for the duration of one synchronous write, so never shared between
 /// threads.
@@ -13,8 +20,14 @@ final class NestedClassWrites: @unchecked Sendable {
     /// a read follows links.
     static var maximumDepth: Int { ObjectDecoder.maximumDepth }
 
+    /// Whether an instance with a primary key is written by an upsert of its own (``pending``).
+    private let separately: Bool
     private var path: Set<ObjectIdentifier> = []
     private var written: [ObjectIdentifier: Value] = [:]
+    /// The upserts of the instances met, each after those of the instances it links to.
+    private var pending: [(ValueTransaction) throws -> Void] = []
+
+    init(separately: Bool) { self.separately = separately }
 
     func value<M: PersistentModel & AnyObject>(of instance: M) throws -> Value {
         let id = ObjectIdentifier(instance)
@@ -27,9 +40,44 @@ final class NestedClassWrites: @unchecked Sendable {
         guard path.count <= Self.maximumDepth else {
             throw StoreError.invalidArgument("links from \(M.modelName) nested more than \(Self.maximumDepth) deep cannot be written as nested objects: keep a longer chain as primary keys")
         }
-        let value = Value.object(try M._writtenProperties(of: instance))
+        let properties = try M._writtenProperties(of: instance)
+        let value: Value
+        if separately, let key = M.modelProperties.first(where: \.isPrimaryKey).flatMap({ properties[$0.name] }) {
+            pending.append { try $0.add(M.modelName, properties: properties, update: true, writtenBy: ObjectIdentifier(M.self), writesWhole: M.writesWholeObjects(in:)) }
+            value = key
+        } else {
+            // Without a primary key each nested object is an object of its own.
+            value = .object(properties)
+        }
         written[id] = value
         return value
+    }
+
+    /// Writes the instances met, in the order met.
+    func write(in transaction: Transaction) throws {
+        let values = ValueTransaction(transaction)
+        for write in pending { try write(values) }
+    }
+}
+
+extension Transaction {
+    /// What `build` makes for one write of `T` (its properties, or a partial update's), with
+    /// the class instances it links to written first, each once (see ``NestedClassWrites``).
+    /// A type that holds no class instance builds as it is, with nothing recorded.
+    @inlinable
+    func writingInstances<T: PersistentModel, R>(of type: T.Type, _ build: () throws -> R) throws -> R {
+        if T._holdsNoClassInstance { return try build() }
+        return try writingInstances(build)
+    }
+
+    @usableFromInline
+    func writingInstances<R>(_ build: () throws -> R) throws -> R {
+        // Not met: a write is not made while another's values are built.
+        if NestedClassWrites.current != nil { return try build() }
+        let writes = NestedClassWrites(separately: true)
+        let built = try NestedClassWrites.$current.withValue(writes, operation: build)
+        try writes.write(in: self)
+        return built
     }
 }
 

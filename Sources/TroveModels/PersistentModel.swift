@@ -24,11 +24,12 @@ import Trove
 /// `insert`, `upsert` or `update` in a transaction; outside a `Repository` there is no auto-save and no context),
 /// a later commit does not show in an instance read before it (read again, or use
 /// `LiveResults` or `ObjectObserver`), and identity is the primary key, not the instance
-/// (`===` tells two reads of one object apart). Links between instances must not form a
-/// cycle, or a chain of more than 32 links, when written (`a.friend = b; b.friend = a`
-/// throws), as a write stores what a link points at as a nested object; reads follow links
-/// as deep, so such a graph stored by separate writes cannot be read as a typed value. Subclasses are not models: `@Model` refuses a class that
-/// is not `final` or that has a superclass.
+/// (`===` tells two reads of one object apart). A write stores each linked instance once,
+/// however many places link to it. Links between instances must not form a cycle, or a
+/// chain of more than 32 links, when written (`a.friend = b; b.friend = a` throws): reads
+/// follow links that deep, so such a graph stored by separate writes cannot be read as a
+/// typed value either. Subclasses are not models: `@Model` refuses a class that is not
+/// `final` or that has a superclass.
 ///
 /// `@Model` also writes the code that
 /// reads, compares and writes values property by property: the requirements whose names
@@ -216,15 +217,16 @@ extension PersistentModel {
 }
 
 extension PersistentModel where Self: AnyObject {
-    /// A link to a class instance is written as its nested object, as a struct's is. Links
-    /// between instances can form a cycle (`a.friend = b; b.friend = a`), which nesting would
-    /// follow without end, and can share an instance (a diamond), which nesting would write
-    /// once per path: one write remembers the instances on the current path, to refuse a
-    /// cycle, and the value of each instance it has written, to write it once.
+    /// A link to a class instance is written as its nested object, as a struct's is, or, in
+    /// a transaction's write, as its primary key after an upsert of its own. Links between
+    /// instances can form a cycle (`a.friend = b; b.friend = a`), which nesting would follow
+    /// without end, and can share an instance (a diamond), which nesting would write once per
+    /// path: one write remembers the instances on the current path, to refuse a cycle, and
+    /// what each instance it has met is written as, to write it once (``NestedClassWrites``).
     @_documentation(visibility: internal)
     public func _writtenValue() throws -> Value {
         if let writes = NestedClassWrites.current { return try writes.value(of: self) }
-        let writes = NestedClassWrites()
+        let writes = NestedClassWrites(separately: false)
         return try NestedClassWrites.$current.withValue(writes) { try writes.value(of: self) }
     }
 

@@ -9,13 +9,15 @@ extension Transaction {
     /// Stores `value` as a new object; the values it links to are upserted. An existing
     /// primary key is an error.
     public func insert<T: PersistentModel>(_ value: T) throws {
-        try ValueTransaction(self).add(T.modelName, properties: T._writtenProperties(of: value), update: false,
+        let properties = try writingInstances(of: T.self) { try T._writtenProperties(of: value) }
+        try ValueTransaction(self).add(T.modelName, properties: properties, update: false,
                                        writtenBy: ObjectIdentifier(T.self), writesWhole: T.writesWholeObjects(in:))
     }
 
     /// Stores `value`, replacing the object with its primary key if there is one.
     public func upsert<T: PersistentModel>(_ value: T) throws {
-        try ValueTransaction(self).add(T.modelName, properties: T._writtenProperties(of: value), update: true,
+        let properties = try writingInstances(of: T.self) { try T._writtenProperties(of: value) }
+        try ValueTransaction(self).add(T.modelName, properties: properties, update: true,
                                        writtenBy: ObjectIdentifier(T.self), writesWhole: T.writesWholeObjects(in:))
     }
 
@@ -60,7 +62,7 @@ extension Transaction {
         }
         var changed = value
         try body(&changed)
-        guard let update = try T._partialUpdate(from: value, to: changed) else {
+        guard let update = try writingInstances(of: T.self, { try T._partialUpdate(from: value, to: changed) }) else {
             return try updateThroughTable(value, { $0 = changed })
         }
         try update.write(T.modelName, in: self)
@@ -78,7 +80,7 @@ extension Transaction {
             throw StoreError.objectNotFound(model: T.modelName, primaryKey: key.description)
         }
         try body(&changed)
-        if let update = try T._partialUpdate(from: stored, to: changed) {
+        if let update = try writingInstances(of: T.self, { try T._partialUpdate(from: stored, to: changed) }) {
             try update.write(T.modelName, in: self)
             return changed
         }
@@ -118,13 +120,16 @@ extension Transaction {
     @inlinable
     func writeProperties<T: PersistentModel>(_ indices: [Int], of changed: T, key: Value, primaryKey: Int) throws {
         let table = T.modelProperties
-        var properties: [String: Value] = Dictionary(minimumCapacity: indices.count)
-        for i in indices {
-            if i == primaryKey {
-                if try table[i].storedValue(changed).isStoredSame(as: key) { continue }
-                throw _ModelPartialUpdate.primaryKeyChanged(table[i].name, of: T.modelName)
+        let properties = try writingInstances(of: T.self) { () throws -> [String: Value] in
+            var properties: [String: Value] = Dictionary(minimumCapacity: indices.count)
+            for i in indices {
+                if i == primaryKey {
+                    if try table[i].storedValue(changed).isStoredSame(as: key) { continue }
+                    throw _ModelPartialUpdate.primaryKeyChanged(table[i].name, of: T.modelName)
+                }
+                if table[i].schema.isStored { properties[table[i].name] = try table[i].storedValue(changed) }
             }
-            if table[i].schema.isStored { properties[table[i].name] = try table[i].storedValue(changed) }
+            return properties
         }
         if !properties.isEmpty {
             try update(T.modelName, primaryKey: key, properties)

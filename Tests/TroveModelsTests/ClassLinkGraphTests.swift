@@ -10,6 +10,15 @@ import TroveModels
     init(id: Int) { self.id = id }
 }
 
+/// A class with two links to its own model, which may point at one instance.
+@Model final class Fork {
+    @Attribute(.primaryKey) var id: Int
+    var left: Fork?
+    var right: Fork?
+
+    init(id: Int) { self.id = id }
+}
+
 /// A struct model that links to a class model.
 @Model struct NodeChore {
     @Attribute(.primaryKey) var id: Int
@@ -33,7 +42,7 @@ import TroveModels
 
     @Test(.timeLimit(.minutes(1)))
     func instancesSharedThroughManyPathsAreWrittenOnce() throws {
-        let store = try Store(configuration: .inMemory(schema: Schema(Follower.self)))
+        let store = try Store(configuration: .inMemory(schema: Schema(Follower.self, Fork.self)))
         // Each level links twice to the one below: 2^24 paths through 25 instances.
         var below = Follower(id: 0)
         for id in 1..<25 {
@@ -46,13 +55,46 @@ import TroveModels
         left.follows = [bottom]; right.follows = [bottom]
         let diamond = Follower(id: 103)
         diamond.follows = [left, right]
-        try store.write { tx in try tx.insert(diamond) }
-        let read = try #require(try store.read { try $0.object(Follower.self, primaryKey: 103) })
-        #expect(read.follows.map(\.id) == [100, 101])
-        #expect(read.follows.map { $0.follows.map(\.id) } == [[102], [102]])
-        // The ladder's nested values are built once per instance; the store still walks
-        // each path of them, so only its write's cost is bounded here by the time limit.
+        let fork = Fork(id: 1), tine = Fork(id: 2)
+        fork.left = tine; fork.right = tine
+        tine.left = Fork(id: 3)
+        let changes = try store.write { tx in
+            try tx.insert(diamond)
+            try tx.insert(fork)
+            try tx.insert(top)
+            return tx.changes
+        }
+        #expect(changes["Follower"]?.inserted.count == 29 && changes["Fork"]?.inserted.count == 3)
+        try store.read { s in
+            let read = try #require(try s.object(Follower.self, primaryKey: 103))
+            #expect(read.follows.map(\.id) == [100, 101])
+            #expect(read.follows.map { $0.follows.map(\.id) } == [[102], [102]])
+            let readFork = try #require(try s.object(Fork.self, primaryKey: 1))
+            #expect(readFork.left?.id == 2 && readFork.right?.id == 2 && readFork.right?.left?.id == 3)
+            // Each level of the ladder links twice to the level below, read by key: a typed
+            // read of the top would follow every path.
+            for id in 1..<25 {
+                let level = try #require(try s.object("Follower", primaryKey: .int(Int64(id))))
+                let below: Value? = .int(Int64(id - 1))
+                #expect(try level.list("follows").map { try $0.primaryKey } == [below, below])
+            }
+            #expect(try s.object(Follower.self, primaryKey: 3)?.follows.map { $0.follows.map(\.id) } == [[1, 1], [1, 1]])
+        }
+        // Built outside a write, an instance's nested value is built once.
         _ = try NestedValueCount.of(top)
+    }
+
+    @Test func aStructHoldingSharedInstancesWritesEachOnce() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Booking.self)))
+        let ann = Patron(id: 1, name: "Ann")
+        let hall = Venue(id: 10, patron: ann, regulars: [ann, Patron(id: 2, name: "Bob"), ann])
+        let changes = try store.write { tx in
+            try tx.insert(Booking(id: 1, venue: hall))
+            return tx.changes
+        }
+        #expect(changes["Patron"]?.inserted.count == 2)
+        let read = try #require(try store.read { try $0.object(Booking.self, primaryKey: 1) })
+        #expect(read.venue?.patron?.name == "Ann" && read.venue?.regulars.map(\.id) == [1, 2, 1])
     }
 
     @Test func aChainLongerThanAReadFollowsIsNotCalledACycle() throws {
