@@ -626,7 +626,11 @@ public final class PostgresStore {
 
     /// `text` parsed and checked as a predicate on `model`, as a store binds it.
     func checkedPredicate(_ text: String?, model: ModelSchema, arguments: [Value]) throws -> QueryPredicate? {
-        guard let text else { return nil }
+        guard let text else {
+            // No predicate uses any argument given.
+            try QueryParameters.check(arguments, of: nil, statement: nil)
+            return nil
+        }
         let predicate = try parsedPredicate(text)
         try queryCheck.check(predicate, model: model.name, text: text, arguments: arguments)
         return predicate

@@ -128,7 +128,9 @@ final class ShellSession {
             if readOnly, statement.isWrite {
                 throw StatementError.readOnly(statement.keyword, at: 0)
             }
-            try run(statement)
+            // The `--arg` values go to every statement of a run, each using those it names
+            // (shell contract, "Parameters"): more than a statement uses is no error here.
+            try QueryParameters.allowingExtraArguments { try run(statement) }
             if let lost = standardOutputLoss() { throw lost }
             return true
         } catch let error as StatementError {

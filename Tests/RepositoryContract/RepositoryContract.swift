@@ -181,6 +181,7 @@ public enum QueryLanguageContract: String, CaseIterable, Sendable, CustomTestStr
             ("name == 'Ann' AND age >", [], .unexpectedEnd, 24),
             ("name MATCHES '('", [], .invalidRegularExpression, 14),
             ("age > $1", [.int(3)], .invalidParameter, 7),
+            ("age > $0", [.int(3), .int(4)], .invalidParameter, 7),
             ("age BEGINSWITH 'a'", [], .invalidOperator, 5),
         ]
         for bad in cases {

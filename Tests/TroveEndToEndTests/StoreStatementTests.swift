@@ -557,6 +557,11 @@ import Testing
         #expect(negative.err.hasPrefix("error: column 25: OFFSET takes a non-negative integer"), "\(negative.err)")
         #expect(try w.run(["db", "--arg", "30", "count Person where age > $0"]).out == "2\n")
         #expect(try w.run(["db", "--arg", "a", "count Person where name BEGINSWITH[c] $0"]).out == "1\n")
+        // Every statement of a run is given every --arg value, and uses those it names.
+        let both = try w.run(["db", "--arg", "30", "--arg", "a", "-c", "count Person where age > $0",
+                              "-c", "count Person where name BEGINSWITH[c] $1", "-c", "count Person", "-c", "sum Person.age where age > $0"])
+        #expect(both.status == 0, "\(both.err)")
+        #expect(both.out.split(separator: "\n").count == 4, "\(both.out)")
         #expect(try w.run(["db", "update Person where age == 31 set age = 32"]).out == "{\"updated\": 2}\n")
         #expect(try w.run(["db", "delete Person where age == nil"]).out == "{\"deleted\": 1}\n")
         #expect(try w.run(["db", "count Person"]).out == "3\n")

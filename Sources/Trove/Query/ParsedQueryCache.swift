@@ -58,10 +58,13 @@ final class ParsedQueryCache: @unchecked Sendable {
     /// retain rather than one per field.
     final class CachedPredicate {
         let parsed: QueryPredicate
+        /// Its `$n`, read once: a rerun with arguments checks their count without a walk.
+        let parameters: QueryParameters
         let template: BoundQueryTemplate?
 
-        init(parsed: QueryPredicate, template: BoundQueryTemplate?) {
+        init(parsed: QueryPredicate, parameters: QueryParameters, template: BoundQueryTemplate?) {
             self.parsed = parsed
+            self.parameters = parameters
             self.template = template
         }
     }
@@ -160,24 +163,28 @@ final class ParsedQueryCache: @unchecked Sendable {
         return (cached.parsed, try cached.template!.bind(QueryBinder(layout: layout, arguments: arguments, statement: text)))
     }
 
-    /// The predicate `text` parsed, with its template for `model`. When the template is cached,
+    /// The predicate `text` parsed, with its template for `model`, once `arguments` are
+    /// checked to be no more than it uses (`QueryParameters`). When the template is cached,
     /// the predicate comes unbound, for the caller to bind to the arguments (or answer from
     /// the template alone); otherwise it is bound now, its template cached, and comes bound.
     func template(_ text: String, to model: ModelLayout, layout: StoreLayout,
                   arguments: [Value]) throws -> (cached: CachedPredicate, bound: BoundPredicate?) {
         let key = Key(text: text, isPredicate: true)
         let entry = cached(key)
-        var parsed: QueryPredicate?
+        var parsed: (predicate: QueryPredicate, parameters: QueryParameters)?
         if case .predicate(let c)? = entry {
+            try c.parameters.check(arguments, statement: text)
             if let template = c.template, template.layout === layout, template.model === model { return (c, nil) }
-            parsed = c.parsed
+            parsed = (c.parsed, c.parameters)
         }
-        let predicate = try parsed ?? QueryParser.parsePredicate(text)
+        let predicate = try parsed?.predicate ?? QueryParser.parsePredicate(text)
+        let parameters = parsed?.parameters ?? QueryParameters(predicate)
+        if parsed == nil { try parameters.check(arguments, statement: text) }
         var binder = QueryBinder(layout: layout, arguments: arguments, statement: text)
         let recorder = BindingRecorder()
         binder.recorder = recorder
         let bound = try binder.bind(predicate, to: model)
-        let c = CachedPredicate(parsed: predicate,
+        let c = CachedPredicate(parsed: predicate, parameters: parameters,
                                 template: BoundQueryTemplate(bound, recorder: recorder, layout: layout, model: model))
         lock.lock()
         defer { lock.unlock() }

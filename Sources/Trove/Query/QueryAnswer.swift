@@ -30,6 +30,7 @@ extension QueryExecutor {
         }
         let binder = QueryBinder(layout: layout, arguments: arguments, statement: text)
         let statement = try ParsedQueryCache.shared.statement(text)
+        try QueryParameters.check(arguments, of: statement.predicate, statement: text)
         switch try BoundStatement(statement, binder: binder) {
         case .aggregate(let bound):
             if arguments.isEmpty, case .aggregate(let aggregate) = statement {

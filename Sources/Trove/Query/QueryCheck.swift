@@ -12,12 +12,14 @@ package struct QueryCheck: Sendable {
     /// Checks a statement as `Snapshot.answer(_:arguments:)` binds it: a query, with or
     /// without SELECT and GROUP, or an aggregate statement. `text` is the statement's text.
     package func check(_ statement: QueryStatement, text: String, arguments: [Value]) throws {
+        try QueryParameters.check(arguments, of: statement.predicate, statement: text)
         _ = try BoundStatement(statement, binder: QueryBinder(layout: layout, arguments: arguments, statement: text))
     }
 
     /// Checks a predicate on the objects of `model` as `Snapshot.objects(_:where:arguments:)`
     /// binds it. `text` is the predicate's text.
     package func check(_ predicate: QueryPredicate, model: String, text: String, arguments: [Value]) throws {
+        try QueryParameters.check(arguments, of: predicate, statement: text)
         _ = try bound(predicate, model: model, text: text, arguments: arguments)
     }
 

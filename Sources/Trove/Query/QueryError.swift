@@ -19,7 +19,9 @@ public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidEscape
         /// A malformed number, or one out of range.
         case invalidNumber
-        /// A `$` that names neither a parameter nor a variable, or a parameter number out of range.
+        /// A `$` that names neither a parameter nor a variable, or a parameter number out of range;
+        /// or arguments that do not fit the parameters: none given for a `$n`, or more given
+        /// than the statement uses.
         case invalidParameter
         /// A modifier other than `[c]`, `[d]`, `[cd]`, or one on an operator that takes none.
         case invalidModifier

@@ -42,6 +42,7 @@ struct QueryExecutor {
     func run(_ text: String, arguments: [Value]) throws -> (results: Results, plan: QueryPlan) {
         try snapshot.checkLive()
         let query = try ParsedQueryCache.shared.query(text)
+        try QueryParameters.check(arguments, of: query.predicate, statement: text)
         let binder = QueryBinder(layout: snapshot.layout, arguments: arguments, statement: text)
         if let item = query.select.first {
             throw binder.error(.unexpectedToken, "SELECT makes rows, not objects: run this query with rows(_:)", at: item.range.start)

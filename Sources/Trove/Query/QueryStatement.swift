@@ -11,4 +11,12 @@ package enum QueryStatement: Sendable, Hashable, CustomStringConvertible {
         case .aggregate(let statement): statement.description
         }
     }
+
+    /// The statement's `where` predicate, if it has one.
+    package var predicate: QueryPredicate? {
+        switch self {
+        case .query(let query): query.predicate
+        case .aggregate(let statement): statement.predicate
+        }
+    }
 }
