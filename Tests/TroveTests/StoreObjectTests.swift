@@ -33,9 +33,37 @@ import TroveStorage
         try store.write { tx in try tx.insert("Person", ["id": 1, "name": "A"]) }
         try store.read { (s) throws in
             let p = try #require(try s.object("Person", primaryKey: 1))
-            #expect(throws: StoreError.typeMismatch(property: "name", expected: "an integer", found: "a string")) { _ = try p.int("name") }
+            #expect(throws: StoreError.wrongAccessor(property: "Person.name", holds: "a string", accessor: "string(_:)")) { _ = try p.int("name") }
         }
         #expect(try store.read { try $0.count("Person") } == 1)
+    }
+
+    /// A typed accessor on another type says what the property holds and which accessor reads it.
+    @Test func aWrongAccessorNamesWhatThePropertyHoldsAndHowToReadIt() throws {
+        let store = try memoryStore("People.json")
+        try store.write { tx in
+            try tx.insert("Person", ["id": 1, "name": "Ann", "age": 31, "nicknames": ["A"], "dogs": [["name": "Rex"]]])
+            try tx.update("Person", primaryKey: 1, ["bestFriend": 1])
+        }
+        try store.read { (s) throws in
+            let ann = try #require(try s.object("Person", primaryKey: 1))
+            do {
+                _ = try ann.string("age")
+                Issue.record("string(_:) read an integer")
+            } catch {
+                #expect("\(error)" == "'Person.age' holds an integer; read it with int(_:)")
+            }
+            #expect(throws: StoreError.wrongAccessor(property: "Person.bestFriend", holds: "an object reference", accessor: "object(_:)")) {
+                _ = try ann.int("bestFriend")
+            }
+            #expect(throws: StoreError.wrongAccessor(property: "Person.dogs", holds: "a list", accessor: "list(_:)")) { _ = try ann.string("dogs") }
+            #expect(throws: StoreError.wrongAccessor(property: "Person.nicknames", holds: "a list", accessor: "value(_:)")) {
+                _ = try ann.string("nicknames")
+            }
+            #expect(throws: StoreError.wrongAccessor(property: "Person.name", holds: "a string", accessor: "string(_:)")) {
+                _ = try s.withObject("Person", primaryKey: 1) { try $0.bool("name") }
+            }
+        }
     }
 
     @Test func duplicatePrimaryKeysAreRefusedAndTheFailedWriteChangesNothing() throws {

@@ -3,6 +3,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case noSuchModel(String)
     case noSuchProperty(model: String, property: String)
     case typeMismatch(property: String, expected: String, found: String)
+    /// A typed accessor (``ObjectValues/string(_:)``, ``ObjectValues/int(_:)``, ...) used on a
+    /// property that holds another type: `property` is `Model.property` when the object
+    /// knows its model, `holds` the kind of value it holds, `accessor` the one that reads it.
+    case wrongAccessor(property: String, holds: String, accessor: String)
     /// A value that cannot become a value of its property.
     case invalidValue(CoercionError)
     case missingPrimaryKey(model: String)
@@ -29,6 +33,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noSuchModel(let m): "no model named '\(m)'"
         case let .noSuchProperty(m, p): "model '\(m)' has no property '\(p)'"
         case let .typeMismatch(p, e, f): "property '\(p)' expects \(e), not \(f)"
+        case let .wrongAccessor(p, h, a): "'\(p)' holds \(h); read it with \(a)"
         case .invalidValue(let e): e.description
         case .missingPrimaryKey(let m): "an object of '\(m)' needs its primary key"
         case let .duplicatePrimaryKey(m, v): "'\(m)' already has an object with primary key \(v)"
