@@ -66,6 +66,19 @@ import TroveStorage
         }
     }
 
+    /// An object kept past its write prints why it cannot, and how to get its values.
+    @Test func anObjectPrintedAfterItsWriteEndedSaysSo() throws {
+        let store = try memoryStore("People.json")
+        let created = try store.write { tx in try tx.getOrCreate("Person", primaryKey: 7) }
+        #expect("\(created)" == "Person (its write has ended: read its values inside the write, or fetch it again by primary key)")
+        let read = try #require(try store.read { try $0.object("Person", primaryKey: 7) })
+        #expect("\(read)" == "Person (its read has ended: read its values inside the read, or fetch it again by primary key)")
+        try store.read { (s) throws in
+            let live = try #require(try s.object("Person", primaryKey: 7))
+            #expect("\(live)".hasPrefix("Person {\"id\":7,"))
+        }
+    }
+
     @Test func duplicatePrimaryKeysAreRefusedAndTheFailedWriteChangesNothing() throws {
         let store = try memoryStore("People.json")
         try store.write { tx in try tx.insert("Person", ["id": 1, "name": "A"]) }

@@ -6,8 +6,9 @@
 /// let dogs = try ada.list("dogs")            // [DynamicObject]
 /// let owners = try dogs[0].list("owners")    // linkingObjects, from the backlink index
 /// ```
-/// An object holds the values it had in its snapshot; reading its links needs the snapshot
-/// to be live. Unknown properties and type mismatches throw ``StoreError``. An object that a
+/// An object holds the values it had in its snapshot; reading its links, its ``json()`` and
+/// its ``description`` need the snapshot to be live: printed after its read or write has
+/// ended, it says so. Unknown properties and type mismatches throw ``StoreError``. An object that a
 /// ``Results`` subscript could not read (its snapshot had ended) throws the reason from every
 /// read.
 public final class DynamicObject: ObjectValues, CustomStringConvertible {
@@ -98,8 +99,22 @@ public final class DynamicObject: ObjectValues, CustomStringConvertible {
         return out
     }
 
+    /// The model's name and the JSON form (``json()``), or why the object cannot print.
+    ///
+    /// An object kept past its read or write (returned from ``Store/write(_:)``) prints
+    /// `Person (its write has ended: read its values inside the write, or fetch it again by
+    /// primary key)`. Its JSON is not printed from the copy it holds: a link prints as its
+    /// target's primary key, which only a live snapshot can read, and a later snapshot may
+    /// find the target changed or gone, so printing it from one would mix two versions.
     public var description: String {
-        let body = (try? json()).map { JSONValue.object($0).jsonText } ?? "(unreadable)"
-        return "\(model.name) \(body)"
+        if !snapshot.isLive {
+            let scope = snapshot is Transaction ? "write" : "read"
+            return "\(model.name) (its \(scope) has ended: read its values inside the \(scope), or fetch it again by primary key)"
+        }
+        do {
+            return "\(model.name) \(JSONValue.object(try json()).jsonText)"
+        } catch {
+            return "\(model.name) (unreadable: \(error))"
+        }
     }
 }
