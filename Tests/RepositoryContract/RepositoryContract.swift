@@ -23,6 +23,7 @@ public enum RepositoryContract: String, CaseIterable, Sendable, CustomTestString
     case changesToFetchedEntitiesAreSavedByTheNextEndWrite
     case removedEntitiesAreGoneAfterEndWrite
     case lifetimeChangesOutsideAWriteAreRefused
+    case aChangedPrimaryKeyFailsTheSaveAndStaysPending
 
     public var testDescription: String { rawValue }
 
@@ -40,6 +41,7 @@ public enum RepositoryContract: String, CaseIterable, Sendable, CustomTestString
         case .changesToFetchedEntitiesAreSavedByTheNextEndWrite: try Self.changesAreSaved(repository)
         case .removedEntitiesAreGoneAfterEndWrite: try Self.removal(repository)
         case .lifetimeChangesOutsideAWriteAreRefused: try Self.writeProtocol(repository)
+        case .aChangedPrimaryKeyFailsTheSaveAndStaysPending: try Self.changedPrimaryKey(repository)
         }
     }
 
@@ -121,38 +123,11 @@ public enum RepositoryContract: String, CaseIterable, Sendable, CustomTestString
         }
     }
 
-    private static func writeProtocol<R: Repository>(_ repo: R) throws {
-        #expect(throws: RepositoryError.notInWrite) { _ = try repo.addEntity(User.self) }
-        #expect(throws: RepositoryError.notInWrite) { try repo.endWrite() }
-        try repo.beginWrite()
-        #expect(throws: RepositoryError.alreadyInWrite) { try repo.beginWrite() }
-        try repo.endWrite()
-    }
-}
-
-/// What every ``QueryLanguageRepository`` promises beyond ``RepositoryContract``, as a
-/// repository over a schema: predicates in the query language, and the schema's primary key.
-/// `TroveRepository` and `PostgresRepository` run the same clauses.
-public enum QueryLanguageContract: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case aBadPredicateThrowsTheStoresQueryError
-    case aChangedPrimaryKeyFailsTheSaveAndStaysPending
-
-    public var testDescription: String { rawValue }
-
-    /// Checks the clause on `repository`, new and empty, whose schema is
-    /// ``RepositoryContract/userSchema()``.
-    public func check<R: QueryLanguageRepository>(_ repository: R) throws {
-        switch self {
-        case .aBadPredicateThrowsTheStoresQueryError: try Self.badPredicates(repository)
-        case .aChangedPrimaryKeyFailsTheSaveAndStaysPending: try Self.changedPrimaryKey(repository)
-        }
-    }
-
     /// A save that changes an entity's primary key throws the store's error, as a store
     /// refuses the change, and writes nothing of the save; the changes stay pending, and are
     /// saved once the key is back.
-    private static func changedPrimaryKey<R: QueryLanguageRepository>(_ repo: R) throws {
-        try RepositoryContract.addUsers(repo, ["Ann", "Bob"])
+    private static func changedPrimaryKey<R: Repository>(_ repo: R) throws {
+        try addUsers(repo, ["Ann", "Bob"])
         let users = try repo.fetch(User.self, predicate: nil)
         try repo.beginWrite()
         users[0].name = "Anne"
@@ -167,6 +142,31 @@ public enum QueryLanguageContract: String, CaseIterable, Sendable, CustomTestStr
         users[1].uid = "u1"
         try repo.endWrite()
         #expect(try repo.fetch(User.self, predicate: nil).map { [$0.uid, $0.name] } == [["u0", "Anne"], ["u1", "Robert"]])
+    }
+
+    private static func writeProtocol<R: Repository>(_ repo: R) throws {
+        #expect(throws: RepositoryError.notInWrite) { _ = try repo.addEntity(User.self) }
+        #expect(throws: RepositoryError.notInWrite) { try repo.endWrite() }
+        try repo.beginWrite()
+        #expect(throws: RepositoryError.alreadyInWrite) { try repo.beginWrite() }
+        try repo.endWrite()
+    }
+}
+
+/// What every ``QueryLanguageRepository`` promises beyond ``RepositoryContract``, as a
+/// repository over a schema: predicates in the query language.
+/// `TroveRepository` and `PostgresRepository` run the same clauses.
+public enum QueryLanguageContract: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case aBadPredicateThrowsTheStoresQueryError
+
+    public var testDescription: String { rawValue }
+
+    /// Checks the clause on `repository`, new and empty, whose schema is
+    /// ``RepositoryContract/userSchema()``.
+    public func check<R: QueryLanguageRepository>(_ repository: R) throws {
+        switch self {
+        case .aBadPredicateThrowsTheStoresQueryError: try Self.badPredicates(repository)
+        }
     }
 
     /// A malformed or ill-typed predicate, or one a store refuses for its arguments, throws

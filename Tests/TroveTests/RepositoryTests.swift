@@ -13,7 +13,7 @@ enum RepositoryKind: String, CaseIterable, CustomTestStringConvertible {
     func make() throws -> any Repository {
         switch self {
         case .trove: TroveRepository(store: try memoryStore("User.json"))
-        case .inMemory: InMemoryRepository()
+        case .inMemory: InMemoryRepository(schema: try RepositoryContract.userSchema())
         }
     }
 }

@@ -1,17 +1,31 @@
 /// A ``Repository`` that keeps entities' values in memory: for tests and previews, or
 /// wherever nothing needs to persist. It keeps ``TroveRepository``'s write protocol, order
-/// and closure predicates, but knows no schema, and so saves what a store would refuse:
-/// values of the wrong type, two entities with one primary key, an entity whose primary key
-/// changed (saved as that entity, not refused), a link to an entity it does not hold.
-/// A fetch by a predicate in the query language, which needs a schema, meets them as a
-/// store's errors.
+/// and closure predicates. Given the schema (``init(schema:)``), it refuses a save that
+/// changes an entity's primary key as a store does
+/// (``StoreError/primaryKeyChanged(model:from:to:)``). It checks nothing else of the
+/// schema, and so saves what a store would refuse: values of the wrong type, two entities
+/// with one primary key, a link to an entity it does not hold (and, without a schema, a
+/// changed primary key, saved as that entity). A fetch by a predicate in the query
+/// language, which needs a schema, meets them as a store's errors.
 public final class InMemoryRepository: Repository {
     /// Saved values by model, then by row id (ids grow, so their order is insertion order).
     private var rows: [String: [Int: [String: Value]]] = [:]
     private var nextID = 1
     private let tracker = EntityTracker<Int>()
+    /// The primary key of each model of the schema given at init.
+    private let primaryKeys: [String: String]
 
-    public init() {}
+    /// A repository that knows no schema.
+    public init() {
+        primaryKeys = [:]
+    }
+
+    /// A repository that knows the primary keys of `schema`'s models: a save that changes
+    /// one throws ``StoreError/primaryKeyChanged(model:from:to:)``, in a store's words, keeps
+    /// nothing of the save and leaves its changes pending, as a ``TroveRepository`` does.
+    public init(schema: Schema) {
+        primaryKeys = Dictionary(schema.models.compactMap { m in m.primaryKey.map { (m.name, $0) } }) { first, _ in first }
+    }
 
     public func fetch<T: EntityType>(_ type: T.Type, predicate: ((T) throws -> Bool)?) throws -> [T] {
         try fetch(type, ids: nil, predicate: predicate)
@@ -119,6 +133,11 @@ public final class InMemoryRepository: Repository {
         try tracker.requireWrite()
         defer { try? tracker.endWrite() }
         let pending = try tracker.pending()
+        for u in pending.updates {
+            guard let pk = primaryKeys[u.model], let saved = u.saved else { continue }
+            let before = entityProperties(saved)[pk] ?? .null, after = entityProperties(u.values)[pk] ?? .null
+            if !after.isStoredSame(as: before) { throw StoreError.primaryKeyChanged(model: u.model, from: before, to: after) }
+        }
         // Nothing here can fail halfway, so applying in place is all or nothing.
         for d in pending.deletes { rows[d.model]?[d.id] = nil }
         for u in pending.updates { rows[u.model, default: [:]][u.id] = entityProperties(u.values) }

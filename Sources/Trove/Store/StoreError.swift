@@ -58,7 +58,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 extension StoreError {
     /// The refusal of an update that would change the primary key of an object of `model`
     /// from `current` to `new`: links, lists and a repository's entities find an object by
-    /// its key. Every backend refuses it in these words.
+    /// its key. Every backend refuses it in these words, and so does an ``InMemoryRepository``
+    /// given the schema that names the key (``InMemoryRepository/init(schema:)``).
     public static func primaryKeyChanged(model: String, from current: Value, to new: Value) -> StoreError {
         .invalidArgument("the primary key of \(model) cannot be changed (\(current) to \(new))")
     }
