@@ -109,6 +109,27 @@ struct NaNGroupTests {
         #expect(controller.sections.map { "\(Self.text($0.key)): \($0.count)" }
                 == ["null: 1", "-0.0: 2", "1.0: 2", "2.0: 1", "inf: 1", "nan: 3"])
     }
+
+    /// Rows compare their values as stored: a row holding NaN equals itself and the same row
+    /// read again, and hashes alike; strings compare by their bytes.
+    @Test func aRowHoldingNaNEqualsItselfAndHashesAlike() throws {
+        let store = try Self.store()
+        let rows = try store.read { try $0.rows("M SORT(id) SELECT(id, d, f)") }
+        let again = try store.read { try $0.rows("M SORT(id) SELECT(id, d, f)") }
+        for (row, same) in zip(rows, again) {
+            #expect(row == row)
+            #expect(row == same)
+            #expect(row.hashValue == same.hashValue)
+        }
+        #expect(rows == again)
+        #expect(Set(rows.rows + again.rows).count == rows.count)
+        let nan = QueryRow(names: ["d"], values: [.double(.nan)], identity: .group([.double(.nan)]))
+        #expect(nan == nan)
+        #expect(QueryRow(names: ["d"], values: [.double(-0.0)], identity: .group([])) == QueryRow(names: ["d"], values: [.double(0)], identity: .group([])))
+        let composed = QueryRow(names: ["s"], values: [.string("\u{E9}")], identity: .group([]))
+        let decomposed = QueryRow(names: ["s"], values: [.string("e\u{301}")], identity: .group([]))
+        #expect(composed != decomposed)
+    }
 }
 
 extension Results {

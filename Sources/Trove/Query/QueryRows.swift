@@ -42,9 +42,16 @@ public struct QueryRow: Sendable, Hashable {
         self.identity = identity
     }
 
-    /// Rows are equal when their names and values are, whatever they stand for.
-    public static func == (a: QueryRow, b: QueryRow) -> Bool { a.names == b.names && a.values == b.values }
+    /// Rows are equal when their names are and their values are the same as stored
+    /// (``Value/isStoredSame(as:)``, the rule an update uses to decide whether a value
+    /// changes), whatever they stand for: a NaN equals itself, so a row equals itself, and
+    /// strings compare by their UTF-8 bytes.
+    public static func == (a: QueryRow, b: QueryRow) -> Bool {
+        a.names == b.names && a.values.count == b.values.count && zip(a.values, b.values).allSatisfy { $0.isStoredSame(as: $1) }
+    }
 
+    /// Agrees with `==`: values the same as stored hash alike under `Value`'s own hash (equal
+    /// strings by `==`, doubles by their bits with -0 as 0).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(names)
         hasher.combine(values)
