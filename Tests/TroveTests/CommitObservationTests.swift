@@ -24,6 +24,34 @@ import Testing
         #expect(reports.all.count == 1)
     }
 
+    /// A vacuum moves pages and changes no object: its commits through the store, the
+    /// automatic vacuum's after a large delete or `vacuum()`'s, wake no observer.
+    @Test(arguments: [true, false])
+    func aVacuumsCommitsAreNotReported(automatically: Bool) throws {
+        var configuration = StoreConfiguration.inMemory(schema: try schemaFromJSON(itemsSchemaJSON))
+        configuration.compactsAutomatically = automatically
+        let store = try Store(configuration: configuration)
+        try store.write { tx in
+            for i in 0..<20_000 { try tx.insert("Item", ["id": .int(Int64(i)), "rank": .int(Int64(i)), "label": .string(String(repeating: "x", count: 40))]) }
+        }
+        let reports = Reports()
+        let observation = store.observeCommits { reports.add($0) }
+        defer { observation.cancel() }
+        try store.write { tx in _ = try tx.delete("Item", where: "id >= 2000") }
+        #expect(reports.all.count == 1)
+        #expect(reports.all.first?.changes?["Item"]?.deleted.count == 18_000)
+        if automatically {
+            #expect(store.latestVersion > reports.all[0].version, "the automatic vacuum committed after the delete")
+        } else {
+            // Another commit, so that the pages the delete freed are free, not pending.
+            try store.write { tx in try tx.insert("Item", ["id": -1, "rank": 0, "label": "late"]) }
+            let before = store.latestVersion
+            let report = try store.vacuum()
+            #expect(store.latestVersion > before && report.bytesAfter < report.bytesBefore, "vacuum() committed")
+            #expect(reports.all.count == 2)
+        }
+    }
+
     @Test func releasingTheObservationStopsIt() throws {
         let store = try itemsStore()
         let reports = Reports()

@@ -24,6 +24,13 @@ extension Store {
     /// transaction of its own, committed when it returns, not a part of the one reported. Its
     /// commit is reported once the commit being reported has reached every handler, so each
     /// handler sees commits in order.
+    ///
+    /// A vacuum's commits are not reported: they move pages and change no object, so an
+    /// observer is not woken for them, whether ``vacuum()`` made them or the automatic vacuum
+    /// (``StoreConfiguration/compactsAutomatically``) after a commit through this `Store` (which is
+    /// reported, with a version before the vacuum's). So the versions reported may skip some.
+    /// A vacuum by another `Store` or process is reported as its other commits are, without
+    /// changes: the file does not tell its commits apart.
     public func observeCommits(_ handler: @escaping @Sendable (StoreCommit) -> Void) -> CommitObservation {
         CommitObservation(store: self, handler)
     }
@@ -41,8 +48,10 @@ public final class CommitObservation: @unchecked Sendable {
         self.store = store
         token = store.addChangeObserver(handler)
         fileObserver = store.storage.observeCommits { [store] version in
-            // A commit through this Store is announced again, with its changes, right after.
-            if store.isWritingOnCurrentThread { return }
+            // A commit through this Store is announced again, with its changes, right after;
+            // the automatic vacuum commits inside the write that set it off. Neither the
+            // automatic vacuum's commits nor `vacuum()`'s change an object.
+            if store.isWritingOnCurrentThread || store.isVacuumingOnCurrentThread { return }
             handler(StoreCommit(version: version, changes: nil))
         }
     }

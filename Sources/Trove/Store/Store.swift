@@ -37,6 +37,8 @@ public final class Store: @unchecked Sendable {
 
     private let state = Lock()
     private var activeWrite: (thread: pthread_t, tx: Transaction)?
+    /// The threads running ``vacuum()``, whose commits commit observers leave unreported.
+    private var vacuuming: [pthread_t] = []
     private var observers: [UUID: @Sendable (StoreCommit) -> Void] = [:]
     /// The threads reporting a commit to the observers, each with the commits its observers
     /// made meanwhile, reported next.
@@ -277,6 +279,24 @@ public final class Store: @unchecked Sendable {
     var isWritingOnCurrentThread: Bool {
         state.lock(); defer { state.unlock() }
         return activeWrite.map { pthread_equal($0.thread, pthread_self()) != 0 } ?? false
+    }
+
+    /// Whether ``vacuum()`` runs on the calling thread: its commits move pages and change no
+    /// object, so commit observers are not woken for them.
+    var isVacuumingOnCurrentThread: Bool {
+        state.lock(); defer { state.unlock() }
+        return vacuuming.contains { pthread_equal($0, pthread_self()) != 0 }
+    }
+
+    /// Runs `body`, a vacuum, with its commits left unreported (``isVacuumingOnCurrentThread``).
+    func vacuumingOnCurrentThread<R>(_ body: () throws -> R) rethrows -> R {
+        state.lock(); vacuuming.append(pthread_self()); state.unlock()
+        defer {
+            state.lock()
+            if let i = vacuuming.firstIndex(where: { pthread_equal($0, pthread_self()) != 0 }) { vacuuming.remove(at: i) }
+            state.unlock()
+        }
+        return try body()
     }
 
     /// The live write transaction open on the calling thread, if any: ``TroveRepository``

@@ -92,6 +92,8 @@ extension Store {
     /// commits, and the file is cut back once no snapshot reads its end. A snapshot kept open
     /// (here or in another process) keeps the pages it reads, and can keep the file from
     /// shrinking until it ends. A crash part way leaves the store as its last commit did.
+    /// Its commits change no object and wake none of this store's commit observers
+    /// (``observeCommits(_:)``).
     ///
     /// - Returns: the file's size before and after.
     @discardableResult
@@ -99,7 +101,7 @@ extension Store {
         // The write held here would wait for itself.
         guard !isWritingOnCurrentThread else { throw StoreError.invalidArgument("vacuum cannot run inside a write") }
         do {
-            let r = try storage.vacuum()
+            let r = try vacuumingOnCurrentThread { try storage.vacuum() }
             return StoreVacuumReport(bytesBefore: r.bytesBefore, bytesAfter: r.bytesAfter, heldBySnapshots: r.heldByReaders)
         } catch let e as StorageError {
             throw StoreError(e)
