@@ -173,6 +173,7 @@ enum CommandTable {
         ".import": "import is a statement here: " + (statement("import")?.usage.first ?? "import"),
         ".indexes": ".schema MODEL shows its indexed properties",
         ".indices": ".schema MODEL shows its indexed properties",
+        ".separator": "the mode picks the separator: .mode csv for commas, .mode tsv for tabs",
         "quit": ".quit leaves the shell",
         "exit": ".quit leaves the shell",
         "help": ".help lists the commands",

@@ -380,6 +380,13 @@ import Trove
                 == "error: column 1: unknown command '.import'; import is a statement here: import MODEL FILE [AS CSV|TSV|JSON] [MERGE]\n")
     }
 
+    /// sqlite3's `.separator` says what sets the separator here, as typed and as a `.help` topic.
+    @Test func separatorSaysTheModePicksTheSeparator() {
+        let hint = "the mode picks the separator: .mode csv for commas, .mode tsv for tabs"
+        #expect(run(["-c", ".separator ,"]).err == "error: column 1: unknown command '.separator'; \(hint)\n")
+        #expect(run(["-c", ".help separator"]).out == "  \(hint)\n")
+    }
+
     @Test func dotCommandArgumentsAreChecked() {
         #expect(run(["-c", ".timer maybe"]).err == "error: column 8: usage: .timer on|off\n")
         #expect(run(["-c", ".models x"]).err == "error: column 9: .models takes no arguments\n")
