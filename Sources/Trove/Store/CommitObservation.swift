@@ -30,7 +30,9 @@ extension Store {
     /// (``StoreConfiguration/compactsAutomatically``) after a commit through this `Store` (which is
     /// reported, with a version before the vacuum's). So the versions reported may skip some.
     /// A vacuum by another `Store` or process is reported as its other commits are, without
-    /// changes: the file does not tell its commits apart.
+    /// changes: the file does not tell its commits apart. When another `Store` or process
+    /// commits between two commits of this one, the later of those is reported (also) without
+    /// changes, as the other's may have been folded into it, so nothing committed goes unseen.
     public func observeCommits(_ handler: @escaping @Sendable (StoreCommit) -> Void) -> CommitObservation {
         CommitObservation(store: self, handler)
     }
@@ -46,12 +48,18 @@ public final class CommitObservation: @unchecked Sendable {
 
     init(store: Store, _ handler: @escaping @Sendable (StoreCommit) -> Void) {
         self.store = store
-        token = store.addChangeObserver(handler)
+        let ledger = CommitLedger(version: store.storage.latestTransactionID)
+        token = store.addChangeObserver { commit in
+            ledger.noteReported(commit.version)
+            handler(commit)
+        }
         fileObserver = store.storage.observeCommits { [store] version in
             // A commit through this Store is announced again, with its changes, right after;
             // the automatic vacuum commits inside the write that set it off. Neither the
-            // automatic vacuum's commits nor `vacuum()`'s change an object.
-            if store.isWritingOnCurrentThread || store.isVacuumingOnCurrentThread { return }
+            // automatic vacuum's commits nor `vacuum()`'s change an object. The ledger reports
+            // one of them all the same when another's commit came between.
+            let own = store.isWritingOnCurrentThread || store.isVacuumingOnCurrentThread
+            guard ledger.shouldReport(version, own: own) else { return }
             handler(StoreCommit(version: version, changes: nil))
         }
     }
