@@ -343,14 +343,20 @@ public final class PostgresStore {
                 let (sql, columns) = try Self.translating(text) { try translator.rows(query) }
                 return (sql, translator.parameters, columns)
             }
-            let rows = try projectedRows(query, text, arguments: arguments, sql: sql, parameters: parameters, columns: columns)
-            guard rows.fastSumsAreFinite(columns) else {
+            func exactRows() throws -> Answer {
                 // The exact form's answer stands (`PostgresQueryTranslator.doubleSum`).
                 var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
                 translator.exactSums = true
                 let (sql, columns) = try Self.translating(text) { try translator.rows(query) }
                 return .rows(try projectedRows(query, text, arguments: arguments, sql: sql, parameters: translator.parameters.values, columns: columns))
             }
+            let rows: PostgresProjectedRows
+            do {
+                rows = try projectedRows(query, text, arguments: arguments, sql: sql, parameters: parameters, columns: columns)
+            } catch is FastSumHidesAnOverflow {
+                return try exactRows()
+            }
+            guard rows.fastSumsAreFinite(columns) else { return try exactRows() }
             return .rows(rows)
         case .query:
             return .objects(try objects(text, arguments: arguments))
@@ -390,12 +396,19 @@ public final class PostgresStore {
         do {
             return try PostgresProjectedRows(columns: columns, rows: rows.rows)
         } catch let error as PostgresProjectedRows.DecimalSumOutOfRange {
+            // A fast double sum beside it may be an infinity where the exact form overflows, in
+            // an item a store computes first: the exact form names the sum.
+            if columns.contains(where: \.fastSum) { throw FastSumHidesAnOverflow() }
             guard query.select.indices.contains(error.column), let refusal = Self.sumOutOfRange(query.select[error.column], decimal: true, in: text) else {
                 throw PostgresError("the sum in column \(error.column + 1) is out of the range of decimal")
             }
             throw refusal
         }
     }
+
+    /// A decimal sum out of range in rows whose fast double sums (`PostgresProjectedColumn.fastSum`)
+    /// may hide an overflow of the exact form: the statement runs again exactly.
+    private struct FastSumHidesAnOverflow: Error {}
 
     /// The value of the aggregate statement `aggregate` (`text`), run as `sql`, of `type`,
     /// with a store's errors.

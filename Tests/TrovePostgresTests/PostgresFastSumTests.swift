@@ -159,6 +159,27 @@ struct PostgresFastSumTests {
         #expect(try store.read { try $0.aggregate("count S") } == .int(Int64(try postgres.count("S"))))
     }
 
+    /// A decimal sum beyond decimal's range beside a double sum whose finite values overflow
+    /// behind an infinity: a store computes the items in SELECT order and names the double's.
+    @Test func aDecimalSumOutOfRangeDoesNotHideAnEarlierDoublesOverflow() throws {
+        let schema = try Schema(jsonData: Array(#"""
+            {"models": [{"name": "M", "primaryKey": "id", "properties": {"id": "int", "g": "int", "d": "double?", "m": "decimal?"}}]}
+            """#.utf8), fileName: "fastsumdecimal")
+        let postgres = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: schema)
+        let store = try Store(configuration: .inMemory(schema: schema))
+        let huge = Value.decimal(.greatestFiniteMagnitude)
+        // The infinity first, so that PostgreSQL's running sum of every value meets no overflow.
+        let objects: [[String: Value]] = [["id": 1, "g": 1, "d": .double(.infinity), "m": .null],
+                                          ["id": 2, "g": 1, "d": .double(1e308), "m": huge],
+                                          ["id": 3, "g": 1, "d": .double(1e308), "m": huge]]
+        for object in objects { try postgres.insert("M", object) }
+        try store.write { tx in for object in objects { _ = try tx.insert("M", object) } }
+        let text = "M GROUP(g) SELECT(@sum.d, @sum.m)"
+        guard case .error(let error) = Self.fromStore(text, store) else { Issue.record("the store gave no error"); return }
+        #expect(error.contains("the sum of 'd' is out of the range of double"), "the store names d: \(error)")
+        Self.expectTheStoresAnswer(text, store: store, postgres: postgres)
+    }
+
     /// Where the fast sum is finite it is the answer: the exact form does not run. Here a `>`
     /// of doubles in the test's schema (which the connection's search path puts before
     /// PostgreSQL's catalog) fails, and only the exact form compares doubles with `>`.
@@ -177,11 +198,16 @@ struct PostgresFastSumTests {
             AS $$BEGIN RAISE EXCEPTION 'the exact form ran'; END$$
             """)
         _ = try postgres.connection.execute("CREATE OPERATOR > (LEFTARG = double precision, RIGHTARG = double precision, FUNCTION = exact_form_ran)")
+        _ = try postgres.connection.execute("""
+            CREATE FUNCTION exact_form_ran(real, real) RETURNS boolean LANGUAGE plpgsql \
+            AS $$BEGIN RAISE EXCEPTION 'the exact form ran'; END$$
+            """)
+        _ = try postgres.connection.execute("CREATE OPERATOR > (LEFTARG = real, RIGHTARG = real, FUNCTION = exact_form_ran)")
         for text in ["sum S.d where g == 7", "avg S.f where g <= 2", "S where g == 1 OR g == 7 GROUP(g) SELECT(@sum.d, @avg.d, @avg.f)",
                      "S where g == 7 SELECT(ds.@sum, ds.@avg)"] {
             #expect(throws: Never.self, "\(text)") { try postgres.run(text) }
         }
-        for text in ["sum S.d where g == 3", "S where g <= 7 GROUP(g) SELECT(@sum.d)", "S where g == 4 SELECT(ds.@avg)"] {
+        for text in ["sum S.d where g == 3", "S where g <= 7 GROUP(g) SELECT(@sum.d)", "S where g == 4 SELECT(ds.@avg)", "avg S.f where g == 3"] {
             guard case .error(let error) = Self.fromPostgres(text, postgres) else { Issue.record("\(text): no error"); continue }
             #expect(error.contains("the exact form ran"), "\(text): \(error)")
         }
