@@ -89,9 +89,12 @@ extension ModelResults {
     /// schema that disagrees with the model) is a ``ModelDecodingError`` naming the item.
     public func select<each V: Decodable>(_ keyPaths: repeat KeyPath<T, each V>) throws -> [(repeat each V)] {
         var items: [String] = []
-        for keyPath in repeat each keyPaths { items.append(try T.questionPath(keyPath)) }
         var links: [String?] = []
-        for type in repeat (each V).self { links.append(linkedModel(type)) }
+        for keyPath in repeat each keyPaths {
+            let column = try SelectColumnCache.column(keyPath)
+            items.append(column.text)
+            links.append(column.link)
+        }
         let rows = try results.select(items)
         return try rows.map { row in
             var reader = TypedRowReader<T>(row: row, items: items, links: links, snapshot: results.snapshot)
@@ -125,15 +128,18 @@ extension ModelResults {
     public func grouped<each K: Decodable, each A>(by keyPaths: repeat KeyPath<T, each K>,
                                                    aggregating aggregates: repeat ModelAggregate<T, each A>) throws -> [((repeat each K), repeat each A)] {
         var keys: [String] = []
-        for keyPath in repeat each keyPaths { keys.append(try T.questionPath(keyPath)) }
+        var links: [String?] = []
+        for keyPath in repeat each keyPaths {
+            let column = try SelectColumnCache.column(keyPath)
+            keys.append(column.text)
+            links.append(column.link)
+        }
         var items = keys
         var sumsReadAsFloat: Set<Int> = []
         for aggregate in repeat each aggregates {
             if aggregate.readsAsFloat { sumsReadAsFloat.insert(items.count) }
             items.append(try aggregate.item.text())
         }
-        var links: [String?] = []
-        for type in repeat (each K).self { links.append(linkedModel(type)) }
         let rows = try results.grouped(by: keys, select: items, sumsReadAsFloat: sumsReadAsFloat)
         return try rows.map { row in
             var reader = TypedRowReader<T>(row: row, items: items, links: links, snapshot: results.snapshot)
@@ -152,11 +158,6 @@ extension ModelResults {
     public func grouped(by keyPaths: PartialKeyPath<T>..., select items: [ModelSelectItem<T>]) throws -> QueryRows {
         try results.grouped(by: keyPaths.map { try T.questionPath($0) }, select: items.map { try $0.text() })
     }
-}
-
-/// The model a value of `type` links to (a model, an optional or a list of one), by name.
-private func linkedModel<V>(_ type: V.Type) -> String? {
-    (type as? any StorableProperty.Type)?._linkedModel?.modelName
 }
 
 /// Reads a row's values in order as the Swift types of a typed SELECT or GROUP: a key path's

@@ -113,6 +113,22 @@ import TroveModels
         }
     }
 
+    @Test func aRepeatedSelectGivesEachCallItsOwnRowsAndErrors() throws {
+        let store = try peopleStore()
+        try store.read { s in
+            for (name, friend) in [("Ann", "Rex"), ("Bob", "Fido"), ("Ann", "Rex")] {
+                let rows = try s.objects(Person.self, where: { $0.name == name }).select(\.name, \.bestFriend, \.bestFriend?.name)
+                #expect(rows.count == 1 && rows[0].0 == name && rows[0].1?.name == friend && rows[0].2 == friend)
+            }
+            let people = try s.objects(Person.self, sortBy: [.init(\.name)])
+            for _ in 0..<2 {
+                #expect(performing: { try people.select(\.name, \.scratch) }, throws: { "\($0)".contains("not a stored property of Person") })
+                #expect(performing: { try people.grouped(by: \.scratch) }, throws: { $0 is ModelQueryError })
+            }
+            #expect(try people.grouped(by: \.bestFriend?.name).count == 4)
+        }
+    }
+
     @Test func aPropertyThatIsNotStoredIsAnErrorNamingIt() throws {
         let store = try peopleStore()
         try store.read { s in
