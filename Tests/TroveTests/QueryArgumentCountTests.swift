@@ -76,6 +76,19 @@ import Testing
         }
     }
 
+    /// `ResultsRequest("Person", [30])` reads as a filter but has no `where:`: its arguments
+    /// are extras, refused wherever the request is evaluated.
+    @Test func aRequestWithArgumentsAndNoPredicateIsRefused() throws {
+        let error = try #require(try Self.error { try ResultsRequest("Person", [30]).results(in: $0) })
+        #expect(error.kind == .invalidParameter)
+        #expect(error.message == "1 argument given, but the query has no parameter ($0, $1, ...)")
+        let store = try QueryFixtures.smallStore()
+        #expect(throws: QueryError.self) { try LiveResults(store: store, request: ResultsRequest("Person", [30])) }
+        let controller = ResultsController(store: store, request: ResultsRequest("Person", [30]), queue: DispatchQueue(label: "test"))
+        #expect(throws: QueryError.self) { try controller.performFetch() }
+        #expect(try LiveResults(store: store, request: ResultsRequest("Person")).count == 4)
+    }
+
     @Test func aWriteWhereGivenExtrasFailsAndChangesNothing() throws {
         let store = try QueryFixtures.smallStore()
         #expect(throws: QueryError.self) {

@@ -15,7 +15,9 @@ public struct ResultsRequest: Sendable, Hashable {
     public var sort: [SortKey]
 
     /// A request for the objects of `model` that satisfy `predicate` (every object when nil),
-    /// with `$0`, `$1`, ... bound to `arguments`, in the order of `sort`.
+    /// with `$0`, `$1`, ... bound to `arguments`, in the order of `sort`. Arguments the
+    /// predicate does not use (any, without a predicate) are a `QueryError` when the request is
+    /// evaluated, as for any statement.
     public init(_ model: String, where predicate: String? = nil, _ arguments: [Value] = [],
                 sortedBy sort: [SortKey] = []) {
         self.model = model
@@ -36,10 +38,13 @@ public struct ResultsRequest: Sendable, Hashable {
 
     /// The matching objects in `snapshot`, sorted by `keyPath` first when given.
     func results(in snapshot: Snapshot, sectionedBy keyPath: String? = nil) throws -> Results {
-        var results = if let predicate {
-            try snapshot.objects(model, where: predicate, arguments: arguments)
+        var results: Results
+        if let predicate {
+            results = try snapshot.objects(model, where: predicate, arguments: arguments)
         } else {
-            try snapshot.objects(model)
+            // Arguments with no predicate to read them are a forgotten `where:`.
+            try QueryParameters.check(arguments, of: nil, statement: nil)
+            results = try snapshot.objects(model)
         }
         let keys = sort(sectionedBy: keyPath)
         if !keys.isEmpty {
