@@ -6,7 +6,7 @@ import RepositoryContract
 
 /// The repositories the contract runs against; code written against `Repository` picks one.
 enum RepositoryKind: String, CaseIterable, CustomTestStringConvertible {
-    case trove, inMemory
+    case trove, inMemory, inMemoryWithoutSchema
 
     var testDescription: String { rawValue }
 
@@ -14,7 +14,23 @@ enum RepositoryKind: String, CaseIterable, CustomTestStringConvertible {
         switch self {
         case .trove: TroveRepository(store: try memoryStore("User.json"))
         case .inMemory: InMemoryRepository(schema: try RepositoryContract.userSchema())
+        case .inMemoryWithoutSchema: InMemoryRepository()
         }
+    }
+
+    /// The clauses this repository is held to: every one, but for `InMemoryRepository()` the
+    /// primary-key clause, since a repository given no schema cannot know which property is
+    /// an entity's primary key (`EntityType` does not say).
+    var clauses: [RepositoryContract] {
+        switch self {
+        case .trove, .inMemory: RepositoryContract.allCases
+        case .inMemoryWithoutSchema: RepositoryContract.allCases.filter { $0 != .aChangedPrimaryKeyFailsTheSaveAndStaysPending }
+        }
+    }
+
+    /// Each repository with each clause it is held to.
+    static var contractCases: [(RepositoryKind, RepositoryContract)] {
+        allCases.flatMap { kind in kind.clauses.map { (kind, $0) } }
     }
 }
 
@@ -24,7 +40,7 @@ private func addUsers<R: Repository>(_ repo: R, _ names: [String]) throws {
 
 /// One contract, run against every repository.
 @Suite struct RepositoryContractTests {
-    @Test(arguments: RepositoryKind.allCases, RepositoryContract.allCases)
+    @Test(arguments: RepositoryKind.contractCases)
     func contract(kind: RepositoryKind, clause: RepositoryContract) throws {
         try clause.check(try kind.make())
     }
