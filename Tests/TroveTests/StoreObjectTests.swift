@@ -73,6 +73,9 @@ import TroveStorage
         #expect("\(created)" == "Person (its write has ended: read its values inside the write, or fetch it again by primary key)")
         let read = try #require(try store.read { try $0.object("Person", primaryKey: 7) })
         #expect("\(read)" == "Person (its read has ended: read its values inside the read, or fetch it again by primary key)")
+        // A Dog has no primary key to fetch it by.
+        let dog = try store.write { tx in try tx.insert("Dog", ["name": "Rex"]) }
+        #expect("\(dog)" == "Dog (its write has ended: read its values inside the write, or query it again)")
         try store.read { (s) throws in
             let live = try #require(try s.object("Person", primaryKey: 7))
             #expect("\(live)".hasPrefix("Person {\"id\":7,"))

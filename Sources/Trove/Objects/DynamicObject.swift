@@ -103,13 +103,15 @@ public final class DynamicObject: ObjectValues, CustomStringConvertible {
     ///
     /// An object kept past its read or write (returned from ``Store/write(_:)``) prints
     /// `Person (its write has ended: read its values inside the write, or fetch it again by
-    /// primary key)`. Its JSON is not printed from the copy it holds: a link prints as its
-    /// target's primary key, which only a live snapshot can read, and a later snapshot may
-    /// find the target changed or gone, so printing it from one would mix two versions.
+    /// primary key)`; one of a model without a primary key says "or query it again". Its JSON
+    /// is not printed from the copy it holds: a link prints as its target's primary key, which
+    /// only a live snapshot can read, and a later snapshot may find the target changed or
+    /// gone, so printing it from one would mix two versions.
     public var description: String {
         if !snapshot.isLive {
             let scope = snapshot is Transaction ? "write" : "read"
-            return "\(model.name) (its \(scope) has ended: read its values inside the \(scope), or fetch it again by primary key)"
+            let again = model.primaryKey == nil ? "query it again" : "fetch it again by primary key"
+            return "\(model.name) (its \(scope) has ended: read its values inside the \(scope), or \(again))"
         }
         do {
             return "\(model.name) \(JSONValue.object(try json()).jsonText)"
