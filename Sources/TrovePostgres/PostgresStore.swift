@@ -341,7 +341,7 @@ public final class PostgresStore {
                 try queryCheck.check(statement, text: text, arguments: arguments)
                 var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
                 let (sql, columns) = try Self.translating(text) { try translator.rows(query) }
-                return (sql, translator.parameters, columns)
+                return (sql, translator.parameters, columns, query.predicate)
             }
             func exactRows() throws -> Answer {
                 // The exact form's answer stands (`PostgresQueryTranslator.doubleSum`).
@@ -365,7 +365,7 @@ public final class PostgresStore {
                 try queryCheck.check(statement, text: text, arguments: arguments)
                 var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
                 let (sql, type) = try Self.translating(text) { try translator.aggregate(aggregate) }
-                return (sql, translator.parameters, type)
+                return (sql, translator.parameters, type, aggregate.predicate)
             }
             let value = try aggregateValue(aggregate, text, arguments: arguments, sql: sql, parameters: parameters, type: type)
             if aggregate.function == .sum || aggregate.function == .avg, case .value(_, .double(let fast)) = value, !fast.isFinite {
@@ -519,7 +519,7 @@ public final class PostgresStore {
             var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
             let sql = try Self.translating(queryText) { try translator.select(query) }
             let model = try model(query.model.name)
-            return (sql, translator.parameters, ObjectReading(model: model, types: try PostgresObjects.types(model, schema: schema)))
+            return (sql, translator.parameters, ObjectReading(model: model, types: try PostgresObjects.types(model, schema: schema)), query.predicate)
         }
         let rows: PostgresRows
         do {
@@ -558,7 +558,7 @@ public final class PostgresStore {
             var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
             let checked = try checkedPredicate(predicate, model: model, arguments: arguments)
             let sql = try Self.translating(predicate ?? "") { try translator.count(model, where: checked) }
-            return (sql, translator.parameters)
+            return (sql, translator.parameters, checked)
         }
         let rows: PostgresRows
         do {

@@ -37,6 +37,8 @@ struct PostgresTranslations<Reading> {
         var sql: String
         var parameters: SQLParameters
         var reading: Reading
+        /// How many arguments the statement uses (`QueryParameters`).
+        var uses: Int
     }
 
     private var entries: [Key: Entry] = [:]
@@ -47,19 +49,22 @@ struct PostgresTranslations<Reading> {
     mutating func removeAll() { entries.removeAll() }
 
     /// The SQL and parameters of `statement` (`text` with `arguments`), from the cache or from
-    /// `translate`.
+    /// `translate`, which also gives the predicate that reads the arguments.
     mutating func translation(_ statement: Statement, _ text: String, arguments: [Value],
-                              translate: () throws -> (String, SQLParameters, Reading)) throws -> (sql: String, parameters: [String?], reading: Reading) {
+                              translate: () throws -> (String, SQLParameters, Reading, QueryPredicate?)) throws -> (sql: String, parameters: [String?], reading: Reading) {
         let key = Key(statement: statement, text: ExactText(text), count: arguments.count, shape: Self.shape(arguments))
         // Arguments that do not fit a kept translation are translated anew, so that they are
-        // refused as a first run refuses them.
-        if let entry = entries[key], let values = Self.parameters(entry.parameters, arguments: arguments) {
+        // refused as a first run refuses them. So are more arguments than the statement uses:
+        // whether they are allowed depends on the caller's scope
+        // (`QueryParameters.allowingExtraArguments`), not on the statement, so the translation's
+        // check decides it on every call.
+        if let entry = entries[key], arguments.count <= entry.uses, let values = Self.parameters(entry.parameters, arguments: arguments) {
             return (entry.sql, values, entry.reading)
         }
-        let (sql, parameters, reading) = try translate()
+        let (sql, parameters, reading, predicate) = try translate()
         if parameters.isReusable {
             if entries.count >= Self.limit { entries.removeAll() }
-            entries[key] = Entry(sql: sql, parameters: parameters, reading: reading)
+            entries[key] = Entry(sql: sql, parameters: parameters, reading: reading, uses: QueryParameters(predicate).count)
         }
         return (sql, parameters.values, reading)
     }
@@ -113,10 +118,10 @@ extension PostgresTranslations where Reading == Void {
     /// The SQL and parameters of `statement` (`text` with `arguments`), from the cache or from
     /// `translate`.
     mutating func sql(_ statement: Statement, _ text: String, arguments: [Value],
-                      translate: () throws -> (String, SQLParameters)) throws -> (sql: String, parameters: [String?]) {
+                      translate: () throws -> (String, SQLParameters, QueryPredicate?)) throws -> (sql: String, parameters: [String?]) {
         let (sql, parameters, _) = try translation(statement, text, arguments: arguments) {
-            let (sql, parameters) = try translate()
-            return (sql, parameters, ())
+            let (sql, parameters, predicate) = try translate()
+            return (sql, parameters, (), predicate)
         }
         return (sql, parameters)
     }

@@ -457,4 +457,24 @@ struct PostgresStoreTests {
         #expect(throws: QueryError.self) { try store.objects("Person where age BETWEEN {$0, $1} SORT(id)", arguments: [.null, 30]) }
         #expect(try store.count("Person", where: "age > $0", arguments: [25]) == 2)
     }
+
+    /// Extra arguments are allowed only in the scope that allows them (the shell's): a
+    /// translation kept from inside that scope does not take them outside it.
+    @Test func aTranslationKeptWhereExtrasAreAllowedRefusesThemElsewhere() throws {
+        let store = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: PostgresFixtures.schema)
+        try store.insert("Person", ["id": 1, "name": "Ann", "age": 30])
+        let runs: [(String, (PostgresStore) throws -> Any)] = [
+            ("objects", { try $0.objects("Person where age > $0", arguments: [10, "extra"]) }),
+            ("rows", { try $0.run("Person where age > $0 SELECT(name)", arguments: [10, "extra"]) }),
+            ("aggregate", { try $0.run("sum Person.age where age > $0", arguments: [10, "extra"]) }),
+            ("count", { try $0.count("Person", where: "age > $0", arguments: [10, "extra"]) }),
+            ("count without predicate", { try $0.count("Person", arguments: ["extra"]) }),
+        ]
+        for (name, run) in runs {
+            _ = try QueryParameters.allowingExtraArguments { try run(store) }
+            _ = try QueryParameters.allowingExtraArguments { try run(store) }
+            let error = #expect(throws: QueryError.self, "\(name)") { try run(store) }
+            #expect(error?.kind == .invalidParameter, "\(name)")
+        }
+    }
 }

@@ -15,11 +15,11 @@
 /// PostgreSQL's (`QueryCheck`).
 package struct QueryParameters: Sendable {
     /// One more than the highest `$n` the predicate uses: the number of arguments it takes.
-    let count: Int
+    package let count: Int
     /// Where the highest `$n` first stands; the start of the text when there is none.
     let location: QuerySourceLocation
 
-    init(_ predicate: QueryPredicate?) {
+    package init(_ predicate: QueryPredicate?) {
         var highest = -1
         var location = QuerySourceLocation.start
         func visitExpression(_ expression: QueryExpression) {
