@@ -42,8 +42,13 @@ final class NestedClassWrites: @unchecked Sendable {
         }
         let properties = try M._writtenProperties(of: instance)
         let value: Value
-        if separately, let key = M.modelProperties.first(where: \.isPrimaryKey).flatMap({ properties[$0.name] }) {
-            pending.append { try $0.add(M.modelName, properties: properties, update: true, writtenBy: ObjectIdentifier(M.self), writesWhole: M.writesWholeObjects(in:)) }
+        // A null key (an optional one) is written nested, as it is given, linked by the nested write.
+        if separately, let index = try? M.primaryKeyIndex(), let key = properties[M.modelProperties[index].name], !key.isNull {
+            let depth = path.count - 1
+            pending.append {
+                _ = try $0.addNested(M.modelName, properties: properties, writtenBy: ObjectIdentifier(M.self),
+                                     writesWhole: M.writesWholeObjects(in:), depth: depth)
+            }
             value = key
         } else {
             // Without a primary key each nested object is an object of its own.

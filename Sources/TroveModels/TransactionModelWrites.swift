@@ -62,11 +62,24 @@ extension Transaction {
         }
         var changed = value
         try body(&changed)
+        // The linked instances are written before the update: not for an object that is not there.
+        if !T._holdsNoClassInstance { try requireStored(value) }
         guard let update = try writingInstances(of: T.self, { try T._partialUpdate(from: value, to: changed) }) else {
             return try updateThroughTable(value, { $0 = changed })
         }
         try update.write(T.modelName, in: self)
         return changed
+    }
+
+    /// Throws ``Trove/StoreError/objectNotFound(model:primaryKey:)`` when `value`'s object is not stored.
+    @usableFromInline
+    func requireStored<T: PersistentModel>(_ value: T) throws {
+        try requireObject(T.modelName, primaryKey: T.primaryKeyValue(of: value))
+    }
+
+    @usableFromInline
+    func requireStored(_ model: String, primaryKey: Value) throws {
+        try requireObject(model, primaryKey: primaryKey)
     }
 
     /// The partial update of a class model: `body` changes an instance of the stored object,
@@ -120,6 +133,7 @@ extension Transaction {
     @inlinable
     func writeProperties<T: PersistentModel>(_ indices: [Int], of changed: T, key: Value, primaryKey: Int) throws {
         let table = T.modelProperties
+        if !T._holdsNoClassInstance { try requireStored(T.modelName, primaryKey: key) }
         let properties = try writingInstances(of: T.self) { () throws -> [String: Value] in
             var properties: [String: Value] = Dictionary(minimumCapacity: indices.count)
             for i in indices {

@@ -26,6 +26,24 @@ import TroveModels
     var node: Node?
 }
 
+/// A class whose primary key is optional, so may be nil.
+@Model final class OptionalKeyTag {
+    @Attribute(.primaryKey) var code: String?
+    var label: String
+
+    init(code: String?, label: String) {
+        self.code = code
+        self.label = label
+    }
+}
+
+/// A struct model that links to a class model with an optional key, alone and in a list.
+@Model struct TaggedPost {
+    @Attribute(.primaryKey) var id: Int
+    var tag: OptionalKeyTag?
+    var tags: [OptionalKeyTag] = []
+}
+
 /// Graphs of linked class instances: cycles, shared instances and long chains, as writes and
 /// partial updates meet them.
 @Suite struct ClassLinkGraphTests {
@@ -139,6 +157,28 @@ import TroveModels
         #expect(result === member)
         #expect(member.name == "Annie!")
         #expect(try store.read { try $0.object(ClubMember.self, primaryKey: 1) }?.name == "Annie!")
+    }
+
+    @Test func aLinkedInstanceWithANilKeyIsWrittenAsItsNestedObjectAndLinked() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(TaggedPost.self, OptionalKeyTag.self)))
+        try store.write { tx in try tx.insert(TaggedPost(id: 1, tag: OptionalKeyTag(code: nil, label: "misc"))) }
+        #expect(try store.read { try $0.object(TaggedPost.self, primaryKey: 1) }?.tag?.label == "misc")
+        try store.write { tx in try tx.insert(TaggedPost(id: 2, tag: nil, tags: [OptionalKeyTag(code: nil, label: "x")])) }
+        #expect(try store.read { try $0.object(TaggedPost.self, primaryKey: 2) }?.tags.map(\.label) == ["x"])
+    }
+
+    @Test func anUpdateOfAMissingObjectWritesNoLinkedInstance() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(NodeChore.self, Node.self)))
+        let failed = try store.write { tx -> Bool in
+            do {
+                _ = try tx.update(NodeChore(id: 99, title: "gone", node: nil)) { $0.node = Node(id: 7) }
+                return false
+            } catch StoreError.objectNotFound(_, _) {
+                return true
+            }
+        }
+        #expect(failed)
+        #expect(try store.read { try $0.object(Node.self, primaryKey: 7) } == nil)
     }
 }
 

@@ -137,6 +137,16 @@ public final class Transaction: Snapshot {
         _ = try update(model, primaryKey: primaryKey, given: CollectionOfOne((key: name, value: value)))
     }
 
+    /// Throws ``StoreError/objectNotFound(model:primaryKey:)`` when no object of `model` has
+    /// this primary key: what an update checks before it writes what its values link to.
+    package func requireObject(_ model: String, primaryKey: Value) throws {
+        try checkLive()
+        let m = try self.model(model)
+        guard try objectKey(m, primaryKey: primaryKey) != nil else {
+            throw StoreError.objectNotFound(model: m.name, primaryKey: primaryKey.description)
+        }
+    }
+
     private func update(_ model: String, primaryKey: Value, given: some Collection<(key: String, value: Value)>) throws -> [String] {
         try checkLive()
         let m = try self.model(model)
@@ -262,39 +272,57 @@ public final class Transaction: Snapshot {
             }
             return v
         case .object(let dict):
-            guard depth < 32 else { throw StoreError.invalidArgument("objects nested more than 32 levels deep") }
-            guard let pk = target.primaryKey, let pkValue = dict[pk.name] else {
-                return .reference(ObjectReference(model: target.name, key: try insertObject(target, dict, depth: depth + 1)))
-            }
-            if target.id < nestedWrites.count, let written = nestedWrites[target.id][ExactKey(pkValue)],
-               Transaction.same(written.values, dict, besides: pk.name) {
-                return .reference(ObjectReference(model: target.name, key: written.key))
-            }
-            let key: UInt64
-            if let existing = try objectKey(target, primaryKey: pkValue) {
-                key = existing
-                _ = try updateObject(target, key, dict, depth: depth + 1)
-            } else {
-                key = try insertObject(target, dict, depth: depth + 1)
-            }
-            // Only values that write nothing themselves: a nested object of its own may be
-            // changed by a later write of its model, which forgets only that model's entries.
-            if !dict.values.contains(where: Transaction.mayWrite) {
-                if target.id >= nestedWrites.count { nestedWrites.append(contentsOf: repeatElement([:], count: target.id + 1 - nestedWrites.count)) }
-                if nestedWrites[target.id].count < Transaction.nestedWriteCapacity {
-                    nestedWrites[target.id][ExactKey(pkValue)] = NestedWrite(key: key, values: dict)
-                }
-            }
-            return .reference(ObjectReference(model: target.name, key: key))
+            return .reference(ObjectReference(model: target.name, key: try nestedObjectKey(target, dict, depth: depth)))
         default:
             guard target.primaryKey != nil else {
                 throw StoreError.typeMismatch(property: p.name, expected: "an object of \(target.name)", found: v.kindDescription)
+            }
+            // A key written by a nested write of this transaction, its model unchanged since.
+            if target.id < nestedWrites.count, let written = nestedWrites[target.id][ExactKey(v)] {
+                return .reference(ObjectReference(model: target.name, key: written.key))
             }
             guard let key = try objectKey(target, primaryKey: v) else {
                 throw StoreError.linkTargetNotFound(property: p.name, model: target.name, primaryKey: v.description)
             }
             return .reference(ObjectReference(model: target.name, key: key))
         }
+    }
+
+    /// Writes `values` as a nested object of `model` met at link depth `depth`, as a link given
+    /// a nested object writes it: an upsert by its primary key (skipped when the same values
+    /// were written so already), nothing read back. A typed write's linked class instance.
+    package func writeNested(_ model: String, _ values: [String: Value], depth: Int) throws -> ObjectReference {
+        try checkLive()
+        let m = try self.model(model)
+        return ObjectReference(model: m.name, key: try nestedObjectKey(m, values, depth: depth))
+    }
+
+    /// The key of the object a nested object `dict` of `target` at link depth `depth` is written as.
+    private func nestedObjectKey(_ target: ModelLayout, _ dict: [String: Value], depth: Int) throws -> UInt64 {
+        guard depth < 32 else { throw StoreError.invalidArgument("objects nested more than 32 levels deep") }
+        guard let pk = target.primaryKey, let pkValue = dict[pk.name] else {
+            return try insertObject(target, dict, depth: depth + 1)
+        }
+        if target.id < nestedWrites.count, let written = nestedWrites[target.id][ExactKey(pkValue)],
+           Transaction.same(written.values, dict, besides: pk.name) {
+            return written.key
+        }
+        let key: UInt64
+        if let existing = try objectKey(target, primaryKey: pkValue) {
+            key = existing
+            _ = try updateObject(target, key, dict, depth: depth + 1)
+        } else {
+            key = try insertObject(target, dict, depth: depth + 1)
+        }
+        // Only values that write nothing themselves: a nested object of its own may be
+        // changed by a later write of its model, which forgets only that model's entries.
+        if !dict.values.contains(where: Transaction.mayWrite) {
+            if target.id >= nestedWrites.count { nestedWrites.append(contentsOf: repeatElement([:], count: target.id + 1 - nestedWrites.count)) }
+            if nestedWrites[target.id].count < Transaction.nestedWriteCapacity {
+                nestedWrites[target.id][ExactKey(pkValue)] = NestedWrite(key: key, values: dict)
+            }
+        }
+        return key
     }
 
     /// Whether two nested objects' values are the same, `key` aside: the caller has found

@@ -41,6 +41,17 @@ public struct ValueTransaction {
         if update { try transaction.upsert(m.name, shaped) } else { try transaction.insert(m.name, shaped) }
     }
 
+    /// Stores a value given as its property values, as ``add(_:properties:update:writtenBy:writesWhole:)``
+    /// upserts it, as the nested object of a link met at link depth `depth`: nothing is read
+    /// back, and the same values written so already in the transaction are not written again.
+    package func addNested(_ model: String, properties: [String: Value], writtenBy type: ObjectIdentifier,
+                           writesWhole: (StoredModels) -> Bool, depth: Int) throws -> ObjectReference {
+        let m = try transaction.model(model)
+        // Not through `lastWholeWrite`, which the write linking to this value keeps.
+        let whole = m.typedSlots.writesWhole(type) { writesWhole(StoredModels(layout: transaction.layout)) }
+        return try transaction.writeNested(m.name, whole ? properties : ValueMapping.shape(properties, model: m), depth: depth)
+    }
+
     /// Stores each value, as ``add(_:update:)``.
     public func add<S: Sequence>(_ values: S, update: Bool = false) throws where S.Element: Persistable {
         for v in values { try add(v, update: update) }
