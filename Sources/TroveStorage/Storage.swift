@@ -99,6 +99,7 @@ public final class Storage: @unchecked Sendable {
             throw StorageError.cannotOpen(path: path, errno: ENOENT)
         }
         var io = try FileStorageIO(path: path, writable: !options.readOnly, create: !options.readOnly)
+        try Storage.refuseForeignFile(io, readOnly: options.readOnly)
         let lockPath = path + "-lock"
         var lock: LockFile? = nil
         do {
@@ -119,6 +120,27 @@ public final class Storage: @unchecked Sendable {
             log = try FileStorageIO(path: logPath, writable: false, create: false)
         }
         try self.init(io: io, log: log.map { CommitLog(io: $0) }, lockFile: lock, options: options)
+    }
+
+    /// Throws when `io` holds bytes no store begins with (or is empty, for a read-only open),
+    /// before a lock file or commit log is created beside a file that is not a store. A file
+    /// whose first bytes are still zeros may be a store whose first meta another process is
+    /// writing: the open goes on, and meets it under the writer lock.
+    private static func refuseForeignFile(_ io: StorageIO, readOnly: Bool) throws {
+        let size = try io.size()
+        if size == 0 {
+            if readOnly { throw StorageError.notATroveFile(path: io.name, detail: "the file is empty") }
+            return
+        }
+        var head = [UInt8](repeating: 0, count: Int(min(size, UInt64(Meta.size))))
+        try head.withUnsafeMutableBytes { try io.read(into: $0, at: 0) }
+        guard head.contains(where: { $0 != 0 }) else { return }
+        do {
+            _ = try readMetas(io: io)
+        } catch let error as StorageError {
+            // Damage to a store is for the open to report, after recovery had its say.
+            if case .notATroveFile = error { throw error }
+        }
     }
 
     /// A store that lives in memory only, gone when the last reference goes.
@@ -268,7 +290,7 @@ public final class Storage: @unchecked Sendable {
                 throw StorageError.foreignCommitLog(path: log.io.name, detail: "its \(found.records) commits cannot be applied to \(io.name): \(why). Put the store they belong to back at this path, or delete \(log.io.name) to discard them")
             }
             guard !readOnly else {
-                throw StorageError.io(operation: "open read-only: the commit log \(log.io.name) holds commits not yet copied into the store (the machine stopped); open it once for writing to apply them", path: io.name, errno: EROFS)
+                throw StorageError.io(operation: "open read-only (the commit log \(log.io.name) holds commits not yet copied into the store, as the machine stopped before they were; open the store once for writing to apply them)", path: io.name, errno: EROFS)
             }
             _ = try log.replay(into: io)
             try io.sync()
@@ -349,7 +371,7 @@ public final class Storage: @unchecked Sendable {
                     let detail = size < UInt64(Meta.size) ? "\(size) bytes, too short to hold a header" : "no header (the file is blank)"
                     throw StorageError.notATroveFile(path: io.name, detail: detail)
                 }
-                throw StorageError.notATroveFile(path: io.name, detail: "wrong magic number (not a Trove store)")
+                throw StorageError.notATroveFile(path: io.name, detail: "it does not begin with a Trove header (wrong magic number)")
             }
             throw StorageError.corrupt(page: 0, detail: "both meta pages fail their checksums")
         }

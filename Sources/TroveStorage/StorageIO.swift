@@ -105,15 +105,25 @@ public final class FileStorageIO: StorageIO, @unchecked Sendable {
     /// -1 where the file system refused it. Only the writer, under the writer lock, uses it.
     private var directFD: Int32?
 
-    /// Opens `path`, creating it if `create` is true.
+    /// Opens `path`, creating it if `create` is true. Anything but a regular file (a
+    /// directory, a device such as `/dev/null`, a pipe) is refused as no store.
     public init(path: String, writable: Bool, create: Bool) throws {
         name = path
         self.writable = writable
         var flags: Int32 = writable ? O_RDWR : O_RDONLY
         if create && writable { flags |= O_CREAT }
-        flags |= O_CLOEXEC
+        // Non-blocking until it is known to be a regular file: a read-only open of a pipe
+        // would wait for a writer.
+        flags |= O_CLOEXEC | O_NONBLOCK
         let fd = open(path, flags, 0o644)
         if fd < 0 { throw StorageError.cannotOpen(path: path, errno: errno) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            let kind = st.st_mode & S_IFMT == S_IFDIR ? "a directory" : "not a regular file"
+            close(fd)
+            throw StorageError.notATroveFile(path: path, detail: "it is \(kind)")
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         self.fd = fd
     }
 

@@ -468,6 +468,8 @@ import Testing
         #expect(r.err.hasPrefix("trove: cannot open 'notes.txt': "))
         #expect(r.err.contains("not a Trove store"))
         #expect(try w.read("notes.txt") == "these are not the bytes you are looking for\n")
+        #expect(!FileManager.default.fileExists(atPath: w.path("notes.txt-lock")))
+        #expect(!FileManager.default.fileExists(atPath: w.path("notes.txt-log")))
     }
 
     @Test func resetOnMigrationWipesInsteadOfFailing() throws {

@@ -119,7 +119,9 @@ import Testing
         try initial.write(to: URL(fileURLWithPath: path))
         try log.write(to: URL(fileURLWithPath: path + "-log"))
         try markLockFileFromAnotherBoot(path + "-lock")
-        #expect(throws: StorageError.self) { _ = try Storage(path: path, options: readOnly) }
+        #expect(throws: StorageError.io(operation: "open read-only (the commit log \(path)-log holds commits not yet copied into the store,"
+                                        + " as the machine stopped before they were; open the store once for writing to apply them)",
+                                        path: path, errno: EROFS)) { _ = try Storage(path: path, options: readOnly) }
         do {
             let s = try Storage(path: path)
             #expect(try values(s) == (0..<3).map { bytes("value \($0)") })

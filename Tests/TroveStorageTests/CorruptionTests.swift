@@ -116,7 +116,46 @@ import TestRandom
         #expect {
             _ = try Storage(path: path)
         } throws: { error in
-            "\(error)".contains("notes.txt is not a Trove store") && "\(error)".contains("magic")
+            "\(error)" == "\(path) is not a Trove store: it does not begin with a Trove header (wrong magic number)"
+        }
+    }
+
+    @Test func aFileThatIsNotAStoreGetsNoLockFileOrCommitLogBesideIt() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let text = Data(String(repeating: "hello, not a database\n", count: 500).utf8)
+        for (name, content) in [("notes.txt", text), ("short.txt", Data("hello world\n".utf8)), ("empty.trove", Data())] {
+            let path = dir.file(name)
+            try content.write(to: URL(fileURLWithPath: path))
+            var options = StorageOptions()
+            // An empty file becomes a store when opened for writing; read-only, it is refused.
+            for readOnly in content.isEmpty ? [true] : [false, true] {
+                options.readOnly = readOnly
+                #expect(throws: StorageError.self) { _ = try Storage(path: path, options: options) }
+                #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == content)
+                #expect(!FileManager.default.fileExists(atPath: path + "-lock"), "\(name), readOnly \(readOnly)")
+                #expect(!FileManager.default.fileExists(atPath: path + "-log"), "\(name), readOnly \(readOnly)")
+            }
+        }
+    }
+
+    @Test func aDirectoryOrAPipeIsRefusedAsNoRegularFileWithNothingCreatedBesideIt() throws {
+        let dir = TempDir()
+        defer { dir.cleanup() }
+        let directory = dir.file("folder.trove"), pipe = dir.file("pipe.trove")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        #expect(mkfifo(pipe, 0o600) == 0)
+        var readOnly = StorageOptions()
+        readOnly.readOnly = true
+        #expect(throws: StorageError.notATroveFile(path: directory, detail: "it is a directory")) {
+            _ = try Storage(path: directory, options: readOnly)
+        }
+        #expect(throws: StorageError.notATroveFile(path: pipe, detail: "it is not a regular file")) {
+            _ = try Storage(path: pipe)
+        }
+        for path in [directory, pipe] {
+            #expect(!FileManager.default.fileExists(atPath: path + "-lock"))
+            #expect(!FileManager.default.fileExists(atPath: path + "-log"))
         }
     }
 
