@@ -118,6 +118,9 @@ final class Verifier {
                         for r in index.pending { list.addPending(txnid: r.txnid, pages: r.pages) }
                     }
                     for pg in list.allPages { try mark(pg, pages: 1, as: 2) }
+                } catch let StorageError.corrupt(page, detail) {
+                    // A damaged chunk names its own page, not the index's.
+                    try problem(page ?? meta.freeListPgno, detail)
                 } catch {
                     try problem(meta.freeListPgno, "\(error)")
                 }

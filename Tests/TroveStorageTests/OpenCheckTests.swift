@@ -82,6 +82,42 @@ import Testing
         #expect(s.rolledBackTransaction == newest)
     }
 
+    @Test func aDamagedChunkOfTheFreePagesIsNamedByItsOwnPage() throws {
+        let dir = TempDir(); defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        // A commit that frees many pages, then small ones until the newest writes a chunk of
+        // the free-page bitmap (pages freed become free, from pending, a commit later).
+        var chunk: Int? = nil
+        var pageSize = 4096, newest: UInt64 = 0
+        for round in 0..<20 where chunk == nil {
+            let s = try Storage(path: path)
+            try s.write { tx in
+                let t = try tx.tree(named: "t") ?? tx.createTree(named: "t")
+                switch round {
+                case 0: for i in 0..<400 { try tx.put(t, key(i), [UInt8](repeating: 7, count: 200)) }
+                case 1: for i in 0..<390 { _ = try tx.delete(t, key(i)) }
+                default: try tx.put(t, key(1000 + round), bytes("small"))
+                }
+            }
+            (newest, pageSize) = (s.latestTransactionID, s.pageSize)
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            chunk = (2..<(data.count / pageSize)).first { pg in
+                data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: pg * pageSize + 8, as: UInt64.self) } == newest
+                    && data[pg * pageSize + 16] == PageType.freeBitmap.rawValue
+            }
+        }
+        let page = try #require(chunk)
+        try FileManager.default.removeItem(atPath: path + "-lock")
+        try FileManager.default.removeItem(atPath: path + "-log")
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: UInt64(page * pageSize + pageSize / 2))
+        handle.write(Data([0x5A, 0xA5]))
+        try handle.close()
+        let s = try Storage(path: path)
+        #expect(s.rolledBackTransaction == newest)
+        #expect(s.rollback?.reason == "database is corrupt at page \(page): checksum mismatch (page content is damaged)")
+    }
+
     @Test func bootIDsParseFromTheKernelsUUIDText() {
         let id = BootID.parse("a0b9a254-476e-4d4c-959f-2bd7249f4c0c\n")
         #expect(id?.0 == 0xa0b9_a254_476e_4d4c && id?.1 == 0x959f_2bd7_249f_4c0c)
