@@ -286,7 +286,17 @@ public final class TroveBackend: ShellBackend {
             + " statements see the \(what)'s own schema"
     }
 
-    public func verify() throws -> [String] { try store.verify().map(\.description) }
+    /// The latest version's problems, after the newest commit the open set aside for failing
+    /// its checks, while no write has replaced it: the pages of the version opened can all be
+    /// sound in a file that damage cost a commit.
+    public func verify() throws -> [String] {
+        var problems = try store.verify().map(\.description)
+        if let discarded = store.discardedCommit, store.latestVersion < discarded.version {
+            problems.insert("the newest commit (version \(discarded.version)) failed its checks (\(discarded.reason)),"
+                + " and the store opened at version \(discarded.openedVersion)", at: 0)
+        }
+        return problems
+    }
 
     public func statistics() throws -> StoreStatistics { try store.statistics() }
 

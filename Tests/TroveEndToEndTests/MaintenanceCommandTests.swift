@@ -95,6 +95,15 @@ import Testing
         #expect(r.out == "1\n")
         #expect(r.err.hasPrefix("warning: the newest commit (version \(newest)) failed its checks ("), "\(r.err)")
         #expect(r.err.contains("page \(leaf): checksum mismatch") && r.err.contains("so the store opened at version \(newest - 1)."))
+        // The version opened is sound, but .verify names the commit damage cost, until a write replaces it.
+        let verify = try w.run(["db", ".verify"])
+        #expect(verify.status == 1)
+        #expect(verify.out.hasPrefix("the newest commit (version \(newest)) failed its checks ("), "\(verify.out)")
+        #expect(verify.out.contains("page \(leaf): checksum mismatch") && verify.out.contains("and the store opened at version \(newest - 1)\n"))
+        #expect(verify.err.hasSuffix("error: the store has a problem\n"), "\(verify.err)")
+        let written = try w.run(["db", "insert Person {\"id\": 3, \"name\": \"Cy\"}", ".verify"])
+        #expect(written.status == 0, "\(written.err)")
+        #expect(written.out == "{\"inserted\": 1}\nok\n")
     }
 
     @Test func backupWorksReadOnlyInsideATransactionAndFromMemory() throws {
