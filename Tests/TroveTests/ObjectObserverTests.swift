@@ -31,6 +31,20 @@ import Testing
         #expect(await changes.next() == nil)
     }
 
+    @Test func aNaNThatStaysIsNoChangeAndAStringsOtherNormalizationIsOne() async throws {
+        let store = try Store(configuration: .inMemory(schema: try schemaFromJSON("""
+        {"schemaVersion": 0, "models": [{"name": "M", "primaryKey": "id", "properties": {"id": "int", "d": "double", "s": "string"}}]}
+        """)))
+        try commit(store) { tx in try tx.insert("M", ["id": 1, "d": .double(.nan), "s": "a"]) }
+        let observer = try ObjectObserver(store: store, model: "M", primaryKey: 1, queue: DispatchQueue(label: "test"))
+        let changes = Inbox(observer.changes)
+        try commit(store) { tx in try tx.update("M", primaryKey: 1, ["s": "e\u{301}"]) }
+        #expect(await changes.next() == .changed([PropertyChange(name: "s", oldValue: "a", newValue: "e\u{301}")]))
+        // The same text in NFC: other bytes, which the update writes.
+        try commit(store) { tx in try tx.update("M", primaryKey: 1, ["s": "\u{e9}"]) }
+        #expect(await changes.next() == .changed([PropertyChange(name: "s", oldValue: "e\u{301}", newValue: "\u{e9}")]))
+    }
+
     @Test func theHandlerRunsOnTheGivenQueueForAWriteFromAnotherThread() async throws {
         let store = try itemsStore()
         try commit(store) { tx in try tx.insert("Item", ["id": 1, "rank": 1, "label": "a"]) }

@@ -139,6 +139,22 @@ private func controller(_ store: Store, queue: DispatchQueue, filter: ResultsCon
         #expect(batch.objectChanges.map(\.newIndexPath) == [ResultsIndexPath(item: 1, section: 0)])
     }
 
+    @Test func anObjectHoldingANaNIsNoUpdateWhenItsRecordStaysTheSame() async throws {
+        let store = try Store(configuration: .inMemory(schema: try schemaFromJSON("""
+        {"schemaVersion": 0, "models": [{"name": "M", "primaryKey": "id", "properties": {"id": "int", "d": "double", "s": "string"}}]}
+        """)))
+        try commit(store) { tx in try tx.insert("M", ["id": 1, "d": .double(.nan), "s": "a"]) }
+        let c = ResultsController(store: store, request: ResultsRequest("M", where: "s != 'hidden'", sortedBy: ["id"]),
+                                  queue: DispatchQueue(label: "test"))
+        let batches = Inbox(c.changes)
+        try c.performFetch()
+        #expect(c.sections[0].elements[0] == c.sections[0].elements[0], "a copy holding a NaN equals itself")
+        try commit(store) { tx in try tx.insert("M", ["id": 2, "d": 1.0, "s": "hidden"]) }
+        try commit(store) { tx in try tx.insert("M", ["id": 3, "d": 2.0, "s": "b"]) }
+        let batch = try #require(await batches.next())
+        #expect(batch.objectChanges.map(\.newIndexPath) == [ResultsIndexPath(item: 1, section: 0)])
+    }
+
     @Test func theFilterClosureNarrowsTheResultsAndUpdatingItReportsTheDifference() async throws {
         let store = try itemsStore()
         try seed(store)

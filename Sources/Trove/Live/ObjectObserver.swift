@@ -93,7 +93,9 @@ public final class ObjectObserver: @unchecked Sendable {
         if let newValues {
             var changed: [PropertyChange] = []
             let old = Dictionary(values.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
-            for (name, value) in newValues where old[name] != value {
+            // As an update decides what it writes: a NaN is not a change, a string's other
+            // normalization is.
+            for (name, value) in newValues where !(old[name].map { $0.isStoredSame(as: value) } ?? false) {
                 changed.append(PropertyChange(name: name, oldValue: old[name] ?? .null, newValue: value))
             }
             values = newValues
