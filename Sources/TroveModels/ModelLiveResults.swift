@@ -8,11 +8,12 @@ import Trove
 
 extension FetchDescriptor {
     /// The request of live results and results controllers for this descriptor: its
-    /// predicate and sort (live results have no offset or limit).
+    /// predicate, sort, offset and limit.
     public func resultsRequest() throws -> ResultsRequest {
         let (filter, arguments) = try self.filter()
         let sort = try sortBy.map { SortKey(try T.storedPath($0.keyPath, toBe: "sorted by").queryKeyPath.description, ascending: $0.order == .forward) }
-        return ResultsRequest(T.modelName, where: filter?.description, arguments, sortedBy: sort)
+        return ResultsRequest(T.modelName, where: filter?.description, arguments, sortedBy: sort,
+                              offset: fetchOffset, limit: fetchLimit)
     }
 }
 

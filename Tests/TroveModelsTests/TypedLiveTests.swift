@@ -18,6 +18,18 @@ import TroveModels
         #expect(try live.values(as: Person.self).map(\.id) == [2, 4, 9])
     }
 
+    @Test func liveResultsAndAControllerOfATypedFetchKeepItsOffsetAndLimit() throws {
+        let store = try peopleStore()
+        let page = FetchDescriptor<Person>(sortBy: [.init(\.name)], fetchOffset: 1, fetchLimit: 2)
+        let live = try LiveResults(store: store, page)
+        #expect(try live.values(as: Person.self).map(\.name) == ["Bob", "Cid"])
+        try store.write { tx in try tx.insert(Person(id: 9, name: "Ava", age: 5)) }
+        #expect(try live.values(as: Person.self).map(\.name) == ["Ava", "Bob"])
+        let controller = try ResultsController(store: store, page, queue: DispatchQueue(label: "typed-page"))
+        try controller.performFetch()
+        #expect(controller.sections.map { $0.elements.map(\.name) } == [["Ava", "Bob"]])
+    }
+
     @Test func aResultsControllerSectionsTypedValuesByKeyPath() throws {
         let store = try peopleStore()
         let controller = try ResultsController(

@@ -101,6 +101,15 @@ import Testing
         #expect(try live.refresh() == false)
     }
 
+    @Test func aRequestsPageIsTakenAgainAtEachEvaluation() throws {
+        let store = try itemsStore()
+        try commit(store) { tx in for i in 1...5 { try tx.insert("Item", ["id": .int(Int64(i)), "rank": .int(Int64(i)), "label": "a"]) } }
+        let live = try LiveResults(store: store, request: ResultsRequest("Item", sortedBy: [.descending("rank")], offset: 1, limit: 2))
+        #expect(live.map { try! $0.int("id")! } == [4, 3])
+        try commit(store) { tx in try tx.insert("Item", ["id": 6, "rank": 9, "label": "a"]) }
+        #expect(live.map { try! $0.int("id")! } == [5, 4])
+    }
+
     @Test func theSubscriptReadsTheLastEvaluationUntilCountOrIterationRefreshes() throws {
         let store = try itemsStore()
         try commit(store) { tx in try tx.insert("Item", ["id": 1, "rank": 1, "label": "a"]) }

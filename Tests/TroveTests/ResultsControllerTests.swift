@@ -155,6 +155,22 @@ private func controller(_ store: Store, queue: DispatchQueue, filter: ResultsCon
         #expect(batch.objectChanges.map(\.newIndexPath) == [ResultsIndexPath(item: 1, section: 0)])
     }
 
+    @Test func aRequestsPageIsOfWhatTheFilterShowsInTheSectionsOrder() async throws {
+        let store = try itemsStore()
+        try seed(store)
+        let c = ResultsController(store: store, request: ResultsRequest("Item", sortedBy: byRank, offset: 1, limit: 2),
+                                  sectionKeyPath: "owner.name", queue: DispatchQueue(label: "test"),
+                                  filter: { try $0.int("rank")! >= 3 })
+        let batches = Inbox(c.changes)
+        try c.performFetch()
+        let before = c.sections
+        #expect(layout(before) == ["\"Ann\": 2", "\"Bob\": 1"])
+        try commit(store) { tx in try tx.insert("Item", ["id": 5, "rank": 3, "label": "e"]) }
+        let batch = try #require(await batches.next())
+        #expect(layout(batch.sections) == ["null: 4", "\"Ann\": 2"])
+        #expect(apply(batch.objectChanges, batch.sectionChanges, to: before) == batch.sections)
+    }
+
     @Test func theFilterClosureNarrowsTheResultsAndUpdatingItReportsTheDifference() async throws {
         let store = try itemsStore()
         try seed(store)

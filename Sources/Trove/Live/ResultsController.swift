@@ -166,14 +166,19 @@ public final class ResultsController<Element: Sendable>: @unchecked Sendable {
     }
 
     private func evaluate(_ snapshot: Snapshot) throws -> Evaluation {
-        let results = try request.results(in: snapshot, sectionedBy: sectionKeyPath)
+        let results = try request.sortedResults(in: snapshot, sectionedBy: sectionKeyPath)
         // Without a section key path there is always exactly one section, even when empty.
         var rows: [SectionRows] = sectionComponents == nil ? [SectionRows(key: .null, ids: [])] : []
         var sectionIndex: [GroupingKey: Int] = sectionComponents == nil ? [GroupingKey([.null]): 0] : [:]
         var elements: [UInt64: Element] = [:]
         var records: [UInt64: [UInt8]] = [:]
+        // The request's page is of what the filter shows, in the sections' order.
+        var skip = request.offset, room = request.limit ?? Int.max
         for object in results {
+            if room <= 0 { break }
             if let filter, try !filter(object) { continue }
+            if skip > 0 { skip -= 1; continue }
+            room -= 1
             let key = try sectionComponents.map { try object.value(atKeyPath: $0) } ?? .null
             let s: Int
             // Keys make one section as they make one group (every NaN one key).

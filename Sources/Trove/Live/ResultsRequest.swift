@@ -1,8 +1,9 @@
-/// What a live query asks for: the objects of a model that satisfy a predicate, in an order.
+/// What a live query asks for: the objects of a model that satisfy a predicate, in an order,
+/// optionally a page of them.
 ///
 /// ```swift
 /// let request = ResultsRequest("Task", where: "done == false AND priority > $0", [2],
-///                              sortedBy: ["dueDate", .descending("priority")])
+///                              sortedBy: ["dueDate", .descending("priority")], limit: 10)
 /// ```
 public struct ResultsRequest: Sendable, Hashable {
     /// The model whose objects are asked for.
@@ -13,17 +14,24 @@ public struct ResultsRequest: Sendable, Hashable {
     public var arguments: [Value]
     /// The order, most significant key first; empty for insertion order.
     public var sort: [SortKey]
+    /// How many objects to skip, in order, as `OFFSET(N)`: the first page starts at 0.
+    public var offset: Int
+    /// At most this many objects after ``offset``, as `LIMIT(N)`; nil for every one. Each
+    /// evaluation takes the page again, so an object inserted before it pushes the last out.
+    public var limit: Int?
 
     /// A request for the objects of `model` that satisfy `predicate` (every object when nil),
-    /// with `$0`, `$1`, ... bound to `arguments`, in the order of `sort`. Arguments the
-    /// predicate does not use (any, without a predicate) are a `QueryError` when the request is
-    /// evaluated, as for any statement.
+    /// with `$0`, `$1`, ... bound to `arguments`, in the order of `sort`, the first `offset`
+    /// skipped and at most `limit` kept. Arguments the predicate does not use (any, without a
+    /// predicate) are a `QueryError` when the request is evaluated, as for any statement.
     public init(_ model: String, where predicate: String? = nil, _ arguments: [Value] = [],
-                sortedBy sort: [SortKey] = []) {
+                sortedBy sort: [SortKey] = [], offset: Int = 0, limit: Int? = nil) {
         self.model = model
         self.predicate = predicate
         self.arguments = arguments
         self.sort = sort
+        self.offset = offset
+        self.limit = limit
     }
 
     /// The sort keys, with `keyPath` first (ascending unless the first key already is it).
@@ -36,8 +44,17 @@ public struct ResultsRequest: Sendable, Hashable {
         return [SortKey(text)] + sort
     }
 
-    /// The matching objects in `snapshot`, sorted by `keyPath` first when given.
-    func results(in snapshot: Snapshot, sectionedBy keyPath: String? = nil) throws -> Results {
+    /// The page of the matching objects in `snapshot`.
+    func results(in snapshot: Snapshot) throws -> Results {
+        var results = try sortedResults(in: snapshot)
+        if offset > 0 { results = results.offset(offset) }
+        if let limit { results = results.prefix(limit: limit) }
+        return results
+    }
+
+    /// Every matching object in `snapshot` (no page taken), sorted by `keyPath` first when
+    /// given.
+    func sortedResults(in snapshot: Snapshot, sectionedBy keyPath: String? = nil) throws -> Results {
         var results: Results
         if let predicate {
             results = try snapshot.objects(model, where: predicate, arguments: arguments)
