@@ -55,11 +55,21 @@ public final class PostgresRepository: QueryLanguageRepository {
     /// The saved entities of `type` matching a predicate in the query language, with `$0`,
     /// `$1`, ... bound to `arguments`.
     /// A predicate a store refuses throws the store's `QueryError`, as
-    /// ``TroveRepository/fetch(_:where:arguments:)`` does, before anything is translated.
+    /// ``TroveRepository/fetch(_:where:arguments:)`` does, before anything is translated; a
+    /// sum in it beyond its type's range throws the store's error for that sum.
     public func fetch<T: EntityType>(_ type: T.Type, where predicate: String, arguments: [Value]) throws -> [T] {
-        let checked = try store.checkedPredicate(predicate, model: try store.model(T.modelName), arguments: arguments)
-        return try PostgresStore.translating(predicate) {
-            try entities(T.self, where: checked, arguments: arguments, predicate: nil)
+        let model = try store.model(T.modelName)
+        let checked = try store.checkedPredicate(predicate, model: model, arguments: arguments)
+        do {
+            return try PostgresStore.translating(predicate) {
+                try entities(T.self, where: checked, arguments: arguments, predicate: nil)
+            }
+        } catch let error as PostgresError where error.sqlState == "22003" {
+            // Only the condition's sums can leave a range: reading the rows computes nothing.
+            guard var refusal = try store.overflowingSum(in: checked, model: model, predicate, arguments: arguments, only: true) else { throw error }
+            // As a store's repository throws it: the predicate is the caller's own text.
+            refusal.statement = nil
+            throw refusal
         }
     }
 
