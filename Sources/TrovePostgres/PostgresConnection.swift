@@ -57,12 +57,17 @@ public final class PostgresConnection {
     /// The database the connection reached.
     public var database: String { String(cString: PQdb(connection)) }
 
+    /// How many statements `execute` has sent: what tests count to check that a reader's
+    /// statements do not grow with the objects it reads.
+    package private(set) var statementsSent = 0
+
     /// Runs one statement with `parameters` bound to `$1`, `$2`, ... (nil is NULL).
     @discardableResult
     public func execute(_ sql: String, _ parameters: [String?] = []) throws -> PostgresRows {
         for case let parameter? in parameters where parameter.utf8.contains(0) {
             throw PostgresError("PostgreSQL text cannot hold a NUL character")
         }
+        statementsSent += 1
         if isCopying { abandonCopy() }
         let cStrings: [UnsafeMutablePointer<CChar>?] = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { for pointer in cStrings { free(pointer) } }

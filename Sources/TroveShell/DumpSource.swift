@@ -40,15 +40,17 @@ extension DynamicObject: DumpObject {
     }
 }
 
-/// A PostgreSQL database's snapshot as `.dump` reads it.
+/// A PostgreSQL database's snapshot as `.dump` reads it: each batch's nested objects are read
+/// together (`PostgresNestedObjects`).
 struct PostgresDumpSource: DumpSource {
     let reader: PostgresObjectReader
     var schema: Schema { reader.schema }
 
     func forEachObject(of model: ModelSchema, _ body: (any DumpObject) throws -> Void) throws {
         try reader.forEachBatch(of: model) { batch in
+            let nested = PostgresNestedObjects(reader: reader, model: model, objects: batch.objects)
             for (key, values) in zip(batch.keys, batch.objects) {
-                try body(PostgresDumpObject(source: self, model: model, key: key, values: values))
+                try body(PostgresDumpObject(nested: nested, model: model, key: key, values: values))
             }
         }
     }
@@ -64,7 +66,8 @@ struct PostgresDumpObject: DumpObject {
         let key: [UInt8]
     }
 
-    let source: PostgresDumpSource
+    /// The objects without a primary key that this one and those read with it reach.
+    let nested: PostgresNestedObjects
     let model: ModelSchema
     let key: String
     let values: [Value]
@@ -76,12 +79,14 @@ struct PostgresDumpObject: DumpObject {
     }
 
     func linked(_ property: PropertySchema) throws -> [any DumpObject] {
-        guard let targetName = property.type.objectType, let target = source.schema[targetName] else { return [] }
+        guard let targetName = property.type.objectType, let target = nested.schema[targetName] else { return [] }
         guard target.primaryKey == nil else {
             throw StatementError("cannot dump '\(model.name).\(property.name)': its targets are read by their keys")
         }
-        let objects = try source.reader.objects(of: target, keys: targetKeys(property))
-        return zip(objects.keys, objects.objects).map { PostgresDumpObject(source: source, model: target, key: $0, values: $1) }
+        // Once per occurrence; a key no object has is skipped.
+        return try targetKeys(property).compactMap { key in
+            try nested.values(of: target, key: key).map { PostgresDumpObject(nested: nested, model: target, key: String(key), values: $0) }
+        }
     }
 
     func linkedIdentities(_ property: PropertySchema) throws -> [AnyHashable] {

@@ -98,6 +98,51 @@ public final class PostgresBackend: ShellBackend {
         }
     }
 
+    /// Streams an export's objects as a store's export writes them: a link to a model without a
+    /// primary key holds its target nested (`StoreDump.withNestedLinks`), read with the query in
+    /// one snapshot, and of such a model's objects, those nested in others are left out.
+    public func export(_ query: QuerySpec, context: ExecutionContext, columns: ([String]) throws -> Void,
+                       row: (JSONObject) throws -> Void) throws {
+        let schema = store.schema
+        guard let model = schema[query.model.text], case let links = StoreDump.linksWrittenNested(model, schema: schema), !links.isEmpty else {
+            return try exportAnswer(query, context: context, columns: columns, row: row)
+        }
+        let arguments = context.arguments.map(Value.string)
+        let inTransaction = store.isInTransaction
+        try translated {
+            try checked(query.text) {
+                do {
+                    try store.readingObjects { reader in
+                        let objects: PostgresObjects
+                        switch try store.run(query.text.text, arguments: arguments) {
+                        case .objects(let found): objects = found
+                        case .rows(let rows):
+                            // SELECT or GROUP: rows, with no links to write nested.
+                            try columns(rows.columns)
+                            for r in rows.json { try row(r) }
+                            return
+                        case .value: throw StatementError("export: the query returned no objects")
+                        }
+                        try columns(objects.columns)
+                        let nested = PostgresNestedObjects(reader: reader, model: model, objects: objects.objects)
+                        let read = zip(objects.keys, objects.objects).map { PostgresDumpObject(nested: nested, model: model, key: $0, values: $1) }
+                        let leftOut = model.primaryKey == nil ? try StoreDump.nestedInOthers(read, model, links, schema: schema) : []
+                        for (i, (object, json)) in zip(read, objects.json).enumerated() {
+                            if i % 1024 == 0, context.isCancelled { throw StatementError("export interrupted") }
+                            if leftOut.contains(object.identity) { continue }
+                            try row(try StoreDump.withNestedLinks(object, json, links, schema: schema))
+                        }
+                    }
+                } catch let error as QueryError where !inTransaction {
+                    // The snapshot's transaction, which the statement failed, could run no
+                    // re-check of a sum out of range: run alone, the statement names it.
+                    _ = try store.run(query.text.text, arguments: arguments)
+                    throw error
+                }
+            }
+        }
+    }
+
     public func applySchema(_ text: String, source: String) throws {
         guard !store.isInTransaction else {
             throw StatementError("cannot apply a schema inside a transaction ('commit' or 'rollback' first)")

@@ -80,6 +80,12 @@ public protocol ShellBackend: AnyObject {
 extension ShellBackend {
     public func export(_ query: QuerySpec, context: ExecutionContext, columns: ([String]) throws -> Void,
                        row: (JSONObject) throws -> Void) throws {
+        try exportAnswer(query, context: context, columns: columns, row: row)
+    }
+
+    /// `export` as the default runs it: the query run by `execute`, its rows handed over.
+    func exportAnswer(_ query: QuerySpec, context: ExecutionContext, columns: ([String]) throws -> Void,
+                      row: (JSONObject) throws -> Void) throws {
         guard case .objects(let set) = try execute(.query(query), context: context) else {
             throw StatementError("export: the query returned no objects")
         }
