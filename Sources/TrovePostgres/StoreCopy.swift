@@ -205,48 +205,31 @@ public enum StoreCopy {
     /// ``copy(database:toStoreAt:replacing:)`` from an open connection (outside a transaction).
     @discardableResult
     public static func copy(database connection: PostgresConnection, toStoreAt path: String, replacing: Bool = false) throws -> Summary {
-        let objects = try read(connection)
-        guard !FileManager.default.fileExists(atPath: path) else {
-            return try write(objects, to: try Store(path: path), replacing: replacing)
-        }
-        do {
-            return try write(objects, to: try Store(path: path, schema: objects.schema), replacing: replacing)
-        } catch {
-            for suffix in ["", "-lock", "-log", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-            throw error
+        try PostgresObjectReader.inSnapshot(connection) { reader in
+            guard !FileManager.default.fileExists(atPath: path) else {
+                return try write(reader, to: try Store(path: path), replacing: replacing)
+            }
+            do {
+                return try write(reader, to: try Store(path: path, schema: reader.schema), replacing: replacing)
+            } catch {
+                for suffix in ["", "-lock", "-log", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+                throw error
+            }
         }
     }
 
     /// Copies the objects of the database `connection` is open on into `store`.
     @discardableResult
     public static func copy(database connection: PostgresConnection, to store: Store, replacing: Bool = false) throws -> Summary {
-        try write(try read(connection), to: store, replacing: replacing)
+        try PostgresObjectReader.inSnapshot(connection) { try write($0, to: store, replacing: replacing) }
     }
 
-    /// A database's objects as read in one snapshot: by model in schema order, each object's
-    /// key and stored values (links as their targets' keys).
-    private struct DatabaseObjects {
-        var schema: Schema
-        var models: [(model: ModelSchema, objects: PostgresObjects)]
-    }
-
-    private static func read(_ connection: PostgresConnection) throws -> DatabaseObjects {
-        try PostgresObjectReader.inSnapshot(connection) { reader in
-            var models: [(ModelSchema, PostgresObjects)] = []
-            for model in reader.schema.models {
-                var objects = try PostgresObjects(model: model, schema: reader.schema, rows: [])
-                try reader.forEachBatch(of: model) { batch in
-                    objects.objects += batch.objects
-                    objects.keys += batch.keys
-                }
-                models.append((model, objects))
-            }
-            return DatabaseObjects(schema: reader.schema, models: models)
-        }
-    }
-
-    private static func write(_ source: DatabaseObjects, to store: Store, replacing: Bool) throws -> Summary {
-        let schema = source.schema
+    /// Writes the objects `reader` reads into `store`, in one write transaction, each batch as it
+    /// is read (`PostgresObjectReader.forEachBatch`), so that a copy of any size holds one
+    /// batch at a time: objects with their scalars and lists of scalars, then (reading the
+    /// models with links again, in the same snapshot) their links once every object exists.
+    private static func write(_ reader: PostgresObjectReader, to store: Store, replacing: Bool) throws -> Summary {
+        let schema = reader.schema
         guard store.schema == schema else { throw mismatch(schema.migrationPlan(from: store.schema), target: "the store") }
         return try store.write { tx in
             for model in schema.models where try tx.count(model.name) > 0 {
@@ -257,41 +240,46 @@ public enum StoreCopy {
             // would make canonically equivalent keys (`é`, `e` + U+0301), two objects, one.
             var references: [String: [[UInt8]: ObjectReference]] = [:]
             var counts: [(String, Int)] = []
-            for (model, objects) in source.models {
+            for model in schema.models {
+                let stored = model.properties.filter(\.isStored)
                 var byKey: [[UInt8]: ObjectReference] = [:]
-                for (key, values) in zip(objects.keys, objects.objects) {
-                    var properties: [String: Value] = [:]
-                    for (property, value) in zip(objects.columns.compactMap { model[property: $0] }, values) where !linksObjects(property.type) {
-                        properties[property.name] = value
+                var count = 0
+                try reader.forEachBatch(of: model) { batch in
+                    for (key, values) in zip(batch.keys, batch.objects) {
+                        var properties: [String: Value] = [:]
+                        for (property, value) in zip(stored, values) where !linksObjects(property.type) {
+                            properties[property.name] = value
+                        }
+                        byKey[Array(key.utf8)] = try tx.insert(model.name, properties).reference
                     }
-                    byKey[Array(key.utf8)] = try tx.insert(model.name, properties).reference
+                    count += batch.objects.count
                 }
                 references[model.name] = byKey
-                counts.append((model.name, objects.objects.count))
+                counts.append((model.name, count))
             }
-            for (model, objects) in source.models {
-                let linkProperties = objects.columns.enumerated().compactMap { index, name in
-                    model[property: name].flatMap { linksObjects($0.type) ? (index, $0) : nil }
-                }
+            for model in schema.models {
+                let linkProperties = model.properties.filter(\.isStored).enumerated().filter { linksObjects($0.element.type) }
                 guard !linkProperties.isEmpty else { continue }
-                for (key, values) in zip(objects.keys, objects.objects) {
-                    var links: [String: Value] = [:]
-                    for (index, property) in linkProperties {
-                        guard let target = property.type.objectType, let targets = references[target] else { continue }
-                        let keyType = schema[target]?.primaryKeyProperty?.type ?? .int
-                        func reference(_ value: Value) throws -> Value {
-                            guard !value.isNull else { return .null }
-                            let text = try PostgresValues.parameter(value, type: keyType).0
-                            return targets[Array(text.utf8)].map(Value.reference) ?? .null
+                try reader.forEachBatch(of: model) { batch in
+                    for (key, values) in zip(batch.keys, batch.objects) {
+                        var links: [String: Value] = [:]
+                        for (index, property) in linkProperties {
+                            guard let target = property.type.objectType, let targets = references[target] else { continue }
+                            let keyType = schema[target]?.primaryKeyProperty?.type ?? .int
+                            func reference(_ value: Value) throws -> Value {
+                                guard !value.isNull else { return .null }
+                                let text = try PostgresValues.parameter(value, type: keyType).0
+                                return targets[Array(text.utf8)].map(Value.reference) ?? .null
+                            }
+                            if case .list(let items) = values[index] {
+                                links[property.name] = .list(try items.map(reference))
+                            } else {
+                                let link = try reference(values[index])
+                                if !link.isNull { links[property.name] = link }
+                            }
                         }
-                        if case .list(let items) = values[index] {
-                            links[property.name] = .list(try items.map(reference))
-                        } else {
-                            let link = try reference(values[index])
-                            if !link.isNull { links[property.name] = link }
-                        }
+                        if !links.isEmpty, let owner = references[model.name]?[Array(key.utf8)] { try tx.update(owner, links) }
                     }
-                    if !links.isEmpty, let owner = references[model.name]?[Array(key.utf8)] { try tx.update(owner, links) }
                 }
             }
             return Summary(counts: counts)
