@@ -262,6 +262,17 @@ extension PostgresQueryTranslator {
             + " WHERE \(first).\(PostgresTables.orderColumn) = min(\(root).\(PostgresTables.orderColumn)))"
     }
 
+    /// The SQL of a group key's part of its group's identity: the same for every value GROUP
+    /// takes as one.
+    private static func groupIdentity(_ key: (text: String, path: Path, value: String)) -> String {
+        guard key.path.objectModel == nil else { return key.value }
+        switch key.path.type {
+        case .string: return distinguished(key.path)
+        case .double, .float: return "(CASE WHEN \(key.path.expression) = 0 THEN 0 ELSE \(key.path.expression) END)"
+        default: return key.value
+        }
+    }
+
     private mutating func groups(_ query: Query, model: ModelSchema) throws -> (sql: String, columns: [PostgresProjectedColumn]) {
         let root = "t0"
         // The group keys: one value per object, a link allowed (its target's key).
@@ -337,9 +348,11 @@ extension PostgresQueryTranslator {
         }
         let condition = try query.predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"
         // What tells a group apart across runs (`watch`) is its values as GROUP tells them
-        // apart (a string's NFC form, as a store's group keys compare), not the spelling it
-        // shows: that reading of the group's first row is made once, for its column.
-        let identity = "json_build_array(\(keys.map { $0.path.objectModel == nil && $0.path.type == .string ? Self.distinguished($0.path) : $0.value }.joined(separator: ", ")))::pg_catalog.text"
+        // apart (a string's NFC form, as a store's group keys compare; a zero of either sign as
+        // 0, as `GroupingKey` takes it), not the spelling it shows: that reading of the group's
+        // first row is made once, for its column, and the sign of a zero depends on which row
+        // PostgreSQL reads first.
+        let identity = "json_build_array(\(keys.map(Self.groupIdentity).joined(separator: ", ")))::pg_catalog.text"
         var sql = "SELECT \((columns.flatMap(\.sql) + [identity]).joined(separator: ", "))"
             + " FROM \(PostgresTables.table(model.name)) AS \(root)" + scopes[0].joins.joined()
             + " WHERE \(condition) GROUP BY \(keys.map { Self.distinguished($0.path) }.joined(separator: ", "))"

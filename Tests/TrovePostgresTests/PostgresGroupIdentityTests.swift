@@ -35,4 +35,27 @@ struct PostgresGroupIdentityTests {
         #expect(after.identities == before.identities)
         #expect(storeAfter.map(\.identity) == storeBefore.map(\.identity))
     }
+
+    /// A group of -0.0 and 0.0 (one value to GROUP on both backends) keeps its identity when the
+    /// row PostgreSQL read first goes, as a store's does.
+    @Test(arguments: ["P GROUP(d) SELECT(d, @count)", "P GROUP(f, d)"])
+    func aGroupOfZerosOfBothSignsKeepsItsIdentity(text: String) throws {
+        let schema = try Schema(jsonData: Array(#"""
+            {"models": [{"name": "P", "properties": {"d": "double", "f": "float", "n": "int"}}]}
+            """#.utf8), fileName: "zeros")
+        let postgres = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: schema)
+        let store = try Store(configuration: .inMemory(schema: schema))
+        let objects: [[String: Value]] = [["d": .double(-0.0), "f": .float(-0.0), "n": 1], ["d": .double(0.0), "f": .float(0.0), "n": 2],
+                                          ["d": .double(1), "f": .float(1), "n": 3]]
+        for object in objects { try postgres.insert("P", object) }
+        try store.write { tx in for object in objects { _ = try tx.insert("P", object) } }
+        guard case .rows(let before) = try postgres.run(text) else { Issue.record("not rows"); return }
+        let storeBefore = try store.read { try $0.rows(text) }
+        try postgres.delete("P", where: "n == 1")
+        try store.write { tx in _ = try tx.delete("P", where: "n == 1") }
+        guard case .rows(let after) = try postgres.run(text) else { Issue.record("not rows"); return }
+        let storeAfter = try store.read { try $0.rows(text) }
+        #expect(before.identities.count == 2 && after.identities == before.identities, "\(before.identities) then \(after.identities)")
+        #expect(storeAfter.map(\.identity) == storeBefore.map(\.identity))
+    }
 }
