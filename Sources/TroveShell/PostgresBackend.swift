@@ -133,9 +133,10 @@ public final class PostgresBackend: ShellBackend {
                             try row(try StoreDump.withNestedLinks(object, json, links, schema: schema))
                         }
                     }
-                } catch let error as QueryError where !inTransaction {
+                } catch where !inTransaction && (error is QueryError || error is PostgresError) {
                     // The snapshot's transaction, which the statement failed, could run no
-                    // re-check of a sum out of range: run alone, the statement names it.
+                    // re-check of a sum out of range (those re-checks then fail as "aborted"):
+                    // run alone, the statement names it.
                     _ = try store.run(query.text.text, arguments: arguments)
                     throw error
                 }

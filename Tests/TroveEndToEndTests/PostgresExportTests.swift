@@ -55,4 +55,22 @@ struct PostgresExportTests {
         #expect(imported.status == 0, "\(imported.err)")
         #expect(try w.run([fresh, "export Shelf"]).out == w.run([url, "export Shelf"]).out)
     }
+
+    /// An export with SELECT over a model whose links are written nested, failing on a sum out
+    /// of range where two items can overflow: the error names the sum a store names, not the
+    /// server's "transaction is aborted" of the re-checks run in the export's snapshot.
+    @Test func anExportsSumOutOfRangeIsNamedAsOnAStore() throws {
+        let schema = try w.write("sums.json", #"""
+            {"models": [{"name": "Shelf", "primaryKey": "id", "properties": {"id": "int", "top": "Box?", "a": "int[]", "b": "int[]"}},
+                        {"name": "Box", "properties": {"label": "string"}}]}
+            """#)
+        for target in ["a.trove", url] {
+            let made = try w.run([target, "-s", schema, #"insert Shelf {"id": 1, "a": [9223372036854775807, 1], "b": [1]}"#])
+            #expect(made.status == 0, "\(target): \(made.err)")
+        }
+        let query = "export Shelf SELECT(id, a.@sum, b.@sum)"
+        let store = try w.run(["a.trove", query]), server = try w.run([url, query])
+        #expect(store.status == 1 && store.err.contains("the sum of 'a' is out of the range"), "\(store.err)")
+        #expect(server.status == store.status && server.err == store.err, "server: \(server.err)\nstore: \(store.err)")
+    }
 }
