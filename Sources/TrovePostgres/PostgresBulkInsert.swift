@@ -72,7 +72,7 @@ public final class PostgresBulkInsert {
         lists = schema.properties.filter { $0.isStored && $0.type.isList }
         given = Array(repeating: nil, count: columns.count)
         direct = columns.map(PostgresColumnKind.init)
-        copySQL = "COPY \(PostgresTables.table(model)) (\(columns.map { PostgresTables.quoted($0.name) }.joined(separator: ", "))) FROM STDIN (FORMAT csv)"
+        copySQL = "COPY \(store.tables.table(model)) (\(columns.map { PostgresTables.quoted($0.name) }.joined(separator: ", "))) FROM STDIN (FORMAT csv)"
     }
 
     /// Whether a row can go by COPY with this value for a list property: only a list with no

@@ -46,13 +46,13 @@ extension PostgresStore {
     /// does, or nil when it does on none; `known`: whether it is known to.
     private func firstOverflow(of condition: QueryPredicate, _ probes: [QueryPredicate], model: ModelSchema, arguments: [Value], known: Bool) throws -> Int? {
         let bounds = try read {
-            try connection.execute("SELECT min(\(PostgresTables.orderColumn)), max(\(PostgresTables.orderColumn)) FROM \(PostgresTables.table(model.name))")
+            try connection.execute("SELECT min(\(PostgresTables.orderColumn)), max(\(PostgresTables.orderColumn)) FROM \(tables.table(model.name))")
         }
         let row = bounds.rows.first ?? []
         guard row.count == 2, let least = (row[0]).flatMap({ Int64($0) }), var high = (row[1]).flatMap({ Int64($0) }) else { return nil }
         /// Whether testing `predicates` on the objects with keys in `low + 1 ... high` overflows.
         func overflows(_ predicates: [QueryPredicate], above low: Int64, through high: Int64) throws -> Bool {
-            var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+            var translator = PostgresQueryTranslator(tables: tables, arguments: arguments)
             let sql = try translator.counts(model, each: predicates, above: low, through: high)
             do {
                 _ = try read { try connection.execute(sql, translator.parameters.values) }

@@ -36,16 +36,27 @@ public final class PostgresConnection {
         // Notices ("relation already exists, skipping") are not the user's concern.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
         _ = try execute("SET client_min_messages = warning")
-        // pg_catalog is searched before the search_path unless the path names it: a model named
-        // like a system table (`pg_type`) would be the catalog's. Last, it yields to the user's
-        // schemas; Trove's SQL names the catalog's relations and the types a table could shadow
-        // with `pg_catalog.` (DEVELOPERS.md).
-        _ = try execute("""
-            SELECT pg_catalog.set_config('search_path', CASE WHEN pg_catalog.current_setting('search_path') IN ('', '""') THEN 'pg_catalog' \
-            ELSE pg_catalog.current_setting('search_path') || ', pg_catalog' END, false) \
-            WHERE 'pg_catalog' <> ALL (pg_catalog.current_schemas(false))
+        // Trove's SQL means PostgreSQL's built-ins whatever the user's schemas define (a `>` or
+        // `abs` of theirs would otherwise be called instead): the search_path becomes the one
+        // schema Trove's tables live in (the path's first existing schema other than
+        // pg_catalog and pg_temp; user schemas cannot start with `pg_`), which PostgreSQL
+        // searches after pg_catalog when the path does not name it. Until then only qualified
+        // names are used. The tables are named with that schema (`PostgresTables`), so that a model named
+        // like a catalog table (`pg_type`) is still the model's (DEVELOPERS.md).
+        let found = try execute("""
+            SELECT p.name FROM pg_catalog.unnest(pg_catalog.current_schemas(false)) WITH ORDINALITY AS p(name, n) \
+            WHERE NOT pg_catalog.starts_with(p.name::pg_catalog.text, 'pg_') ORDER BY p.n LIMIT 1
             """)
+        guard let name = found.rows.first?[0] else {
+            throw PostgresError("cannot use PostgreSQL: no schema of the search_path exists to hold Trove's tables")
+        }
+        namespace = PostgresTables.quoted(name)
+        _ = try execute("SELECT pg_catalog.set_config('search_path', $1, false)", [namespace])
     }
+
+    /// The PostgreSQL schema Trove's tables live in, quoted: the first existing schema of the
+    /// search_path the connection started with, and then its whole search_path.
+    package private(set) var namespace = ""
 
     deinit { PQfinish(connection) }
 

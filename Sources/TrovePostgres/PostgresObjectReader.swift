@@ -17,8 +17,8 @@ public final class PostgresObjectReader {
     init(connection: PostgresConnection, schema: Schema) {
         self.connection = connection
         self.schema = schema
-        tables = PostgresTables(schema: schema)
-        translator = PostgresQueryTranslator(schema: schema)
+        tables = PostgresTables(schema: schema, namespace: connection.namespace)
+        translator = PostgresQueryTranslator(tables: tables)
     }
 
     /// Runs `body` with a reader of the database `connection` is open on (outside a
@@ -48,7 +48,7 @@ public final class PostgresObjectReader {
         let types = try PostgresObjects.types(model, schema: schema)
         cursors += 1
         let cursor = "trove_read_\(cursors)"
-        try connection.execute("DECLARE \(cursor) NO SCROLL CURSOR FOR SELECT \(try columns(model).joined(separator: ", ")) FROM \(PostgresTables.table(model.name)) AS t0 ORDER BY t0.\(PostgresTables.orderColumn)")
+        try connection.execute("DECLARE \(cursor) NO SCROLL CURSOR FOR SELECT \(try columns(model).joined(separator: ", ")) FROM \(tables.table(model.name)) AS t0 ORDER BY t0.\(PostgresTables.orderColumn)")
         while true {
             let rows = try connection.execute("FETCH \(batchSize) FROM \(cursor)")
             if rows.rows.isEmpty { break }
@@ -63,7 +63,7 @@ public final class PostgresObjectReader {
         let types = try PostgresObjects.types(model, schema: schema)
         guard !keys.isEmpty else { return try PostgresObjects(model: model, types: types, rows: []) }
         let rows = try connection.execute(
-            "SELECT \(try columns(model).joined(separator: ", ")) FROM \(PostgresTables.table(model.name)) AS t0"
+            "SELECT \(try columns(model).joined(separator: ", ")) FROM \(tables.table(model.name)) AS t0"
                 + " JOIN unnest($1::bigint[]) WITH ORDINALITY AS u(key, n) ON t0.\(PostgresTables.orderColumn) = u.key ORDER BY u.n",
             ["{" + keys.map(String.init).joined(separator: ",") + "}"])
         return try PostgresObjects(model: model, types: types, rows: rows.rows)

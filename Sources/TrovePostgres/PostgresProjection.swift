@@ -258,7 +258,7 @@ extension PostgresQueryTranslator {
         scopes.append(Scope())
         let value = try resolve(keyPath, model: model, alias: first)
         let joins = scopes.removeLast().joins.joined()
-        return "(SELECT \(value.expression) FROM \(PostgresTables.table(model.name)) AS \(first)\(joins)"
+        return "(SELECT \(value.expression) FROM \(tables.table(model.name)) AS \(first)\(joins)"
             + " WHERE \(first).\(PostgresTables.orderColumn) = min(\(root).\(PostgresTables.orderColumn)))"
     }
 
@@ -354,7 +354,7 @@ extension PostgresQueryTranslator {
         // PostgreSQL reads first.
         let identity = "json_build_array(\(keys.map(Self.groupIdentity).joined(separator: ", ")))::pg_catalog.text"
         var sql = "SELECT \((columns.flatMap(\.sql) + [identity]).joined(separator: ", "))"
-            + " FROM \(PostgresTables.table(model.name)) AS \(root)" + scopes[0].joins.joined()
+            + " FROM \(tables.table(model.name)) AS \(root)" + scopes[0].joins.joined()
             + " WHERE \(condition) GROUP BY \(keys.map { Self.distinguished($0.path) }.joined(separator: ", "))"
             + " ORDER BY \(order.joined(separator: ", "))"
         if query.offset > 0 { sql += " OFFSET \(parameters.add(String(query.offset)))::bigint" }

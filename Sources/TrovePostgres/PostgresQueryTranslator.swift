@@ -40,9 +40,9 @@ struct PostgresQueryTranslator {
         var joined: [String: String] = [:]
     }
 
-    init(schema: Schema, arguments: [Value] = []) {
-        self.schema = schema
-        self.tables = PostgresTables(schema: schema)
+    init(tables: PostgresTables, arguments: [Value] = []) {
+        self.schema = tables.schema
+        self.tables = tables
         self.arguments = arguments
     }
 
@@ -119,7 +119,7 @@ struct PostgresQueryTranslator {
         let primaryKey = model.primaryKey.map { "\(root).\(PostgresTables.quoted($0))" }
         let sortsByKey = primaryKey.map(sortValues.contains) ?? false
         order.append("\(root).\(PostgresTables.orderColumn)")
-        let from = "\(PostgresTables.table(model.name)) AS \(root)" + scopes[0].joins.joined()
+        let from = "\(tables.table(model.name)) AS \(root)" + scopes[0].joins.joined()
         var sql: String
         if query.distinct.isEmpty {
             sql = "SELECT \(columns.joined(separator: ", ")) FROM \(from) WHERE \(condition)"
@@ -136,7 +136,7 @@ struct PostgresQueryTranslator {
                 }
                 keys.append(Self.distinguished(path))
             }
-            let from = "\(PostgresTables.table(model.name)) AS \(root)" + scopes[0].joins.joined()
+            let from = "\(tables.table(model.name)) AS \(root)" + scopes[0].joins.joined()
             let ordinals = order.indices.map { "o\($0)" }
             let orderValues = sortValues + ["\(root).\(PostgresTables.orderColumn)"]
             let inner = "SELECT \(columns.enumerated().map { "\($1) AS c\($0)" }.joined(separator: ", ")), "
@@ -241,7 +241,7 @@ struct PostgresQueryTranslator {
         case .count, .size:
             throw Self.refusal(.invalidAggregate, "count is its own statement", at: statement.model.range)
         }
-        let sql = "SELECT \(expression) FROM \(PostgresTables.table(model.name)) AS \(root)" + scopes[0].joins.joined() + " WHERE \(condition)"
+        let sql = "SELECT \(expression) FROM \(tables.table(model.name)) AS \(root)" + scopes[0].joins.joined() + " WHERE \(condition)"
         return (sql, resultType)
     }
 
@@ -260,14 +260,14 @@ struct PostgresQueryTranslator {
         let counts = try predicates.map { "count(*) FILTER (WHERE \(try condition($0, model: model, alias: root)))" }
         let key = "\(root).\(PostgresTables.orderColumn)"
         let above = parameters.add(String(low)), through = parameters.add(String(high))
-        return "SELECT \(counts.joined(separator: ", ")) FROM \(PostgresTables.table(model.name)) AS \(root)"
+        return "SELECT \(counts.joined(separator: ", ")) FROM \(tables.table(model.name)) AS \(root)"
             + scopes[0].joins.joined() + " WHERE \(key) > \(above)::int8 AND \(key) <= \(through)::int8"
     }
 
     mutating func keys(_ model: ModelSchema, where predicate: QueryPredicate?) throws -> String {
         let root = "t0"
         let condition = try predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"
-        return "SELECT \(root).\(tables.keyColumn(model)) FROM \(PostgresTables.table(model.name)) AS \(root)"
+        return "SELECT \(root).\(tables.keyColumn(model)) FROM \(tables.table(model.name)) AS \(root)"
             + scopes[0].joins.joined() + " WHERE \(condition)"
     }
 
@@ -279,7 +279,7 @@ struct PostgresQueryTranslator {
         let condition = try predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"
         guard !scopes[0].joins.isEmpty else { return condition }
         let key = "\(root).\(tables.keyColumn(model))"
-        return "\(key) IN (SELECT \(key) FROM \(PostgresTables.table(model.name)) AS \(root)" + scopes[0].joins.joined() + " WHERE \(condition))"
+        return "\(key) IN (SELECT \(key) FROM \(tables.table(model.name)) AS \(root)" + scopes[0].joins.joined() + " WHERE \(condition))"
     }
 
     /// The key of the object `alias` as a row of objects ends with it (`PostgresObjects.keys`).
@@ -306,7 +306,7 @@ struct PostgresQueryTranslator {
                     value = PostgresValues.output("l.value", type: element)
                 }
                 return "(SELECT COALESCE(json_agg((\(value))::pg_catalog.text ORDER BY l.position), '[]') FROM "
-                    + "\(PostgresTables.listTable(model.name, property.name)) AS l WHERE l.owner = \(alias).\(tables.keyColumn(model)))"
+                    + "\(tables.listTable(model.name, property.name)) AS l WHERE l.owner = \(alias).\(tables.keyColumn(model)))"
             default:
                 return PostgresValues.output(column, type: property.type)
             }
@@ -403,7 +403,7 @@ struct PostgresQueryTranslator {
                                 objectModel: targetModel, objectAlias: nil)
                 }
                 let joined = nextAlias("t")
-                let join = " LEFT JOIN \(PostgresTables.table(target)) AS \(joined) ON \(joined).\(tables.keyColumn(targetModel)) = \(column)"
+                let join = " LEFT JOIN \(tables.table(target)) AS \(joined) ON \(joined).\(tables.keyColumn(targetModel)) = \(column)"
                 if subquery != nil {
                     subquery!.from += join
                 } else if let existing = scopes[scopes.count - 1].joined["\(currentAlias).\(name)"] {
@@ -418,14 +418,14 @@ struct PostgresQueryTranslator {
                 currentAlias = joined
             case .list(let element):
                 let list = nextAlias("l")
-                let side = "\(PostgresTables.listTable(current.name, name)) AS \(list)"
+                let side = "\(tables.listTable(current.name, name)) AS \(list)"
                 let outer = "\(currentAlias).\(tables.keyColumn(current))"
                 let owner = "\(list).owner = \(outer)"
                 var from = side
                 if case .link(let target) = element {
                     let targetModel = try self.model(target)
                     let joined = nextAlias("t")
-                    from += " JOIN \(PostgresTables.table(target)) AS \(joined) ON \(joined).\(tables.keyColumn(targetModel)) = \(list).value"
+                    from += " JOIN \(tables.table(target)) AS \(joined) ON \(joined).\(tables.keyColumn(targetModel)) = \(list).value"
                     subquery = Subquery.joining(subquery, from, on: owner, order: ["\(list).position"], outer: outer)
                     if isLast {
                         return Path(expression: "\(joined).\(tables.keyColumn(targetModel))", type: try keyProperty(target),
@@ -448,11 +448,11 @@ struct PostgresQueryTranslator {
                 if link.type.isList {
                     let list = nextAlias("l")
                     // An object that lists the target twice links to it once, as in a store.
-                    from = "(SELECT DISTINCT owner, value FROM \(PostgresTables.listTable(origin, originProperty))) AS \(list) "
-                        + "JOIN \(PostgresTables.table(origin)) AS \(joined) ON \(joined).\(tables.keyColumn(originModel)) = \(list).owner"
+                    from = "(SELECT DISTINCT owner, value FROM \(tables.listTable(origin, originProperty))) AS \(list) "
+                        + "JOIN \(tables.table(origin)) AS \(joined) ON \(joined).\(tables.keyColumn(originModel)) = \(list).owner"
                     correlation = "\(list).value = \(currentAlias).\(tables.keyColumn(current))"
                 } else {
-                    from = "\(PostgresTables.table(origin)) AS \(joined)"
+                    from = "\(tables.table(origin)) AS \(joined)"
                     correlation = "\(joined).\(PostgresTables.quoted(originProperty)) = \(currentAlias).\(tables.keyColumn(current))"
                 }
                 subquery = Subquery.joining(subquery, from, on: correlation, order: order,
@@ -737,7 +737,7 @@ struct PostgresQueryTranslator {
                     throw Self.refusal(.invalidAggregate, "'\(aggregate.collection)' is a list of values: \(aggregate.function) takes no property", at: property.range)
                 }
                 // The property is read in the list's subquery, through to-one links only.
-                var inner = PostgresQueryTranslator(schema: schema, arguments: arguments)
+                var inner = PostgresQueryTranslator(tables: tables, arguments: arguments)
                 inner.aliasCount = aliasCount + 100
                 inner.parameters = parameters
                 let reached = try inner.resolve(property, model: target, alias: targetAlias)

@@ -115,7 +115,7 @@ public final class PostgresRepository: QueryLanguageRepository {
         try tracker.requireWrite()
         defer { try? tracker.endWrite() }
         let pending = try tracker.pending()
-        let tables = PostgresTables(schema: store.schema)
+        let tables = store.tables
         let connection = store.connection
         // What a save in an outer transaction wrote lasts only if that transaction commits.
         let durable = !store.isInTransaction
@@ -123,7 +123,7 @@ public final class PostgresRepository: QueryLanguageRepository {
         do {
             try store.write {
                 for d in pending.deletes {
-                    try connection.execute("DELETE FROM \(PostgresTables.table(d.model)) WHERE \(PostgresTables.orderColumn) = $1::bigint", [String(d.id)])
+                    try connection.execute("DELETE FROM \(tables.table(d.model)) WHERE \(PostgresTables.orderColumn) = $1::bigint", [String(d.id)])
                 }
                 for u in pending.updates {
                     let model = try store.model(u.model)
@@ -164,7 +164,7 @@ public final class PostgresRepository: QueryLanguageRepository {
         var text = key
         if let pk = model.primaryKeyProperty {
             text = try store.connection.execute(
-                "SELECT \(PostgresTables.orderColumn)::pg_catalog.text FROM \(PostgresTables.table(model.name)) WHERE \(tables.keyColumn(model)) = $1::\(PostgresTables.castType(pk.type))",
+                "SELECT \(PostgresTables.orderColumn)::pg_catalog.text FROM \(tables.table(model.name)) WHERE \(tables.keyColumn(model)) = $1::\(PostgresTables.castType(pk.type))",
                 [key]).rows.first?.first ?? nil
         }
         guard let text, let order = Int64(text) else { throw PostgresError("PostgreSQL returned no key for the new '\(model.name)'") }
@@ -203,13 +203,13 @@ struct ObjectGraph {
     init(schema: Schema, connection: PostgresConnection) {
         self.schema = schema
         self.connection = connection
-        tables = PostgresTables(schema: schema)
+        tables = PostgresTables(schema: schema, namespace: connection.namespace)
     }
 
     /// Reads the objects of `model` matching `condition` and what they reach; returns their
     /// keys and `"@key"`s in the order they were first saved.
     mutating func load(_ model: ModelSchema, where condition: QueryPredicate?, arguments: [Value]) throws -> [(key: String, order: Int64)] {
-        var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+        var translator = PostgresQueryTranslator(tables: tables, arguments: arguments)
         let filter = try condition.map { "t0.\(tables.keyColumn(model)) IN (\(try translator.keys(model, where: $0)))" } ?? "true"
         let roots = try read(model, filter: filter, parameters: translator.parameters.values)
         var wanted: [String: Set<[UInt8]>] = [:]
@@ -236,10 +236,10 @@ struct ObjectGraph {
 
     /// Reads the rows of `model` that `filter` (on alias `t0`) selects into `rows`.
     private mutating func read(_ model: ModelSchema, filter: String, parameters: [String?]) throws -> [(key: String, order: Int64)] {
-        let translator = PostgresQueryTranslator(schema: schema)
+        let translator = PostgresQueryTranslator(tables: tables)
         let columns = try translator.outputColumns(model, alias: "t0")
         let sql = "SELECT \(columns.joined(separator: ", ")), t0.\(PostgresTables.orderColumn)::pg_catalog.text, t0.\(tables.keyColumn(model))::pg_catalog.text "
-            + "FROM \(PostgresTables.table(model.name)) AS t0 WHERE \(filter) ORDER BY t0.\(PostgresTables.orderColumn)"
+            + "FROM \(tables.table(model.name)) AS t0 WHERE \(filter) ORDER BY t0.\(PostgresTables.orderColumn)"
         let result = try connection.execute(sql, parameters).rows
         let objects = try PostgresObjects(model: model, schema: schema, rows: result.map { Array($0.dropLast(2)) + [$0.last ?? nil] })
         let stored = model.properties.filter(\.isStored)
@@ -276,11 +276,11 @@ struct ObjectGraph {
                   let origin = schema[originName], let via = origin[property: originProperty] else { continue }
             var parameters = SQLParameters()
             let keyArray = "\(parameters.add(Self.arrayLiteral(keys)))::\(PostgresTables.castType(model.primaryKeyProperty?.type ?? .int))[]"
-            let originTable = PostgresTables.table(origin.name)
+            let originTable = tables.table(origin.name)
             let originKey = tables.keyColumn(origin)
             let sql: String
             if via.type.isList {
-                sql = "SELECT DISTINCT l.value::pg_catalog.text, o.\(originKey)::pg_catalog.text, o.\(PostgresTables.orderColumn) FROM \(PostgresTables.listTable(origin.name, via.name)) AS l "
+                sql = "SELECT DISTINCT l.value::pg_catalog.text, o.\(originKey)::pg_catalog.text, o.\(PostgresTables.orderColumn) FROM \(tables.listTable(origin.name, via.name)) AS l "
                     + "JOIN \(originTable) AS o ON o.\(originKey) = l.owner WHERE l.value = ANY(\(keyArray)) ORDER BY o.\(PostgresTables.orderColumn)"
             } else {
                 let column = PostgresTables.quoted(via.name)

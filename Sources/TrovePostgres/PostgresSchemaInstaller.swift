@@ -54,10 +54,11 @@ enum PostgresSchemaInstaller {
     }
 
     private static func read(_ connection: PostgresConnection) throws -> Stored? {
-        let exists = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [PostgresTables.schemaTable])
+        let schemaTable = PostgresTables.schemaTable(in: connection.namespace)
+        let exists = try connection.execute("SELECT pg_catalog.to_regclass($1) IS NOT NULL", [schemaTable])
         guard exists.rows.first?.first == "t" else { return nil }
         // `s.*`: a table of layout 1 has no `layout` column.
-        guard let row = try connection.execute("SELECT \(PostgresForeignKeys.query), s.* FROM \(PostgresTables.schemaTable) AS s").rows.first,
+        guard let row = try connection.execute("SELECT \(PostgresForeignKeys.query), s.* FROM \(schemaTable) AS s").rows.first,
               row.count >= 3, let text = row[2] else {
             return nil
         }
@@ -79,19 +80,19 @@ enum PostgresSchemaInstaller {
     /// property by one on its NFC form and adds that of each string primary key.
     private static func upgrade(_ stored: Stored, on connection: PostgresConnection) throws {
         guard stored.layout < layout else { return }
-        let tables = PostgresTables(schema: stored.schema)
+        let tables = PostgresTables(schema: stored.schema, namespace: connection.namespace)
         for model in stored.schema.models {
             // Only the index Trove made goes, by its name: another on the column is a DBA's.
             for property in model.properties where property.isIndexed && property.name != model.primaryKey && property.type == .string {
-                try connection.execute("DROP INDEX IF EXISTS \(PostgresTables.indexName(model.name, property.name))")
+                try connection.execute("DROP INDEX IF EXISTS \(tables.namespace).\(PostgresTables.indexName(model.name, property.name))")
                 try connection.execute(tables.createIndex(model.name, property.name))
             }
             for statement in tables.nfcKeyIndex(model) { try connection.execute(statement) }
             // The planner knows an expression index's values only from statistics.
-            try connection.execute("ANALYZE \(PostgresTables.table(model.name))")
+            try connection.execute("ANALYZE \(tables.table(model.name))")
         }
-        try connection.execute("ALTER TABLE \(PostgresTables.schemaTable) ADD COLUMN IF NOT EXISTS layout integer NOT NULL DEFAULT 1")
-        try connection.execute("UPDATE \(PostgresTables.schemaTable) SET layout = \(layout)")
+        try connection.execute("ALTER TABLE \(tables.schemaTable) ADD COLUMN IF NOT EXISTS layout integer NOT NULL DEFAULT 1")
+        try connection.execute("UPDATE \(tables.schemaTable) SET layout = \(layout)")
     }
 
     /// Makes the database hold `schema`, and returns it with the tables' foreign keys.
@@ -104,15 +105,15 @@ enum PostgresSchemaInstaller {
     static func installInTransaction(_ schema: Schema, on connection: PostgresConnection) throws -> (schema: Schema, foreignKeys: PostgresForeignKeys) {
         do {
             try connection.execute("SELECT pg_advisory_xact_lock(7412553)")
-            let tables = PostgresTables(schema: schema)
+            let tables = PostgresTables(schema: schema, namespace: connection.namespace)
             guard let stored = try read(connection) else {
                 try tables.checkNames(models: schema.models)
-                try connection.execute("CREATE TABLE \(PostgresTables.schemaTable) (id integer PRIMARY KEY CHECK (id = 1), definition pg_catalog.text NOT NULL, "
+                try connection.execute("CREATE TABLE \(tables.schemaTable) (id integer PRIMARY KEY CHECK (id = 1), definition pg_catalog.text NOT NULL, "
                     + "layout integer NOT NULL DEFAULT 1)")
                 for model in schema.models { for statement in tables.createTable(model) { try connection.execute(statement) } }
                 for model in schema.models { for statement in tables.foreignKeys(model) { try connection.execute(statement) } }
                 for statement in tables.notifyTriggers() { try connection.execute(statement) }
-                try connection.execute("INSERT INTO \(PostgresTables.schemaTable) VALUES (1, $1, \(layout))", [schema.jsonText])
+                try connection.execute("INSERT INTO \(tables.schemaTable) VALUES (1, $1, \(layout))", [schema.jsonText])
                 return (schema, try PostgresForeignKeys.read(connection))
             }
             // The stored schema's tables first, so that a migration adds to this layout.
@@ -142,7 +143,7 @@ enum PostgresSchemaInstaller {
             for change in plan.changes { try apply(change, tables: tables, connection: connection) }
             for model in added { for statement in tables.foreignKeys(model) { try connection.execute(statement) } }
             for statement in tables.notifyTriggers() { try connection.execute(statement) }
-            try connection.execute("UPDATE \(PostgresTables.schemaTable) SET definition = $1", [schema.jsonText])
+            try connection.execute("UPDATE \(tables.schemaTable) SET definition = $1", [schema.jsonText])
             return (schema, try PostgresForeignKeys.read(connection))
         }
     }
@@ -161,23 +162,23 @@ enum PostgresSchemaInstaller {
                     // Existing rows get the default; the column keeps none, as inserts supply it.
                     var parameters = SQLParameters()
                     let expression = try PostgresValues.sql(value, type: property.type, &parameters)
-                    try connection.execute("ALTER TABLE \(PostgresTables.table(name)) ADD COLUMN \(column.replacingNotNull())")
-                    try connection.execute("UPDATE \(PostgresTables.table(name)) SET \(PostgresTables.quoted(property.name)) = \(expression)",
+                    try connection.execute("ALTER TABLE \(tables.table(name)) ADD COLUMN \(column.replacingNotNull())")
+                    try connection.execute("UPDATE \(tables.table(name)) SET \(PostgresTables.quoted(property.name)) = \(expression)",
                                            parameters.values)
                     if !property.isOptional {
-                        try connection.execute("ALTER TABLE \(PostgresTables.table(name)) ALTER COLUMN \(PostgresTables.quoted(property.name)) SET NOT NULL")
+                        try connection.execute("ALTER TABLE \(tables.table(name)) ALTER COLUMN \(PostgresTables.quoted(property.name)) SET NOT NULL")
                     }
                     return
                 }
                 column = column.replacingNotNull()
-                try connection.execute("ALTER TABLE \(PostgresTables.table(name)) ADD COLUMN \(column)")
+                try connection.execute("ALTER TABLE \(tables.table(name)) ADD COLUMN \(column)")
             }
             for statement in tables.foreignKeys(property, in: model) { try connection.execute(statement) }
             if property.isIndexed { try connection.execute(tables.createIndex(name, property.name)) }
         case .addedIndex(let model, let property):
             try connection.execute(tables.createIndex(model, property))
         case .removedIndex(let model, let property):
-            try PostgresTables.dropIndex(model, property, on: connection)
+            try tables.dropIndex(model, property, on: connection)
         case .changedDefault, .reorderedProperties, .removedProperty, .changedPropertyType:
             // Defaults are applied by inserts; the rest changes nothing stored.
             return

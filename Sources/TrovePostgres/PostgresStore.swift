@@ -25,6 +25,8 @@ public final class PostgresStore {
             insertPlans.removeAll()
         }
     }
+    /// How the schema lies in the database's tables.
+    var tables: PostgresTables { PostgresTables(schema: schema, namespace: connection.namespace) }
     /// The foreign keys of the schema's tables, by which a broken one names its link.
     private(set) var foreignKeys = PostgresForeignKeys()
     public private(set) var isInTransaction = false
@@ -316,7 +318,7 @@ public final class PostgresStore {
     public func sql(_ queryText: String, arguments: [Value] = []) throws -> (sql: String, parameters: [String?]) {
         let query = try parsed(queryText)
         try queryCheck.check(.query(query), text: queryText, arguments: arguments)
-        var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+        var translator = PostgresQueryTranslator(tables: tables, arguments: arguments)
         let sql = try Self.translating(queryText) { try translator.select(query) }
         return (sql, translator.parameters.values)
     }
@@ -339,13 +341,13 @@ public final class PostgresStore {
         case .query(let query) where !query.select.isEmpty || !query.group.isEmpty:
             let (sql, parameters, columns) = try rowTranslations.translation(.rows, text, arguments: arguments) {
                 try queryCheck.check(statement, text: text, arguments: arguments)
-                var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+                var translator = PostgresQueryTranslator(tables: tables, arguments: arguments)
                 let (sql, columns) = try Self.translating(text) { try translator.rows(query) }
                 return (sql, translator.parameters, columns, query.predicate)
             }
             func exactRows() throws -> Answer {
                 // The exact form's answer stands (`PostgresQueryTranslator.doubleSum`).
-                var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+                var translator = PostgresQueryTranslator(tables: tables, arguments: arguments)
                 translator.exactSums = true
                 let (sql, columns) = try Self.translating(text) { try translator.rows(query) }
                 return .rows(try projectedRows(query, text, arguments: arguments, sql: sql, parameters: translator.parameters.values, columns: columns))
@@ -363,14 +365,14 @@ public final class PostgresStore {
         case .aggregate(let aggregate):
             let (sql, parameters, type) = try aggregateTranslations.translation(.aggregate, text, arguments: arguments) {
                 try queryCheck.check(statement, text: text, arguments: arguments)
-                var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+                var translator = PostgresQueryTranslator(tables: tables, arguments: arguments)
                 let (sql, type) = try Self.translating(text) { try translator.aggregate(aggregate) }
                 return (sql, translator.parameters, type, aggregate.predicate)
             }
             let value = try aggregateValue(aggregate, text, arguments: arguments, sql: sql, parameters: parameters, type: type)
             if aggregate.function == .sum || aggregate.function == .avg, case .value(_, .double(let fast)) = value, !fast.isFinite {
                 // A fast sum that is not finite: the exact form's answer stands (`PostgresQueryTranslator.doubleSum`).
-                var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+                var translator = PostgresQueryTranslator(tables: tables, arguments: arguments)
                 translator.exactSums = true
                 let (sql, type) = try Self.translating(text) { try translator.aggregate(aggregate) }
                 return try aggregateValue(aggregate, text, arguments: arguments, sql: sql, parameters: translator.parameters.values, type: type)
@@ -451,13 +453,13 @@ public final class PostgresStore {
             alone.select = query.select.indices.filter { !columns[$0].overflows || $0 == candidate }.map { query.select[$0] }
             // The exact form: a fast sum overflows only where it does, but can be an infinity
             // where it overflows (`PostgresQueryTranslator.doubleSum`).
-            var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+            var translator = PostgresQueryTranslator(tables: tables, arguments: arguments)
             translator.exactSums = true
             var translated = try? translator.rows(alone)
             if translated == nil {
                 // SORT names an item left out: the groups or objects unordered, all of them.
                 (alone.sort, alone.offset, alone.limit) = ([], 0, nil)
-                translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+                translator = PostgresQueryTranslator(tables: tables, arguments: arguments)
                 translator.exactSums = true
                 translated = try? translator.rows(alone)
             }
@@ -516,7 +518,7 @@ public final class PostgresStore {
                 throw PostgresError("a query with SELECT or GROUP gives rows, not objects: run it with run(_:arguments:)")
             }
             try queryCheck.check(.query(query), text: queryText, arguments: arguments)
-            var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+            var translator = PostgresQueryTranslator(tables: tables, arguments: arguments)
             let sql = try Self.translating(queryText) { try translator.select(query) }
             let model = try model(query.model.name)
             return (sql, translator.parameters, ObjectReading(model: model, types: try PostgresObjects.types(model, schema: schema)), query.predicate)
@@ -555,7 +557,7 @@ public final class PostgresStore {
     public func count(_ model: String, where predicate: String? = nil, arguments: [Value] = []) throws -> Int {
         let model = try self.model(model)
         let (sql, parameters) = try translations.sql(.count(model: model.name, filtered: predicate != nil), predicate ?? "", arguments: arguments) {
-            var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+            var translator = PostgresQueryTranslator(tables: tables, arguments: arguments)
             let checked = try checkedPredicate(predicate, model: model, arguments: arguments)
             let sql = try Self.translating(predicate ?? "") { try translator.count(model, where: checked) }
             return (sql, translator.parameters, checked)
@@ -574,7 +576,7 @@ public final class PostgresStore {
         let sql: String, parameters: [String?]
         if case .aggregate(let aggregate)? = try? QueryParser.parseStatement(queryText) {
             try queryCheck.check(.aggregate(aggregate), text: queryText, arguments: arguments)
-            var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+            var translator = PostgresQueryTranslator(tables: tables, arguments: arguments)
             sql = try Self.translating(queryText) { try translator.aggregate(aggregate).sql }
             parameters = translator.parameters.values
         } else {
@@ -720,7 +722,7 @@ public final class PostgresStore {
             try insertRow(model, values)
             return true
         }
-        let exists = try connection.execute("SELECT 1 FROM \(PostgresTables.table(model.name)) WHERE \(PostgresTables.quoted(pk)) = \(try keyParameter(model, key))",
+        let exists = try connection.execute("SELECT 1 FROM \(tables.table(model.name)) WHERE \(PostgresTables.quoted(pk)) = \(try keyParameter(model, key))",
                                             [try keyText(model, key)])
         if exists.rows.isEmpty {
             try insertRow(model, values)
@@ -736,7 +738,7 @@ public final class PostgresStore {
     @discardableResult
     public func update(_ model: String, where predicate: String?, arguments: [Value] = [], set values: [String: Value]) throws -> Int {
         let model = try self.model(model)
-        var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+        var translator = PostgresQueryTranslator(tables: tables, arguments: arguments)
         let checked = try checkedPredicate(predicate, model: model, arguments: arguments)
         let condition = try Self.translating(predicate ?? "") { try translator.rowCondition(model, where: checked) }
         do {
@@ -752,14 +754,14 @@ public final class PostgresStore {
     @discardableResult
     public func delete(_ model: String, where predicate: String?, arguments: [Value] = []) throws -> Int {
         let model = try self.model(model)
-        var translator = PostgresQueryTranslator(schema: schema, arguments: arguments)
+        var translator = PostgresQueryTranslator(tables: tables, arguments: arguments)
         let checked = try checkedPredicate(predicate, model: model, arguments: arguments)
         let condition = try Self.translating(predicate ?? "") { try translator.rowCondition(model, where: checked) }
         // Links to the deleted objects become null, and their list rows go, by the tables' own
         // foreign keys: one statement.
         do {
             return try write(oneStatement: true) {
-                try connection.execute("DELETE FROM \(PostgresTables.table(model.name)) AS t0 WHERE \(condition)", translator.parameters.values).affected
+                try connection.execute("DELETE FROM \(tables.table(model.name)) AS t0 WHERE \(condition)", translator.parameters.values).affected
             }
         } catch let error as PostgresError where error.sqlState == "22003" {
             throw try overflowingSum(in: predicate, of: model, arguments: arguments) ?? error
@@ -771,7 +773,7 @@ public final class PostgresStore {
         let model = try self.model(model)
         guard let pk = model.primaryKey else { throw PostgresError("'\(model.name)' has no primary key") }
         return try read {
-            !(try connection.execute("SELECT 1 FROM \(PostgresTables.table(model.name)) WHERE \(PostgresTables.quoted(pk)) = \(try keyParameter(model, primaryKey))",
+            !(try connection.execute("SELECT 1 FROM \(tables.table(model.name)) WHERE \(PostgresTables.quoted(pk)) = \(try keyParameter(model, primaryKey))",
                                      [try keyText(model, primaryKey)]).rows.isEmpty)
         }
     }
@@ -783,9 +785,9 @@ public final class PostgresStore {
     public func object(_ model: String, primaryKey: Value) throws -> PostgresObjects {
         let model = try self.model(model)
         guard model.primaryKey != nil else { throw PostgresError("'\(model.name)' has no primary key") }
-        let translator = PostgresQueryTranslator(schema: schema, arguments: [])
+        let translator = PostgresQueryTranslator(tables: tables, arguments: [])
         let columns = try translator.outputColumns(model, alias: "t0") + [translator.keyOutput(model, alias: "t0")]
-        let sql = "SELECT \(columns.joined(separator: ", ")) FROM \(PostgresTables.table(model.name)) AS t0 WHERE \(try keyCondition(model))"
+        let sql = "SELECT \(columns.joined(separator: ", ")) FROM \(tables.table(model.name)) AS t0 WHERE \(try keyCondition(model))"
         let rows = try read { try connection.execute(sql, [try keyText(model, primaryKey)]) }
         return try PostgresObjects(model: model, schema: schema, rows: rows.rows)
     }
@@ -806,7 +808,7 @@ public final class PostgresStore {
     public func delete(_ model: String, primaryKeys: [Value]) throws -> Int {
         let model = try self.model(model)
         guard let pk = model.primaryKey else { throw PostgresError("'\(model.name)' has no primary key") }
-        let sql = "DELETE FROM \(PostgresTables.table(model.name)) WHERE \(PostgresTables.quoted(pk)) = \(try keyParameter(model, .null))"
+        let sql = "DELETE FROM \(tables.table(model.name)) WHERE \(PostgresTables.quoted(pk)) = \(try keyParameter(model, .null))"
         return try write {
             var deleted = 0
             for key in primaryKeys {
@@ -965,11 +967,11 @@ public final class PostgresStore {
             if case .link(let target) = type { type = schema[target]?.primaryKeyProperty?.type ?? .int }
             placeholders.append(PostgresValues.expression(placeholder: "$\(index + 1)", type: type))
         }
-        let table = PostgresTables.table(model.name)
+        let table = tables.table(model.name)
         let sql = columns.isEmpty
             ? "INSERT INTO \(table) DEFAULT VALUES"
             : "INSERT INTO \(table) (\(columns.map { PostgresTables.quoted($0.name) }.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))"
-        let plan = InsertPlan(model: model, computed: model.properties.filter { !$0.isStored }.map(\.name), sql: sql, returningSQL: sql + " RETURNING \(PostgresTables(schema: schema).keyColumn(model))::pg_catalog.text",
+        let plan = InsertPlan(model: model, computed: model.properties.filter { !$0.isStored }.map(\.name), sql: sql, returningSQL: sql + " RETURNING \(tables.keyColumn(model))::pg_catalog.text",
                               columnCount: columns.count, hasLists: model.properties.contains { $0.isStored && $0.type.isList })
         insertPlans[name] = plan
         return plan
@@ -984,7 +986,7 @@ public final class PostgresStore {
     private func replaceList(_ model: ModelSchema, _ property: PropertySchema, owner: String?, _ elements: [Value],
                              written nested: [Int: Value] = [:]) throws {
         guard case .list(let element) = property.type else { return }
-        let side = PostgresTables.listTable(model.name, property.name)
+        let side = tables.listTable(model.name, property.name)
         let ownerCast = PostgresTables.castType(model.primaryKeyProperty?.type ?? .int)
         try connection.execute("DELETE FROM \(side) WHERE owner = $1::\(ownerCast)", [owner])
         guard !elements.isEmpty else { return }
@@ -1019,7 +1021,7 @@ public final class PostgresStore {
             }
             return
         }
-        let targetTable = PostgresTables.table(target), targetKey = PostgresTables(schema: schema).keyColumn(targetModel)
+        let targetTable = tables.table(target), targetKey = tables.keyColumn(targetModel)
         let inserted = try translateConstraint(model, written) {
             try connection.execute("INSERT INTO \(side) (owner, position, value) SELECT * FROM (\(values)) AS v (owner, position, value) "
                                    + "WHERE EXISTS (SELECT 1 FROM \(targetTable) AS t WHERE t.\(targetKey) = v.value)", parameters.values)
@@ -1072,8 +1074,8 @@ public final class PostgresStore {
                 assignments.append("\(PostgresTables.quoted(name)) = \(try PostgresValues.sql(coerced, type: property.type, &parameters))")
             }
         }
-        let key = "t0.\(PostgresTables(schema: schema).keyColumn(model))"
-        let table = PostgresTables.table(model.name)
+        let key = "t0.\(tables.keyColumn(model))"
+        let table = tables.table(model.name)
         // A primary key given is checked in the statement that writes, so that no other
         // client's commit comes between the check and the write.
         let keyCheck = try newKey.flatMap { newKey in

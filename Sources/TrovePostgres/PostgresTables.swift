@@ -9,20 +9,29 @@ import Trove
 /// rows refer to it. `@` cannot start a property name, so the column never meets one.
 struct PostgresTables {
     let schema: Schema
+    /// The PostgreSQL schema the tables live in, quoted (`PostgresConnection.namespace`): every
+    /// table is named with it, since a name alone could be the catalog's (`pg_type`).
+    let namespace: String
+
+    init(schema: Schema, namespace: String) {
+        self.schema = schema
+        self.namespace = namespace
+    }
 
     static let orderColumn = "\"@key\""
     /// The table that keeps the schema itself, for `.schema` and migrations.
-    static let schemaTable = "\"@trove_schema\""
+    var schemaTable: String { Self.schemaTable(in: namespace) }
+    static func schemaTable(in namespace: String) -> String { namespace + ".\"@trove_schema\"" }
 
     /// An identifier quoted for SQL: any name, keywords included, stands for itself.
     static func quoted(_ name: String) -> String {
         "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }
 
-    static func table(_ model: String) -> String { quoted(model) }
+    func table(_ model: String) -> String { namespace + "." + Self.quoted(model) }
 
     /// The side table of a list property: `"Person.dogs"`, rows `(owner, position, value)`.
-    static func listTable(_ model: String, _ property: String) -> String { quoted(model + "." + property) }
+    func listTable(_ model: String, _ property: String) -> String { namespace + "." + Self.quoted(model + "." + property) }
 
     /// The bytes PostgreSQL keeps of an identifier (NAMEDATALEN - 1); it cuts a longer one
     /// with only a NOTICE, so two names alike in their first 63 bytes would be one table.
@@ -116,7 +125,7 @@ struct PostgresTables {
         }
         columns.append("PRIMARY KEY (\(keyColumn(model)))")
         if model.primaryKey != nil { columns.append("UNIQUE (\(Self.orderColumn))") }
-        var statements = ["CREATE TABLE \(Self.table(model.name)) (\(columns.joined(separator: ", ")))"]
+        var statements = ["CREATE TABLE \(table(model.name)) (\(columns.joined(separator: ", ")))"]
         for property in model.properties where property.isIndexed && property.name != model.primaryKey {
             statements.append(createIndex(model.name, property.name))
         }
@@ -145,7 +154,7 @@ struct PostgresTables {
     /// (`indexedValue`).
     func createIndex(_ model: String, _ property: String) -> String {
         let type = schema[model]?[property: property]?.type ?? .int
-        return "CREATE INDEX \(Self.indexName(model, property)) ON \(Self.table(model)) (\(Self.indexedValue(property, type)))"
+        return "CREATE INDEX \(Self.indexName(model, property)) ON \(table(model)) (\(Self.indexedValue(property, type)))"
     }
 
     /// What an index on a property of `type` holds: a string's NFC form, by which queries
@@ -178,11 +187,11 @@ struct PostgresTables {
     /// Drops the index of `model.property` whatever it is called (a database made before long
     /// index names were hashed holds it under PostgreSQL's cut of the name) and whatever it
     /// holds (the column, or a string's NFC form under its own name).
-    static func dropIndex(_ model: String, _ property: String, on connection: PostgresConnection) throws {
+    func dropIndex(_ model: String, _ property: String, on connection: PostgresConnection) throws {
         let found = try connection.execute("""
             SELECT i.indexrelid::pg_catalog.regclass::pg_catalog.text FROM pg_catalog.pg_index i LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
-            WHERE i.indrelid = to_regclass($1) AND i.indnatts = 1 AND NOT i.indisunique AND (a.attname = $2 OR i.indexrelid = to_regclass($3))
-            """, [table(model), identifier(property), indexName(model, property)])
+            WHERE i.indrelid = pg_catalog.to_regclass($1) AND i.indnatts = 1 AND NOT i.indisunique AND (a.attname = $2 OR i.indexrelid = pg_catalog.to_regclass($3))
+            """, [table(model), Self.identifier(property), namespace + "." + Self.indexName(model, property)])
         for row in found.rows { if let name = row[0] { try connection.execute("DROP INDEX \(name)") } }
     }
 
@@ -195,7 +204,7 @@ struct PostgresTables {
             valueType = Self.scalarType(element)
         }
         if !property.isOptional && !element.isLink { valueType += " NOT NULL" }
-        return "CREATE TABLE \(Self.listTable(model.name, property.name)) (owner \(keyType(model)) NOT NULL, position integer NOT NULL, "
+        return "CREATE TABLE \(listTable(model.name, property.name)) (owner \(keyType(model)) NOT NULL, position integer NOT NULL, "
             + "value \(valueType), PRIMARY KEY (owner, position))"
     }
 
@@ -207,15 +216,15 @@ struct PostgresTables {
     /// when its transaction commits.
     func notifyTriggers() -> [String] {
         var statements = ["""
-            CREATE OR REPLACE FUNCTION "@trove_notify"() RETURNS pg_catalog.trigger LANGUAGE plpgsql AS
-            $$BEGIN PERFORM pg_notify('\(Self.notifyChannel)', TG_TABLE_NAME); RETURN NULL; END$$
+            CREATE OR REPLACE FUNCTION \(namespace)."@trove_notify"() RETURNS pg_catalog.trigger LANGUAGE plpgsql AS
+            $$BEGIN PERFORM pg_catalog.pg_notify('\(Self.notifyChannel)', TG_TABLE_NAME); RETURN NULL; END$$
             """]
         for model in schema.models {
-            var tables = [Self.table(model.name)]
-            for property in model.properties where property.type.isList { tables.append(Self.listTable(model.name, property.name)) }
+            var tables = [table(model.name)]
+            for property in model.properties where property.type.isList { tables.append(listTable(model.name, property.name)) }
             for table in tables {
                 statements.append("CREATE OR REPLACE TRIGGER \"@trove_notify\" AFTER INSERT OR UPDATE OR DELETE ON \(table) "
-                    + "FOR EACH STATEMENT EXECUTE FUNCTION \"@trove_notify\"()")
+                    + "FOR EACH STATEMENT EXECUTE FUNCTION \(namespace).\"@trove_notify\"()")
             }
         }
         return statements
@@ -234,15 +243,15 @@ struct PostgresTables {
             switch property.type {
             case .link(let target):
                 guard let targetModel = schema[target] else { break }
-                statements.append("ALTER TABLE \(Self.table(model.name)) ADD FOREIGN KEY (\(Self.quoted(property.name))) "
-                    + "REFERENCES \(Self.table(target)) (\(keyColumn(targetModel))) ON DELETE SET NULL ON UPDATE CASCADE")
+                statements.append("ALTER TABLE \(table(model.name)) ADD FOREIGN KEY (\(Self.quoted(property.name))) "
+                    + "REFERENCES \(table(target)) (\(keyColumn(targetModel))) ON DELETE SET NULL ON UPDATE CASCADE")
             case .list(let element):
-                let side = Self.listTable(model.name, property.name)
-                statements.append("ALTER TABLE \(side) ADD FOREIGN KEY (owner) REFERENCES \(Self.table(model.name)) "
+                let side = listTable(model.name, property.name)
+                statements.append("ALTER TABLE \(side) ADD FOREIGN KEY (owner) REFERENCES \(table(model.name)) "
                     + "(\(keyColumn(model))) ON DELETE CASCADE ON UPDATE CASCADE")
                 statements.append("CREATE INDEX ON \(side) (value)")
                 if case .link(let target) = element, let targetModel = schema[target] {
-                    statements.append("ALTER TABLE \(side) ADD FOREIGN KEY (value) REFERENCES \(Self.table(target)) "
+                    statements.append("ALTER TABLE \(side) ADD FOREIGN KEY (value) REFERENCES \(table(target)) "
                         + "(\(keyColumn(targetModel))) ON DELETE CASCADE ON UPDATE CASCADE")
                 }
             default:

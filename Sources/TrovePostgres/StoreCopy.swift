@@ -49,7 +49,7 @@ public enum StoreCopy {
         } else {
             _ = try PostgresSchemaInstaller.installInTransaction(schema, on: connection)
         }
-        let tables = PostgresTables(schema: schema)
+        let tables = PostgresTables(schema: schema, namespace: connection.namespace)
         try empty(tables, connection: connection, replacing: replacing)
 
         // Every object's key in the database: its primary key, or its position (its "@key").
@@ -77,7 +77,7 @@ public enum StoreCopy {
             let objects = references[model.name] ?? []
             let scalars = model.properties.filter { $0.isStored && !$0.type.isList && !$0.type.isLink }
             var rows = RowBatch(connection: connection,
-                                head: "INSERT INTO \(PostgresTables.table(model.name)) (\(([PostgresTables.orderColumn] + scalars.map { PostgresTables.quoted($0.name) }).joined(separator: ", "))) OVERRIDING SYSTEM VALUE VALUES ",
+                                head: "INSERT INTO \(tables.table(model.name)) (\(([PostgresTables.orderColumn] + scalars.map { PostgresTables.quoted($0.name) }).joined(separator: ", "))) OVERRIDING SYSTEM VALUE VALUES ",
                                 tail: "")
             for (index, reference) in objects.enumerated() {
                 guard let object = try snapshot.object(reference) else { continue }
@@ -92,7 +92,7 @@ public enum StoreCopy {
             try rows.flush()
             if !objects.isEmpty {
                 try connection.execute("SELECT setval(pg_get_serial_sequence($1, '@key'), $2::bigint)",
-                                       [PostgresTables.table(model.name), String(objects.count)])
+                                       [tables.table(model.name), String(objects.count)])
             }
             counts.append((model.name, objects.count))
         }
@@ -103,7 +103,7 @@ public enum StoreCopy {
                 switch property.type {
                 case .link(let target):
                     let targetCast = try castType(ofKeysOf: target, in: schema)
-                    var rows = RowBatch(connection: connection, head: "UPDATE \(PostgresTables.table(model.name)) AS t SET \(PostgresTables.quoted(property.name)) = v.target FROM (VALUES ",
+                    var rows = RowBatch(connection: connection, head: "UPDATE \(tables.table(model.name)) AS t SET \(PostgresTables.quoted(property.name)) = v.target FROM (VALUES ",
                                         tail: ") AS v(owner, target) WHERE t.\(tables.keyColumn(model)) = v.owner")
                     for reference in objects {
                         guard case .reference(let target)? = try snapshot.object(reference)?.value(property.name), let targetKey = keys[target] else { continue }
@@ -111,7 +111,7 @@ public enum StoreCopy {
                     }
                     try rows.flush()
                 case .list(let element):
-                    var rows = RowBatch(connection: connection, head: "INSERT INTO \(PostgresTables.listTable(model.name, property.name)) (owner, position, value) VALUES ",
+                    var rows = RowBatch(connection: connection, head: "INSERT INTO \(tables.listTable(model.name, property.name)) (owner, position, value) VALUES ",
                                         tail: "")
                     for (index, reference) in objects.enumerated() {
                         guard let object = try snapshot.object(reference), case .list(let items) = try object.value(property.name), !items.isEmpty else { continue }
@@ -156,11 +156,11 @@ public enum StoreCopy {
 
     /// Refuses a database holding objects, or (`replacing`) deletes them.
     private static func empty(_ tables: PostgresTables, connection: PostgresConnection, replacing: Bool) throws {
-        let names = tables.schema.models.map { PostgresTables.table($0.name) }
+        let names = tables.schema.models.map { tables.table($0.name) }
         guard !names.isEmpty else { return }
         if replacing {
             let lists = tables.schema.models.flatMap { model in
-                model.properties.filter(\.type.isList).map { PostgresTables.listTable(model.name, $0.name) }
+                model.properties.filter(\.type.isList).map { tables.listTable(model.name, $0.name) }
             }
             try connection.execute("TRUNCATE \((names + lists).joined(separator: ", ")) RESTART IDENTITY")
             return

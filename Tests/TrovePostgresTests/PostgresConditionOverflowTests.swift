@@ -103,7 +103,7 @@ struct PostgresConditionOverflowTests {
                           "is.@sum < ds.@sum", "ds.@avg >= is.@sum"] {
             let sql = try postgres.sql("M where \(predicate) SELECT(id)").sql
             let lists = predicate.components(separatedBy: "@").count - 1
-            #expect(sql.components(separatedBy: "FROM \"M.").count - 1 == lists, "\(predicate): \(sql)")
+            #expect(sql.components(separatedBy: ".\"M.").count - 1 == lists, "\(predicate): \(sql)")
             let expected = try store.read { try $0.objects("M", where: predicate, arguments: []).count }
             #expect(try postgres.count("M", where: predicate) == expected, "\(predicate)")
         }
