@@ -225,23 +225,29 @@ public enum StoreCopy {
     }
 
     /// Writes the objects `reader` reads into `store`, in one write transaction, each batch as it
-    /// is read (`PostgresObjectReader.forEachBatch`), so that a copy of any size holds one
-    /// batch at a time: objects with their scalars and lists of scalars, then (reading the
-    /// models with links again, in the same snapshot) their links once every object exists.
+    /// is read (`PostgresObjectReader.forEachBatch`), so that a copy holds one batch at a time
+    /// and a reference to each object of a model that links point to: first the objects of
+    /// those models and of models without links, with their scalars and lists of scalars; then,
+    /// reading the models with links again in the same snapshot, the links of the first and
+    /// the whole objects of the others (no link can point to them, so nothing needs their
+    /// references).
     private static func write(_ reader: PostgresObjectReader, to store: Store, replacing: Bool) throws -> Summary {
         let schema = reader.schema
         guard store.schema == schema else { throw mismatch(schema.migrationPlan(from: store.schema), target: "the store") }
+        let targets = Set(schema.models.flatMap { $0.properties.filter(\.isStored).compactMap(\.type.objectType) })
         return try store.write { tx in
             for model in schema.models where try tx.count(model.name) > 0 {
                 guard replacing else { throw notEmpty("the store", model: model.name) }
                 try tx.deleteAll(model.name)
             }
-            // Each object's reference by its key's text in the database, as bytes: a `String` key
-            // would make canonically equivalent keys (`é`, `e` + U+0301), two objects, one.
+            // Each linked-to object's reference by its key's text in the database, as bytes: a
+            // `String` key would make canonically equivalent keys (`é`, `e` + U+0301), two objects, one.
             var references: [String: [[UInt8]: ObjectReference]] = [:]
-            var counts: [(String, Int)] = []
+            var counts: [String: Int] = [:]
             for model in schema.models {
                 let stored = model.properties.filter(\.isStored)
+                let isTarget = targets.contains(model.name)
+                guard isTarget || !stored.contains(where: { linksObjects($0.type) }) else { continue }
                 var byKey: [[UInt8]: ObjectReference] = [:]
                 var count = 0
                 try reader.forEachBatch(of: model) { batch in
@@ -250,19 +256,28 @@ public enum StoreCopy {
                         for (property, value) in zip(stored, values) where !linksObjects(property.type) {
                             properties[property.name] = value
                         }
-                        byKey[Array(key.utf8)] = try tx.insert(model.name, properties).reference
+                        let reference = try tx.insert(model.name, properties).reference
+                        if isTarget { byKey[Array(key.utf8)] = reference }
                     }
                     count += batch.objects.count
                 }
-                references[model.name] = byKey
-                counts.append((model.name, count))
+                if isTarget { references[model.name] = byKey }
+                counts[model.name] = count
             }
             for model in schema.models {
-                let linkProperties = model.properties.filter(\.isStored).enumerated().filter { linksObjects($0.element.type) }
+                let stored = model.properties.filter(\.isStored)
+                let linkProperties = stored.enumerated().filter { linksObjects($0.element.type) }
                 guard !linkProperties.isEmpty else { continue }
+                let isTarget = targets.contains(model.name)
+                var count = 0
                 try reader.forEachBatch(of: model) { batch in
                     for (key, values) in zip(batch.keys, batch.objects) {
-                        var links: [String: Value] = [:]
+                        var properties: [String: Value] = [:]
+                        if !isTarget {
+                            for (property, value) in zip(stored, values) where !linksObjects(property.type) {
+                                properties[property.name] = value
+                            }
+                        }
                         for (index, property) in linkProperties {
                             guard let target = property.type.objectType, let targets = references[target] else { continue }
                             let keyType = schema[target]?.primaryKeyProperty?.type ?? .int
@@ -272,17 +287,23 @@ public enum StoreCopy {
                                 return targets[Array(text.utf8)].map(Value.reference) ?? .null
                             }
                             if case .list(let items) = values[index] {
-                                links[property.name] = .list(try items.map(reference))
+                                properties[property.name] = .list(try items.map(reference))
                             } else {
                                 let link = try reference(values[index])
-                                if !link.isNull { links[property.name] = link }
+                                if !link.isNull { properties[property.name] = link }
                             }
                         }
-                        if !links.isEmpty, let owner = references[model.name]?[Array(key.utf8)] { try tx.update(owner, links) }
+                        if !isTarget {
+                            _ = try tx.insert(model.name, properties)
+                        } else if !properties.isEmpty, let owner = references[model.name]?[Array(key.utf8)] {
+                            try tx.update(owner, properties)
+                        }
                     }
+                    count += batch.objects.count
                 }
+                if !isTarget { counts[model.name] = count }
             }
-            return Summary(counts: counts)
+            return Summary(counts: schema.models.map { ($0.name, counts[$0.name] ?? 0) })
         }
     }
 

@@ -79,4 +79,64 @@ struct StoreCopyBatchTests {
         #expect(throws: PostgresError.self) { try StoreCopy.copy(database: connection, toStoreAt: path) }
         #expect(!FileManager.default.fileExists(atPath: path))
     }
+
+    /// Keys as strings, and a model that links to them but that no link points to.
+    static let keyedSchema = try! Schema(jsonData: Array(#"""
+        {"models": [{"name": "K", "primaryKey": "id", "properties": {"id": "string", "n": "int"}},
+                    {"name": "L", "properties": {"n": "int", "k": "K?", "ks": "K[]"}}]}
+        """#.utf8), fileName: "keyed")
+
+    /// A database of `count` objects `K` (`id` `k1`, `k2`, ...; `n` 1, 2, ...), and as many `L`
+    /// linking to the `K` of their `n` and listing it and the next, put there by SQL.
+    static func keyedDatabase(count: Int) throws -> String {
+        let url = try PostgresTestServer.freshURL()
+        let connection = try PostgresStore(url: url, schema: keyedSchema).connection
+        try connection.execute(#"INSERT INTO "K" ("id", "n") SELECT 'k' || i, i FROM generate_series(1, $1::int) AS i"#, [String(count)])
+        try connection.execute(#"INSERT INTO "L" ("n", "k") SELECT i, 'k' || i FROM generate_series(1, $1::int) AS i ORDER BY i"#, [String(count)])
+        try connection.execute(#"INSERT INTO "L.ks" (owner, position, value) SELECT "@key", 0, 'k' || n FROM "L""#)
+        try connection.execute(#"INSERT INTO "L.ks" (owner, position, value) SELECT "@key", 1, 'k' || (n % $1::int + 1) FROM "L""#, [String(count)])
+        return url
+    }
+
+    /// Each batch is written before the next is read: a list of links the store refuses (one
+    /// holding a null, which PostgreSQL's side table can) in the first batch of `L` ends the
+    /// copy there, with the FETCHes of `L`'s other batches left unsent, which reading every
+    /// batch first could not do.
+    @Test func theStoreRefusingAnObjectOfTheFirstBatchEndsTheCopyThere() throws {
+        let batches = 10
+        let url = try Self.keyedDatabase(count: batches * 1000)
+        let connection = try PostgresConnection(url: url)
+        func statements(_ body: () throws -> Void) rethrows -> Int {
+            let before = connection.statementsSent
+            try body()
+            return connection.statementsSent - before
+        }
+        let whole = try statements { try StoreCopy.copy(database: connection, to: try Store(configuration: .inMemory(schema: Self.keyedSchema))) }
+        try connection.execute(#"UPDATE "L.ks" SET value = NULL WHERE owner = (SELECT min("@key") FROM "L") AND position = 0"#)
+        let target = try Store(configuration: .inMemory(schema: Self.keyedSchema))
+        let refused = statements {
+            #expect(throws: (any Error).self) { try StoreCopy.copy(database: connection, to: target) }
+        }
+        #expect(refused <= whole - (batches - 1), "\(refused) statements, \(whole) for the whole copy")
+        #expect(try target.read { try $0.count("K") + $0.count("L") } == 0)
+    }
+
+    /// Objects of a model that links point to and of one they do not, over several batches,
+    /// arrive whole, in order, with their links and lists of links.
+    @Test func modelsNoLinkPointsToArriveWithTheirLinks() throws {
+        let count = 2_500
+        let url = try Self.keyedDatabase(count: count)
+        let target = try Store(configuration: .inMemory(schema: Self.keyedSchema))
+        let summary = try StoreCopy.copy(database: try PostgresConnection(url: url), to: target)
+        #expect(summary.counts.map(\.model) == ["K", "L"] && summary.counts.map(\.objects) == [count, count])
+        let rows = try target.read { snapshot in
+            try snapshot.objects("L").map { l in
+                "\(try l.value("n")) \(String(describing: try l.object("k")?.value("n"))) \(try l.list("ks").map { try $0.value("id") })"
+            }
+        }
+        let expected = (1...count).map { n in
+            "\(Value.int(Int64(n))) \(String(describing: Optional(Value.int(Int64(n))))) \([Value.string("k\(n)"), .string("k\(n % count + 1)")])"
+        }
+        #expect(rows == expected)
+    }
 }
