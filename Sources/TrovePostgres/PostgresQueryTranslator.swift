@@ -127,7 +127,10 @@ struct PostgresQueryTranslator {
                 sql += " ORDER BY \((sortsByKey ? order.dropLast() : order[...]).joined(separator: ", "))"
             }
         } else {
-            // The first object of each combination in the sorted order, then the sorted order again.
+            // The first object of each combination in the sorted order (by its `"@key"`), then
+            // the sorted order again; `columns` are computed for the objects kept alone, as a
+            // store computes a SELECT item only for them (an item that overflows in an object
+            // DISTINCT drops is no error).
             var keys: [String] = []
             for keyPath in query.distinct {
                 let path = try resolve(keyPath, model: model, alias: root)
@@ -139,12 +142,11 @@ struct PostgresQueryTranslator {
             let from = "\(tables.table(model.name)) AS \(root)" + scopes[0].joins.joined()
             let ordinals = order.indices.map { "o\($0)" }
             let orderValues = sortValues + ["\(root).\(PostgresTables.orderColumn)"]
-            let inner = "SELECT \(columns.enumerated().map { "\($1) AS c\($0)" }.joined(separator: ", ")), "
-                + zip(orderValues, ordinals).map { "\($0) AS \($1)" }.joined(separator: ", ")
+            let inner = "SELECT " + zip(orderValues, ordinals).map { "\($0) AS \($1)" }.joined(separator: ", ")
                 + ", row_number() OVER (PARTITION BY \(keys.joined(separator: ", ")) ORDER BY \(order.joined(separator: ", "))) AS rank"
                 + " FROM \(from) WHERE \(condition)"
-            let outerOrder = zip(ordinals, descriptorsDirections(query.sort)).map { "\($0)\($1)" }
-            sql = "SELECT \(columns.indices.map { "c\($0)" }.joined(separator: ", ")) FROM (\(inner)) AS d WHERE rank = 1"
+            let outerOrder = zip(ordinals, descriptorsDirections(query.sort)).map { "d.\($0)\($1)" }
+            sql = "SELECT \(columns.joined(separator: ", ")) FROM \(from) JOIN (\(inner)) AS d ON \(root).\(PostgresTables.orderColumn) = d.\(ordinals.last!) AND d.rank = 1"
                 + " ORDER BY \(outerOrder.joined(separator: ", "))"
         }
         // OFFSET and LIMIT are integers of the query's text, written as they are: a bound
