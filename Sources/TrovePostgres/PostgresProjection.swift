@@ -251,15 +251,18 @@ extension PostgresQueryTranslator {
     /// and shows the spelling of the group's first object (in the order objects were saved), so
     /// a string is that object's: the one whose `"@key"` is the group's least, read again
     /// through its unique index. A group so keeps one number, where collecting its values to
-    /// pick the first (`array_agg`) would hold them all.
+    /// pick the first (`array_agg`) would hold them all. So is the zero of a group of 0.0 and
+    /// -0.0 (one value to GROUP): read again for that group alone, the others' value is any row's.
     private mutating func groupValue(_ keyPath: QueryKeyPath, _ path: Path, model: ModelSchema, root: String) throws -> String {
-        guard path.objectModel == nil, path.type == .string else { return PostgresValues.output(path.expression, type: path.type) }
+        guard path.objectModel == nil, [.string, .double, .float].contains(path.type) else { return PostgresValues.output(path.expression, type: path.type) }
         let first = nextAlias("f")
         scopes.append(Scope())
         let value = try resolve(keyPath, model: model, alias: first)
         let joins = scopes.removeLast().joins.joined()
-        return "(SELECT \(value.expression) FROM \(tables.table(model.name)) AS \(first)\(joins)"
+        let firstValue = "(SELECT \(value.expression) FROM \(tables.table(model.name)) AS \(first)\(joins)"
             + " WHERE \(first).\(PostgresTables.orderColumn) = min(\(root).\(PostgresTables.orderColumn)))"
+        guard path.type != .string else { return firstValue }
+        return "CASE WHEN \(path.expression) = 0 THEN \(firstValue) ELSE \(path.expression) END"
     }
 
     /// The SQL of a group key's part of its group's identity: the same for every value GROUP

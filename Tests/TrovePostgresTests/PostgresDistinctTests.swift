@@ -3,8 +3,7 @@ import Trove
 import TrovePostgres
 import PostgresTestSupport
 
-/// DISTINCT with SELECT items: the items are computed for the objects DISTINCT keeps alone, as
-/// in a store, so that a sum out of range in an object it drops is no error.
+/// DISTINCT keeps the first object of each combination as a store does.
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
 struct PostgresDistinctTests {
     static let schema = try! Schema(jsonData: Array(#"""
@@ -63,6 +62,27 @@ struct PostgresDistinctTests {
                      "P where g >= 1 SORT(g DESC, id) DISTINCT(g) SELECT(ns.@sum, ds.@avg, ns)"] {
             let expected = Self.fromStore(text, store)
             #expect(!expected.contains("range"), "\(text): \(expected)")
+            #expect(Self.fromPostgres(text, postgres) == expected, "\(text)")
+        }
+    }
+
+    /// -0.0 and 0.0 are one value to DISTINCT, as are two NaNs; the object kept is the first in
+    /// the sorted order (in key order without SORT), whose value shows.
+    @Test func zerosOfEitherSignAndNaNsAreEachOneValue() throws {
+        let schema = try Schema(jsonData: Array(#"""
+            {"models": [{"name": "Z", "primaryKey": "id", "properties": {"id": "int", "x": "int", "d": "double"}}]}
+            """#.utf8), fileName: "distinctzeros")
+        let postgres = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: schema)
+        let store = try Store(configuration: .inMemory(schema: schema))
+        let values: [Double] = [-0.0, 0.0, .nan, .nan, 1, 0.0, -0.0]
+        let objects: [[String: Value]] = values.enumerated().map { i, d in ["id": .int(Int64(i + 1)), "x": .int(Int64((i * 5) % 7)), "d": .double(d)] }
+        for object in objects { try postgres.insert("Z", object) }
+        try store.write { tx in for object in objects { _ = try tx.insert("Z", object) } }
+        for text in ["Z SORT(x) DISTINCT(d) SELECT(id, x, d)", "Z SORT(x DESC) DISTINCT(d) SELECT(id, d)",
+                     "Z SORT(d, x) DISTINCT(d) SELECT(id, x, d)", "Z SORT(d DESC, x DESC) DISTINCT(d) SELECT(id, d)",
+                     "Z DISTINCT(d) SELECT(id, d)", "Z SORT(d) DISTINCT(d) SELECT(id, d)", "Z where x > 0 SORT(x) DISTINCT(d) SELECT(d, id)"] {
+            let expected = Self.fromStore(text, store)
+            #expect(expected.contains("-0.0") || expected.contains("0.0"), "\(text): \(expected)")
             #expect(Self.fromPostgres(text, postgres) == expected, "\(text)")
         }
     }

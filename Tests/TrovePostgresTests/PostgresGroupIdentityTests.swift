@@ -58,4 +58,29 @@ struct PostgresGroupIdentityTests {
         #expect(before.identities.count == 2 && after.identities == before.identities, "\(before.identities) then \(after.identities)")
         #expect(storeAfter.map(\.identity) == storeBefore.map(\.identity))
     }
+
+    /// A group of -0.0 and 0.0 shows its first object's zero (in the order objects were saved),
+    /// as a store does, whichever row PostgreSQL reads first: here the first object's row,
+    /// updated, lies after the second's, and a sorted plan may meet either first.
+    @Test func aGroupOfZerosShowsItsFirstObjectsZero() throws {
+        let schema = try Schema(jsonData: Array(#"""
+            {"models": [{"name": "P", "properties": {"d": "double", "f": "float", "n": "int"}}]}
+            """#.utf8), fileName: "firstzero")
+        let postgres = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: schema)
+        let store = try Store(configuration: .inMemory(schema: schema))
+        let objects: [[String: Value]] = [["d": .double(-0.0), "f": .float(0.0), "n": 1], ["d": .double(0.0), "f": .float(-0.0), "n": 2],
+                                          ["d": .double(1), "f": .float(1), "n": 3], ["d": .double(0.0), "f": .float(0.0), "n": 4]]
+        for object in objects { try postgres.insert("P", object) }
+        try store.write { tx in for object in objects { _ = try tx.insert("P", object) } }
+        _ = try postgres.update("P", where: "n == 1", set: ["n": 10])
+        try store.write { tx in _ = try tx.update("P", where: "n == 1", set: ["n": 10]) }
+        for hashing in ["on", "off"] {
+            try postgres.connection.execute("SELECT pg_catalog.set_config('enable_hashagg', $1, false)", [hashing])
+            for text in ["P GROUP(d) SELECT(d, @count)", "P GROUP(f) SELECT(f, @count)", "P GROUP(d, f)", "P where n > 1 GROUP(d) SELECT(d, @count)"] {
+                guard case .rows(let rows) = try postgres.run(text) else { Issue.record("not rows"); continue }
+                let expected = try store.read { try $0.rows(text) }.map(\.values)
+                #expect("\(rows.rows)" == "\(expected)", "\(text), enable_hashagg \(hashing)")
+            }
+        }
+    }
 }
