@@ -355,7 +355,9 @@ public final class TroveBackend: ShellBackend {
             }
         }
         if let reopenFailure {
-            throw StatementError("cannot open '\(path)' again: \(reopenFailure.description); open it with .open")
+            // A key's error names the file, which this message names already.
+            let why = Self.keyProblem(reopenFailure, hasKey: keys[0] != nil)?.rawValue ?? reopenFailure.description
+            throw StatementError("cannot open '\(path)' again: \(why); open it with .open")
         }
         if let failure {
             let changed = reopened.encryptionKey == newKey && newKey != configuration.encryptionKey

@@ -33,13 +33,13 @@ final class PageCipher: @unchecked Sendable {
         return Array(nonce) + Array(box.ciphertext) + Array(box.tag)
     }
 
-    func checkKey(_ block: [UInt8]) throws {
+    func checkKey(_ block: [UInt8], of path: String) throws {
         guard block.count == 44,
               let nonce = try? AES.GCM.Nonce(data: block[0..<12]),
               let box = try? AES.GCM.SealedBox(nonce: nonce, ciphertext: block[12..<28], tag: block[28..<44]),
               let plain = try? AES.GCM.open(box, using: key),
               Array(plain) == PageCipher.keyCheckPlaintext
-        else { throw StorageError.wrongEncryptionKey }
+        else { throw StorageError.wrongEncryptionKey(path: path) }
     }
 
     /// Encrypts the run at `p` (`length` bytes) in place and returns the first 8 bytes of its tag,

@@ -226,7 +226,7 @@ public final class Storage: @unchecked Sendable {
                 throw StorageError.keyNeeded(path: io.name)
             }
             let c = try PageCipher(userKey: key, salt: newest.keySalt)
-            try c.checkKey(newest.keyCheck)
+            try c.checkKey(newest.keyCheck, of: io.name)
             cipher = c
         } else {
             if options.encryptionKey != nil {

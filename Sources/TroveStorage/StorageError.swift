@@ -5,8 +5,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case notATroveFile(path: String, detail: String)
     /// The file is damaged: a checksum failed, a structure is inconsistent, or it is truncated.
     case corrupt(page: UInt64?, detail: String)
-    /// The encryption key does not open this store.
-    case wrongEncryptionKey
+    /// The encryption key given does not open the store at `path`.
+    case wrongEncryptionKey(path: String)
     /// The store at `path` is encrypted, and no encryption key was given.
     case keyNeeded(path: String)
     /// An encryption key was given for the store at `path`, which is not encrypted.
@@ -44,7 +44,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .corrupt(page, detail):
             if let page { return "database is corrupt at page \(page): \(detail)" }
             return "database is corrupt: \(detail)"
-        case .wrongEncryptionKey: return "wrong encryption key"
+        case let .wrongEncryptionKey(path): return "\(path): wrong encryption key: the key does not open this store"
         case let .keyNeeded(path): return "\(path) is encrypted: an encryption key is needed"
         case let .notEncrypted(path): return "\(path) is not encrypted, but an encryption key was given"
         case .readOnly: return "the store is read-only"

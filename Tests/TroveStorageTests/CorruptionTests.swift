@@ -239,7 +239,11 @@ import TestRandom
         _ = try Storage(path: path, options: options(secret))
         var wrong = secret
         wrong[0] ^= 1
-        #expect(throws: StorageError.wrongEncryptionKey) { _ = try Storage(path: path, options: options(wrong)) }
+        #expect(throws: StorageError.wrongEncryptionKey(path: path)) { _ = try Storage(path: path, options: options(wrong)) }
+        // Named by its file, as a store without its key is.
+        #expect { _ = try Storage(path: path, options: options(wrong)) } throws: {
+            "\($0)" == "\(path): wrong encryption key: the key does not open this store"
+        }
         #expect { _ = try Storage(path: path) } throws: { "\($0)".contains("encrypted") }
     }
 

@@ -60,7 +60,7 @@ import Testing
 
         try Storage.changeEncryptionKey(path: path, options: Self.options(1), to: Self.keyBytes(2))
         #expect(try Self.openingKey(path, among: candidates) == .some(2))
-        #expect(throws: StorageError.wrongEncryptionKey) { try Storage(path: path, options: Self.options(1)) }
+        #expect(throws: StorageError.wrongEncryptionKey(path: path)) { try Storage(path: path, options: Self.options(1)) }
 
         // The re-keyed store takes writes, and keeps them across opens.
         do {
@@ -81,7 +81,7 @@ import Testing
         defer { dir.cleanup() }
         let path = dir.file("k.trove")
         try Self.makeStore(path, key: 1)
-        #expect(throws: StorageError.wrongEncryptionKey) {
+        #expect(throws: StorageError.wrongEncryptionKey(path: path)) {
             try Storage.changeEncryptionKey(path: path, options: Self.options(3), to: Self.keyBytes(2))
         }
         #expect(throws: StorageError.keyNeeded(path: path)) { try Storage.changeEncryptionKey(path: path, to: Self.keyBytes(2)) }

@@ -231,11 +231,11 @@ import Testing
         }
         try Store.changeEncryptionKey(ofStoreAt: path, from: nil, to: first)
         #expect(throws: StoreError.storage(.keyNeeded(path: path))) { try open(path) }
-        #expect(throws: StoreError.storage(.wrongEncryptionKey)) {
+        #expect(throws: StoreError.storage(.wrongEncryptionKey(path: path))) {
             try Store.changeEncryptionKey(ofStoreAt: path, from: second, to: nil)
         }
         try Store.changeEncryptionKey(ofStoreAt: path, from: first, to: second)
-        #expect(throws: StoreError.storage(.wrongEncryptionKey)) { try open(path, key: first) }
+        #expect(throws: StoreError.storage(.wrongEncryptionKey(path: path))) { try open(path, key: first) }
         do {
             let store = try open(path, key: second)
             #expect(try names(store) == expected)

@@ -327,7 +327,10 @@ import TroveStorage
         do { _ = try Store(configuration: config) }
         var wrong = config
         wrong.encryptionKey = [UInt8](repeating: 4, count: 64)
-        #expect(throws: StoreError.storage(.wrongEncryptionKey)) { _ = try Store(configuration: wrong) }
+        #expect(throws: StoreError.storage(.wrongEncryptionKey(path: dir.file("e.trove")))) { _ = try Store(configuration: wrong) }
+        #expect { _ = try Store(configuration: wrong) } throws: {
+            "\($0)" == "\(dir.file("e.trove")): wrong encryption key: the key does not open this store"
+        }
         var ro = config
         ro.readOnly = true
         let store = try Store(configuration: ro)

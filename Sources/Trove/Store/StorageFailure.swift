@@ -20,8 +20,8 @@ extension StoreError {
         /// The file is damaged: a checksum failed, a structure is inconsistent, or it is
         /// truncated. `page` names where, when known.
         case corrupt(page: UInt64?, detail: String)
-        /// The encryption key does not open this store.
-        case wrongEncryptionKey
+        /// The encryption key given does not open the store at `path`.
+        case wrongEncryptionKey(path: String)
         /// The store at `path` is encrypted, and no encryption key was given.
         case keyNeeded(path: String)
         /// An encryption key was given for the store at `path`, which is not encrypted.
@@ -48,7 +48,7 @@ extension StoreError {
             case let .io(operation, path, errno): self = .system(operation: operation, path: path, errno: errno)
             case let .notATroveFile(path, detail): self = .notATroveFile(path: path, detail: detail)
             case let .corrupt(page, detail): self = .corrupt(page: page, detail: detail)
-            case .wrongEncryptionKey: self = .wrongEncryptionKey
+            case let .wrongEncryptionKey(path): self = .wrongEncryptionKey(path: path)
             case let .keyNeeded(path): self = .keyNeeded(path: path)
             case let .notEncrypted(path): self = .notEncrypted(path: path)
             case let .foreignCommitLog(path, detail): self = .foreignCommitLog(path: path, detail: detail)
@@ -72,7 +72,7 @@ extension StoreError {
             case let .notATroveFile(path, detail): "\(path) is not a Trove store: \(detail)"
             case let .corrupt(page?, detail): "database is corrupt at page \(page): \(detail)"
             case let .corrupt(nil, detail): "database is corrupt: \(detail)"
-            case .wrongEncryptionKey: "wrong encryption key"
+            case let .wrongEncryptionKey(path): "\(path): wrong encryption key: the key does not open this store"
             case let .keyNeeded(path): "\(path) is encrypted: an encryption key is needed"
             case let .notEncrypted(path): "\(path) is not encrypted, but an encryption key was given"
             case let .foreignCommitLog(path, detail): "the commit log \(path) holds commits for another file: \(detail)"

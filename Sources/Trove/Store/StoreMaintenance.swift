@@ -151,7 +151,7 @@ extension Store {
     /// machine stops at any point, the file opens with exactly one of the two keys.
     ///
     /// - Throws: ``StoreError/storage(_:)``: ``StoreError/StorageFailure/inUse(path:)`` when the
-    ///   store is open elsewhere, ``StoreError/StorageFailure/wrongEncryptionKey`` or
+    ///   store is open elsewhere, ``StoreError/StorageFailure/wrongEncryptionKey(path:)`` or
     ///   ``StoreError/StorageFailure/keyNeeded(path:)`` when `currentKey` does not open it,
     ///   ``StoreError/StorageFailure/invalidArgument(_:)`` for a key that is not 64 bytes.
     ///   The file is unchanged unless the error came after the rename (a failed sync of the
