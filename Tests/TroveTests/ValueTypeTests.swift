@@ -108,6 +108,21 @@ func comicsContainer() throws -> Container { Container(store: try memoryStore("C
         }
     }
 
+    @Test func aPartialUpdateGivingAPropertyTwiceIsRefusedAndWritesNothing() throws {
+        let container = try comicsContainer()
+        let thor = Character(identifier: 2, name: "Thor", realName: nil, publisher: marvel)
+        try container.write { tx in try tx.add([ironMan, thor]) }
+        #expect(throws: StoreError.propertyGivenTwice(model: "Character", property: "identifier")) {
+            try container.write { tx in try tx.update(Character.self, [.identifier(1455), .identifier(2), .name("Z")]) }
+        }
+        #expect(throws: StoreError.propertyGivenTwice(model: "Character", property: "name")) {
+            try container.write { tx in try tx.update(Character.self, [.identifier(1455), .name("Y"), .name("Z")]) }
+        }
+        #expect("\(StoreError.propertyGivenTwice(model: "Character", property: "name"))" == "'Character.name' is given more than once")
+        #expect(try container.value(Character.self, primaryKey: 1455) == ironMan)
+        #expect(try container.value(Character.self, primaryKey: 2) == thor)
+    }
+
     @Test func valuesAreDeletedByValueOrByPrimaryKey() throws {
         let container = try comicsContainer()
         let thor = Character(identifier: 2, name: "Thor", realName: nil, publisher: marvel)

@@ -63,4 +63,11 @@ extension StoreError {
     public static func primaryKeyChanged(model: String, from current: Value, to new: Value) -> StoreError {
         .invalidArgument("the primary key of \(model) cannot be changed (\(current) to \(new))")
     }
+
+    /// The refusal of a write that gives the property `property` of `model` more than once
+    /// (``ValueTransaction/update(_:_:)``): which of its values was meant is not known, so
+    /// none is taken.
+    public static func propertyGivenTwice(model: String, property: String) -> StoreError {
+        .invalidArgument("'\(model).\(property)' is given more than once")
+    }
 }

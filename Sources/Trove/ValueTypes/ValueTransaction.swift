@@ -59,15 +59,19 @@ public struct ValueTransaction {
 
     /// Sets only the given properties of the stored value whose primary key is among them:
     /// `tx.update(Character.self, [.identifier(1455), .realName("Anthony Edward Stark")])`.
-    /// Throws ``StoreError/objectNotFound(model:primaryKey:)`` if there is no such value.
+    /// Throws ``StoreError/objectNotFound(model:primaryKey:)`` if there is no such value, and
+    /// ``StoreError/propertyGivenTwice(model:property:)`` for a property given twice, which
+    /// has no one value to set (given twice, the primary key names no one value).
     @discardableResult
     public func update<T: Persistable>(_ type: T.Type, _ values: [T.PropertyValue]) throws -> [String] {
         let m = try transaction.model(T.modelName)
         guard let pk = m.primaryKey else { throw StoreError.noPrimaryKey(model: m.name) }
-        var properties: [String: Value] = [:]
+        var properties: [String: Value] = Dictionary(minimumCapacity: values.count)
         for v in values {
             let (name, value) = v.propertyValuePair
-            properties[name] = value
+            if properties.updateValue(value, forKey: name) != nil {
+                throw StoreError.propertyGivenTwice(model: m.name, property: name)
+            }
         }
         guard let key = properties.removeValue(forKey: pk.name) else { throw StoreError.missingPrimaryKey(model: m.name) }
         return try transaction.update(m.name, primaryKey: key, properties)
