@@ -40,9 +40,10 @@ public protocol ShellBackend: AnyObject {
     /// before any command runs. The default has none.
     var openWarnings: [String] { get }
 
-    /// `.verify`: the problems found in the latest committed version, each naming its page;
-    /// empty when the store is sound. The default says the backend has no store to check.
-    func verify() throws -> [String]
+    /// `.verify`: the problems found in the latest committed version, each naming its page
+    /// (none when the store is sound), and what it should warn of. The default says the
+    /// backend has no store to check.
+    func verify() throws -> VerifyFindings
 
     /// `.dbinfo`: how the store's file uses its space.
     func statistics() throws -> StoreStatistics
@@ -96,7 +97,7 @@ extension ShellBackend {
     public func schemaVersion() throws -> Int { 0 }
     public var openWarnings: [String] { [] }
     public var transactionCannotGoOn: Bool { false }
-    public func verify() throws -> [String] { throw Self.noStore(".verify") }
+    public func verify() throws -> VerifyFindings { throw Self.noStore(".verify") }
     public func statistics() throws -> StoreStatistics { throw Self.noStore(".dbinfo") }
     public func writeCopy(toFile path: String, encryptionKey: [UInt8]?) throws -> UInt64 { throw Self.noStore(".backup") }
     public func changeEncryptionKey(to newKey: [UInt8]?) throws { throw Self.noStore(".rekey") }

@@ -480,7 +480,9 @@ final class ShellSession {
         case .rekey(let newKey):
             try backend.changeEncryptionKey(to: try readNewKey(newKey))
         case .verify:
-            let problems = try backend.verify()
+            let findings = try backend.verify()
+            for warning in findings.warnings { stderr.write("warning: \(warning)\n") }
+            let problems = findings.problems
             guard !problems.isEmpty else { stdout.write("ok\n"); return }
             for problem in problems { stdout.write(problem + "\n") }
             throw StatementError(problems.count == 1 ? "the store has a problem" : "the store has \(problems.count) problems")

@@ -288,14 +288,22 @@ public final class TroveBackend: ShellBackend {
 
     /// The latest version's problems, after the newest commit the open set aside for failing
     /// its checks, while no write has replaced it: the pages of the version opened can all be
-    /// sound in a file that damage cost a commit.
-    public func verify() throws -> [String] {
-        var problems = try store.verify().map(\.description)
-        if let discarded = store.discardedCommit, store.latestVersion < discarded.version {
-            problems.insert("the newest commit (version \(discarded.version)) failed its checks (\(discarded.reason)),"
-                + " and the store opened at version \(discarded.openedVersion)", at: 0)
+    /// sound in a file that damage cost a commit. A commit set aside because its meta page
+    /// fails its checksum is a warning instead: a machine crash while that page was written
+    /// leaves the same (see "Recovery" in TroveStorage's `StorageProtocol.swift`).
+    public func verify() throws -> VerifyFindings {
+        var findings = VerifyFindings(problems: try store.verify().map(\.description))
+        if let discarded = store.discardedCommit, store.latestVersion == discarded.openedVersion {
+            let setAside = "the newest commit (version \(discarded.version)) failed its checks (\(discarded.reason)),"
+                + " and the store opened at version \(discarded.openedVersion)"
+            if discarded.metaPageFailed {
+                findings.warnings.append(setAside + "; a crash while that page was written leaves the same, so .verify"
+                    + " passes, and the next write rewrites the page")
+            } else {
+                findings.problems.insert(setAside, at: 0)
+            }
         }
-        return problems
+        return findings
     }
 
     public func statistics() throws -> StoreStatistics { try store.statistics() }

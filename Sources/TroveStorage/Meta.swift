@@ -81,6 +81,11 @@ struct Meta: Equatable {
         case damaged        // magic but bad checksum (a torn meta write)
     }
 
+    /// The txnid field of the meta at `p`, whatever its checksum says.
+    static func unverifiedTxnid(_ p: UnsafeRawPointer) -> UInt64 {
+        p.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+    }
+
     static func decode(_ p: UnsafeRawPointer) -> DecodeResult {
         var allZero = true
         for i in 0..<Meta.size where p.load(fromByteOffset: i, as: UInt8.self) != 0 { allZero = false; break }
@@ -97,7 +102,7 @@ struct Meta: Equatable {
             return .unsupported("page size \(m.pageSize)")
         }
         m.flags = p.loadUnaligned(fromByteOffset: 16, as: UInt32.self)
-        m.txnid = p.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+        m.txnid = unverifiedTxnid(p)
         m.pageCount = p.loadUnaligned(fromByteOffset: 32, as: UInt64.self)
         m.lastSyncedTxnid = p.loadUnaligned(fromByteOffset: 40, as: UInt64.self)
         m.catalog = TreeInfo(decoding: p + 48)

@@ -73,6 +73,12 @@ public final class Storage: @unchecked Sendable {
         public var openedAt: UInt64
         /// The check the discarded commit failed.
         public var reason: String
+        /// The meta slot (0 or 1) that fails its checksum, when that is what set the commit
+        /// aside: `discarded` is the txnid that slot names, read without the checksum's say-so.
+        /// A machine crash while a commit's meta was written leaves the same as damage does
+        /// (see "Recovery" in `StorageProtocol.swift`); the next commit rewrites the slot.
+        /// Nil when the discarded commit's meta was whole and its pages failed.
+        public var damagedMetaSlot: Int? = nil
     }
 
     /// Set when opening found the newest commit incomplete on disk (a crash during its
@@ -266,6 +272,8 @@ public final class Storage: @unchecked Sendable {
             if chosen.txnid != newest.txnid {
                 rollback = Rollback(discarded: newest.txnid, openedAt: chosen.txnid,
                                     reason: failures.first.map { String(describing: $0) } ?? "")
+            } else {
+                rollback = Storage.newerDamagedMeta(than: chosen, in: currentMapping, fileSize: size)
             }
             latestMeta = chosen
             lockFile?.currentTxnid = chosen.txnid
@@ -274,6 +282,25 @@ public final class Storage: @unchecked Sendable {
         }
         try lockFile?.finishInitialization()
         isOpen = true
+    }
+
+    /// The other slot than `chosen`'s, when it fails its checksum and the txnid it names,
+    /// read without trusting it, is newer than `chosen`'s: a meta write a machine crash tore,
+    /// or damage, which cannot be told apart (see "Recovery" in `StorageProtocol.swift`).
+    private static func newerDamagedMeta(than chosen: Meta, in map: StorageMapping, fileSize: UInt64) -> Rollback? {
+        let slot = chosen.slot ^ 1
+        let offset = slot * Int(chosen.pageSize)
+        guard UInt64(offset + Meta.size) <= fileSize else { return nil }
+        let p = UnsafeRawPointer(map.base + offset)
+        switch Meta.decode(p) {
+        case .damaged, .notTrove: break
+        case .valid, .blank, .unsupported: return nil
+        }
+        let named = Meta.unverifiedTxnid(p)
+        guard named > chosen.txnid else { return nil }
+        return Rollback(discarded: named, openedAt: chosen.txnid,
+                        reason: StorageError.corrupt(page: UInt64(slot), detail: "the meta page fails its checksum").description,
+                        damagedMetaSlot: slot)
     }
 
     /// Recovery's first step, after a reboot: the log's records are written into the data

@@ -109,6 +109,18 @@
 /// chain; a commit that fails falls back to the other slot, which it did not touch
 /// (`Storage.rollback` reports it).
 ///
+/// A meta that fails its checksum is never chosen. When the slot not chosen fails it and the
+/// txnid it names (read without trusting it) is newer than the chosen commit's, a commit may
+/// be lost, and the open reports it as one whose pages failed (`Storage.rollback`, with the
+/// slot). Once the log is replayed, a machine crash can still leave such a meta: a large
+/// durable commit and a no-sync commit write their meta in place and are not in the log, and
+/// a small commit's meta is in place before its record is whole (a record that is not whole
+/// is not replayed). None of those commits returned. Damage looks the same, so the rule is:
+/// such a slot is reported as a commit that may be lost, never as damage to the store (it
+/// opens at the chosen commit, and a check of the file passes). The next commit rewrites that
+/// slot (a commit goes to the slot not holding the last durable state, and the first write of
+/// a `Storage` syncs first).
+///
 /// Opening never syncs: a writer that died in its `fdatasync` leaves a meta that claims
 /// durability, so each `Storage` syncs once before its first write transaction builds on that
 /// claim. No-sync commits never overwrite the slot holding the last durable state.

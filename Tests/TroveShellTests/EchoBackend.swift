@@ -106,12 +106,13 @@ final class EchoBackend: ShellBackend {
 
     // Maintenance: fixed answers, and the copies asked for.
     var problems: [String] = []
+    var verifyWarnings: [String] = []
     var openWarnings: [String] = []
     var copies: [String] = []
     /// The keys `.rekey` asked for, nil for none.
     var newKeys: [[UInt8]?] = []
 
-    func verify() throws -> [String] { problems }
+    func verify() throws -> VerifyFindings { VerifyFindings(problems: problems, warnings: verifyWarnings) }
 
     func statistics() throws -> StoreStatistics {
         StoreStatistics(fileBytes: 602_681_344, pageSize: 4096, pageCount: 147_139, freePages: 73_035, pendingPages: 20, version: 2006)

@@ -38,6 +38,16 @@ import Trove
         #expect(backend.executed.isEmpty, "a failed .verify stops the commands after it")
     }
 
+    @Test func verifyPrintsItsWarningsOnStandardErrorAndPasses() {
+        let backend = EchoBackend()
+        backend.verifyWarnings = ["meta page 1 fails its checksum"]
+        let r = run(["db", ".verify", "count Person"], backend: backend)
+        #expect(r.status == 0)
+        #expect(r.out.hasPrefix("ok\n"))
+        #expect(r.err == "warning: meta page 1 fails its checksum\n")
+        #expect(backend.executed.count == 1, "a .verify that passes goes on to the next command")
+    }
+
     @Test func dbinfoShowsTheSpaceInPagesAndBytes() {
         let r = run(["db", ".dbinfo"])
         #expect(r.status == 0)

@@ -118,6 +118,68 @@ import Testing
         #expect(s.rollback?.reason == "database is corrupt at page \(page): checksum mismatch (page content is damaged)")
     }
 
+    /// The txnids meta slots 0 and 1 of the store at `path` name, and its page size.
+    private func metaTxnids(_ path: String) throws -> (UInt64, UInt64, pageSize: Int) {
+        let pageSize = try Storage(path: path).pageSize
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        func txnid(_ slot: Int) -> UInt64 { data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: slot * pageSize + 24, as: UInt64.self) } }
+        return (txnid(0), txnid(1), pageSize)
+    }
+
+    /// Flips two bytes of meta slot `slot` inside what its checksum covers, past its txnid.
+    private func damageMeta(_ path: String, slot: Int, pageSize: Int) throws {
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: UInt64(slot * pageSize + 100))
+        handle.write(Data([0x5A, 0xA5]))
+        try handle.close()
+    }
+
+    @Test(arguments: [true, false])
+    func aNewerMetaFailingItsChecksumIsACommitSetAsideUntilTheNextCommitRewritesIt(keepingTheLockFile: Bool) throws {
+        let dir = TempDir(); defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        try commitOne(path, 1)
+        try commitOne(path, 2)
+        let (first, second, pageSize) = try metaTxnids(path)
+        let slot = first > second ? 0 : 1
+        let newest = max(first, second)
+        if !keepingTheLockFile {
+            try FileManager.default.removeItem(atPath: path + "-lock")
+            try FileManager.default.removeItem(atPath: path + "-log")
+        }
+        try damageMeta(path, slot: slot, pageSize: pageSize)
+        do {
+            let s = try Storage(path: path)
+            let rollback = try #require(s.rollback)
+            #expect(rollback.discarded == newest && rollback.openedAt == newest - 1 && s.latestTransactionID == newest - 1)
+            #expect(rollback.damagedMetaSlot == slot)
+            #expect(rollback.reason == "database is corrupt at page \(slot): the meta page fails its checksum")
+            #expect(try s.verify().isValid)
+            #expect(try s.read { try $0.dump("t").count } == 1)
+        }
+        // Reported at each open that runs recovery, including one the lock file vouches for.
+        #expect(try Storage(path: path).rollback?.damagedMetaSlot == slot)
+        try commitOne(path, 3)
+        let (afterFirst, afterSecond, _) = try metaTxnids(path)
+        #expect((slot == 0 ? afterFirst : afterSecond) == newest, "the commit after the open rewrote the damaged slot")
+        try FileManager.default.removeItem(atPath: path + "-lock")
+        let reopened = try Storage(path: path)
+        #expect(reopened.rollback == nil)
+        #expect(try reopened.read { try $0.dump("t").count } == 2)
+    }
+
+    @Test func anOlderMetaFailingItsChecksumSetsNothingAside() throws {
+        let dir = TempDir(); defer { dir.cleanup() }
+        let path = dir.file("db.trove")
+        try commitOne(path, 1)
+        try commitOne(path, 2)
+        let (first, second, pageSize) = try metaTxnids(path)
+        try FileManager.default.removeItem(atPath: path + "-lock")
+        try damageMeta(path, slot: first > second ? 1 : 0, pageSize: pageSize)
+        let s = try Storage(path: path)
+        #expect(s.rollback == nil && s.latestTransactionID == max(first, second))
+    }
+
     @Test func bootIDsParseFromTheKernelsUUIDText() {
         let id = BootID.parse("a0b9a254-476e-4d4c-959f-2bd7249f4c0c\n")
         #expect(id?.0 == 0xa0b9_a254_476e_4d4c && id?.1 == 0x959f_2bd7_249f_4c0c)

@@ -58,6 +58,10 @@ public struct DiscardedCommit: Sendable, Equatable {
     public var openedVersion: UInt64
     /// The check it failed, naming the page.
     public var reason: String
+    /// Whether what failed is the commit's meta page (one of the file's first two pages)
+    /// itself: `version` is then what that page says, read unchecked. A machine crash while
+    /// the page was written leaves the same as damage to it; the next commit rewrites it.
+    public var metaPageFailed = false
 }
 
 extension Store {
@@ -69,7 +73,9 @@ extension Store {
     /// commit that did return is gone, and the next write reuses its pages. An app should
     /// report it; the `trove` shell prints it as a warning.
     public var discardedCommit: DiscardedCommit? {
-        storage.rollback.map { DiscardedCommit(version: $0.discarded, openedVersion: $0.openedAt, reason: $0.reason) }
+        storage.rollback.map {
+            DiscardedCommit(version: $0.discarded, openedVersion: $0.openedAt, reason: $0.reason, metaPageFailed: $0.damagedMetaSlot != nil)
+        }
     }
 
     /// Checks every page of the latest version: checksums, tree order, and that each page is
