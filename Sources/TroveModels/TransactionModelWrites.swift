@@ -58,14 +58,17 @@ extension Transaction {
     @inlinable @discardableResult
     public func update<T: PersistentModel>(_ value: T, _ body: (inout T) throws -> Void) throws -> T {
         if _canBeClass(T.self) != 0 && T.self is AnyClass {
-            return T._writesEveryProperty ? try updateStored(value, body) : try updateWhole(value, body)
+            // A class listed by hand has no comparisons to find what `body` changed: every
+            // stored property is written.
+            return T._writesEveryProperty ? try updateStored(value, body)
+                : try updateThroughTable(value, body, writing: { _, _ in T.storedPropertyIndices })
         }
         var changed = value
         try body(&changed)
         // The linked instances are written before the update: not for an object that is not there.
         if !T._holdsNoClassInstance { try requireStored(value) }
         guard let update = try writingInstances(of: T.self, { try T._partialUpdate(from: value, to: changed) }) else {
-            return try updateThroughTable(value, { $0 = changed })
+            return try updateThroughTable(value, { $0 = changed }, writing: T._changedProperties(from:to:))
         }
         try update.write(T.modelName, in: self)
         return changed
@@ -97,34 +100,24 @@ extension Transaction {
             try update.write(T.modelName, in: self)
             return changed
         }
-        return try updateThroughTable(stored, { $0 = changed })
+        return try updateThroughTable(stored, { $0 = changed }, writing: T._changedProperties(from:to:))
     }
 
-    /// The update of a class listed by hand: `body` changes the caller's instance, so there is
-    /// no earlier value to compare with, and every stored property is written.
-    @usableFromInline
-    func updateWhole<T: PersistentModel>(_ value: T, _ body: (inout T) throws -> Void) throws -> T {
-        let table = T.modelProperties
-        let primaryKey = try T.primaryKeyIndex()
-        let key = try table[primaryKey].storedValue(value)
-        var changed = value
-        try body(&changed)
-        try writeProperties(table.indices.filter { table[$0].schema.isStored }, of: changed, key: key, primaryKey: primaryKey)
-        return changed
-    }
-
-    /// A partial update of a type without ``PersistentModel/_partialUpdate(from:to:)``: the
-    /// key and the changed values read through the property table.
+    /// An update of a type without ``PersistentModel/_partialUpdate(from:to:)``: the key and
+    /// the values read through the property table, at the positions `writing` gives for the
+    /// value before and after `body` (the changed ones, or, for a class listed by hand, whose
+    /// `body` changes the caller's instance and so leaves no earlier value, every stored one).
     @inlinable
-    func updateThroughTable<T: PersistentModel>(_ value: T, _ body: (inout T) throws -> Void) throws -> T {
+    func updateThroughTable<T: PersistentModel>(_ value: T, _ body: (inout T) throws -> Void,
+                                                writing: (_ old: T, _ new: T) throws -> [Int]) throws -> T {
         let table = T.modelProperties
         let primaryKey = try T.primaryKeyIndex()
         let key = try table[primaryKey].storedValue(value)
         var changed = value
         try body(&changed)
-        let changes = try T._changedProperties(from: value, to: changed)
-        if changes.isEmpty { return changed }
-        try writeProperties(changes, of: changed, key: key, primaryKey: primaryKey)
+        let indices = try writing(value, changed)
+        if indices.isEmpty { return changed }
+        try writeProperties(indices, of: changed, key: key, primaryKey: primaryKey)
         return changed
     }
 
@@ -171,6 +164,12 @@ extension PersistentModel {
             throw StoreError.invalidArgument("\(Self.self) must encode as a keyed container to be stored as \(modelName)")
         }
         return properties
+    }
+
+    /// The positions in ``modelProperties`` of the stored properties (not linkingObjects).
+    @usableFromInline
+    static var storedPropertyIndices: [Int] {
+        modelProperties.indices.filter { modelProperties[$0].schema.isStored }
     }
 
     static func primaryKeyValue(of value: Self) throws -> Value {
