@@ -4,7 +4,9 @@
 /// Swift's `==` takes canonically equivalent strings as equal (`"é"` in NFC, one scalar, and
 /// in NFD, `e` and a combining accent), but the store keeps a string's UTF-8 bytes as written,
 /// and indexes and primary keys order and find them by those bytes: changing one spelling into
-/// the other is a change, which an update writes.
+/// the other is a change, which an update writes. The rule for each kind of payload is stated
+/// once, on the payload (``String/hasSameUTF8(as:)``, `Double.isStoredSame(as:)`,
+/// `Float.isStoredSame(as:)`); ``Value`` and ``JSONValue`` apply it element by element.
 extension Value {
     /// Whether writing `other` where `self` is stored leaves the same value: strings by their
     /// UTF-8 bytes, a double or float equal or of the same bits (a NaN stays the same NaN),
@@ -18,10 +20,10 @@ extension Value {
             return a.hasSameUTF8(as: b)
         case .double(let a):
             guard case .double(let b) = other else { return false }
-            return a.bitPattern == b.bitPattern || a == b
+            return a.isStoredSame(as: b)
         case .float(let a):
             guard case .float(let b) = other else { return false }
-            return a.bitPattern == b.bitPattern || a == b
+            return a.isStoredSame(as: b)
         case .list(let a):
             guard case .list(let b) = other else { return false }
             return a.count == b.count && zip(a, b).allSatisfy { $0.isStoredSame(as: $1) }
@@ -44,6 +46,19 @@ extension String {
     }
 }
 
+extension Double {
+    /// Whether writing `other` where `self` is stored leaves the same number: equal (0 and
+    /// -0 too), or of the same bits (a NaN stays the same NaN, which `==` says differs).
+    @inline(__always)
+    func isStoredSame(as other: Double) -> Bool { bitPattern == other.bitPattern || self == other }
+}
+
+extension Float {
+    /// As `Double.isStoredSame(as:)`.
+    @inline(__always)
+    func isStoredSame(as other: Float) -> Bool { bitPattern == other.bitPattern || self == other }
+}
+
 extension JSONValue {
     /// Whether the two are the same values as written, by the rule of ``Value/isStoredSame(as:)``:
     /// strings (and object keys) by their UTF-8 bytes, doubles equal or of the same bits,
@@ -55,7 +70,7 @@ extension JSONValue {
             return a.hasSameUTF8(as: b)
         case .double(let a):
             guard case .double(let b) = other else { return false }
-            return a.bitPattern == b.bitPattern || a == b
+            return a.isStoredSame(as: b)
         case .array(let a):
             guard case .array(let b) = other else { return false }
             return a.count == b.count && zip(a, b).allSatisfy { $0.isStoredSame(as: $1) }
