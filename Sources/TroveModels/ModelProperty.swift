@@ -16,6 +16,10 @@ public struct ModelProperty<Root>: @unchecked Sendable {
     public let linkedModel: (any PersistentModel.Type)?
     /// Whether the Swift type is a model itself, not an optional of one (a link must be optional).
     let isBareModel: Bool
+    /// Whether a value of the property is or holds a class instance: its Swift type, or the
+    /// element of an optional or array, is a class (a class model, or a property type of its
+    /// own). Found once, when the table is made.
+    let holdsClassInstance: Bool
     /// The property's value in a model value, as a write stores it (a link as its nested object).
     @usableFromInline let storedValue: (Root) throws -> Value
 
@@ -34,6 +38,7 @@ public struct ModelProperty<Root>: @unchecked Sendable {
         self.originalName = originalName
         self.linkedModel = V._linkedModel
         self.isBareModel = V.self is any PersistentModel.Type
+        self.holdsClassInstance = ClassInstanceTypes.holdsInstance(V.self)
         self.storedValue = { try $0[keyPath: keyPath]._writtenValue() }
     }
 
@@ -46,6 +51,8 @@ public struct ModelProperty<Root>: @unchecked Sendable {
         self.originalName = nil
         self.linkedModel = V.self
         self.isBareModel = false
+        // A linked value reads them empty.
+        self.holdsClassInstance = false
         self.storedValue = { _ in .list([]) }
     }
 }

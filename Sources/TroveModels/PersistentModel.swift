@@ -68,11 +68,14 @@ public protocol PersistentModel: Persistable, StorableProperty {
     /// table listed by hand has none, and key paths through links to it are not named.
     @_documentation(visibility: internal)
     static var _chainedKeyPaths: [AnyKeyPath] { get }
-    /// Whether no value of the type holds a class instance: the type is a struct, and so is
-    /// every model its links and lists of links reach. A read-only snapshot keeps the values
-    /// that links point at only for such a type, as an instance kept would be shared by every
-    /// value read after; a write of one nests no instance. `@Model` writes it, found once per
-    /// type; a table listed by hand finds it each time it is asked.
+    /// Whether no value of the type holds a class instance: the type is a struct, no stored
+    /// property's type is a class (a class model, or a property type of its own) or an
+    /// optional or array of one, and the same holds of every model its links and lists of
+    /// links reach. A read-only snapshot keeps the values that links point at only for such
+    /// a type, as an instance kept would be shared by every value read after; a write of one
+    /// nests no instance. `@Model` writes it, found once per type; a table listed by hand
+    /// finds it each time it is asked. A `@Transient` property is in no table, so not seen:
+    /// an instance it holds in a kept value is shared by the reads of that value.
     @_documentation(visibility: internal)
     static var _holdsNoClassInstance: Bool { get }
 }
@@ -124,9 +127,9 @@ extension PersistentModel {
     public static var _holdsNoClassInstance: Bool { _reachesNoClassModel() }
 
     /// Whether this type and every model its stored links and lists of links reach are
-    /// structs: ``_holdsNoClassInstance``, found by following the property tables. A model met
-    /// again (a struct's `[Self]`) adds nothing. LinkingObjects are left out: a linked value
-    /// reads them empty.
+    /// structs whose stored properties hold no class instance: ``_holdsNoClassInstance``,
+    /// found by following the property tables. A model met again (a struct's `[Self]`) adds
+    /// nothing. LinkingObjects are left out: a linked value reads them empty.
     @_documentation(visibility: internal)
     public static func _reachesNoClassModel() -> Bool {
         var visited: Set<ObjectIdentifier> = []
@@ -137,6 +140,7 @@ extension PersistentModel {
         if Self.self is AnyClass { return false }
         guard visited.insert(ObjectIdentifier(Self.self)).inserted else { return true }
         for property in modelProperties where property.schema.isStored {
+            if property.holdsClassInstance { return false }
             if let linked = property.linkedModel, !linked.reachesNoClassModel(&visited) { return false }
         }
         return true
