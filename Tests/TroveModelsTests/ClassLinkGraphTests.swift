@@ -44,6 +44,35 @@ import TroveModels
     var tags: [OptionalKeyTag] = []
 }
 
+/// A class model and a struct model that link to each other, so that a chain alternates them.
+@Model final class Householder {
+    @Attribute(.primaryKey) var id: Int
+    var home: Household?
+
+    init(id: Int, home: Household? = nil) {
+        self.id = id
+        self.home = home
+    }
+}
+
+@Model struct Household {
+    @Attribute(.primaryKey) var id: Int
+    var owner: Householder?
+}
+
+/// A class model without a primary key, and a struct model that links to it twice.
+@Model final class Sticker {
+    var label: String
+
+    init(label: String) { self.label = label }
+}
+
+@Model struct Scrapbook {
+    @Attribute(.primaryKey) var id: Int
+    var cover: Sticker?
+    var back: Sticker?
+}
+
 /// Graphs of linked class instances: cycles, shared instances and long chains, as writes and
 /// partial updates meet them.
 @Suite struct ClassLinkGraphTests {
@@ -73,6 +102,9 @@ import TroveModels
         left.follows = [bottom]; right.follows = [bottom]
         let diamond = Follower(id: 103)
         diamond.follows = [left, right]
+        // `tine`, met twice, would also be inserted once by nested writes (the second is an
+        // update of the object the first inserted): the ladder is what shows each instance
+        // is built and written once.
         let fork = Fork(id: 1), tine = Fork(id: 2)
         fork.left = tine; fork.right = tine
         tine.left = Fork(id: 3)
@@ -102,7 +134,9 @@ import TroveModels
         _ = try NestedValueCount.of(top)
     }
 
-    @Test func aStructHoldingSharedInstancesWritesEachOnce() throws {
+    /// Pins the result: nested writes would store `ann` once too (the transaction's memo of
+    /// nested writes finds the repeat), so this is no proof that the instance is written once.
+    @Test func aStructHoldingSharedInstancesStoresEachOnce() throws {
         let store = try Store(configuration: .inMemory(schema: Schema(Booking.self)))
         let ann = Patron(id: 1, name: "Ann")
         let hall = Venue(id: 10, patron: ann, regulars: [ann, Patron(id: 2, name: "Bob"), ann])
@@ -179,6 +213,52 @@ import TroveModels
         }
         #expect(failed)
         #expect(try store.read { try $0.object(Node.self, primaryKey: 7) } == nil)
+    }
+}
+
+extension ClassLinkGraphTests {
+    @Test func aChainOfMoreThan32LinksThroughStructValuesIsWrittenButNotReadAsATypedValue() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Householder.self)))
+        // 18 class instances with a struct value between each two: 34 links.
+        var top = Householder(id: 17)
+        for id in (0..<17).reversed() { top = Householder(id: id, home: Household(id: id, owner: top)) }
+        try store.write { tx in try tx.insert(top) }
+        try store.read { s in
+            // The limit on writes counts class instances, and struct values between them are
+            // not counted (README); reads follow 32 links.
+            #expect(throws: (any Error).self) { try s.object(Householder.self, primaryKey: 0) }
+            #expect(try s.object(Householder.self, primaryKey: 2)?.home?.owner?.id == 3)
+            let last = try #require(try s.object("Household", primaryKey: .int(16)))
+            #expect(try last.object("owner")?.primaryKey == .int(17))
+        }
+    }
+
+    @Test func aKeylessClassInstanceLinkedTwiceIsWrittenOncePerLink() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Scrapbook.self)))
+        let star = Sticker(label: "star")
+        let changes = try store.write { tx in
+            try tx.insert(Scrapbook(id: 1, cover: star, back: star))
+            return tx.changes
+        }
+        // Without a key there is no object to upsert: each link gets a nested object of its own.
+        #expect(changes["Sticker"]?.inserted.count == 2)
+        let read = try #require(try store.read { try $0.object(Scrapbook.self, primaryKey: 1) })
+        #expect(read.cover?.label == "star" && read.back?.label == "star")
+    }
+
+    @Test func aPartialUpdateLinkingASharedInstanceStoresItOnceAndLinksItEachPlace() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Booking.self)))
+        try store.write { tx in try tx.insert(Booking(id: 1, venue: nil)) }
+        let ann = Patron(id: 1, name: "Ann")
+        let changes = try store.write { tx in
+            _ = try tx.update(Booking(id: 1, venue: nil)) {
+                $0.venue = Venue(id: 10, patron: ann, regulars: [ann, Patron(id: 2, name: "Bob"), ann])
+            }
+            return tx.changes
+        }
+        #expect(changes["Patron"]?.inserted.count == 2 && changes["Venue"]?.inserted.count == 1)
+        let read = try #require(try store.read { try $0.object(Booking.self, primaryKey: 1) })
+        #expect(read.venue?.patron?.name == "Ann" && read.venue?.regulars.map(\.id) == [1, 2, 1])
     }
 }
 
