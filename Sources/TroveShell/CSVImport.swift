@@ -113,7 +113,9 @@ struct CSVImport {
     private func value(_ field: CSVReader.Field, for property: PropertySchema) throws -> Value? {
         let text = field.text
         if text.isEmpty && !field.quoted {
-            return property.isOptional || property.type.isList ? .null : nil
+            // A list cannot be null: left out, it gets its default, or under MERGE keeps its
+            // value, as a scalar that cannot be null does.
+            return property.isOptional && !property.type.isList ? .null : nil
         }
         switch property.type {
         case .list:

@@ -252,4 +252,43 @@ import Testing
         #expect(plain.err.contains("line 2: 'AllTypes' already has an object with primary key 1"))
         #expect(try w.run(["db", "count AllTypes"]).out == "3\n")
     }
+
+    /// A list cannot be null, so its empty field is left out as a required scalar's is: with
+    /// MERGE an existing object keeps its list (and the objects it links), a new one gets the
+    /// default. A link's empty field is null, as for any property that can be null.
+    @Test(arguments: ["m.csv", "m.tsv"])
+    func anEmptyListFieldKeepsTheListUnderMerge(file: String) throws {
+        let setUp = try w.run(["db", "-s", Workspace.schema("People"),
+                               #"insert Person {"id": 1, "name": "Ann", "nicknames": ["x"], "dogs": [{"name": "R"}], "bestFriend": 1}"#])
+        #expect(setUp.status == 0, "\(setUp.err)")
+        let csv = "id,name,nicknames,dogs,bestFriend\n1,,,,\n2,Bo,,,\n"
+        try w.write(file, file.hasSuffix(".tsv") ? csv.replacingOccurrences(of: ",", with: "\t") : csv)
+        let r = try w.run(["db", "import Person \(file) MERGE", "Person SORT(id) SELECT(id, name, nicknames, dogs.@count, bestFriend)",
+                           "count Dog"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == """
+            {"inserted": 2}
+            {"id": 1, "name": "Ann", "nicknames": ["x"], "dogs.@count": 1, "bestFriend": null}
+            {"id": 2, "name": "Bo", "nicknames": [], "dogs.@count": 0, "bestFriend": null}
+            1
+
+            """)
+    }
+
+    /// JSON says what it means: a property left out keeps its value under MERGE, and null
+    /// for a list is the empty list.
+    @Test func aJSONRecordKeepsWhatItLeavesOutAndEmptiesAListGivenNull() throws {
+        let setUp = try w.run(["db", "-s", Workspace.schema("People"),
+                               #"insert Person [{"id": 1, "name": "Ann", "nicknames": ["x"]}, {"id": 2, "name": "Bo", "nicknames": ["y"]}]"#])
+        #expect(setUp.status == 0, "\(setUp.err)")
+        try w.write("m.jsonl", "{\"id\": 1, \"name\": \"Anna\"}\n{\"id\": 2, \"nicknames\": null}\n")
+        let r = try w.run(["db", "import Person m.jsonl MERGE", "Person SORT(id) SELECT(id, name, nicknames)"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out == """
+            {"updated": 2}
+            {"id": 1, "name": "Anna", "nicknames": ["x"]}
+            {"id": 2, "name": "Bo", "nicknames": []}
+
+            """)
+    }
 }
