@@ -129,7 +129,10 @@ struct CSVImport {
             }
             return try Coercion.scalar(.text(text), as: pk.type, for: property.name)
         default:
-            return try Coercion.scalar(.text(text), as: property.type, for: property.name)
+            let value = try Coercion.scalar(.text(text), as: property.type, for: property.name)
+            // Refused here rather than by the write, so that the error names the column.
+            if value == .null && !property.isOptional { throw StoreError.nullNotAllowed(model: model.name, property: property.name) }
+            return value
         }
     }
 

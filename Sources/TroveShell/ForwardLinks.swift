@@ -38,6 +38,9 @@ struct ForwardLinks {
         for link in pending {
             do {
                 try destination.update(model.name, primaryKey: link.primaryKey, set: [link.property: link.value])
+            } catch StoreError.linkTargetNotFound(link.property, let target, let key) {
+                // The place names the property already.
+                throw ImportFailure("\(link.place): links to '\(target)' with primary key \(key), which does not exist", at: link.offset)
             } catch {
                 throw ImportFailure("\(link.place): \(error)", at: link.offset)
             }

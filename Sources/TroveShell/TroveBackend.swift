@@ -56,12 +56,29 @@ public final class TroveBackend: ShellBackend {
                 throw UsageError("cannot open '\(path)': \(Self.describeOpenFailure(failure, readOnly: configuration.readOnly))")
             case .migrationRequired(let detail):
                 throw StatementError("cannot open '\(path)' with this schema: \(detail)"
-                    + (configuration.readOnly ? " (open it without --readonly to migrate it)"
-                        : " (raise schemaVersion, or pass --reset-on-migration to wipe the store)"))
+                    + migrationHint(refusing: storeConfiguration))
             default:
                 throw StatementError("cannot open '\(path)': \(error.description)")
             }
         }
+    }
+
+    /// What to do about a migration the open of `configuration` refused, by why it refused:
+    /// a read-only open, a lower schemaVersion (which nothing migrates to), or changes whose
+    /// way (a higher schemaVersion) the refusal names already.
+    static func migrationHint(refusing configuration: StoreConfiguration) -> String {
+        // The stored schemaVersion, from an open that applies no schema.
+        var stored = configuration
+        stored.schema = nil
+        stored.readOnly = true
+        guard let newVersion = configuration.schema?.schemaVersion,
+              let storedVersion = try? Store(configuration: stored).schema.schemaVersion else { return "" }
+        let readOnly = configuration.readOnly
+        if newVersion > storedVersion { return readOnly ? " (open it without --readonly to migrate it)" : "" }
+        guard newVersion < storedVersion else { return "" }
+        if !readOnly { return " (raise schemaVersion, or pass --reset-on-migration to wipe the store)" }
+        return configuration.deleteIfMigrationNeeded ? " (nothing migrates to a lower schemaVersion; without --readonly, --reset-on-migration would wipe the store)"
+            : " (nothing migrates to a lower schemaVersion: raise it, and open the store without --readonly to migrate it)"
     }
 
     /// What is wrong with the key an open was given, said without the key.
@@ -394,8 +411,10 @@ public final class TroveBackend: ShellBackend {
         do {
             store = try Store(configuration: configuration)
         } catch StoreError.migrationRequired(let detail) {
+            // Changes that need a higher schemaVersion name that way already.
+            let lower = (configuration.schema?.schemaVersion ?? 0) < store.schema.schemaVersion
             throw StatementError("cannot apply the schema: \(detail)"
-                + " (raise schemaVersion, or open the store with --reset-on-migration to wipe it)")
+                + (lower ? " (raise schemaVersion, or open the store with --reset-on-migration to wipe it)" : ""))
         } catch let error as StoreError {
             throw StatementError("cannot apply the schema: \(error.description)")
         }
@@ -417,7 +436,7 @@ public final class TroveBackend: ShellBackend {
         if let similar = names.first(where: { $0.lowercased() == name.text.lowercased() }) {
             message += "; did you mean '\(similar)'?"
         } else if names.isEmpty {
-            message += " (the store has no models: open it with --schema FILE)"
+            message += " (the store has no models: open it with --schema FILE, or run .apply-schema FILE)"
         } else {
             message += " (models: \(names.joined(separator: ", ")))"
         }

@@ -93,7 +93,7 @@ import Testing
         #expect(script.status == 0, "\(script.err)")
         #expect(script.out == "first\nsecond\n")
         let piped = try w.run([":memory:"], stdin: "\u{FEFF}count Nobody\n")
-        #expect(piped.err == "error: line 1, column 7: no model named 'Nobody' (the store has no models: open it with --schema FILE)\n")
+        #expect(piped.err == "error: line 1, column 7: no model named 'Nobody' (the store has no models: open it with --schema FILE, or run .apply-schema FILE)\n")
     }
 
     @Test func dotCommandsWorkWithoutAStore() throws {
@@ -118,7 +118,7 @@ import Testing
     @Test func statementOnAStoreWithoutModelsFailsWithStatusOne() throws {
         let r = try TroveBinary.run(["-c", "count Person", "-c", ".print not reached"])
         #expect(r.status == 1)
-        #expect(r.err == "error: column 7: no model named 'Person' (the store has no models: open it with --schema FILE)\n")
+        #expect(r.err == "error: column 7: no model named 'Person' (the store has no models: open it with --schema FILE, or run .apply-schema FILE)\n")
         #expect(r.out.isEmpty)
     }
 

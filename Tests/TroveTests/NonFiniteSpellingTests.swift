@@ -28,6 +28,11 @@ struct NonFiniteSpellingTests {
             let error = try #require(throws: CoercionError.self) { try Coercion.scalar(.literal(.string("NaN")), as: type, for: "d") }
             #expect(error.found.contains("written as an argument, $N, or in JSON"))
         }
+        // In JSON, where the user writes a string already, it names JSON's spellings.
+        for text in ["inf", "-INF", "nan", "+Infinity"] {
+            let error = try #require(throws: CoercionError.self) { try Coercion.scalar(.json(.string(text)), as: .float, for: "f") }
+            #expect(error.found == "the string \"\(text)\" (in JSON, NaN and the infinities are the strings \"NaN\", \"Infinity\" and \"-Infinity\")")
+        }
         let other = try #require(throws: CoercionError.self) { try Coercion.scalar(.literal(.string("four")), as: .double, for: "d") }
         #expect(!other.found.contains("$N"))
     }

@@ -60,6 +60,7 @@ import Testing
         Case(name: "type in object form unknown", json: model(#""a": {"type": "strin"}"#), kind: .unknownType, path: "models[0].properties.a.type", reason: "did you mean 'string'?"),
         Case(name: "malformed type", json: model(#""a": "int[""#), kind: .invalidType, path: "models[0].properties.a", reason: "\"int[\" is not a type"),
         Case(name: "nullable list", json: model(#""a": "int[]?""#), kind: .invalidType, path: "models[0].properties.a", reason: "a list cannot be null (it is empty instead); for null elements write \"int?[]\""),
+        Case(name: "nullable list of links", json: people(dog: #""name": "string", "friends": "Dog[]?""#), kind: .invalidType, path: "models[1].properties.friends", reason: "a list cannot be null (it is empty instead); write \"Dog[]\""),
         Case(name: "nested list", json: model(#""a": "int[][]""#), kind: .invalidType, path: "models[0].properties.a", reason: "lists of lists are not supported"),
         Case(name: "linkingObjects as a string", json: model(#""a": "linkingObjects""#), kind: .invalidType, path: "models[0].properties.a", reason: "linkingObjects needs the object form"),
         Case(name: "property of wrong JSON type", json: model(#""a": 5"#), kind: .invalidStructure, path: "models[0].properties.a", reason: "a property is a type string such as \"int?\" or an object with \"type\", found a number"),

@@ -176,7 +176,7 @@ package enum Coercion {
             return try double(d, as: type, for: property, found: { written(d) })
         case .string(let s):
             if let d = nonFinite(NonFiniteNumber.value(ofJSONString: s), as: type) { return d }
-            return try string(s, as: type, for: property)
+            return try string(s, as: type, for: property, inJSON: true)
         case .array: throw mismatch(type, property, "an array")
         case .object: throw mismatch(type, property, "an object")
         }
@@ -290,7 +290,9 @@ package enum Coercion {
     }
 
     /// A string: itself for a string, the JSON form of dates, data, decimals and UUIDs.
-    private static func string(_ s: String, as type: PropertyType, for property: String) throws(CoercionError) -> Value {
+    /// `inJSON`: the string is a JSON value, whose spellings of NaN and the infinities a
+    /// refusal names (JSON reads fewer than text does).
+    private static func string(_ s: String, as type: PropertyType, for property: String, inJSON: Bool = false) throws(CoercionError) -> Value {
         func bad(_ what: String) -> CoercionError { CoercionError(property: property, type: type, found: "\(quoted(s)), which is not \(what)") }
         switch type {
         case .string: return .string(s)
@@ -310,6 +312,9 @@ package enum Coercion {
             guard let u = UUID(uuidString: s) else { throw bad("a UUID such as E621E1F8-C36C-495A-93FC-0C247A3E6E5F") }
             return .uuid(u)
         case .float where NonFiniteNumber.value(ofText: s) != nil, .double where NonFiniteNumber.value(ofText: s) != nil:
+            if inJSON {
+                throw mismatch(type, property, "the string \(quoted(s)) (in JSON, NaN and the infinities are the strings \"NaN\", \"Infinity\" and \"-Infinity\")")
+            }
             throw mismatch(type, property, "the string \(quoted(s)) (NaN and the infinities are written as an argument, $N, or in JSON)")
         default:
             throw mismatch(type, property, "the string \(quoted(s))")

@@ -223,7 +223,11 @@ struct SchemaDecoder {
         }
         if Self.endsWithBrackets(base) {
             if optional && !isList {
-                throw error(.invalidType, path, "a list cannot be null (it is empty instead); for null elements write \"\(base.dropLast(2))?[]\"")
+                // A list of links holds no null, so its one form is the hint there.
+                var element = String(base.dropLast(2))
+                if element.hasSuffix("?") { element.removeLast() }
+                let hint = modelNames.contains(element) ? "write \"\(element)[]\"" : "for null elements write \"\(element)?[]\""
+                throw error(.invalidType, path, "a list cannot be null (it is empty instead); \(hint)")
             }
             throw error(.invalidType, path, "lists of lists are not supported (\"\(text)\")")
         }
