@@ -83,20 +83,12 @@ final class ShellSession {
                 if exitStatus != nil || (!ok && (stopOnError || bail)) { return false }
             }
         }
-        if exitStatus == nil, let unfinished = splitter.finish() {
-            report(StatementError("unterminated statement: " + (unfinishedReason(unfinished) ?? "input ended")),
+        if exitStatus == nil, let unclosed = splitter.unclosed, let unfinished = splitter.finish() {
+            report(StatementError("unterminated statement: \(unclosed.what) is never closed", at: unclosed.offset),
                    statement: unfinished, origin: origin)
             return false
         }
         return exitStatus == nil
-    }
-
-    private func unfinishedReason(_ statement: SplitStatement) -> String? {
-        var splitter = StatementSplitter()
-        for (i, line) in statement.text.lines.enumerated() {
-            _ = splitter.feed(line: line, number: statement.line + i)
-        }
-        return splitter.unfinishedReason
     }
 
     /// Runs one item from the splitter; returns whether it succeeded.

@@ -19,23 +19,22 @@ public struct StatementSplitter: Sendable {
     private var buffer: [UInt8] = []
     private var startLine = 1
     private var startColumn = 1
-    private var quote: (byte: UInt8, line: Int, column: Int)?
+    /// An open quote or bracket and its UTF-8 offset in the pending statement's text.
+    private typealias Opening = (byte: UInt8, offset: Int)
+    private var quote: Opening?
     private var escaped = false
-    private var open: [(byte: UInt8, line: Int, column: Int)] = []
+    private var open: [Opening] = []
 
     public init() {}
 
     /// True while a statement is unfinished: a quote or bracket is open.
     public var isIncomplete: Bool { quote != nil || !open.isEmpty }
 
-    /// Why the pending statement is unfinished, e.g. `'(' opened at line 2, column 8 is never closed`.
-    public var unfinishedReason: String? {
-        if let q = quote {
-            return "the string opened at line \(q.line), column \(q.column) is never closed"
-        }
-        if let b = open.last {
-            return "'\(String(UnicodeScalar(b.byte)))' opened at line \(b.line), column \(b.column) is never closed"
-        }
+    /// What keeps the pending statement unfinished (`'('`, `the string`) and its UTF-8 offset
+    /// in the statement's text, so that an error can place it as it places any other.
+    public var unclosed: (what: String, offset: Int)? {
+        if let q = quote { return ("the string", q.offset - leadingBlanks) }
+        if let b = open.last { return ("'\(String(UnicodeScalar(b.byte)))'", b.offset - leadingBlanks) }
         return nil
     }
 
@@ -79,9 +78,9 @@ public struct StatementSplitter: Sendable {
             }
             switch b {
             case 0x22, 0x27:
-                quote = (b, number, column)
+                quote = (b, buffer.count)
             case 0x28, 0x5B, 0x7B:
-                open.append((b, number, column))
+                open.append((b, buffer.count))
             case 0x29, 0x5D, 0x7D:
                 let opener: UInt8 = b == 0x29 ? 0x28 : b - 2
                 if let k = open.lastIndex(where: { $0.byte == opener }) { open.removeSubrange(k...) }
@@ -111,16 +110,22 @@ public struct StatementSplitter: Sendable {
     public mutating func finish() -> SplitStatement? {
         defer { reset() }
         guard isIncomplete else { return nil }
-        return SplitStatement(text: String(decoding: buffer, as: UTF8.self), line: startLine, column: startColumn)
+        return pending
     }
 
     private mutating func emit(into items: inout [Item]) {
-        if !buffer.allSatisfy(StatementScanner.isSpace) {
-            items.append(.statement(SplitStatement(text: String(decoding: buffer, as: UTF8.self),
-                                                   line: startLine, column: startColumn)))
-        }
+        if !buffer.allSatisfy(StatementScanner.isSpace) { items.append(.statement(pending)) }
         buffer = []
     }
+
+    /// The pending statement from its first word, so that a place in it (offset 0: the
+    /// statement itself) is the word's, after `;` and indentation too.
+    private var pending: SplitStatement {
+        let blanks = leadingBlanks
+        return SplitStatement(text: String(decoding: buffer.dropFirst(blanks), as: UTF8.self), line: startLine, column: startColumn + blanks)
+    }
+
+    private var leadingBlanks: Int { buffer.prefix { $0 == 0x20 || $0 == 0x09 }.count }
 }
 
 /// A complete statement and where it starts in its source, so errors can name line and column.

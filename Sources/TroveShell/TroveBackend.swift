@@ -119,19 +119,19 @@ public final class TroveBackend: ShellBackend {
     public var isInTransaction: Bool { explicitTransaction != nil }
 
     public func begin() throws {
-        guard explicitTransaction == nil else { throw StatementError("a transaction is already open; 'commit' or 'rollback' it first") }
+        guard explicitTransaction == nil else { throw StatementError("a transaction is already open; 'commit' or 'rollback' it first", at: 0) }
         if store.configuration.readOnly { throw StatementError.readOnly("begin a transaction", at: 0) }
         explicitTransaction = try store.beginWrite()
     }
 
     public func commit() throws {
-        guard let tx = explicitTransaction else { throw StatementError("no transaction is open ('begin' starts one)") }
+        guard let tx = explicitTransaction else { throw StatementError("no transaction is open ('begin' starts one)", at: 0) }
         explicitTransaction = nil
         try tx.commit()
     }
 
     public func rollback() throws {
-        guard let tx = explicitTransaction else { throw StatementError("no transaction is open ('begin' starts one)") }
+        guard let tx = explicitTransaction else { throw StatementError("no transaction is open ('begin' starts one)", at: 0) }
         explicitTransaction = nil
         try tx.rollback()
     }
@@ -224,7 +224,7 @@ public final class TroveBackend: ShellBackend {
             return try read { snapshot in .plan(try StoreQuery(spec, arguments: arguments).explain(in: snapshot)) }
         case .watch(let spec):
             guard explicitTransaction == nil else {
-                throw StatementError("'watch' cannot run inside a transaction: it waits for commits ('commit' or 'rollback' first)")
+                throw StatementError("'watch' cannot run inside a transaction: it waits for commits ('commit' or 'rollback' first)", at: 0)
             }
             try QueryWatcher(store: store, query: StoreQuery(spec, arguments: arguments), context: context).run()
             return .none

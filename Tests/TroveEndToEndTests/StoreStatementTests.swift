@@ -286,6 +286,20 @@ import Testing
         #expect(try w.run(["db", "count Person"]).out == "2\n")
     }
 
+    /// A transaction statement at the wrong time names its place, as other statement errors do.
+    @Test func transactionStatementsOutOfPlaceNameTheirPosition() throws {
+        try people()
+        let r = try w.run(["db"], stdin: "commit\nbegin\ncount Person; begin\nwatch Person\nrollback\n  rollback\n")
+        #expect(r.status == 1)
+        #expect(r.err == """
+            error: line 1, column 1: no transaction is open ('begin' starts one)
+            error: line 3, column 15: a transaction is already open; 'commit' or 'rollback' it first
+            error: line 4, column 1: 'watch' cannot run inside a transaction: it waits for commits ('commit' or 'rollback' first)
+            error: line 6, column 3: no transaction is open ('begin' starts one)
+
+            """)
+    }
+
     @Test func aFailedWriteInATransactionRollsItBack() throws {
         try people()
         let r = try w.run(["db"], stdin: """

@@ -168,7 +168,11 @@ import Trove
     @Test func unterminatedStatementAtEndOfInputFails() {
         let r = run(["-c", "insert Person {\"id\": 3,"])
         #expect(r.status == 1)
-        #expect(r.err == "error: unterminated statement: '{' opened at line 1, column 15 is never closed\n")
+        #expect(r.err == "error: column 15: unterminated statement: '{' is never closed\n")
+        // Placed as any error is: in the statement after a ';', and on the line it opens on.
+        #expect(run(["-c", "count Person; Person where (age > 3"]).err == "error: column 28: unterminated statement: '(' is never closed\n")
+        #expect(run([], stdin: "count Person\nPerson where name IN {'a',\n  'b'} OR (age > 3\n").err
+                == "error: line 3, column 11: unterminated statement: '(' is never closed\n")
     }
 
     // MARK: Standard input

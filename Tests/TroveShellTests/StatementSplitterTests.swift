@@ -30,6 +30,17 @@ import Testing
         #expect(split("count A\r\ninsert A {\r\n}\r\n") == ["count A", "insert A {\n}"])
     }
 
+    /// A statement starts at its first word, so that its place is the word's.
+    @Test func aStatementStartsAtItsFirstWord() {
+        var splitter = StatementSplitter()
+        #expect(splitter.feed(line: "count A;\t count B", number: 1) == [.statement(SplitStatement(text: "count A", line: 1, column: 1)),
+                                                                         .statement(SplitStatement(text: "count B", line: 1, column: 11))])
+        #expect(splitter.feed(line: "  get A 1", number: 2) == [.statement(SplitStatement(text: "get A 1", line: 2, column: 3))])
+        _ = splitter.feed(line: "  A where (a", number: 3)
+        #expect(splitter.unclosed?.offset == 8)
+        #expect(splitter.finish() == SplitStatement(text: "A where (a\n", line: 3, column: 3))
+    }
+
     @Test func blankLinesAndEmptyStatementsAreSkipped() {
         #expect(split("\n  \n;;\ncount A\n") == ["count A"])
     }
@@ -88,7 +99,7 @@ import Testing
         #expect(!splitter.isIncomplete)
         _ = splitter.feed(line: "A where (a > 1", number: 2)
         #expect(splitter.isIncomplete)
-        #expect(splitter.unfinishedReason == "'(' opened at line 2, column 9 is never closed")
+        #expect(splitter.unclosed?.what == "'('" && splitter.unclosed?.offset == 8)
         let rest = splitter.finish()
         #expect(rest?.text == "A where (a > 1\n")
         #expect(rest?.line == 2)
@@ -98,7 +109,7 @@ import Testing
     @Test func unclosedStringIsReported() {
         var splitter = StatementSplitter()
         _ = splitter.feed(line: "A where a == 'x", number: 3)
-        #expect(splitter.unfinishedReason == "the string opened at line 3, column 14 is never closed")
+        #expect(splitter.unclosed?.what == "the string" && splitter.unclosed?.offset == 13)
     }
 
     @Test func resetDropsTheUnfinishedStatement() {
@@ -113,7 +124,7 @@ import Testing
         var splitter = StatementSplitter()
         let items = splitter.feed(line: "count A;  get A 1", number: 4)
         #expect(items == [.statement(SplitStatement(text: "count A", line: 4, column: 1)),
-                          .statement(SplitStatement(text: "  get A 1", line: 4, column: 9))])
+                          .statement(SplitStatement(text: "get A 1", line: 4, column: 11))])
     }
 
     @Test func offsetsMapToLineAndColumn() {
