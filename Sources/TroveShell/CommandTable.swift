@@ -43,8 +43,8 @@ enum CommandTable {
                       }),
         DotCommandRow(name: ".bail", arguments: "on|off", help: "stop at the first error (scripts only)",
                       completes: .onOff, parse: { args throws(StatementError) in .bail(try args.flag()) }),
-        DotCommandRow(name: ".copy", arguments: "TARGET",
-                      help: "copy every object to a postgres:// URL or FILE (--replace)",
+        DotCommandRow(name: ".copy", arguments: "TARGET [--replace]",
+                      help: "copy every object to a postgres:// URL or FILE",
                       completes: .files, parse: { args throws(StatementError) in
                           let replacing = args.values.contains("--replace")
                           let rest = args.values.filter { $0 != "--replace" }
@@ -110,8 +110,8 @@ enum CommandTable {
                           guard args.values.count <= 1 else { throw args.usage("[FILE]") }
                           return .output(file: args.values.first)
                       }),
-        DotCommandRow(name: ".param", aliases: [".parameter"], arguments: "set N VALUE|list|clear",
-                      help: "bind $N to VALUE as --arg does, list, clear",
+        DotCommandRow(name: ".param", aliases: [".parameter"], arguments: "set N VALUE, .param list, .param clear",
+                      help: "bind $N (as --arg), list, clear",
                       completes: .words(["set", "list", "clear"]), parse: { args throws(StatementError) in
                           let usage = "set N VALUE | list | clear"
                           switch args.values.first?.lowercased() {
@@ -286,8 +286,16 @@ enum CommandTable {
         var example: String
     }
 
-    /// The clauses, in the order a query writes them (`QueryParser.clauseKeywords`).
+    /// The clauses, in the order a query writes them (`where`, then `QueryParser.clauseKeywords`).
     static let clauses: [ClauseRow] = [
+        ClauseRow(keyword: "WHERE", usage: ["where PREDICATE   after MODEL (also in count, sum, update, delete, export)",
+                                            "compare with == != < <= > >=, BETWEEN {lo, hi}, IN {a, b}; strings also",
+                                            "with BEGINSWITH, ENDSWITH, CONTAINS, LIKE (* ?), MATCHES (ICU regex), and",
+                                            "[c] ignores case, [d] diacritics; AND, OR, NOT, parentheses; nil is null;",
+                                            "through lists ANY, ALL, NONE (a bare comparison means ANY), dogs.@count,",
+                                            "@sum.KP, @avg.KP, @min.KP, @max.KP, SUBQUERY(dogs, $d, P).@count;",
+                                            "every rule: trove(1), QUERY LANGUAGE"],
+                  example: "Person where name BEGINSWITH[c] 'a' AND ANY dogs.age > 3"),
         ClauseRow(keyword: "GROUP", usage: ["GROUP(KEYPATH, ...)   after where; then SELECT, SORT, OFFSET, LIMIT",
                                             "one row per distinct combination of the key paths' values (null is one);",
                                             "in key order (a link by its target's primary key), unless SORT orders them;",

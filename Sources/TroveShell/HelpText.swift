@@ -73,7 +73,7 @@ enum HelpText {
                     [OFFSET(N)] [LIMIT(N)]
               (ITEM: a key path, a list aggregate such as dogs.@count, and under GROUP
                @count, @sum.KEYPATH, @avg.KEYPATH, @min.KEYPATH, @max.KEYPATH;
-               .help GROUP, .help SORT, ... show a clause with an example)
+               .help where, .help GROUP, .help SORT, ... show a clause with an example)
 
             """
         for usage in CommandTable.statements.flatMap(\.usage) { text += "  " + usage + "\n" }

@@ -460,7 +460,22 @@ import Trove
         #expect(select.hasPrefix("  SELECT(ITEM [AS NAME], ...)\n"), "\(select)")
         #expect(select.hasSuffix("  a query is not SQL here: it names its model first, as in Person where age > 30 SELECT(name)\n"), "\(select)")
         // The shell's help names the clause topics.
-        #expect(run(["-c", ".help"]).out.contains(".help GROUP, .help SORT"))
+        #expect(run(["-c", ".help"]).out.contains(".help where, .help GROUP, .help SORT"))
+        // where is a topic too: the predicates, pointing to the manual.
+        let predicates = run(["-c", ".help where"])
+        #expect(predicates.status == 0, "\(predicates.err)")
+        #expect(predicates.out.hasPrefix("  where PREDICATE "), "\(predicates.out)")
+        for word in ["BEGINSWITH", "LIKE", "MATCHES", "[c]", "[d]", "ANY", "ALL", "NONE", "@count", "SUBQUERY", "QUERY LANGUAGE"] {
+            #expect(predicates.out.contains(word), "\(word)")
+        }
+        #expect(run(["-c", ".help WHERE"]).out == predicates.out)
+    }
+
+    /// A dot-command's line in `.help` writes each of its forms and options as the manual does.
+    @Test func helpWritesEachFormOfADotCommand() {
+        let help = run(["-c", ".help"]).out
+        #expect(help.contains("\n  .param set N VALUE, .param list, .param clear "), "\(help)")
+        #expect(help.contains("\n  .copy TARGET [--replace] "), "\(help)")
     }
 
     @Test func timerReportsOnStandardError() {
