@@ -324,6 +324,67 @@ struct NodeEditor {
         }
     }
 
+    /// Removes the entries `range` (`size(i)`: entry `i`'s size, its slot left out) and closes
+    /// their gaps in the heap. Adjacent gaps close as one, lowest first: closing a gap moves the
+    /// bytes below it, never a gap above, so one move of the heap and one pass over the slots
+    /// per run of adjacent entries does it. A page laid out in order holds the entries at
+    /// either end of it in one run.
+    func removeEntries(_ range: Range<Int>, size: (Int) -> Int) {
+        let k = range.count
+        guard k > 0 else { return }
+        let n = count
+        if k == n { reset(); return }
+        withUnsafeTemporaryAllocation(of: (offset: Int, size: Int).self, capacity: k) { gaps in
+            // Descending offsets: the order in which a page laid out in order holds them.
+            for j in 0..<k {
+                let gap = (offset: slot(range.lowerBound + j), size: size(range.lowerBound + j))
+                var i = j
+                while i > 0 && gaps[i - 1].offset < gap.offset { gaps[i] = gaps[i - 1]; i -= 1 }
+                gaps[i] = gap
+            }
+            let slots = p + PageLayout.headerSize
+            if range.upperBound < n {
+                memmove(slots + 2 * range.lowerBound, slots + 2 * range.upperBound, 2 * (n - range.upperBound))
+            }
+            let remaining = n - k
+            setCount(remaining)
+            var up = upper
+            var i = k - 1
+            while i >= 0 {
+                let o = gaps[i].offset
+                var size = gaps[i].size
+                i -= 1
+                while i >= 0, gaps[i].offset == o + size { size += gaps[i].size; i -= 1 }
+                if o > up { memmove(p + up + size, p + up, o - up) }
+                up += size
+                // As in `remove(at:size:)`: branch-free, so the loop vectorizes.
+                let o16 = UInt16(truncatingIfNeeded: o), size16 = UInt16(truncatingIfNeeded: size)
+                for j in 0..<remaining {
+                    let s = slots.loadUnaligned(fromByteOffset: 2 * j, as: UInt16.self)
+                    slots.storeBytes(of: s < o16 ? s &+ size16 : s, toByteOffset: 2 * j, as: UInt16.self)
+                }
+            }
+            setUpper(up)
+        }
+    }
+
+    /// Inserts `k` encoded entries at index `i`, `entry(j)` giving the `j`th, with one move of
+    /// the slot array. The caller ensures they fit.
+    func insertRaws(at i: Int, count k: Int, _ entry: (Int) -> UnsafeRawBufferPointer) {
+        let n = count
+        let slots = p + PageLayout.headerSize
+        if i < n { memmove(slots + 2 * (i + k), slots + 2 * i, 2 * (n - i)) }
+        var up = upper
+        for j in 0..<k {
+            let e = entry(j)
+            up -= e.count
+            (p + up).copyMemory(from: e.baseAddress!, byteCount: e.count)
+            setSlot(i + j, up)
+        }
+        setUpper(up)
+        setCount(n + k)
+    }
+
     func setChild(_ i: Int, pgno: UInt64, checksum: UInt64) {
         let o = slot(i)
         p.storeBytes(of: pgno, toByteOffset: o, as: UInt64.self)

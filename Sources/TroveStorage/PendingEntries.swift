@@ -1,58 +1,70 @@
 /// The entries of a full page with one more inserted at `at`, as a split or a shift into a
-/// sibling lays them out again: where each one's bytes are, and how many bytes (slots
-/// included) the first `j` take. Each entry's size is read from the page once; both callers
-/// ask for every entry two or three times.
+/// sibling sees them. Both move entries from one end of the page and leave the rest in place,
+/// so each entry's size is read from the page only when first asked for: a shift reads the
+/// few entries it moves, a split the half it moves, not every entry.
 struct PendingEntries {
     /// Entries, the inserted one included.
     let count: Int
-    private let page: UnsafeRawPointer
+    let old: NodeView
     private let entry: UnsafeRawBufferPointer
     private let at: Int
-    /// `count` entry offsets in `page`, then `count + 1` prefix sums.
-    private let table: UnsafeMutablePointer<Int>
+    /// Each entry's size with its slot once read, else 0 (no entry is empty).
+    private let sizes: UnsafeMutablePointer<Int>
 
-    /// Reads the entries of `old` (a copy the caller keeps unchanged while this lives), with
-    /// `entry` inserted at `at`. Call `deallocate()` when done.
-    init(_ old: NodeView, inserting entry: UnsafeRawBufferPointer, at: Int) throws {
-        let count = old.count + 1
-        let table = UnsafeMutablePointer<Int>.allocate(capacity: 2 * count + 1)
-        let prefix = table + count
-        prefix[0] = 0
-        do {
-            for j in 0..<count {
-                let size: Int
-                if j == at {
-                    size = entry.count
-                } else {
-                    let k = j < at ? j : j - 1
-                    table[j] = old.slot(k)
-                    size = try old.entrySize(k)
-                }
-                prefix[j + 1] = prefix[j] + size + 2
-            }
-        } catch {
-            table.deallocate()
-            throw error
-        }
-        self.count = count
-        self.page = old.p
+    /// The entries of `old`, with `entry` inserted at `at`; `sizes` has room for
+    /// `old.count + 1`. Reads the page while it is unchanged: everything a caller moves is
+    /// read before it edits the page.
+    init(_ old: NodeView, inserting entry: UnsafeRawBufferPointer, at: Int, sizes: UnsafeMutablePointer<Int>) {
+        count = old.count + 1
+        self.old = old
         self.entry = entry
         self.at = at
-        self.table = table
+        self.sizes = sizes
+        sizes.initialize(repeating: 0, count: count)
     }
 
-    func deallocate() { table.deallocate() }
+    /// The old page's index of entry `j` (not the inserted one).
+    @inline(__always)
+    private func oldIndex(_ j: Int) -> Int { j < at ? j : j - 1 }
 
-    /// The encoded bytes of entry `j`.
+    /// Bytes of entry `j`, with its slot.
+    @inline(__always)
+    func size(_ j: Int) throws -> Int {
+        let known = sizes[j]
+        if known != 0 { return known }
+        let size = (j == at ? entry.count : try old.entrySize(oldIndex(j))) + 2
+        sizes[j] = size
+        return size
+    }
+
+    /// The encoded bytes of entry `j`, whose size was read.
     @inline(__always)
     func raw(_ j: Int) -> UnsafeRawBufferPointer {
-        j == at ? entry : UnsafeRawBufferPointer(start: page + table[j], count: table[count + j + 1] - table[count + j] - 2)
+        if j == at { return entry }
+        assert(sizes[j] != 0, "entry \(j) not read")
+        return UnsafeRawBufferPointer(start: old.p + old.slot(oldIndex(j)), count: sizes[j] - 2)
     }
 
-    /// Bytes of the first `j` entries, with their slots.
-    @inline(__always)
-    func bytes(before j: Int) -> Int { table[count + j] }
+    /// The key of leaf entry `j`.
+    func key(_ j: Int) throws -> UnsafeRawBufferPointer {
+        j == at ? NodeView.narrowKey(entry) : try old.key(oldIndex(j))
+    }
 
-    /// Bytes of all the entries, with their slots.
-    var total: Int { table[2 * count] }
+    /// The old page's indices of `range`, the inserted entry left out.
+    func oldRange(_ range: Range<Int>) -> Range<Int> {
+        (range.lowerBound - (range.lowerBound > at ? 1 : 0))..<(range.upperBound - (range.upperBound > at ? 1 : 0))
+    }
+
+    /// Bytes of the old page's entry `i`, without its slot, which was read.
+    func oldSize(_ i: Int) -> Int {
+        let j = i < at ? i : i + 1
+        assert(sizes[j] != 0, "entry \(j) not read")
+        return sizes[j] - 2
+    }
+
+    /// Whether the inserted entry is among `range`.
+    func holdsInserted(_ range: Range<Int>) -> Bool { range.contains(at) }
+
+    /// Where the inserted entry goes once the old entries before `start` have left the page.
+    func insertedIndex(after start: Int) -> Int { at - start }
 }

@@ -425,52 +425,65 @@ public final class WriteTransaction: ReadTransaction {
     /// Splits the full page `p` while inserting `entry` at index `at`; returns the separator key
     /// and the new right sibling. Appending at the end (sequential keys) leaves the old page full
     /// and starts the new one with the new entry alone, so bulk loads fill pages completely;
-    /// inserting at the start does the mirror image.
+    /// inserting at the start does the mirror image. The entries that go right are copied to
+    /// the new page and removed from this one, which keeps the rest where they are: the split
+    /// point is found from the end, reading the sizes of those entries only.
     private func splitInsert(_ tree: Tree, pgno: UInt64, page p: UnsafeMutableRawPointer, at: Int,
                              entry: UnsafeRawBufferPointer) throws -> (key: [UInt8], right: UInt64) {
-        scratch.copyMemory(from: p, byteCount: pageSize)
-        let old = try NodeView(scratch, pgno: pgno, pageSize: pageSize)
-        let entries = try PendingEntries(old, inserting: entry, at: at)
-        defer { entries.deallocate() }
-        let n = entries.count
-        var splitAt: Int
-        if at == old.count {
-            splitAt = n - 1
-        } else if at == 0 {
-            // Descending keys: the new entry alone on the left, the old page whole on the right.
-            splitAt = 1
-        } else {
-            let half = entries.total / 2
-            splitAt = n - 1
-            for j in 1...n where entries.bytes(before: j) >= half {
-                splitAt = max(1, min(j, n - 1))
-                break
+        let old = try NodeView(p, pgno: pgno, pageSize: pageSize)
+        return try withUnsafeTemporaryAllocation(of: Int.self, capacity: old.count + 1) { sizes in
+            let entries = PendingEntries(old, inserting: entry, at: at, sizes: sizes.baseAddress!)
+            let n = entries.count
+            var splitAt: Int
+            if at == old.count {
+                splitAt = n - 1
+            } else if at == 0 {
+                // Descending keys: the new entry alone on the left, the old page whole on the right.
+                splitAt = 1
+            } else {
+                // The first count whose entries hold half the bytes: the fewest entries from the
+                // end that hold at most the other half start the right page.
+                let total = old.usedBytes + entry.count + 2
+                let rest = total - total / 2
+                var suffix = 0
+                splitAt = n
+                while splitAt > 1 {
+                    let size = try entries.size(splitAt - 1)
+                    if suffix + size > rest { break }
+                    suffix += size
+                    splitAt -= 1
+                }
+                splitAt = min(splitAt, n - 1)
             }
+            // A branch keeps two children on each side (`Tree`): one fewer than full on the left
+            // when appending, and the mirror image. A full branch holds seven entries or more
+            // (keys are at most `Storage.maxKeySize`), so both halves fit.
+            if !old.isLeaf { splitAt = max(2, min(splitAt, n - 2)) }
+            for j in splitAt..<n { _ = try entries.size(j) }
+            let (rightPgno, rp) = try allocatePage(old.isLeaf ? .leaf : .branch)
+            tree.info.pages += 1
+            let right = NodeEditor(p: rp, pageSize: pageSize)
+            let first = entries.raw(splitAt)
+            let sepKey: [UInt8]
+            if old.isLeaf {
+                sepKey = Array(NodeView.narrowKey(first))
+                right.appendRaw(first)
+            } else {
+                let klen = Int(first.loadUnaligned(fromByteOffset: 16, as: UInt16.self))
+                sepKey = Array(UnsafeRawBufferPointer(rebasing: first[18..<(18 + klen)]))
+                // Keep the child's recorded checksum: zero would mark it as touched by this transaction.
+                right.appendLeftmost(child: first.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
+                                     checksum: first.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            }
+            right.insertRaws(at: 1, count: n - splitAt - 1) { entries.raw(splitAt + 1 + $0) }
+            let moving = splitAt..<n
+            let left = NodeEditor(p: p, pageSize: pageSize)
+            left.removeEntries(entries.oldRange(moving), size: entries.oldSize)
+            if !entries.holdsInserted(moving) {
+                left.insertRaw(at: at, size: entry.count) { $0.copyMemory(from: entry.baseAddress!, byteCount: entry.count) }
+            }
+            return (sepKey, rightPgno)
         }
-        // A branch keeps two children on each side (`Tree`): one fewer than full on the left
-        // when appending, and the mirror image. A full branch holds seven entries or more
-        // (keys are at most `Storage.maxKeySize`), so both halves fit.
-        if !old.isLeaf { splitAt = max(2, min(splitAt, n - 2)) }
-        let left = NodeEditor(p: p, pageSize: pageSize)
-        left.reset()
-        for j in 0..<splitAt { left.appendRaw(entries.raw(j)) }
-        let (rightPgno, rp) = try allocatePage(old.isLeaf ? .leaf : .branch)
-        tree.info.pages += 1
-        let right = NodeEditor(p: rp, pageSize: pageSize)
-        let first = entries.raw(splitAt)
-        let sepKey: [UInt8]
-        if old.isLeaf {
-            sepKey = Array(NodeView.narrowKey(first))
-            right.appendRaw(first)
-        } else {
-            let klen = Int(first.loadUnaligned(fromByteOffset: 16, as: UInt16.self))
-            sepKey = Array(UnsafeRawBufferPointer(rebasing: first[18..<(18 + klen)]))
-            // Keep the child's recorded checksum: zero would mark it as touched by this transaction.
-            right.appendLeftmost(child: first.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
-                                 checksum: first.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-        }
-        for j in (splitAt + 1)..<n { right.appendRaw(entries.raw(j)) }
-        return (sepKey, rightPgno)
     }
 
     /// Removes the entry at the end of `path` from the subtree at `pgno`; returns the
