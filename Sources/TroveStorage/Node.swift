@@ -334,10 +334,13 @@ struct NodeEditor {
         guard k > 0 else { return }
         let n = count
         if k == n { reset(); return }
-        withUnsafeTemporaryAllocation(of: (offset: Int, size: Int).self, capacity: k) { gaps in
+        // Offsets and sizes below 2^16 (slots are two bytes): four bytes a gap keep a page's
+        // worth within a stack allocation.
+        withUnsafeTemporaryAllocation(of: (offset: UInt16, size: UInt16).self, capacity: k) { gaps in
             // Descending offsets: the order in which a page laid out in order holds them.
             for j in 0..<k {
-                let gap = (offset: slot(range.lowerBound + j), size: size(range.lowerBound + j))
+                let gap = (offset: UInt16(truncatingIfNeeded: slot(range.lowerBound + j)),
+                           size: UInt16(truncatingIfNeeded: size(range.lowerBound + j)))
                 var i = j
                 while i > 0 && gaps[i - 1].offset < gap.offset { gaps[i] = gaps[i - 1]; i -= 1 }
                 gaps[i] = gap
@@ -351,10 +354,10 @@ struct NodeEditor {
             var up = upper
             var i = k - 1
             while i >= 0 {
-                let o = gaps[i].offset
-                var size = gaps[i].size
+                let o = Int(gaps[i].offset)
+                var size = Int(gaps[i].size)
                 i -= 1
-                while i >= 0, gaps[i].offset == o + size { size += gaps[i].size; i -= 1 }
+                while i >= 0, Int(gaps[i].offset) == o + size { size += Int(gaps[i].size); i -= 1 }
                 if o > up { memmove(p + up + size, p + up, o - up) }
                 up += size
                 // As in `remove(at:size:)`: branch-free, so the loop vectorizes.

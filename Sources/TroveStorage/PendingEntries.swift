@@ -8,13 +8,14 @@ struct PendingEntries {
     let old: NodeView
     private let entry: UnsafeRawBufferPointer
     private let at: Int
-    /// Each entry's size with its slot once read, else 0 (no entry is empty).
-    private let sizes: UnsafeMutablePointer<Int>
+    /// Each entry's size with its slot once read, else 0 (no entry is empty). Two bytes
+    /// each, so that a page's worth stays within a stack allocation.
+    private let sizes: UnsafeMutablePointer<UInt16>
 
     /// The entries of `old`, with `entry` inserted at `at`; `sizes` has room for
     /// `old.count + 1`. Reads the page while it is unchanged: everything a caller moves is
     /// read before it edits the page.
-    init(_ old: NodeView, inserting entry: UnsafeRawBufferPointer, at: Int, sizes: UnsafeMutablePointer<Int>) {
+    init(_ old: NodeView, inserting entry: UnsafeRawBufferPointer, at: Int, sizes: UnsafeMutablePointer<UInt16>) {
         count = old.count + 1
         self.old = old
         self.entry = entry
@@ -30,10 +31,10 @@ struct PendingEntries {
     /// Bytes of entry `j`, with its slot.
     @inline(__always)
     func size(_ j: Int) throws -> Int {
-        let known = sizes[j]
+        let known = Int(sizes[j])
         if known != 0 { return known }
         let size = (j == at ? entry.count : try old.entrySize(oldIndex(j))) + 2
-        sizes[j] = size
+        sizes[j] = UInt16(truncatingIfNeeded: size)
         return size
     }
 
@@ -42,7 +43,7 @@ struct PendingEntries {
     func raw(_ j: Int) -> UnsafeRawBufferPointer {
         if j == at { return entry }
         assert(sizes[j] != 0, "entry \(j) not read")
-        return UnsafeRawBufferPointer(start: old.p + old.slot(oldIndex(j)), count: sizes[j] - 2)
+        return UnsafeRawBufferPointer(start: old.p + old.slot(oldIndex(j)), count: Int(sizes[j]) - 2)
     }
 
     /// The key of leaf entry `j`.
@@ -59,7 +60,7 @@ struct PendingEntries {
     func oldSize(_ i: Int) -> Int {
         let j = i < at ? i : i + 1
         assert(sizes[j] != 0, "entry \(j) not read")
-        return sizes[j] - 2
+        return Int(sizes[j]) - 2
     }
 
     /// Whether the inserted entry is among `range`.

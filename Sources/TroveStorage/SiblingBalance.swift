@@ -19,7 +19,7 @@ extension WriteTransaction {
         let leftRoom = leftSibling.map { usable - $0.usedBytes } ?? -1
         let rightRoom = rightSibling.map { usable - $0.usedBytes } ?? -1
         guard max(leftRoom, rightRoom) >= need else { return false }
-        return try withUnsafeTemporaryAllocation(of: Int.self, capacity: leafView.count + 1) { sizes in
+        return try withUnsafeTemporaryAllocation(of: UInt16.self, capacity: leafView.count + 1) { sizes in
             let entries = PendingEntries(leafView, inserting: entry, at: at, sizes: sizes.baseAddress!)
             let n = entries.count
             let total = need + usable

@@ -431,7 +431,7 @@ public final class WriteTransaction: ReadTransaction {
     private func splitInsert(_ tree: Tree, pgno: UInt64, page p: UnsafeMutableRawPointer, at: Int,
                              entry: UnsafeRawBufferPointer) throws -> (key: [UInt8], right: UInt64) {
         let old = try NodeView(p, pgno: pgno, pageSize: pageSize)
-        return try withUnsafeTemporaryAllocation(of: Int.self, capacity: old.count + 1) { sizes in
+        return try withUnsafeTemporaryAllocation(of: UInt16.self, capacity: old.count + 1) { sizes in
             let entries = PendingEntries(old, inserting: entry, at: at, sizes: sizes.baseAddress!)
             let n = entries.count
             var splitAt: Int
