@@ -252,17 +252,23 @@ extension PostgresQueryTranslator {
     /// a string is that object's: the one whose `"@key"` is the group's least, read again
     /// through its unique index. A group so keeps one number, where collecting its values to
     /// pick the first (`array_agg`) would hold them all. So is the zero of a group of 0.0 and
-    /// -0.0 (one value to GROUP): read again for that group alone, the others' value is any row's.
+    /// -0.0 (one value to GROUP): its sign is the low bit of the least `2 * "@key" + (x is -0)`
+    /// over the group's zeros, one aggregate over the rows already read (reading the first
+    /// object again would be a subquery the planner prices as run for every group, which
+    /// brings in JIT compilation).
     private mutating func groupValue(_ keyPath: QueryKeyPath, _ path: Path, model: ModelSchema, root: String) throws -> String {
         guard path.objectModel == nil, [.string, .double, .float].contains(path.type) else { return PostgresValues.output(path.expression, type: path.type) }
+        guard path.type == .string else {
+            let x = path.expression
+            let firstIsNegative = "min(\(root).\(PostgresTables.orderColumn) * 2 + (\(x)::pg_catalog.text = '-0')::integer) FILTER (WHERE \(x) = 0) % 2 = 1"
+            return "CASE WHEN \(x) <> 0 THEN \(x) WHEN \(firstIsNegative) THEN -abs(\(x)) ELSE abs(\(x)) END"
+        }
         let first = nextAlias("f")
         scopes.append(Scope())
         let value = try resolve(keyPath, model: model, alias: first)
         let joins = scopes.removeLast().joins.joined()
-        let firstValue = "(SELECT \(value.expression) FROM \(tables.table(model.name)) AS \(first)\(joins)"
+        return "(SELECT \(value.expression) FROM \(tables.table(model.name)) AS \(first)\(joins)"
             + " WHERE \(first).\(PostgresTables.orderColumn) = min(\(root).\(PostgresTables.orderColumn)))"
-        guard path.type != .string else { return firstValue }
-        return "CASE WHEN \(path.expression) = 0 THEN \(firstValue) ELSE \(path.expression) END"
     }
 
     /// The SQL of a group key's part of its group's identity: the same for every value GROUP
