@@ -272,9 +272,16 @@ public final class TroveBackend: ShellBackend {
     public var openWarnings: [String] {
         var warnings: [String] = []
         if let discarded = store.discardedCommit {
-            warnings.append("the newest commit (version \(discarded.version)) failed its checks (\(discarded.reason)),"
-                + " so the store opened at version \(discarded.openedVersion). A crash while that commit was written does this;"
-                + " so does damage to the file. If that commit matters, copy the file before writing to it.")
+            if let version = discarded.version {
+                warnings.append(Self.setAside(version, discarded.reason) + ", so the store opened at version \(discarded.openedVersion)."
+                    + (discarded.metaPageFailed && !discarded.metaPageMayBeTorn
+                        ? " That commit returned since the machine booted, so the file is damaged."
+                        : " A crash while that commit was written does this; so does damage to the file.")
+                    + " If that commit matters, copy the file before writing to it.")
+            } else {
+                warnings.append("the store opened at version \(discarded.openedVersion), but \(discarded.reason), so a newer"
+                    + " commit may be lost to damage to the file. If it matters, copy the file before writing to it.")
+            }
         }
         if let unapplied = unappliedSchemaChanges { warnings.append(unapplied) }
         if let losses = store.migrationLosses { warnings.append(losses.warning) }
@@ -306,21 +313,28 @@ public final class TroveBackend: ShellBackend {
     /// The latest version's problems, after the newest commit the open set aside for failing
     /// its checks, while no write has replaced it: the pages of the version opened can all be
     /// sound in a file that damage cost a commit. A commit set aside because its meta page
-    /// fails its checksum is a warning instead: a machine crash while that page was written
-    /// leaves the same (see "Recovery" in TroveStorage's `StorageProtocol.swift`).
+    /// fails its checksum is a warning instead when a machine crash while that page was
+    /// written can have left it (see "Recovery" in TroveStorage's `StorageProtocol.swift`).
     public func verify() throws -> VerifyFindings {
         var findings = VerifyFindings(problems: try store.verify().map(\.description))
         if let discarded = store.discardedCommit, store.latestVersion == discarded.openedVersion {
-            let setAside = "the newest commit (version \(discarded.version)) failed its checks (\(discarded.reason)),"
-                + " and the store opened at version \(discarded.openedVersion)"
-            if discarded.metaPageFailed {
-                findings.warnings.append(setAside + "; a crash while that page was written leaves the same, so .verify"
-                    + " passes, and the next write rewrites the page")
+            let opened = ", and the store opened at version \(discarded.openedVersion)"
+            guard let version = discarded.version else {
+                findings.problems.insert(discarded.reason + opened, at: 0)
+                return findings
+            }
+            if discarded.metaPageMayBeTorn {
+                findings.warnings.append(Self.setAside(version, discarded.reason) + opened + "; a crash while that page was"
+                    + " written leaves the same, so .verify passes, and the next write rewrites the page")
             } else {
-                findings.problems.insert(setAside, at: 0)
+                findings.problems.insert(Self.setAside(version, discarded.reason) + opened, at: 0)
             }
         }
         return findings
+    }
+
+    private static func setAside(_ version: UInt64, _ reason: String) -> String {
+        "the newest commit (version \(version)) failed its checks (\(reason))"
     }
 
     public func statistics() throws -> StoreStatistics { try store.statistics() }

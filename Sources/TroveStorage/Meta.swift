@@ -86,6 +86,16 @@ struct Meta: Equatable {
         p.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
     }
 
+    /// Whether the meta at `p`, whatever its checksum says, names a format version this build
+    /// reads, `meta`'s page size and (when `meta` has one) its store id: what a torn write of a
+    /// later meta of the same store keeps, as a meta is one sector. (A later meta may name a
+    /// later format version than `meta`: a file takes the newest at its next commit.)
+    static func unverifiedFieldsMatch(_ p: UnsafeRawPointer, _ meta: Meta) -> Bool {
+        Meta.readableVersions.contains(p.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+            && p.loadUnaligned(fromByteOffset: 12, as: UInt32.self) == meta.pageSize
+            && (meta.storeID == 0 || p.loadUnaligned(fromByteOffset: 208, as: UInt64.self) == meta.storeID)
+    }
+
     static func decode(_ p: UnsafeRawPointer) -> DecodeResult {
         var allZero = true
         for i in 0..<Meta.size where p.load(fromByteOffset: i, as: UInt8.self) != 0 { allZero = false; break }

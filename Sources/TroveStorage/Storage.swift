@@ -66,8 +66,9 @@ public final class Storage: @unchecked Sendable {
 
     /// What an open that found the newest commit failing its checks fell back to.
     public struct Rollback: Sendable {
-        /// The transaction id discarded.
-        public var discarded: UInt64
+        /// The transaction id discarded; nil when the meta slot that set it aside holds no meta
+        /// of this store, so the txnid in it means nothing.
+        public var discarded: UInt64?
         /// The commit opened instead: the other meta slot, which after no-sync commits may be
         /// several commits older.
         public var openedAt: UInt64
@@ -75,10 +76,16 @@ public final class Storage: @unchecked Sendable {
         public var reason: String
         /// The meta slot (0 or 1) that fails its checksum, when that is what set the commit
         /// aside: `discarded` is the txnid that slot names, read without the checksum's say-so.
-        /// A machine crash while a commit's meta was written leaves the same as damage does
-        /// (see "Recovery" in `StorageProtocol.swift`); the next commit rewrites the slot.
+        /// A machine crash while a commit's meta was written can leave the same as damage does
+        /// (``metaMayBeTorn``; see "Recovery" in `StorageProtocol.swift`); the next commit
+        /// rewrites the slot.
         /// Nil when the discarded commit's meta was whole and its pages failed.
         public var damagedMetaSlot: Int? = nil
+        /// Whether a machine crash tearing the meta of the commit in ``damagedMetaSlot`` can
+        /// have left it: the slot has this store's magic, format, page size and store id, and
+        /// no record of this boot shows that commit published. Then that commit never
+        /// returned. False when the slot is certain damage.
+        public var metaMayBeTorn = false
     }
 
     /// Set when opening found the newest commit incomplete on disk (a crash during its
@@ -273,7 +280,8 @@ public final class Storage: @unchecked Sendable {
                 rollback = Rollback(discarded: newest.txnid, openedAt: chosen.txnid,
                                     reason: failures.first.map { String(describing: $0) } ?? "")
             } else {
-                rollback = Storage.newerDamagedMeta(than: chosen, in: currentMapping, fileSize: size)
+                rollback = Storage.newerDamagedMeta(than: chosen, in: currentMapping, fileSize: size,
+                                                    published: lockFile?.inheritedCompleteCommit)
             }
             latestMeta = chosen
             lockFile?.currentTxnid = chosen.txnid
@@ -285,22 +293,33 @@ public final class Storage: @unchecked Sendable {
     }
 
     /// The other slot than `chosen`'s, when it fails its checksum and the txnid it names,
-    /// read without trusting it, is newer than `chosen`'s: a meta write a machine crash tore,
-    /// or damage, which cannot be told apart (see "Recovery" in `StorageProtocol.swift`).
-    private static func newerDamagedMeta(than chosen: Meta, in map: StorageMapping, fileSize: UInt64) -> Rollback? {
+    /// read without trusting it, is newer than `chosen`'s, or when it holds no meta of this
+    /// store (see "Recovery" in `StorageProtocol.swift`). A meta is one sector, so a torn
+    /// write keeps the magic and the fields around it: a slot without them is damage. So is
+    /// any failed slot when `published`, a record of this boot, shows a commit newer than
+    /// `chosen` returned: no crash has happened since.
+    private static func newerDamagedMeta(than chosen: Meta, in map: StorageMapping, fileSize: UInt64,
+                                         published: LockFile.CompleteCommit?) -> Rollback? {
         let slot = chosen.slot ^ 1
         let offset = slot * Int(chosen.pageSize)
         guard UInt64(offset + Meta.size) <= fileSize else { return nil }
         let p = UnsafeRawPointer(map.base + offset)
         switch Meta.decode(p) {
-        case .damaged, .notTrove: break
-        case .valid, .blank, .unsupported: return nil
+        case .damaged where Meta.unverifiedFieldsMatch(p, chosen):
+            let named = Meta.unverifiedTxnid(p)
+            guard named > chosen.txnid else { return nil }
+            var sameBoot = false
+            if let known = published, let boot = BootID.current, known.bootID == boot, known.txnid > chosen.txnid { sameBoot = true }
+            return Rollback(discarded: named, openedAt: chosen.txnid,
+                            reason: StorageError.corrupt(page: UInt64(slot), detail: "the meta page fails its checksum").description,
+                            damagedMetaSlot: slot, metaMayBeTorn: !sameBoot)
+        case .damaged, .notTrove:
+            return Rollback(discarded: nil, openedAt: chosen.txnid,
+                            reason: StorageError.corrupt(page: UInt64(slot), detail: "the meta page holds no meta of this store").description,
+                            damagedMetaSlot: slot)
+        case .valid, .blank, .unsupported:
+            return nil
         }
-        let named = Meta.unverifiedTxnid(p)
-        guard named > chosen.txnid else { return nil }
-        return Rollback(discarded: named, openedAt: chosen.txnid,
-                        reason: StorageError.corrupt(page: UInt64(slot), detail: "the meta page fails its checksum").description,
-                        damagedMetaSlot: slot)
     }
 
     /// Recovery's first step, after a reboot: the log's records are written into the data

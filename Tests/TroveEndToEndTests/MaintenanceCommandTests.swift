@@ -137,6 +137,50 @@ import Testing
         #expect(after.status == 0 && after.out == "ok\n2\n" && after.err.isEmpty, "\(after.err)")
     }
 
+    @Test func aNewestMetaPageFailingItsChecksumInTheBootThatSawItReturnIsDamageVerifyFails() throws {
+        guard FileManager.default.fileExists(atPath: "/proc/sys/kernel/random/boot_id") else { return }
+        let people = Workspace.schema("People")
+        #expect(try w.run(["db", "-s", people, "insert Person {\"id\": 1, \"name\": \"Ann\"}"]).status == 0)
+        #expect(try w.run(["db", "insert Person {\"id\": 2, \"name\": \"Bob\"}"]).status == 0)
+        // The lock file stays: it records that commit as published in this boot.
+        var bytes = [UInt8](try w.bytes("db"))
+        func txnid(_ slot: Int) -> UInt64 { bytes[(slot * 4096 + 24)..<(slot * 4096 + 32)].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } }
+        let slot = txnid(0) > txnid(1) ? 0 : 1
+        let newest = txnid(slot)
+        bytes[slot * 4096 + 100] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: w.path("db")))
+        let setAside = "the newest commit (version \(newest)) failed its checks (database is corrupt at page \(slot):"
+            + " the meta page fails its checksum)"
+        let verify = try w.run(["db", ".verify"])
+        #expect(verify.status == 1)
+        #expect(verify.err.hasPrefix("warning: \(setAside), so the store opened at version \(newest - 1). That commit"
+            + " returned since the machine booted, so the file is damaged. If that commit matters, copy the file before"
+            + " writing to it.\n"), "\(verify.err)")
+        #expect(verify.out == "\(setAside), and the store opened at version \(newest - 1)\n", "\(verify.out)")
+        #expect(verify.err.hasSuffix("error: the store has a problem\n"), "\(verify.err)")
+    }
+
+    @Test func aMetaPageHoldingNoMetaOfTheStoreIsDamageNamingNoVersion() throws {
+        let people = Workspace.schema("People")
+        #expect(try w.run(["db", "-s", people, "insert Person {\"id\": 1, \"name\": \"Ann\"}"]).status == 0)
+        #expect(try w.run(["db", "insert Person {\"id\": 2, \"name\": \"Bob\"}"]).status == 0)
+        try FileManager.default.removeItem(atPath: w.path("db-lock"))
+        var bytes = [UInt8](try w.bytes("db"))
+        func txnid(_ slot: Int) -> UInt64 { bytes[(slot * 4096 + 24)..<(slot * 4096 + 32)].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } }
+        let slot = txnid(0) > txnid(1) ? 0 : 1
+        let newest = txnid(slot)
+        bytes.replaceSubrange((slot * 4096)..<(slot * 4096 + 512), with: repeatElement(0xEE, count: 512))
+        try Data(bytes).write(to: URL(fileURLWithPath: w.path("db")))
+        let reason = "database is corrupt at page \(slot): the meta page holds no meta of this store"
+        let verify = try w.run(["db", ".verify"])
+        #expect(verify.status == 1)
+        #expect(verify.err.hasPrefix("warning: the store opened at version \(newest - 1), but \(reason), so a newer commit"
+            + " may be lost to damage to the file. If it matters, copy the file before writing to it.\n"), "\(verify.err)")
+        #expect(verify.out == "\(reason), and the store opened at version \(newest - 1)\n", "\(verify.out)")
+        let written = try w.run(["db", "insert Person {\"id\": 3, \"name\": \"Cy\"}", ".verify"])
+        #expect(written.status == 0 && written.out == "{\"inserted\": 1}\nok\n", "\(written.err)")
+    }
+
     @Test func backupWorksReadOnlyInsideATransactionAndFromMemory() throws {
         try mostlyDeleted()
         let before = try w.bytes("db")

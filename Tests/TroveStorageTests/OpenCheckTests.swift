@@ -154,11 +154,15 @@ import Testing
             #expect(rollback.discarded == newest && rollback.openedAt == newest - 1 && s.latestTransactionID == newest - 1)
             #expect(rollback.damagedMetaSlot == slot)
             #expect(rollback.reason == "database is corrupt at page \(slot): the meta page fails its checksum")
+            // With the lock file, this boot saw that commit published: no crash tore it.
+            #expect(rollback.metaMayBeTorn == (!keepingTheLockFile || BootID.current == nil))
             #expect(try s.verify().isValid)
             #expect(try s.read { try $0.dump("t").count } == 1)
         }
-        // Reported at each open that runs recovery, including one the lock file vouches for.
-        #expect(try Storage(path: path).rollback?.damagedMetaSlot == slot)
+        // Reported at each open that runs recovery, including one the lock file vouches for
+        // (which records the commit opened, so only the first open can tell damage is certain).
+        let again = try Storage(path: path).rollback
+        #expect(again?.damagedMetaSlot == slot && again?.metaMayBeTorn == true)
         try commitOne(path, 3)
         let (afterFirst, afterSecond, _) = try metaTxnids(path)
         #expect((slot == 0 ? afterFirst : afterSecond) == newest, "the commit after the open rewrote the damaged slot")
@@ -166,6 +170,42 @@ import Testing
         let reopened = try Storage(path: path)
         #expect(reopened.rollback == nil)
         #expect(try reopened.read { try $0.dump("t").count } == 2)
+    }
+
+    /// Writes `bytes` over meta slot `slot` at `offset`.
+    private func overwriteMeta(_ path: String, slot: Int, pageSize: Int, at offset: Int, _ bytes: [UInt8]) throws {
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: UInt64(slot * pageSize + offset))
+        handle.write(Data(bytes))
+        try handle.close()
+    }
+
+    /// A meta is one sector, so a torn write keeps its magic, format, page size and store id:
+    /// a slot without them is damage, and the txnid in it names no version.
+    @Test(arguments: [
+        (0, Array(repeating: UInt8(0xEE), count: 512)),  // no magic: foreign data
+        (12, [0x00, 0x20, 0x00, 0x00]),                   // another page size
+        (208, [0x01, 0x02, 0x03, 0x04]),                  // another store id
+    ])
+    func aMetaSlotHoldingNoMetaOfTheStoreIsDamageNamingNoVersion(at offset: Int, bytes: [UInt8]) throws {
+        for newer in [true, false] {
+            let dir = TempDir(); defer { dir.cleanup() }
+            let path = dir.file("db.trove")
+            try commitOne(path, 1)
+            try commitOne(path, 2)
+            let (first, second, pageSize) = try metaTxnids(path)
+            let slot = (first > second) == newer ? 0 : 1
+            let newest = max(first, second)
+            try FileManager.default.removeItem(atPath: path + "-lock")
+            try FileManager.default.removeItem(atPath: path + "-log")
+            try overwriteMeta(path, slot: slot, pageSize: pageSize, at: offset, bytes)
+            let s = try Storage(path: path)
+            let rollback = try #require(s.rollback, "newer: \(newer)")
+            #expect(rollback.discarded == nil && s.rolledBackTransaction == nil)
+            #expect(rollback.damagedMetaSlot == slot && !rollback.metaMayBeTorn)
+            #expect(rollback.openedAt == (newer ? newest - 1 : newest) && s.latestTransactionID == rollback.openedAt)
+            #expect(rollback.reason == "database is corrupt at page \(slot): the meta page holds no meta of this store")
+        }
     }
 
     @Test func anOlderMetaFailingItsChecksumSetsNothingAside() throws {

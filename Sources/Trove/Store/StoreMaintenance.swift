@@ -51,17 +51,22 @@ public struct StoreVacuumReport: Sendable, Equatable {
 /// A commit that opening a store found failing its checks on disk, and set aside for the
 /// one before it: see ``Store/discardedCommit``.
 public struct DiscardedCommit: Sendable, Equatable {
-    /// The version discarded.
-    public var version: UInt64
+    /// The version discarded; nil when the meta page that set it aside holds no meta of this
+    /// store, so which version it was is unknown.
+    public var version: UInt64?
     /// The version the store opened at instead: the one before, or after commits that did not
     /// wait for the disk (``TroveDurability/noSync``), an older one.
     public var openedVersion: UInt64
     /// The check it failed, naming the page.
     public var reason: String
     /// Whether what failed is the commit's meta page (one of the file's first two pages)
-    /// itself: `version` is then what that page says, read unchecked. A machine crash while
-    /// the page was written leaves the same as damage to it; the next commit rewrites it.
+    /// itself: `version` is then what that page says, read unchecked. The next commit
+    /// rewrites the page.
     public var metaPageFailed = false
+    /// Whether a machine crash while the failed meta page was written can have left it, so
+    /// that the commit never returned and nothing promised is lost. False when it is certain
+    /// damage: the page is not a meta of this store, or this boot saw that commit return.
+    public var metaPageMayBeTorn = false
 }
 
 extension Store {
@@ -74,7 +79,8 @@ extension Store {
     /// report it; the `trove` shell prints it as a warning.
     public var discardedCommit: DiscardedCommit? {
         storage.rollback.map {
-            DiscardedCommit(version: $0.discarded, openedVersion: $0.openedAt, reason: $0.reason, metaPageFailed: $0.damagedMetaSlot != nil)
+            DiscardedCommit(version: $0.discarded, openedVersion: $0.openedAt, reason: $0.reason,
+                             metaPageFailed: $0.damagedMetaSlot != nil, metaPageMayBeTorn: $0.metaMayBeTorn)
         }
     }
 
