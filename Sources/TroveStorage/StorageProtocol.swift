@@ -115,15 +115,16 @@
 /// slot). Once the log is replayed, a machine crash can still leave such a meta: a large
 /// durable commit and a no-sync commit write their meta in place and are not in the log, and
 /// a small commit's meta is in place before its record is whole (a record that is not whole
-/// is not replayed). None of those commits returned. Damage looks the same, so after a reboot
-/// such a slot is reported as a commit that may be lost, not as damage to the store (it opens
-/// at the chosen commit, and a check of the file passes). It is damage when no
-/// crash can explain it: within the boot the lock file's record shows a commit newer than the
-/// chosen one published, or the slot lacks what a torn write of this store's meta keeps (a
-/// meta is one sector: its magic, format version, page size and store id); the latter names
-/// no version, since the txnid in it means nothing. The next commit rewrites that slot (a
-/// commit goes to the slot not holding the last durable state, and the first write of a
-/// `Storage` syncs first).
+/// is not replayed). None of those commits was durable (a run of no-sync commits rewrites one
+/// slot, so a torn one takes the ones before it too, as the no-sync contract allows). Damage
+/// looks the same, so after a reboot such a slot is reported as a commit that may be lost, not
+/// as damage to the store (it opens at the chosen commit, and a check of the file passes). It
+/// is damage when no crash can explain it: within the boot the lock file's record shows a
+/// commit newer than the chosen one published, or the slot lacks what a torn write of this
+/// store's meta keeps (a meta is one sector: its magic, format version, page size and store
+/// id); the latter names no version, since the txnid in it means nothing. The next commit
+/// rewrites that slot (a commit goes to the slot not holding the last durable state, and the
+/// first write of a `Storage` syncs first).
 ///
 /// Opening never syncs: a writer that died in its `fdatasync` leaves a meta that claims
 /// durability, so each `Storage` syncs once before its first write transaction builds on that
