@@ -63,11 +63,13 @@ public struct ModelMacro: ExtensionMacro, MemberMacro {
         // Rooted at a plain name: swift-syntax misreads `\Outer.Dog?.?.id`, and `\Self?.?.id` in
         // a class is a key path whose type the runtime cannot read.
         let chained = stored.map { "\\_ModelType?.?.\($0.name)" }
-        // A class holds itself; whether a struct's links reach a class is found through the
-        // property tables, once: the macro sees only the linked types' names.
+        // A class holds itself; whether a struct's links reach a class (for writes), or a class
+        // instance at all (for reads), is found through the property tables, once: the macro
+        // sees only the linked types' names.
         let holds = model.isClass
-            ? "\(access)static var _holdsNoClassInstance: Bool { false }"
-            : "\(access)static let _holdsNoClassInstance: Bool = _reachesNoClassModel()"
+            ? "\(access)static var _holdsNoClassInstance: Bool { false }\n\(access)static var _nestsNoClassInstance: Bool { false }"
+            : "\(access)static let _holdsNoClassInstance: Bool = _reachesNoClassInstance()\n"
+                + "\(access)static let _nestsNoClassInstance: Bool = _reachesNoClassModel()"
         let encodes = stored.filter { $0.linkingOrigin == nil }.map { "    try container.encode(self.\($0.name), forKey: .\($0.name))" }
         var members = """
             \(access)static let modelProperties: [TroveModels.ModelProperty<\(typeName)>] = [

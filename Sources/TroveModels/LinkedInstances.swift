@@ -68,10 +68,10 @@ final class NestedClassWrites: @unchecked Sendable {
 extension Transaction {
     /// What `build` makes for one write of `T` (its properties, or a partial update's), with
     /// the class instances it links to written first, each once (see ``NestedClassWrites``).
-    /// A type that holds no class instance builds as it is, with nothing recorded.
+    /// A type whose writes nest no class instance builds as it is, with nothing recorded.
     @inlinable
     func writingInstances<T: PersistentModel, R>(of type: T.Type, _ build: () throws -> R) throws -> R {
-        if T._holdsNoClassInstance { return try build() }
+        if T._nestsNoClassInstance { return try build() }
         return try writingInstances(build)
     }
 

@@ -7,7 +7,7 @@
 /// has a superclass, is refused when it compiles.
 @attached(member, names: named(init(from:)), named(init(_storedObject:)), named(init))
 @attached(extension, conformances: PersistentModel, Decodable, Encodable,
-          names: named(modelProperties), named(modelName), named(_ModelType), named(_ModelCodingKeys), named(init(from:)), named(init(_storedObject:)), named(_changedProperties(from:to:)), named(_partialUpdate(from:to:)), named(_storedEqual), named(_writtenProperties(of:)), named(_writesEveryProperty), named(_chainedKeyPaths), named(_holdsNoClassInstance), named(encode(to:)))
+          names: named(modelProperties), named(modelName), named(_ModelType), named(_ModelCodingKeys), named(init(from:)), named(init(_storedObject:)), named(_changedProperties(from:to:)), named(_partialUpdate(from:to:)), named(_storedEqual), named(_writtenProperties(of:)), named(_writesEveryProperty), named(_chainedKeyPaths), named(_holdsNoClassInstance), named(_nestsNoClassInstance), named(encode(to:)))
 public macro Model(_ name: String? = nil) = #externalMacro(module: "TroveMacros", type: "ModelMacro")
 
 /// The schema attributes of a stored property of a `@Model` type.

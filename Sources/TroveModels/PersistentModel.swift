@@ -72,12 +72,20 @@ public protocol PersistentModel: Persistable, StorableProperty {
     /// property's type is a class (a class model, or a property type of its own) or an
     /// optional or array of one, and the same holds of every model its links and lists of
     /// links reach. A read-only snapshot keeps the values that links point at only for such
-    /// a type, as an instance kept would be shared by every value read after; a write of one
-    /// nests no instance. `@Model` writes it, found once per type; a table listed by hand
-    /// finds it each time it is asked. A `@Transient` property is in no table, so not seen:
-    /// an instance it holds in a kept value is shared by the reads of that value.
+    /// a type, as an instance kept would be shared by every value read after (writes ask
+    /// ``_nestsNoClassInstance``). `@Model` writes it, found once per type; a table listed by
+    /// hand finds it each time it is asked. A `@Transient` property is in no table, so not
+    /// seen: an instance it holds in a kept value is shared by the reads of that value.
     @_documentation(visibility: internal)
     static var _holdsNoClassInstance: Bool { get }
+    /// Whether a write of a value nests no class instance: the type is a struct and no model
+    /// its links and lists of links reach is a class. Such a write builds its properties as
+    /// they are, with no scope for nested instances and no check first that an updated object
+    /// is there. A property whose type is a class but no model (which
+    /// ``_holdsNoClassInstance`` counts) is stored as its value and nests nothing. `@Model`
+    /// writes it, found once per type; a table listed by hand finds it each time it is asked.
+    @_documentation(visibility: internal)
+    static var _nestsNoClassInstance: Bool { get }
 }
 
 /// A model value's stored properties by name, as a write stores them.
@@ -124,24 +132,36 @@ extension PersistentModel {
     public static var _chainedKeyPaths: [AnyKeyPath] { [] }
 
     @_documentation(visibility: internal)
-    public static var _holdsNoClassInstance: Bool { _reachesNoClassModel() }
+    public static var _holdsNoClassInstance: Bool { _reachesNoClassInstance() }
+
+    @_documentation(visibility: internal)
+    public static var _nestsNoClassInstance: Bool { _reachesNoClassModel() }
 
     /// Whether this type and every model its stored links and lists of links reach are
     /// structs whose stored properties hold no class instance: ``_holdsNoClassInstance``,
     /// found by following the property tables. A model met again (a struct's `[Self]`) adds
     /// nothing. LinkingObjects are left out: a linked value reads them empty.
     @_documentation(visibility: internal)
-    public static func _reachesNoClassModel() -> Bool {
+    public static func _reachesNoClassInstance() -> Bool {
         var visited: Set<ObjectIdentifier> = []
-        return reachesNoClassModel(&visited)
+        return reachesNoClass(countingHeldInstances: true, &visited)
     }
 
-    static func reachesNoClassModel(_ visited: inout Set<ObjectIdentifier>) -> Bool {
+    /// Whether this type and every model its stored links and lists of links reach are
+    /// structs: ``_nestsNoClassInstance``, found as ``_reachesNoClassInstance()`` is.
+    @_documentation(visibility: internal)
+    public static func _reachesNoClassModel() -> Bool {
+        var visited: Set<ObjectIdentifier> = []
+        return reachesNoClass(countingHeldInstances: false, &visited)
+    }
+
+    static func reachesNoClass(countingHeldInstances: Bool, _ visited: inout Set<ObjectIdentifier>) -> Bool {
         if Self.self is AnyClass { return false }
         guard visited.insert(ObjectIdentifier(Self.self)).inserted else { return true }
         for property in modelProperties where property.schema.isStored {
-            if property.holdsClassInstance { return false }
-            if let linked = property.linkedModel, !linked.reachesNoClassModel(&visited) { return false }
+            if countingHeldInstances && property.holdsClassInstance { return false }
+            if let linked = property.linkedModel,
+               !linked.reachesNoClass(countingHeldInstances: countingHeldInstances, &visited) { return false }
         }
         return true
     }

@@ -66,7 +66,7 @@ extension Transaction {
         var changed = value
         try body(&changed)
         // The linked instances are written before the update: not for an object that is not there.
-        if !T._holdsNoClassInstance { try requireStored(value) }
+        if !T._nestsNoClassInstance { try requireStored(value) }
         guard let update = try writingInstances(of: T.self, { try T._partialUpdate(from: value, to: changed) }) else {
             return try updateThroughTable(value, { $0 = changed }, writing: T._changedProperties(from:to:))
         }
@@ -126,7 +126,7 @@ extension Transaction {
     @inlinable
     func writeProperties<T: PersistentModel>(_ indices: [Int], of changed: T, key: Value, primaryKey: Int) throws {
         let table = T.modelProperties
-        if !T._holdsNoClassInstance { try requireStored(T.modelName, primaryKey: key) }
+        if !T._nestsNoClassInstance { try requireStored(T.modelName, primaryKey: key) }
         let properties = try writingInstances(of: T.self) { () throws -> [String: Value] in
             var properties: [String: Value] = Dictionary(minimumCapacity: indices.count)
             for i in indices {

@@ -248,7 +248,7 @@ import Testing
             let name = words.dropFirst().first.map(String.init) ?? ""
             return words.first == "init(from" || words.first?.hasPrefix("init(") == true ? String(words.first!) : name
         }
-        let hooks = ["_chainedKeyPaths:", "_changedProperties(from", "_holdsNoClassInstance:", "_partialUpdate(from", "_storedEqual(_", "_writesEveryProperty:", "_writtenProperties(of", "init(_storedObject:"]
+        let hooks = ["_chainedKeyPaths:", "_changedProperties(from", "_holdsNoClassInstance:", "_nestsNoClassInstance:", "_partialUpdate(from", "_storedEqual(_", "_writesEveryProperty:", "_writtenProperties(of", "init(_storedObject:"]
         let api = ["encode(to", "init(from", "modelProperties:"]
         #expect(names.sorted() == (hooks + api + hooks + api + hooks + api).sorted(), "\(declarations)")
     }

@@ -90,10 +90,14 @@ final class Badge: StorableProperty, Codable {
             #expect(second.text == "gold")
         }
         #expect(!BadgeHolder._holdsNoClassInstance && !BadgeWearer._holdsNoClassInstance)
+        // A Badge is stored as its value: writes nest no instance, so they skip that work.
+        #expect(BadgeHolder._nestsNoClassInstance && BadgeWearer._nestsNoClassInstance)
     }
 
     @Test func whetherAModelHoldsAClassInstanceFollowsItsLinks() {
         #expect(!Patron._holdsNoClassInstance && !Venue._holdsNoClassInstance && !Booking._holdsNoClassInstance)
         #expect(Person._holdsNoClassInstance && Dog._holdsNoClassInstance && Chore._holdsNoClassInstance)
+        #expect(!Patron._nestsNoClassInstance && !Venue._nestsNoClassInstance && !Booking._nestsNoClassInstance)
+        #expect(Person._nestsNoClassInstance && Dog._nestsNoClassInstance && Chore._nestsNoClassInstance)
     }
 }
