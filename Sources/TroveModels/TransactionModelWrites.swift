@@ -169,7 +169,9 @@ extension PersistentModel {
     /// The positions in ``modelProperties`` of the stored properties (not linkingObjects).
     @usableFromInline
     static var storedPropertyIndices: [Int] {
-        modelProperties.indices.filter { modelProperties[$0].schema.isStored }
+        // Once: a table listed by hand may be a computed `static var`.
+        let table = modelProperties
+        return table.indices.filter { table[$0].schema.isStored }
     }
 
     static func primaryKeyValue(of value: Self) throws -> Value {
