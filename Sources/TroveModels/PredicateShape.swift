@@ -63,15 +63,11 @@ struct PredicateShapeReader {
     private let root: PredicateExpressions.VariableID
     private var closureVariables: [PredicateExpressions.VariableID] = []
 
-    /// The shape and values of `predicate`, or nil when its tree has a node the translator
-    /// may refuse (that translation reports the error).
-    static func read<T: PersistentModel>(_ predicate: Predicate<T>) -> PredicateShapeReader? {
-        read(predicate.expression, model: ObjectIdentifier(T.self), root: predicate.variable.key)
-    }
-
-    /// The expression opened to its own type, whose conformance is looked up as a type: no
-    /// copy of the tree into an existential box.
-    private static func read<E: StandardPredicateExpression<Bool>>(_ expression: E, model: ObjectIdentifier,
+    /// The shape and values of a predicate whose tree is `expression`, or nil when the tree
+    /// has a node the translator may refuse (that translation reports the error). The
+    /// expression is opened to its own type, whose conformance is looked up as a type: no copy
+    /// of the tree into an existential box.
+    static func read<E: StandardPredicateExpression<Bool>>(_ expression: E, model: ObjectIdentifier,
                                                                    root: PredicateExpressions.VariableID) -> PredicateShapeReader? {
         guard let shaped = E.self as? any ShapedExpression.Type else { return nil }
         var reader = PredicateShapeReader(shape: PredicateShape(model: model, expression: ObjectIdentifier(E.self)), root: root, expected: nil)
@@ -84,14 +80,11 @@ struct PredicateShapeReader {
         return reader
     }
 
-    /// The captured values of `predicate` when its tree, of the type `expression.shaped` reads,
-    /// has the shape `expression.shape`; nil when it has another.
-    static func values<T: PersistentModel>(of predicate: Predicate<T>, matching expression: PredicateTranslationCache.KnownExpression) -> [Value]? {
-        values(of: predicate.expression, matching: expression, root: predicate.variable.key)
-    }
-
-    private static func values<E: StandardPredicateExpression<Bool>>(of expression: E, matching known: PredicateTranslationCache.KnownExpression,
-                                                                     root: PredicateExpressions.VariableID) -> [Value]? {
+    /// The captured values of a predicate whose tree is `expression` and whose variable is
+    /// `root`, when the tree, of the type `known.shaped` reads, has the shape `known.shape`;
+    /// nil when it has another.
+    static func values<E: StandardPredicateExpression<Bool>>(of expression: E, matching known: PredicateTranslationCache.KnownExpression,
+                                                             root: PredicateExpressions.VariableID) -> [Value]? {
         var reader = PredicateShapeReader(shape: PredicateShape(model: known.shape.model, expression: known.shape.expression), root: root,
                                           expected: known.shape.elements)
         do {
@@ -160,9 +153,16 @@ extension ShapedExpression {
     /// ``readShape(_:)`` of `expression`, a value of this type given as its own.
     static func readShape<E>(of expression: E, _ reader: inout PredicateShapeReader) throws {
         guard E.self == Self.self else { throw ModelQueryError("\(E.self) is not \(Self.self)") }
+        // Through the mutable pointer's `pointee` the node is read where it is; a method
+        // called on an immutable `pointee` runs on a copy of the whole tree.
         try withUnsafePointer(to: expression) { pointer in
-            try UnsafeRawPointer(pointer).assumingMemoryBound(to: Self.self).pointee.readShape(&reader)
+            try UnsafeMutableRawPointer(mutating: pointer).assumingMemoryBound(to: Self.self).pointee.readShapeInPlace(&reader)
         }
+    }
+
+    /// ``readShape(_:)``, called on a node where it lies; it changes nothing.
+    private mutating func readShapeInPlace(_ reader: inout PredicateShapeReader) throws {
+        try readShape(&reader)
     }
 }
 

@@ -101,20 +101,29 @@ enum PredicateTranslationCache {
 
     /// The condition of `predicate`, its query text and its parameters.
     static func translate<T: PersistentModel>(_ predicate: Predicate<T>) throws -> (condition: QueryPredicate, text: String, arguments: [Value]) {
-        let expressionType = ObjectIdentifier(type(of: predicate.expression))
+        try translate(predicate, predicate.expression)
+    }
+
+    /// ``translate(_:)`` with the predicate's expression opened to its own type once, in
+    /// place: its type is the slot's key, and the known shape reads the same value.
+    private static func translate<T: PersistentModel, E: StandardPredicateExpression<Bool>>(_ predicate: Predicate<T>, _ tree: E) throws
+        -> (condition: QueryPredicate, text: String, arguments: [Value])
+    {
+        let expressionType = ObjectIdentifier(E.self)
+        let root = predicate.variable.key
         if let pointer = UnsafeRawPointer(bitPattern: slot(expressionType) { $0.load(ordering: .acquiring) }) {
             let hit = Unmanaged<KnownExpression>.fromOpaque(pointer)._withUnsafeGuaranteedRef { expression in
-                translation(of: predicate, by: expression, expressionType)
+                translation(of: tree, T.self, root: root, by: expression)
             }
             if let hit { return hit }
         }
         if let expression = known.withLock({ $0.byType[expressionType] }) {
-            if let hit = translation(of: predicate, by: expression, expressionType) {
+            if let hit = translation(of: tree, T.self, root: root, by: expression) {
                 publish(expression)
                 return hit
             }
         }
-        let reader = PredicateShapeReader.read(predicate)
+        let reader = PredicateShapeReader.read(tree, model: ObjectIdentifier(T.self), root: root)
         if let reader, let entry = entries.withLock({ $0[reader.shape] }) {
             remember(reader, entry)
             return (entry.condition, entry.text, entry.arguments(reader.values))
@@ -134,13 +143,13 @@ enum PredicateTranslationCache {
         return (translated.condition, text, translated.arguments)
     }
 
-    /// The translation of `predicate` by `expression`, when it is of that expression's type,
-    /// model and shape.
-    private static func translation<T: PersistentModel>(of predicate: Predicate<T>, by expression: KnownExpression, _ expressionType: ObjectIdentifier)
-        -> (condition: QueryPredicate, text: String, arguments: [Value])?
-    {
-        guard expression.shape.expression == expressionType, expression.shape.model == ObjectIdentifier(T.self),
-              let values = PredicateShapeReader.values(of: predicate, matching: expression) else { return nil }
+    /// The translation of the predicate of `T` whose tree is `tree` and whose variable is
+    /// `root`, by `expression`, when it is of that expression's type, model and shape.
+    private static func translation<T: PersistentModel, E: StandardPredicateExpression<Bool>>(
+        of tree: E, _ model: T.Type, root: PredicateExpressions.VariableID, by expression: KnownExpression
+    ) -> (condition: QueryPredicate, text: String, arguments: [Value])? {
+        guard expression.shape.expression == ObjectIdentifier(E.self), expression.shape.model == ObjectIdentifier(T.self),
+              let values = PredicateShapeReader.values(of: tree, matching: expression, root: root) else { return nil }
         return (expression.entry.condition, expression.entry.text, expression.entry.arguments(values))
     }
 

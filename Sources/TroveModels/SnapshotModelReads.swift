@@ -25,7 +25,19 @@ extension Snapshot {
         _ type: T.Type, where predicate: Predicate<T>? = nil, sortBy: [ModelSortDescriptor<T>] = [],
         offset: Int = 0, limit: Int? = nil
     ) throws -> ModelResults<T> {
-        if let predicate, sortBy.isEmpty, offset == 0, limit == nil { return try filtered(predicate) }
+        if let predicate { return try objects(type, where: predicate, sortBy: sortBy, offset: offset, limit: limit) }
+        return try fetch(FetchDescriptor(predicate: nil, sortBy: sortBy, fetchOffset: offset, fetchLimit: limit))
+    }
+
+    /// The objects of `T` that `predicate` selects, sorted and paged: the overload a
+    /// `#Predicate` argument takes, which hands the caller's predicate on as it is (the
+    /// optional one's `if let` copies the whole tree).
+    @inlinable
+    public func objects<T: PersistentModel>(
+        _ type: T.Type, where predicate: Predicate<T>, sortBy: [ModelSortDescriptor<T>] = [],
+        offset: Int = 0, limit: Int? = nil
+    ) throws -> ModelResults<T> {
+        if sortBy.isEmpty, offset == 0, limit == nil { return try filtered(predicate) }
         return try fetch(FetchDescriptor(predicate: predicate, sortBy: sortBy, fetchOffset: offset, fetchLimit: limit))
     }
 

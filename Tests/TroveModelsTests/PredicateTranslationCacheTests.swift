@@ -155,6 +155,24 @@ import TroveModels
         }
     }
 
+    @Test func aPredicateGivenAsItIsOrAsAnOptionalSelectsAlike() throws {
+        let store = try peopleStore()
+        let over20 = #Predicate<Person> { $0.age > 20 }
+        let optional: Predicate<Person>? = over20
+        let none: Predicate<Person>? = nil
+        let found = try store.read { snapshot in
+            [
+                try snapshot.objects(Person.self, where: over20).map(\.id),
+                try snapshot.objects(Person.self, where: optional).map(\.id),
+                try snapshot.objects(Person.self, where: none).map(\.id),
+                try snapshot.objects(Person.self, where: over20, sortBy: [.init(\.age, order: .reverse)], limit: 2).map(\.id),
+                try snapshot.objects(Person.self, where: optional, sortBy: [.init(\.age)], offset: 1).map(\.id),
+                try snapshot.objects(Person.self, where: none, sortBy: [.init(\.age)], limit: 1).map(\.id),
+            ]
+        }
+        #expect(found == [[1, 2, 3], [1, 2, 3], [1, 2, 3, 4], [3, 1], [1, 3], [4]])
+    }
+
     @Test func anUnsupportedConstructIsAnErrorEveryTime() throws {
         let store = try peopleStore()
         for _ in 0..<2 {
