@@ -59,6 +59,10 @@ struct PredicateShapeReader {
     private(set) var shaped: (any ShapedExpression.Type)?
     /// The captured values, as the translator's `constants` holds them.
     var values: [Value] = []
+    /// The translation of each node type met, by type, when a shape is built (not checked):
+    /// the translator finds each node's here, where a conformance lookup would scan every
+    /// conformance record in the process the first time each node type is met.
+    private(set) var translatables: [ObjectIdentifier: any TranslatableExpression.Type] = [:]
     /// The predicate's own variable, then each closure's as it is bound.
     private let root: PredicateExpressions.VariableID
     private var closureVariables: [PredicateExpressions.VariableID] = []
@@ -111,6 +115,12 @@ struct PredicateShapeReader {
         position += 1
     }
 
+    /// Notes the translation of the node type `node` when a shape is built.
+    @inline(__always)
+    mutating func note<Node: ShapedExpression>(_ node: Node.Type) {
+        if expected == nil { translatables[ObjectIdentifier(node)] = node }
+    }
+
     mutating func bind(_ variable: PredicateExpressions.VariableID) {
         closureVariables.append(variable)
     }
@@ -144,8 +154,10 @@ struct PredicateShapeReader {
 }
 
 /// A node whose shape ``PredicateShapeReader`` can read. The conformances are conditional on
-/// the operands', so reading a tree takes no dynamic casts below its root.
-protocol ShapedExpression {
+/// the operands', so reading a tree takes no dynamic casts below its root; and each node is a
+/// ``TranslatableExpression`` by a conformance known where it is read, so the first walk of a
+/// shape hands the translator every node's translation with no conformance looked up.
+protocol ShapedExpression: TranslatableExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws
 }
 
@@ -162,6 +174,13 @@ extension ShapedExpression {
 
     /// ``readShape(_:)``, called on a node where it lies; it changes nothing.
     private mutating func readShapeInPlace(_ reader: inout PredicateShapeReader) throws {
+        try readNode(&reader)
+    }
+
+    /// ``readShape(_:)`` of this node, which a shape's first walk also notes as translatable.
+    @inline(__always)
+    func readNode(_ reader: inout PredicateShapeReader) throws {
+        reader.note(Self.self)
         try readShape(&reader)
     }
 }
@@ -180,22 +199,22 @@ extension PredicateExpressions.NilLiteral: ShapedExpression {
 
 extension PredicateExpressions.KeyPath: ShapedExpression where Root: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws {
-        try root.readShape(&reader)
+        try root.readNode(&reader)
         reader.keyPath(keyPath)
     }
 }
 
 extension PredicateExpressions.Equal: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws {
-        try lhs.readShape(&reader)
-        try rhs.readShape(&reader)
+        try lhs.readNode(&reader)
+        try rhs.readNode(&reader)
     }
 }
 
 extension PredicateExpressions.NotEqual: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws {
-        try lhs.readShape(&reader)
-        try rhs.readShape(&reader)
+        try lhs.readNode(&reader)
+        try rhs.readNode(&reader)
     }
 }
 
@@ -209,88 +228,88 @@ extension PredicateExpressions.Comparison: ShapedExpression where LHS: ShapedExp
         @unknown default: -1
         }
         reader.mark(code)
-        try lhs.readShape(&reader)
-        try rhs.readShape(&reader)
+        try lhs.readNode(&reader)
+        try rhs.readNode(&reader)
     }
 }
 
 extension PredicateExpressions.Conjunction: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws {
-        try lhs.readShape(&reader)
-        try rhs.readShape(&reader)
+        try lhs.readNode(&reader)
+        try rhs.readNode(&reader)
     }
 }
 
 extension PredicateExpressions.Disjunction: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws {
-        try lhs.readShape(&reader)
-        try rhs.readShape(&reader)
+        try lhs.readNode(&reader)
+        try rhs.readNode(&reader)
     }
 }
 
 extension PredicateExpressions.Negation: ShapedExpression where Wrapped: ShapedExpression {
-    func readShape(_ reader: inout PredicateShapeReader) throws { try wrapped.readShape(&reader) }
+    func readShape(_ reader: inout PredicateShapeReader) throws { try wrapped.readNode(&reader) }
 }
 
 extension PredicateExpressions.CollectionContainsCollection: ShapedExpression where Base: ShapedExpression, Other: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws {
-        try base.readShape(&reader)
-        try other.readShape(&reader)
+        try base.readNode(&reader)
+        try other.readNode(&reader)
     }
 }
 
 extension PredicateExpressions.SequenceStartsWith: ShapedExpression where Base: ShapedExpression, Prefix: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws {
-        try base.readShape(&reader)
-        try prefix.readShape(&reader)
+        try base.readNode(&reader)
+        try prefix.readNode(&reader)
     }
 }
 
 extension PredicateExpressions.SequenceContains: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws {
-        try sequence.readShape(&reader)
-        try element.readShape(&reader)
+        try sequence.readNode(&reader)
+        try element.readNode(&reader)
     }
 }
 
 extension PredicateExpressions.SequenceContainsWhere: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws {
-        try sequence.readShape(&reader)
+        try sequence.readNode(&reader)
         reader.bind(variable.key)
-        try test.readShape(&reader)
+        try test.readNode(&reader)
     }
 }
 
 extension PredicateExpressions.SequenceAllSatisfy: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws {
-        try sequence.readShape(&reader)
+        try sequence.readNode(&reader)
         reader.bind(variable.key)
-        try test.readShape(&reader)
+        try test.readNode(&reader)
     }
 }
 
 extension PredicateExpressions.OptionalFlatMap: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws {
-        try wrapped.readShape(&reader)
+        try wrapped.readNode(&reader)
         reader.bind(variable.key)
-        try transform.readShape(&reader)
+        try transform.readNode(&reader)
     }
 }
 
 extension PredicateExpressions.NilCoalesce: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws {
-        try lhs.readShape(&reader)
-        try rhs.readShape(&reader)
+        try lhs.readNode(&reader)
+        try rhs.readNode(&reader)
     }
 }
 
 extension PredicateExpressions.ForcedUnwrap: ShapedExpression where Inner: ShapedExpression {
-    func readShape(_ reader: inout PredicateShapeReader) throws { try inner.readShape(&reader) }
+    func readShape(_ reader: inout PredicateShapeReader) throws { try inner.readNode(&reader) }
 }
 
 extension PredicateExpressions.StringLocalizedStandardContains: ShapedExpression where Root: ShapedExpression, Other: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws {
-        try root.readShape(&reader)
-        try other.readShape(&reader)
+        try root.readNode(&reader)
+        try other.readNode(&reader)
     }
 }

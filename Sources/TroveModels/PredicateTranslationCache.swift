@@ -128,7 +128,7 @@ enum PredicateTranslationCache {
             remember(reader, entry)
             return (entry.condition, entry.text, entry.arguments(reader.values))
         }
-        let translated = try PredicateTranslator.translation(of: predicate)
+        let translated = try PredicateTranslator.translation(of: predicate, translatables: reader?.translatables ?? [:])
         let text = translated.condition.description
         // Cached only when the walk read the values the translator read, in the same order:
         // then the sources point at the same values for every predicate of this shape.

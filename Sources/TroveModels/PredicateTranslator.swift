@@ -20,6 +20,8 @@ struct PredicateTranslator {
     private(set) var constants: [Value] = []
     private var bindings: [PredicateExpressions.VariableID: Term] = [:]
     private var subqueries = 0
+    /// Node translations by node type, as a shape's first walk found them.
+    private var translatables: [ObjectIdentifier: any TranslatableExpression.Type] = [:]
 
     /// The predicate's condition over objects of `T`.
     static func translate<T: PersistentModel>(_ predicate: Predicate<T>) throws -> (QueryPredicate, [Value]) {
@@ -28,10 +30,14 @@ struct PredicateTranslator {
     }
 
     /// The translation of `predicate` by a walk of its tree, with where its parameters come from.
-    static func translation<T: PersistentModel>(of predicate: Predicate<T>) throws
+    /// `translatables` gives node types' translations known without a conformance lookup; a
+    /// node of another type is cast, and one with no translation is named in the error.
+    static func translation<T: PersistentModel>(of predicate: Predicate<T>,
+                                                translatables: [ObjectIdentifier: any TranslatableExpression.Type] = [:]) throws
         -> (condition: QueryPredicate, arguments: [Value], sources: [ArgumentSource]?, constants: [Value])
     {
         var translator = PredicateTranslator()
+        translator.translatables = translatables
         translator.bindings[predicate.variable.key] = .object(ObjectTerm(model: T.self, path: QueryKeyPath(components: [])))
         let condition = try translator.predicate(predicate.expression)
         return (condition, translator.arguments, translator.argumentSources, translator.constants)
@@ -62,6 +68,9 @@ struct PredicateTranslator {
     }
 
     mutating func term(_ expression: Any) throws -> Term {
+        if !translatables.isEmpty, let node = translatables[ObjectIdentifier(type(of: expression))] {
+            return try node.translate(expression, &self)
+        }
         guard let translatable = expression as? any TranslatableExpression else {
             throw Self.unsupported(expression)
         }
@@ -176,4 +185,12 @@ struct PredicateTranslator {
 /// A `PredicateExpressions` node Trove has a translation for.
 protocol TranslatableExpression {
     func translate(_ translator: inout PredicateTranslator) throws -> PredicateTranslator.Term
+}
+
+extension TranslatableExpression {
+    /// ``translate(_:)`` of `expression`, a value of this type: a cast to the type itself,
+    /// with no conformance looked up.
+    static func translate(_ expression: Any, _ translator: inout PredicateTranslator) throws -> PredicateTranslator.Term {
+        try (expression as! Self).translate(&translator)
+    }
 }
