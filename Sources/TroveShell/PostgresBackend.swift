@@ -57,19 +57,19 @@ public final class PostgresBackend: ShellBackend {
     }
 
     public func begin() throws {
-        guard !store.isInTransaction else { throw StatementError("a transaction is already open; 'commit' or 'rollback' it first") }
+        guard !store.isInTransaction else { throw StatementError("a transaction is already open; 'commit' or 'rollback' it first", at: 0) }
         if readOnly { throw StatementError.readOnly("begin a transaction", at: 0) }
         try translated { try store.begin() }
     }
 
     public func commit() throws {
-        guard store.isInTransaction else { throw StatementError("no transaction is open ('begin' starts one)") }
+        guard store.isInTransaction else { throw StatementError("no transaction is open ('begin' starts one)", at: 0) }
         defer { keepTimeoutSetInTransaction() }
         try translated { try store.commit() }
     }
 
     public func rollback() throws {
-        guard store.isInTransaction else { throw StatementError("no transaction is open ('begin' starts one)") }
+        guard store.isInTransaction else { throw StatementError("no transaction is open ('begin' starts one)", at: 0) }
         defer { keepTimeoutSetInTransaction() }
         try translated { try store.rollback() }
     }
@@ -278,7 +278,7 @@ public final class PostgresBackend: ShellBackend {
             return .plan(JSONObject([("sql", .string(sql)), ("plan", .array(plan.map(JSONValue.string)))]))
         case .watch(let spec):
             guard !store.isInTransaction else {
-                throw StatementError("'watch' cannot run inside a transaction: it waits for commits ('commit' or 'rollback' first)")
+                throw StatementError("'watch' cannot run inside a transaction: it waits for commits ('commit' or 'rollback' first)", at: 0)
             }
             try checked(spec.text) {
                 try PostgresWatcher(store: store, text: spec.text.text, arguments: arguments, context: context).run()

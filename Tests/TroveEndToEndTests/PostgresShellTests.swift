@@ -25,6 +25,21 @@ struct PostgresShellTests {
         #expect(noKey.err.hasPrefix("error: column 34: "), "\(noKey.err)")
     }
 
+    /// A transaction statement at the wrong time names its place on the server, in the
+    /// store's words.
+    @Test func transactionStatementsOutOfPlaceNameTheirPositionAsOnAStore() throws {
+        let script = "commit\nbegin\ncount Person; begin\nwatch Person\nrollback\n  rollback\n"
+        var errors: [String] = []
+        for database in ["t.trove", url] {
+            #expect(try w.run([database, "--schema", Workspace.schema("People"), "count Person"]).status == 0)
+            let r = try w.run([database], stdin: script)
+            #expect(r.status == 1)
+            errors.append(r.err)
+        }
+        #expect(errors[1] == errors[0])
+        #expect(errors[0].hasPrefix("error: line 1, column 1: no transaction is open"), "\(errors[0])")
+    }
+
     /// A null in a CSV file of one column is an empty line; the import's COPY reads it back as
     /// the object it is, as a store's import does.
     @Test func aOneColumnCSVWithNullsImportsEveryObject() throws {
