@@ -325,25 +325,36 @@ struct NodeEditor {
     }
 
     /// Removes the entries `range` (`size(i)`: entry `i`'s size, its slot left out) and closes
-    /// their gaps in the heap. Adjacent gaps close as one, lowest first: closing a gap moves the
-    /// bytes below it, never a gap above, so one move of the heap and one pass over the slots
-    /// per run of adjacent entries does it. A page laid out in order holds the entries at
-    /// either end of it in one run.
+    /// their gaps in the heap. Adjacent gaps close as one run. A page laid out in order holds
+    /// the entries at either end of it in one run, closed with one move of the heap and one
+    /// pass over the slots. A page filled in random key order holds them in about half as
+    /// many runs as entries, and a move and a pass per run would cost the heap and the slots
+    /// once per run; past a few runs, every byte below the top gap moves once, by the sizes
+    /// of the gaps above it, and each slot finds that sum by a binary search.
     func removeEntries(_ range: Range<Int>, size: (Int) -> Int) {
         let k = range.count
         guard k > 0 else { return }
         let n = count
         if k == n { reset(); return }
-        // Offsets and sizes below 2^16 (slots are two bytes): four bytes a gap keep a page's
-        // worth within a stack allocation.
-        withUnsafeTemporaryAllocation(of: (offset: UInt16, size: UInt16).self, capacity: k) { gaps in
-            // Descending offsets: the order in which a page laid out in order holds them.
+        // Offsets and sizes below 2^16 (slots are two bytes; the gaps' total stays below the
+        // page size): four bytes a gap keep a page's worth within a stack allocation.
+        withUnsafeTemporaryAllocation(of: (offset: UInt16, size: UInt16).self, capacity: k) { buffer in
+            var gaps = buffer
             for j in 0..<k {
-                let gap = (offset: UInt16(truncatingIfNeeded: slot(range.lowerBound + j)),
+                gaps[j] = (offset: UInt16(truncatingIfNeeded: slot(range.lowerBound + j)),
                            size: UInt16(truncatingIfNeeded: size(range.lowerBound + j)))
-                var i = j
-                while i > 0 && gaps[i - 1].offset < gap.offset { gaps[i] = gaps[i - 1]; i -= 1 }
-                gaps[i] = gap
+            }
+            // Descending offsets (the order in which a page laid out in order holds them),
+            // adjacent gaps merged into runs.
+            gaps.sort { $0.offset > $1.offset }
+            var runs = 0
+            for j in 0..<k {
+                if runs > 0, gaps[j].offset &+ gaps[j].size == gaps[runs - 1].offset {
+                    gaps[runs - 1] = (offset: gaps[j].offset, size: gaps[runs - 1].size &+ gaps[j].size)
+                } else {
+                    gaps[runs] = gaps[j]
+                    runs += 1
+                }
             }
             let slots = p + PageLayout.headerSize
             if range.upperBound < n {
@@ -351,23 +362,46 @@ struct NodeEditor {
             }
             let remaining = n - k
             setCount(remaining)
-            var up = upper
-            var i = k - 1
-            while i >= 0 {
-                let o = Int(gaps[i].offset)
-                var size = Int(gaps[i].size)
-                i -= 1
-                while i >= 0, Int(gaps[i].offset) == o + size { size += Int(gaps[i].size); i -= 1 }
-                if o > up { memmove(p + up + size, p + up, o - up) }
-                up += size
-                // As in `remove(at:size:)`: branch-free, so the loop vectorizes.
-                let o16 = UInt16(truncatingIfNeeded: o), size16 = UInt16(truncatingIfNeeded: size)
-                for j in 0..<remaining {
-                    let s = slots.loadUnaligned(fromByteOffset: 2 * j, as: UInt16.self)
-                    slots.storeBytes(of: s < o16 ? s &+ size16 : s, toByteOffset: 2 * j, as: UInt16.self)
+            if runs <= 4 {
+                // Lowest run first: closing it moves only the bytes below it, never a gap above.
+                var up = upper
+                for r in stride(from: runs - 1, through: 0, by: -1) {
+                    let o = Int(gaps[r].offset), size = Int(gaps[r].size)
+                    if o > up { memmove(p + up + size, p + up, o - up) }
+                    up += size
+                    // As in `remove(at:size:)`: branch-free, so the loop vectorizes.
+                    let o16 = gaps[r].offset, size16 = gaps[r].size
+                    for j in 0..<remaining {
+                        let s = slots.loadUnaligned(fromByteOffset: 2 * j, as: UInt16.self)
+                        slots.storeBytes(of: s < o16 ? s &+ size16 : s, toByteOffset: 2 * j, as: UInt16.self)
+                    }
                 }
+                setUpper(up)
+                return
             }
-            setUpper(up)
+            // Highest run first: the bytes between run r and the run below it move up by the
+            // sizes of runs 0...r, into the place the bytes above them have left. Each run's
+            // size becomes that running total, which the slots' search reads.
+            let up = upper
+            var shift: UInt16 = 0
+            for r in 0..<runs {
+                shift &+= gaps[r].size
+                let top = Int(gaps[r].offset)
+                let bottom = r + 1 < runs ? Int(gaps[r + 1].offset) + Int(gaps[r + 1].size) : up
+                if top > bottom { memmove(p + bottom + Int(shift), p + bottom, top - bottom) }
+                gaps[r].size = shift
+            }
+            for j in 0..<remaining {
+                let s = slots.loadUnaligned(fromByteOffset: 2 * j, as: UInt16.self)
+                // How many runs lie above `s` (runs are in descending offsets).
+                var lo = 0, hi = runs
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if gaps[mid].offset > s { lo = mid + 1 } else { hi = mid }
+                }
+                if lo > 0 { slots.storeBytes(of: s &+ gaps[lo - 1].size, toByteOffset: 2 * j, as: UInt16.self) }
+            }
+            setUpper(up + Int(shift))
         }
     }
 

@@ -67,6 +67,26 @@ import TestRandom
         }
     }
 
+    /// Random layouts and ranges: a few runs close one at a time, many runs in one pass over
+    /// the heap; both leave the same entries, compact.
+    @Test func removingRandomRangesOfRandomLayouts() throws {
+        var rng = SplitMix64(seed: 2_028)
+        for seed in 1...40 {
+            let count = Int.random(in: 2...150, using: &rng)
+            let lower = Int.random(in: 0..<count, using: &rng)
+            let range = lower..<Int.random(in: (lower + 1)...count, using: &rng)
+            let p = Self.leaf(count: count, shuffled: seed % 4 != 0, seed: UInt64(seed))
+            defer { p.deallocate() }
+            let view = try NodeView(p, pgno: 7, pageSize: Self.pageSize)
+            let sizes = try (0..<count).map { try view.entrySize($0) }
+            NodeEditor(p: p, pageSize: Self.pageSize).removeEntries(range) { sizes[$0] }
+            let left = try Self.entries(p)
+            let want = Self.expected((0..<count).filter { !range.contains($0) })
+            #expect(left.map(\.0) == want.map(\.0), "seed \(seed), \(range) of \(count)")
+            #expect(left.map(\.1) == want.map(\.1), "seed \(seed), \(range) of \(count)")
+        }
+    }
+
     @Test func insertingARunKeepsSlotOrder() throws {
         for at in [0, 5, 10] {
             let p = Self.leaf(count: 10, shuffled: true)
