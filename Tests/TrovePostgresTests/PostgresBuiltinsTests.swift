@@ -29,6 +29,20 @@ struct PostgresBuiltinsTests {
         }
     }
 
+    /// The tables' schema is the first schema of the search_path that holds them: a schema
+    /// that comes before it in the path (made after the tables, as a schema named for the
+    /// role in `"$user", public`) hides no data.
+    @Test func theTablesAreFoundInALaterSchemaOfThePath() throws {
+        let url = try PostgresTestServer.freshURL()
+        let postgres = try PostgresStore(url: url, schema: Self.schema)
+        try postgres.insert("S", ["id": 1, "g": 0])
+        let before = String(try #require(try PostgresTestServer.freshURL().split(separator: "search_path%3D").last))
+        let both = url.replacing("search_path%3D", with: "search_path%3D\(before)%2C")
+        let reopened = try PostgresStore(url: both)
+        #expect(try Self.rows("count S", reopened) == [[.int(1)]])
+        #expect(reopened.schema.models.map(\.name).sorted() == ["S", "pg_type"])
+    }
+
     @Test func operatorsAndFunctionsOfTheUsersSchemaChangeNoAnswer() throws {
         let postgres = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: Self.schema)
         let store = try Store(configuration: .inMemory(schema: Self.schema))
