@@ -340,13 +340,15 @@ struct NodeEditor {
         // page size): four bytes a gap keep a page's worth within a stack allocation.
         withUnsafeTemporaryAllocation(of: (offset: UInt16, size: UInt16).self, capacity: k) { buffer in
             var gaps = buffer
+            var descending = true
             for j in 0..<k {
                 gaps[j] = (offset: UInt16(truncatingIfNeeded: slot(range.lowerBound + j)),
                            size: UInt16(truncatingIfNeeded: size(range.lowerBound + j)))
+                if j > 0, gaps[j].offset > gaps[j - 1].offset { descending = false }
             }
             // Descending offsets (the order in which a page laid out in order holds them),
             // adjacent gaps merged into runs.
-            gaps.sort { $0.offset > $1.offset }
+            if !descending { gaps.sort { $0.offset > $1.offset } }
             var runs = 0
             for j in 0..<k {
                 if runs > 0, gaps[j].offset &+ gaps[j].size == gaps[runs - 1].offset {
@@ -362,7 +364,7 @@ struct NodeEditor {
             }
             let remaining = n - k
             setCount(remaining)
-            if runs <= 4 {
+            if runs <= 16 {
                 // Lowest run first: closing it moves only the bytes below it, never a gap above.
                 var up = upper
                 for r in stride(from: runs - 1, through: 0, by: -1) {
