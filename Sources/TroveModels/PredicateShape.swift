@@ -166,13 +166,18 @@ extension ShapedExpression {
     static func readShape<E>(of expression: E, _ reader: inout PredicateShapeReader) throws {
         guard E.self == Self.self else { throw ModelQueryError("\(E.self) is not \(Self.self)") }
         // Through the mutable pointer's `pointee` the node is read where it is; a method
-        // called on an immutable `pointee` runs on a copy of the whole tree.
+        // called on an immutable `pointee` runs on a copy of the whole tree. The memory is the
+        // caller's: a predicate's tree lies in a box every copy of it shares, across threads
+        // (`Predicate` is `Sendable`), and the pointer came from `withUnsafePointer`, so
+        // `readShapeInPlace` must never store into `self`: a write would change the user's
+        // predicate and race with its other readers.
         try withUnsafePointer(to: expression) { pointer in
             try UnsafeMutableRawPointer(mutating: pointer).assumingMemoryBound(to: Self.self).pointee.readShapeInPlace(&reader)
         }
     }
 
-    /// ``readShape(_:)``, called on a node where it lies; it changes nothing.
+    /// ``readShape(_:)``, called on a node where it lies. `mutating` only so that the call
+    /// needs no copy; it must change nothing (see ``readShape(of:_:)``).
     private mutating func readShapeInPlace(_ reader: inout PredicateShapeReader) throws {
         try readNode(&reader)
     }
