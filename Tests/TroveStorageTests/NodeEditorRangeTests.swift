@@ -51,19 +51,24 @@ import TestRandom
         indices.map { (entryKey($0), entryValue($0)) }
     }
 
+    /// Removes `range` from a leaf of `count` entries and checks that the others are left,
+    /// in order, in a compact heap.
+    static func checkRemoval(of range: Range<Int>, count: Int, shuffled: Bool, seed: UInt64 = 28) throws {
+        let p = leaf(count: count, shuffled: shuffled, seed: seed)
+        defer { p.deallocate() }
+        let view = try NodeView(p, pgno: 7, pageSize: pageSize)
+        let sizes = try (0..<count).map { try view.entrySize($0) }
+        NodeEditor(p: p, pageSize: pageSize).removeEntries(range) { sizes[$0] }
+        let left = try entries(p)
+        let want = expected((0..<count).filter { !range.contains($0) })
+        #expect(left.map(\.0) == want.map(\.0), "\(range) of \(count), shuffled \(shuffled), seed \(seed)")
+        #expect(left.map(\.1) == want.map(\.1), "\(range) of \(count), shuffled \(shuffled), seed \(seed)")
+    }
+
     @Test(arguments: [false, true])
     func removingARangeLeavesTheRestCompact(shuffled: Bool) throws {
-        let count = 120
         for range in [0..<1, 0..<17, 103..<120, 40..<75, 119..<120, 0..<119, 1..<120, 0..<120] {
-            let p = Self.leaf(count: count, shuffled: shuffled)
-            defer { p.deallocate() }
-            let view = try NodeView(p, pgno: 7, pageSize: Self.pageSize)
-            let sizes = try (0..<count).map { try view.entrySize($0) }
-            NodeEditor(p: p, pageSize: Self.pageSize).removeEntries(range) { sizes[$0] }
-            let left = try Self.entries(p)
-            let want = Self.expected((0..<count).filter { !range.contains($0) })
-            #expect(left.map(\.0) == want.map(\.0), "\(range), shuffled \(shuffled)")
-            #expect(left.map(\.1) == want.map(\.1), "\(range), shuffled \(shuffled)")
+            try Self.checkRemoval(of: range, count: 120, shuffled: shuffled)
         }
     }
 
@@ -75,15 +80,7 @@ import TestRandom
             let count = Int.random(in: 2...150, using: &rng)
             let lower = Int.random(in: 0..<count, using: &rng)
             let range = lower..<Int.random(in: (lower + 1)...count, using: &rng)
-            let p = Self.leaf(count: count, shuffled: seed % 4 != 0, seed: UInt64(seed))
-            defer { p.deallocate() }
-            let view = try NodeView(p, pgno: 7, pageSize: Self.pageSize)
-            let sizes = try (0..<count).map { try view.entrySize($0) }
-            NodeEditor(p: p, pageSize: Self.pageSize).removeEntries(range) { sizes[$0] }
-            let left = try Self.entries(p)
-            let want = Self.expected((0..<count).filter { !range.contains($0) })
-            #expect(left.map(\.0) == want.map(\.0), "seed \(seed), \(range) of \(count)")
-            #expect(left.map(\.1) == want.map(\.1), "seed \(seed), \(range) of \(count)")
+            try Self.checkRemoval(of: range, count: count, shuffled: seed % 4 != 0, seed: UInt64(seed))
         }
     }
 
