@@ -106,15 +106,21 @@ import Testing
         #expect(written.out == "{\"inserted\": 1}\nok\n")
     }
 
-    @Test func aNewestMetaPageFailingItsChecksumWarnsAndVerifyPassesWarningUntilAWrite() throws {
+    /// A store of two commits, its bytes, the meta slot of the newest commit and its version.
+    func twoCommits(keepingTheLockFile: Bool) throws -> (bytes: [UInt8], slot: Int, newest: UInt64) {
         let people = Workspace.schema("People")
         #expect(try w.run(["db", "-s", people, "insert Person {\"id\": 1, \"name\": \"Ann\"}"]).status == 0)
         #expect(try w.run(["db", "insert Person {\"id\": 2, \"name\": \"Bob\"}"]).status == 0)
-        try FileManager.default.removeItem(atPath: w.path("db-lock"))
-        var bytes = [UInt8](try w.bytes("db"))
+        if !keepingTheLockFile { try FileManager.default.removeItem(atPath: w.path("db-lock")) }
+        let bytes = [UInt8](try w.bytes("db"))
         func txnid(_ slot: Int) -> UInt64 { bytes[(slot * 4096 + 24)..<(slot * 4096 + 32)].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } }
         let slot = txnid(0) > txnid(1) ? 0 : 1
-        let newest = txnid(slot)
+        return (bytes, slot, txnid(slot))
+    }
+
+    @Test func aNewestMetaPageFailingItsChecksumWarnsAndVerifyPassesWarningUntilAWrite() throws {
+        let (stored, slot, newest) = try twoCommits(keepingTheLockFile: false)
+        var bytes = stored
         bytes[slot * 4096 + 100] ^= 0xFF
         try Data(bytes).write(to: URL(fileURLWithPath: w.path("db")))
         let setAside = "the newest commit (version \(newest)) failed its checks (database is corrupt at page \(slot):"
@@ -139,14 +145,9 @@ import Testing
 
     @Test func aNewestMetaPageFailingItsChecksumInTheBootThatSawItReturnIsDamageVerifyFails() throws {
         guard FileManager.default.fileExists(atPath: "/proc/sys/kernel/random/boot_id") else { return }
-        let people = Workspace.schema("People")
-        #expect(try w.run(["db", "-s", people, "insert Person {\"id\": 1, \"name\": \"Ann\"}"]).status == 0)
-        #expect(try w.run(["db", "insert Person {\"id\": 2, \"name\": \"Bob\"}"]).status == 0)
         // The lock file stays: it records that commit as published in this boot.
-        var bytes = [UInt8](try w.bytes("db"))
-        func txnid(_ slot: Int) -> UInt64 { bytes[(slot * 4096 + 24)..<(slot * 4096 + 32)].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } }
-        let slot = txnid(0) > txnid(1) ? 0 : 1
-        let newest = txnid(slot)
+        let (stored, slot, newest) = try twoCommits(keepingTheLockFile: true)
+        var bytes = stored
         bytes[slot * 4096 + 100] ^= 0xFF
         try Data(bytes).write(to: URL(fileURLWithPath: w.path("db")))
         let setAside = "the newest commit (version \(newest)) failed its checks (database is corrupt at page \(slot):"
@@ -161,14 +162,8 @@ import Testing
     }
 
     @Test func aMetaPageHoldingNoMetaOfTheStoreIsDamageNamingNoVersion() throws {
-        let people = Workspace.schema("People")
-        #expect(try w.run(["db", "-s", people, "insert Person {\"id\": 1, \"name\": \"Ann\"}"]).status == 0)
-        #expect(try w.run(["db", "insert Person {\"id\": 2, \"name\": \"Bob\"}"]).status == 0)
-        try FileManager.default.removeItem(atPath: w.path("db-lock"))
-        var bytes = [UInt8](try w.bytes("db"))
-        func txnid(_ slot: Int) -> UInt64 { bytes[(slot * 4096 + 24)..<(slot * 4096 + 32)].withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } }
-        let slot = txnid(0) > txnid(1) ? 0 : 1
-        let newest = txnid(slot)
+        let (stored, slot, newest) = try twoCommits(keepingTheLockFile: false)
+        var bytes = stored
         bytes.replaceSubrange((slot * 4096)..<(slot * 4096 + 512), with: repeatElement(0xEE, count: 512))
         try Data(bytes).write(to: URL(fileURLWithPath: w.path("db")))
         let reason = "database is corrupt at page \(slot): the meta page holds no meta of this store"
