@@ -65,7 +65,8 @@ public final class TroveBackend: ShellBackend {
 
     /// What to do about a migration the open of `configuration` refused, by why it refused:
     /// a read-only open, a lower schemaVersion (which nothing migrates to), or changes whose
-    /// way (a higher schemaVersion) the refusal names already.
+    /// way (a higher schemaVersion) the refusal names already. A read-only open also says how
+    /// to read the store as it is, since no schemaVersion lets it migrate.
     static func migrationHint(refusing configuration: StoreConfiguration) -> String {
         // The stored schemaVersion, from an open that applies no schema.
         var stored = configuration
@@ -73,12 +74,17 @@ public final class TroveBackend: ShellBackend {
         stored.readOnly = true
         guard let newVersion = configuration.schema?.schemaVersion,
               let storedVersion = try? Store(configuration: stored).schema.schemaVersion else { return "" }
-        let readOnly = configuration.readOnly
-        if newVersion > storedVersion { return readOnly ? " (open it without --readonly to migrate it)" : "" }
-        guard newVersion < storedVersion else { return "" }
-        if !readOnly { return " (raise schemaVersion, or pass --reset-on-migration to wipe the store)" }
-        return configuration.deleteIfMigrationNeeded ? " (nothing migrates to a lower schemaVersion; without --readonly, --reset-on-migration would wipe the store)"
-            : " (nothing migrates to a lower schemaVersion: raise it, and open the store without --readonly to migrate it)"
+        guard configuration.readOnly else {
+            return newVersion < storedVersion ? " (raise schemaVersion, or pass --reset-on-migration to wipe the store)" : ""
+        }
+        let asItIs = "; to read the store as it is, open it without --schema"
+        if newVersion > storedVersion { return " (open it without --readonly to migrate it\(asItIs))" }
+        // Changes that need a higher schemaVersion: the refusal says to raise it, and then
+        // a read-only open still refuses the migration.
+        if newVersion == storedVersion { return " (then open it without --readonly to migrate it\(asItIs))" }
+        return configuration.deleteIfMigrationNeeded
+            ? " (nothing migrates to a lower schemaVersion; without --readonly, --reset-on-migration would wipe the store\(asItIs))"
+            : " (nothing migrates to a lower schemaVersion: raise it, and open the store without --readonly to migrate it\(asItIs))"
     }
 
     /// What is wrong with the key an open was given, said without the key.
