@@ -93,7 +93,7 @@ import Testing
         Case(name: "bad date default", json: model(#""a": {"type": "date", "default": "yesterday"}"#), kind: .invalidDefault, path: "models[0].properties.a.default", reason: "\"yesterday\", which is not an ISO 8601 date"),
         Case(name: "bad uuid default", json: model(#""a": {"type": "uuid", "default": "123"}"#), kind: .invalidDefault, path: "models[0].properties.a.default", reason: "\"123\", which is not a UUID"),
         Case(name: "bad base64 default", json: model(#""a": {"type": "data", "default": "***"}"#), kind: .invalidDefault, path: "models[0].properties.a.default", reason: "which is not base64"),
-        Case(name: "number default on decimal", json: model(#""a": {"type": "decimal", "default": 1}"#), kind: .invalidDefault, path: "models[0].properties.a.default", reason: "JSON writes a decimal as a string such as \"0.00\""),
+        Case(name: "number default on decimal", json: model(#""a": {"type": "decimal", "default": 1}"#), kind: .invalidDefault, path: "models[0].properties.a.default", reason: "not the number 1 (JSON writes a decimal as a string, \"1\", to keep every digit)"),
         Case(name: "bad decimal default", json: model(#""a": {"type": "decimal", "default": "1.2.3"}"#), kind: .invalidDefault, path: "models[0].properties.a.default", reason: "\"1.2.3\", which is not a decimal number"),
         Case(name: "default on a list", json: model(#""a": {"type": "int[]", "default": []}"#), kind: .invalidDefault, path: "models[0].properties.a.default", reason: "a list cannot have a default: it starts empty"),
         Case(name: "default on a link", json: model(#""a": {"type": "M?", "default": null}"#), kind: .invalidDefault, path: "models[0].properties.a.default", reason: "a link cannot have a default"),

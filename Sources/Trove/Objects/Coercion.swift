@@ -347,8 +347,15 @@ package enum Coercion {
         return CoercionError(property: property, type: type, found: "\(text), which is out of range\(range)")
     }
 
+    /// A JSON number for a decimal, refused: a JSON number is a double to most JSON writers
+    /// and readers, which keeps 15 to 17 digits of the 38 a decimal holds (schema format:
+    /// "strings for `decimal`"). `text` is the number as written, or, for a double, its
+    /// shortest digits; the message shows it as a decimal prints it and gives its string form.
     private static func decimalAsNumber(_ property: String, _ text: String) -> CoercionError {
-        CoercionError(property: property, type: .decimal, found: "the number \(text) (JSON writes a decimal as a string such as \"0.00\", to keep every digit)")
+        guard let decimal = Decimal.parse(text, exactly: true)?.description else {
+            return CoercionError(property: property, type: .decimal, found: "the number \(text) (JSON writes a decimal as a string such as \"0.00\", to keep every digit)")
+        }
+        return CoercionError(property: property, type: .decimal, found: "the number \(decimal) (JSON writes a decimal as a string, \"\(decimal)\", to keep every digit)")
     }
 
     private static func quoted(_ s: String) -> String {
