@@ -64,6 +64,13 @@ struct PostgresStoreParityTests {
         #expect(opened.err == "warning: the schema file is not applied, since --readonly cannot change the database (model 'Extra' added; schemaVersion 1 to 2);"
                 + " statements see the database's own schema\n", "\(opened.err)")
         #expect(try w.run([url, ".models"]).out == "Item\n")
+        // A schema file that needs a migration is refused, as on a store.
+        let changed = try w.write("changed.json", #"{"schemaVersion": 1, "models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "string"}}]}"#)
+        let refused = try w.run([url, "--readonly", "--schema", changed, "count Item"])
+        #expect(refused.status == 1 && refused.out == "")
+        #expect(refused.err == "error: cannot open the database with this schema: it needs a migration, which the PostgreSQL backend does not run:"
+                + " property 'Item.id' changed type from int to string (to read the database as it is, open it without --schema)\n", "\(refused.err)")
+        #expect(try w.run([url, "--readonly", "count Item"]).out == "0\n")
     }
 
     /// Models named like PostgreSQL's catalog relations and types are tables like any other.
