@@ -51,6 +51,40 @@ struct PostgresStoreParityTests {
             """)
     }
 
+    /// `get` of keys not found, write summaries inside a transaction, and a JSON number given
+    /// for a decimal print the same in every mode on both backends.
+    @Test func keysNotFoundSummariesOfTransactionsAndDecimalNumbersPrintTheSame() throws {
+        let schema = #"{"models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int", "price": "decimal?"}}]}"#
+        let modes = ["json", "jsonl", "csv", "tsv", "line", "table", "markdown"]
+        let gets = modes.map { ".mode \($0)\nget Item 2\nget Item 2 1 3" }.joined(separator: "\n")
+        try expectSame(schema: schema, [], stdin: """
+            insert Item {"id": 1, "price": "1.50"}
+            \(gets)
+            .mode jsonl
+            begin
+            insert Item {"id": 5}
+            rollback
+            begin
+            insert Item {"id": 6}
+            update Item 6 set price = 2.50
+            commit
+            .mode csv
+            begin
+            delete Item 6
+            rollback
+            begin
+            delete Item 6
+            commit
+            .mode jsonl
+            insert Item {"id": 7, "price": 1e3}
+            insert Item {"id": 7, "price": 1.50}
+            insert Item {"id": 7, "price": 5}
+            get Item 1
+            begin
+            insert Item {"id": 8}
+            """)
+    }
+
     /// `--readonly` changes nothing on the server either: `begin` and `.apply-schema` are
     /// refused, and a schema file is not applied (a warning says what it would change).
     @Test func readOnlyRefusesWhatAStoreRefuses() throws {

@@ -49,6 +49,92 @@ import Testing
         #expect(try w.run(["db", "--table", "delete Person 99"]).out == "0 objects deleted\n")
     }
 
+    /// `get` of a key no object has prints `null` in its place in json and jsonl, and in the
+    /// other modes nothing, as a query that matches nothing prints: the header line alone in
+    /// csv and tsv, no record in line mode, a table without rows.
+    @Test func getOfAKeyNotFoundPrintsNullOrNoRecordByMode() throws {
+        try people()
+        let expected: [(mode: String, one: String, several: String)] = [
+            ("--json", "null\n", "[\n  null,\n  {\"id\": 2, \"name\": \"Bob\", \"birthdate\": null, \"age\": null, \"dogs\": [], \"nicknames\": [], \"bestFriend\": null}\n]\n"),
+            ("--jsonl", "null\n", "null\n{\"id\": 2, \"name\": \"Bob\", \"birthdate\": null, \"age\": null, \"dogs\": [], \"nicknames\": [], \"bestFriend\": null}\n"),
+            ("--csv", "id,name,birthdate,age,dogs,nicknames,bestFriend\n", "id,name,birthdate,age,dogs,nicknames,bestFriend\n2,Bob,,,[],[],\n"),
+            ("--tsv", "id\tname\tbirthdate\tage\tdogs\tnicknames\tbestFriend\n",
+             "id\tname\tbirthdate\tage\tdogs\tnicknames\tbestFriend\n2\tBob\t\t\t[]\t[]\t\n"),
+            ("--line", "", "        id = 2\n      name = Bob\n birthdate = null\n       age = null\n      dogs = []\n nicknames = []\nbestFriend = null\n"),
+        ]
+        for (mode, one, several) in expected {
+            let missing = try w.run(["db", mode, "get Person 42"])
+            #expect(missing.status == 0 && missing.err == "")
+            #expect(missing.out == one, "\(mode)")
+            #expect(try w.run(["db", mode, "get Person 42 2"]).out == several, "\(mode)")
+        }
+        let table = try w.run(["db", "--table", "get Person 42"]).out
+        #expect(table.contains("│ id │ name │") && !table.contains("Ann") && table.hasSuffix("┘\n(0 rows, 1 not found)\n"))
+        let markdown = try w.run(["db", "--markdown", "get Person 42"]).out
+        #expect(markdown == (try w.run(["db", "--markdown", "Person where id == 42"]).out) && markdown.hasPrefix("| id "))
+    }
+
+    /// Inside `begin` ... `commit` the json, jsonl, csv and tsv modes print each write's
+    /// summary when the commit succeeds, and never for a transaction rolled back, failed or
+    /// left open at exit; table mode tells of each write when it runs, as psql does.
+    @Test func writeSummariesOfATransactionPrintWhenItCommits() throws {
+        try people()
+        let script = """
+            begin
+            insert Person {"id": 3, "name": "Cy"}
+            rollback
+            begin
+            insert Person {"id": 4, "name": "Di"}
+            update Person 4 set age = 5
+            count Person
+            commit
+            .mode csv
+            begin
+            delete Person 4
+            rollback
+            begin
+            delete Person 4
+            commit
+            .mode tsv
+            begin
+            insert Person {"id": 5, "name": "Ed"}
+            commit
+            .mode table
+            begin
+            insert Person {"id": 6, "name": "Flo"}
+            rollback
+            .mode jsonl
+            begin
+            insert Person {"id": 7, "name": "Gus"}
+            insert Person {"id": 7, "name": "Gus"}
+            commit
+            begin
+            insert Person {"id": 8, "name": "Hal"}
+            """
+        let r = try w.run(["db"], stdin: script)
+        #expect(r.out == "3\n{\"inserted\": 1}\n{\"updated\": 1}\n{\"deleted\": 1}\n{\"inserted\": 1}\n1 object inserted\n", "\(r.out)")
+        #expect(r.err.hasSuffix("warning: the open transaction was rolled back\n"), "\(r.err)")
+        #expect(try w.run(["db", "count Person"]).out == "3\n")
+    }
+
+    /// A JSON number for a decimal, in `insert` and in `import`, is refused showing it as the
+    /// decimal prints it and the string to write; a decimal prints its fewest digits whatever
+    /// form it came in.
+    @Test func aJSONNumberForADecimalIsRefusedWithTheStringThatWritesIt() throws {
+        try w.write("d.json", #"{"models": [{"name": "D", "primaryKey": "id", "properties": {"id": "int", "d": "decimal?"}}]}"#)
+        #expect(try w.run(["db", "-s", "d.json", "count D"]).out == "0\n")
+        for (number, shown) in [("1e3", "1000"), ("1.50", "1.5"), ("5", "5")] {
+            let r = try w.run(["db", #"insert D {"id": 1, "d": \#(number)}"#])
+            #expect(r.status == 1)
+            #expect(r.err == #"error: column 10: property 'd' expects decimal, not the number \#(shown) (JSON writes a decimal as a string, "\#(shown)", to keep every digit)"# + "\n")
+        }
+        try w.write("n.jsonl", #"{"id": 1, "d": 1e3}"# + "\n")
+        #expect(try w.run(["db", "import D n.jsonl"]).err
+                == #"error: import from 'n.jsonl' failed: record 1: property 'd' expects decimal, not the number 1000 (JSON writes a decimal as a string, "1000", to keep every digit); nothing was imported"# + "\n")
+        #expect(try w.run(["db", #"insert D [{"id": 1, "d": "1.50"}, {"id": 2, "d": "1e3"}]"#, "insert D {\"id\": 3}", "update D 3 set d = 1.50"]).status == 0)
+        #expect(try w.run(["db", "D SORT(id)"]).out == #"{"id": 1, "d": "1.5"}"# + "\n" + #"{"id": 2, "d": "1000"}"# + "\n" + #"{"id": 3, "d": "1.5"}"# + "\n")
+    }
+
     @Test func getTypesKeysByThePrimaryKeyAndTakesArguments() throws {
         try people()
         let r = try w.run(["db", "--json", "--arg", "2", "get Person 1 $0 3"])
