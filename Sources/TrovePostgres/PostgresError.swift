@@ -19,11 +19,17 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
     /// `lc_messages`: unlike `detail`, it is never translated.
     public var constraint: String?
 
-    public init(_ message: String, sqlState: String? = nil, copyLine: Int? = nil, context: String? = nil) {
+    /// Whether the schema given to an open was refused because the database would need a
+    /// migration this backend does not run (a change that is not additive, or a lower
+    /// `schemaVersion`); opening without a schema reads the database as it is.
+    public var refusedMigration: Bool
+
+    public init(_ message: String, sqlState: String? = nil, copyLine: Int? = nil, context: String? = nil, refusedMigration: Bool = false) {
         self.message = message
         self.sqlState = sqlState
         self.copyLine = copyLine
         self.context = context
+        self.refusedMigration = refusedMigration
     }
 
     public var description: String { message }

@@ -22,6 +22,23 @@ enum PostgresSchemaInstaller {
         var layout: Int
     }
 
+    /// Throws unless `schema` may be opened over `stored`, the database's schema: a lower
+    /// `schemaVersion` is refused, as on a store, and so is every change that is not
+    /// additive, whatever the version says. One rule for a read-write open, which then
+    /// applies the additive changes, and a read-only one, which applies none.
+    static func checkApplicable(_ schema: Schema, over stored: Schema) throws {
+        let plan = schema.migrationPlan(from: stored)
+        if plan.verdict == .versionTooLow {
+            throw PostgresError("cannot migrate the database's schema: schemaVersion \(plan.newSchemaVersion) is lower than the"
+                + " database's schemaVersion \(plan.oldSchemaVersion)", refusedMigration: true)
+        }
+        let refused = plan.breakingChanges
+        guard refused.isEmpty else {
+            throw PostgresError("cannot migrate the database's schema, since the PostgreSQL backend applies additive changes only: "
+                + refused.map(\.description).joined(separator: "; "), refusedMigration: true)
+        }
+    }
+
     /// The schema the database holds, or nil when it holds none.
     static func storedSchema(_ connection: PostgresConnection) throws -> Schema? {
         try stored(connection)?.schema
@@ -119,13 +136,8 @@ enum PostgresSchemaInstaller {
             // The stored schema's tables first, so that a migration adds to this layout.
             try upgrade(stored, on: connection)
             if stored.schema == schema { return (stored.schema, stored.foreignKeys) }
+            try checkApplicable(schema, over: stored.schema)
             let plan = schema.migrationPlan(from: stored.schema)
-            let refused = plan.breakingChanges
-            guard refused.isEmpty else {
-                throw PostgresError("cannot migrate the database's schema: "
-                    + refused.map(\.description).joined(separator: "; ")
-                    + " (the PostgreSQL backend applies additive changes only)")
-            }
             var addedModels: [ModelSchema] = [], addedProperties: [(model: String, property: PropertySchema)] = []
             for change in plan.changes {
                 if case .addedModel(let name) = change, let model = schema[name] { addedModels.append(model) }

@@ -42,8 +42,10 @@ public final class PostgresStore {
     /// nothing is created in it until a schema is applied (``apply(_:)``), so that a role
     /// that may not create tables can still open it.
     ///
-    /// A `readOnly` store uses the database's own schema whatever `schema` is, and its
-    /// session is read-only (`default_transaction_read_only`): the server refuses every write.
+    /// A `readOnly` store uses the database's own schema, and its session is read-only
+    /// (`default_transaction_read_only`): the server refuses every write. A `schema` that
+    /// only adds to the database's is left unapplied; one that a read-write open would
+    /// refuse is refused here too (``PostgresError/refusedMigration``).
     public init(url: String, schema: Schema? = nil, readOnly: Bool = false) throws {
         connection = try PostgresConnection(url: url)
         // Strings compare by their NFC forms, and PostgreSQL's normalize() takes UTF8 alone.
@@ -56,6 +58,7 @@ public final class PostgresStore {
             guard let stored = try PostgresSchemaInstaller.stored(connection) else {
                 throw PostgresError("the database '\(connection.database)' holds no Trove schema, and a read-only client cannot install one")
             }
+            if let schema { try PostgresSchemaInstaller.checkApplicable(schema, over: stored.schema) }
             (self.schema, foreignKeys) = stored
         } else if let schema {
             (self.schema, foreignKeys) = try Self.install(schema, on: connection)

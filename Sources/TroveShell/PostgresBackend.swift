@@ -37,24 +37,15 @@ public final class PostgresBackend: ShellBackend {
         }
         do {
             let store = try PostgresStore(url: url, schema: schema, readOnly: configuration.readOnly)
-            if configuration.readOnly, let schema { try refuseMigration(to: schema, from: store.schema) }
             if let timeout = configuration.busyTimeout { try store.connection.setLockTimeout(timeout) }
             return PostgresBackend(store: store, readOnly: configuration.readOnly, unappliedSchema: configuration.readOnly ? schema : nil)
         } catch let error as PostgresError {
             if error.message.hasPrefix("cannot connect") { throw UsageError(error.message) }
+            if error.refusedMigration {
+                throw StatementError(error.message + " (to read the database as it is, open it without --schema)")
+            }
             throw StatementError(error.message)
         }
-    }
-
-    /// A read-only open refuses a schema file that a read-write open would refuse (one that
-    /// needs a migration, which this backend never runs), as a store's read-only open does;
-    /// one that adds to the database is left unapplied, with a warning (`openWarnings`).
-    private static func refuseMigration(to schema: Schema, from stored: Schema) throws {
-        let refused = schema.migrationPlan(from: stored).breakingChanges
-        guard !refused.isEmpty else { return }
-        throw StatementError("cannot open the database with this schema: it needs a migration, which the PostgreSQL backend"
-            + " does not run: " + refused.map(\.description).joined(separator: "; ")
-            + " (to read the database as it is, open it without --schema)")
     }
 
     public func models() throws -> [ModelDescription] { store.schema.models.map(ModelDescription.init) }

@@ -102,8 +102,15 @@ struct PostgresStoreParityTests {
         let changed = try w.write("changed.json", #"{"schemaVersion": 1, "models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "string"}}]}"#)
         let refused = try w.run([url, "--readonly", "--schema", changed, "count Item"])
         #expect(refused.status == 1 && refused.out == "")
-        #expect(refused.err == "error: cannot open the database with this schema: it needs a migration, which the PostgreSQL backend does not run:"
+        #expect(refused.err == "error: cannot migrate the database's schema, since the PostgreSQL backend applies additive changes only:"
                 + " property 'Item.id' changed type from int to string (to read the database as it is, open it without --schema)\n", "\(refused.err)")
+        // So is a lower schemaVersion, read-only or not.
+        let older = try w.write("older.json", #"{"schemaVersion": 0, "models": [{"name": "Item", "primaryKey": "id", "properties": {"id": "int"}}]}"#)
+        for flags in [["--readonly"], []] {
+            let lower = try w.run([url] + flags + ["--schema", older, "count Item"])
+            #expect(lower.status == 1 && lower.err == "error: cannot migrate the database's schema: schemaVersion 0 is lower than the database's"
+                    + " schemaVersion 1 (to read the database as it is, open it without --schema)\n", "\(lower.err)")
+        }
         #expect(try w.run([url, "--readonly", "count Item"]).out == "0\n")
     }
 

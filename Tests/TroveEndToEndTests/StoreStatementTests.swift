@@ -128,6 +128,12 @@ import Testing
             #expect(r.status == 1)
             #expect(r.err == #"error: column 10: property 'd' expects decimal, not the number \#(shown) (JSON writes a decimal as a string, "\#(shown)", to keep every digit)"# + "\n")
         }
+        // Past 15 digits a double may have dropped some of those written: no string is offered.
+        for number in ["12345678901234567890.5", "0.12345678901234567890123"] {
+            #expect(try w.run(["db", #"insert D {"id": 1, "d": \#(number)}"#]).err
+                    == "error: column 10: property 'd' expects decimal, not a JSON number of more digits than a double keeps"
+                    + " (JSON writes a decimal as a string, the number's digits in quotes, to keep every digit)\n")
+        }
         try w.write("n.jsonl", #"{"id": 1, "d": 1e3}"# + "\n")
         #expect(try w.run(["db", "import D n.jsonl"]).err
                 == #"error: import from 'n.jsonl' failed: record 1: property 'd' expects decimal, not the number 1000 (JSON writes a decimal as a string, "1000", to keep every digit); nothing was imported"# + "\n")

@@ -172,7 +172,7 @@ package enum Coercion {
             if type == .decimal { throw decimalAsNumber(property, digits) }
             return try number(digits, as: type, for: property)
         case .double(let d):
-            if type == .decimal { throw decimalAsNumber(property, written(d)) }
+            if type == .decimal { throw decimalAsNumber(property, written(d), digitsMayBeLost: true) }
             return try double(d, as: type, for: property, found: { written(d) })
         case .string(let s):
             if let d = nonFinite(NonFiniteNumber.value(ofJSONString: s), as: type) { return d }
@@ -351,11 +351,27 @@ package enum Coercion {
     /// and readers, which keeps 15 to 17 digits of the 38 a decimal holds (schema format:
     /// "strings for `decimal`"). `text` is the number as written, or, for a double, its
     /// shortest digits; the message shows it as a decimal prints it and gives its string form.
-    private static func decimalAsNumber(_ property: String, _ text: String) -> CoercionError {
+    /// A double whose shortest form has more than 15 significant digits may have lost digits
+    /// of the number written (a double keeps 15 of any number's digits, and 17 of its own): a
+    /// string made from it could hold another number, so the message gives none.
+    private static func decimalAsNumber(_ property: String, _ text: String, digitsMayBeLost: Bool = false) -> CoercionError {
+        if digitsMayBeLost, significantDigits(text) > 15 {
+            return CoercionError(property: property, type: .decimal, found: "a JSON number of more digits than a double keeps (JSON writes a decimal as a string, the number's digits in quotes, to keep every digit)")
+        }
         guard let decimal = Decimal.parse(text, exactly: true)?.description else {
             return CoercionError(property: property, type: .decimal, found: "the number \(text) (JSON writes a decimal as a string such as \"0.00\", to keep every digit)")
         }
         return CoercionError(property: property, type: .decimal, found: "the number \(decimal) (JSON writes a decimal as a string, \"\(decimal)\", to keep every digit)")
+    }
+
+    /// The significant digits of a number's text: those of its mantissa, without leading
+    /// and trailing zeros.
+    private static func significantDigits(_ text: String) -> Int {
+        let mantissa = text.utf8.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
+        let digits = mantissa.filter { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        let leading = digits.prefix { $0 == UInt8(ascii: "0") }.count
+        let trailing = digits.reversed().prefix { $0 == UInt8(ascii: "0") }.count
+        return max(0, digits.count - leading - trailing)
     }
 
     private static func quoted(_ s: String) -> String {
