@@ -197,13 +197,11 @@ private struct TypedRowReader<T: PersistentModel> {
     }
 
     /// `value`, keys of `model` (one, or a list), as references to their objects: primary
-    /// keys, or object keys when `model` has no primary key (as rows hold links).
+    /// keys, or already references when `model` has no primary key (as rows hold links).
     private func references(_ value: Value, of model: String) throws -> Value {
         switch value {
-        case .null: return .null
+        case .null, .reference: return value
         case .list(let keys): return .list(try keys.map { try references($0, of: model) })
-        case .int(let key) where snapshot.schema[model]?.primaryKey == nil:
-            return try snapshot.object(ObjectReference(model: model, key: UInt64(bitPattern: key))).map { .reference($0.reference) } ?? .null
         default: return try snapshot.object(model, primaryKey: value).map { .reference($0.reference) } ?? .null
         }
     }

@@ -6,7 +6,8 @@ import Foundation
 import Trove
 
 /// The rows of a query with SELECT or GROUP read from PostgreSQL: named values, as a store's
-/// `QueryRows` hold them (a link is its target's primary key, a path through a list an array).
+/// `QueryRows` hold them (a link is its target's primary key, a link to a model without one a
+/// `.reference` whose key is the object's `"@key"`, a path through a list an array).
 public struct PostgresProjectedRows: Sendable, Equatable {
     /// The column names: each SELECT item's name, or without SELECT the GROUP key paths and
     /// `@count`.
@@ -44,12 +45,28 @@ public struct PostgresProjectedRows: Sendable, Equatable {
             // Null only through a null link on the way (`bestFriend.dogs.name`).
             guard let text else { return .null }
             return try PostgresValues.list(text, element: element)
+        case .reference(let model):
+            guard let text else { return .null }
+            return try reference(text, model: model)
+        case .references(let model):
+            guard let text else { return .null }
+            guard case .list(let keys) = try PostgresValues.list(text, element: .string) else { return .null }
+            return .list(try keys.map { key in
+                guard case .string(let key) = key else { return .null }
+                return try reference(key, model: model)
+            })
         case .decimalSum:
             guard let sum = try PostgresValues.decimalSum(text) else { throw DecimalSumOutOfRange(column: column) }
             return sum
         case .decimalAverage:
             return try PostgresValues.decimalAverage(sum: text, count: texts[texts.startIndex + 1])
         }
+    }
+
+    /// The object of `model` whose `"@key"` is `text`.
+    private static func reference(_ text: String, model: String) throws -> Value {
+        guard let key = Int64(text) else { throw PostgresError("PostgreSQL returned '\(text)' for a key of '\(model)'") }
+        return .reference(ObjectReference(model: model, key: UInt64(bitPattern: key)))
     }
 
     /// Whether every value of `columns` (the columns read) that is a fast sum

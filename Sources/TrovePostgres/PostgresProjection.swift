@@ -8,6 +8,11 @@ struct PostgresProjectedColumn {
         case scalar(PropertyType)
         /// A JSON array of texts of this type (a key path through a list).
         case list(PropertyType)
+        /// A link to an object of this model, which has no primary key: its `"@key"`, read as a
+        /// `.reference`, as a store's rows hold such a link.
+        case reference(String)
+        /// A JSON array of such links' `"@key"`s (a key path through a list).
+        case references(String)
         /// The average of decimals, as a store computes it: an exact sum and a count, divided
         /// and rounded here as a store does (`PostgresValues.decimalAverage`).
         case decimalAverage
@@ -70,14 +75,17 @@ extension PostgresQueryTranslator {
         switch item.kind {
         case .keyPath(let keyPath):
             let path = try resolve(keyPath, model: model, alias: "t0")
+            let keyless = path.objectModel.flatMap { $0.primaryKey == nil ? $0.name : nil }
             guard let subquery = path.subquery else {
-                return ([PostgresValues.output(path.expression, type: path.type)], PostgresProjectedColumn(name: item.name, reading: .scalar(path.type)),
+                return ([PostgresValues.output(path.expression, type: path.type)],
+                        PostgresProjectedColumn(name: item.name, reading: keyless.map(PostgresProjectedColumn.Reading.reference) ?? .scalar(path.type)),
                         Self.ordered(path.expression, path.type))
             }
             let order = subquery.order.isEmpty ? "" : " ORDER BY \(subquery.order.joined(separator: ", "))"
             let array = "(SELECT COALESCE(json_agg((\(PostgresValues.output(path.expression, type: path.type)))::pg_catalog.text\(order)), '[]') "
                 + "FROM \(subquery.from) WHERE \(subquery.correlation))"
-            return ([Self.nullThroughLinks(array, subquery)], PostgresProjectedColumn(name: item.name, reading: .list(path.type)), nil)
+            return ([Self.nullThroughLinks(array, subquery)],
+                    PostgresProjectedColumn(name: item.name, reading: keyless.map(PostgresProjectedColumn.Reading.references) ?? .list(path.type)), nil)
         case .listAggregate(let aggregate):
             let (expressions, column) = try listAggregate(aggregate, model: model, name: item.name)
             // SORT orders by the aggregate's value (an average of decimals: its sum over its count).
@@ -298,7 +306,8 @@ extension PostgresQueryTranslator {
         var overflowing: Set<Int> = [], fast: Set<Int> = []
         func keyColumn(_ index: Int, name: String, text: String) -> (String, String, [String], PostgresProjectedColumn.Reading, String) {
             let path = keys[index].path
-            return (name, text, [keys[index].value], .scalar(path.type), Self.ordered(path.expression, path.type))
+            let reading: PostgresProjectedColumn.Reading = path.objectModel.flatMap { $0.primaryKey == nil ? .reference($0.name) : nil } ?? .scalar(path.type)
+            return (name, text, [keys[index].value], reading, Self.ordered(path.expression, path.type))
         }
         if query.select.isEmpty {
             for index in keys.indices { columns.append(keyColumn(index, name: keys[index].text, text: keys[index].text)) }

@@ -120,9 +120,10 @@ public final class PostgresBackend: ShellBackend {
                         switch try store.run(query.text.text, arguments: arguments) {
                         case .objects(let found): objects = found
                         case .rows(let rows):
-                            // SELECT or GROUP: rows, with no links to write nested.
+                            // SELECT or GROUP: rows, whose links to models without a primary key
+                            // are written nested.
                             try columns(rows.columns)
-                            for r in rows.json { try row(r) }
+                            for r in try rows.nestedJSON(reader) { try row(r) }
                             return
                         case .value: throw StatementError("export: the query returned no objects")
                         }
@@ -195,11 +196,12 @@ public final class PostgresBackend: ShellBackend {
         let arguments = context.arguments.map(Value.string)
         switch statement {
         case .query(let spec), .export(let spec, _):
-            switch try checked(spec.text, { try store.run(spec.text.text, arguments: arguments) }) {
+            let (answer, json) = try checked(spec.text) { try store.runForShell(spec.text.text, arguments: arguments) }
+            switch answer {
             case .objects(let objects):
                 return .objects(ResultSet(columns: objects.columns, rows: objects.json, decimalColumns: ResultRows.decimalColumns(of: objects.model)))
             case .rows(let rows):
-                return .objects(ResultSet(columns: rows.columns, rows: rows.json, decimalColumns: ResultRows.decimalColumns(rows.columns, of: rows.rows)))
+                return .objects(ResultSet(columns: rows.columns, rows: json, decimalColumns: ResultRows.decimalColumns(rows.columns, of: rows.rows)))
             case .value(let name, let value): return .value(name: name, value)
             }
         case .count(let model, let predicate):

@@ -61,13 +61,14 @@ final class PostgresWatcher {
     }
 
     private func evaluate() throws -> Observed {
-        switch try store.run(text, arguments: arguments) {
+        let (answer, json) = try store.runForShell(text, arguments: arguments)
+        switch answer {
         // Identities by their bytes: strings would make two objects whose keys are canonically
         // equivalent (`é`, `e` + U+0301) one.
         case .objects(let objects):
             return .rows(columns: objects.columns, zip(objects.keys, objects.json).map { ResultDiff.Entry(identity: Array($0.utf8), object: $1) })
         case .rows(let rows):
-            return .rows(columns: rows.columns, zip(rows.identities, rows.json).map { ResultDiff.Entry(identity: Array($0.utf8), object: $1) })
+            return .rows(columns: rows.columns, zip(rows.identities, json).map { ResultDiff.Entry(identity: Array($0.utf8), object: $1) })
         case .value(let name, let value):
             return .value(name: name, value)
         }

@@ -81,7 +81,7 @@ final class QueryWatcher {
                     ResultDiff.Entry(reference: reference, object: try object.json())
                 })
             case .rows(let rows):
-                return .rows(columns: rows.columns, rows.map { ResultDiff.Entry(identity: $0.identity, object: $0.json) })
+                return .rows(columns: rows.columns, zip(rows, try ResultRows.json(rows, in: snapshot)).map { ResultDiff.Entry(identity: $0.identity, object: $1) })
             case .value(let value):
                 return .value(value)
             }

@@ -35,8 +35,40 @@ enum ResultRows {
         return result
     }
 
-    /// Projected or grouped rows as the shell prints them.
-    static func make(_ rows: QueryRows) -> ResultSet {
-        ResultSet(columns: rows.columns, rows: rows.map(\.json), decimalColumns: decimalColumns(rows.columns, of: rows.map(\.values)))
+    /// Projected or grouped rows of `snapshot` as the shell prints them.
+    static func make(_ rows: QueryRows, in snapshot: Snapshot) throws -> ResultSet {
+        ResultSet(columns: rows.columns, rows: try json(rows, in: snapshot), decimalColumns: decimalColumns(rows.columns, of: rows.map(\.values)))
+    }
+
+    /// The JSON of projected or grouped rows of `snapshot`, links to models without a primary
+    /// key nested (`nested`).
+    static func json(_ rows: QueryRows, in snapshot: Snapshot) throws -> [JSONObject] {
+        try nested(rows.columns, rows.map(\.values), rows.map(\.json), schema: snapshot.schema) { try snapshot.object($0) }
+    }
+
+    /// Whether `rows` hold a link to a model without a primary key: a `.reference`, alone or
+    /// in a list.
+    static func holdReferences(_ rows: some Sequence<[Value]>) -> Bool {
+        rows.contains { row in
+            row.contains { value in
+                if case .list(let items) = value { items.contains(where: StoreDump.isReference) } else { StoreDump.isReference(value) }
+            }
+        }
+    }
+
+    /// `json`, the JSON of rows whose values are `values` (in `columns` order), with each link
+    /// to a model without a primary key (a `.reference`, alone or in a list) written as `export`
+    /// writes it, nested (`StoreDump.nestedReferences`), its objects read by `object`: the
+    /// same text on a store and on PostgreSQL, its properties in schema order.
+    static func nested(_ columns: [String], _ values: [[Value]], _ json: [JSONObject], schema: Schema,
+                       object: (ObjectReference) throws -> (any DumpObject)?) throws -> [JSONObject] {
+        guard holdReferences(values) else { return json }
+        return try zip(values, json).map { row, rowJSON in
+            var out = rowJSON
+            for (name, value) in zip(columns, row) {
+                out[name] = try StoreDump.nestedReferences(value, rowJSON[name] ?? .null, schema: schema, object: object)
+            }
+            return out
+        }
     }
 }

@@ -160,6 +160,26 @@ struct StoreDump {
         return out
     }
 
+    /// `value`, a value of a row of SELECT or GROUP (`json` its JSON form), with each object of
+    /// a model without a primary key (a `.reference`, in a list too) written nested, as `export`
+    /// writes a link to it: read by `object`.
+    static func nestedReferences(_ value: Value, _ json: JSONValue, schema: Schema,
+                                 object: (ObjectReference) throws -> (any DumpObject)?) throws -> JSONValue {
+        switch value {
+        case .reference(let reference):
+            guard let model = schema[reference.model], let linked = try object(reference) else { return .null }
+            return .object(try fields(of: linked, model, schema: schema, links: true))
+        case .list(let items) where items.contains(where: Self.isReference):
+            return .array(try items.map { try nestedReferences($0, $0.jsonValue, schema: schema, object: object) })
+        default:
+            return json
+        }
+    }
+
+    static func isReference(_ value: Value) -> Bool {
+        if case .reference = value { true } else { false }
+    }
+
     /// A link or list of links: targets with a primary key by it (as `json`, the object's JSON
     /// form, has it), others as nested objects.
     private static func linkValue(_ object: any DumpObject, _ json: JSONObject, _ p: PropertySchema,

@@ -28,7 +28,7 @@ struct StoreQuery {
         case .objects(let results):
             return .objects(try ResultRows.make(results, context: context))
         case .rows(let rows):
-            return .objects(ResultRows.make(rows))
+            return .objects(try ResultRows.make(rows, in: snapshot))
         case .value(let value):
             return .value(name: Self.function(of: spec.text.text), value)
         }

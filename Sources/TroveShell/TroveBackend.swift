@@ -258,9 +258,9 @@ public final class TroveBackend: ShellBackend {
                     }
                 case .rows(let rows):
                     try columns(rows.columns)
-                    for (i, r) in rows.enumerated() {
+                    for (i, r) in try ResultRows.json(rows, in: snapshot).enumerated() {
                         if i % 1024 == 0, context.isCancelled { throw StatementError("export interrupted") }
-                        try row(r.json)
+                        try row(r)
                     }
                 case .value:
                     throw StatementError("export takes a query; an aggregate has no objects to export")

@@ -120,12 +120,12 @@ extension ReferenceStore {
         return (current, currentModel, rest)
     }
 
-    /// A value as rows show it: a link is its target's primary key (its object key when the
-    /// target has none), in lists too.
+    /// A value as rows show it: a link is its target's primary key (a reference to its object
+    /// when the target has none), in lists too.
     func plain(_ value: Value) -> Value {
         switch value {
         case .reference(let r):
-            guard let key = schema[r.model]!.primaryKey else { return .int(Int64(bitPattern: r.key)) }
+            guard let key = schema[r.model]!.primaryKey else { return value }
             return objects[r.model]![r.key]![key]!
         case .list(let items):
             return .list(items.map(plain))

@@ -160,14 +160,15 @@ struct BoundProjection {
     }
 }
 
-/// Values as rows hold them: a link is its target's primary key (its object key when the
-/// target has none), as objects print.
+/// Values as rows hold them: a link is its target's primary key, as objects print it; a link
+/// to a model without a primary key stays a `.reference`, since its object key tells nothing
+/// (the shell prints that object nested, as `export` does).
 enum RowValue {
     static func plain(_ value: Value, _ snapshot: Snapshot) throws -> Value {
         switch value {
         case .reference(let reference):
             guard let model = snapshot.layout.byName[reference.model] else { return .null }
-            guard let pk = model.primaryKey else { return .int(Int64(bitPattern: reference.key)) }
+            guard let pk = model.primaryKey else { return value }
             return try snapshot.withRecord(model, reference.key) { try $0.value(of: pk) } ?? .null
         case .list(let items):
             return .list(try items.map { try plain($0, snapshot) })

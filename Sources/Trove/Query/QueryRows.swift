@@ -2,8 +2,8 @@
 public struct QueryRow: Sendable, Hashable {
     /// The column names, in order: the SELECT items' names, or a group's key paths and `@count`.
     public let names: [String]
-    /// The values, one per name. Links are their target's primary key; a path through a list
-    /// is a `.list`.
+    /// The values, one per name. Links are their target's primary key, and a link to a model
+    /// without a primary key a `.reference` to its object; a path through a list is a `.list`.
     public let values: [Value]
     /// What the row stands for, so that a later run's rows can be matched to these.
     public let identity: Identity
@@ -68,7 +68,8 @@ public struct QueryRow: Sendable, Hashable {
         JSONObject(zip(names, values).map { (key: $0.0, value: Self.json($0.1)) })
     }
 
-    /// The JSON form of one value as rows print it.
+    /// The JSON form of one value as rows print it (a `.reference` as its object key: the
+    /// shell prints its object nested instead, as `export` writes it).
     public static func json(_ value: Value) -> JSONValue {
         switch value {
         case .list(let items): .array(items.map(json))
