@@ -80,7 +80,7 @@ enum PostgresSchemaInstaller {
     /// property by one on its NFC form and adds that of each string primary key.
     private static func upgrade(_ stored: Stored, on connection: PostgresConnection) throws {
         guard stored.layout < layout else { return }
-        let tables = PostgresTables(schema: stored.schema, namespace: connection.namespace)
+        let tables = PostgresTables(schema: stored.schema, schemaName: connection.schemaName)
         for model in stored.schema.models {
             // Only the index Trove made goes, by its name: another on the column is a DBA's.
             for property in model.properties where property.isIndexed && property.name != model.primaryKey && property.type == .string {
@@ -105,7 +105,7 @@ enum PostgresSchemaInstaller {
     static func installInTransaction(_ schema: Schema, on connection: PostgresConnection) throws -> (schema: Schema, foreignKeys: PostgresForeignKeys) {
         do {
             try connection.execute("SELECT pg_advisory_xact_lock(7412553)")
-            let tables = PostgresTables(schema: schema, namespace: connection.namespace)
+            let tables = PostgresTables(schema: schema, schemaName: connection.schemaName)
             guard let stored = try read(connection) else {
                 try tables.checkNames(models: schema.models)
                 try connection.execute("CREATE TABLE \(tables.schemaTable) (id integer PRIMARY KEY CHECK (id = 1), definition pg_catalog.text NOT NULL, "

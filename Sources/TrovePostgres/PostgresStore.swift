@@ -26,7 +26,7 @@ public final class PostgresStore {
         }
     }
     /// How the schema lies in the database's tables.
-    var tables: PostgresTables { PostgresTables(schema: schema, namespace: connection.namespace) }
+    var tables: PostgresTables { PostgresTables(schema: schema, schemaName: connection.schemaName) }
     /// The foreign keys of the schema's tables, by which a broken one names its link.
     private(set) var foreignKeys = PostgresForeignKeys()
     public private(set) var isInTransaction = false
