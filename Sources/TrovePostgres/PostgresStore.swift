@@ -548,9 +548,12 @@ public final class PostgresStore {
     }
 
     /// Starts receiving a notification at each commit that changes the schema's tables, from
-    /// any client; `connection.takeNotifications()` collects them.
+    /// any client; `connection.takeNotifications()` collects them. Commits to the tables of
+    /// another PostgreSQL schema of the database send none.
     public func listen() throws {
-        try connection.execute("LISTEN \(PostgresTables.notifyChannel)")
+        for channel in try PostgresTables.listenChannels(on: connection) {
+            try connection.execute("LISTEN \(PostgresTables.quoted(channel))")
+        }
     }
 
     /// How many objects of `model` satisfy `predicate` (all when nil).

@@ -216,28 +216,6 @@ struct PostgresTables {
             + "value \(valueType), PRIMARY KEY (owner, position))"
     }
 
-    /// The channel every commit that changes a table of the schema notifies, with the table's
-    /// name as payload (`watch` listens on it).
-    static let notifyChannel = "trove"
-
-    /// The statements that make every change to the schema's tables notify `notifyChannel`
-    /// when its transaction commits.
-    func notifyTriggers() -> [String] {
-        var statements = ["""
-            CREATE OR REPLACE FUNCTION \(namespace)."@trove_notify"() RETURNS pg_catalog.trigger LANGUAGE plpgsql AS
-            $$BEGIN PERFORM pg_catalog.pg_notify('\(Self.notifyChannel)', TG_TABLE_NAME); RETURN NULL; END$$
-            """]
-        for model in schema.models {
-            var tables = [table(model.name)]
-            for property in model.properties where property.type.isList { tables.append(listTable(model.name, property.name)) }
-            for table in tables {
-                statements.append("CREATE OR REPLACE TRIGGER \"@trove_notify\" AFTER INSERT OR UPDATE OR DELETE ON \(table) "
-                    + "FOR EACH STATEMENT EXECUTE FUNCTION \(namespace).\"@trove_notify\"()")
-            }
-        }
-        return statements
-    }
-
     /// Foreign keys of `model`'s links and lists: a deleted target leaves a null link and
     /// leaves the lists it was in; a deleted owner takes its list rows with it; a changed
     /// primary key (which Trove never changes, but SQL may) is followed.
