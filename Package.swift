@@ -83,7 +83,7 @@ let package = Package(
         .target(name: "RepositoryContract", dependencies: ["Trove"], path: "Tests/RepositoryContract"),
         .testTarget(name: "TroveTests", dependencies: ["Trove", "RepositoryContract", "TestRandom", "RegularExpressionSamples", "TestWaits"]),
         // The PostgreSQL server the tests run against, and a fresh schema on it for each test.
-        .target(name: "PostgresTestSupport", dependencies: ["TrovePostgres"], path: "Tests/PostgresTestSupport"),
+        .target(name: "PostgresTestSupport", dependencies: ["TrovePostgres", "TestWaits"], path: "Tests/PostgresTestSupport"),
         .testTarget(name: "TroveShellTests", dependencies: ["TroveShell", "TrovePostgres", "PostgresTestSupport"]),
         .testTarget(name: "TrovePostgresTests", dependencies: ["TrovePostgres", "Trove", "TroveModels", "RepositoryContract",
                                                              "RegularExpressionSamples", "PostgresTestSupport"]),

@@ -38,29 +38,20 @@ public final class PostgresConnection {
         _ = try execute("SET client_min_messages = warning")
         // Trove's SQL means PostgreSQL's built-ins whatever the user's schemas define (a `>` or
         // `abs` of theirs would otherwise be called instead): the search_path becomes the one
-        // schema Trove's tables live in (the path's first existing schema other than
-        // pg_catalog and pg_temp that holds them, else its first; user schemas cannot start
-        // with `pg_`: a schema made earlier in the path after the tables hides none), which PostgreSQL
-        // searches after pg_catalog when the path does not name it. Until then only qualified
-        // names are used. The tables are named with that schema (`PostgresTables`), so that a model named
-        // like a catalog table (`pg_type`) is still the model's (DEVELOPERS.md).
-        let found = try execute("""
-            SELECT p.name FROM pg_catalog.unnest(pg_catalog.current_schemas(false)) WITH ORDINALITY AS p(name, n) \
-            WHERE NOT pg_catalog.starts_with(p.name::pg_catalog.text, 'pg_') \
-            ORDER BY pg_catalog.to_regclass(pg_catalog.concat(pg_catalog.quote_ident(p.name::pg_catalog.text), '."@trove_schema"')) IS NULL, p.n \
-            LIMIT 1
-            """)
-        guard let name = found.rows.first?[0] else {
-            throw PostgresError("cannot use PostgreSQL: no schema of the search_path exists to hold Trove's tables")
-        }
-        namespace = PostgresTables.quoted(name)
+        // schema Trove's tables live in (`PostgresSearchPath`), which PostgreSQL searches after
+        // pg_catalog when the path does not name it. Until then only qualified names are used.
+        // The tables are named with that schema (`PostgresTables`), so that a model named like
+        // a catalog table (`pg_type`) is still the model's (DEVELOPERS.md).
+        schemaName = try PostgresSearchPath.tablesSchema(on: self)
         _ = try execute("SELECT pg_catalog.set_config('search_path', $1, false)", [namespace])
     }
 
-    /// The PostgreSQL schema Trove's tables live in, quoted: the first schema of the
-    /// search_path the connection started with that holds them (else its first existing
-    /// one), and then its whole search_path.
-    package private(set) var namespace = ""
+    /// The PostgreSQL schema Trove's tables live in (`PostgresSearchPath`), and then the
+    /// connection's whole search_path.
+    package private(set) var schemaName = ""
+
+    /// `schemaName` quoted, as SQL names it.
+    package var namespace: String { PostgresTables.quoted(schemaName) }
 
     deinit { PQfinish(connection) }
 

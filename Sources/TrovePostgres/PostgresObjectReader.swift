@@ -17,7 +17,7 @@ public final class PostgresObjectReader {
     init(connection: PostgresConnection, schema: Schema) {
         self.connection = connection
         self.schema = schema
-        tables = PostgresTables(schema: schema, namespace: connection.namespace)
+        tables = PostgresTables(schema: schema, schemaName: connection.schemaName)
         translator = PostgresQueryTranslator(tables: tables)
     }
 

@@ -203,7 +203,7 @@ struct ObjectGraph {
     init(schema: Schema, connection: PostgresConnection) {
         self.schema = schema
         self.connection = connection
-        tables = PostgresTables(schema: schema, namespace: connection.namespace)
+        tables = PostgresTables(schema: schema, schemaName: connection.schemaName)
     }
 
     /// Reads the objects of `model` matching `condition` and what they reach; returns their
@@ -227,7 +227,7 @@ struct ObjectGraph {
             guard !pending.isEmpty, let targetModel = schema[target] else { continue }
             var parameters = SQLParameters()
             let keyType = PostgresTables.castType(targetModel.primaryKeyProperty?.type ?? .int)
-            let filter = "t0.\(tables.keyColumn(targetModel)) = ANY(\(parameters.add(Self.arrayLiteral(pending)))::\(keyType)[])"
+            let filter = "t0.\(tables.keyColumn(targetModel)) = ANY(\(parameters.add(PostgresValues.arrayLiteral(pending)))::\(keyType)[])"
             _ = try read(targetModel, filter: filter, parameters: parameters.values)
             want(target, pending)
         }
@@ -275,7 +275,7 @@ struct ObjectGraph {
             guard case .linkingObjects(let originName, let originProperty) = property.type,
                   let origin = schema[originName], let via = origin[property: originProperty] else { continue }
             var parameters = SQLParameters()
-            let keyArray = "\(parameters.add(Self.arrayLiteral(keys)))::\(PostgresTables.castType(model.primaryKeyProperty?.type ?? .int))[]"
+            let keyArray = "\(parameters.add(PostgresValues.arrayLiteral(keys)))::\(PostgresTables.castType(model.primaryKeyProperty?.type ?? .int))[]"
             let originTable = tables.table(origin.name)
             let originKey = tables.keyColumn(origin)
             let sql: String
@@ -302,11 +302,6 @@ struct ObjectGraph {
     private func keyTexts(_ values: [Value], target: String) throws -> [String] {
         let type = schema[target]?.primaryKeyProperty?.type ?? .int
         return try values.compactMap { value in value.isNull ? nil : try PostgresValues.parameter(value, type: type).0 }
-    }
-
-    /// A PostgreSQL array literal of `texts`, each quoted.
-    static func arrayLiteral(_ texts: [String]) -> String {
-        "{" + texts.map { "\"" + $0.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}"
     }
 
     /// The properties of the object `key` of `model`, each link as the properties of the

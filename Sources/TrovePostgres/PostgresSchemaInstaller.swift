@@ -20,6 +20,12 @@ enum PostgresSchemaInstaller {
         var schema: Schema
         var foreignKeys: PostgresForeignKeys
         var layout: Int
+        /// Whether the schema's notify function is not this code's (`notifyBody`) and the
+        /// role owns it, so may replace it.
+        var replacesNotify: Bool
+
+        /// Whether a client that may write brings anything to this code's layout.
+        var isBehind: Bool { layout < PostgresSchemaInstaller.layout || replacesNotify }
     }
 
     /// Throws unless `schema` may be opened over `stored`, the database's schema: a lower
@@ -55,7 +61,7 @@ enum PostgresSchemaInstaller {
     /// opens the database without a schema of its own).
     static func upgraded(_ connection: PostgresConnection) throws -> (schema: Schema, foreignKeys: PostgresForeignKeys)? {
         guard let stored = try read(connection) else { return nil }
-        guard stored.layout < layout else { return (stored.schema, stored.foreignKeys) }
+        guard stored.isBehind else { return (stored.schema, stored.foreignKeys) }
         do {
             return try connection.transaction {
                 try connection.execute("SELECT pg_advisory_xact_lock(7412553)")
@@ -75,29 +81,36 @@ enum PostgresSchemaInstaller {
         let exists = try connection.execute("SELECT pg_catalog.to_regclass($1) IS NOT NULL", [schemaTable])
         guard exists.rows.first?.first == "t" else { return nil }
         // `s.*`: a table of layout 1 has no `layout` column.
-        guard let row = try connection.execute("SELECT \(PostgresForeignKeys.query), s.* FROM \(schemaTable) AS s").rows.first,
-              row.count >= 3, let text = row[2] else {
+        guard let row = try connection.execute("""
+                SELECT \(PostgresForeignKeys.query), f.prosrc, f.oid IS NOT NULL AND pg_catalog.pg_has_role(f.proowner, 'USAGE'), s.* \
+                FROM \(schemaTable) AS s LEFT JOIN pg_catalog.pg_proc AS f ON f.oid = pg_catalog.to_regprocedure($1)
+                """, [PostgresTables.notifyFunction(connection.schemaName)]).rows.first,
+              row.count >= 5, let text = row[4] else {
             return nil
         }
-        let layout = row.count > 3 ? row[3].flatMap { Int($0) } ?? 1 : 1
+        let layout = row.count > 5 ? row[5].flatMap { Int($0) } ?? 1 : 1
         // A newer build's tables may hold what this code would misread or break.
         guard layout <= Self.layout else {
             throw PostgresError("the database's tables are of layout \(layout), newer than this build's (\(Self.layout)): open it with a newer Trove")
         }
         do {
             return Stored(schema: try Schema(jsonData: Array(text.utf8), fileName: "the database's schema"),
-                          foreignKeys: PostgresForeignKeys(listing: row[0]), layout: layout)
+                          foreignKeys: PostgresForeignKeys(listing: row[0]), layout: layout,
+                          replacesNotify: row[1] != nil && row[1] != PostgresTables.notifyBody(connection.schemaName) && row[2] == "t")
         } catch {
             throw PostgresError("the schema stored in the database is unreadable: \(error)")
         }
     }
 
-    /// Brings the tables of `stored` (read under the install lock) to this code's layout:
-    /// an additive change, made at once. Layout 2 replaces the index of each indexed string
-    /// property by one on its NFC form and adds that of each string primary key.
+    /// Brings the tables of `stored` (read under the install lock, so that clients opening
+    /// at once replace nothing twice) to this code's layout: an additive change, made at once.
+    /// The notify function gets this code's body, keeping its identity and so its triggers.
+    /// Layout 2 replaces the index of each indexed string property by one on its NFC form and
+    /// adds that of each string primary key.
     private static func upgrade(_ stored: Stored, on connection: PostgresConnection) throws {
+        let tables = PostgresTables(schema: stored.schema, schemaName: connection.schemaName)
+        if stored.replacesNotify { try connection.execute(tables.createNotifyFunction()) }
         guard stored.layout < layout else { return }
-        let tables = PostgresTables(schema: stored.schema, namespace: connection.namespace)
         for model in stored.schema.models {
             // Only the index Trove made goes, by its name: another on the column is a DBA's.
             for property in model.properties where property.isIndexed && property.name != model.primaryKey && property.type == .string {
@@ -122,7 +135,7 @@ enum PostgresSchemaInstaller {
     static func installInTransaction(_ schema: Schema, on connection: PostgresConnection) throws -> (schema: Schema, foreignKeys: PostgresForeignKeys) {
         do {
             try connection.execute("SELECT pg_advisory_xact_lock(7412553)")
-            let tables = PostgresTables(schema: schema, namespace: connection.namespace)
+            let tables = PostgresTables(schema: schema, schemaName: connection.schemaName)
             guard let stored = try read(connection) else {
                 try tables.checkNames(models: schema.models)
                 try connection.execute("CREATE TABLE \(tables.schemaTable) (id integer PRIMARY KEY CHECK (id = 1), definition pg_catalog.text NOT NULL, "

@@ -26,7 +26,7 @@ public final class PostgresStore {
         }
     }
     /// How the schema lies in the database's tables.
-    var tables: PostgresTables { PostgresTables(schema: schema, namespace: connection.namespace) }
+    var tables: PostgresTables { PostgresTables(schema: schema, schemaName: connection.schemaName) }
     /// The foreign keys of the schema's tables, by which a broken one names its link.
     private(set) var foreignKeys = PostgresForeignKeys()
     public private(set) var isInTransaction = false
@@ -551,9 +551,12 @@ public final class PostgresStore {
     }
 
     /// Starts receiving a notification at each commit that changes the schema's tables, from
-    /// any client; `connection.takeNotifications()` collects them.
+    /// any client; `connection.takeNotifications()` collects them. Commits to the tables of
+    /// another PostgreSQL schema of the database send none.
     public func listen() throws {
-        try connection.execute("LISTEN \(PostgresTables.notifyChannel)")
+        for channel in try PostgresTables.listenChannels(on: connection) {
+            try connection.execute("LISTEN \(PostgresTables.quoted(channel))")
+        }
     }
 
     /// How many objects of `model` satisfy `predicate` (all when nil).

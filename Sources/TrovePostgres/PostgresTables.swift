@@ -9,13 +9,16 @@ import Trove
 /// rows refer to it. `@` cannot start a property name, so the column never meets one.
 struct PostgresTables {
     let schema: Schema
-    /// The PostgreSQL schema the tables live in, quoted (`PostgresConnection.namespace`): every
-    /// table is named with it, since a name alone could be the catalog's (`pg_type`).
+    /// The PostgreSQL schema the tables live in (`PostgresConnection.schemaName`).
+    let schemaName: String
+    /// `schemaName` quoted: every table is named with it, since a name alone could be the
+    /// catalog's (`pg_type`).
     let namespace: String
 
-    init(schema: Schema, namespace: String) {
+    init(schema: Schema, schemaName: String) {
         self.schema = schema
-        self.namespace = namespace
+        self.schemaName = schemaName
+        namespace = Self.quoted(schemaName)
     }
 
     static let orderColumn = "\"@key\""
@@ -176,12 +179,17 @@ struct PostgresTables {
     /// `"Model.property index"`, or for a name over 63 bytes its first 46 bytes, `~` and a
     /// hash of the whole name: two long names alike in their first 63 bytes stay two indexes.
     static func indexName(_ model: String, _ property: String) -> String {
-        let name = "\(model).\(property) index"
-        guard name.utf8.count > identifierLimit else { return quoted(name) }
+        quoted(fitted("\(model).\(property) index"))
+    }
+
+    /// `name`, or for a name over 63 bytes its first 46 bytes, `~` and a hash of the whole
+    /// name in hex: two long names alike in their first 63 bytes stay two.
+    static func fitted(_ name: String) -> String {
+        guard name.utf8.count > identifierLimit else { return name }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: stable across runs and platforms
         for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         let hex = String(hash, radix: 16)
-        return quoted(prefix(name, bytes: identifierLimit - 17) + "~" + String(repeating: "0", count: 16 - hex.count) + hex)
+        return prefix(name, bytes: identifierLimit - 17) + "~" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     /// Drops the index of `model.property` whatever it is called (a database made before long
@@ -206,28 +214,6 @@ struct PostgresTables {
         if !property.isOptional && !element.isLink { valueType += " NOT NULL" }
         return "CREATE TABLE \(listTable(model.name, property.name)) (owner \(keyType(model)) NOT NULL, position integer NOT NULL, "
             + "value \(valueType), PRIMARY KEY (owner, position))"
-    }
-
-    /// The channel every commit that changes a table of the schema notifies, with the table's
-    /// name as payload (`watch` listens on it).
-    static let notifyChannel = "trove"
-
-    /// The statements that make every change to the schema's tables notify `notifyChannel`
-    /// when its transaction commits.
-    func notifyTriggers() -> [String] {
-        var statements = ["""
-            CREATE OR REPLACE FUNCTION \(namespace)."@trove_notify"() RETURNS pg_catalog.trigger LANGUAGE plpgsql AS
-            $$BEGIN PERFORM pg_catalog.pg_notify('\(Self.notifyChannel)', TG_TABLE_NAME); RETURN NULL; END$$
-            """]
-        for model in schema.models {
-            var tables = [table(model.name)]
-            for property in model.properties where property.type.isList { tables.append(listTable(model.name, property.name)) }
-            for table in tables {
-                statements.append("CREATE OR REPLACE TRIGGER \"@trove_notify\" AFTER INSERT OR UPDATE OR DELETE ON \(table) "
-                    + "FOR EACH STATEMENT EXECUTE FUNCTION \(namespace).\"@trove_notify\"()")
-            }
-        }
-        return statements
     }
 
     /// Foreign keys of `model`'s links and lists: a deleted target leaves a null link and

@@ -38,6 +38,11 @@ enum ParameterSource {
 /// Dates travel as whole microseconds since 1970 (a `timestamptz` holds microseconds, so a
 /// finer date is rounded to the nearest one); data as hex; the rest as PostgreSQL's text.
 package enum PostgresValues {
+    /// A PostgreSQL array literal of `texts`, each quoted, for a parameter cast to an array.
+    static func arrayLiteral(_ texts: [String]) -> String {
+        "{" + texts.map { "\"" + $0.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}"
+    }
+
     /// An SQL expression of type `type` holding `value`, bound through `parameters`.
     static func sql(_ value: Value, type: PropertyType, _ parameters: inout SQLParameters, from source: ParameterSource = .fixed) throws -> String {
         guard !value.isNull else { return "NULL::\(PostgresTables.castType(type))" }

@@ -49,7 +49,7 @@ public enum StoreCopy {
         } else {
             _ = try PostgresSchemaInstaller.installInTransaction(schema, on: connection)
         }
-        let tables = PostgresTables(schema: schema, namespace: connection.namespace)
+        let tables = PostgresTables(schema: schema, schemaName: connection.schemaName)
         try empty(tables, connection: connection, replacing: replacing)
 
         // Every object's key in the database: its primary key, or its position (its "@key").

@@ -36,6 +36,27 @@ public enum PostgresTestServer {
         return url + separator + "options=-csearch_path%3D\(name)"
     }
 
+    /// A URL of the test server whose connections work in a new, empty PostgreSQL schema named
+    /// `name`, which may be any name (upper case, spaces, quotes, commas, keywords): quoted
+    /// for SQL and for the search_path, with its spaces and backslashes escaped for libpq's
+    /// `options` and the whole percent-encoded for the URL.
+    public static func url(inNewSchema name: String) throws -> String {
+        guard let url else { throw PostgresError("TROVE_TEST_POSTGRES_URL is not set") }
+        let quoted = "\"" + name.replacing("\"", with: "\"\"") + "\""
+        try PostgresConnection(url: url).execute("CREATE SCHEMA \(quoted)")
+        let option = "-csearch_path=" + quoted.replacing("\\", with: "\\\\").replacing(" ", with: "\\ ")
+        var encoded = ""
+        for byte in option.utf8 {
+            if (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || Array("-._~".utf8).contains(byte) {
+                encoded.append(Character(Unicode.Scalar(byte)))
+            } else {
+                encoded += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return url + (url.contains("?") ? "&" : "?") + "options=" + encoded
+    }
+
     /// Runs `body` with a new login role of the test server (`r_` and a UUID, password `pw`)
     /// and `url` (a URL of the test server, as `freshURL()` gives) naming that role as its
     /// user, then drops the role and what it was granted, whether `body` returns or throws: a

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import Trove
+@testable import TrovePostgres
+import PostgresTestSupport
+import TestWaits
+
+/// Each schema's commits notify a channel of its own, and a database whose notify function is
+/// not this code's gets this code's when a client that may write opens it.
+@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
+struct PostgresNotifyTests {
+    static let schema = try! Schema(jsonData: Array(#"""
+        {"models": [{"name": "Person", "primaryKey": "id", "properties": {"id": "int"}},
+                    {"name": "Dog", "properties": {"name": "string"}}]}
+        """#.utf8), fileName: "notify")
+
+    /// The body of a notify function that calls `pg_notify` unqualified, on the channel every
+    /// schema of the database shares.
+    static let sharedBody = "BEGIN PERFORM pg_notify('trove', TG_TABLE_NAME); RETURN NULL; END"
+
+    static func body(_ connection: PostgresConnection) throws -> String? {
+        try connection.execute(#"SELECT prosrc FROM pg_catalog.pg_proc WHERE oid = to_regprocedure('"@trove_notify"()')"#).rows.first?.first ?? nil
+    }
+
+    /// A watcher of one schema is not woken by a commit in another schema of the database:
+    /// after a commit in A and then one in B, what B's watcher receives first is B's alone.
+    /// So too for two schemas whose names are alike in more bytes than a channel's name holds.
+    @Test(arguments: [false, true])
+    func aWatcherOfOneSchemaHearsNoCommitOfAnother(longNames: Bool) throws {
+        let prefix = UUID().uuidString.lowercased().replacing("-", with: "") + (longNames ? String(repeating: "x", count: 30) : "_")
+        let urlA = try PostgresTestServer.url(inNewSchema: prefix + "a"), urlB = try PostgresTestServer.url(inNewSchema: prefix + "b")
+        let a = try PostgresStore(url: urlA, schema: Self.schema), b = try PostgresStore(url: urlB, schema: Self.schema)
+        #expect(b.connection.schemaName == prefix + "b")
+        let channelA = PostgresTables.notifyChannel(prefix + "a"), channelB = PostgresTables.notifyChannel(prefix + "b")
+        #expect(channelA != channelB && channelB.utf8.count <= 63)
+        let watcher = try PostgresStore(url: urlB)
+        try watcher.listen()
+        try a.insert("Dog", ["name": "Rex"])
+        try b.insert("Person", ["id": 1])
+        #expect(try watcher.connection.nextNotifications() == ["Person"])
+        try a.insert("Person", ["id": 1])
+        try b.insert("Dog", ["name": "Fido"])
+        #expect(try watcher.connection.nextNotifications() == ["Dog"])
+    }
+
+    /// A database whose notify function calls `pg_notify` unqualified on the shared channel
+    /// keeps it for a read-only client, whose watcher hears that channel; clients that may
+    /// write, opening at once with and without a schema, replace it with this code's (one at
+    /// a time, under the install lock), and the triggers call the new one.
+    @Test func anOlderNotifyFunctionIsReplacedWhenAWriterOpens() throws {
+        let url = try PostgresTestServer.freshURL()
+        let name = try PostgresStore(url: url, schema: Self.schema).connection.schemaName
+        let connection = try PostgresConnection(url: url)
+        try connection.execute(#"CREATE OR REPLACE FUNCTION "@trove_notify"() RETURNS trigger LANGUAGE plpgsql AS $$\#(Self.sharedBody)$$"#)
+        let reader = try PostgresStore(url: url, readOnly: true)
+        try reader.listen()
+        try connection.execute(#"INSERT INTO "Person" (id) VALUES (1)"#)
+        #expect(try reader.connection.nextNotifications() == ["Person"])
+        #expect(try Self.body(connection) == Self.sharedBody)
+        let openers = (0..<4).map { index in
+            WaitBudget.Thread { _ = try index.isMultiple(of: 2) ? PostgresStore(url: url) : PostgresStore(url: url, schema: Self.schema) }
+        }
+        for (index, opener) in openers.enumerated() {
+            #expect(throws: Never.self) { try opener.result("opener \(index)")?.get() }
+        }
+        #expect(try Self.body(connection) == PostgresTables.notifyBody(name))
+        let watcher = try PostgresStore(url: url)
+        try watcher.listen()
+        try connection.execute(#"INSERT INTO "Person" (id) VALUES (2)"#)
+        #expect(try watcher.connection.nextNotifications() == ["Person"])
+        #expect(try reader.connection.nextNotifications() == ["Person"])
+    }
+}
