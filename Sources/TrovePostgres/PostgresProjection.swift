@@ -317,7 +317,10 @@ extension PostgresQueryTranslator {
                 switch item.kind {
                 case .keyPath(let keyPath):
                     guard let index = keys.firstIndex(where: { $0.text == keyPath.description }) else {
-                        throw Self.refusal(.invalidKeyPath, "'\(keyPath)' is not a GROUP key path: a grouped SELECT holds GROUP's key paths and group aggregates (@count, @avg.\(keyPath), ...)",
+                        let path = try resolve(keyPath, model: model, alias: root)
+                        let scalar = path.objectModel == nil && path.subquery == nil
+                        throw Self.refusal(.invalidKeyPath, QuerySelectItem.notGroupKey(keyPath.description, numeric: scalar && path.type.isNumeric,
+                                                                                          date: scalar && path.type == .date),
                                            at: item.range)
                     }
                     columns.append(keyColumn(index, name: item.name, text: item.text))

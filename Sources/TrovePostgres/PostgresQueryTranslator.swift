@@ -133,7 +133,13 @@ struct PostgresQueryTranslator {
             // DISTINCT drops is no error).
             var keys: [String] = []
             for keyPath in query.distinct {
-                let path = try resolve(keyPath, model: model, alias: root)
+                let path: Path
+                do {
+                    path = try resolve(keyPath, model: model, alias: root)
+                } catch let error as QueryError where error.kind == .unknownProperty {
+                    guard let message = query.distinctNamingItem(keyPath) else { throw error }
+                    throw Self.refusal(.invalidKeyPath, message, at: keyPath.range)
+                }
                 guard path.subquery == nil else {
                     throw Self.refusal(.invalidKeyPath, "DISTINCT needs one value per object; '\(keyPath)' crosses a list", at: keyPath.range)
                 }
