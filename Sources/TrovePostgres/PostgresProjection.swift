@@ -192,6 +192,18 @@ extension PostgresQueryTranslator {
         skippingNaN("\(name)(\(value))", value, type: type)
     }
 
+    /// `expression`, a value of a group's doubles or floats `value` (its GROUP key, `min` or
+    /// `max`), with the zero of the group's first zero (in the order `key` gives the rows)
+    /// where it is 0: a store keeps the first of equal values, and -0 equals 0, where
+    /// PostgreSQL's returns any. The sign is the low bit of the least `2 * key + (x is -0)`
+    /// over the group's zeros, one aggregate over the rows already read, compared only for
+    /// zeros (reading the first object again would be a subquery the planner prices as run
+    /// for every group, which brings in JIT compilation).
+    static func firstZero(_ expression: String, of value: String, key: String) -> String {
+        let firstIsNegative = "min(\(key) * 2 + (\(value)::pg_catalog.text = '-0')::integer) FILTER (WHERE \(value) = 0) % 2 = 1"
+        return "CASE WHEN \(expression) <> 0 THEN \(expression) WHEN \(firstIsNegative) THEN -abs(\(expression)) ELSE abs(\(expression)) END"
+    }
+
     /// The exact average of decimals `value`, to 200 places, as `q`, for `decimalAverage`.
     static func decimalQuotient(sum: String, count: String) -> String {
         "SELECT round(\(sum), 200) / NULLIF(\(count), 0) AS q"
@@ -235,7 +247,9 @@ extension PostgresQueryTranslator {
 
     /// The SQL aggregate of `function` over `value` (of `type`) with the store's result types;
     /// a sum or average of floats or doubles in the fast form unless `exactSums` (`doubleSum`).
-    func aggregated(_ function: AggregateFunction, _ value: String, type: PropertyType) -> ([String], PostgresProjectedColumn.Reading) {
+    /// `key`: the column ordering the rows as a store reads them, for the zero `min` and `max`
+    /// of doubles show (`firstZero`); nil where the sign is left to PostgreSQL.
+    func aggregated(_ function: AggregateFunction, _ value: String, type: PropertyType, key: String? = nil) -> ([String], PostgresProjectedColumn.Reading) {
         switch function {
         case .count, .size:
             return (["count(*)::bigint"], .scalar(.int))
@@ -248,7 +262,9 @@ extension PostgresQueryTranslator {
             return ([Self.doubleAverage(value, type: type, exact: exactSums)], .scalar(.double))
         case .min, .max:
             let name = String(function.rawValue.dropFirst())
-            return ([PostgresValues.output(Self.extremum(name, value, type: type), type: type)], .scalar(type))
+            var extremum = Self.extremum(name, value, type: type)
+            if let key, type == .double || type == .float { extremum = Self.firstZero(extremum, of: value, key: key) }
+            return ([PostgresValues.output(extremum, type: type)], .scalar(type))
         }
     }
 
@@ -260,17 +276,10 @@ extension PostgresQueryTranslator {
     /// a string is that object's: the one whose `"@key"` is the group's least, read again
     /// through its unique index. A group so keeps one number, where collecting its values to
     /// pick the first (`array_agg`) would hold them all. So is the zero of a group of 0.0 and
-    /// -0.0 (one value to GROUP): its sign is the low bit of the least `2 * "@key" + (x is -0)`
-    /// over the group's zeros, one aggregate over the rows already read (reading the first
-    /// object again would be a subquery the planner prices as run for every group, which
-    /// brings in JIT compilation).
+    /// -0.0 (one value to GROUP), by `firstZero`.
     private mutating func groupValue(_ keyPath: QueryKeyPath, _ path: Path, model: ModelSchema, root: String) throws -> String {
         guard path.objectModel == nil, [.string, .double, .float].contains(path.type) else { return PostgresValues.output(path.expression, type: path.type) }
-        guard path.type == .string else {
-            let x = path.expression
-            let firstIsNegative = "min(\(root).\(PostgresTables.orderColumn) * 2 + (\(x)::pg_catalog.text = '-0')::integer) FILTER (WHERE \(x) = 0) % 2 = 1"
-            return "CASE WHEN \(x) <> 0 THEN \(x) WHEN \(firstIsNegative) THEN -abs(\(x)) ELSE abs(\(x)) END"
-        }
+        guard path.type == .string else { return Self.firstZero(path.expression, of: path.expression, key: "\(root).\(PostgresTables.orderColumn)") }
         let first = nextAlias("f")
         scopes.append(Scope())
         let value = try resolve(keyPath, model: model, alias: first)
@@ -317,7 +326,10 @@ extension PostgresQueryTranslator {
                 switch item.kind {
                 case .keyPath(let keyPath):
                     guard let index = keys.firstIndex(where: { $0.text == keyPath.description }) else {
-                        throw Self.refusal(.invalidKeyPath, "'\(keyPath)' is not a GROUP key path: a grouped SELECT holds GROUP's key paths and group aggregates (@count, @avg.\(keyPath), ...)",
+                        let path = try resolve(keyPath, model: model, alias: root)
+                        let scalar = path.objectModel == nil && path.subquery == nil
+                        throw Self.refusal(.invalidKeyPath, QuerySelectItem.notGroupKey(keyPath.description, numeric: scalar && path.type.isNumeric,
+                                                                                          date: scalar && path.type == .date),
                                            at: item.range)
                     }
                     columns.append(keyColumn(index, name: item.name, text: item.text))
@@ -335,7 +347,7 @@ extension PostgresQueryTranslator {
                     guard path.objectModel == nil, path.type.isNumeric || (allowsDates && path.type == .date) else {
                         throw Self.refusal(.typeMismatch, "\(function) applies to numbers\(allowsDates ? " and dates" : ""); '\(keyPath)' is \(path.objectModel.map { "a link to \($0.name)" } ?? "\(path.type)")", at: keyPath.range)
                     }
-                    let (sql, reading) = aggregated(function, path.expression, type: path.type)
+                    let (sql, reading) = aggregated(function, path.expression, type: path.type, key: "\(root).\(PostgresTables.orderColumn)")
                     if Self.overflows(function, type: path.type) { overflowing.insert(columns.count) }
                     if readsFastSum(function, type: path.type) { fast.insert(columns.count) }
                     let order = function == .avg && path.type == .decimal

@@ -133,7 +133,13 @@ struct PostgresQueryTranslator {
             // DISTINCT drops is no error).
             var keys: [String] = []
             for keyPath in query.distinct {
-                let path = try resolve(keyPath, model: model, alias: root)
+                let path: Path
+                do {
+                    path = try resolve(keyPath, model: model, alias: root)
+                } catch let error as QueryError where error.kind == .unknownProperty {
+                    guard let message = query.distinctNamingItem(keyPath) else { throw error }
+                    throw Self.refusal(.invalidKeyPath, message, at: keyPath.range)
+                }
                 guard path.subquery == nil else {
                     throw Self.refusal(.invalidKeyPath, "DISTINCT needs one value per object; '\(keyPath)' crosses a list", at: keyPath.range)
                 }
@@ -239,6 +245,14 @@ struct PostgresQueryTranslator {
             // `max` of an indexed column from one end of the index only for an aggregate
             // without a FILTER.
             (expression, resultType) = (PostgresValues.output("\(name)(\(value))", type: type), type)
+            let from = " FROM \(tables.table(model.name)) AS \(root)" + scopes[0].joins.joined()
+            if type == .double || type == .float {
+                // A store keeps the first of equal values, so a zero is the first matching
+                // object's zero; read by a subquery that runs only when the answer is 0.
+                let first = "SELECT \(value)\(from) WHERE (\(condition)) AND \(value) = 0 ORDER BY \(root).\(PostgresTables.orderColumn) LIMIT 1"
+                let extremum = "SELECT \(expression) AS m\(from) WHERE (\(condition)) AND \(value) < 'NaN'"
+                return ("SELECT CASE WHEN m <> 0 THEN m ELSE (\(first)) END FROM (\(extremum)) AS extremum", resultType)
+            }
             if let number = Self.notNaN(value, type: type) { condition = "(\(condition)) AND \(number)" }
         case .count, .size:
             throw Self.refusal(.invalidAggregate, "count is its own statement", at: statement.model.range)

@@ -1,3 +1,5 @@
+import Trove
+
 /// The shell's commands, one row each. `DotCommand.parse`, `StatementRecognizer`, `.help`
 /// and tab completion all read these rows, so a command is added or renamed in one place.
 enum CommandTable {
@@ -168,7 +170,8 @@ enum CommandTable {
     ]
 
     /// What a command another shell takes, typed here out of habit, is here: a dot-command
-    /// of sqlite3, a word psql takes at the start of a line, or SQL's SELECT (lowercased).
+    /// of sqlite3, a word psql takes at the start of a line, or SQL's SELECT (lowercased; SQL's
+    /// habits inside a query are the parser's, `SQLHabits`).
     static let habits: [String: String] = [
         ".import": "import is a statement here: " + (statement("import")?.usage.first ?? "import"),
         ".indexes": ".schema MODEL shows its indexed properties",
@@ -177,8 +180,15 @@ enum CommandTable {
         "quit": ".quit leaves the shell",
         "exit": ".quit leaves the shell",
         "help": ".help lists the commands",
-        "select": "a query is not SQL here: it names its model first, as in Person where age > 30 SELECT(name)",
+        "select": SQLHabits.hint("select"),
     ]
+
+    /// What an error naming a model adds when the database has none.
+    static let noModelsHint = "(the store has no models: open it with --schema FILE, or run .apply-schema FILE)"
+
+    /// Why a clause at the start of a line is no part of the question on the line before.
+    static let continuation = "a statement ends at the end of its line unless a quote or a bracket is still open, "
+        + "so a question goes on to the next line only inside a bracket left open, as after 'Person GROUP(age) SELECT(age,'"
 
     /// sqlite3's output modes that are another mode here, by lowercased name: the habits of
     /// `.mode box`, `-box` and `--column`, beside `habits`, which `.help` reads with them.
@@ -259,7 +269,9 @@ enum CommandTable {
                      example: "import Person people.csv MERGE", file: .afterModel),
         StatementRow(keyword: "export", usage: ["export MODEL [where PREDICATE] [FILE]"],
                      description: ["write the matching objects to FILE as import reads them: JSON, CSV or TSV",
-                                   "by the name's ending, else JSON lines; without FILE to standard output"],
+                                   "by the name's ending, else JSON lines; without FILE to standard output;",
+                                   "a query's clauses may come before FILE, and with SELECT or GROUP the rows",
+                                   "are written as a query prints them, which import does not read back"],
                      example: "export Person where age > 30 adults.csv", file: .last),
         StatementRow(keyword: "explain", usage: ["explain QUERY"],
                      description: ["print how a query (or count, sum, avg, min, max) runs: the access path",
@@ -268,7 +280,7 @@ enum CommandTable {
         StatementRow(keyword: "watch", usage: ["watch QUERY"],
                      description: ["print the query's results, then, after each commit from any process, each",
                                    "change as one JSON line (insert, delete, move, update; an aggregate's new",
-                                   "value); Ctrl-C ends it"],
+                                   "value); Ctrl-C ends it, and a later run's error ends it with status 1"],
                      example: "watch Car GROUP(Origin) SELECT(Origin, @count)"),
         StatementRow(keyword: "begin", usage: ["begin | commit | rollback"],
                      description: ["open, commit or roll back a transaction around several statements; it",
@@ -304,15 +316,17 @@ enum CommandTable {
         ClauseRow(keyword: "SORT", usage: ["SORT(KEYPATH [ASC|DESC], ...)",
                                            "order the results, null first ascending and last descending; a SELECT",
                                            "item's name or text when no property has that name (under GROUP: an",
-                                           "item or a GROUP key path)"],
+                                           "item or a GROUP key path; a name that is two items' is an error)"],
                   example: "Person SORT(n DESC) LIMIT(3) SELECT(name, dogs.@count AS n)"),
         ClauseRow(keyword: "DISTINCT", usage: ["DISTINCT(KEYPATH, ...)",
-                                               "keep the first object of each combination of values, after SORT"],
+                                               "keep the first object of each combination of values, after SORT;",
+                                               "key paths only, not SELECT items' names nor aggregates"],
                   example: "Car SORT(Horsepower DESC) DISTINCT(Origin)"),
         ClauseRow(keyword: "OFFSET", usage: ["OFFSET(N)",
-                                             "skip the first N results (or groups) after SORT and DISTINCT, before LIMIT"],
+                                             "skip the first N results (or groups) after SORT and DISTINCT, before LIMIT;",
+                                             "N is an integer from 0 to 9223372036854775807 in the statement, not $0"],
                   example: "Airport where state == 'TX' SORT(iata) OFFSET(50) LIMIT(50)"),
-        ClauseRow(keyword: "LIMIT", usage: ["LIMIT(N)", "keep at most N results (or groups)"],
+        ClauseRow(keyword: "LIMIT", usage: ["LIMIT(N)", "keep at most N results (or groups); N as for OFFSET"],
                   example: "Car SORT(Horsepower DESC) LIMIT(3)"),
         ClauseRow(keyword: "SELECT", usage: ["SELECT(ITEM [AS NAME], ...)",
                                              "print only the items, in order: key paths (a null link gives null, a",

@@ -126,11 +126,18 @@ final class ShellSession {
             if let lost = standardOutputLoss() { throw lost }
             return true
         } catch let error as StatementError {
-            report(error, statement: split, origin: origin)
+            report(withNoModelsHint(error), statement: split, origin: origin)
         } catch {
             report(StatementError(String(describing: error)), statement: split, origin: origin)
         }
         return false
+    }
+
+    /// `error` with what to do when it names a model and the database has none, whichever
+    /// statement named it and whichever layer refused it.
+    private func withNoModelsHint(_ error: StatementError) -> StatementError {
+        guard error.message.hasPrefix("no model named '"), (try? backend.models().isEmpty) == true else { return error }
+        return StatementError(error.message + " " + CommandTable.noModelsHint, at: error.offset)
     }
 
     private func run(_ statement: ShellStatement) throws {
@@ -300,11 +307,17 @@ final class ShellSession {
         stderr.flush()
     }
 
-    /// psql's `quit`, `exit` and `help` alone on a line, and SQL's `SELECT ...`, said as what
-    /// does that here, unless a model has that name.
+    /// psql's `quit`, `exit` and `help` alone on a line, SQL's `SELECT ...`, and a clause
+    /// starting a line as if the question on the line before went on, said as what does that
+    /// here, unless a model has that name.
     private func habitualMistake(_ text: String) throws -> StatementError? {
         let blanks = text.prefix { $0 == " " || $0 == "\t" }
         let rest = text.dropFirst(blanks.count)
+        let clause = String(rest.prefix { $0.isLetter })
+        if QueryParser.clauseKeywords.contains(clause.uppercased()), rest.dropFirst(clause.count).drop(while: { $0 == " " || $0 == "\t" }).first == "(",
+           try !backend.models().contains(where: { $0.name == clause }) {
+            return StatementError("\(clause.uppercased())(...) cannot start a statement: " + CommandTable.continuation, at: blanks.utf8.count)
+        }
         let word = String(rest.prefix { !$0.isWhitespace && $0 != ";" })
         let lowercased = word.lowercased()
         guard let habit = CommandTable.habits[lowercased], !lowercased.hasPrefix("."),

@@ -67,6 +67,13 @@ private struct Recognizer {
             return .count(model: model, predicate: try wherePredicate(upTo: s.bytes.count))
         case "get":
             let model = try modelName(after: "get")
+            if let clause = firstClause(from: s.position) {
+                let key = s.chunks(in: s.position..<clause).first.map { s.text($0) } ?? "VALUE"
+                var t = s
+                t.position = clause
+                throw error("get takes primary keys only; \(clauseKeyword(at: t) ?? "")(...) belongs to a query, as in "
+                            + "\(model.text) where KEY == \(key) \(s.text(s.trimmed(clause..<s.bytes.count)))", at: clause)
+            }
             let keys = try keyList(upToSet: false, after: "get \(model.text)")
             return .get(model: model, keys: keys)
         case "insert", "upsert":

@@ -455,9 +455,7 @@ public final class TroveBackend: ShellBackend {
         let names = store.schema.models.map(\.name)
         if let similar = names.first(where: { $0.lowercased() == name.text.lowercased() }) {
             message += "; did you mean '\(similar)'?"
-        } else if names.isEmpty {
-            message += " (the store has no models: open it with --schema FILE, or run .apply-schema FILE)"
-        } else {
+        } else if !names.isEmpty {
             message += " (models: \(names.joined(separator: ", ")))"
         }
         throw StatementError(message, at: name.offset)

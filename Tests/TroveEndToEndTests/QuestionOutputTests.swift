@@ -70,7 +70,7 @@ import Testing
             ("Person GROUP(age) SORT(nope)", "error: column 24: SORT of groups takes a SELECT item's name or text or a GROUP key path; 'nope' is neither"),
             ("Person GROUP(age) SELECT(@avg.name)", "error: column 31: @avg applies to numbers; 'name' is string"),
             ("sum Person.birthdate", "error: column 12: sum applies to numbers; 'birthdate' is date"),
-            ("Person OFFSET(-1)", "error: column 15: OFFSET takes a non-negative integer"),
+            ("Person OFFSET(-1)", "error: column 15: OFFSET takes an integer from 0 to 9223372036854775807"),
             ("Person SELECT(@count)", "error: column 15: @count is a group aggregate: it needs GROUP(...) before SELECT"),
             ("Person SORT(age) SELECT(name) LIMIT(1)", "error: column 31: LIMIT cannot come here: SELECT comes last"),
             ("Person GROUP(age) SORT(age) SELECT(age)", "error: column 29: SELECT cannot come here: under GROUP it comes right after GROUP(...)"),

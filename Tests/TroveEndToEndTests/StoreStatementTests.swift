@@ -705,7 +705,7 @@ import Testing
         #expect(pagePlan.out.contains("\"OFFSET 1 (skips index entries, reads no object)\""), "\(pagePlan.out)")
         let negative = try w.run(["db", "Person SORT(id)  OFFSET(-1)"])
         #expect(negative.status == 1)
-        #expect(negative.err.hasPrefix("error: column 25: OFFSET takes a non-negative integer"), "\(negative.err)")
+        #expect(negative.err.hasPrefix("error: column 25: OFFSET takes an integer from 0 to 9223372036854775807"), "\(negative.err)")
         #expect(try w.run(["db", "--arg", "30", "count Person where age > $0"]).out == "2\n")
         #expect(try w.run(["db", "--arg", "a", "count Person where name BEGINSWITH[c] $0"]).out == "1\n")
         // Every statement of a run is given every --arg value, and uses those it names.

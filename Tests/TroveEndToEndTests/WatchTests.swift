@@ -138,6 +138,20 @@ import Glibc
         #expect(errors.fileHandleForReading.readDataToEndOfFile().isEmpty)
     }
 
+    /// A later run that fails ends the watch, as psql's `\watch` ends: its error on standard
+    /// error and exit status 1; a commit after it is not followed.
+    @Test func aWatchEndsWithStatusOneWhenALaterRunFails() throws {
+        #expect(try w.run(["db", "-s", Workspace.schema("People"), #"insert Dog {"name": "Rex", "age": 9223372036854775806}"#]).status == 0)
+        let (watcher, lines, errors) = try startWatcher(["db", "watch sum Dog.age"])
+        #expect(lines.next() == "9223372036854775806")
+        #expect(try w.run(["db", #"insert Dog {"name": "Max", "age": 2}"#]).status == 0)
+        watcher.waitUntilExit()
+        #expect(watcher.terminationStatus == 1)
+        #expect(lines.next() == nil)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message.hasPrefix("error: column 15: the sum of 'age' is out of the range of int"), "\(message)")
+    }
+
     /// A NaN average (one that meets both infinities) stays the same value across commits
     /// that leave it NaN: it prints once, as JSON's string "NaN", not after every commit.
     @Test func aWatchedNaNAggregatePrintsOnlyWhenItChanges() throws {

@@ -83,4 +83,36 @@ struct PostgresGroupIdentityTests {
             }
         }
     }
+
+    /// `min` and `max` of zeros of both signs show the first matching object's zero (in the
+    /// order objects were saved), as a store's do, in a statement and as a group aggregate,
+    /// indexed or not, whichever row PostgreSQL reads first (the first object's row, updated,
+    /// lies after the others).
+    @Test(arguments: [false, true])
+    func minAndMaxOfZerosShowTheFirstObjectsZero(indexed: Bool) throws {
+        let schema = try Schema(jsonData: Array(#"""
+            {"models": [{"name": "P", "properties": {"d": \#(indexed ? #"{"type": "double?", "indexed": true}"# : #""double?""#), "f": "float", "n": "int", "g": "int"}}]}
+            """#.utf8), fileName: "extremezero")
+        let postgres = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: schema)
+        let store = try Store(configuration: .inMemory(schema: schema))
+        let objects: [[String: Value]] = [["d": .double(-0.0), "f": .float(0.0), "n": 1, "g": 1], ["d": .double(0.0), "f": .float(-0.0), "n": 2, "g": 1],
+                                          ["d": .double(0.0), "f": .float(-0.0), "n": 3, "g": 2], ["d": .double(-0.0), "f": .float(0.0), "n": 4, "g": 2],
+                                          ["d": .double(1), "f": .float(-1), "n": 5, "g": 3], ["d": .null, "f": .float(.nan), "n": 6, "g": 3]]
+        for object in objects { try postgres.insert("P", object) }
+        try store.write { tx in for object in objects { _ = try tx.insert("P", object) } }
+        _ = try postgres.update("P", where: "n == 1", set: ["n": 10])
+        try store.write { tx in _ = try tx.update("P", where: "n == 1", set: ["n": 10]) }
+        for text in ["min P.d", "max P.d", "min P.f", "max P.f", "min P.d where n > 1", "max P.f where g == 2", "min P.d where n == 6"] {
+            let expected = try store.read { try $0.aggregate(text) }
+            guard case .value(_, let got) = try postgres.run(text) else { Issue.record("\(text): not a value"); continue }
+            #expect("\(got)" == "\(expected)", "\(text)")
+        }
+        let storeMinimum = try store.read { try $0.aggregate("min P.d") }
+        #expect("\(storeMinimum)" == "\(Value.double(-0.0))", "the first object's zero")
+        for grouped in ["P GROUP(g) SELECT(g, @min.d, @max.d, @min.f, @max.f)", "P where n > 1 GROUP(g) SELECT(@min.d, @max.f)"] {
+            guard case .rows(let rows) = try postgres.run(grouped) else { Issue.record("not rows"); continue }
+            let expected = try store.read { try $0.rows(grouped) }.map(\.values)
+            #expect("\(rows.rows)" == "\(expected)", "\(grouped)")
+        }
+    }
 }

@@ -155,7 +155,11 @@ struct QueryErrorTests {
     @Test func offsetTakesANonNegativeIntegerAfterDistinctAndBeforeLimit() throws {
         let negative = try #require(QueryTest.queryError("Person SORT(age) OFFSET(-5) LIMIT(2)"))
         #expect(negative.kind == .invalidOffset)
-        #expect(negative.message == "OFFSET takes a non-negative integer")
+        #expect(negative.message == "OFFSET takes an integer from 0 to 9223372036854775807")
+        #expect(QueryTest.queryError("Person LIMIT(9223372036854775808)")?.message == "LIMIT takes an integer from 0 to 9223372036854775807")
+        let parameter = try #require(QueryTest.queryError("Person OFFSET($0)"))
+        #expect(parameter.message == "OFFSET takes an integer written in the statement, not a parameter")
+        #expect(parameter.column == 15)
         #expect(negative.column == 25)
         #expect(QueryTest.queryError("Person OFFSET(1.5)")?.kind == .invalidOffset)
         #expect(QueryTest.queryError("Person OFFSET($0)")?.kind == .invalidOffset)
@@ -206,5 +210,38 @@ struct QueryErrorTests {
         let text = "a IN {" + String(repeating: "1,", count: QueryParser.maximumLength / 2) + "1}"
         let error = try #require(QueryTest.predicateError(text))
         #expect(error.kind == .statementTooLong)
+    }
+
+    /// SQL written out of habit is said as what does that here (`SQLHabits`), at the place
+    /// it goes wrong.
+    @Test func sqlHabitsSayWhatDoesThatHere() throws {
+        func statementError(_ text: String) -> QueryError? {
+            do { _ = try QueryParser.parseStatement(text); return nil } catch { return error }
+        }
+        let cases: [(String, Int, String)] = [
+            ("avg(Person.age)", 4, "expected MODEL.KEYPATH after 'avg', found '(': an aggregate statement takes no brackets: avg MODEL.KEYPATH"),
+            ("Person GROUP(age) SELECT(count(*))", 31,
+             "expected ',' or ')' after 'count', found '(': SQL's count(*) is @count here, in a grouped SELECT (Person GROUP(...) SELECT(@count)); over all objects it is the statement count Person"),
+            ("Person SELECT(avg(age))", 18,
+             "expected ',' or ')' after 'avg', found '(': SQL's avg(age) is @avg.age here, in a grouped SELECT (Person GROUP(...) SELECT(@avg.age)); over all objects it is the statement avg Person.age"),
+            ("Person SELECT(*)", 15, "SELECT has no '*': leave SELECT out to get whole objects"),
+            ("Person GROUP BY age", 14, "expected '(' after 'GROUP', found 'BY': SQL's GROUP BY age is GROUP(age) here"),
+            ("Person SORT BY age", 13, "expected '(' after 'SORT', found 'BY': SQL's ORDER BY age is SORT(age) here (SORT(age DESC) descending)"),
+            ("Person ORDER BY age", 8,
+             "expected 'where', GROUP, SORT, DISTINCT, OFFSET, LIMIT, SELECT or the end of the statement after 'Person', found 'ORDER': SQL's ORDER BY age is SORT(age) here (SORT(age DESC) descending)"),
+            ("Person where age > 3 ORDER BY age", 22,
+             "expected AND, OR, GROUP, SORT, DISTINCT, OFFSET, LIMIT, SELECT or the end of the statement after '3', found 'ORDER': SQL's ORDER BY age is SORT(age) here (SORT(age DESC) descending)"),
+            ("Person SORT(age) LIMIT 3", 24, "expected '(' after 'LIMIT', found '3': LIMIT takes its argument in brackets: LIMIT(3)"),
+            ("Person SORT age", 13, "expected '(' after 'SORT', found 'age': SORT takes its argument in brackets: SORT(age)"),
+            ("Person DISTINCT(dogs.@count)", 22, "DISTINCT takes key paths, not aggregates: its objects are told apart by their own values"),
+        ]
+        for (text, column, message) in cases {
+            let error = try #require(statementError(text), "\(text)")
+            #expect(error.message == message, "\(text)")
+            #expect(error.column == column, "\(text)")
+        }
+        // A model may still be named like an aggregate or a clause word.
+        #expect(statementError("avg where x > 1") == nil)
+        #expect(statementError("Person SELECT(count)") == nil)
     }
 }

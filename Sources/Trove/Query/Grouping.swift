@@ -54,7 +54,8 @@ struct BoundGrouping {
         case .keyPath(let path):
             let bound = try binder.selectedKeyPath(path, model: model)
             guard let index = keys.firstIndex(where: { $0.text == bound.text }) else {
-                throw binder.error(.invalidKeyPath, "'\(bound.text)' is not a GROUP key path: a grouped SELECT holds GROUP's key paths and group aggregates (@count, @avg.\(bound.text), ...)", at: item.range.start)
+                throw binder.error(.invalidKeyPath, QuerySelectItem.notGroupKey(bound.text, numeric: bound.kind.isNumeric, date: bound.kind == .date),
+                                   at: item.range.start)
             }
             return .key(index)
         case .listAggregate(let aggregate):

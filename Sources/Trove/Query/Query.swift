@@ -49,3 +49,15 @@ package struct QuerySortDescriptor: Sendable, Hashable, CustomStringConvertible 
         self.ascending = ascending
     }
 }
+
+extension Query {
+    /// Why `DISTINCT(path)`, which names no property, names a SELECT item instead (an item's
+    /// name is SORT's to take, not DISTINCT's); nil when no item has that name. The store's
+    /// and PostgreSQL's message.
+    package func distinctNamingItem(_ path: QueryKeyPath) -> String? {
+        let written = path.description
+        guard let item = select.first(where: { $0.name == written }) else { return nil }
+        let shown = item.name == item.text ? item.text : "\(item.text) AS \(item.name)"
+        return "DISTINCT takes key paths of '\(model.name)', not SELECT items' names; '\(written)' names the item '\(shown)'"
+    }
+}

@@ -75,8 +75,13 @@ struct QueryExecutor {
         -> (predicate: BoundPredicate?, sort: [(Key, Bool)], distinct: [BoundKeyPath]) {
         let predicate = try query.predicate.map { try binder.bind($0, to: model) }
         let sort = try query.sort.map { (try sortKey($0.keyPath), $0.ascending) }
-        let distinct = try query.distinct.map {
-            try binder.orderingKeyPath($0, model: model, clause: "DISTINCT", allowsLinks: true)
+        let distinct = try query.distinct.map { path in
+            do {
+                return try binder.orderingKeyPath(path, model: model, clause: "DISTINCT", allowsLinks: true)
+            } catch let error as QueryError where error.kind == .unknownProperty {
+                guard let message = query.distinctNamingItem(path) else { throw error }
+                throw binder.error(.invalidKeyPath, message, at: path.range.start)
+            }
         }
         return (predicate, sort, distinct)
     }

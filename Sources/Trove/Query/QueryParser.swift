@@ -141,6 +141,11 @@ package struct QueryParser: Sendable {
         if case .identifier = token.kind, let function = QueryAggregateStatement.words[lexer.text(of: token.range).lowercased()] {
             var ahead = self
             try ahead.advance()
+            // `avg(Person.age)`: no model is followed by '('.
+            if ahead.token.kind == .leftParen {
+                let word = lexer.text(of: token.range)
+                throw ahead.unexpected("MODEL.KEYPATH", hint: SQLHabits.hint("function(model.path)", ["FUNCTION": word]))
+            }
             let namesPath: Bool
             switch ahead.token.kind {
             case .identifier: namesPath = true
@@ -204,7 +209,7 @@ package struct QueryParser: Sendable {
 
     private mutating func parseGroup(into query: inout Query) throws(QueryError) {
         try advance()
-        try expect(.leftParen, "'(' after GROUP")
+        try expectOpening("GROUP")
         repeat {
             let keyPath = try parseKeyPath(expecting: "a key path", allowVariable: false)
             // A group's printed row is keyed by its key paths' names: each must be one column.
@@ -218,9 +223,9 @@ package struct QueryParser: Sendable {
 
     private mutating func parseSelect(into query: inout Query) throws(QueryError) {
         try advance()
-        try expect(.leftParen, "'(' after SELECT")
+        try expectOpening("SELECT")
         repeat {
-            let item = try parseSelectItem(allowsAlias: true)
+            let item = try parseSelectItem(allowsAlias: true, model: query.model.name)
             // Names key the columns of csv headers and JSON objects, and SORT finds items by them.
             guard !query.select.contains(where: { $0.name == item.name }) else {
                 throw error(.duplicateName, "'\(item.name)' names two SELECT items; give one another name with AS",
@@ -232,7 +237,8 @@ package struct QueryParser: Sendable {
     }
 
     /// `keyPath`, `list.@avg.price`, `@count`, `@sum.price`, each with `AS NAME` if allowed.
-    private mutating func parseSelectItem(allowsAlias: Bool) throws(QueryError) -> QuerySelectItem {
+    /// `model`: the query's model, named in the hint for SQL's `count(*)` or `avg(age)`.
+    private mutating func parseSelectItem(allowsAlias: Bool, model: String = "MODEL") throws(QueryError) -> QuerySelectItem {
         let start = token.range.start
         let kind: QuerySelectItem.Kind
         switch token.kind {
@@ -256,6 +262,14 @@ package struct QueryParser: Sendable {
         case .identifier:
             try advance()
             kind = Self.selectKind(try parseKeyPathTail(variable: nil, components: [identifier(previous!)], allowAggregate: true))
+            let function = lexer.text(of: previous!.range).lowercased()
+            if token.kind == .leftParen, previous!.range.start == start, function == "count" || QueryAggregateStatement.words[function] != nil {
+                let argument = argumentText(after: token)
+                let hint = function == "count" || argument == "*"
+                    ? SQLHabits.hint("count(*)", ["MODEL": model])
+                    : SQLHabits.hint("function(path)", ["FUNCTION": function, "PATH": argument, "MODEL": model])
+                throw unexpected("',' or ')'", hint: hint)
+            }
         case .keyword(let keyword) where keyword.isContextual:
             try advance()
             kind = Self.selectKind(try parseKeyPathTail(variable: nil, components: [identifier(previous!)], allowAggregate: true))
@@ -329,13 +343,50 @@ package struct QueryParser: Sendable {
     // MARK: Errors
 
     /// "expected X after 'Y', found Z", at the current token.
-    private func unexpected(_ expectation: String, namingPrevious: Bool = true) -> QueryError {
+    /// `hint`, what does that here, follows after a colon.
+    private func unexpected(_ expectation: String, namingPrevious: Bool = true, hint: String? = nil) -> QueryError {
         var message = "expected \(expectation)"
         if namingPrevious, let previous, previous.kind != .end {
             message += " after '\(QueryLexer.truncated(lexer.text(of: previous.range)))'"
         }
         message += ", found \(describe(token))"
+        if let hint { message += ": " + hint }
         return QueryError(token.kind == .end ? .unexpectedEnd : .unexpectedToken, message, at: token.range.start, in: text)
+    }
+
+    /// `(` after the clause keyword `word`; SQL's habits (`GROUP BY age`, `ORDER BY`,
+    /// `LIMIT 10`, `SELECT(*)`) are said as what does that here.
+    private mutating func expectOpening(_ word: String) throws(QueryError) {
+        guard token.kind == .leftParen else {
+            var ahead = self
+            let found = lexer.text(of: token.range)
+            var hint: String?
+            if found.lowercased() == "by" {
+                let path = (try? ahead.advance()) == nil || ahead.token.kind == .end ? "PATH" : lexer.text(of: ahead.token.range)
+                hint = SQLHabits.hint(word == "GROUP" ? "group by" : "order by", ["PATH": path])
+            } else if token.kind != .end {
+                hint = SQLHabits.hint("limit n", ["WORD": word, "ARGUMENT": found])
+            }
+            throw unexpected("'('", hint: hint)
+        }
+        if word == "SELECT", firstByte(after: token) == UInt8(ascii: "*") {
+            throw error(.unexpectedToken, SQLHabits.hint("select *"), at: token.range.end)
+        }
+        try advance()
+    }
+
+    /// The first byte after `token` that is no blank, or nil at the end of the text.
+    private func firstByte(after token: QueryToken) -> UInt8? {
+        lexer.text.utf8.dropFirst(token.range.end.offset).first { $0 != 0x20 && $0 != 0x09 }
+    }
+
+    /// The text between `open` (a `(` token) and the next `)`, blanks trimmed, for a hint;
+    /// `PATH` when there is none.
+    private func argumentText(after open: QueryToken) -> String {
+        let rest = lexer.text.utf8.dropFirst(open.range.end.offset)
+        guard let close = rest.firstIndex(of: UInt8(ascii: ")")) else { return "PATH" }
+        let words = String(decoding: rest[..<close], as: UTF8.self).split { $0 == " " || $0 == "\t" }
+        return words.count == 1 ? String(words[0]) : "PATH"
     }
 
     private func describe(_ token: QueryToken) -> String {
@@ -714,7 +765,15 @@ package struct QueryParser: Sendable {
             case .select?:
                 throw error(.unexpectedToken, "SELECT cannot come here: under GROUP it comes right after GROUP(...), before SORT, OFFSET and LIMIT",
                             at: token.range.start)
-            default: return try expectEnd(expecting: expectation())
+            default:
+                if token.kind == .identifier, lexer.text(of: token.range).lowercased() == "order" {
+                    var ahead = self
+                    if (try? ahead.advance()) != nil, ahead.token.kind == .identifier, lexer.text(of: ahead.token.range).lowercased() == "by" {
+                        let path = (try? ahead.advance()) == nil || ahead.token.kind == .end ? "PATH" : lexer.text(of: ahead.token.range)
+                        throw unexpected(expectation(), hint: SQLHabits.hint("order by", ["PATH": path]))
+                    }
+                }
+                return try expectEnd(expecting: expectation())
             }
             if rank == 2 && !query.group.isEmpty {
                 throw error(.unexpectedToken, "DISTINCT does not apply to groups: each group is already distinct", at: token.range.start)
@@ -728,7 +787,7 @@ package struct QueryParser: Sendable {
             }
             stage = rank
             try advance()
-            try expect(.leftParen, "'(' after \(word)")
+            try expectOpening(word)
             switch rank {
             case 1:
                 repeat {
@@ -744,7 +803,12 @@ package struct QueryParser: Sendable {
                 try expect(.rightParen, "ASC, DESC, ',' or ')'")
             case 2:
                 repeat {
-                    query.distinct.append(try parseKeyPath(expecting: "a key path", allowVariable: false))
+                    do {
+                        query.distinct.append(try parseKeyPath(expecting: "a key path", allowVariable: false))
+                    } catch where error.kind == .invalidAggregate {
+                        throw self.error(.invalidAggregate, "DISTINCT takes key paths, not aggregates: its objects are told apart by their own values",
+                                         at: error.location)
+                    }
                 } while try consume(.comma)
                 try expect(.rightParen, "',' or ')'")
             case 3:
@@ -758,7 +822,10 @@ package struct QueryParser: Sendable {
     /// The count of `OFFSET(N)` or `LIMIT(N)`, and its closing parenthesis.
     private mutating func parseCount(_ word: String, _ kind: QueryError.Kind) throws(QueryError) -> Int {
         guard case .integer(let value) = token.kind, value >= 0, value <= Int64(Int.max) else {
-            throw error(kind, "\(word) takes a non-negative integer", at: token.range.start)
+            if case .parameter = token.kind {
+                throw error(kind, "\(word) takes an integer written in the statement, not a parameter", at: token.range.start)
+            }
+            throw error(kind, "\(word) takes an integer from 0 to \(Int.max)", at: token.range.start)
         }
         try advance()
         try expect(.rightParen, "')'")
