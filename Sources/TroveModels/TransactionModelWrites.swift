@@ -143,10 +143,28 @@ extension Transaction {
         }
     }
 
-    /// The stored value of `T` with this primary key, created with only the key (and the
-    /// schema's defaults) when there is none.
+    /// The stored value of `T` with this primary key, created when there is none with the
+    /// key and each property's initial value in `T` (a literal one is the schema's default).
+    /// A property that is neither optional, a list nor given an initial value has no value to
+    /// be created with: the call throws, naming it, and writes nothing.
     public func getOrCreate<T: PersistentModel, K: StorableProperty>(_ type: T.Type, primaryKey: K) throws -> T {
-        try T.decoded(from: getOrCreate(T.modelName, primaryKey: primaryKey.storedValue()))
+        if let stored = try object(T.self, primaryKey: primaryKey) { return stored }
+        let key = try primaryKey.storedValue()
+        let table = T.modelProperties
+        for p in table where p.schema.isStored && !p.isPrimaryKey && p.initialValue == nil
+            && p.schema.defaultValue == nil && !p.schema.isOptional && !p.schema.type.isList {
+            throw StoreError.invalidArgument(
+                "getOrCreate cannot create '\(T.modelName)' with primary key \(key): its property '\(p.name)' has no initial value; give it one in \(T.self), or pass a whole value to getOrCreate(_:)")
+        }
+        var properties = try writingInstances(of: T.self) { () throws -> [String: Value] in
+            var properties: [String: Value] = [:]
+            for p in table where p.schema.isStored && !p.isPrimaryKey {
+                if let initial = p.initialValue { properties[p.name] = try initial() }
+            }
+            return properties
+        }
+        properties[table[try T.primaryKeyIndex()].name] = key
+        return try T.decoded(from: insert(T.modelName, properties))
     }
 
     /// The stored value with `value`'s primary key, or `value` itself, inserted, when there is none.
