@@ -221,6 +221,9 @@ struct StoredProperty {
     var linkingOrigin: String?
     /// A literal initial value, which is also the schema's default.
     var defaultLiteral: String?
+    /// An initial value that is not a literal (`.happy`, `Date()`), which the schema cannot
+    /// hold: the table keeps it as a closure, for a model created from its primary key alone.
+    var initialExpression: String?
 
     /// Whether the declaration gives it a value: an initial value, or nil for an optional `var`.
     var hasInitialValue = false
@@ -249,6 +252,8 @@ struct StoredProperty {
                     || (variable.bindingSpecifier.tokenKind == .keyword(.var) && Self.isOptional(binding.typeAnnotation?.type))
                 if let value = binding.initializer?.value, Self.isLiteral(value) {
                     property.defaultLiteral = value.trimmedDescription
+                } else if let value = binding.initializer?.value, !Self.isAbsentValue(value) {
+                    property.initialExpression = value.trimmedDescription
                 }
                 out.append(property)
             }
@@ -264,6 +269,11 @@ struct StoredProperty {
     static func isObserversOnly(_ block: AccessorBlockSyntax) -> Bool {
         guard case .accessors(let list) = block.accessors else { return false }
         return list.allSatisfy { $0.accessorSpecifier.tokenKind == .keyword(.willSet) || $0.accessorSpecifier.tokenKind == .keyword(.didSet) }
+    }
+
+    /// `nil` and `[]`: what a property created without a value holds already.
+    static func isAbsentValue(_ e: ExprSyntax) -> Bool {
+        e.is(NilLiteralExprSyntax.self) || e.as(ArrayExprSyntax.self)?.elements.isEmpty == true
     }
 
     /// Literals a schema default can hold; `nil` and `[]` are what an absent value already is.
@@ -336,6 +346,7 @@ struct StoredProperty {
         // object created without one the same key.
         if let defaultLiteral, !isPrimaryKey { arguments.append("default: \(defaultLiteral)") }
         if let originalName { arguments.append("originalName: \(originalName)") }
+        if let initialExpression, !isPrimaryKey { arguments.append("initial: { \(initialExpression) }") }
         return ".init(\(arguments.joined(separator: ", ")))"
     }
 }

@@ -23,6 +23,9 @@ final class NestedClassWrites: @unchecked Sendable {
     /// Whether an instance with a primary key is written by an upsert of its own (``pending``).
     private let separately: Bool
     private var path: Set<ObjectIdentifier> = []
+    /// The instances on the path in order, each with what names its link to another, for
+    /// the error that shows a cycle.
+    private var steps: [(id: ObjectIdentifier, link: (ObjectIdentifier) -> String)] = []
     private var written: [ObjectIdentifier: Value] = [:]
     /// The upserts of the instances met, each after those of the instances it links to.
     private var pending: [(ValueTransaction) throws -> Void] = []
@@ -34,9 +37,10 @@ final class NestedClassWrites: @unchecked Sendable {
         if let value = written[id] { return value }
         guard path.insert(id).inserted else {
             throw StoreError.invalidArgument(
-                "a cycle of linked instances through \(M.modelName) (a.friend = b, b.friend = a) cannot be written as nested objects")
+                "a cycle of linked instances (\(cycle(backTo: id))) cannot be written as nested objects")
         }
-        defer { path.remove(id) }
+        steps.append((id, { M.linkName(from: instance, to: $0) }))
+        defer { path.remove(id); steps.removeLast() }
         guard path.count <= Self.maximumDepth else {
             throw StoreError.invalidArgument("links from \(M.modelName) nested more than \(Self.maximumDepth) deep cannot be written as nested objects: keep a longer chain as primary keys")
         }
@@ -58,10 +62,31 @@ final class NestedClassWrites: @unchecked Sendable {
         return value
     }
 
+    /// The links of the cycle that comes back to `id`, in the order followed:
+    /// `Author.mentor, Author.mentor` for `a.mentor = b; b.mentor = a`.
+    private func cycle(backTo id: ObjectIdentifier) -> String {
+        let start = steps.lastIndex { $0.id == id } ?? 0
+        let targets = steps[start...].dropFirst().map(\.id) + [id]
+        return zip(steps[start...], targets).map { $0.link($1) }.joined(separator: ", ")
+    }
+
     /// Writes the instances met, in the order met.
     func write(in transaction: Transaction) throws {
         let values = ValueTransaction(transaction)
         for write in pending { try write(values) }
+    }
+}
+
+extension PersistentModel where Self: AnyObject {
+    /// `Model.property` of the link or list of links from `instance` that holds `target`, or
+    /// the model's links alone when the way to it is through a struct value.
+    static func linkName(from instance: Self, to target: ObjectIdentifier) -> String {
+        for p in modelProperties where p.linkedModel != nil && p.schema.isStored {
+            let value = instance[keyPath: p.keyPath]
+            let linked = (value as? [any PersistentModel]) ?? (value as? any PersistentModel).map { [$0] } ?? []
+            if linked.contains(where: { ObjectIdentifier($0 as AnyObject) == target }) { return "\(modelName).\(p.name)" }
+        }
+        return "a link of \(modelName)"
     }
 }
 

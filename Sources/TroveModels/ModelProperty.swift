@@ -22,11 +22,15 @@ public struct ModelProperty<Root>: @unchecked Sendable {
     let holdsClassInstance: Bool
     /// The property's value in a model value, as a write stores it (a link as its nested object).
     @usableFromInline let storedValue: (Root) throws -> Value
+    /// The stored value of the property's Swift initial value when that is not a literal (so
+    /// not a schema default), such as `.happy` or `Date()`: what a model created from its
+    /// primary key alone holds, as Swift's initializer would give it.
+    let initialValue: (() throws -> Value)?
 
     /// A stored property; its schema type follows from `V`.
     public init<V: StorableProperty>(
         _ name: String, _ keyPath: KeyPath<Root, V>, primaryKey: Bool = false, indexed: Bool = false,
-        default defaultValue: V? = nil, originalName: String? = nil
+        default defaultValue: V? = nil, originalName: String? = nil, initial: (() -> V)? = nil
     ) {
         self.name = name
         self.keyPath = keyPath
@@ -40,6 +44,7 @@ public struct ModelProperty<Root>: @unchecked Sendable {
         self.isBareModel = V.self is any PersistentModel.Type
         self.holdsClassInstance = ClassInstanceTypes.holdsInstance(V.self)
         self.storedValue = { try $0[keyPath: keyPath]._writtenValue() }
+        self.initialValue = initial.map { initial in { try initial()._writtenValue() } }
     }
 
     /// A linkingObjects property: the objects of `V` whose link or list `origin` points here.
@@ -54,5 +59,6 @@ public struct ModelProperty<Root>: @unchecked Sendable {
         // A linked value reads them empty.
         self.holdsClassInstance = false
         self.storedValue = { _ in .list([]) }
+        self.initialValue = nil
     }
 }

@@ -219,7 +219,14 @@ extension PersistentModel {
     }
 
     static func unknownProperty(_ keyPath: AnyKeyPath) -> ModelQueryError {
-        ModelQueryError("\(keyPath) is not a stored property of \(modelName); only properties of the model table (not computed or @Transient ones) can be queried")
+        ModelQueryError("\(unstoredName(keyPath)) is not a stored property of \(modelName); only properties of the model table (not computed or @Transient ones) can be queried")
+    }
+
+    /// `keyPath` as an error names a property that is not in the table: a stored Swift
+    /// property (`@Transient`) by its key path; a computed one, which Linux prints as an
+    /// address (`\Person.<computed 0x… (String)>`) and no table can name, as what it is.
+    static func unstoredName(_ keyPath: AnyKeyPath) -> String {
+        "\(keyPath)".contains("<computed ") ? "a computed property (\(type(of: keyPath).valueType))" : "\(keyPath)"
     }
 
     /// The primary-key property, or an error when the model has none.

@@ -34,18 +34,28 @@ extension Transaction {
     }
 
     /// Changes `value` with `body` and writes only the properties `body` changed to the stored
-    /// object with its primary key; returns the changed value.
+    /// object with `value`'s primary key, as GRDB's `updateChanges` does; returns `value` with
+    /// `body`'s changes.
+    ///
+    /// For a struct, what is written is the difference `body` makes to `value`, not to the
+    /// stored object: a change made to `value` before the call is not written, a property
+    /// `body` sets is written as `value`'s copy with the change (`$0.age += 1` adds to `value`'s
+    /// age, `$0.tags.append(x)` writes `value`'s tags and `x`), and the other properties of the
+    /// returned value are `value`'s, not refreshed from the store. Read the value in the same
+    /// transaction to update what is stored:
     ///
     /// ```swift
-    /// person = try tx.update(person) { $0.age += 1 }     // writes `age` alone
+    /// try store.write { tx in
+    ///     guard let person = try tx.object(Person.self, primaryKey: 1) else { return }
+    ///     try tx.update(person) { $0.age += 1 }      // writes `age` alone, one more than stored
+    /// }
     /// ```
     ///
     /// A `@Model` class's `body` changes a new instance of the stored object with `value`'s
     /// primary key, read in this transaction, and what it changed there is written: `value`
     /// gives only the key and is left as it was (a change made to it before the call is not
-    /// written), as a struct value is. Assign the result to see the update. No stored object
-    /// with the key is ``Trove/StoreError/objectNotFound(model:primaryKey:)``. So `$0.age += 1`
-    /// adds to the stored age in a class, and to `value`'s age in a struct.
+    /// written either), and the result is that stored instance with the changes. No stored
+    /// object with the key is ``Trove/StoreError/objectNotFound(model:primaryKey:)``.
     ///
     /// A class whose property table is listed by hand (no `@Model`) has no comparisons to
     /// find what `body` changed: `body` changes `value` itself, and every stored property of
@@ -143,10 +153,28 @@ extension Transaction {
         }
     }
 
-    /// The stored value of `T` with this primary key, created with only the key (and the
-    /// schema's defaults) when there is none.
+    /// The stored value of `T` with this primary key, created when there is none with the
+    /// key and each property's initial value in `T` (a literal one is the schema's default).
+    /// A property that is neither optional, a list nor given an initial value has no value to
+    /// be created with: the call throws, naming it, and writes nothing.
     public func getOrCreate<T: PersistentModel, K: StorableProperty>(_ type: T.Type, primaryKey: K) throws -> T {
-        try T.decoded(from: getOrCreate(T.modelName, primaryKey: primaryKey.storedValue()))
+        if let stored = try object(T.self, primaryKey: primaryKey) { return stored }
+        let key = try primaryKey.storedValue()
+        let table = T.modelProperties
+        for p in table where p.schema.isStored && !p.isPrimaryKey && p.initialValue == nil
+            && p.schema.defaultValue == nil && !p.schema.isOptional && !p.schema.type.isList {
+            throw StoreError.invalidArgument(
+                "getOrCreate cannot create '\(T.modelName)' with primary key \(key): its property '\(p.name)' has no initial value; give it one in \(T.self), or pass a whole value to getOrCreate(_:)")
+        }
+        var properties = try writingInstances(of: T.self) { () throws -> [String: Value] in
+            var properties: [String: Value] = [:]
+            for p in table where p.schema.isStored && !p.isPrimaryKey {
+                if let initial = p.initialValue { properties[p.name] = try initial() }
+            }
+            return properties
+        }
+        properties[table[try T.primaryKeyIndex()].name] = key
+        return try T.decoded(from: insert(T.modelName, properties))
     }
 
     /// The stored value with `value`'s primary key, or `value` itself, inserted, when there is none.

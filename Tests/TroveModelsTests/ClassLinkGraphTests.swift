@@ -87,6 +87,16 @@ import TroveModels
         #expect(try store.read { try $0.object(Follower.self, primaryKey: 1) } == nil)
     }
 
+    @Test func theCycleErrorNamesTheLinksItFollows() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Fork.self)))
+        let a = Fork(id: 1), b = Fork(id: 2)
+        a.left = b; b.right = a
+        // The write of `a` meets `b`, then `a`, then `b` again: the cycle runs from `b`.
+        #expect { try store.write { tx in try tx.insert(a) } } throws: { error in
+            "\(error)".contains("a cycle of linked instances (Fork.right, Fork.left) cannot be written as nested objects")
+        }
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func instancesSharedThroughManyPathsAreWrittenOnce() throws {
         let store = try Store(configuration: .inMemory(schema: Schema(Follower.self, Fork.self)))

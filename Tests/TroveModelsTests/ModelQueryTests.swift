@@ -4,6 +4,11 @@ import Testing
 import Trove
 import TroveModels
 
+extension Person {
+    /// A computed property, which no query can read.
+    var greeting: String { "Hi \(name)" }
+}
+
 /// The Realm-style typed query (`where: { $0.age > 30 }`): each construct's query text, what
 /// it selects, its plan beside the string query's, and the errors of what it cannot run.
 @Suite struct ModelQueryTests {
@@ -129,6 +134,21 @@ import TroveModels
             }
         }
         #expect(wrong.withLock { $0 } == 0)
+    }
+
+    @Test func aComputedPropertyInAQueryOrSortIsCalledOneInTheError() throws {
+        let store = try peopleStore()
+        try store.read { s in
+            #expect { try s.objects(Person.self, where: { $0.greeting == "Hi Ann" }).count } throws: {
+                "\($0)".contains("a computed property (String) is not a stored property of Person;")
+            }
+            #expect { try s.objects(Person.self, sortBy: [.init(\.greeting)]).count } throws: {
+                "\($0)".contains("a computed property (String) is not a stored property of Person, nor one")
+            }
+            #expect { try s.objects(Person.self, where: { $0.scratch == 1 }).count } throws: {
+                "\($0)".contains("\\Person.scratch is not a stored property of Person;")
+            }
+        }
     }
 
     @Test func whatAQueryCannotRunIsAnErrorNamingIt() throws {

@@ -7,7 +7,8 @@ import Testing
 import Trove
 import TroveModels
 
-enum Mood: String, Codable, Sendable, StorableProperty {
+/// Queryable in a `where:` closure too, as it declares.
+enum Mood: String, Codable, Sendable, QueryableValue {
     case happy, grumpy
 }
 
@@ -43,6 +44,18 @@ enum Size: Int, Codable, Sendable, StorableProperty {
             #expect(try s.objects(Pet.self, where: #Predicate { $0.mood == grumpy }).map(\.id) == [2])
             #expect(try s.objects(Pet.self, where: #Predicate { $0.size == nil }).map(\.id) == [2])
         }
+    }
+
+    @Test func anEnumThatIsAQueryableValueIsComparedInAWhereClosure() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Pet.self)))
+        try store.write { tx in
+            try tx.insert(Pet(id: 1, mood: .happy))
+            try tx.insert(Pet(id: 2, mood: .grumpy))
+        }
+        let grumpy = try store.read { try $0.objects(Pet.self, where: { $0.mood == .grumpy }).map(\.id) }
+        let notGrumpy = try store.read { try $0.objects(Pet.self, where: { $0.mood != .grumpy }).map(\.id) }
+        let either = try store.read { try $0.objects(Pet.self, where: { $0.mood.in([.happy, .grumpy]) }).count }
+        #expect(grumpy == [2] && notGrumpy == [1] && either == 2)
     }
 
     @Test func aRawValueNamingNoCaseIsADecodingErrorNamingTheProperty() throws {

@@ -58,6 +58,24 @@ enum ReadmeTypedModels {
         #expect(samePeople.map(\.id) == people.map(\.id))
     }
 
+    @Test func theReadmeStructUpdateSampleWritesWhatTheClosureChangedOnTheValue() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Person.self)))
+        try store.write { tx in try tx.insert(Person(id: 1, name: "Ann", age: 31, tags: ["swift"])) }
+        try store.write { tx in
+            guard let ann = try tx.object(Person.self, primaryKey: 1) else { return }
+            try tx.update(ann) { $0.tags.append("x") }    // the stored tags and "x"
+        }
+        #expect(try store.read { try $0.object(Person.self, primaryKey: 1)?.tags } == ["swift", "x"])
+        // A value not read from the store: a change before the call is not written, and the
+        // closure's change is made to the value's own copy.
+        var stale = Person(id: 1, name: "Ann")
+        stale.age = 99
+        let returned = try store.write { tx in try tx.update(stale) { $0.tags.append("y") } }
+        #expect(returned.age == 99 && returned.tags == ["y"])
+        let stored = try store.read { try $0.object(Person.self, primaryKey: 1) }
+        #expect(stored?.age == 31 && stored?.tags == ["y"])
+    }
+
     @Test func theReadmeClassSampleRunsAsWritten() throws {
         typealias Author = ReadmeTypedModels.Author
         let store = try Store(configuration: .inMemory(schema: Schema(Author.self)))

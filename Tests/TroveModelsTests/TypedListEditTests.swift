@@ -61,6 +61,9 @@ import TroveModels
         #expect(throws: StoreError.self) { try store.write { tx in try tx.move(from: 0, to: 0, in: \.tags, of: bob) } }
         try store.write { tx in try tx.insert("x", at: 0, into: \.tags, of: bob) }
         #expect(try stored(store, 2).tags == ["x"])
+        #expect { try store.write { tx in try tx.remove(at: 5, from: \.tags, of: bob) } } throws: {
+            "\($0)".hasSuffix("position 5 is outside 'Person.tags', which has 1 element")
+        }
         let gone = Person(id: 77, name: "Nobody")
         #expect(throws: StoreError.self) { try store.write { tx in try tx.append("x", to: \.tags, of: gone) } }
     }

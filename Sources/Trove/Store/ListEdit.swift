@@ -45,7 +45,7 @@ extension Transaction {
         }
         func check(_ index: Int, in range: Range<Int>) throws {
             guard range.contains(index) else {
-                throw StoreError.invalidArgument("position \(index) is outside '\(m.name).\(p.name)', which has \(items.count) elements")
+                throw StoreError.invalidArgument("position \(index) is outside '\(m.name).\(p.name)', which has \(items.count) \(items.count == 1 ? "element" : "elements")")
             }
         }
         switch edit {

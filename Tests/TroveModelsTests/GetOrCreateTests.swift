@@ -1,0 +1,39 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Testing
+import Trove
+import TroveModels
+
+@Model struct Diary {
+    @Attribute(.primaryKey) var id: Int
+    var mood: Mood = .happy
+    var started: Date = Date(timeIntervalSince1970: 86_400)
+    var pages: Int = 10
+    var tags: [String] = []
+    var note: String?
+}
+
+@Suite struct GetOrCreateTests {
+    @Test func aCreatedObjectHoldsTheModelsInitialValuesThatAreNotLiterals() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Diary.self)))
+        let created = try store.write { tx in try tx.getOrCreate(Diary.self, primaryKey: 1) }
+        #expect(created.mood == .happy && created.started == Date(timeIntervalSince1970: 86_400))
+        #expect(created.pages == 10 && created.tags.isEmpty && created.note == nil)
+        let read = try store.read { try $0.object(Diary.self, primaryKey: 1) }
+        #expect(read?.mood == .happy && read?.started == Date(timeIntervalSince1970: 86_400))
+    }
+
+    @Test func aPropertyWithNoValueToBeCreatedWithIsNamedAndNothingIsWritten() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Pet.self)))
+        try store.write { tx in
+            let error = #expect(throws: StoreError.self) { try tx.getOrCreate(Pet.self, primaryKey: 3) }
+            #expect(error?.description.contains("'Pet' with primary key 3: its property 'mood' has no initial value") == true)
+            #expect(try tx.object(Pet.self, primaryKey: 3) == nil)
+            try tx.insert(Pet(id: 3, mood: .grumpy))
+            #expect(try tx.getOrCreate(Pet.self, primaryKey: 3).mood == .grumpy)
+        }
+    }
+}
