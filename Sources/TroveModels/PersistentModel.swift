@@ -251,7 +251,7 @@ extension PersistentModel where Self: AnyObject {
     @_documentation(visibility: internal)
     public func _writtenValue() throws -> Value {
         if let writes = NestedClassWrites.current { return try writes.value(of: self) }
-        let writes = NestedClassWrites(separately: false)
+        let writes = NestedClassWrites(writingIn: nil)
         return try NestedClassWrites.$current.withValue(writes) { try writes.value(of: self) }
     }
 
