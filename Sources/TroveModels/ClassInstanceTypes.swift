@@ -1,21 +1,101 @@
-/// Which property types hold a class instance: a class, or an optional or array of one
-/// (``ModelProperty``'s `holdsClassInstance`, read by ``PersistentModel/_holdsNoClassInstance``).
+@_spi(Reflection) import Swift
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Which property types hold a class instance (``ModelProperty``'s `holdsClassInstance`, read by
+/// ``PersistentModel/_holdsNoClassInstance``): a class, and a value type with one anywhere in
+/// its stored fields, an element of a collection or an optional. A value that holds one shares
+/// it with every copy, so a snapshot keeps no linked value whose model has such a property.
+///
+/// Found from the type's runtime metadata, once per property when its model's table is made.
+/// A type whose layout is trivial (no reference at all) holds none. Strings, `Data`, and the
+/// standard collections and optionals hold private storage that a change copies, so only what
+/// their elements hold counts. A struct or tuple holds what its fields hold. An enum that is not
+/// trivial counts as holding one: the runtime lists no payload types of its cases, so a payload
+/// of a string cannot be told from one of a class. So does an existential (`any P`, `Any`),
+/// which may hold one, and a closure, whose captures may be shared. A linked model is answered
+/// by its own table: a class model holds one, a struct model's properties are asked in turn.
 enum ClassInstanceTypes {
     static func holdsInstance<V>(_ type: V.Type) -> Bool {
-        if let wrapper = type as? any StoredValueWrapper.Type { return wrapper.wrapsClassInstance }
-        return type is AnyObject.Type
+        var seen: Set<ObjectIdentifier> = []
+        return fieldsHoldInstance(HeldField<V>.self, &seen)
     }
+
+    /// Whether a stored field of the struct or tuple `type` holds an instance. Each field's
+    /// metadata kind comes with it, which tells a struct from an enum.
+    private static func fieldsHoldInstance(_ type: Any.Type, _ seen: inout Set<ObjectIdentifier>) -> Bool {
+        var found = false
+        _forEachField(of: type) { _, _, field, kind in
+            found = holdsInstance(field, kind, &seen)
+            return !found
+        }
+        return found
+    }
+
+    private static func holdsInstance(_ type: Any.Type, _ kind: _MetadataKind, _ seen: inout Set<ObjectIdentifier>) -> Bool {
+        if let container = type as? any HeldValueContainer.Type {
+            return container.elementFields.contains { fieldsHoldInstance($0, &seen) }
+        }
+        if isTrivial(type) { return false }
+        switch kind {
+        case .class, .foreignClass, .objcClassWrapper:
+            return true
+        case .struct, .tuple:
+            // A struct model's own properties are asked through its table, as a link's are.
+            if type is any PersistentModel.Type || copiedOnWrite.contains(ObjectIdentifier(type)) { return false }
+            // A type met again (a struct holding an array of itself) adds nothing.
+            guard seen.insert(ObjectIdentifier(type)).inserted else { return false }
+            return fieldsHoldInstance(type, &seen)
+        case .metatype, .existentialMetatype:
+            return false
+        default:
+            return true
+        }
+    }
+
+    private static func isTrivial<T>(_ type: T.Type) -> Bool { _isPOD(T.self) }
+
+    /// Value types whose storage is their own, copied when a shared copy changes.
+    private static let copiedOnWrite: Set<ObjectIdentifier> = [
+        ObjectIdentifier(String.self), ObjectIdentifier(Substring.self), ObjectIdentifier(Character.self),
+        ObjectIdentifier(Data.self),
+    ]
 }
 
-/// A property type that holds values of another: an instance it holds is its element's.
-protocol StoredValueWrapper {
-    static var wrapsClassInstance: Bool { get }
+/// A stored field of type `T`: what the field walk starts from, with the kind of `T`.
+private struct HeldField<T> {
+    var value: T
 }
 
-extension Optional: StoredValueWrapper where Wrapped: StorableProperty {
-    static var wrapsClassInstance: Bool { ClassInstanceTypes.holdsInstance(Wrapped.self) }
+/// A standard collection or optional: it holds an instance when an element does.
+private protocol HeldValueContainer {
+    /// Types whose one field is an element type.
+    static var elementFields: [Any.Type] { get }
 }
 
-extension Array: StoredValueWrapper where Element: StorableProperty {
-    static var wrapsClassInstance: Bool { ClassInstanceTypes.holdsInstance(Element.self) }
+extension Optional: HeldValueContainer {
+    fileprivate static var elementFields: [Any.Type] { [HeldField<Wrapped>.self] }
+}
+
+extension Array: HeldValueContainer {
+    fileprivate static var elementFields: [Any.Type] { [HeldField<Element>.self] }
+}
+
+extension ContiguousArray: HeldValueContainer {
+    fileprivate static var elementFields: [Any.Type] { [HeldField<Element>.self] }
+}
+
+extension ArraySlice: HeldValueContainer {
+    fileprivate static var elementFields: [Any.Type] { [HeldField<Element>.self] }
+}
+
+extension Set: HeldValueContainer {
+    fileprivate static var elementFields: [Any.Type] { [HeldField<Element>.self] }
+}
+
+extension Dictionary: HeldValueContainer {
+    fileprivate static var elementFields: [Any.Type] { [HeldField<Key>.self, HeldField<Value>.self] }
 }

@@ -20,8 +20,10 @@ final class NestedClassWrites: @unchecked Sendable {
     /// a read follows links.
     static var maximumDepth: Int { ObjectDecoder.maximumDepth }
 
-    /// Whether an instance with a primary key is written by an upsert of its own (``pending``).
-    private let separately: Bool
+    /// The transaction whose write this is, if an instance with a primary key is written by
+    /// an upsert of its own (``pending``).
+    private let transaction: Transaction?
+    private var separately: Bool { transaction != nil }
     private var path: Set<ObjectIdentifier> = []
     /// The instances on the path in order, each with what names its link to another, for
     /// the error that shows a cycle.
@@ -30,7 +32,7 @@ final class NestedClassWrites: @unchecked Sendable {
     /// The upserts of the instances met, each after those of the instances it links to.
     private var pending: [(ValueTransaction) throws -> Void] = []
 
-    init(separately: Bool) { self.separately = separately }
+    init(writingIn transaction: Transaction?) { self.transaction = transaction }
 
     func value<M: PersistentModel & AnyObject>(of instance: M) throws -> Value {
         let id = ObjectIdentifier(instance)
@@ -48,10 +50,14 @@ final class NestedClassWrites: @unchecked Sendable {
         let value: Value
         // A null key (an optional one) is written nested, as it is given, linked by the nested write.
         if separately, let index = try? M.primaryKeyIndex(), let key = properties[M.modelProperties[index].name], !key.isNull {
-            let depth = path.count - 1
-            pending.append {
-                _ = try $0.addNested(M.modelName, properties: properties, writtenBy: ObjectIdentifier(M.self),
-                                     writesWhole: M.writesWholeObjects(in:), depth: depth)
+            // An instance written so already in this transaction (each player's one team) is
+            // not written again, while no upsert before it in this write may change its object.
+            if !pending.isEmpty || transaction?.wroteNested(M.modelName, primaryKey: key, properties) != true {
+                let depth = path.count - 1
+                pending.append {
+                    _ = try $0.addNested(M.modelName, properties: properties, writtenBy: ObjectIdentifier(M.self),
+                                         writesWhole: M.writesWholeObjects(in:), depth: depth)
+                }
             }
             value = key
         } else {
@@ -104,7 +110,7 @@ extension Transaction {
     func writingInstances<R>(_ build: () throws -> R) throws -> R {
         // Not met: a write is not made while another's values are built.
         if NestedClassWrites.current != nil { return try build() }
-        let writes = NestedClassWrites(separately: true)
+        let writes = NestedClassWrites(writingIn: self)
         let built = try NestedClassWrites.$current.withValue(writes, operation: build)
         try writes.write(in: self)
         return built

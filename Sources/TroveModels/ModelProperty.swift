@@ -16,9 +16,9 @@ public struct ModelProperty<Root>: @unchecked Sendable {
     public let linkedModel: (any PersistentModel.Type)?
     /// Whether the Swift type is a model itself, not an optional of one (a link must be optional).
     let isBareModel: Bool
-    /// Whether a value of the property is or holds a class instance: its Swift type, or the
-    /// element of an optional or array, is a class (a class model, or a property type of its
-    /// own). Found once, when the table is made.
+    /// Whether a value of the property is or holds a class instance: its Swift type is a class
+    /// (a class model, or a property type of its own), or a value type with one in a field, an
+    /// element or an enum payload (``ClassInstanceTypes``). Found once, when the table is made.
     let holdsClassInstance: Bool
     /// The property's value in a model value, as a write stores it (a link as its nested object).
     @usableFromInline let storedValue: (Root) throws -> Value

@@ -69,8 +69,9 @@ public protocol PersistentModel: Persistable, StorableProperty {
     @_documentation(visibility: internal)
     static var _chainedKeyPaths: [AnyKeyPath] { get }
     /// Whether no value of the type holds a class instance: the type is a struct, no stored
-    /// property's type is a class (a class model, or a property type of its own) or an
-    /// optional or array of one, and the same holds of every model its links and lists of
+    /// property's type is a class (a class model, or a property type of its own) or a value
+    /// type holding one (in a field, an element, or a payload of an enum that is not trivial:
+    /// ``ClassInstanceTypes``), and the same holds of every model its links and lists of
     /// links reach. A read-only snapshot keeps the values that links point at only for such
     /// a type, as an instance kept would be shared by every value read after (writes ask
     /// ``_nestsNoClassInstance``). `@Model` writes it, found once per type; a table listed by
@@ -257,7 +258,7 @@ extension PersistentModel where Self: AnyObject {
     @_documentation(visibility: internal)
     public func _writtenValue() throws -> Value {
         if let writes = NestedClassWrites.current { return try writes.value(of: self) }
-        let writes = NestedClassWrites(separately: false)
+        let writes = NestedClassWrites(writingIn: nil)
         return try NestedClassWrites.$current.withValue(writes) { try writes.value(of: self) }
     }
 

@@ -18,6 +18,17 @@ extension Snapshot {
     ///                                  sortBy: [.init(\.name)], limit: 10).map(\.name)
     /// ```
     ///
+    /// A call picks among this, the `#Predicate` overload and the `where:` closure's by its
+    /// arguments, a trailing closure and any defaulted one left out included. A reference to
+    /// the method that is not a call (`let fetch = snapshot.objects`) is ambiguous, as they
+    /// share a name, and takes no defaults: give its type, or call it in a closure.
+    ///
+    /// ```swift
+    /// let fetch: (Person.Type, Predicate<Person>, [ModelSortDescriptor<Person>], Int, Int?) throws
+    ///     -> ModelResults<Person> = snapshot.objects
+    /// let all = try [Person.self].map { try snapshot.objects($0) }
+    /// ```
+    ///
     /// Inlinable so that the caller's own type answers which way it goes, with no generic
     /// metadata looked up for the arguments at each call.
     @inlinable

@@ -227,6 +227,29 @@ import TroveModels
 }
 
 extension ClassLinkGraphTests {
+    /// Each player's one team: an instance written so already in the transaction is not
+    /// written again, and is when its values, or the stored object, changed since.
+    @Test func anInstanceLinkedAgainInATransactionIsWrittenWhenItOrItsObjectChanged() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(PersonObject.self)))
+        let rex = DogObject(id: 1, name: "Rex")
+        let changes = try store.write { tx in
+            try tx.insert(PersonObject(id: 1, name: "a", bestFriend: rex))
+            try tx.insert(PersonObject(id: 2, name: "b", bestFriend: rex))
+            #expect(try tx.object(DogObject.self, primaryKey: 1)?.name == "Rex")
+            rex.name = "Max"
+            try tx.insert(PersonObject(id: 3, name: "c", bestFriend: rex))
+            #expect(try tx.object(DogObject.self, primaryKey: 1)?.name == "Max")
+            try tx.update("Dog", primaryKey: .int(1), ["name": .string("Other")])
+            try tx.insert(PersonObject(id: 4, name: "d", bestFriend: rex))
+            return tx.changes
+        }
+        #expect(changes["Dog"]?.inserted.count == 1 && changes["Person"]?.inserted.count == 4)
+        let (name, friends) = try store.read { s in
+            (try s.object(DogObject.self, primaryKey: 1)?.name, try s.objects(PersonObject.self).map { $0.bestFriend?.id })
+        }
+        #expect(name == "Max" && friends == [1, 1, 1, 1])
+    }
+
     @Test func aChainOfMoreThan32LinksThroughStructValuesIsWrittenButNotReadAsATypedValue() throws {
         let store = try Store(configuration: .inMemory(schema: Schema(Householder.self)))
         // 18 class instances with a struct value between each two: 34 links.

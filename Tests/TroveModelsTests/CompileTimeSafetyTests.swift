@@ -56,6 +56,16 @@ import Testing
             _ = try snapshot.objects(Owner.self).sum(\\.id)
             _ = try snapshot.objects(Owner.self, where: { $0.id > minimum && $0.pets.name == "Rex" && $0.nickname == nil || $0.tags.contains("a") })
             _ = try snapshot.objects(Owner.self, where: { $0.pets.born.max > Date() && $0.pets.weight.sum > 1 || $0.pets.count > 2 })
+            // Each form of a call picks one overload of `objects`: none is ambiguous.
+            _ = try snapshot.objects(Owner.self) { $0.id > minimum && $0.name == "a" }
+            _ = try snapshot.objects(Owner.self, where: { $0.id > minimum }, sortBy: [.init(\\.name)], offset: 1)
+            _ = try snapshot.objects(Owner.self, where: nil, limit: 2)
+            _ = try snapshot.objects(Owner.self, sortBy: [.init(\\.name)], offset: 1, limit: 2)
+            let optional: Predicate<Owner>? = #Predicate { $0.id > minimum }
+            _ = try snapshot.objects(Owner.self, where: optional, sortBy: [.init(\\.name)])
+            let fetch: (Owner.Type, Predicate<Owner>, [ModelSortDescriptor<Owner>], Int, Int?) throws -> ModelResults<Owner> = snapshot.objects
+            _ = try fetch(Owner.self, #Predicate { $0.id > minimum }, [], 0, nil)
+            _ = try [Owner.self].map { try snapshot.objects($0) }
             _ = try snapshot.objects(Pet.self).min(\\.born)
             _ = try snapshot.objects(Pet.self).sum(\\.weight)
             _ = try snapshot.objects(Pet.self).grouped(by: \\.name, select: [.property(\\.name), .count, .max(\\.born), .average(\\.weight).named("w")])
@@ -110,6 +120,8 @@ import Testing
              "requires that '[String]' conform to 'QueryableValue'"),
         .use("a list as the operand of in in a where: closure", #"_ = try snapshot.objects(Owner.self, where: { $0.tags.in([["a"]]) })"#,
              "QueryableValue"),
+        .use("a reference to objects that is not a call", "let fetch = snapshot.objects; _ = fetch",
+             "ambiguous use of 'objects'"),
         .use("a misspelt sort key", #"_ = try snapshot.objects(Owner.self, sortBy: [ModelSortDescriptor(\Owner.nmae)])"#,
              "has no member 'nmae'"),
         .use("a sort by a property that is not Comparable", #"_ = try snapshot.objects(Owner.self, sortBy: [.init(\.tags)])"#,

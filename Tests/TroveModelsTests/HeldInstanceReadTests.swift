@@ -52,6 +52,88 @@ final class Badge: StorableProperty, Codable {
     var holder: BadgeHolder?
 }
 
+/// A property type of its own that is a struct holding a class instance, stored as its raw
+/// value: neither a class nor a model, but a value read shares its badge with every copy.
+struct Emblem: RawRepresentable, Codable, StorableProperty {
+    let badge: Badge
+
+    init(_ text: String) { badge = Badge(text) }
+    init?(rawValue: String) { self.init(rawValue) }
+    var rawValue: String { badge.text }
+}
+
+/// An enum whose case holds a class instance as its payload.
+enum Award: RawRepresentable, Codable, StorableProperty {
+    case badge(Badge)
+    case none
+
+    init?(rawValue: String) { self = rawValue.isEmpty ? .none : .badge(Badge(rawValue)) }
+    var rawValue: String {
+        guard case .badge(let badge) = self else { return "" }
+        return badge.text
+    }
+}
+
+/// A struct holding class instances in a dictionary.
+struct Ribbon: RawRepresentable, Codable, StorableProperty {
+    let badges: [String: Badge]
+
+    init?(rawValue: String) { badges = ["main": Badge(rawValue)] }
+    var rawValue: String { badges["main"]?.text ?? "" }
+}
+
+/// A property type of its own that holds no class instance: its values may be kept.
+struct Span: RawRepresentable, Codable, StorableProperty {
+    var label: String
+    var lengths: [Int]
+
+    init?(rawValue: String) { (label, lengths) = (rawValue, [rawValue.count]) }
+    var rawValue: String { label }
+}
+
+/// Struct models holding a class instance through a property type of their own: a struct, an
+/// enum, an optional and an array of one, and a struct with a dictionary of them.
+@Model struct EmblemHolder {
+    @Attribute(.primaryKey) var id: Int
+    var emblem: Emblem
+}
+
+@Model struct AwardHolder {
+    @Attribute(.primaryKey) var id: Int
+    var award: Award
+}
+
+@Model struct SpareEmblemHolder {
+    @Attribute(.primaryKey) var id: Int
+    var spare: Emblem?
+}
+
+@Model struct EmblemListHolder {
+    @Attribute(.primaryKey) var id: Int
+    var emblems: [Emblem] = []
+}
+
+@Model struct RibbonHolder {
+    @Attribute(.primaryKey) var id: Int
+    var ribbon: Ribbon
+}
+
+@Model struct SpanHolder {
+    @Attribute(.primaryKey) var id: Int
+    var span: Span
+    var spans: [Span?] = []
+}
+
+/// A struct model linking to each of them.
+@Model struct EmblemWearer {
+    @Attribute(.primaryKey) var id: Int
+    var emblem: EmblemHolder?
+    var award: AwardHolder?
+    var spare: SpareEmblemHolder?
+    var list: EmblemListHolder?
+    var ribbon: RibbonHolder?
+}
+
 /// A read-only snapshot keeps the struct values that links point at, but not those that hold a
 /// class instance: the instance would be shared by every read after, and a change to it
 /// through one would show in the others.
@@ -92,6 +174,43 @@ final class Badge: StorableProperty, Codable {
         #expect(!BadgeHolder._holdsNoClassInstance && !BadgeWearer._holdsNoClassInstance)
         // A Badge is stored as its value: writes nest no instance, so they skip that work.
         #expect(BadgeHolder._nestsNoClassInstance && BadgeWearer._nestsNoClassInstance)
+    }
+
+    @Test func twoReadsInASnapshotShareNoInstanceHeldInsideAPropertyTypeOfItsOwn() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(EmblemWearer.self)))
+        try store.write { tx in
+            for id in 1...2 {
+                try tx.insert(EmblemWearer(
+                    id: id, emblem: EmblemHolder(id: 10, emblem: Emblem("gold")), award: AwardHolder(id: 10, award: .badge(Badge("gold"))),
+                    spare: SpareEmblemHolder(id: 10, spare: Emblem("gold")), list: EmblemListHolder(id: 10, emblems: [Emblem("gold")]),
+                    ribbon: RibbonHolder(id: 10, ribbon: Ribbon(rawValue: "gold")!)))
+            }
+        }
+        func badges(_ wearer: EmblemWearer?) throws -> [Badge] {
+            let wearer = try #require(wearer)
+            guard case .badge(let award)? = wearer.award?.award else { throw ModelQueryError("no award") }
+            return [try #require(wearer.emblem?.emblem.badge), award, try #require(wearer.spare?.spare?.badge),
+                    try #require(wearer.list?.emblems.first?.badge), try #require(wearer.ribbon?.ribbon.badges["main"])]
+        }
+        try store.read { s in
+            let first = try badges(try s.object(EmblemWearer.self, primaryKey: 1))
+            let second = try badges(try s.object(EmblemWearer.self, primaryKey: 2))
+            for (one, two) in zip(first, second) {
+                #expect(one !== two)
+                one.text = "changed"
+                #expect(two.text == "gold")
+            }
+            #expect(try badges(try s.object(EmblemWearer.self, primaryKey: 1)).map(\.text) == Array(repeating: "gold", count: 5))
+        }
+    }
+
+    @Test func aPropertyTypeOfItsOwnCountsByWhatItHolds() {
+        #expect(!EmblemHolder._holdsNoClassInstance && !AwardHolder._holdsNoClassInstance && !SpareEmblemHolder._holdsNoClassInstance)
+        #expect(!EmblemListHolder._holdsNoClassInstance && !RibbonHolder._holdsNoClassInstance && !EmblemWearer._holdsNoClassInstance)
+        // Stored as their values: their writes nest no instance.
+        #expect(EmblemHolder._nestsNoClassInstance && AwardHolder._nestsNoClassInstance && EmblemWearer._nestsNoClassInstance)
+        // Strings, arrays and raw-value enums hold no shared instance: such values are kept.
+        #expect(SpanHolder._holdsNoClassInstance && Pet._holdsNoClassInstance)
     }
 
     @Test func whetherAModelHoldsAClassInstanceFollowsItsLinks() {

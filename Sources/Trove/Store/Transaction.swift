@@ -297,6 +297,15 @@ public final class Transaction: Snapshot {
         return ObjectReference(model: m.name, key: try nestedObjectKey(m, values, depth: depth))
     }
 
+    /// Whether the nested object `values` of `model` with this primary key was written so in
+    /// this transaction, its model unchanged since: a write of it again would write nothing.
+    package func wroteNested(_ model: String, primaryKey: Value, _ values: [String: Value]) -> Bool {
+        // A transaction's first nested write finds none, with no model looked up.
+        guard !nestedWrites.isEmpty, let m = try? self.model(model), let pk = m.primaryKey, m.id < nestedWrites.count,
+              let written = nestedWrites[m.id][ExactKey(primaryKey)] else { return false }
+        return Transaction.same(written.values, values, besides: pk.name)
+    }
+
     /// The key of the object a nested object `dict` of `target` at link depth `depth` is written as.
     private func nestedObjectKey(_ target: ModelLayout, _ dict: [String: Value], depth: Int) throws -> UInt64 {
         guard depth < 32 else { throw StoreError.invalidArgument("objects nested more than 32 levels deep") }
