@@ -70,4 +70,32 @@ struct PostgresNotifyTests {
         #expect(try watcher.connection.nextNotifications() == ["Person"])
         #expect(try reader.connection.nextNotifications() == ["Person"])
     }
+
+    /// A client that may write but may not replace the notify function opens the database
+    /// with its schema and leaves the function: a role that does not own it, and its owner
+    /// once CREATE on the PostgreSQL schema is revoked (PostgreSQL asks for it to replace a
+    /// function too). Given CREATE again, the owner replaces it.
+    @Test func aWriterThatMayNotReplaceTheNotifyFunctionOpensAndLeavesIt() throws {
+        let url = try PostgresTestServer.freshURL()
+        let admin = try PostgresStore(url: url, schema: Self.schema).connection
+        let name = admin.schemaName
+        try admin.execute(#"CREATE OR REPLACE FUNCTION "@trove_notify"() RETURNS trigger LANGUAGE plpgsql AS $$\#(Self.sharedBody)$$"#)
+        try PostgresTestServer.withRole(connectingTo: url) { role, roleURL in
+            try admin.execute("GRANT USAGE, CREATE ON SCHEMA \(name) TO \(role)")
+            try admin.execute("GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA \(name) TO \(role)")
+            let notOwner = try PostgresStore(url: roleURL, schema: Self.schema)
+            try notOwner.insert("Person", ["id": 1])
+            #expect(try Self.body(admin) == Self.sharedBody)
+            try admin.execute(#"ALTER FUNCTION "@trove_notify"() OWNER TO \#(role)"#)
+            // The triggers depend on the function, so the role's objects cannot be dropped.
+            defer { _ = try? admin.execute(#"ALTER FUNCTION "@trove_notify"() OWNER TO CURRENT_USER"#) }
+            try admin.execute("REVOKE CREATE ON SCHEMA \(name) FROM \(role)")
+            let owner = try PostgresStore(url: roleURL, schema: Self.schema)
+            try owner.insert("Person", ["id": 2])
+            #expect(try Self.body(admin) == Self.sharedBody)
+            try admin.execute("GRANT CREATE ON SCHEMA \(name) TO \(role)")
+            _ = try PostgresStore(url: roleURL, schema: Self.schema)
+            #expect(try Self.body(admin) == PostgresTables.notifyBody(name))
+        }
+    }
 }
