@@ -46,7 +46,9 @@ struct PostgresNotifyTests {
     /// A database whose notify function calls `pg_notify` unqualified on the shared channel
     /// keeps it for a read-only client, whose watcher hears that channel; clients that may
     /// write, opening at once with and without a schema, replace it with this code's (one at
-    /// a time, under the install lock), and the triggers call the new one.
+    /// a time, under the install lock), and the triggers call the new one. A watcher hears
+    /// each commit once whichever of the two the function is, as when an older Trove gives it
+    /// the shared channel again while the watcher listens.
     @Test func anOlderNotifyFunctionIsReplacedWhenAWriterOpens() throws {
         let url = try PostgresTestServer.freshURL()
         let name = try PostgresStore(url: url, schema: Self.schema).connection.schemaName
@@ -69,6 +71,13 @@ struct PostgresNotifyTests {
         try connection.execute(#"INSERT INTO "Person" (id) VALUES (2)"#)
         #expect(try watcher.connection.nextNotifications() == ["Person"])
         #expect(try reader.connection.nextNotifications() == ["Person"])
+        // An older Trove gives the function the shared channel again: the watcher still hears
+        // each commit, once.
+        try connection.execute(#"CREATE OR REPLACE FUNCTION "@trove_notify"() RETURNS trigger LANGUAGE plpgsql AS $$\#(Self.sharedBody)$$"#)
+        try connection.execute(#"INSERT INTO "Person" (id) VALUES (3)"#)
+        #expect(try watcher.connection.nextNotifications() == ["Person"])
+        try watcher.insert("Dog", ["name": "Rex"])
+        #expect(try watcher.connection.nextNotifications() == ["Dog"])
     }
 
     /// A client that may write but may not replace the notify function opens the database
