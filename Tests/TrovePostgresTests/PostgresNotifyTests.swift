@@ -6,8 +6,9 @@ import PostgresTestSupport
 import TestWaits
 
 /// Each schema's commits notify a channel of its own, and a database whose notify function is
-/// not this code's gets this code's when a client that may write opens it.
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
+/// not this code's gets this code's when a client that may write opens it. The tests run one
+/// at a time: a schema whose function notifies the shared channel wakes every watcher.
+@Suite(.serialized, .enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
 struct PostgresNotifyTests {
     static let schema = try! Schema(jsonData: Array(#"""
         {"models": [{"name": "Person", "primaryKey": "id", "properties": {"id": "int"}},
