@@ -98,6 +98,17 @@ struct PostgresSearchPathTests {
         #expect(error?.message == "cannot use PostgreSQL: no schema of the search_path (no_such_schema) exists to hold Trove's tables")
     }
 
+    /// Whether `watcher` receives a notification of `table`, past those of other tables: a
+    /// schema whose notify function is an older Trove's (as `PostgresNotifyTests` makes)
+    /// notifies the shared channel, which every watcher hears.
+    static func hears(_ table: String, _ watcher: PostgresStore) throws -> Bool {
+        for _ in 0..<10 {
+            let payloads = try watcher.connection.nextNotifications()
+            if payloads.isEmpty || payloads.contains(table) { return payloads.contains(table) }
+        }
+        return false
+    }
+
     /// A PostgreSQL schema named so that SQL must quote it (upper case, a space, a quote, a
     /// comma, a keyword) holds a store: its tables, indexes, lists, links and notifications
     /// work, it reopens with its schema, takes a migration and a copy of a store.
@@ -114,12 +125,12 @@ struct PostgresSearchPathTests {
         try watcher.listen()
         try store.insert("Person", ["id": 1, "name": "Ann", "tags": ["a", "b"]])
         try store.insert("Person", ["id": 2, "name": "Bob", "best": 1, "friends": [1]])
-        #expect(try watcher.connection.nextNotifications().contains("Person"))
+        #expect(try Self.hears("Person", watcher))
         #expect(try store.objects("Person where best.name == 'Ann' AND ANY friends.id == 1").keys == ["2"])
         #expect(try store.count("Person", where: "name BEGINSWITH 'A' AND 'b' IN tags") == 1)
         #expect(try store.explain("Person where name == 'Ann'").sql.contains(#""Odd ""S"", select "#))
         #expect(try store.update("Person", where: "id == 1", set: ["name": "Anna"]) == 1)
-        #expect(try watcher.connection.nextNotifications().contains("Person"))
+        #expect(try Self.hears("Person", watcher))
         let reopened = try PostgresStore(url: url)
         #expect(reopened.schema == linked)
         #expect(try reopened.objects("Person SORT(id)").json.map { $0["name"] } == [.string("Anna"), .string("Bob")])
