@@ -10,8 +10,7 @@ extension PostgresTables {
     static func notifyChannel(_ schemaName: String) -> String { fitted("trove." + schemaName) }
 
     /// The channel shared by every schema of the database, which a notify function calling
-    /// `pg_notify('trove', table)` notifies: a watcher listens on it too while its schema's
-    /// function is not this code's (`listenChannels`).
+    /// `pg_notify('trove', table)` (an older Trove's) notifies.
     static let sharedChannel = "trove"
 
     /// The body of `"@trove_notify"()`, to which a client that may write brings a database's
@@ -53,12 +52,12 @@ extension PostgresTables {
         return statements
     }
 
-    /// The channels a watcher of the schema listens on: its own, and `sharedChannel` while
-    /// the database's function is not `notifyBody` (until a client that may replace it opens
-    /// the database).
-    static func listenChannels(on connection: PostgresConnection) throws -> [String] {
-        let name = connection.schemaName
-        let body = try connection.execute("SELECT prosrc FROM pg_catalog.pg_proc WHERE oid = pg_catalog.to_regprocedure($1)", [notifyFunction(name)])
-        return body.rows.first?.first == notifyBody(name) ? [notifyChannel(name)] : [notifyChannel(name), sharedChannel]
+    /// The channels a watcher of the schema listens on: its own and, always, `sharedChannel`,
+    /// since an older Trove that installs or migrates the schema while the watcher listens
+    /// gives the function that channel again. A commit notifies one channel, so no commit
+    /// arrives twice; a commit to another schema whose function is an older Trove's wakes the
+    /// watcher too.
+    static func listenChannels(_ schemaName: String) -> [String] {
+        [notifyChannel(schemaName), sharedChannel]
     }
 }

@@ -21,7 +21,9 @@ enum PostgresSchemaInstaller {
         var foreignKeys: PostgresForeignKeys
         var layout: Int
         /// Whether the schema's notify function is not this code's (`notifyBody`) and the
-        /// role owns it, so may replace it.
+        /// role may replace it: it owns the function and may create in the function's schema,
+        /// which PostgreSQL requires of a replacement too (an owner whose CREATE was revoked
+        /// opens as a client that may not change tables does).
         var replacesNotify: Bool
 
         /// Whether a client that may write brings anything to this code's layout.
@@ -82,7 +84,8 @@ enum PostgresSchemaInstaller {
         guard exists.rows.first?.first == "t" else { return nil }
         // `s.*`: a table of layout 1 has no `layout` column.
         guard let row = try connection.execute("""
-                SELECT \(PostgresForeignKeys.query), f.prosrc, f.oid IS NOT NULL AND pg_catalog.pg_has_role(f.proowner, 'USAGE'), s.* \
+                SELECT \(PostgresForeignKeys.query), f.prosrc, f.oid IS NOT NULL AND pg_catalog.pg_has_role(f.proowner, 'USAGE') \
+                AND pg_catalog.has_schema_privilege(f.pronamespace, 'CREATE'), s.* \
                 FROM \(schemaTable) AS s LEFT JOIN pg_catalog.pg_proc AS f ON f.oid = pg_catalog.to_regprocedure($1)
                 """, [PostgresTables.notifyFunction(connection.schemaName)]).rows.first,
               row.count >= 5, let text = row[4] else {

@@ -1,14 +1,17 @@
 /// Which PostgreSQL schema a connection's Trove tables live in: chosen from the session's
 /// `search_path` (the URL's or the server's) as PostgreSQL would find an unqualified table,
-/// except that a schema the role may not use is reported rather than passed over.
+/// except that a schema holding the tables that the role may not use is reported rather than
+/// passed over when no schema the role may use holds them.
 ///
 /// PostgreSQL leaves a schema without the role's USAGE privilege out of the path it searches
 /// (`current_schemas`), so the tables of such a schema would seem not to exist; the catalog,
 /// which every role may read, still tells which schemas hold them. The schema is the first of
 /// the path, other than PostgreSQL's own (`pg_catalog`, `pg_temp`: a user's schema cannot
-/// start with `pg_`), that holds `"@trove_schema"`; else, for a new database, the first the
-/// role may use, where PostgreSQL would create a table. A chosen schema the role may not use
-/// is an error naming it, the privilege and the server's reason.
+/// start with `pg_`), that holds `"@trove_schema"` and that the role may use; else the first
+/// that holds it, which the role may not use, so that a writer does not fall through to an
+/// empty schema and make a second store there; else, for a new database, the first the role
+/// may use, where PostgreSQL would create a table. A chosen schema the role may not use is an
+/// error naming it, the privilege and the server's reason.
 enum PostgresSearchPath {
     /// The names a `search_path` setting lists, in order, as PostgreSQL reads them: a quoted
     /// name as written (`""` is `"`), any other in lower case (ASCII only, as in a UTF8
@@ -69,7 +72,8 @@ enum PostgresSearchPath {
             guard row.count == 4, let name = row[0], row[1] == "t" else { return nil }
             return (name, row[2] == "t", row[3] == "t")
         }
-        let chosen = schemas.first(where: \.holdsTables) ?? schemas.first(where: \.usable) ?? schemas.first
+        let chosen = schemas.first(where: { $0.holdsTables && $0.usable }) ?? schemas.first(where: \.holdsTables)
+            ?? schemas.first(where: \.usable) ?? schemas.first
         guard let chosen else {
             throw PostgresError("cannot use PostgreSQL: no schema of the search_path (\(setting.isEmpty ? "empty" : setting)) exists to hold Trove's tables")
         }

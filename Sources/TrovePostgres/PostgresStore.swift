@@ -552,9 +552,10 @@ public final class PostgresStore {
 
     /// Starts receiving a notification at each commit that changes the schema's tables, from
     /// any client; `connection.takeNotifications()` collects them. Commits to the tables of
-    /// another PostgreSQL schema of the database send none.
+    /// another PostgreSQL schema of the database send none, unless an older Trove made that
+    /// schema's notify function (`PostgresTables.listenChannels`).
     public func listen() throws {
-        for channel in try PostgresTables.listenChannels(on: connection) {
+        for channel in PostgresTables.listenChannels(connection.schemaName) {
             try connection.execute("LISTEN \(PostgresTables.quoted(channel))")
         }
     }

@@ -32,8 +32,13 @@ public enum PostgresTestServer {
         let name = "t_" + UUID().uuidString.lowercased().replacing("-", with: "")
         let connection = try PostgresConnection(url: url)
         try connection.execute("CREATE SCHEMA \(name)")
-        let separator = url.contains("?") ? "&" : "?"
-        return url + separator + "options=-csearch_path%3D\(name)"
+        return Self.url(url, options: "-csearch_path%3D\(name)")
+    }
+
+    /// `url` with libpq's `options` parameter set to `options` (percent-encoded already), after
+    /// the parameters it holds, if any.
+    public static func url(_ url: String, options: String) -> String {
+        url + (url.contains("?") ? "&" : "?") + "options=" + options
     }
 
     /// A URL of the test server whose connections work in a new, empty PostgreSQL schema named
@@ -54,7 +59,7 @@ public enum PostgresTestServer {
                 encoded += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
             }
         }
-        return url + (url.contains("?") ? "&" : "?") + "options=" + encoded
+        return Self.url(url, options: encoded)
     }
 
     /// Runs `body` with a new login role of the test server (`r_` and a UUID, password `pw`)

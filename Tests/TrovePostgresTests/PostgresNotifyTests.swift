@@ -6,8 +6,9 @@ import PostgresTestSupport
 import TestWaits
 
 /// Each schema's commits notify a channel of its own, and a database whose notify function is
-/// not this code's gets this code's when a client that may write opens it.
-@Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
+/// not this code's gets this code's when a client that may write opens it. The tests run one
+/// at a time: a schema whose function notifies the shared channel wakes every watcher.
+@Suite(.serialized, .enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
 struct PostgresNotifyTests {
     static let schema = try! Schema(jsonData: Array(#"""
         {"models": [{"name": "Person", "primaryKey": "id", "properties": {"id": "int"}},
@@ -46,7 +47,9 @@ struct PostgresNotifyTests {
     /// A database whose notify function calls `pg_notify` unqualified on the shared channel
     /// keeps it for a read-only client, whose watcher hears that channel; clients that may
     /// write, opening at once with and without a schema, replace it with this code's (one at
-    /// a time, under the install lock), and the triggers call the new one.
+    /// a time, under the install lock), and the triggers call the new one. A watcher hears
+    /// each commit once whichever of the two the function is, as when an older Trove gives it
+    /// the shared channel again while the watcher listens.
     @Test func anOlderNotifyFunctionIsReplacedWhenAWriterOpens() throws {
         let url = try PostgresTestServer.freshURL()
         let name = try PostgresStore(url: url, schema: Self.schema).connection.schemaName
@@ -69,5 +72,40 @@ struct PostgresNotifyTests {
         try connection.execute(#"INSERT INTO "Person" (id) VALUES (2)"#)
         #expect(try watcher.connection.nextNotifications() == ["Person"])
         #expect(try reader.connection.nextNotifications() == ["Person"])
+        // An older Trove gives the function the shared channel again: the watcher still hears
+        // each commit, once.
+        try connection.execute(#"CREATE OR REPLACE FUNCTION "@trove_notify"() RETURNS trigger LANGUAGE plpgsql AS $$\#(Self.sharedBody)$$"#)
+        try connection.execute(#"INSERT INTO "Person" (id) VALUES (3)"#)
+        #expect(try watcher.connection.nextNotifications() == ["Person"])
+        try watcher.insert("Dog", ["name": "Rex"])
+        #expect(try watcher.connection.nextNotifications() == ["Dog"])
+    }
+
+    /// A client that may write but may not replace the notify function opens the database
+    /// with its schema and leaves the function: a role that does not own it, and its owner
+    /// once CREATE on the PostgreSQL schema is revoked (PostgreSQL asks for it to replace a
+    /// function too). Given CREATE again, the owner replaces it.
+    @Test func aWriterThatMayNotReplaceTheNotifyFunctionOpensAndLeavesIt() throws {
+        let url = try PostgresTestServer.freshURL()
+        let admin = try PostgresStore(url: url, schema: Self.schema).connection
+        let name = admin.schemaName
+        try admin.execute(#"CREATE OR REPLACE FUNCTION "@trove_notify"() RETURNS trigger LANGUAGE plpgsql AS $$\#(Self.sharedBody)$$"#)
+        try PostgresTestServer.withRole(connectingTo: url) { role, roleURL in
+            try admin.execute("GRANT USAGE, CREATE ON SCHEMA \(name) TO \(role)")
+            try admin.execute("GRANT SELECT, INSERT ON ALL TABLES IN SCHEMA \(name) TO \(role)")
+            let notOwner = try PostgresStore(url: roleURL, schema: Self.schema)
+            try notOwner.insert("Person", ["id": 1])
+            #expect(try Self.body(admin) == Self.sharedBody)
+            try admin.execute(#"ALTER FUNCTION "@trove_notify"() OWNER TO \#(role)"#)
+            // The triggers depend on the function, so the role's objects cannot be dropped.
+            defer { _ = try? admin.execute(#"ALTER FUNCTION "@trove_notify"() OWNER TO CURRENT_USER"#) }
+            try admin.execute("REVOKE CREATE ON SCHEMA \(name) FROM \(role)")
+            let owner = try PostgresStore(url: roleURL, schema: Self.schema)
+            try owner.insert("Person", ["id": 2])
+            #expect(try Self.body(admin) == Self.sharedBody)
+            try admin.execute("GRANT CREATE ON SCHEMA \(name) TO \(role)")
+            _ = try PostgresStore(url: roleURL, schema: Self.schema)
+            #expect(try Self.body(admin) == PostgresTables.notifyBody(name))
+        }
     }
 }
