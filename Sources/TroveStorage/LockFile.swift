@@ -43,8 +43,9 @@ final class LockFile: @unchecked Sendable {
     let slots: Int
     let base: UnsafeMutableRawPointer
     let length: Int
-    /// The opening process, which each write transaction records as the writer's: read once,
-    /// since `getpid` is a system call of its own (glibc keeps no copy), one per small commit.
+    /// The opening process, which each write transaction records as the writer's and each
+    /// claimed reader slot as its owner's: read once, since `getpid` is a system call of its
+    /// own (glibc keeps no copy), one per small commit.
     private let pid = UInt64(getpid())
     /// True when this opener found no other opener: it reset the table and must run recovery.
     private(set) var isFirstOpener = false
@@ -332,7 +333,7 @@ final class LockFile: @unchecked Sendable {
             guard try LockFile.lock(fd, LockFile.readerLockBase + Int64(i), exclusive: true, wait: false) else { continue }
             let o = LockFile.headerSize + i * LockFile.slotSize
             slotTxnid(i).store(0, ordering: .sequentiallyConsistent)
-            base.storeBytes(of: UInt64(getpid()), toByteOffset: o + 8, as: UInt64.self)
+            base.storeBytes(of: pid, toByteOffset: o + 8, as: UInt64.self)
             poolLock.lock(); owned.insert(i); poolLock.unlock()
             return i
         }
