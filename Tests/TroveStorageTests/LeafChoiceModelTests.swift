@@ -79,10 +79,14 @@ import TestRandom
     ///   right page, one inserted at its start keeps the new one alone on the left, and any other
     ///   splits at the first count of entries that holds at least half the bytes, keeping one
     ///   entry on the right.
-    static func decide(_ all: [Entry], at: Int, oldCount: Int, parent: Node?, index: Int) -> Choice {
+    /// Also says whether a sibling was refused for the parent's room and whether the shift went
+    /// to the other sibling after the one tried first took nothing.
+    static func decide(_ all: [Entry], at: Int, oldCount: Int, parent: Node?, index: Int)
+        -> (choice: Choice, refusedForParentRoom: Bool, otherSibling: Bool) {
         let n = all.count
         let total = all.reduce(0) { $0 + $1.size }
-        if total <= usable { return .fits }
+        if total <= usable { return (.fits, false, false) }
+        var refused = false, other = false
         if let parent {
             func count(siblingUsed used: Int, fromStart: Bool) -> Int? {
                 var best: (count: Int, imbalance: Int)?
@@ -95,37 +99,42 @@ import TestRandom
                 return best?.count
             }
             func left() -> Choice? {
-                guard index > 0, let m = count(siblingUsed: usable - parent.children[index - 1].free, fromStart: true),
-                      all[m].key.count - parent.keys[index].count <= parent.free else { return nil }
+                guard index > 0, let m = count(siblingUsed: usable - parent.children[index - 1].free, fromStart: true)
+                else { return nil }
+                guard all[m].key.count - parent.keys[index].count <= parent.free else { refused = true; return nil }
                 return .shiftLeft(m)
             }
             func right() -> Choice? {
                 guard index + 1 < parent.children.count,
-                      let m = count(siblingUsed: usable - parent.children[index + 1].free, fromStart: false),
-                      all[n - m].key.count - parent.keys[index + 1].count <= parent.free else { return nil }
+                      let m = count(siblingUsed: usable - parent.children[index + 1].free, fromStart: false)
+                else { return nil }
+                guard all[n - m].key.count - parent.keys[index + 1].count <= parent.free else { refused = true; return nil }
                 return .shiftRight(m)
             }
             let leftFree = index > 0 ? parent.children[index - 1].free : -1
             let rightFree = index + 1 < parent.children.count ? parent.children[index + 1].free : -1
-            if let shift = rightFree > leftFree ? right() ?? left() : left() ?? right() { return shift }
+            let (first, second) = rightFree > leftFree ? (right, left) : (left, right)
+            if let shift = first() { return (shift, refused, false) }
+            if let shift = second() { other = true; return (shift, refused, other) }
         }
-        if at == oldCount { return .split(n - 1) }
-        if at == 0 { return .split(1) }
+        if at == oldCount { return (.split(n - 1), refused, other) }
+        if at == 0 { return (.split(1), refused, other) }
         var prefix = 0
         for s in 1...n {
             prefix += all[s - 1].size
-            if prefix >= total / 2 { return .split(min(s, n - 1)) }
+            if prefix >= total / 2 { return (.split(min(s, n - 1)), refused, other) }
         }
-        return .split(n - 1)
+        return (.split(n - 1), refused, other)
     }
 
     /// Puts `key` and `value` into `tree` and checks the leaves against the model's choice
-    /// made on `before`; returns the tree after and the kind of choice.
+    /// made on `before`; returns the tree after and what happened: the kind of choice, a
+    /// sibling refused for the parent's room, the other sibling taken, a leaf three levels down.
     static func putAndCheck(_ tx: WriteTransaction, _ tree: Tree, key: [UInt8], value: [UInt8], before: Node?,
-                            context: @autoclosure () -> String) throws -> (Node, String) {
+                            context: @autoclosure () -> String) throws -> (Node, [String]) {
         try tx.put(tree, key, value)
         let after = try read(tx, tree.info.root)
-        guard let before else { return (after, "first") }
+        guard let before else { return (after, ["first"]) }
         let entry = try #require(after.leaves.joined().first { $0.key == key })
 
         let path = path(to: key, in: before)
@@ -140,7 +149,7 @@ import TestRandom
         if at < old.count && old[at].key == key { old.remove(at: at) }
         var all = old
         all.insert(entry, at: at)
-        let choice = decide(all, at: at, oldCount: old.count, parent: parent, index: path.last ?? 0)
+        let (choice, refused, otherSibling) = decide(all, at: at, oldCount: old.count, parent: parent, index: path.last ?? 0)
 
         var expected = before.leaves
         switch choice {
@@ -178,7 +187,11 @@ import TestRandom
         case .shiftRight: "shift right"
         case .split: at == old.count ? "split appending" : at == 0 ? "split at the start" : "split"
         }
-        return (after, kind)
+        var outcomes = [kind]
+        if refused { outcomes.append("refused for parent room") }
+        if otherSibling { outcomes.append("other sibling") }
+        if path.count >= 2 { outcomes.append("three levels") }
+        return (after, outcomes)
     }
 
     static func randomKey(_ rng: inout SplitMix64) -> [UInt8] {
@@ -199,9 +212,12 @@ import TestRandom
 
     /// Keys and values of random sizes into three trees: one of random keys and replacements of
     /// present ones, one of ascending keys and one of descending keys (which append to a leaf
-    /// and insert at a leaf's start); and entries of one size under random keys into a fourth,
-    /// whose siblings often have equal room and whose counts often balance equally well. In
-    /// transactions small and large, trees of one to three levels.
+    /// and insert at a leaf's start); entries of one size under random keys into a fourth,
+    /// whose siblings often have equal room and whose counts often balance equally well; and
+    /// random keys of 200 to 400 bytes with small values into a fifth, whose branches fill and
+    /// split. In transactions small and large. Each seed must make each kind of choice, refuse a
+    /// sibling for want of room for the longer separator in the parent, shift into the other
+    /// sibling after the one tried first took nothing, and put into a leaf three levels down.
     @Test(arguments: [28, 2811, 90210])
     func shiftsAndSplitsChooseWhatTheWholePageModelChooses(seed: Int) throws {
         let s = try Storage.inMemory()
@@ -209,12 +225,12 @@ import TestRandom
         var keys: [[UInt8]] = []
         var counter: UInt64 = 0
         var choices: [String: Int] = [:]
-        for round in 0..<36 {
-            let name = ["random", "random", "uniform", "ascending", "descending", "uniform"][round % 6]
+        for round in 0..<48 {
+            let name = ["random", "random", "uniform", "ascending", "descending", "uniform", "long", "long"][round % 8]
             try s.write { tx in
                 let t = try tx.tree(named: name) ?? tx.createTree(named: name)
                 var before = try t.info.root == 0 ? nil : Self.read(tx, t.info.root)
-                let puts = rng.chance(30) ? 150 : 5 + rng.int(30)
+                let puts = rng.chance(30) ? 150 : name == "long" ? 30 + rng.int(60) : 5 + rng.int(30)
                 for j in 0..<puts {
                     let key: [UInt8]
                     switch name {
@@ -223,22 +239,31 @@ import TestRandom
                         keys.append(key)
                     case "uniform":
                         key = (0..<16).map { _ in UInt8(0x61 + rng.int(16)) }
+                    case "long":
+                        key = (0..<(200 + rng.int(201))).map { _ in UInt8(0x61 + rng.int(26)) }
                     default:
                         counter += 1
                         let order = name == "ascending" ? counter : UInt64.max - counter
                         key = withUnsafeBytes(of: order.bigEndian) { Array($0) } + Self.randomKey(&rng).prefix(rng.int(40))
                     }
-                    let value = name == "uniform" ? [UInt8](repeating: 0x75, count: 100) : Self.randomValue(&rng)
-                    let (after, kind) = try Self.putAndCheck(tx, t, key: key, value: value, before: before,
+                    let value = switch name {
+                    case "uniform": [UInt8](repeating: 0x75, count: 100)
+                    case "long": [UInt8](repeating: 0x6c, count: rng.int(40))
+                    default: Self.randomValue(&rng)
+                    }
+                    let (after, outcomes) = try Self.putAndCheck(tx, t, key: key, value: value, before: before,
                                                              context: "seed \(seed), round \(round), \(name) put \(j)")
                     before = after
-                    choices[kind, default: 0] += 1
+                    for outcome in outcomes { choices[outcome, default: 0] += 1 }
                 }
             }
         }
         #expect(try s.verify().isValid)
         for kind in ["fits", "shift left", "shift right", "split", "split appending", "split at the start"] {
             #expect(choices[kind, default: 0] >= 5, "seed \(seed): \(choices)")
+        }
+        for outcome in ["refused for parent room", "other sibling", "three levels"] {
+            #expect(choices[outcome, default: 0] >= 1, "seed \(seed): \(choices)")
         }
     }
 }
