@@ -43,6 +43,10 @@ final class LockFile: @unchecked Sendable {
     let slots: Int
     let base: UnsafeMutableRawPointer
     let length: Int
+    /// The opening process, which each write transaction records as the writer's and each
+    /// claimed reader slot as its owner's: read once, since `getpid` is a system call of its
+    /// own (glibc keeps no copy), one per small commit.
+    private let pid = UInt64(getpid())
     /// True when this opener found no other opener: it reset the table and must run recovery.
     private(set) var isFirstOpener = false
     /// The complete-commit record as the first opener found it, before the reset.
@@ -308,7 +312,7 @@ final class LockFile: @unchecked Sendable {
 
     /// Records this process as the writer's, for the messages of writers that wait for it
     /// (F_OFD_GETLK names no pid for an OFD lock).
-    private func markWriter() { atomic(at: 80).store(UInt64(getpid()), ordering: .relaxed) }
+    private func markWriter() { atomic(at: 80).store(pid, ordering: .relaxed) }
 
     /// The process that holds the writer lock, as it recorded itself; nil when none did.
     var writerPID: Int32? {
@@ -329,7 +333,7 @@ final class LockFile: @unchecked Sendable {
             guard try LockFile.lock(fd, LockFile.readerLockBase + Int64(i), exclusive: true, wait: false) else { continue }
             let o = LockFile.headerSize + i * LockFile.slotSize
             slotTxnid(i).store(0, ordering: .sequentiallyConsistent)
-            base.storeBytes(of: UInt64(getpid()), toByteOffset: o + 8, as: UInt64.self)
+            base.storeBytes(of: pid, toByteOffset: o + 8, as: UInt64.self)
             poolLock.lock(); owned.insert(i); poolLock.unlock()
             return i
         }

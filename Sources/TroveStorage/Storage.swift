@@ -105,7 +105,8 @@ public final class Storage: @unchecked Sendable {
     /// `path-lock`; a read-only open that cannot create it reads without one (then it sees the
     /// store as it was at open, and must not share the file with a writer). Its commit log is
     /// `path-log` (see ``CommitLog``): after a machine crash, only a writable open applies it,
-    /// and a read-only open that finds commits there to apply throws.
+    /// and a read-only open that finds commits there to apply throws. A process forked after
+    /// the open shares its locks and reader slots, so the child must open the store anew.
     public convenience init(path: String, options: StorageOptions = StorageOptions()) throws {
         // access(2), not FileManager: a one-shot command would build FileManager for this alone.
         if options.readOnly && access(path, F_OK) != 0 {
