@@ -251,7 +251,7 @@ struct PostgresQueryTranslator {
                 // object's zero; read by a subquery that runs only when the answer is 0.
                 let first = "SELECT \(value)\(from) WHERE (\(condition)) AND \(value) = 0 ORDER BY \(root).\(PostgresTables.orderColumn) LIMIT 1"
                 let extremum = "SELECT \(expression) AS m\(from) WHERE (\(condition)) AND \(value) < 'NaN'"
-                return ("SELECT CASE WHEN m <> 0 THEN m ELSE (\(first)) END FROM (\(extremum)) AS extremum", resultType)
+                return ("SELECT CASE WHEN m IS NULL OR m <> 0 THEN m ELSE (\(first)) END FROM (\(extremum)) AS extremum", resultType)
             }
             if let number = Self.notNaN(value, type: type) { condition = "(\(condition)) AND \(number)" }
         case .count, .size:

@@ -271,7 +271,7 @@ enum CommandTable {
                      description: ["write the matching objects to FILE as import reads them: JSON, CSV or TSV",
                                    "by the name's ending, else JSON lines; without FILE to standard output;",
                                    "a query's clauses may come before FILE, and with SELECT or GROUP the rows",
-                                   "are written as a query prints them, which import does not read back"],
+                                   "are written as a query prints them (import reads them back only as objects)"],
                      example: "export Person where age > 30 adults.csv", file: .last),
         StatementRow(keyword: "explain", usage: ["explain QUERY"],
                      description: ["print how a query (or count, sum, avg, min, max) runs: the access path",

@@ -91,9 +91,12 @@ struct PostgresGroupIdentityTests {
     @Test(arguments: [false, true])
     func minAndMaxOfZerosShowTheFirstObjectsZero(indexed: Bool) throws {
         let schema = try Schema(jsonData: Array(#"""
-            {"models": [{"name": "P", "properties": {"d": \#(indexed ? #"{"type": "double?", "indexed": true}"# : #""double?""#), "f": "float", "n": "int", "g": "int"}}]}
+            {"models": [{"name": "P", "properties": {"d": "double?", "f": "float", "n": "int", "g": "int"}}]}
             """#.utf8), fileName: "extremezero")
-        let postgres = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: schema)
+        let url = try PostgresTestServer.freshURL()
+        let postgres = try PostgresStore(url: url, schema: schema)
+        // A double cannot be indexed in a schema; an index of the server's own lets it answer.
+        if indexed { _ = try PostgresConnection(url: url).execute(#"CREATE INDEX ON "P" ("d")"#) }
         let store = try Store(configuration: .inMemory(schema: schema))
         let objects: [[String: Value]] = [["d": .double(-0.0), "f": .float(0.0), "n": 1, "g": 1], ["d": .double(0.0), "f": .float(-0.0), "n": 2, "g": 1],
                                           ["d": .double(0.0), "f": .float(-0.0), "n": 3, "g": 2], ["d": .double(-0.0), "f": .float(0.0), "n": 4, "g": 2],
@@ -102,7 +105,7 @@ struct PostgresGroupIdentityTests {
         try store.write { tx in for object in objects { _ = try tx.insert("P", object) } }
         _ = try postgres.update("P", where: "n == 1", set: ["n": 10])
         try store.write { tx in _ = try tx.update("P", where: "n == 1", set: ["n": 10]) }
-        for text in ["min P.d", "max P.d", "min P.f", "max P.f", "min P.d where n > 1", "max P.f where g == 2", "min P.d where n == 6"] {
+        for text in ["min P.d", "max P.d", "min P.f", "max P.f", "min P.d where n > 1", "max P.f where g == 2", "min P.d where g == 2", "min P.d where n == 6"] {
             let expected = try store.read { try $0.aggregate(text) }
             guard case .value(_, let got) = try postgres.run(text) else { Issue.record("\(text): not a value"); continue }
             #expect("\(got)" == "\(expected)", "\(text)")

@@ -430,7 +430,7 @@ import Trove
               watch QUERY
                 print the query's results, then, after each commit from any process, each
                 change as one JSON line (insert, delete, move, update; an aggregate's new
-                value); Ctrl-C ends it
+                value); Ctrl-C ends it, and a later run's error ends it with status 1
               e.g. watch Car GROUP(Origin) SELECT(Origin, @count)
 
             """)
@@ -451,7 +451,8 @@ import Trove
         }
         #expect(run(["-c", ".help offset"]).out == """
               OFFSET(N)
-                skip the first N results (or groups) after SORT and DISTINCT, before LIMIT
+                skip the first N results (or groups) after SORT and DISTINCT, before LIMIT;
+                N is an integer from 0 to 9223372036854775807 in the statement, not $0
               e.g. Airport where state == 'TX' SORT(iata) OFFSET(50) LIMIT(50)
 
             """)
