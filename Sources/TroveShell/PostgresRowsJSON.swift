@@ -2,19 +2,42 @@ import Trove
 import TrovePostgres
 
 extension PostgresStore {
-    /// What statement `text` answers (`run`), and for rows of SELECT or GROUP the JSON the shell
-    /// prints: each link to a model without a primary key (a `.reference`) nested as `export`
-    /// writes it (`ResultRows.nested`), its object read in the statement's snapshot. Rows that
-    /// hold such links outside a transaction are read again in a snapshot of their own, with
-    /// their objects; others cost nothing more.
+    /// What statement `text` answers (`run`), and the JSON the shell prints for its objects or
+    /// rows: each link to a model without a primary key nested as `export` writes it (objects:
+    /// `PostgresObjects.nestedJSON`, rows of SELECT or GROUP: `ResultRows.nested`), its object
+    /// read in the statement's snapshot. An answer with such links outside a transaction is
+    /// read again in a snapshot of its own, with their objects; others cost nothing more.
     func runForShell(_ text: String, arguments: [Value]) throws -> (answer: Answer, rows: [JSONObject]) {
         let answer = try run(text, arguments: arguments)
-        guard case .rows(let rows) = answer else { return (answer, []) }
-        guard ResultRows.holdReferences(rows.rows) else { return (answer, rows.json) }
+        switch answer {
+        case .objects(let objects) where !StoreDump.linksWrittenNested(objects.model, schema: schema).isEmpty: break
+        case .rows(let rows) where ResultRows.holdReferences(rows.rows): break
+        case .objects(let objects): return (answer, objects.json)
+        case .rows(let rows): return (answer, rows.json)
+        case .value: return (answer, [])
+        }
         return try readingObjects { reader in
             let again = isInTransaction ? answer : try run(text, arguments: arguments)
-            guard case .rows(let rows) = again else { return (again, []) }
-            return (again, try rows.nestedJSON(reader))
+            switch again {
+            case .objects(let objects): return (again, try objects.nestedJSON(reader))
+            case .rows(let rows): return (again, try rows.nestedJSON(reader))
+            case .value: return (again, [])
+            }
+        }
+    }
+}
+
+extension PostgresObjects {
+    /// The objects as the shell prints them (`ResultRows.json(of:links:schema:)`): each link to
+    /// a model without a primary key nested, its object read by `reader` (in the snapshot the
+    /// objects were read in).
+    func nestedJSON(_ reader: PostgresObjectReader) throws -> [JSONObject] {
+        let schema = reader.schema
+        let links = StoreDump.linksWrittenNested(model, schema: schema)
+        guard !links.isEmpty else { return json }
+        let nested = PostgresNestedObjects(reader: reader, model: model, objects: objects)
+        return try zip(keys, objects).map { key, values in
+            try ResultRows.json(of: PostgresDumpObject(nested: nested, model: model, key: key, values: values), links: links, schema: schema)
         }
     }
 }

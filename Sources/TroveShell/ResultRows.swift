@@ -7,16 +7,27 @@ enum ResultRows {
         model.properties.filter(\.isStored).map(\.name)
     }
 
-    /// Every object of `results` as JSON, stopping early at Ctrl-C.
+    /// Every object of `results` as JSON (`json(of:links:schema:)`), stopping early at Ctrl-C.
     static func make(_ results: Results, context: ExecutionContext) throws -> ResultSet {
-        guard let model = results.snapshot.schema[results.modelName] else { return ResultSet(columns: [], rows: []) }
+        let schema = results.snapshot.schema
+        guard let model = schema[results.modelName] else { return ResultSet(columns: [], rows: []) }
+        let links = StoreDump.linksWrittenNested(model, schema: schema)
         var rows: [JSONObject] = []
         rows.reserveCapacity(results.count)
         for (i, object) in results.enumerated() {
             if i % 1024 == 0, context.isCancelled { throw StatementError("interrupted") }
-            rows.append(try object.json())
+            rows.append(try json(of: object, links: links, schema: schema))
         }
         return ResultSet(columns: columns(of: model), rows: rows, decimalColumns: decimalColumns(of: model))
+    }
+
+    /// An object as the shell prints it: its JSON form, with each of `links`
+    /// (`StoreDump.linksWrittenNested` of its model) nested as `export` writes it
+    /// (`StoreDump.withNestedLinks`), so that the text is the same on a store and on PostgreSQL,
+    /// whose internal keys of such objects differ.
+    static func json(of object: some DumpObject, links: [PropertySchema], schema: Schema) throws -> JSONObject {
+        let json = try object.json()
+        return links.isEmpty ? json : try StoreDump.withNestedLinks(object, json, links, schema: schema)
     }
 
     /// The properties of `model` that hold a decimal.
