@@ -5,23 +5,29 @@ extension PostgresStore {
     /// What statement `text` answers (`run`), and the JSON the shell prints for its objects or
     /// rows: each link to a model without a primary key nested as `export` writes it (objects:
     /// `PostgresObjects.nestedJSON`, rows of SELECT or GROUP: `ResultRows.nested`), its object
-    /// read in the statement's snapshot. An answer with such links outside a transaction is
-    /// read again in a snapshot of its own, with their objects; others cost nothing more.
+    /// read in the statement's snapshot. Whether the answer may hold such links is known from
+    /// the statement before it runs (`answerKind(of:arguments:)`), so that it runs once: in a
+    /// snapshot with those objects when it may, plainly when it may not.
     func runForShell(_ text: String, arguments: [Value]) throws -> (answer: Answer, rows: [JSONObject]) {
-        let answer = try run(text, arguments: arguments)
-        switch answer {
-        case .objects(let objects) where !StoreDump.linksWrittenNested(objects.model, schema: schema).isEmpty: break
-        case .rows(let rows) where ResultRows.holdReferences(rows.rows): break
-        case .objects(let objects): return (answer, objects.json)
-        case .rows(let rows): return (answer, rows.json)
-        case .value: return (answer, [])
+        let nests = switch try answerKind(of: text, arguments: arguments) {
+        case .objects(let model): schema[model].map { !StoreDump.linksWrittenNested($0, schema: schema).isEmpty } ?? false
+        case .rows(let readsReferences): readsReferences
+        case .value: false
+        }
+        guard nests else {
+            let answer = try run(text, arguments: arguments)
+            switch answer {
+            case .objects(let objects): return (answer, objects.json)
+            case .rows(let rows): return (answer, rows.json)
+            case .value: return (answer, [])
+            }
         }
         return try readingObjects { reader in
-            let again = isInTransaction ? answer : try run(text, arguments: arguments)
-            switch again {
-            case .objects(let objects): return (again, try objects.nestedJSON(reader))
-            case .rows(let rows): return (again, try rows.nestedJSON(reader))
-            case .value: return (again, [])
+            let answer = try run(text, arguments: arguments)
+            switch answer {
+            case .objects(let objects): return (answer, try objects.nestedJSON(reader))
+            case .rows(let rows): return (answer, try rows.nestedJSON(reader))
+            case .value: return (answer, [])
             }
         }
     }
