@@ -216,7 +216,7 @@ public final class PostgresBackend: ShellBackend {
                 for key in primaryKeys {
                     let objects = try store.object(m.name, primaryKey: key)
                     columns = objects.columns
-                    found.append(try (reader.map(objects.nestedJSON) ?? objects.json).first)
+                    found.append(try (reader.map { try objects.nestedJSON($0, cyclesEnd: true) } ?? objects.json).first)
                 }
             }
             // Objects with links to models without a primary key are read with the linked

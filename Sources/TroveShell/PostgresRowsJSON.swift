@@ -25,8 +25,8 @@ extension PostgresStore {
         return try readingObjects { reader in
             let answer = try run(text, arguments: arguments)
             switch answer {
-            case .objects(let objects): return (answer, try objects.nestedJSON(reader))
-            case .rows(let rows): return (answer, try rows.nestedJSON(reader))
+            case .objects(let objects): return (answer, try objects.nestedJSON(reader, cyclesEnd: true))
+            case .rows(let rows): return (answer, try rows.nestedJSON(reader, cyclesEnd: true))
             case .value: return (answer, [])
             }
         }
@@ -36,22 +36,23 @@ extension PostgresStore {
 extension PostgresObjects {
     /// The objects as the shell prints them (`ResultRows.json(of:links:schema:)`): each link to
     /// a model without a primary key nested, its object read by `reader` (in the snapshot the
-    /// objects were read in).
-    func nestedJSON(_ reader: PostgresObjectReader) throws -> [JSONObject] {
+    /// objects were read in). With `cyclesEnd` (printing, not `export`), a link to an object
+    /// already on its own path is null.
+    func nestedJSON(_ reader: PostgresObjectReader, cyclesEnd: Bool = false) throws -> [JSONObject] {
         let schema = reader.schema
         let links = StoreDump.linksWrittenNested(model, schema: schema)
         guard !links.isEmpty else { return json }
         let nested = PostgresNestedObjects(reader: reader, model: model, objects: objects)
         return try zip(keys, objects).map { key, values in
-            try ResultRows.json(of: PostgresDumpObject(nested: nested, model: model, key: key, values: values), links: links, schema: schema)
+            try ResultRows.json(of: PostgresDumpObject(nested: nested, model: model, key: key, values: values), links: links, schema: schema, cyclesEnd: cyclesEnd)
         }
     }
 }
 
 extension PostgresProjectedRows {
     /// The rows' JSON with each link to a model without a primary key nested, its object read
-    /// by `reader` (in the snapshot the rows were read in).
-    func nestedJSON(_ reader: PostgresObjectReader) throws -> [JSONObject] {
+    /// by `reader` (in the snapshot the rows were read in); `cyclesEnd` as for objects.
+    func nestedJSON(_ reader: PostgresObjectReader, cyclesEnd: Bool = false) throws -> [JSONObject] {
         var references: [ObjectReference] = []
         for row in rows {
             for value in row {
@@ -63,6 +64,6 @@ extension PostgresProjectedRows {
             }
         }
         let nested = PostgresNestedObjects(reader: reader, references: references)
-        return try ResultRows.nested(columns, rows, json, schema: reader.schema) { try nested.object($0) }
+        return try ResultRows.nested(columns, rows, json, schema: reader.schema, cyclesEnd: cyclesEnd) { try nested.object($0) }
     }
 }

@@ -16,7 +16,7 @@ enum ResultRows {
         rows.reserveCapacity(results.count)
         for (i, object) in results.enumerated() {
             if i % 1024 == 0, context.isCancelled { throw StatementError("interrupted") }
-            rows.append(try json(of: object, links: links, schema: schema))
+            rows.append(try json(of: object, links: links, schema: schema, cyclesEnd: true))
         }
         return ResultSet(columns: columns(of: model), rows: rows, decimalColumns: decimalColumns(of: model))
     }
@@ -24,10 +24,11 @@ enum ResultRows {
     /// An object as the shell prints it: its JSON form, with each of `links`
     /// (`StoreDump.linksWrittenNested` of its model) nested as `export` writes it
     /// (`StoreDump.withNestedLinks`), so that the text is the same on a store and on PostgreSQL,
-    /// whose internal keys of such objects differ.
-    static func json(of object: some DumpObject, links: [PropertySchema], schema: Schema) throws -> JSONObject {
+    /// whose internal keys of such objects differ. With `cyclesEnd` (printing, not `export`), a
+    /// link to an object already on its own path is null.
+    static func json(of object: some DumpObject, links: [PropertySchema], schema: Schema, cyclesEnd: Bool = false) throws -> JSONObject {
         let json = try object.json()
-        return links.isEmpty ? json : try StoreDump.withNestedLinks(object, json, links, schema: schema)
+        return links.isEmpty ? json : try StoreDump.withNestedLinks(object, json, links, schema: schema, cyclesEnd: cyclesEnd)
     }
 
     /// The properties of `model` that hold a decimal.
@@ -48,13 +49,13 @@ enum ResultRows {
 
     /// Projected or grouped rows of `snapshot` as the shell prints them.
     static func make(_ rows: QueryRows, in snapshot: Snapshot) throws -> ResultSet {
-        ResultSet(columns: rows.columns, rows: try json(rows, in: snapshot), decimalColumns: decimalColumns(rows.columns, of: rows.map(\.values)))
+        ResultSet(columns: rows.columns, rows: try json(rows, in: snapshot, cyclesEnd: true), decimalColumns: decimalColumns(rows.columns, of: rows.map(\.values)))
     }
 
     /// The JSON of projected or grouped rows of `snapshot`, links to models without a primary
     /// key nested (`nested`).
-    static func json(_ rows: QueryRows, in snapshot: Snapshot) throws -> [JSONObject] {
-        try nested(rows.columns, rows.map(\.values), rows.map(\.json), schema: snapshot.schema) { try snapshot.object($0) }
+    static func json(_ rows: QueryRows, in snapshot: Snapshot, cyclesEnd: Bool = false) throws -> [JSONObject] {
+        try nested(rows.columns, rows.map(\.values), rows.map(\.json), schema: snapshot.schema, cyclesEnd: cyclesEnd) { try snapshot.object($0) }
     }
 
     /// Whether `rows` hold a link to a model without a primary key: a `.reference`, alone or
@@ -71,13 +72,13 @@ enum ResultRows {
     /// to a model without a primary key (a `.reference`, alone or in a list) written as `export`
     /// writes it, nested (`StoreDump.nestedReferences`), its objects read by `object`: the
     /// same text on a store and on PostgreSQL, its properties in schema order.
-    static func nested(_ columns: [String], _ values: [[Value]], _ json: [JSONObject], schema: Schema,
+    static func nested(_ columns: [String], _ values: [[Value]], _ json: [JSONObject], schema: Schema, cyclesEnd: Bool = false,
                        object: (ObjectReference) throws -> (any DumpObject)?) throws -> [JSONObject] {
         guard holdReferences(values) else { return json }
         return try zip(values, json).map { row, rowJSON in
             var out = rowJSON
             for (name, value) in zip(columns, row) {
-                out[name] = try StoreDump.nestedReferences(value, rowJSON[name] ?? .null, schema: schema, object: object)
+                out[name] = try StoreDump.nestedReferences(value, rowJSON[name] ?? .null, schema: schema, cyclesEnd: cyclesEnd, object: object)
             }
             return out
         }

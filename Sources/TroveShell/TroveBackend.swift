@@ -169,7 +169,7 @@ public final class TroveBackend: ShellBackend {
                 }
                 let links = StoreDump.linksWrittenNested(m, schema: snapshot.schema)
                 return .lookup(columns: ResultRows.columns(of: m),
-                               objects: try objects.map { try $0.map { try ResultRows.json(of: $0, links: links, schema: snapshot.schema) } },
+                               objects: try objects.map { try $0.map { try ResultRows.json(of: $0, links: links, schema: snapshot.schema, cyclesEnd: true) } },
                                decimalColumns: ResultRows.decimalColumns(of: m))
             }
         case .insert(let model, let json), .upsert(let model, let json):
