@@ -120,7 +120,12 @@ public final class PostgresBackend: ShellBackend {
                             // SELECT or GROUP: rows, whose links to models without a primary key
                             // are written nested.
                             try columns(rows.columns)
-                            for r in try rows.nestedJSON(reader) { try row(r) }
+                            let json = rows.json
+                            for start in stride(from: 0, to: json.count, by: 1024) {
+                                if context.isCancelled { throw StatementError("export interrupted") }
+                                let batch = start..<min(start + 1024, json.count)
+                                for r in try rows.nestedJSON(reader, rows: batch, json: json[batch]) { try row(r) }
+                            }
                             return
                         case .value: throw StatementError("export: the query returned no objects")
                         }

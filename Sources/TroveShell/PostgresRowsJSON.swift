@@ -53,17 +53,15 @@ extension PostgresProjectedRows {
     /// The rows' JSON with each link to a model without a primary key nested, its object read
     /// by `reader` (in the snapshot the rows were read in); `cyclesEnd` as for objects.
     func nestedJSON(_ reader: PostgresObjectReader, cyclesEnd: Bool = false) throws -> [JSONObject] {
-        var references: [ObjectReference] = []
-        for row in rows {
-            for value in row {
-                switch value {
-                case .reference(let reference): references.append(reference)
-                case .list(let items): for case .reference(let reference) in items { references.append(reference) }
-                default: break
-                }
-            }
-        }
-        let nested = PostgresNestedObjects(reader: reader, references: references)
-        return try ResultRows.nested(columns, rows, json, schema: reader.schema, cyclesEnd: cyclesEnd) { try nested.object($0) }
+        try nestedJSON(reader, rows: rows.indices, json: json, cyclesEnd: cyclesEnd)
+    }
+
+    /// `nestedJSON(_:cyclesEnd:)` of the rows in `range` alone, whose plain JSON is `json`
+    /// (`self.json[range]`): `export` nests a batch of rows at a time.
+    func nestedJSON(_ reader: PostgresObjectReader, rows range: Range<Int>, json: some Collection<JSONObject>,
+                    cyclesEnd: Bool = false) throws -> [JSONObject] {
+        let some = Array(rows[range])
+        let nested = PostgresNestedObjects(reader: reader, references: ResultRows.references(in: some))
+        return try ResultRows.nested(columns, some, Array(json), schema: reader.schema, cyclesEnd: cyclesEnd) { try nested.object($0) }
     }
 }

@@ -61,11 +61,23 @@ enum ResultRows {
     /// Whether `rows` hold a link to a model without a primary key: a `.reference`, alone or
     /// in a list.
     static func holdReferences(_ rows: some Sequence<[Value]>) -> Bool {
-        rows.contains { row in
-            row.contains { value in
-                if case .list(let items) = value { items.contains(where: StoreDump.isReference) } else { StoreDump.isReference(value) }
+        !references(in: rows).isEmpty
+    }
+
+    /// Every link to a model without a primary key that `rows` hold: each `.reference`, alone
+    /// or in a list, in row and column order.
+    static func references(in rows: some Sequence<[Value]>) -> [ObjectReference] {
+        var found: [ObjectReference] = []
+        for row in rows {
+            for value in row {
+                switch value {
+                case .reference(let reference): found.append(reference)
+                case .list(let items): for case .reference(let reference) in items { found.append(reference) }
+                default: break
+                }
             }
         }
+        return found
     }
 
     /// `json`, the JSON of rows whose values are `values` (in `columns` order), with each link

@@ -253,9 +253,10 @@ public final class TroveBackend: ShellBackend {
                     }
                 case .rows(let rows):
                     try columns(rows.columns)
-                    for (i, r) in try ResultRows.json(rows, in: snapshot).enumerated() {
+                    // Row by row, each row's objects nested as it is written.
+                    for (i, r) in rows.enumerated() {
                         if i % 1024 == 0, context.isCancelled { throw StatementError("export interrupted") }
-                        try row(r)
+                        try row(try ResultRows.nested(rows.columns, [r.values], [r.json], schema: snapshot.schema) { try snapshot.object($0) }[0])
                     }
                 case .value:
                     throw StatementError("export takes a query; an aggregate has no objects to export")
