@@ -50,10 +50,16 @@ public struct PostgresProjectedRows: Sendable, Equatable {
             return try reference(text, model: model)
         case .references(let model):
             guard let text else { return .null }
-            guard case .list(let keys) = try PostgresValues.list(text, element: .string) else { return .null }
+            guard case .list(let keys) = try PostgresValues.list(text, element: .string) else {
+                throw PostgresError("PostgreSQL returned '\(text)' for a list of keys of '\(model)'")
+            }
             return .list(try keys.map { key in
-                guard case .string(let key) = key else { return .null }
-                return try reference(key, model: model)
+                switch key {
+                // A null link on the way (`boxes.inner` of a box without one).
+                case .null: return .null
+                case .string(let key): return try reference(key, model: model)
+                default: throw PostgresError("PostgreSQL returned '\(text)' for a list of keys of '\(model)'")
+                }
             })
         case .decimalSum:
             guard let sum = try PostgresValues.decimalSum(text) else { throw DecimalSumOutOfRange(column: column) }

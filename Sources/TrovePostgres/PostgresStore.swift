@@ -342,12 +342,7 @@ public final class PostgresStore {
         let statement = try Self.cached(text, in: &parsedStatements, parse: QueryParser.parseStatement)
         switch statement {
         case .query(let query) where !query.select.isEmpty || !query.group.isEmpty:
-            let (sql, parameters, columns) = try rowTranslations.translation(.rows, text, arguments: arguments) {
-                try queryCheck.check(statement, text: text, arguments: arguments)
-                var translator = PostgresQueryTranslator(tables: tables, arguments: arguments)
-                let (sql, columns) = try Self.translating(text) { try translator.rows(query) }
-                return (sql, translator.parameters, columns, query.predicate)
-            }
+            let (sql, parameters, columns) = try rowsTranslation(statement, query, text, arguments: arguments)
             func exactRows() throws -> Answer {
                 // The exact form's answer stands (`PostgresQueryTranslator.doubleSum`).
                 var translator = PostgresQueryTranslator(tables: tables, arguments: arguments)
@@ -381,6 +376,49 @@ public final class PostgresStore {
                 return try aggregateValue(aggregate, text, arguments: arguments, sql: sql, parameters: translator.parameters.values, type: type)
             }
             return value
+        }
+    }
+
+    /// What statement `text` answers, known from its translation before it runs: a caller that
+    /// reads the answer's links to objects without a primary key (which `.reference` stands
+    /// for) runs it once, in the snapshot it reads those objects in.
+    public enum AnswerKind: Sendable, Equatable {
+        /// Objects of the model of this name.
+        case objects(model: String)
+        /// Rows of SELECT or GROUP, `readsReferences` when a column holds links to objects of a
+        /// model without a primary key (`.reference`, or a list of them).
+        case rows(readsReferences: Bool)
+        /// An aggregate statement's value.
+        case value
+    }
+
+    /// What statement `text` answers (`AnswerKind`), without running it. A statement `run`
+    /// refuses is refused here as there.
+    public func answerKind(of text: String, arguments: [Value] = []) throws -> AnswerKind {
+        let statement = try Self.cached(text, in: &parsedStatements, parse: QueryParser.parseStatement)
+        switch statement {
+        case .query(let query) where !query.select.isEmpty || !query.group.isEmpty:
+            let columns = try rowsTranslation(statement, query, text, arguments: arguments).reading
+            return .rows(readsReferences: columns.contains { column in
+                switch column.reading {
+                case .reference, .references: true
+                default: false
+                }
+            })
+        case .query(let query): return .objects(model: query.model.name)
+        case .aggregate: return .value
+        }
+    }
+
+    /// The SQL, parameters and columns of `query` (`statement`, `text`), a query with SELECT
+    /// or GROUP, kept for running again.
+    private func rowsTranslation(_ statement: QueryStatement, _ query: Query, _ text: String,
+                                 arguments: [Value]) throws -> (sql: String, parameters: [String?], reading: [PostgresProjectedColumn]) {
+        try rowTranslations.translation(.rows, text, arguments: arguments) {
+            try queryCheck.check(statement, text: text, arguments: arguments)
+            var translator = PostgresQueryTranslator(tables: tables, arguments: arguments)
+            let (sql, columns) = try Self.translating(text) { try translator.rows(query) }
+            return (sql, translator.parameters, columns, query.predicate)
         }
     }
 

@@ -123,7 +123,12 @@ public final class PostgresBackend: ShellBackend {
                             // SELECT or GROUP: rows, whose links to models without a primary key
                             // are written nested.
                             try columns(rows.columns)
-                            for r in try rows.nestedJSON(reader) { try row(r) }
+                            let json = rows.json
+                            for start in stride(from: 0, to: json.count, by: 1024) {
+                                if context.isCancelled { throw StatementError("export interrupted") }
+                                let batch = start..<min(start + 1024, json.count)
+                                for r in try rows.nestedJSON(reader, rows: batch, json: json[batch]) { try row(r) }
+                            }
                             return
                         case .value: throw StatementError("export: the query returned no objects")
                         }
@@ -131,10 +136,10 @@ public final class PostgresBackend: ShellBackend {
                         let nested = PostgresNestedObjects(reader: reader, model: model, objects: objects.objects)
                         let read = zip(objects.keys, objects.objects).map { PostgresDumpObject(nested: nested, model: model, key: $0, values: $1) }
                         let leftOut = model.primaryKey == nil ? try StoreDump.nestedInOthers(read, model, links, schema: schema) : []
-                        for (i, (object, json)) in zip(read, objects.json).enumerated() {
+                        for (i, object) in read.enumerated() {
                             if i % 1024 == 0, context.isCancelled { throw StatementError("export interrupted") }
                             if leftOut.contains(object.identity) { continue }
-                            try row(try StoreDump.withNestedLinks(object, json, links, schema: schema))
+                            try row(try ResultRows.json(of: object, links: links, schema: schema))
                         }
                     }
                 } catch where !inTransaction && (error is QueryError || error is PostgresError) {
@@ -199,7 +204,7 @@ public final class PostgresBackend: ShellBackend {
             let (answer, json) = try checked(spec.text) { try store.runForShell(spec.text.text, arguments: arguments) }
             switch answer {
             case .objects(let objects):
-                return .objects(ResultSet(columns: objects.columns, rows: objects.json, decimalColumns: ResultRows.decimalColumns(of: objects.model)))
+                return .objects(ResultSet(columns: objects.columns, rows: json, decimalColumns: ResultRows.decimalColumns(of: objects.model)))
             case .rows(let rows):
                 return .objects(ResultSet(columns: rows.columns, rows: json, decimalColumns: ResultRows.decimalColumns(rows.columns, of: rows.rows)))
             case .value(let name, let value): return .value(name: name, value)
@@ -214,10 +219,20 @@ public final class PostgresBackend: ShellBackend {
             let m = try modelSchema(model)
             var found: [JSONObject?] = []
             var columns = m.properties.filter(\.isStored).map(\.name)
-            for key in keys {
-                let objects = try store.object(m.name, primaryKey: try primaryKey(key, of: m, arguments: context.arguments))
-                columns = objects.columns
-                found.append(objects.json.first)
+            let primaryKeys = try keys.map { try primaryKey($0, of: m, arguments: context.arguments) }
+            func lookUp(_ reader: PostgresObjectReader?) throws {
+                for key in primaryKeys {
+                    let objects = try store.object(m.name, primaryKey: key)
+                    columns = objects.columns
+                    found.append(try (reader.map { try objects.nestedJSON($0, cyclesEnd: true) } ?? objects.json).first)
+                }
+            }
+            // Objects with links to models without a primary key are read with the linked
+            // objects, nested, in one snapshot (`PostgresObjects.nestedJSON`).
+            if StoreDump.linksWrittenNested(m, schema: store.schema).isEmpty {
+                try lookUp(nil)
+            } else {
+                try store.readingObjects { try lookUp($0) }
             }
             return .lookup(columns: columns, objects: found, decimalColumns: ResultRows.decimalColumns(of: m))
         case .insert(let model, let json), .upsert(let model, let json):

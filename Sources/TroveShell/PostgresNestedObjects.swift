@@ -31,15 +31,12 @@ final class PostgresNestedObjects {
     /// The objects `references` name (of models without a primary key, by `"@key"`).
     init(reader: PostgresObjectReader, references: [ObjectReference]) {
         self.reader = reader
-        var wanted: [(model: ModelSchema, keys: [Int64])] = []
-        var seen: [String: Set<Int64>] = [:]
+        var wanted = Wanted()
         for reference in references {
             guard let model = reader.schema[reference.model], model.primaryKey == nil else { continue }
-            let key = Int64(bitPattern: reference.key)
-            guard seen[model.name, default: []].insert(key).inserted else { continue }
-            if let at = wanted.firstIndex(where: { $0.model.name == model.name }) { wanted[at].keys.append(key) } else { wanted.append((model, [key])) }
+            wanted.add(Int64(bitPattern: reference.key), of: model)
         }
-        start = .keys(wanted)
+        start = .keys(wanted.keys)
     }
 
     /// The stored values of the object of `model` (a model without a primary key) whose
@@ -75,23 +72,28 @@ final class PostgresNestedObjects {
     /// The keys `level`'s objects link to that are not read yet, each once, models in the
     /// order first met.
     private func reached(from level: [(model: ModelSchema, objects: [[Value]])]) -> [(model: ModelSchema, keys: [Int64])] {
-        var wanted: [(model: ModelSchema, keys: [Int64])] = []
-        var seen: [String: Set<Int64>] = [:]
+        var wanted = Wanted()
         for (model, objects) in level {
             for (index, property) in model.properties.filter(\.isStored).enumerated() {
                 guard let targetName = property.type.objectType, let target = schema[targetName], target.primaryKey == nil else { continue }
-                var keys: [Int64] = []
                 for values in objects where index < values.count {
                     let items: [Value] = if case .list(let items) = values[index] { items } else { [values[index]] }
-                    for case .int(let key) in items where read[targetName]?[key] == nil && seen[targetName, default: []].insert(key).inserted {
-                        keys.append(key)
-                    }
+                    for case .int(let key) in items where read[targetName]?[key] == nil { wanted.add(key, of: target) }
                 }
-                guard !keys.isEmpty else { continue }
-                if let at = wanted.firstIndex(where: { $0.model.name == targetName }) { wanted[at].keys += keys } else { wanted.append((target, keys)) }
             }
         }
-        return wanted
+        return wanted.keys
+    }
+
+    /// The keys wanted of each model, each once, models in the order first met.
+    private struct Wanted {
+        private(set) var keys: [(model: ModelSchema, keys: [Int64])] = []
+        private var seen: [String: Set<Int64>] = [:]
+
+        mutating func add(_ key: Int64, of model: ModelSchema) {
+            guard seen[model.name, default: []].insert(key).inserted else { return }
+            if let at = keys.firstIndex(where: { $0.model.name == model.name }) { keys[at].keys.append(key) } else { keys.append((model, [key])) }
+        }
     }
 
     /// The object `reference` names, as `.dump` reads objects, when it is read.

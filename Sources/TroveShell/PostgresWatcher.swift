@@ -66,7 +66,7 @@ final class PostgresWatcher {
         // Identities by their bytes: strings would make two objects whose keys are canonically
         // equivalent (`é`, `e` + U+0301) one.
         case .objects(let objects):
-            return .rows(columns: objects.columns, zip(objects.keys, objects.json).map { ResultDiff.Entry(identity: Array($0.utf8), object: $1) })
+            return .rows(columns: objects.columns, zip(objects.keys, json).map { ResultDiff.Entry(identity: Array($0.utf8), object: $1) })
         case .rows(let rows):
             return .rows(columns: rows.columns, zip(rows.identities, json).map { ResultDiff.Entry(identity: Array($0.utf8), object: $1) })
         case .value(let name, let value):

@@ -76,12 +76,14 @@ final class QueryWatcher {
         try store.read { snapshot in
             switch try query.answer(in: snapshot) {
             case .objects(let results):
-                let columns = store.schema[results.modelName].map(ResultRows.columns(of:)) ?? []
-                return .rows(columns: columns, try zip(results.references, results).map { reference, object in
-                    ResultDiff.Entry(reference: reference, object: try object.json())
+                let schema = snapshot.schema
+                let model = schema[results.modelName]
+                let links = model.map { StoreDump.linksWrittenNested($0, schema: schema) } ?? []
+                return .rows(columns: model.map(ResultRows.columns(of:)) ?? [], try zip(results.references, results).map { reference, object in
+                    ResultDiff.Entry(reference: reference, object: try ResultRows.json(of: object, links: links, schema: schema, cyclesEnd: true))
                 })
             case .rows(let rows):
-                return .rows(columns: rows.columns, zip(rows, try ResultRows.json(rows, in: snapshot)).map { ResultDiff.Entry(identity: $0.identity, object: $1) })
+                return .rows(columns: rows.columns, zip(rows, try ResultRows.json(rows, in: snapshot, cyclesEnd: true)).map { ResultDiff.Entry(identity: $0.identity, object: $1) })
             case .value(let value):
                 return .value(value)
             }

@@ -94,12 +94,12 @@ struct StoreDump {
 
     /// The stored properties of `object`; links only when `links` (as `linkValue` writes them).
     private static func fields(of object: any DumpObject, _ model: ModelSchema, schema: Schema, links: Bool,
-                               path: [AnyHashable] = []) throws -> JSONObject {
+                               path: [AnyHashable] = [], cyclesEnd: Bool = false) throws -> JSONObject {
         let json = try object.json()
         var out = JSONObject()
         for p in model.properties where p.isStored {
             if p.type.objectType != nil {
-                if links { out[p.name] = try linkValue(object, json, p, schema: schema, path: path) }
+                if links { out[p.name] = try linkValue(object, json, p, schema: schema, path: path, cyclesEnd: cyclesEnd) }
             } else {
                 out[p.name] = json[p.name] ?? .null
             }
@@ -152,25 +152,26 @@ struct StoreDump {
 
     /// `json`, the JSON form of `object`, with each of `links` (`linksWrittenNested` of its
     /// model) written as `.dump` writes it, nested: what `import` reads back. `export` writes
-    /// objects so.
+    /// objects so. With `cyclesEnd` (what the shell prints), a link to an object already on its
+    /// own path is null rather than the error `export` gives for a cycle.
     static func withNestedLinks(_ object: some DumpObject, _ json: JSONObject, _ links: [PropertySchema],
-                                schema: Schema) throws -> JSONObject {
+                                schema: Schema, cyclesEnd: Bool = false) throws -> JSONObject {
         var out = json
-        for p in links { out[p.name] = try linkValue(object, json, p, schema: schema, path: []) }
+        for p in links { out[p.name] = try linkValue(object, json, p, schema: schema, path: [], cyclesEnd: cyclesEnd) }
         return out
     }
 
     /// `value`, a value of a row of SELECT or GROUP (`json` its JSON form), with each object of
     /// a model without a primary key (a `.reference`, in a list too) written nested, as `export`
     /// writes a link to it: read by `object`.
-    static func nestedReferences(_ value: Value, _ json: JSONValue, schema: Schema,
+    static func nestedReferences(_ value: Value, _ json: JSONValue, schema: Schema, cyclesEnd: Bool = false,
                                  object: (ObjectReference) throws -> (any DumpObject)?) throws -> JSONValue {
         switch value {
         case .reference(let reference):
             guard let model = schema[reference.model], let linked = try object(reference) else { return .null }
-            return .object(try fields(of: linked, model, schema: schema, links: true))
+            return .object(try fields(of: linked, model, schema: schema, links: true, cyclesEnd: cyclesEnd))
         case .list(let items) where items.contains(where: Self.isReference):
-            return .array(try items.map { try nestedReferences($0, $0.jsonValue, schema: schema, object: object) })
+            return .array(try items.map { try nestedReferences($0, $0.jsonValue, schema: schema, cyclesEnd: cyclesEnd, object: object) })
         default:
             return json
         }
@@ -183,15 +184,16 @@ struct StoreDump {
     /// A link or list of links: targets with a primary key by it (as `json`, the object's JSON
     /// form, has it), others as nested objects.
     private static func linkValue(_ object: any DumpObject, _ json: JSONObject, _ p: PropertySchema,
-                                  schema: Schema, path: [AnyHashable]) throws -> JSONValue {
+                                  schema: Schema, path: [AnyHashable], cyclesEnd: Bool = false) throws -> JSONValue {
         guard let targetName = p.type.objectType, let target = schema[targetName] else { return .null }
         if target.primaryKey != nil { return json[p.name] ?? .null }
         let path = path + [object.identity]
         func nested(_ linked: any DumpObject) throws -> JSONValue {
             if path.contains(linked.identity) {
+                if cyclesEnd { return .null }
                 throw StatementError("cannot write '\(target.name)' nested in links: its objects have no primary key and link to each other in a cycle")
             }
-            return .object(try fields(of: linked, target, schema: schema, links: true, path: path))
+            return .object(try fields(of: linked, target, schema: schema, links: true, path: path, cyclesEnd: cyclesEnd))
         }
         let linked = try object.linked(p)
         if p.type.isList { return .array(try linked.map(nested)) }

@@ -173,7 +173,9 @@ public final class TroveBackend: ShellBackend {
                 let objects = try keys.map { key in
                     try snapshot.object(m.name, primaryKey: try LiteralValue.primaryKey(key, of: m, arguments: arguments, in: snapshot))
                 }
-                return .lookup(columns: ResultRows.columns(of: m), objects: try objects.map { try $0?.json() },
+                let links = StoreDump.linksWrittenNested(m, schema: snapshot.schema)
+                return .lookup(columns: ResultRows.columns(of: m),
+                               objects: try objects.map { try $0.map { try ResultRows.json(of: $0, links: links, schema: snapshot.schema, cyclesEnd: true) } },
                                decimalColumns: ResultRows.decimalColumns(of: m))
             }
         case .insert(let model, let json), .upsert(let model, let json):
@@ -253,14 +255,14 @@ public final class TroveBackend: ShellBackend {
                     for (i, object) in results.enumerated() {
                         if i % 1024 == 0, context.isCancelled { throw StatementError("export interrupted") }
                         if leftOut.contains(object.identity) { continue }
-                        let json = try object.json()
-                        try row(nested.isEmpty ? json : try StoreDump.withNestedLinks(object, json, nested, schema: store.schema))
+                        try row(try ResultRows.json(of: object, links: nested, schema: store.schema))
                     }
                 case .rows(let rows):
                     try columns(rows.columns)
-                    for (i, r) in try ResultRows.json(rows, in: snapshot).enumerated() {
+                    // Row by row, each row's objects nested as it is written.
+                    for (i, r) in rows.enumerated() {
                         if i % 1024 == 0, context.isCancelled { throw StatementError("export interrupted") }
-                        try row(r)
+                        try row(try ResultRows.nested(rows.columns, [r.values], [r.json], schema: snapshot.schema) { try snapshot.object($0) }[0])
                     }
                 case .value:
                     throw StatementError("export takes a query; an aggregate has no objects to export")

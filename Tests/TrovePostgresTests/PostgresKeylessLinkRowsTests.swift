@@ -1,6 +1,6 @@
 import Testing
 import Trove
-import TrovePostgres
+@testable import TrovePostgres
 import PostgresTestSupport
 
 /// In the Swift API's rows, a SELECT item or GROUP key that is a link to a model without a
@@ -44,24 +44,25 @@ struct PostgresKeylessLinkRowsTests {
         #expect(rows.rows.map { $0.map(Self.shape) } == expected, "\(text)")
         #expect(expected.joined().contains("ref(Box)"), "\(text): \(expected)")
     }
+}
 
-    /// Each reference reaches the object it stands for on the store.
-    @Test func aStoresReferenceReadsTheLinkedObject() throws {
-        let store = try Store(configuration: .inMemory(schema: Self.schema))
-        try store.write { tx in for shelf in Self.shelves { _ = try tx.insert("Shelf", shelf) } }
-        try store.read { snapshot in
-            let rows = try snapshot.rows("Shelf SORT(id) SELECT(top, boxes.inner)")
-            guard case .reference(let top) = rows[0].values[0], case .list(let inners) = rows[1].values[1] else {
-                Issue.record("\(rows)")
-                return
-            }
-            #expect(try snapshot.object(top)?.string("label") == "a")
-            #expect(inners.count == 2 && inners[0] == .null)
-            guard case .reference(let inner) = inners[1] else {
-                Issue.record("\(inners)")
-                return
-            }
-            #expect(try snapshot.object(inner)?.string("label") == "e")
-        }
+/// A list of keys PostgreSQL answers that is not one is refused, as a single bad key is: no
+/// server is needed to read an answer.
+struct PostgresKeylessLinkAnswerTests {
+    @Test(arguments: ["7", "[1]", "{\"a\": 1}", "not json"])
+    func aMalformedListOfKeysThrows(_ text: String) {
+        let column = PostgresProjectedColumn(name: "boxes", reading: .references("Box"))
+        #expect(throws: PostgresError.self) { try PostgresProjectedRows(columns: [column], rows: [[text]]) }
+    }
+
+    @Test func aBadKeyThrows() {
+        let column = PostgresProjectedColumn(name: "top", reading: .reference("Box"))
+        #expect(throws: PostgresError.self) { try PostgresProjectedRows(columns: [column], rows: [["x"]]) }
+    }
+
+    @Test func aListOfKeysHoldsNullForANullLinkOnTheWay() throws {
+        let column = PostgresProjectedColumn(name: "boxes", reading: .references("Box"))
+        let rows = try PostgresProjectedRows(columns: [column], rows: [[#"[null, "3"]"#]])
+        #expect(rows.rows == [[.list([.null, .reference(ObjectReference(model: "Box", key: 3))])]])
     }
 }

@@ -74,4 +74,31 @@ struct PostgresNestedReadTests {
         }
         #expect(sent[0] == sent[1], "\(sent)")
     }
+
+    /// A statement whose answer may hold links to objects without a primary key runs once, in
+    /// the snapshot its objects are read in: what the shell sends for it is what one run and
+    /// the reading of its objects send. One that holds none runs alone.
+    @Test func aStatementTheShellPrintsNestedRunsOnce() throws {
+        let backend = try Self.backend(people: 3)
+        let store = backend.store
+        for text in ["Person SELECT(id, best)", "Person SELECT(id, dogs)", "Person where id <= 2", "Dog GROUP(toy) SELECT(toy, @count)"] {
+            _ = try store.runForShell(text, arguments: [])  // prepares its statements
+            let (once, _) = try Self.statements(backend) { _ in
+                _ = try store.readingObjects { reader in
+                    switch try store.run(text) {
+                    case .objects(let objects): _ = try objects.nestedJSON(reader)
+                    case .rows(let rows): _ = try rows.nestedJSON(reader)
+                    case .value: break
+                    }
+                }
+            }
+            let (sent, _) = try Self.statements(backend) { _ in _ = try store.runForShell(text, arguments: []) }
+            #expect(sent == once, "\(text): \(sent) statements, one run sends \(once)")
+        }
+        for text in ["Person SELECT(id)", "Dog SELECT(name)", "sum Person.id"] {
+            _ = try store.runForShell(text, arguments: [])
+            let (sent, _) = try Self.statements(backend) { _ in _ = try store.runForShell(text, arguments: []) }
+            #expect(sent == 1, "\(text): \(sent) statements")
+        }
+    }
 }
