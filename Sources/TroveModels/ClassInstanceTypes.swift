@@ -16,39 +16,54 @@ import Foundation
 /// their elements hold counts. A struct or tuple holds what its fields hold. An enum that is not
 /// trivial counts as holding one: the runtime lists no payload types of its cases, so a payload
 /// of a string cannot be told from one of a class. So does an existential (`any P`, `Any`),
-/// which may hold one, and a closure, whose captures may be shared. A linked model is answered
-/// by its own table: a class model holds one, a struct model's properties are asked in turn.
+/// which may hold one, and a closure, whose captures may be shared. A linked model (the
+/// property's type, or its optional's or array's element) is answered by its own table: a class
+/// model holds one, a struct model's properties are asked in turn. A struct model met deeper,
+/// stored inside a value of another type, is no link: its fields are walked as any struct's.
+///
+/// The fields come from the reflection metadata of the type's module, which a module built
+/// with `-disable-reflection-metadata` lacks: the walk then reports none, or `()` for a field
+/// whose type it cannot name. A struct or tuple that is not trivial yet reports no field that is
+/// counts as holding one, so a missing metadata costs caching, never a shared instance.
 enum ClassInstanceTypes {
     static func holdsInstance<V>(_ type: V.Type) -> Bool {
         var seen: Set<ObjectIdentifier> = []
-        return fieldsHoldInstance(HeldField<V>.self, &seen)
+        return fieldsHoldInstance(HeldField<V>.self, atLink: true, &seen)
     }
 
     /// Whether a stored field of the struct or tuple `type` holds an instance. Each field's
-    /// metadata kind comes with it, which tells a struct from an enum.
-    private static func fieldsHoldInstance(_ type: Any.Type, _ seen: inout Set<ObjectIdentifier>) -> Bool {
+    /// metadata kind comes with it, which tells a struct from an enum. `atLink`: the field is
+    /// where a link may stand, the property's type or its optional's or array's element.
+    private static func fieldsHoldInstance(_ type: Any.Type, atLink: Bool, _ seen: inout Set<ObjectIdentifier>) -> Bool {
         var found = false
+        var reportsReference = false
         _forEachField(of: type) { _, _, field, kind in
-            found = holdsInstance(field, kind, &seen)
+            if !isTrivial(field) { reportsReference = true }
+            found = holdsInstance(field, kind, atLink: atLink, &seen)
             return !found
         }
-        return found
+        // A layout with a reference that no reported field holds: the metadata is missing.
+        return found || (!reportsReference && !isTrivial(type))
     }
 
-    private static func holdsInstance(_ type: Any.Type, _ kind: _MetadataKind, _ seen: inout Set<ObjectIdentifier>) -> Bool {
+    private static func holdsInstance(
+        _ type: Any.Type, _ kind: _MetadataKind, atLink: Bool, _ seen: inout Set<ObjectIdentifier>
+    ) -> Bool {
         if let container = type as? any HeldValueContainer.Type {
-            return container.elementFields.contains { fieldsHoldInstance($0, &seen) }
+            let elementAtLink = atLink && container.mayHoldLink
+            return container.elementFields.contains { fieldsHoldInstance($0, atLink: elementAtLink, &seen) }
         }
         if isTrivial(type) { return false }
         switch kind {
         case .class, .foreignClass, .objcClassWrapper:
             return true
         case .struct, .tuple:
-            // A struct model's own properties are asked through its table, as a link's are.
-            if type is any PersistentModel.Type || copiedOnWrite.contains(ObjectIdentifier(type)) { return false }
+            // A linked struct model's own properties are asked through its table.
+            if atLink && type is any PersistentModel.Type { return false }
+            if copiedOnWrite.contains(ObjectIdentifier(type)) { return false }
             // A type met again (a struct holding an array of itself) adds nothing.
             guard seen.insert(ObjectIdentifier(type)).inserted else { return false }
-            return fieldsHoldInstance(type, &seen)
+            return fieldsHoldInstance(type, atLink: false, &seen)
         case .metatype, .existentialMetatype:
             return false
         default:
@@ -74,13 +89,21 @@ private struct HeldField<T> {
 private protocol HeldValueContainer {
     /// Types whose one field is an element type.
     static var elementFields: [Any.Type] { get }
+    /// Whether an element may be a link: an optional's or an array's.
+    static var mayHoldLink: Bool { get }
+}
+
+extension HeldValueContainer {
+    fileprivate static var mayHoldLink: Bool { false }
 }
 
 extension Optional: HeldValueContainer {
+    fileprivate static var mayHoldLink: Bool { true }
     fileprivate static var elementFields: [Any.Type] { [HeldField<Wrapped>.self] }
 }
 
 extension Array: HeldValueContainer {
+    fileprivate static var mayHoldLink: Bool { true }
     fileprivate static var elementFields: [Any.Type] { [HeldField<Element>.self] }
 }
 

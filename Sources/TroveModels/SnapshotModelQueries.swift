@@ -16,6 +16,9 @@ extension Snapshot {
     /// and uses the indexes the text would. A property that is not stored
     /// (computed, `@Transient`) or a model value compared is a ``ModelQueryError``.
     ///
+    /// A reference to the method that is not a call is ambiguous with the `Predicate` overloads
+    /// of the same name; the `#Predicate` overload says how to resolve it.
+    ///
     /// Inlinable, so that the closure's comparisons run specialized for `T` in the caller.
     @inlinable
     public func objects<T: PersistentModel, C: ModelConditionConvertible<T>>(

@@ -19,15 +19,8 @@ extension Snapshot {
     /// ```
     ///
     /// A call picks among this, the `#Predicate` overload and the `where:` closure's by its
-    /// arguments, a trailing closure and any defaulted one left out included. A reference to
-    /// the method that is not a call (`let fetch = snapshot.objects`) is ambiguous, as they
-    /// share a name, and takes no defaults: give its type, or call it in a closure.
-    ///
-    /// ```swift
-    /// let fetch: (Person.Type, Predicate<Person>, [ModelSortDescriptor<Person>], Int, Int?) throws
-    ///     -> ModelResults<Person> = snapshot.objects
-    /// let all = try [Person.self].map { try snapshot.objects($0) }
-    /// ```
+    /// arguments; a reference that is not a call is ambiguous (the `#Predicate` overload says
+    /// how to resolve it).
     ///
     /// Inlinable so that the caller's own type answers which way it goes, with no generic
     /// metadata looked up for the arguments at each call.
@@ -43,6 +36,18 @@ extension Snapshot {
     /// The objects of `T` that `predicate` selects, sorted and paged: the overload a
     /// `#Predicate` argument takes, which hands the caller's predicate on as it is (the
     /// optional one's `if let` copies the whole tree).
+    ///
+    /// A call picks among this, the optional-predicate overload and the `where:` closure's by
+    /// its arguments, a trailing closure and any defaulted one left out included. A reference
+    /// to the method that is not a call (`let fetch = snapshot.objects`) is ambiguous, as they
+    /// share a name, and takes no defaults: give its type, which picks one (the type below picks
+    /// this overload), or call it in a closure.
+    ///
+    /// ```swift
+    /// let fetch: (Person.Type, Predicate<Person>, [ModelSortDescriptor<Person>], Int, Int?) throws
+    ///     -> ModelResults<Person> = snapshot.objects
+    /// let all = try [Person.self].map { try snapshot.objects($0) }
+    /// ```
     @inlinable
     public func objects<T: PersistentModel>(
         _ type: T.Type, where predicate: Predicate<T>, sortBy: [ModelSortDescriptor<T>] = [],

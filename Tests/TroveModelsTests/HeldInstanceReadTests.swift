@@ -124,6 +124,32 @@ struct Span: RawRepresentable, Codable, StorableProperty {
     var spans: [Span?] = []
 }
 
+/// A property type of its own holding a struct model as a value, not a link: no table is
+/// asked for it, so its fields count as any struct's.
+struct BadgePair: RawRepresentable, Codable, StorableProperty {
+    let holder: BadgeHolder
+
+    init?(rawValue: String) { holder = BadgeHolder(id: 0, badge: Badge(rawValue)) }
+    var rawValue: String { holder.badge.text }
+}
+
+struct SpanPair: RawRepresentable, Codable, StorableProperty {
+    let holder: SpanHolder
+
+    init?(rawValue: String) { holder = SpanHolder(id: 0, span: Span(rawValue: rawValue)!) }
+    var rawValue: String { holder.span.label }
+}
+
+@Model struct BadgePairHolder {
+    @Attribute(.primaryKey) var id: Int
+    var pair: BadgePair
+}
+
+@Model struct SpanPairHolder {
+    @Attribute(.primaryKey) var id: Int
+    var pair: SpanPair
+}
+
 /// A struct model linking to each of them.
 @Model struct EmblemWearer {
     @Attribute(.primaryKey) var id: Int
@@ -211,6 +237,14 @@ struct Span: RawRepresentable, Codable, StorableProperty {
         #expect(EmblemHolder._nestsNoClassInstance && AwardHolder._nestsNoClassInstance && EmblemWearer._nestsNoClassInstance)
         // Strings, arrays and raw-value enums hold no shared instance: such values are kept.
         #expect(SpanHolder._holdsNoClassInstance && Pet._holdsNoClassInstance)
+    }
+
+    // A struct of a module built without reflection metadata reports no field and counts as
+    // holding one (ClassInstanceTypes.fieldsHoldInstance); no test here: it needs that module
+    // built with `-Xfrontend -disable-reflection-metadata`, a flag this package does not set.
+    @Test func aStructModelHeldAsAValueCountsByItsFields() {
+        #expect(!BadgePairHolder._holdsNoClassInstance)
+        #expect(SpanPairHolder._holdsNoClassInstance)
     }
 
     @Test func whetherAModelHoldsAClassInstanceFollowsItsLinks() {

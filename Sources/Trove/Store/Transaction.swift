@@ -301,9 +301,16 @@ public final class Transaction: Snapshot {
     /// this transaction, its model unchanged since: a write of it again would write nothing.
     package func wroteNested(_ model: String, primaryKey: Value, _ values: [String: Value]) -> Bool {
         // A transaction's first nested write finds none, with no model looked up.
-        guard !nestedWrites.isEmpty, let m = try? self.model(model), let pk = m.primaryKey, m.id < nestedWrites.count,
-              let written = nestedWrites[m.id][ExactKey(primaryKey)] else { return false }
-        return Transaction.same(written.values, values, besides: pk.name)
+        guard !nestedWrites.isEmpty, let m = try? self.model(model) else { return false }
+        return memoizedNestedKey(m, primaryKey, values) != nil
+    }
+
+    /// The key of the nested object of `m` with primary key `pk` that this transaction wrote
+    /// with `values`, its model unchanged since; nil when a write of it would write anything.
+    private func memoizedNestedKey(_ m: ModelLayout, _ pk: Value, _ values: [String: Value]) -> UInt64? {
+        guard let pkName = m.primaryKey?.name, m.id < nestedWrites.count, let written = nestedWrites[m.id][ExactKey(pk)],
+              Transaction.same(written.values, values, besides: pkName) else { return nil }
+        return written.key
     }
 
     /// The key of the object a nested object `dict` of `target` at link depth `depth` is written as.
@@ -312,10 +319,7 @@ public final class Transaction: Snapshot {
         guard let pk = target.primaryKey, let pkValue = dict[pk.name] else {
             return try insertObject(target, dict, depth: depth + 1)
         }
-        if target.id < nestedWrites.count, let written = nestedWrites[target.id][ExactKey(pkValue)],
-           Transaction.same(written.values, dict, besides: pk.name) {
-            return written.key
-        }
+        if let written = memoizedNestedKey(target, pkValue, dict) { return written }
         let key: UInt64
         if let existing = try objectKey(target, primaryKey: pkValue) {
             key = existing
