@@ -11,6 +11,7 @@ import TroveModels
     @Attribute(.primaryKey) var id: Int
     var mood: Mood = .happy
     var started: Date = Date(timeIntervalSince1970: 86_400)
+    var born: Date = Date()                   // as the README writes it
     var pages: Int = 10
     var tags: [String] = []
     var note: String?
@@ -19,7 +20,9 @@ import TroveModels
 @Suite struct GetOrCreateTests {
     @Test func aCreatedObjectHoldsTheModelsInitialValuesThatAreNotLiterals() throws {
         let store = try Store(configuration: .inMemory(schema: Schema(Diary.self)))
+        let before = Date()
         let created = try store.write { tx in try tx.getOrCreate(Diary.self, primaryKey: 1) }
+        #expect(created.born >= before)
         #expect(created.mood == .happy && created.started == Date(timeIntervalSince1970: 86_400))
         #expect(created.pages == 10 && created.tags.isEmpty && created.note == nil)
         let read = try store.read { try $0.object(Diary.self, primaryKey: 1) }
