@@ -40,3 +40,20 @@ import TroveModels
         }
     }
 }
+
+/// A `lazy` initial value reads the instance, which the property table's static closure cannot:
+/// the macro gives it no `initial:`, and the model compiles as Swift alone would compile it.
+@Model final class Nametag {
+    @Attribute(.primaryKey) var id: Int
+    var name: String
+    lazy var label: String = self.name.uppercased()
+    init(id: Int, name: String) { self.id = id; self.name = name }
+}
+
+@Suite struct LazyInitialValueTests {
+    @Test func aLazyPropertyThatReadsSelfCompilesAndIsStored() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Nametag.self)))
+        try store.write { tx in try tx.insert(Nametag(id: 1, name: "ann")) }
+        #expect(try store.read { try $0.object(Nametag.self, primaryKey: 1)?.label } == "ANN")
+    }
+}
