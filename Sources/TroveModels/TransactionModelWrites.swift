@@ -34,8 +34,8 @@ extension Transaction {
     }
 
     /// Changes `value` with `body` and writes only the properties `body` changed to the stored
-    /// object with `value`'s primary key, as GRDB's `updateChanges` does; returns `value` with
-    /// `body`'s changes.
+    /// object with `value`'s primary key, as GRDB's `updateChanges` does; returns the changed
+    /// value: for a struct, `value` with `body`'s changes; for a class, see below.
     ///
     /// For a struct, what is written is the difference `body` makes to `value`, not to the
     /// stored object: a change made to `value` before the call is not written, a property
