@@ -252,7 +252,11 @@ struct StoredProperty {
                     || (variable.bindingSpecifier.tokenKind == .keyword(.var) && Self.isOptional(binding.typeAnnotation?.type))
                 if let value = binding.initializer?.value, Self.isLiteral(value) {
                     property.defaultLiteral = value.trimmedDescription
-                } else if let value = binding.initializer?.value, !Self.isAbsentValue(value) {
+                } else if let value = binding.initializer?.value, !Self.isAbsentValue(value),
+                          !variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.lazy) }),
+                          !value.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.self) }) {
+                    // The table's closure is static: an initial value that reads the instance
+                    // (a `lazy` one, or one naming `self`) cannot be evaluated there.
                     property.initialExpression = value.trimmedDescription
                 }
                 out.append(property)

@@ -193,7 +193,7 @@ struct ModelConditionTranslator {
             throw ModelQueryError("where: a subquery's condition reads \(keyPaths.last.map { "\($0)" } ?? "the object"), which is not of the list's elements (\(scope.list.last.map { "\($0)" } ?? ""))")
         }
         for keyPath in keyPaths.dropFirst(resolved.scoped) {
-            guard let current = model else { throw ModelQueryError("where: \(keyPath) does not start from a model object") }
+            guard let current = model else { throw ModelQueryError("where: \(keyPathName(keyPath)) does not start from a model object") }
             let property = try current._storedProperty(keyPath)
             resolved.names.append(QueryIdentifier(property.schema.name))
             switch property.schema.type {

@@ -28,6 +28,11 @@ public struct ModelProperty<Root>: @unchecked Sendable {
     let initialValue: (() throws -> Value)?
 
     /// A stored property; its schema type follows from `V`.
+    ///
+    /// `default:` is the schema's default, which every insert that omits the property gets.
+    /// `initial:` gives the value of a model created from its primary key alone
+    /// (``Trove/Transaction/getOrCreate(_:primaryKey:)``) when the schema cannot hold it as a
+    /// default (`.happy`, `Date()`); a property with neither gets its type's zero there.
     public init<V: StorableProperty>(
         _ name: String, _ keyPath: KeyPath<Root, V>, primaryKey: Bool = false, indexed: Bool = false,
         default defaultValue: V? = nil, originalName: String? = nil, initial: (() -> V)? = nil

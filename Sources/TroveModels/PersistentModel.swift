@@ -220,15 +220,9 @@ extension PersistentModel {
     }
 
     static func unknownProperty(_ keyPath: AnyKeyPath) -> ModelQueryError {
-        ModelQueryError("\(unstoredName(keyPath)) is not a stored property of \(modelName); only properties of the model table (not computed or @Transient ones) can be queried")
+        ModelQueryError("\(keyPathName(keyPath)) is not a stored property of \(modelName); only properties of the model table (not computed or @Transient ones) can be queried")
     }
 
-    /// `keyPath` as an error names a property that is not in the table: a stored Swift
-    /// property (`@Transient`) by its key path; a computed one, which Linux prints as an
-    /// address (`\Person.<computed 0x… (String)>`) and no table can name, as what it is.
-    static func unstoredName(_ keyPath: AnyKeyPath) -> String {
-        "\(keyPath)".contains("<computed ") ? "a computed property (\(type(of: keyPath).valueType))" : "\(keyPath)"
-    }
 
     /// The primary-key property, or an error when the model has none.
     static func primaryKeyProperty() throws -> ModelProperty<Self> {
@@ -280,3 +274,9 @@ extension PersistentModel where Self: AnyObject {
     public func _modelClassMustNotHaveASuperclass() {}
 }
 
+/// `keyPath` as every error names it: a stored Swift property by its key path; a computed
+/// one, which Linux prints as an address (`\Person.<computed 0x… (String)>`) and no table can
+/// name, as what it is. The test is on the runtime's description text, `<computed `.
+func keyPathName(_ keyPath: AnyKeyPath) -> String {
+    "\(keyPath)".contains("<computed ") ? "a computed property (\(type(of: keyPath).valueType))" : "\(keyPath)"
+}

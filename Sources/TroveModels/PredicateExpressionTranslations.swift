@@ -46,14 +46,14 @@ extension PredicateExpressions.KeyPath: TranslatableExpression {
                     return .predicate(.comparison(.init(count, .equal, .int(0))))
                 }
             }
-            throw ModelQueryError("#Predicate: of a list, only count and isEmpty can be read (\(keyPath))")
+            throw ModelQueryError("#Predicate: of a list, only count and isEmpty can be read (\(keyPathName(keyPath)))")
         case .value(let e, _) where e.keyPath != nil && Root.Output.self == String.self:
             let size = QueryExpression(.aggregate(.init(collection: e.keyPath!, function: .size)))
             if keyPath == \String.count { return .value(size, type: Int.self) }
             if keyPath == \String.isEmpty { return .predicate(.comparison(.init(size, .equal, .int(0)))) }
-            throw ModelQueryError("#Predicate: of a string, only count and isEmpty can be read (\(keyPath))")
+            throw ModelQueryError("#Predicate: of a string, only count and isEmpty can be read (\(keyPathName(keyPath)))")
         default:
-            throw ModelQueryError("#Predicate: the key path \(keyPath) does not start from a model object")
+            throw ModelQueryError("#Predicate: the key path \(keyPathName(keyPath)) does not start from a model object")
         }
     }
 

@@ -41,7 +41,7 @@ extension PersistentModel {
     /// `"sectioned by"`), or an error naming the model, the key path and the verb, with `hint`.
     static func storedPath(_ keyPath: AnyKeyPath, toBe verb: String, hint: String? = nil) throws -> PropertyPath {
         guard let path = propertyPath(keyPath), path.schema.isStored else {
-            throw ModelQueryError("\(unstoredName(keyPath)) is not a stored property of \(modelName), nor one of a linked model through to-one links; only properties of the model tables (not computed or @Transient ones) can be \(verb)" + (hint.map { ": \($0)" } ?? ""))
+            throw ModelQueryError("\(keyPathName(keyPath)) is not a stored property of \(modelName), nor one of a linked model through to-one links; only properties of the model tables (not computed or @Transient ones) can be \(verb)" + (hint.map { ": \($0)" } ?? ""))
         }
         return path
     }

@@ -34,8 +34,8 @@ extension Transaction {
     }
 
     /// Changes `value` with `body` and writes only the properties `body` changed to the stored
-    /// object with `value`'s primary key, as GRDB's `updateChanges` does; returns `value` with
-    /// `body`'s changes.
+    /// object with `value`'s primary key, as GRDB's `updateChanges` does; returns the changed
+    /// value: for a struct, `value` with `body`'s changes; for a class, see below.
     ///
     /// For a struct, what is written is the difference `body` makes to `value`, not to the
     /// stored object: a change made to `value` before the call is not written, a property
@@ -154,18 +154,16 @@ extension Transaction {
     }
 
     /// The stored value of `T` with this primary key, created when there is none with the
-    /// key and each property's initial value in `T` (a literal one is the schema's default).
-    /// A property that is neither optional, a list nor given an initial value has no value to
-    /// be created with: the call throws, naming it, and writes nothing.
+    /// key and each property's initial value in `T` (a literal one is the schema's default),
+    /// as ``Trove/Transaction/getOrCreate(_:primaryKey:)`` creates it: a property with none
+    /// holds its type's zero (`""`, 0, false, null, `[]`). A property whose zero `T` cannot
+    /// read (an enum with no case for `""`) throws, naming it, and nothing is written: give it
+    /// an initial value (`initial:` in a table listed by hand), or pass a whole value to
+    /// ``getOrCreate(_:)``.
     public func getOrCreate<T: PersistentModel, K: StorableProperty>(_ type: T.Type, primaryKey: K) throws -> T {
         if let stored = try object(T.self, primaryKey: primaryKey) { return stored }
         let key = try primaryKey.storedValue()
         let table = T.modelProperties
-        for p in table where p.schema.isStored && !p.isPrimaryKey && p.initialValue == nil
-            && p.schema.defaultValue == nil && !p.schema.isOptional && !p.schema.type.isList {
-            throw StoreError.invalidArgument(
-                "getOrCreate cannot create '\(T.modelName)' with primary key \(key): its property '\(p.name)' has no initial value; give it one in \(T.self), or pass a whole value to getOrCreate(_:)")
-        }
         var properties = try writingInstances(of: T.self) { () throws -> [String: Value] in
             var properties: [String: Value] = [:]
             for p in table where p.schema.isStored && !p.isPrimaryKey {
@@ -174,6 +172,15 @@ extension Transaction {
             return properties
         }
         properties[table[try T.primaryKeyIndex()].name] = key
+        // Links are left out of the check: a link or list of links reads as null or empty.
+        do {
+            _ = try T.decoded(from: unwrittenObject(T.modelName, properties.filter { name, _ in
+                table.first { $0.name == name }?.linkedModel == nil
+            }))
+        } catch let error as ModelDecodingError {
+            throw StoreError.invalidArgument(
+                "getOrCreate cannot create '\(T.modelName)' with primary key \(key): its property '\(error.property)' has no initial value, and \(error.storedValue) does not read as \(error.expectedType); give it one in \(T.self), or pass a whole value to getOrCreate(_:)")
+        }
         return try T.decoded(from: insert(T.modelName, properties))
     }
 

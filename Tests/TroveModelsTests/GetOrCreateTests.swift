@@ -11,6 +11,7 @@ import TroveModels
     @Attribute(.primaryKey) var id: Int
     var mood: Mood = .happy
     var started: Date = Date(timeIntervalSince1970: 86_400)
+    var born: Date = Date()                   // as the README writes it
     var pages: Int = 10
     var tags: [String] = []
     var note: String?
@@ -19,7 +20,9 @@ import TroveModels
 @Suite struct GetOrCreateTests {
     @Test func aCreatedObjectHoldsTheModelsInitialValuesThatAreNotLiterals() throws {
         let store = try Store(configuration: .inMemory(schema: Schema(Diary.self)))
+        let before = Date()
         let created = try store.write { tx in try tx.getOrCreate(Diary.self, primaryKey: 1) }
+        #expect(created.born >= before)
         #expect(created.mood == .happy && created.started == Date(timeIntervalSince1970: 86_400))
         #expect(created.pages == 10 && created.tags.isEmpty && created.note == nil)
         let read = try store.read { try $0.object(Diary.self, primaryKey: 1) }
@@ -35,5 +38,22 @@ import TroveModels
             try tx.insert(Pet(id: 3, mood: .grumpy))
             #expect(try tx.getOrCreate(Pet.self, primaryKey: 3).mood == .grumpy)
         }
+    }
+}
+
+/// A `lazy` initial value reads the instance, which the property table's static closure cannot:
+/// the macro gives it no `initial:`, and the model compiles as Swift alone would compile it.
+@Model final class Nametag {
+    @Attribute(.primaryKey) var id: Int
+    var name: String
+    lazy var label: String = self.name.uppercased()
+    init(id: Int, name: String) { self.id = id; self.name = name }
+}
+
+@Suite struct LazyInitialValueTests {
+    @Test func aLazyPropertyThatReadsSelfCompilesAndIsStored() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Nametag.self)))
+        try store.write { tx in try tx.insert(Nametag(id: 1, name: "ann")) }
+        #expect(try store.read { try $0.object(Nametag.self, primaryKey: 1)?.label } == "ANN")
     }
 }

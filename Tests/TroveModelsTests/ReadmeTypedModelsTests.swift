@@ -76,6 +76,14 @@ enum ReadmeTypedModels {
         #expect(stored?.age == 31 && stored?.tags == ["y"])
     }
 
+    @Test func getOrCreateByKeyGivesARequiredPropertyWithNoInitialValueItsZeroAsTheDynamicOneDoes() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Person.self)))
+        let typed = try store.write { tx in try tx.getOrCreate(Person.self, primaryKey: 1) }
+        let dynamic = try store.write { tx in try tx.getOrCreate("Person", primaryKey: .int(2)) }
+        #expect(typed.name == "" && typed.age == 0 && typed.tags.isEmpty)
+        #expect(try dynamic["name"] == .string(typed.name))
+    }
+
     @Test func theReadmeClassSampleRunsAsWritten() throws {
         typealias Author = ReadmeTypedModels.Author
         let store = try Store(configuration: .inMemory(schema: Schema(Author.self)))

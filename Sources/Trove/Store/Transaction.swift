@@ -177,6 +177,16 @@ public final class Transaction: Snapshot {
         return DynamicObject(snapshot: self, model: m, key: key, record: record)
     }
 
+    /// The object an insert of `given` (scalar values) would write, built but not written,
+    /// so that a caller can check how it reads before inserting it.
+    package func unwrittenObject(_ model: String, _ given: [String: Value]) throws -> DynamicObject {
+        let m = try self.model(model)
+        var values = [Value](repeating: .null, count: m.byID.count)
+        for p in m.storedProperties { values[p.id] = p.defaultValue }
+        for (name, v) in given { values[try property(m, name).id] = v }
+        return DynamicObject(snapshot: self, model: m, key: 0, record: try RecordCodec.encode(values, layout: m))
+    }
+
     /// Deletes the object with this primary key; false if there was none. Links to it become
     /// null and it leaves every list that held it.
     @discardableResult
