@@ -253,10 +253,9 @@ struct StoredProperty {
                 if let value = binding.initializer?.value, Self.isLiteral(value) {
                     property.defaultLiteral = value.trimmedDescription
                 } else if let value = binding.initializer?.value, !Self.isAbsentValue(value),
-                          !variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.lazy) }),
-                          !value.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.self) }) {
-                    // The table's closure is static: an initial value that reads the instance
-                    // (a `lazy` one, or one naming `self`) cannot be evaluated there.
+                          !variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.lazy) }) {
+                    // The table's closure is static: a `lazy` initial value, the one kind that
+                    // may read the instance, cannot be evaluated there.
                     property.initialExpression = value.trimmedDescription
                 }
                 out.append(property)

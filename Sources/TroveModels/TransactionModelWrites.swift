@@ -164,22 +164,24 @@ extension Transaction {
         if let stored = try object(T.self, primaryKey: primaryKey) { return stored }
         let key = try primaryKey.storedValue()
         let table = T.modelProperties
-        var properties = try writingInstances(of: T.self) { () throws -> [String: Value] in
+        let keyName = table[try T.primaryKeyIndex()].name
+        let properties = try writingInstances(of: T.self) { () throws -> [String: Value] in
             var properties: [String: Value] = [:]
             for p in table where p.schema.isStored && !p.isPrimaryKey {
                 if let initial = p.initialValue { properties[p.name] = try initial() }
             }
+            properties[keyName] = key
+            // Checked here, before the linked instances the initial values hold are written, so
+            // that a refusal writes nothing. Links are left out: they read as null or empty.
+            do {
+                _ = try T.decoded(from: unwrittenObject(T.modelName, properties.filter { name, _ in
+                    table.first { $0.name == name }?.linkedModel == nil
+                }))
+            } catch let error as ModelDecodingError {
+                throw StoreError.invalidArgument(
+                    "getOrCreate cannot create '\(T.modelName)' with primary key \(key): its property '\(error.property)' has no initial value, and \(error.storedValue) does not read as \(error.expectedType); give it one in \(T.self), or pass a whole value to getOrCreate(_:)")
+            }
             return properties
-        }
-        properties[table[try T.primaryKeyIndex()].name] = key
-        // Links are left out of the check: a link or list of links reads as null or empty.
-        do {
-            _ = try T.decoded(from: unwrittenObject(T.modelName, properties.filter { name, _ in
-                table.first { $0.name == name }?.linkedModel == nil
-            }))
-        } catch let error as ModelDecodingError {
-            throw StoreError.invalidArgument(
-                "getOrCreate cannot create '\(T.modelName)' with primary key \(key): its property '\(error.property)' has no initial value, and \(error.storedValue) does not read as \(error.expectedType); give it one in \(T.self), or pass a whole value to getOrCreate(_:)")
         }
         return try T.decoded(from: insert(T.modelName, properties))
     }

@@ -41,6 +41,30 @@ import TroveModels
     }
 }
 
+/// A model whose initial value links a class instance, and whose other property has no value
+/// to be created with: a refused getOrCreate writes the linked instance no more than the rest.
+@Model final class Keeper {
+    @Attribute(.primaryKey) var id: Int
+    init(id: Int) { self.id = id }
+}
+
+@Model struct Kennel {
+    @Attribute(.primaryKey) var id: Int
+    var keeper: Keeper? = Keeper(id: 5)
+    var mood: Mood
+}
+
+@Suite struct GetOrCreateLinkedInitialValueTests {
+    @Test func aRefusedCreationWritesNoInstanceItsInitialValuesLink() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Kennel.self, Keeper.self)))
+        let written = try store.write { tx in
+            #expect(throws: StoreError.self) { try tx.getOrCreate(Kennel.self, primaryKey: 1) }
+            return (try tx.object(Keeper.self, primaryKey: 5), try tx.object(Kennel.self, primaryKey: 1))
+        }
+        #expect(written.0 == nil && written.1 == nil)
+    }
+}
+
 /// A `lazy` initial value reads the instance, which the property table's static closure cannot:
 /// the macro gives it no `initial:`, and the model compiles as Swift alone would compile it.
 @Model final class Nametag {
