@@ -45,8 +45,9 @@ extension InMemoryRepository {
     ///
     /// Each fetch writes every such entity into a new store: O(N) in the entities held, which
     /// suits a test double, not large data. A repository in memory saves what a store refuses
-    /// (it knows no schema); such entities make this fetch throw the store's error, where a
-    /// ``TroveRepository`` would have refused the save: two entities with one primary key are
+    /// (it checks little of a schema, and nothing without one); such entities make this fetch
+    /// throw the store's error, where a ``TroveRepository`` would have refused the save: two
+    /// entities with one primary key (saved by `InMemoryRepository()`) are
     /// ``StoreError/duplicatePrimaryKey(model:value:)`` naming the key, a link to an entity
     /// nothing holds is ``StoreError/linkTargetNotFound(property:model:primaryKey:)``.
     ///

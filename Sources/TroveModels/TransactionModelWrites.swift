@@ -156,10 +156,11 @@ extension Transaction {
     /// The stored value of `T` with this primary key, created when there is none with the
     /// key and each property's initial value in `T` (a literal one is the schema's default),
     /// as ``Trove/Transaction/getOrCreate(_:primaryKey:)`` creates it: a property with none
-    /// holds its type's zero (`""`, 0, false, null, `[]`). A property whose zero `T` cannot
-    /// read (an enum with no case for `""`) throws, naming it, and nothing is written: give it
-    /// an initial value (`initial:` in a table listed by hand), or pass a whole value to
-    /// ``getOrCreate(_:)``.
+    /// holds its schema default or its type's zero (`""`, 0, false, null, `[]`). So does a
+    /// class's `lazy` property whose initial value is not a literal: that value may read the
+    /// instance, and is not run. A property whose value `T` cannot read (an enum's `""`)
+    /// throws, naming it and the decoding error, and nothing is written: give it an initial
+    /// value (`initial:` in a table listed by hand), or pass a whole value to ``getOrCreate(_:)``.
     public func getOrCreate<T: PersistentModel, K: StorableProperty>(_ type: T.Type, primaryKey: K) throws -> T {
         if let stored = try object(T.self, primaryKey: primaryKey) { return stored }
         let key = try primaryKey.storedValue()
@@ -172,17 +173,24 @@ extension Transaction {
             }
             properties[keyName] = key
             // Checked here, before the linked instances the initial values hold are written, so
-            // that a refusal writes nothing. Links are left out: they read as null or empty.
+            // that a refusal writes nothing. Links read as null or empty: they are not resolved.
             do {
-                _ = try T.decoded(from: unwrittenObject(T.modelName, properties.filter { name, _ in
-                    table.first { $0.name == name }?.linkedModel == nil
-                }))
+                _ = try T.decoded(from: unwrittenObject(T.modelName, properties))
             } catch let error as ModelDecodingError {
-                throw StoreError.invalidArgument(
-                    "getOrCreate cannot create '\(T.modelName)' with primary key \(key): its property '\(error.property)' has no initial value, and \(error.storedValue) does not read as \(error.expectedType); give it one in \(T.self), or pass a whole value to getOrCreate(_:)")
+                let name = String(error.property.prefix { $0 != "." && $0 != "[" })
+                let reason = if let p = table.first(where: { $0.name == name }), p.initialValue == nil, p.schema.defaultValue == nil {
+                    "its property '\(name)' has no initial value, and \(error.storedValue) does not read as \(error.expectedType); give it one in \(T.self), or pass a whole value to getOrCreate(_:)"
+                } else {
+                    "\(error)"
+                }
+                throw StoreError.invalidArgument("getOrCreate cannot create '\(T.modelName)' with primary key \(key): \(reason)")
             }
             return properties
         }
+        // Not the typed path of `insert(_:)` (`ValueTransaction.add`): that writes a whole value,
+        // and reshapes one that does not name every stored property, making each optional it
+        // leaves out null; these are only the initial values, and every other property gets the
+        // schema's default, as the dynamic getOrCreate gives it.
         return try T.decoded(from: insert(T.modelName, properties))
     }
 

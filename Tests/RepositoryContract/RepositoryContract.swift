@@ -24,6 +24,7 @@ public enum RepositoryContract: String, CaseIterable, Sendable, CustomTestString
     case removedEntitiesAreGoneAfterEndWrite
     case lifetimeChangesOutsideAWriteAreRefused
     case aChangedPrimaryKeyFailsTheSaveAndStaysPending
+    case aPrimaryKeyHeldTwiceFailsTheSaveAndStaysPending
 
     public var testDescription: String { rawValue }
 
@@ -42,6 +43,7 @@ public enum RepositoryContract: String, CaseIterable, Sendable, CustomTestString
         case .removedEntitiesAreGoneAfterEndWrite: try Self.removal(repository)
         case .lifetimeChangesOutsideAWriteAreRefused: try Self.writeProtocol(repository)
         case .aChangedPrimaryKeyFailsTheSaveAndStaysPending: try Self.changedPrimaryKey(repository)
+        case .aPrimaryKeyHeldTwiceFailsTheSaveAndStaysPending: try Self.primaryKeyHeldTwice(repository)
         }
     }
 
@@ -142,6 +144,41 @@ public enum RepositoryContract: String, CaseIterable, Sendable, CustomTestString
         users[1].uid = "u1"
         try repo.endWrite()
         #expect(try repo.fetch(User.self, predicate: nil).map { [$0.uid, $0.name] } == [["u0", "Anne"], ["u1", "Robert"]])
+    }
+
+    /// A save that adds an entity with the primary key of a saved one, or two with one
+    /// primary key, throws the store's error and writes nothing of the save; the changes stay
+    /// pending, and are saved once the keys differ. The key of an entity removed in the same
+    /// save is free.
+    private static func primaryKeyHeldTwice<R: Repository>(_ repo: R) throws {
+        try addUsers(repo, ["Ann"])
+        let ann = try repo.fetch(User.self, predicate: nil)[0]
+        func saved() throws -> [[String]] { try repo.fetch(User.self, predicate: nil).map { [$0.uid, $0.name] } }
+        try repo.beginWrite()
+        ann.name = "Anne"
+        let twin = try repo.addEntity(User.self)
+        twin.uid = "u0"
+        twin.name = "Twin"
+        #expect(throws: StoreError.duplicatePrimaryKey(model: "User", value: Value.string("u0").description)) { try repo.endWrite() }
+        #expect(try saved() == [["u0", "Ann"]])
+        try repo.beginWrite()
+        twin.uid = "u1"
+        let other = try repo.addEntity(User.self)
+        other.uid = "u1"
+        other.name = "Other"
+        #expect(throws: StoreError.duplicatePrimaryKey(model: "User", value: Value.string("u1").description)) { try repo.endWrite() }
+        #expect(try saved() == [["u0", "Ann"]])
+        try repo.beginWrite()
+        other.uid = "u2"
+        try repo.endWrite()
+        #expect(try saved() == [["u0", "Anne"], ["u1", "Twin"], ["u2", "Other"]])
+        try repo.beginWrite()
+        try repo.removeEntity(try repo.fetch(User.self) { $0.uid == "u2" }[0])
+        let successor = try repo.addEntity(User.self)
+        successor.uid = "u2"
+        successor.name = "Successor"
+        try repo.endWrite()
+        #expect(try saved() == [["u0", "Anne"], ["u1", "Twin"], ["u2", "Successor"]])
     }
 
     private static func writeProtocol<R: Repository>(_ repo: R) throws {

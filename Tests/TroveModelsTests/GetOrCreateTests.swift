@@ -71,13 +71,96 @@ import TroveModels
     @Attribute(.primaryKey) var id: Int
     var name: String
     lazy var label: String = self.name.uppercased()
+    lazy var rank: Int = 3                    // a literal: the schema's default
     init(id: Int, name: String) { self.id = id; self.name = name }
 }
 
 @Suite struct LazyInitialValueTests {
     @Test func aLazyPropertyThatReadsSelfCompilesAndIsStored() throws {
         let store = try Store(configuration: .inMemory(schema: Schema(Nametag.self)))
-        try store.write { tx in try tx.insert(Nametag(id: 1, name: "ann")) }
-        #expect(try store.read { try $0.object(Nametag.self, primaryKey: 1)?.label } == "ANN")
+        let tag = Nametag(id: 1, name: "ann")
+        tag.label = "custom"
+        try store.write { tx in try tx.insert(tag) }
+        let read = try store.read { snapshot in
+            (try snapshot.object("Nametag", primaryKey: .int(1))?.value("label"), try snapshot.object(Nametag.self, primaryKey: 1)?.label)
+        }
+        #expect(read.0 == .string("custom") && read.1 == "custom")
+    }
+
+    @Test func aCreatedObjectsLazyPropertyHoldsItsTypesZero() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Nametag.self)))
+        let created = try store.write { tx in try tx.getOrCreate(Nametag.self, primaryKey: 2) }
+        let stored = try store.read { try $0.object("Nametag", primaryKey: .int(2))?.value("label") }
+        #expect(created.label == "" && stored == .string(""))
+        #expect(created.rank == 3)
+    }
+}
+
+/// A property type of its own stored as a double that gives its value as an int, which a
+/// write converts: the value a created object is checked with is converted as the insert does.
+struct Grams: StorableProperty, Codable, Equatable {
+    var value: Int
+    static var storedPropertyType: StoredPropertyType { StoredPropertyType(type: .double, isOptional: false) }
+    func storedValue() -> Value { .int(Int64(value)) }
+    static func _stored(_ stored: Value, in reader: _ModelReader, at index: Int) throws -> Grams {
+        guard case .double(let d) = stored, let grams = Int(exactly: d) else { throw ModelQueryError("not grams") }
+        return Grams(value: grams)
+    }
+}
+
+@Model struct Parcel {
+    @Attribute(.primaryKey) var id: Int
+    var weight: Grams = Grams(value: 250)
+}
+
+/// A property type of its own that cannot read its own stored form (a string; its `Codable`
+/// form is a keyed container), given an initial value.
+struct Postmark: StorableProperty, Codable {
+    var text: String
+    static var storedPropertyType: StoredPropertyType { StoredPropertyType(type: .string, isOptional: false) }
+    func storedValue() -> Value { .string(text) }
+}
+
+@Model struct Letter {
+    @Attribute(.primaryKey) var id: Int
+    var postmark: Postmark = Postmark(text: "first class")
+}
+
+@Suite struct GetOrCreateConversionTests {
+    @Test func aValueTheInsertConvertsIsConvertedForTheCheck() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Parcel.self)))
+        let created = try store.write { tx in try tx.getOrCreate(Parcel.self, primaryKey: 1) }
+        #expect(created.weight == Grams(value: 250))
+        #expect(try store.read { try $0.object("Parcel", primaryKey: .int(1))?.value("weight") } == .double(250))
+    }
+
+    @Test func aPrimaryKeyOfAnotherNumericTypeIsConvertedForTheCheck() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Parcel.self)))
+        let created = try store.write { tx in try tx.getOrCreate(Parcel.self, primaryKey: 2.0) }
+        #expect(created.id == 2)
+        #expect(try store.read { try $0.object(Parcel.self, primaryKey: 2)?.weight } == Grams(value: 250))
+    }
+
+    /// What a whole-value write would not do: it writes null to an optional property it leaves out.
+    @Test func aStoredPropertyTheModelDoesNotDeclareGetsTheSchemasDefault() throws {
+        let json = """
+            {"schemaVersion": 1, "models": [{"name": "Parcel", "primaryKey": "id",
+              "properties": {"id": "int", "weight": "double", "note": {"type": "string?", "default": "fragile"}}}]}
+            """
+        let store = try Store(configuration: .inMemory(schema: Schema(jsonData: Array(json.utf8))))
+        _ = try store.write { tx in try tx.getOrCreate(Parcel.self, primaryKey: 1) }
+        #expect(try store.read { try $0.object("Parcel", primaryKey: .int(1))?.value("note") } == .string("fragile"))
+    }
+
+    @Test func aPropertyWithAnInitialValueThatDoesNotReadIsRefusedWithItsDecodingError() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Letter.self)))
+        try store.write { tx in
+            let error = #expect(throws: StoreError.self) { try tx.getOrCreate(Letter.self, primaryKey: 1) }
+            let message = error?.description ?? ""
+            #expect(message.contains("getOrCreate cannot create 'Letter' with primary key 1: Letter.postmark holds \"first class\" (a string), which does not decode as Postmark"))
+            #expect(!message.contains("initial value"))
+            let written = try tx.object("Letter", primaryKey: .int(1))
+            #expect(written == nil)
+        }
     }
 }

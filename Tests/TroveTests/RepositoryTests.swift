@@ -19,12 +19,15 @@ enum RepositoryKind: String, CaseIterable, CustomTestStringConvertible {
     }
 
     /// The clauses this repository is held to: every one, but for `InMemoryRepository()` the
-    /// primary-key clause, since a repository given no schema cannot know which property is
+    /// primary-key clauses, since a repository given no schema cannot know which property is
     /// an entity's primary key (`EntityType` does not say).
     var clauses: [RepositoryContract] {
         switch self {
         case .trove, .inMemory: RepositoryContract.allCases
-        case .inMemoryWithoutSchema: RepositoryContract.allCases.filter { $0 != .aChangedPrimaryKeyFailsTheSaveAndStaysPending }
+        case .inMemoryWithoutSchema:
+            RepositoryContract.allCases.filter {
+                $0 != .aChangedPrimaryKeyFailsTheSaveAndStaysPending && $0 != .aPrimaryKeyHeldTwiceFailsTheSaveAndStaysPending
+            }
         }
     }
 

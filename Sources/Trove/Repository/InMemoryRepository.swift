@@ -1,11 +1,12 @@
 /// A ``Repository`` that keeps entities' values in memory: for tests and previews, or
 /// wherever nothing needs to persist. It keeps ``TroveRepository``'s write protocol, order
 /// and closure predicates. Given the schema (``init(schema:)``), it refuses a save that
-/// changes an entity's primary key as a store does
-/// (``StoreError/primaryKeyChanged(model:from:to:)``). It checks nothing else of the
-/// schema, and so saves what a store would refuse: values of the wrong type, two entities
-/// with one primary key, a link to an entity it does not hold (and, without a schema, a
-/// changed primary key, saved as that entity). A fetch by a predicate in the query
+/// changes an entity's primary key or adds one with a primary key held already as a store
+/// does (``StoreError/primaryKeyChanged(model:from:to:)``,
+/// ``StoreError/duplicatePrimaryKey(model:value:)``). It checks nothing else of the
+/// schema, and so saves what a store would refuse: values of the wrong type, a link to an
+/// entity it does not hold (and, without a schema, a changed primary key, saved as that
+/// entity, and two entities with one primary key). A fetch by a predicate in the query
 /// language, which needs a schema, meets them as a store's errors.
 public final class InMemoryRepository: Repository {
     /// Saved values by model, then by row id (ids grow, so their order is insertion order).
@@ -21,8 +22,10 @@ public final class InMemoryRepository: Repository {
     }
 
     /// A repository that knows the primary keys of `schema`'s models: a save that changes
-    /// one throws ``StoreError/primaryKeyChanged(model:from:to:)``, in a store's words, keeps
-    /// nothing of the save and leaves its changes pending, as a ``TroveRepository`` does.
+    /// one throws ``StoreError/primaryKeyChanged(model:from:to:)``, and one that adds an
+    /// entity with the primary key of a saved one (not removed by the save) or of another it
+    /// adds throws ``StoreError/duplicatePrimaryKey(model:value:)``, in a store's words; either
+    /// keeps nothing of the save and leaves its changes pending, as a ``TroveRepository`` does.
     public init(schema: Schema) {
         primaryKeys = Dictionary(schema.models.compactMap { m in m.primaryKey.map { (m.name, $0) } }) { first, _ in first }
     }
@@ -138,6 +141,7 @@ public final class InMemoryRepository: Repository {
             let before = entityProperties(saved)[pk] ?? .null, after = entityProperties(u.values)[pk] ?? .null
             if !after.isStoredSame(as: before) { throw StoreError.primaryKeyChanged(model: u.model, from: before, to: after) }
         }
+        try refuseHeldPrimaryKeys(pending)
         // Nothing here can fail halfway, so applying in place is all or nothing.
         for d in pending.deletes { rows[d.model]?[d.id] = nil }
         for u in pending.updates { rows[u.model, default: [:]][u.id] = entityProperties(u.values) }
@@ -148,6 +152,25 @@ public final class InMemoryRepository: Repository {
             nextID += 1
         }
         tracker.saved(pending, insertedIDs: ids)
+    }
+
+    /// Throws ``StoreError/duplicatePrimaryKey(model:value:)`` for the first entity `pending`
+    /// adds whose primary key a saved entity that `pending` does not remove holds, or an
+    /// entity added before it: the insert a store refuses, after its deletes and updates.
+    private func refuseHeldPrimaryKeys(_ pending: EntityTracker<Int>.Pending) throws {
+        guard !primaryKeys.isEmpty, !pending.inserts.isEmpty else { return }
+        var held: [String: Set<ExactKey>] = [:]
+        for i in pending.inserts {
+            guard let pk = primaryKeys[i.model] else { continue }
+            if held[i.model] == nil {
+                let removed = Set(pending.deletes.lazy.filter { $0.model == i.model }.map(\.id))
+                held[i.model] = Set((rows[i.model] ?? [:]).lazy.filter { !removed.contains($0.key) }.map { ExactKey($0.value[pk] ?? .null) })
+            }
+            let key = entityProperties(i.values)[pk] ?? .null
+            guard held[i.model]!.insert(ExactKey(key)).inserted else {
+                throw StoreError.duplicatePrimaryKey(model: i.model, value: key.description)
+            }
+        }
     }
 
     public func addEntity<T: EntityType>(_ type: T.Type) throws -> T { try tracker.addEntity(type) }

@@ -177,13 +177,13 @@ public final class Transaction: Snapshot {
         return DynamicObject(snapshot: self, model: m, key: key, record: record)
     }
 
-    /// The object an insert of `given` (scalar values) would write, built but not written,
-    /// so that a caller can check how it reads before inserting it.
+    /// The object an insert of `given` would write, built as the insert builds it but not
+    /// written, so that a caller can check how it reads before inserting it. Its key is 0,
+    /// which no object has, and its links are left null or empty: resolving a link given as a
+    /// nested object would write that object.
     package func unwrittenObject(_ model: String, _ given: [String: Value]) throws -> DynamicObject {
         let m = try self.model(model)
-        var values = [Value](repeating: .null, count: m.byID.count)
-        for p in m.storedProperties { values[p.id] = p.defaultValue }
-        for (name, v) in given { values[try property(m, name).id] = v }
+        let values = try newObjectValues(m, given, depth: 0, resolvingLinks: false)
         return DynamicObject(snapshot: self, model: m, key: 0, record: try RecordCodec.encode(values, layout: m))
     }
 
@@ -366,13 +366,7 @@ public final class Transaction: Snapshot {
     /// Inserts an object; returns its key and the record written (which ``insert(_:_:)``
     /// hands to the object it returns instead of reading it back).
     func insertRecord(_ m: ModelLayout, _ given: [String: Value], depth: Int = 0) throws -> (key: UInt64, record: [UInt8]) {
-        var values = [Value](repeating: .null, count: m.byID.count)
-        for p in m.storedProperties { values[p.id] = p.defaultValue }
-        for (name, v) in given {
-            let p = try property(m, name)
-            values[p.id] = try resolve(v, for: p, depth: depth)
-        }
-        if let pk = m.primaryKey, given[pk.name] == nil { throw StoreError.missingPrimaryKey(model: m.name) }
+        let values = try newObjectValues(m, given, depth: depth, resolvingLinks: true)
         // Encoded before any tree is written, so that a value it rejects leaves nothing behind.
         let record = try RecordCodec.encode(values, layout: m)
         let key = try peekKey(m)
@@ -395,6 +389,22 @@ public final class Transaction: Snapshot {
         try putRecord(m, key, record)
         log(m) { $0.recordInsert(key) }
         return (key, record)
+    }
+
+    /// The property values of a new object of `m` given `given`, by property id: each stored
+    /// property's default, and over it each given value checked and converted (``resolve(_:for:depth:)``).
+    /// Links are resolved only when `resolvingLinks` is set; otherwise they keep their default.
+    /// The one home of what an insert writes, shared with ``unwrittenObject(_:_:)``.
+    private func newObjectValues(_ m: ModelLayout, _ given: [String: Value], depth: Int, resolvingLinks: Bool) throws -> [Value] {
+        var values = [Value](repeating: .null, count: m.byID.count)
+        for p in m.storedProperties { values[p.id] = p.defaultValue }
+        for (name, v) in given {
+            let p = try property(m, name)
+            if !resolvingLinks, p.isLink || p.isLinkList { continue }
+            values[p.id] = try resolve(v, for: p, depth: depth)
+        }
+        if let pk = m.primaryKey, given[pk.name] == nil { throw StoreError.missingPrimaryKey(model: m.name) }
+        return values
     }
 
     private func putRecord(_ m: ModelLayout, _ key: UInt64, _ record: [UInt8]) throws {
