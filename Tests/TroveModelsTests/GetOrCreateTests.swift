@@ -70,7 +70,7 @@ import TroveModels
 @Model final class Nametag {
     @Attribute(.primaryKey) var id: Int
     var name: String
-    lazy var label: String = self.name.uppercased()
+    lazy var label: String = "#" + self.name.uppercased()   // never "" when run
     lazy var rank: Int = 3                    // a literal: the schema's default
     init(id: Int, name: String) { self.id = id; self.name = name }
 }
@@ -80,11 +80,14 @@ import TroveModels
         let store = try Store(configuration: .inMemory(schema: Schema(Nametag.self)))
         let tag = Nametag(id: 1, name: "ann")
         tag.label = "custom"
-        try store.write { tx in try tx.insert(tag) }
+        let untouched = Nametag(id: 3, name: "bo")
+        try store.write { tx in try tx.insert(tag); try tx.insert(untouched) }
         let read = try store.read { snapshot in
-            (try snapshot.object("Nametag", primaryKey: .int(1))?.value("label"), try snapshot.object(Nametag.self, primaryKey: 1)?.label)
+            (try snapshot.object("Nametag", primaryKey: .int(1))?.value("label"), try snapshot.object(Nametag.self, primaryKey: 1)?.label,
+             try snapshot.object("Nametag", primaryKey: .int(3))?.value("label"))
         }
         #expect(read.0 == .string("custom") && read.1 == "custom")
+        #expect(read.2 == .string("#BO"))     // a lazy value nobody read is run when the object is written
     }
 
     @Test func aCreatedObjectsLazyPropertyHoldsItsTypesZero() throws {

@@ -15,6 +15,9 @@ public final class InMemoryRepository: Repository {
     private let tracker = EntityTracker<Int>()
     /// The primary key of each model of the schema given at init.
     private let primaryKeys: [String: String]
+    /// The saved entities' row ids by model, then by primary key, for the models in
+    /// `primaryKeys`: so that a save checks its added keys without reading every saved entity.
+    private var keyIndex: [String: [ExactKey: Int]] = [:]
 
     /// A repository that knows no schema.
     public init() {
@@ -142,13 +145,21 @@ public final class InMemoryRepository: Repository {
             if !after.isStoredSame(as: before) { throw StoreError.primaryKeyChanged(model: u.model, from: before, to: after) }
         }
         try refuseHeldPrimaryKeys(pending)
-        // Nothing here can fail halfway, so applying in place is all or nothing.
-        for d in pending.deletes { rows[d.model]?[d.id] = nil }
+        // Nothing here can fail halfway, so applying in place is all or nothing. An update
+        // keeps its primary key (checked above), so only deletes and inserts move `keyIndex`.
+        for d in pending.deletes {
+            if let pk = primaryKeys[d.model], let values = rows[d.model]?[d.id] {
+                keyIndex[d.model]?[ExactKey(values[pk] ?? .null)] = nil
+            }
+            rows[d.model]?[d.id] = nil
+        }
         for u in pending.updates { rows[u.model, default: [:]][u.id] = entityProperties(u.values) }
         var ids: [ObjectIdentifier: Int] = [:]
         for i in pending.inserts {
             ids[i.entry] = nextID
-            rows[i.model, default: [:]][nextID] = entityProperties(i.values)
+            let values = entityProperties(i.values)
+            rows[i.model, default: [:]][nextID] = values
+            if let pk = primaryKeys[i.model] { keyIndex[i.model, default: [:]][ExactKey(values[pk] ?? .null)] = nextID }
             nextID += 1
         }
         tracker.saved(pending, insertedIDs: ids)
@@ -159,15 +170,14 @@ public final class InMemoryRepository: Repository {
     /// entity added before it: the insert a store refuses, after its deletes and updates.
     private func refuseHeldPrimaryKeys(_ pending: EntityTracker<Int>.Pending) throws {
         guard !primaryKeys.isEmpty, !pending.inserts.isEmpty else { return }
-        var held: [String: Set<ExactKey>] = [:]
+        var removed: [String: Set<Int>] = [:]
+        for d in pending.deletes { removed[d.model, default: []].insert(d.id) }
+        var added: [String: Set<ExactKey>] = [:]
         for i in pending.inserts {
             guard let pk = primaryKeys[i.model] else { continue }
-            if held[i.model] == nil {
-                let removed = Set(pending.deletes.lazy.filter { $0.model == i.model }.map(\.id))
-                held[i.model] = Set((rows[i.model] ?? [:]).lazy.filter { !removed.contains($0.key) }.map { ExactKey($0.value[pk] ?? .null) })
-            }
-            let key = entityProperties(i.values)[pk] ?? .null
-            guard held[i.model]!.insert(ExactKey(key)).inserted else {
+            let key = entityProperties(i.values)[pk] ?? .null, exact = ExactKey(key)
+            let heldBySaved = keyIndex[i.model]?[exact].map { !(removed[i.model]?.contains($0) ?? false) } ?? false
+            guard !heldBySaved, added[i.model, default: []].insert(exact).inserted else {
                 throw StoreError.duplicatePrimaryKey(model: i.model, value: key.description)
             }
         }
