@@ -88,6 +88,6 @@ let package = Package(
         .testTarget(name: "TrovePostgresTests", dependencies: ["TrovePostgres", "Trove", "TroveModels", "RepositoryContract",
                                                              "RegularExpressionSamples", "PostgresTestSupport"]),
         .testTarget(name: "TroveModelsTests", dependencies: ["TroveModels", "TestRandom"]),
-        .testTarget(name: "TroveEndToEndTests", dependencies: ["trove", "TrovePostgres", "TroveModels", "TestWaits"]),
+        .testTarget(name: "TroveEndToEndTests", dependencies: ["trove", "TrovePostgres", "TroveModels", "TestWaits", "PostgresTestSupport"]),
     ]
 )
