@@ -35,4 +35,23 @@ struct KeylessLinkRowsTests {
             #expect(try snapshot.object(inner)?.string("label") == "e")
         }
     }
+
+    /// A row's JSON holds a reference as its object's internal key, not the object the shell
+    /// prints nested: the row has no snapshot to read the object from.
+    @Test func aRowsJSONHoldsAReferenceAsItsObjectsKey() throws {
+        let store = try Store(configuration: .inMemory(schema: Self.schema))
+        try store.write { tx in for shelf in Self.shelves { _ = try tx.insert("Shelf", shelf) } }
+        try store.read { snapshot in
+            let rows = try snapshot.rows("Shelf SORT(id) SELECT(top, boxes)")
+            guard case .reference(let top) = rows[0].values[0], case .list(let boxes) = rows[1].values[1] else {
+                Issue.record("\(rows)")
+                return
+            }
+            #expect(rows[0].json["top"] == .int(Int64(bitPattern: top.key)))
+            #expect(rows[1].json["boxes"] == .array(boxes.map { box in
+                if case .reference(let reference) = box { .int(Int64(bitPattern: reference.key)) } else { .null }
+            }))
+            #expect(boxes.count == 2 && boxes.allSatisfy { if case .reference = $0 { true } else { false } })
+        }
+    }
 }
