@@ -81,13 +81,16 @@ let package = Package(
         .target(name: "RegularExpressionSamples", path: "Tests/RegularExpressionSamples"),
         // The contract every Repository keeps, run by the tests of each one.
         .target(name: "RepositoryContract", dependencies: ["Trove"], path: "Tests/RepositoryContract"),
-        .testTarget(name: "TroveTests", dependencies: ["Trove", "RepositoryContract", "TestRandom", "RegularExpressionSamples", "TestWaits"]),
+        // Schemas and objects that suites of several test targets share.
+        .target(name: "TroveTestFixtures", dependencies: ["Trove"], path: "Tests/TroveTestFixtures"),
+        .testTarget(name: "TroveTests", dependencies: ["Trove", "RepositoryContract", "TestRandom", "RegularExpressionSamples", "TestWaits",
+                                                       "TroveTestFixtures"]),
         // The PostgreSQL server the tests run against, and a fresh schema on it for each test.
         .target(name: "PostgresTestSupport", dependencies: ["TrovePostgres", "TestWaits"], path: "Tests/PostgresTestSupport"),
         .testTarget(name: "TroveShellTests", dependencies: ["TroveShell", "TrovePostgres", "PostgresTestSupport"]),
         .testTarget(name: "TrovePostgresTests", dependencies: ["TrovePostgres", "Trove", "TroveModels", "RepositoryContract",
-                                                             "RegularExpressionSamples", "PostgresTestSupport"]),
+                                                             "RegularExpressionSamples", "PostgresTestSupport", "TroveTestFixtures"]),
         .testTarget(name: "TroveModelsTests", dependencies: ["TroveModels", "TestRandom"]),
-        .testTarget(name: "TroveEndToEndTests", dependencies: ["trove", "TrovePostgres", "TroveModels", "TestWaits"]),
+        .testTarget(name: "TroveEndToEndTests", dependencies: ["trove", "TrovePostgres", "TroveModels", "TestWaits", "PostgresTestSupport"]),
     ]
 )

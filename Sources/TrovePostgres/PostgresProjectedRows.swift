@@ -85,7 +85,9 @@ public struct PostgresProjectedRows: Sendable, Equatable {
         }
     }
 
-    /// The rows as the JSON the shell prints.
+    /// The rows as JSON objects, as `QueryRow.json` writes a store's: a link to a model
+    /// without a primary key is its object's `"@key"`, since the rows hold no snapshot to read
+    /// the object from (the shell prints it nested, read in the query's snapshot).
     public var json: [JSONObject] {
         rows.map { values in JSONObject(zip(columns, values).map { ($0, $1.jsonValue) }) }
     }

@@ -32,34 +32,18 @@ public enum PostgresTestServer {
         let name = "t_" + UUID().uuidString.lowercased().replacing("-", with: "")
         let connection = try PostgresConnection(url: url)
         try connection.execute("CREATE SCHEMA \(name)")
-        return Self.url(url, options: "-csearch_path%3D\(name)")
-    }
-
-    /// `url` with libpq's `options` parameter set to `options` (percent-encoded already), after
-    /// the parameters it holds, if any.
-    public static func url(_ url: String, options: String) -> String {
-        url + (url.contains("?") ? "&" : "?") + "options=" + options
+        return PostgresConnection.url(url, options: "-csearch_path=\(name)")
     }
 
     /// A URL of the test server whose connections work in a new, empty PostgreSQL schema named
     /// `name`, which may be any name (upper case, spaces, quotes, commas, keywords): quoted
     /// for SQL and for the search_path, with its spaces and backslashes escaped for libpq's
-    /// `options` and the whole percent-encoded for the URL.
+    /// `options`.
     public static func url(inNewSchema name: String) throws -> String {
         guard let url else { throw PostgresError("TROVE_TEST_POSTGRES_URL is not set") }
         let quoted = "\"" + name.replacing("\"", with: "\"\"") + "\""
         try PostgresConnection(url: url).execute("CREATE SCHEMA \(quoted)")
-        let option = "-csearch_path=" + quoted.replacing("\\", with: "\\\\").replacing(" ", with: "\\ ")
-        var encoded = ""
-        for byte in option.utf8 {
-            if (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || Array("-._~".utf8).contains(byte) {
-                encoded.append(Character(Unicode.Scalar(byte)))
-            } else {
-                encoded += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-            }
-        }
-        return Self.url(url, options: encoded)
+        return PostgresConnection.url(url, options: "-csearch_path=" + quoted.replacing("\\", with: "\\\\").replacing(" ", with: "\\ "))
     }
 
     /// Runs `body` with a new login role of the test server (`r_` and a UUID, password `pw`)

@@ -1,11 +1,10 @@
-import Foundation
+import PostgresTestSupport
 import Testing
-import TrovePostgres
 
-/// The PostgreSQL server `make test` starts (see Tests/TrovePostgresTests/PostgresTestServer.swift),
+/// The PostgreSQL server `make test` starts (see Tests/PostgresTestSupport/PostgresTestServer.swift),
 /// named by `TROVE_TEST_POSTGRES_URL`.
 enum PostgresServer {
-    static let url = ProcessInfo.processInfo.environment["TROVE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    static var url: String? { PostgresTestServer.url }
 
     /// Skips a suite or test when no server is given.
     static var isGiven: ConditionTrait { .enabled(if: url != nil, "TROVE_TEST_POSTGRES_URL is not set: run `make test`") }
@@ -13,9 +12,7 @@ enum PostgresServer {
     /// The server's URL, in a new PostgreSQL schema of the caller's own, so that tests running
     /// in parallel never see each other's tables.
     static func urlInOwnSchema() throws -> String {
-        let name = "e2e_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try PostgresConnection(url: url!).execute("CREATE SCHEMA \(name)")
-        return url! + "&options=-csearch_path%3D\(name)"
+        try PostgresTestServer.freshURL()
     }
 
     /// What a test of the shell on the server starts from: a new workspace, and the server's

@@ -2,24 +2,13 @@ import Testing
 import Trove
 @testable import TrovePostgres
 import PostgresTestSupport
+import TroveTestFixtures
 
 /// In the Swift API's rows, a SELECT item or GROUP key that is a link to a model without a
 /// primary key is a `.reference` to the linked object (in a list, one per element), on a store
 /// and on PostgreSQL alike: its key is internal to each backend, the model and the shape are not.
 @Suite(.enabled(if: PostgresTestServer.isAvailable, PostgresTestServer.skipReason))
 struct PostgresKeylessLinkRowsTests {
-    static let schema = try! Schema(jsonData: Array(#"""
-        {"models": [
-          {"name": "Shelf", "primaryKey": "id", "properties": {"id": "int", "top": "Box?", "boxes": "Box[]", "next": "Shelf?"}},
-          {"name": "Box", "properties": {"label": "string", "inner": "Box?"}}
-        ]}
-        """#.utf8), fileName: "shelves")
-
-    static let shelves: [[String: Value]] = [
-        ["id": 1, "top": .object(["label": "a", "inner": .object(["label": "b"])])],
-        ["id": 2, "next": 1, "boxes": [.object(["label": "c"]), .object(["label": "d", "inner": .object(["label": "e"])])]],
-    ]
-
     /// `value` with each reference's key left out: what both backends share.
     static func shape(_ value: Value) -> String {
         switch value {
@@ -32,10 +21,10 @@ struct PostgresKeylessLinkRowsTests {
     @Test(arguments: ["Shelf SORT(id) SELECT(id, top, boxes, next.top, boxes.inner, top.inner)",
                       "Shelf GROUP(top) SELECT(top, @count)"])
     func aLinkToAModelWithoutAPrimaryKeyIsAReference(_ text: String) throws {
-        let postgres = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: Self.schema)
-        let store = try Store(configuration: .inMemory(schema: Self.schema))
-        try postgres.atomically { for shelf in Self.shelves { try postgres.insert("Shelf", shelf) } }
-        try store.write { tx in for shelf in Self.shelves { _ = try tx.insert("Shelf", shelf) } }
+        let postgres = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: KeylessLinkShelves.schema)
+        let store = try Store(configuration: .inMemory(schema: KeylessLinkShelves.schema))
+        try postgres.atomically { for shelf in KeylessLinkShelves.shelves { try postgres.insert("Shelf", shelf) } }
+        try store.write { tx in for shelf in KeylessLinkShelves.shelves { _ = try tx.insert("Shelf", shelf) } }
         let expected = try store.read { snapshot in try snapshot.rows(text).map { $0.values.map(Self.shape) } }
         guard case .rows(let rows) = try postgres.run(text) else {
             Issue.record("\(text): no rows")

@@ -94,7 +94,7 @@ struct PostgresSearchPathTests {
     /// A path of schemas none of which exists is refused with the path.
     @Test func aPathOfNoExistingSchemaIsRefusedWithThePath() throws {
         let base = try #require(PostgresTestServer.url)
-        let error = #expect(throws: PostgresError.self) { _ = try PostgresConnection(url: PostgresTestServer.url(base, options: "-csearch_path%3Dno_such_schema")) }
+        let error = #expect(throws: PostgresError.self) { _ = try PostgresConnection(url: PostgresConnection.url(base, options: "-csearch_path=no_such_schema")) }
         #expect(error?.message == "cannot use PostgreSQL: no schema of the search_path (no_such_schema) exists to hold Trove's tables")
     }
 

@@ -1,25 +1,14 @@
 import Testing
 import Trove
+import TroveTestFixtures
 
 /// In a store's rows, a SELECT item or GROUP key that is a link to a model without a primary
 /// key is a `.reference` to the linked object (in a list, one per element).
 struct KeylessLinkRowsTests {
-    static let schema = try! Schema(jsonData: Array(#"""
-        {"models": [
-          {"name": "Shelf", "primaryKey": "id", "properties": {"id": "int", "top": "Box?", "boxes": "Box[]", "next": "Shelf?"}},
-          {"name": "Box", "properties": {"label": "string", "inner": "Box?"}}
-        ]}
-        """#.utf8), fileName: "shelves")
-
-    static let shelves: [[String: Value]] = [
-        ["id": 1, "top": .object(["label": "a", "inner": .object(["label": "b"])])],
-        ["id": 2, "next": 1, "boxes": [.object(["label": "c"]), .object(["label": "d", "inner": .object(["label": "e"])])]],
-    ]
-
     /// Each reference reaches the object it stands for on the store.
     @Test func aStoresReferenceReadsTheLinkedObject() throws {
-        let store = try Store(configuration: .inMemory(schema: Self.schema))
-        try store.write { tx in for shelf in Self.shelves { _ = try tx.insert("Shelf", shelf) } }
+        let store = try Store(configuration: .inMemory(schema: KeylessLinkShelves.schema))
+        try store.write { tx in for shelf in KeylessLinkShelves.shelves { _ = try tx.insert("Shelf", shelf) } }
         try store.read { snapshot in
             let rows = try snapshot.rows("Shelf SORT(id) SELECT(top, boxes.inner)")
             guard case .reference(let top) = rows[0].values[0], case .list(let inners) = rows[1].values[1] else {
@@ -33,6 +22,25 @@ struct KeylessLinkRowsTests {
                 return
             }
             #expect(try snapshot.object(inner)?.string("label") == "e")
+        }
+    }
+
+    /// A row's JSON holds a reference as its object's internal key, not the object the shell
+    /// prints nested: the row has no snapshot to read the object from.
+    @Test func aRowsJSONHoldsAReferenceAsItsObjectsKey() throws {
+        let store = try Store(configuration: .inMemory(schema: KeylessLinkShelves.schema))
+        try store.write { tx in for shelf in KeylessLinkShelves.shelves { _ = try tx.insert("Shelf", shelf) } }
+        try store.read { snapshot in
+            let rows = try snapshot.rows("Shelf SORT(id) SELECT(top, boxes)")
+            guard case .reference(let top) = rows[0].values[0], case .list(let boxes) = rows[1].values[1] else {
+                Issue.record("\(rows)")
+                return
+            }
+            #expect(rows[0].json["top"] == .int(Int64(bitPattern: top.key)))
+            #expect(rows[1].json["boxes"] == .array(boxes.map { box in
+                if case .reference(let reference) = box { .int(Int64(bitPattern: reference.key)) } else { .null }
+            }))
+            #expect(boxes.count == 2 && boxes.allSatisfy { if case .reference = $0 { true } else { false } })
         }
     }
 }

@@ -34,7 +34,7 @@ func schemaURL(_ name: String) throws -> String {
     let admin = try PostgresConnection(url: url)
     try admin.execute("DROP SCHEMA IF EXISTS \(name) CASCADE")
     try admin.execute("CREATE SCHEMA \(name)")
-    return url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(name)"
+    return PostgresConnection.url(url, options: "-csearch_path=\(name)")
 }
 
 let troveURL = try schemaURL("bench_trove"), rawURL = try schemaURL("bench_raw")

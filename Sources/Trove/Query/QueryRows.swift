@@ -64,12 +64,18 @@ public struct QueryRow: Sendable, Hashable {
 
     /// The row as a JSON object, keys in column order: dates ISO 8601, data base64, decimals
     /// and UUIDs as strings, as objects print.
+    ///
+    /// A link to a model without a primary key (a `.reference`, alone or in a list) is its
+    /// object's internal key, a number of the backend's own (a store's and PostgreSQL's
+    /// differ): a row holds no snapshot to read the object from. The shell prints
+    /// that object nested instead, as `export` writes it, read in the snapshot the query ran
+    /// in; in Swift, read it from ``values`` with `Snapshot.object(_:)` in that snapshot.
     public var json: JSONObject {
         JSONObject(zip(names, values).map { (key: $0.0, value: Self.json($0.1)) })
     }
 
-    /// The JSON form of one value as rows print it (a `.reference` as its object key: the
-    /// shell prints its object nested instead, as `export` writes it).
+    /// The JSON form of one value as ``json`` writes it (a `.reference` as its object's
+    /// internal key).
     public static func json(_ value: Value) -> JSONValue {
         switch value {
         case .list(let items): .array(items.map(json))
