@@ -78,7 +78,8 @@ struct StoreImport {
                     ? " (read as JSON; for CSV or TSV, end the file's name in .csv or .tsv, or add AS CSV or AS TSV)" : ""))
             }
             guard let value else { break }
-            let place = RecordPlace.record(reader.recordCount)
+            let start = reader.lastValuePosition()
+            let place = RecordPlace.recordAt(reader.recordCount, line: start.line, column: start.column)
             guard case .object(let object) = value else {
                 throw failure("\(place): expected a JSON object, found \(value.typeDescription)")
             }
