@@ -146,6 +146,12 @@ struct PostgresShellTests {
             ("value.csv", "id,n\n1,1\n2,x\n", "line 3, column 2 (n): "),
             ("link.csv", "id,n,next\n1,1,\n2,2,9\n", "line 3, column 3 (next): "),
             ("taken.csv", "id,n\n1,1\n1,2\n", "line 3: "),
+            // The server finds a key taken only as the rows held back are sent: a later
+            // record's fault found on the client must not hide it.
+            ("takenThenValue.jsonl", "{\"id\": 1, \"n\": 1}\n{\"id\": 1, \"n\": 2}\n{\"id\": 3, \"n\": \"x\"}\n", "record 2, line 2, column 1: 'Item' already has"),
+            ("takenThenSyntax.jsonl", "{\"id\": 1, \"n\": 1}\n{\"id\": 1, \"n\": 2}\n{\"id\": 3,}\n", "record 2, line 2, column 1: 'Item' already has"),
+            ("takenThenValue.csv", "id,n\n1,1\n1,2\n3,x\n", "line 3: 'Item' already has"),
+            ("takenThenQuote.csv", "id,n\n1,1\n1,2\n3,\"4\n", "line 3: 'Item' already has"),
         ]
         for (file, contents, place) in cases {
             try w.write(file, contents)
