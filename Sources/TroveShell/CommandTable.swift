@@ -181,6 +181,17 @@ enum CommandTable {
         "exit": ".quit leaves the shell",
         "help": ".help lists the commands",
         "select": SQLHabits.hint("select"),
+        "\\q": ".quit leaves the shell",
+        "\\?": ".help lists the commands",
+        "\\h": ".help lists the commands",
+        "\\d": ".schema [MODEL] shows the models and their properties",
+        "\\dt": ".models lists the models",
+        "\\i": ".read FILE runs the statements in FILE",
+        "\\o": ".output [FILE] sends the output to FILE",
+        "\\copy": "import MODEL FILE and export MODEL FILE read and write CSV, TSV and JSON",
+        "\\x": ".mode line prints each value on its own line",
+        "\\timing": ".timer on|off",
+        "\\pset": ".mode, .headers and .nullvalue set how results print",
     ]
 
     /// What an error naming a model adds when the database has none.

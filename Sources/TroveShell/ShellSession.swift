@@ -307,9 +307,9 @@ final class ShellSession {
         stderr.flush()
     }
 
-    /// psql's `quit`, `exit` and `help` alone on a line, SQL's `SELECT ...`, and a clause
-    /// starting a line as if the question on the line before went on, said as what does that
-    /// here, unless a model has that name.
+    /// psql's `quit`, `exit` and `help` alone on a line and its backslash commands (`\q`),
+    /// SQL's `SELECT ...`, and a clause starting a line as if the question on the line before
+    /// went on, said as what does that here, unless a model has that name.
     private func habitualMistake(_ text: String) throws -> StatementError? {
         let blanks = text.prefix { $0 == " " || $0 == "\t" }
         let rest = text.dropFirst(blanks.count)
@@ -320,6 +320,11 @@ final class ShellSession {
         }
         let word = String(rest.prefix { !$0.isWhitespace && $0 != ";" })
         let lowercased = word.lowercased()
+        if word.hasPrefix("\\") {
+            // psql's backslash commands: no model name starts with a backslash.
+            return StatementError("unknown command '\(word)'; " + (CommandTable.habits[lowercased] ?? "psql's backslash commands are dot-commands here: .help lists them"),
+                                  at: blanks.utf8.count)
+        }
         guard let habit = CommandTable.habits[lowercased], !lowercased.hasPrefix("."),
               lowercased == "select" || rest.split(whereSeparator: \.isWhitespace).count == 1,
               try !backend.models().contains(where: { $0.name == word }) else { return nil }

@@ -498,6 +498,11 @@ import Testing
         #expect(try w.run(["db", "SELECT * FROM Person"]).err
                 == "error: column 1: no model named 'SELECT'; a query is not SQL here: it names its model first, as in Person where age > 30 SELECT(name)\n")
         #expect(try w.run(["db", "  Quit  "]).err == "error: column 3: no model named 'Quit'; .quit leaves the shell\n")
+        // Its backslash commands say which dot-command or statement does their work.
+        #expect(try w.run(["db", "\\q"]).err == "error: column 1: unknown command '\\q'; .quit leaves the shell\n")
+        #expect(try w.run(["db", "\\copy Person from 'p.csv' csv header"]).err
+                == "error: column 1: unknown command '\\copy'; import MODEL FILE and export MODEL FILE read and write CSV, TSV and JSON\n")
+        #expect(try w.run(["db", "\\dT+"]).err == "error: column 1: unknown command '\\dT+'; psql's backslash commands are dot-commands here: .help lists them\n")
         #expect(try w.run(["db", "count Person"]).out == "2\n")
     }
 
