@@ -194,6 +194,13 @@ enum CommandTable {
         "\\pset": ".mode, .headers and .nullvalue set how results print",
     ]
 
+    /// sqlite3's one-dash options that no option here spells, which would otherwise read as
+    /// a short option and its value (`-cmd` as `-c md`), by name without the dash.
+    static let optionHabits: [String: String] = [
+        "cmd": "-c COMMAND runs a command, then trove exits; --init FILE runs statements before the prompt",
+        "separator": habits[".separator"]!,
+    ]
+
     /// What an error naming a model adds when the database has none.
     static let noModelsHint = "(the store has no models: open it with --schema FILE, or run .apply-schema FILE)"
 
