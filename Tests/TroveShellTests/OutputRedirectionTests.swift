@@ -33,6 +33,15 @@ extension ShellRunTests {
         #expect(try contents(path) == "id,name,age\n1,Ann,31\n2,Bob,\n")
     }
 
+    /// As in sqlite3, `.once` ends `.output`'s redirection: after its command, standard output.
+    @Test func onceEndsTheOutputFile() throws {
+        let kept = temporaryFile("", suffix: ".txt"), once = temporaryFile("", suffix: ".txt")
+        let r = run([], stdin: ".output \(kept)\n.print one\n.once \(once)\n.print two\n.print three\n")
+        #expect(r.out == "three\n")
+        #expect(try contents(kept) == "one\n")
+        #expect(try contents(once) == "two\n")
+    }
+
     @Test func onceCountsADotCommandAsTheNextCommand() throws {
         let path = temporaryFile("", suffix: ".txt")
         let r = run([], stdin: ".once \(path)\n.models\n.models\n")
