@@ -465,11 +465,9 @@ final class ShellSession {
             stdout.write("file size: \(r.bytesBefore) -> \(r.bytesAfter) bytes (\(ByteCount.text(r.bytesBefore)) -> \(ByteCount.text(r.bytesAfter)))\n")
             if r.heldBySnapshots { stdout.write("an open snapshot holds pages at the end of the file: vacuum again once it ends\n") }
         case .output(let file):
-            endRedirection(origin: origin)
-            if let file, file != "-" { try redirect(to: file) }
+            if let file, file != "-" { try redirect(to: file, origin: origin) } else { endRedirection(origin: origin) }
         case .once(let file):
-            endRedirection(origin: origin)
-            try redirect(to: file)
+            try redirect(to: file, origin: origin)
             onceCountdown = 2
         case .nullValue(let text):
             settings.nullText = text
@@ -578,10 +576,15 @@ final class ShellSession {
         return StatementError("cannot write standard output: \(SystemError(errno: output.failure).message)")
     }
 
-    /// Sends output to `file` (created, or emptied) until `.output` or `.once` ends it.
-    private func redirect(to file: String) throws {
+    /// Sends output to `file` (created, or emptied) until `.output` or `.once` ends it, in
+    /// place of the file output went to; a file that cannot be opened leaves output there.
+    private func redirect(to file: String, origin: InputOrigin) throws {
+        // What the file output goes to holds is written before `file` is emptied: it may be
+        // the same file.
+        redirection?.output.flush()
         let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw StatementError("cannot write '\(file)': \(SystemError(errno: errno).message)") }
+        endRedirection(origin: origin)
         let output = FileOutput(fd: fd)
         redirection = (file, output, fd)
         stdout = output

@@ -58,6 +58,20 @@ extension ShellRunTests {
         #expect(kept.out == "2\n")
     }
 
+    /// A file that cannot be opened leaves output where it was, in `.output`'s file too; one
+    /// opened again starts empty.
+    @Test func aRedirectionThatFailsKeepsTheOutputFile() throws {
+        let path = temporaryFile("", suffix: ".txt")
+        let r = run([], stdin: ".output \(path)\n.print one\n.output /nonexistent/x.txt\n.print two\n.once /nonexistent/y.txt\n.print three\n.output\n.print four\n")
+        #expect(r.out == "four\n")
+        #expect(r.err == "error: line 3, column 9: cannot write '/nonexistent/x.txt': No such file or directory\n"
+                + "error: line 5, column 7: cannot write '/nonexistent/y.txt': No such file or directory\n")
+        #expect(try contents(path) == "one\ntwo\nthree\n")
+        let again = run([], stdin: ".output \(path)\n.print one\n.output \(path)\n.print two\n")
+        #expect(again.out.isEmpty)
+        #expect(try contents(path) == "two\n")
+    }
+
     /// Commands and -f stop at the first error, piped input only with --bail or .bail on.
     @Test func showSaysWhetherAnErrorStopsTheRun() {
         #expect(run(["-c", ".show"]).out.contains("     bail: on\n"))
