@@ -88,14 +88,17 @@ public enum CommandLineParser {
                     if let inline { apply(&options, inline) } else { apply(&options, try value(for: "--\(name)")) }
                 }
             } else if argument.hasPrefix("-"), argument.count > 1 {
-                // sqlite3 spells its long options with one dash (`-csv`, `-header`): here
-                // `-csv` would run the command `sv`.
+                // sqlite3 spells its long options with one dash (`-csv`, `-header`, `-cmd`):
+                // here `-csv` would run the command `sv`.
                 let word = String(argument.dropFirst())
                 if word.count > 1, let long = longOption(word) != nil ? word : word == "header" ? "headers" : nil {
                     throw UsageError("unknown option '-\(word)'; long options take two dashes: --\(long)")
                 }
                 if word.count > 1, CommandTable.modeHabit(word) != nil {
                     throw UsageError("unknown option '-\(word)'" + modeHabit(word))
+                }
+                if let habit = CommandTable.optionHabits[word] {
+                    throw UsageError("unknown option '-\(word)'; \(habit)")
                 }
                 var rest = Substring(argument.dropFirst())
                 while let letter = rest.first {

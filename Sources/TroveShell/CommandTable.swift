@@ -181,6 +181,24 @@ enum CommandTable {
         "exit": ".quit leaves the shell",
         "help": ".help lists the commands",
         "select": SQLHabits.hint("select"),
+        "\\q": ".quit leaves the shell",
+        "\\?": ".help lists the commands",
+        "\\h": ".help lists the commands",
+        "\\d": ".schema [MODEL] shows the models and their properties",
+        "\\dt": ".models lists the models",
+        "\\i": ".read FILE runs the statements in FILE",
+        "\\o": ".output [FILE] sends the output to FILE",
+        "\\copy": "import MODEL FILE and export MODEL FILE read and write CSV, TSV and JSON",
+        "\\x": ".mode line prints each value on its own line",
+        "\\timing": ".timer on|off",
+        "\\pset": ".mode, .headers and .nullvalue set how results print",
+    ]
+
+    /// sqlite3's one-dash options that no option here spells, which would otherwise read as
+    /// a short option and its value (`-cmd` as `-c md`), by name without the dash.
+    static let optionHabits: [String: String] = [
+        "cmd": "-c COMMAND runs a command, then trove exits; --init FILE runs statements before the prompt",
+        "separator": habits[".separator"]!,
     ]
 
     /// What an error naming a model adds when the database has none.

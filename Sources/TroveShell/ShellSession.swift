@@ -307,9 +307,9 @@ final class ShellSession {
         stderr.flush()
     }
 
-    /// psql's `quit`, `exit` and `help` alone on a line, SQL's `SELECT ...`, and a clause
-    /// starting a line as if the question on the line before went on, said as what does that
-    /// here, unless a model has that name.
+    /// psql's `quit`, `exit` and `help` alone on a line and its backslash commands (`\q`),
+    /// SQL's `SELECT ...`, and a clause starting a line as if the question on the line before
+    /// went on, said as what does that here, unless a model has that name.
     private func habitualMistake(_ text: String) throws -> StatementError? {
         let blanks = text.prefix { $0 == " " || $0 == "\t" }
         let rest = text.dropFirst(blanks.count)
@@ -320,6 +320,11 @@ final class ShellSession {
         }
         let word = String(rest.prefix { !$0.isWhitespace && $0 != ";" })
         let lowercased = word.lowercased()
+        if word.hasPrefix("\\") {
+            // psql's backslash commands: no model name starts with a backslash.
+            return StatementError("unknown command '\(word)'; " + (CommandTable.habits[lowercased] ?? "psql's backslash commands are dot-commands here: .help lists them"),
+                                  at: blanks.utf8.count)
+        }
         guard let habit = CommandTable.habits[lowercased], !lowercased.hasPrefix("."),
               lowercased == "select" || rest.split(whereSeparator: \.isWhitespace).count == 1,
               try !backend.models().contains(where: { $0.name == word }) else { return nil }
@@ -460,11 +465,9 @@ final class ShellSession {
             stdout.write("file size: \(r.bytesBefore) -> \(r.bytesAfter) bytes (\(ByteCount.text(r.bytesBefore)) -> \(ByteCount.text(r.bytesAfter)))\n")
             if r.heldBySnapshots { stdout.write("an open snapshot holds pages at the end of the file: vacuum again once it ends\n") }
         case .output(let file):
-            endRedirection(origin: origin)
-            if let file, file != "-" { try redirect(to: file) }
+            if let file, file != "-" { try redirect(to: file, origin: origin) } else { endRedirection(origin: origin) }
         case .once(let file):
-            endRedirection(origin: origin)
-            try redirect(to: file)
+            try redirect(to: file, origin: origin)
             onceCountdown = 2
         case .nullValue(let text):
             settings.nullText = text
@@ -573,10 +576,15 @@ final class ShellSession {
         return StatementError("cannot write standard output: \(SystemError(errno: output.failure).message)")
     }
 
-    /// Sends output to `file` (created, or emptied) until `.output` or `.once` ends it.
-    private func redirect(to file: String) throws {
+    /// Sends output to `file` (created, or emptied) until `.output` or `.once` ends it, in
+    /// place of the file output went to; a file that cannot be opened leaves output there.
+    private func redirect(to file: String, origin: InputOrigin) throws {
+        // What the file output goes to holds is written before `file` is emptied: it may be
+        // the same file.
+        redirection?.output.flush()
         let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw StatementError("cannot write '\(file)': \(SystemError(errno: errno).message)") }
+        endRedirection(origin: origin)
         let output = FileOutput(fd: fd)
         redirection = (file, output, fd)
         stdout = output

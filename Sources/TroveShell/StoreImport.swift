@@ -26,7 +26,7 @@ struct StoreImport {
                 do {
                     record = try reader.next()
                 } catch {
-                    throw failure("\(error)")
+                    throw failure("\(error)", before: destination)
                 }
                 guard let record else { break }
                 guard let values = record.values else {
@@ -38,9 +38,9 @@ struct StoreImport {
                 do {
                     try write(values, into: destination, at: place, &counts)
                 } catch let error as ImportFailure {
-                    throw failure(error.description)
+                    throw failure(error.description, before: destination)
                 } catch {
-                    throw failure("\(place): \(error)")
+                    throw failure("\(place): \(error)", before: destination)
                 }
                 reportProgress(counts)
             }
@@ -75,12 +75,14 @@ struct StoreImport {
                 value = try reader.next()
             } catch {
                 throw failure(error.description + (Self.startsAsNoJSON(error, recordsRead: reader.recordCount)
-                    ? " (read as JSON; for CSV or TSV, end the file's name in .csv or .tsv, or add AS CSV or AS TSV)" : ""))
+                    ? " (read as JSON; for CSV or TSV, end the file's name in .csv or .tsv, or add AS CSV or AS TSV)" : ""),
+                              before: destination)
             }
             guard let value else { break }
-            let place = RecordPlace.record(reader.recordCount)
+            let start = reader.lastValuePosition()
+            let place = RecordPlace.recordAt(reader.recordCount, line: start.line, column: start.column)
             guard case .object(let object) = value else {
-                throw failure("\(place): expected a JSON object, found \(value.typeDescription)")
+                throw failure("\(place): expected a JSON object, found \(value.typeDescription)", before: destination)
             }
             do {
                 if try copyRows?.add(object, at: place) == true {
@@ -92,9 +94,9 @@ struct StoreImport {
                 try links.setAside(&values, in: destination) { "\(place) (\($0))" }
                 try write(values, into: destination, at: place, &counts)
             } catch let error as ImportFailure {
-                throw failure(error.description)
+                throw failure(error.description, before: destination)
             } catch {
-                throw failure("\(place): \(error)")
+                throw failure("\(place): \(error)", before: destination)
             }
             reportProgress(counts)
         }
@@ -122,6 +124,18 @@ struct StoreImport {
     private func reportProgress(_ counts: Counts) {
         guard counts.records % 512 == 0 else { return }
         if let size = input.size { context.progress(completed: input.bytesRead, total: size) } else { context.progress(completed: counts.records, total: nil) }
+    }
+
+    /// The failure of a record, or of the records that `destination` holds back before it:
+    /// a PostgreSQL database checks those (a primary key taken, a link to no object) only as
+    /// they are sent, and the import names its first bad record, as a store's does.
+    private func failure(_ what: String, before destination: ImportDestination) -> WriteFailure {
+        do {
+            try destination.finish()
+        } catch let earlier as ImportFailure {
+            return failure(earlier.description)
+        } catch {}
+        return failure(what)
     }
 
     private func failure(_ what: String) -> WriteFailure {

@@ -140,5 +140,10 @@ import Testing
 
     @Test func exitDotCommandSetsTheStatus() throws {
         #expect(try TroveBinary.run([], stdin: ".exit 4\n").status == 4)
+        // Status 0 says every statement succeeded: after a failure, leaving with 0 gives 1.
+        #expect(try TroveBinary.run([], stdin: "nosuchmodel\n.exit 4\n").status == 4)
+        #expect(try TroveBinary.run([], stdin: "nosuchmodel\n.exit\n").status == 1)
+        #expect(try TroveBinary.run([], stdin: "nosuchmodel\n.exit 0\n").status == 1)
+        #expect(try TroveBinary.run([], stdin: "nosuchmodel\n.quit\n").status == 1)
     }
 }

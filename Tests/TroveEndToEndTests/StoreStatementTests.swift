@@ -136,7 +136,7 @@ import Testing
         }
         try w.write("n.jsonl", #"{"id": 1, "d": 1e3}"# + "\n")
         #expect(try w.run(["db", "import D n.jsonl"]).err
-                == #"error: import from 'n.jsonl' failed: record 1: property 'd' expects decimal, not the number 1000 (JSON writes a decimal as a string, "1000", to keep every digit); nothing was imported"# + "\n")
+                == #"error: import from 'n.jsonl' failed: record 1, line 1, column 1: property 'd' expects decimal, not the number 1000 (JSON writes a decimal as a string, "1000", to keep every digit); nothing was imported"# + "\n")
         #expect(try w.run(["db", #"insert D [{"id": 1, "d": "1.50"}, {"id": 2, "d": "1e3"}]"#, "insert D {\"id\": 3}", "update D 3 set d = 1.50"]).status == 0)
         #expect(try w.run(["db", "D SORT(id)"]).out == #"{"id": 1, "d": "1.5"}"# + "\n" + #"{"id": 2, "d": "1000"}"# + "\n" + #"{"id": 3, "d": "1.5"}"# + "\n")
     }
@@ -318,7 +318,7 @@ import Testing
         let r = try w.run(["users", "import User bad.jsonl"])
         #expect(r.status == 1)
         #expect(r.out.isEmpty)
-        #expect(r.err.hasPrefix("error: import from 'bad.jsonl' failed: record 3: property 'signedUpAt' expects date"))
+        #expect(r.err.hasPrefix("error: import from 'bad.jsonl' failed: record 3, line 3, column 1: property 'signedUpAt' expects date"))
         #expect(r.err.contains("last tuesday") && r.err.hasSuffix("nothing was imported\n"))
         #expect(try w.run(["users", "count User"]).out == "0\n")
 
@@ -329,7 +329,17 @@ import Testing
 
         try w.write("dup.jsonl", "{\"uid\": \"a\", \"name\": \"A\", \"signedUpAt\": \"2024-05-01T12:00:00Z\"}\n{\"uid\": \"a\", \"name\": \"A\", \"signedUpAt\": \"2024-05-01T12:00:00Z\"}\n")
         let dup = try w.run(["users", "import User dup.jsonl"])
-        #expect(dup.err.contains("record 2: 'User' already has an object with primary key \"a\""))
+        #expect(dup.err.contains("record 2, line 2, column 1: 'User' already has an object with primary key \"a\""))
+        #expect(try w.run(["users", "count User"]).out == "0\n")
+
+        // A record's fault found after it was read names where the record starts: its
+        // number alone does not find it in an array over many lines or past blank lines.
+        try w.write("typed.json", "[\n  {\"uid\": \"a\", \"name\": \"A\", \"signedUpAt\": \"2024-05-01\"},\n\n  {\"uid\": \"b\", \"name\": 2}\n]\n")
+        #expect(try w.run(["users", "import User typed.json"]).err
+                == "error: import from 'typed.json' failed: record 2, line 4, column 3: property 'name' expects string, not the number 2; nothing was imported\n")
+        try w.write("spaced.jsonl", "{\"uid\": \"a\", \"name\": \"A\", \"signedUpAt\": \"2024-05-01\"}\n\n\n{\"uid\": \"b\", \"nom\": \"B\"}\n")
+        #expect(try w.run(["users", "import User spaced.jsonl"]).err
+                == "error: import from 'spaced.jsonl' failed: record 2, line 4, column 1: model 'User' has no property 'nom'; nothing was imported\n")
         #expect(try w.run(["users", "count User"]).out == "0\n")
     }
 
@@ -488,6 +498,11 @@ import Testing
         #expect(try w.run(["db", "SELECT * FROM Person"]).err
                 == "error: column 1: no model named 'SELECT'; a query is not SQL here: it names its model first, as in Person where age > 30 SELECT(name)\n")
         #expect(try w.run(["db", "  Quit  "]).err == "error: column 3: no model named 'Quit'; .quit leaves the shell\n")
+        // Its backslash commands say which dot-command or statement does their work.
+        #expect(try w.run(["db", "\\q"]).err == "error: column 1: unknown command '\\q'; .quit leaves the shell\n")
+        #expect(try w.run(["db", "\\copy Person from 'p.csv' csv header"]).err
+                == "error: column 1: unknown command '\\copy'; import MODEL FILE and export MODEL FILE read and write CSV, TSV and JSON\n")
+        #expect(try w.run(["db", "\\dT+"]).err == "error: column 1: unknown command '\\dT+'; psql's backslash commands are dot-commands here: .help lists them\n")
         #expect(try w.run(["db", "count Person"]).out == "2\n")
     }
 

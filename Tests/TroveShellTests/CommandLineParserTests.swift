@@ -80,6 +80,12 @@ import Testing
         #expect(usageError("-header", "db") == "unknown option '-header'; long options take two dashes: --headers")
         #expect(usageError("-readonly", "db") == "unknown option '-readonly'; long options take two dashes: --readonly")
         #expect(try parse("-ccount Person").scripts == [.command("count Person")])
+        // Those with no two-dash form here say what does their work, rather than `-cmd`
+        // running the command `md` and `-separator` reading the schema file `eparator`.
+        #expect(usageError("db", "-cmd", "count Person")
+                == "unknown option '-cmd'; -c COMMAND runs a command, then trove exits; --init FILE runs statements before the prompt")
+        #expect(usageError("-separator", ";", "db")
+                == "unknown option '-separator'; the mode picks the separator: .mode csv for commas, .mode tsv for tabs")
     }
 
     @Test func shortSchemaOption() throws {

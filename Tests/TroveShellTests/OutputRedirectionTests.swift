@@ -33,6 +33,15 @@ extension ShellRunTests {
         #expect(try contents(path) == "id,name,age\n1,Ann,31\n2,Bob,\n")
     }
 
+    /// As in sqlite3, `.once` ends `.output`'s redirection: after its command, standard output.
+    @Test func onceEndsTheOutputFile() throws {
+        let kept = temporaryFile("", suffix: ".txt"), once = temporaryFile("", suffix: ".txt")
+        let r = run([], stdin: ".output \(kept)\n.print one\n.once \(once)\n.print two\n.print three\n")
+        #expect(r.out == "three\n")
+        #expect(try contents(kept) == "one\n")
+        #expect(try contents(once) == "two\n")
+    }
+
     @Test func onceCountsADotCommandAsTheNextCommand() throws {
         let path = temporaryFile("", suffix: ".txt")
         let r = run([], stdin: ".once \(path)\n.models\n.models\n")
@@ -47,6 +56,20 @@ extension ShellRunTests {
         let kept = run([], stdin: ".once /nonexistent/x.txt\ncount Person\n")
         #expect(kept.status == 1)
         #expect(kept.out == "2\n")
+    }
+
+    /// A file that cannot be opened leaves output where it was, in `.output`'s file too; one
+    /// opened again starts empty.
+    @Test func aRedirectionThatFailsKeepsTheOutputFile() throws {
+        let path = temporaryFile("", suffix: ".txt")
+        let r = run([], stdin: ".output \(path)\n.print one\n.output /nonexistent/x.txt\n.print two\n.once /nonexistent/y.txt\n.print three\n.output\n.print four\n")
+        #expect(r.out == "four\n")
+        #expect(r.err == "error: line 3, column 9: cannot write '/nonexistent/x.txt': No such file or directory\n"
+                + "error: line 5, column 7: cannot write '/nonexistent/y.txt': No such file or directory\n")
+        #expect(try contents(path) == "one\ntwo\nthree\n")
+        let again = run([], stdin: ".output \(path)\n.print one\n.output \(path)\n.print two\n")
+        #expect(again.out.isEmpty)
+        #expect(try contents(path) == "two\n")
     }
 
     /// Commands and -f stop at the first error, piped input only with --bail or .bail on.

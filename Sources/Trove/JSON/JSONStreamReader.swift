@@ -55,6 +55,8 @@ package final class JSONStreamReader {
     private var mark = 0
     private var markPosition = JSONTextPosition()
     private var state = State.start
+    /// Buffer index of the first byte of the value ``next()`` returned last.
+    private var lastValueStart = 0
     /// Kept across records so that decoding escaped strings reuses one buffer.
     private var scratch: [UInt8] = []
 
@@ -260,9 +262,18 @@ package final class JSONStreamReader {
                              ? "',' or ']' after an array element"
                              : "whitespace or a new line between values")
         }
+        lastValueStart = start
         start += length
         recordCount += 1
         return value
+    }
+
+    /// Where the value ``next()`` returned last starts (its line and column in the stream),
+    /// so that an error found in it after reading names where to look. Asked before the
+    /// next call to ``next()``.
+    package func lastValuePosition() -> (line: Int, column: Int) {
+        let p = position(at: lastValueStart)
+        return (p.line, p.column)
     }
 
     private func checkRecordSize() throws(JSONError) {

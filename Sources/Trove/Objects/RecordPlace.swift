@@ -6,6 +6,9 @@ public enum RecordPlace: Sendable, CustomStringConvertible {
     case line(Int)
     /// `record N`.
     case record(Int)
+    /// `record N, line L, column C`: a record of a file that is not read by lines (JSON),
+    /// where it starts, as a JSON syntax error names its place.
+    case recordAt(Int, line: Int, column: Int)
     /// The text itself.
     case named(String)
 
@@ -13,6 +16,7 @@ public enum RecordPlace: Sendable, CustomStringConvertible {
         switch self {
         case .line(let line): "line \(line)"
         case .record(let record): "record \(record)"
+        case .recordAt(let record, let line, let column): "record \(record), line \(line), column \(column)"
         case .named(let text): text
         }
     }
