@@ -2,7 +2,9 @@ extension PostgresConnection {
     /// `url` with `options` added to libpq's `options` parameter (the server's command-line
     /// options: `-csearch_path=app` keeps a store's tables in the PostgreSQL schema `app`),
     /// percent-encoded: after the URL's parameters when it has some, after the options it
-    /// already names when it names some, as a new query when it has none.
+    /// already names when it names some, as a new query when it has none. The server splits
+    /// `options` at spaces: write a space inside one option as `\ ` and a backslash as `\\`,
+    /// as libpq's documentation of `options` says.
     ///
     /// ```swift
     /// PostgresConnection.url("postgres://app@db/trove", options: "-csearch_path=app")
@@ -16,7 +18,8 @@ extension PostgresConnection {
         if let existing = parameters.lastIndex(where: { $0.hasPrefix("options=") }) {
             parameters[existing] += (parameters[existing] == "options=" ? "" : "%20") + encoded
         } else if parameters.last == "" {
-            // A URL ending in `?` or `&`: libpq refuses an empty parameter.
+            // A URL ending in `?` or `&`: appending after it would make an empty parameter,
+            // which libpq refuses.
             parameters[parameters.count - 1] = "options=" + encoded
         } else {
             parameters.append("options=" + encoded)

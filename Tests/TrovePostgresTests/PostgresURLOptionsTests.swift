@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Trove
 import TrovePostgres
@@ -36,14 +37,17 @@ struct PostgresURLOptionsTests {
         let server = try #require(PostgresTestServer.url)
         let schema = try PostgresTestServer.freshURL()
         let name = try #require(schema.split(separator: "search_path%3D").last.map(String.init))
-        let query = try #require(server.split(separator: "?", maxSplits: 1).last)
-        var parameters: [String: String] = [:]
-        for parameter in query.split(separator: "&") {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map(String.init)
-            parameters[pair[0]] = pair.count > 1 ? pair[1] : ""
-        }
-        let socket = try #require(parameters["host"]).replacing("/", with: "%2F")
-        let plain = "postgresql://trove@\(socket):\(try #require(parameters["port"]))/trove"
+        // The same server named without a query: its user, database, port, and its address or
+        // socket directory, as it reports them, whatever the URL that reached it looks like.
+        let info = try #require(try PostgresConnection(url: server).execute("""
+            SELECT current_user, pg_catalog.current_database(), pg_catalog.current_setting('port'),
+                   coalesce(pg_catalog.host(pg_catalog.inet_server_addr()),
+                            pg_catalog.split_part(pg_catalog.current_setting('unix_socket_directories'), ',', 1))
+            """).rows.first)
+        let raw = try info.map { try #require($0) }
+        let parts = raw.map { $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "" }
+        let host = raw[3].hasPrefix("/") ? parts[3] : raw[3].contains(":") ? "[\(raw[3])]" : raw[3]
+        let plain = "postgresql://\(parts[0])@\(host):\(parts[2])/\(parts[1])"
         for url in [plain, plain + "?options=-cwork_mem%3D1234kB", server] {
             let connection = try PostgresConnection(url: PostgresConnection.url(url, options: "-csearch_path=\(name)"))
             #expect(connection.schemaName == name, "\(url)")
