@@ -101,4 +101,24 @@ public struct ModelSortDescriptor<T: PersistentModel> {
         self.keyPath = keyPath
         self.order = order
     }
+
+    /// Sorts by an enum stored as its raw values (`enum Mood: String, StorableProperty`), as the
+    /// query's `SORT` does: by the stored raw values (`"grumpy"` before `"happy"`), not by the
+    /// order of the cases nor by the enum's own `<`. Disfavored, so that a `Comparable` enum
+    /// picks the overload above (which sorts the same way) and a key that fits neither is
+    /// reported as not `Comparable`.
+    @_disfavoredOverload
+    public init<V: RawRepresentable & StorableProperty>(_ keyPath: KeyPath<T, V>, order: SortOrder = .forward)
+    where V.RawValue: StorableScalar & Comparable {
+        self.keyPath = keyPath
+        self.order = order
+    }
+
+    /// Sorts by an optional enum stored as its raw values; nil sorts first in ascending order.
+    @_disfavoredOverload
+    public init<V: RawRepresentable & StorableProperty>(_ keyPath: KeyPath<T, V?>, order: SortOrder = .forward)
+    where V.RawValue: StorableScalar & Comparable {
+        self.keyPath = keyPath
+        self.order = order
+    }
 }

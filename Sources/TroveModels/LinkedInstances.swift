@@ -31,6 +31,8 @@ final class NestedClassWrites: @unchecked Sendable {
     private var written: [ObjectIdentifier: Value] = [:]
     /// The upserts of the instances met, each after those of the instances it links to.
     private var pending: [(ValueTransaction) throws -> Void] = []
+    /// How many upserts are waiting for the write to end.
+    var pendingWrites: Int { pending.count }
 
     init(writingIn transaction: Transaction?) { self.transaction = transaction }
 
@@ -52,7 +54,9 @@ final class NestedClassWrites: @unchecked Sendable {
         if separately, let index = try? M.primaryKeyIndex(), let key = properties[M.modelProperties[index].name], !key.isNull {
             // An instance written so already in this transaction (each player's one team) is
             // not written again, while no upsert before it in this write may change its object.
-            if !pending.isEmpty || transaction?.wroteNested(M.modelName, primaryKey: key, properties) != true {
+            if !pending.isEmpty || transaction.map({ ValueTransaction($0).wroteNested(
+                M.modelName, primaryKey: key, properties: properties, writtenBy: ObjectIdentifier(M.self), writesWhole: M.writesWholeObjects(in:))
+            }) != true {
                 let depth = path.count - 1
                 pending.append {
                     _ = try $0.addNested(M.modelName, properties: properties, writtenBy: ObjectIdentifier(M.self),

@@ -52,8 +52,12 @@ extension PredicateExpressions.StringLocalizedStandardContains: Sendable where R
 
 extension PredicateExpressions.StringLocalizedStandardContains: TranslatableExpression {
     func translate(_ t: inout PredicateTranslator) throws -> PredicateTranslator.Term {
-        guard case .value(let e, _) = try t.term(root) else { throw PredicateTranslator.unsupported(self) }
-        let other = try t.expression(try t.term(other), construct: "localizedStandardContains")
-        return .predicate(.comparison(.init(e, .contains, options: [.caseInsensitive, .diacriticInsensitive], other)))
+        let base = try t.term(root)
+        switch base {
+        case .value, .coalesced: break
+        default: throw PredicateTranslator.unsupported(self)
+        }
+        return .predicate(try t.comparison(base, .contains, try t.term(other), construct: "localizedStandardContains",
+                                           options: [.caseInsensitive, .diacriticInsensitive]))
     }
 }

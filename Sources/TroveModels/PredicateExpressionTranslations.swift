@@ -231,21 +231,29 @@ extension PredicateExpressions.OptionalFlatMap: TranslatableExpression {
 }
 
 extension PredicateExpressions.NilCoalesce: TranslatableExpression {
+    /// A Bool condition with a true or false default is a condition; an optional property with
+    /// a constant default is a term a comparison takes (see `PredicateTranslator.coalesced`).
     func translate(_ t: inout PredicateTranslator) throws -> PredicateTranslator.Term {
         let left = try t.term(lhs)
-        guard case .constant(.bool(let fallback), _, _) = try t.term(rhs) else {
-            throw ModelQueryError("#Predicate: ?? is supported with a Bool condition and a true or false default only")
-        }
-        switch left {
-        case .optionalPredicate(let p, let guardPath):
+        let right = try t.term(rhs)
+        switch (left, right) {
+        case (.optionalPredicate(let p, let guardPath), .constant(.bool(let fallback), _, _)):
             let path = QueryExpression(.keyPath(guardPath))
             return .predicate(fallback
                 ? .or([.comparison(.init(path, .equal, .null)), p])
                 : .and([.comparison(.init(path, .notEqual, .null)), p]))
-        case .value(let e, let type) where PredicateTranslator.isBool(type):
+        case (.value(let e, let type), .constant(.bool(let fallback), _, _)) where PredicateTranslator.isBool(type):
             return .predicate(.comparison(.init(e, fallback ? .notEqual : .equal, .bool(!fallback))))
+        case (.value(let e, _), .constant(.null, _, _)) where e.keyPath != nil:
+            return left
+        case (.value(let e, let type), .constant(let c, let cType, let source)) where e.keyPath != nil:
+            return .coalesced(e, type: type, default: c, defaultType: cType, source: source)
+        case (.constant(let v, _, _), .constant):
+            return v.isNull ? right : left
         default:
-            throw ModelQueryError("#Predicate: ?? is supported with a Bool condition and a true or false default only")
+            throw ModelQueryError("#Predicate: ?? takes an optional property on its left and a constant (a literal or a captured value) "
+                                  + "on its right, as in ($0.score ?? 0) > 1 compared with ==, !=, <, <=, >, >=, contains or starts(with:), "
+                                  + "or a Bool condition with true or false; write other cases out: $0.score == nil || $0.score! > $0.age")
         }
     }
 }

@@ -59,6 +59,9 @@ struct PredicateShapeReader {
     private(set) var shaped: (any ShapedExpression.Type)?
     /// The captured values, as the translator's `constants` holds them.
     var values: [Value] = []
+    /// The outcomes of the comparisons of two constants a `??` leads to, as the translator's
+    /// `folds` holds them; each is also an element of the shape, as it changes the query text.
+    private(set) var folds: [Bool] = []
     /// The translation of each node type met, by type, when a shape is built (not checked):
     /// the translator finds each node's here, where a conformance lookup would scan every
     /// conformance record in the process the first time each node type is met.
@@ -133,6 +136,17 @@ struct PredicateShapeReader {
         meet(.mark(value))
     }
 
+    /// The comparison `lhs op rhs`, when an operand is a `??`: where both stand for constants
+    /// (a `??`'s default, a captured value), the translator folds `lhs op rhs`, and the outcome
+    /// changes the query text.
+    mutating func fold<L: ShapedExpression, R: ShapedExpression>(_ lhs: L, _ op: ComparisonOperator, _ rhs: R,
+                                                                  options: StringComparisonOptions = []) throws {
+        guard L.coalesces || R.coalesces, let a = try lhs.foldedConstant(), let b = try rhs.foldedConstant() else { return }
+        let holds = ValueComparison.holds(a, op, b, options: options)
+        folds.append(holds)
+        mark(holds ? 1 : 0)
+    }
+
     mutating func keyPath(_ keyPath: AnyKeyPath) {
         meet(.keyPath(keyPath))
     }
@@ -159,6 +173,16 @@ struct PredicateShapeReader {
 /// shape hands the translator every node's translation with no conformance looked up.
 protocol ShapedExpression: TranslatableExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws
+    /// Whether the node's term is a `??` with a constant default (through `!` and `?.`).
+    static var coalesces: Bool { get }
+    /// The constant the node stands for where a comparison folds it: a captured value, `nil`,
+    /// or a `??`'s default; nil for any other node.
+    func foldedConstant() throws -> Value?
+}
+
+extension ShapedExpression {
+    static var coalesces: Bool { false }
+    func foldedConstant() throws -> Value? { nil }
 }
 
 extension ShapedExpression {
@@ -196,10 +220,12 @@ extension PredicateExpressions.Variable: ShapedExpression {
 
 extension PredicateExpressions.Value: ShapedExpression where Output: StorableProperty {
     func readShape(_ reader: inout PredicateShapeReader) throws { reader.capture(try value.storedValue()) }
+    func foldedConstant() throws -> Value? { try value.storedValue() }
 }
 
 extension PredicateExpressions.NilLiteral: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws {}
+    func foldedConstant() throws -> Value? { .null }
 }
 
 extension PredicateExpressions.KeyPath: ShapedExpression where Root: ShapedExpression {
@@ -213,6 +239,7 @@ extension PredicateExpressions.Equal: ShapedExpression where LHS: ShapedExpressi
     func readShape(_ reader: inout PredicateShapeReader) throws {
         try lhs.readNode(&reader)
         try rhs.readNode(&reader)
+        try reader.fold(lhs, .equal, rhs)
     }
 }
 
@@ -220,6 +247,7 @@ extension PredicateExpressions.NotEqual: ShapedExpression where LHS: ShapedExpre
     func readShape(_ reader: inout PredicateShapeReader) throws {
         try lhs.readNode(&reader)
         try rhs.readNode(&reader)
+        try reader.fold(lhs, .notEqual, rhs)
     }
 }
 
@@ -235,6 +263,13 @@ extension PredicateExpressions.Comparison: ShapedExpression where LHS: ShapedExp
         reader.mark(code)
         try lhs.readNode(&reader)
         try rhs.readNode(&reader)
+        let operation: ComparisonOperator = switch op {
+        case .lessThan: .lessThan
+        case .lessThanOrEqual: .lessThanOrEqual
+        case .greaterThan: .greaterThan
+        default: .greaterThanOrEqual
+        }
+        try reader.fold(lhs, operation, rhs)
     }
 }
 
@@ -260,6 +295,7 @@ extension PredicateExpressions.CollectionContainsCollection: ShapedExpression wh
     func readShape(_ reader: inout PredicateShapeReader) throws {
         try base.readNode(&reader)
         try other.readNode(&reader)
+        try reader.fold(base, .contains, other)
     }
 }
 
@@ -267,6 +303,7 @@ extension PredicateExpressions.SequenceStartsWith: ShapedExpression where Base: 
     func readShape(_ reader: inout PredicateShapeReader) throws {
         try base.readNode(&reader)
         try prefix.readNode(&reader)
+        try reader.fold(base, .beginsWith, prefix)
     }
 }
 
@@ -299,6 +336,9 @@ extension PredicateExpressions.OptionalFlatMap: ShapedExpression where LHS: Shap
         reader.bind(variable.key)
         try transform.readNode(&reader)
     }
+    // The translator's term of `wrapped?.transform` is the transform's.
+    static var coalesces: Bool { RHS.coalesces }
+    func foldedConstant() throws -> Value? { try transform.foldedConstant() }
 }
 
 extension PredicateExpressions.NilCoalesce: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
@@ -306,15 +346,20 @@ extension PredicateExpressions.NilCoalesce: ShapedExpression where LHS: ShapedEx
         try lhs.readNode(&reader)
         try rhs.readNode(&reader)
     }
+    static var coalesces: Bool { true }
+    func foldedConstant() throws -> Value? { try rhs.foldedConstant() }
 }
 
 extension PredicateExpressions.ForcedUnwrap: ShapedExpression where Inner: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws { try inner.readNode(&reader) }
+    static var coalesces: Bool { Inner.coalesces }
+    func foldedConstant() throws -> Value? { try inner.foldedConstant() }
 }
 
 extension PredicateExpressions.StringLocalizedStandardContains: ShapedExpression where Root: ShapedExpression, Other: ShapedExpression {
     func readShape(_ reader: inout PredicateShapeReader) throws {
         try root.readNode(&reader)
         try other.readNode(&reader)
+        try reader.fold(root, .contains, other, options: [.caseInsensitive, .diacriticInsensitive])
     }
 }

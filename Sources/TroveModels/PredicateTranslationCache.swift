@@ -130,9 +130,10 @@ enum PredicateTranslationCache {
         }
         let translated = try PredicateTranslator.translation(of: predicate, translatables: reader?.translatables ?? [:])
         let text = translated.condition.description
-        // Cached only when the walk read the values the translator read, in the same order:
+        // Cached only when the walk read the values the translator read, in the same order,
+        // and marked the comparisons of constants the translator folded, with their outcomes:
         // then the sources point at the same values for every predicate of this shape.
-        if let reader, let sources = translated.sources, translated.constants == reader.values {
+        if let reader, let sources = translated.sources, translated.constants == reader.values, translated.folds == reader.folds {
             let entry = Entry(condition: translated.condition, text: text, sources: sources, constants: reader.values.count)
             entries.withLock { entries in
                 if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }

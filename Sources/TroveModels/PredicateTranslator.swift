@@ -18,6 +18,9 @@ struct PredicateTranslator {
     private(set) var argumentSources: [ArgumentSource]? = []
     /// The value of each captured constant (`PredicateExpressions.Value`), in the order read.
     private(set) var constants: [Value] = []
+    /// The outcome of each comparison of two constants folded away (`??`), in the order folded:
+    /// a translation is cached only where its shape holds the same outcomes.
+    private(set) var folds: [Bool] = []
     private var bindings: [PredicateExpressions.VariableID: Term] = [:]
     private var subqueries = 0
     /// Node translations by node type, as a shape's first walk found them.
@@ -34,13 +37,13 @@ struct PredicateTranslator {
     /// node of another type is cast, and one with no translation is named in the error.
     static func translation<T: PersistentModel>(of predicate: Predicate<T>,
                                                 translatables: [ObjectIdentifier: any TranslatableExpression.Type] = [:]) throws
-        -> (condition: QueryPredicate, arguments: [Value], sources: [ArgumentSource]?, constants: [Value])
+        -> (condition: QueryPredicate, arguments: [Value], sources: [ArgumentSource]?, constants: [Value], folds: [Bool])
     {
         var translator = PredicateTranslator()
         translator.translatables = translatables
         translator.bindings[predicate.variable.key] = .object(ObjectTerm(model: T.self, path: QueryKeyPath(components: [])))
         let condition = try translator.predicate(predicate.expression)
-        return (condition, translator.arguments, translator.argumentSources, translator.constants)
+        return (condition, translator.arguments, translator.argumentSources, translator.constants, translator.folds)
     }
 
     // MARK: Terms
@@ -60,6 +63,9 @@ struct PredicateTranslator {
         /// A value known without reading an object; `source` is its index in `constants`, nil
         /// for a literal `nil`.
         case constant(Value, type: Any.Type, source: Int?)
+        /// `x ?? c`: the scalar key path `x` (of Swift type `type`), and the constant `c`
+        /// where it is null. Only a comparison takes it.
+        case coalesced(QueryExpression, type: Any.Type, default: Value, defaultType: Any.Type, source: Int?)
     }
 
     struct ObjectTerm {
@@ -126,13 +132,21 @@ struct PredicateTranslator {
     // MARK: Comparisons
 
     /// `lhs op rhs` over scalar operands; either side may be the constant.
-    mutating func comparison(_ lhs: Any, _ op: ComparisonOperator, _ rhs: Any, construct: String) throws -> QueryPredicate {
+    mutating func comparison(_ lhs: Any, _ op: ComparisonOperator, _ rhs: Any, construct: String,
+                             options: StringComparisonOptions = []) throws -> QueryPredicate {
         let left = try term(lhs)
         let right = try term(rhs)
-        return try comparison(left, op, right, construct: construct)
+        return try comparison(left, op, right, construct: construct, options: options)
     }
 
-    mutating func comparison(_ left: Term, _ op: ComparisonOperator, _ right: Term, construct: String) throws -> QueryPredicate {
+    mutating func comparison(_ left: Term, _ op: ComparisonOperator, _ right: Term, construct: String,
+                             options: StringComparisonOptions = []) throws -> QueryPredicate {
+        if case .coalesced(let x, let type, let c, let cType, let source) = left {
+            return try coalesced(x, type, .constant(c, type: cType, source: source), op, right, onLeft: true, construct, options)
+        }
+        if case .coalesced(let x, let type, let c, let cType, let source) = right {
+            return try coalesced(x, type, .constant(c, type: cType, source: source), op, left, onLeft: false, construct, options)
+        }
         // A condition through a link compared with true or false (`$0.dog?.isGood == true`).
         if case .optionalPredicate(let p, let guardPath) = left, case .constant(.bool(let b), _, _) = right, op == .equal || op == .notEqual {
             let wantsTrue = (op == .equal) == b
@@ -145,7 +159,34 @@ struct PredicateTranslator {
         if l.isConstant && r.isConstant {
             throw ModelQueryError("#Predicate: \(construct) compares two constants; compare a property of the model")
         }
-        return .comparison(.init(l, op, r))
+        return .comparison(.init(l, op, options: options, r))
+    }
+
+    /// `(x ?? c) op other` (`other op (x ?? c)` when `onLeft` is false): where `x` is null,
+    /// `c op other` decides, so it is `(x != nil AND x op other) OR (x == nil AND c op other)`.
+    /// When `other` is a constant, `c op other` is known here and folds away: the condition is
+    /// `x op other` or `x == nil OR x op other`, and an index on `x` serves it as it serves
+    /// `x op other`. The `x != nil` guard stays only where a null `x` could pass `x op other`
+    /// (`!=` a value, `==` nil).
+    private mutating func coalesced(_ x: QueryExpression, _ type: Any.Type, _ c: Term, _ op: ComparisonOperator, _ other: Term,
+                                    onLeft: Bool, _ construct: String, _ options: StringComparisonOptions) throws -> QueryPredicate {
+        func ordered(_ a: Term) -> (Term, Term) { onLeft ? (a, other) : (other, a) }
+        let (l, r) = ordered(.value(x, type: type))
+        let present = try comparison(l, op, r, construct: construct, options: options)
+        let isNull = QueryPredicate.comparison(.init(x, .equal, .null))
+        let notNull = QueryPredicate.comparison(.init(x, .notEqual, .null))
+        guard case .constant(let y, _, _) = other, case .constant(let cValue, _, _) = c else {
+            let (cl, cr) = ordered(c)
+            let absent = try comparison(cl, op, cr, construct: construct, options: options)
+            return .or([.and([notNull, present]), .and([isNull, absent])])
+        }
+        func holds(_ value: Value) -> Bool {
+            onLeft ? ValueComparison.holds(value, op, y, options: options) : ValueComparison.holds(y, op, value, options: options)
+        }
+        let defaultHolds = holds(cValue)
+        folds.append(defaultHolds)
+        if defaultHolds { return .or(flattening: isNull, present) }
+        return holds(.null) ? .and([notNull, present]) : present
     }
 
     /// The query operand of a term: a key path, an aggregate or a constant.
@@ -164,6 +205,9 @@ struct PredicateTranslator {
             throw ModelQueryError("#Predicate: \(construct) compares a list; use contains, contains(where:), allSatisfy, count or isEmpty")
         case .predicate, .optionalPredicate:
             throw ModelQueryError("#Predicate: \(construct) compares conditions; combine them with &&, || and !")
+        case .coalesced:
+            throw ModelQueryError("#Predicate: \(construct) takes a ?? expression, which only ==, !=, <, <=, >, >=, contains, starts(with:) "
+                                  + "and localizedStandardContains compare; write the null case out: x == nil || \(construct) on x")
         }
     }
 

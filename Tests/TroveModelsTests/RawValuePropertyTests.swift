@@ -23,7 +23,46 @@ enum Size: Int, Codable, Sendable, StorableProperty {
     var moods: [Mood] = []
 }
 
+/// Ordered by its cases, the reverse of its raw values' order.
+enum Rank: String, Codable, Sendable, StorableProperty, Comparable {
+    case low = "z", high = "a"
+
+    static func < (a: Rank, b: Rank) -> Bool { a == .low && b == .high }
+}
+
+@Model struct RankedPet {
+    @Attribute(.primaryKey) var id: Int
+    var mood: Mood
+    var size: Size?
+    var rank: Rank = .low
+}
+
 @Suite struct RawValuePropertyTests {
+    /// Sorting by an enum compiles whether or not the enum is `Comparable`, and sorts by the
+    /// stored raw values, as the query text's SORT does.
+    @Test func anEnumSortsAsItsStoredRawValues() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(RankedPet.self)))
+        try store.write { tx in
+            try tx.insert(RankedPet(id: 1, mood: .happy, size: .large, rank: .low))
+            try tx.insert(RankedPet(id: 2, mood: .grumpy, size: nil, rank: .high))
+            try tx.insert(RankedPet(id: 3, mood: .happy, size: .small, rank: .high))
+        }
+        try store.read { s in
+            func written(_ sort: String) throws -> [Int] {
+                try s.query("RankedPet SORT(\(sort), id ASC)").map { Int(try $0.int("id") ?? -1) }
+            }
+            let byMood = try s.objects(RankedPet.self, sortBy: [.init(\.mood), .init(\.id)]).map(\.id)
+            #expect(try byMood == [2, 1, 3] && byMood == written("mood ASC"))
+            let bySize = try s.fetch(FetchDescriptor<RankedPet>(sortBy: [.init(\.size, order: .reverse), .init(\.id)])).map(\.id)
+            #expect(try bySize == [1, 3, 2] && bySize == written("size DESC"))
+            let byRank = try s.objects(RankedPet.self, sortBy: [.init(\.rank), .init(\.id)]).map(\.id)
+            #expect(try byRank == [2, 3, 1] && byRank == written("rank ASC"))
+            // The enum's own `<` puts `.low` first; the query compares the raw values "z" and "a".
+            #expect(try s.objects(RankedPet.self, where: { $0.rank > .high }).map(\.id) == [1])
+        }
+    }
+
+
     @Test func aRawValueEnumIsStoredReadQueriedAndUpdatedAsItsRawValue() throws {
         let schema = try Schema(Pet.self)
         let types = Dictionary(uniqueKeysWithValues: schema.models[0].properties.map { ($0.name, $0.type) })

@@ -124,7 +124,8 @@ extension PersonObject: DifferentialPerson {
         let tag = TypedPredicateDifferentialTests.tagPool.randomElement(using: &g)!
         let score = Double(Int.random(in: 0...20, using: &g)) / 2
         typealias E = PredicateExpressions
-        switch Int.random(in: 0..<24, using: &g) {
+        let fallback = [name, "a", "bb", "zz"].randomElement(using: &g)!
+        switch Int.random(in: 0..<28, using: &g) {
         case 0: return ({ E.Comparison(lhs: path($0, P.age), rhs: constant(n), op: .greaterThan) }, "age > \(n)")
         case 1: return ({ E.Comparison(lhs: path($0, P.age), rhs: constant(n), op: .lessThanOrEqual) }, "age <= \(n)")
         case 2: return ({ E.Equal(lhs: path($0, P.age), rhs: constant(n)) }, "age == \(n)")
@@ -157,6 +158,22 @@ extension PersonObject: DifferentialPerson {
         case 21: return ({ E.Equal(lhs: E.KeyPath(root: path($0, P.dogs), keyPath: \.count), rhs: constant(small % 3)) }, "dogs.@count == \(small % 3)")
         case 22:
             return ({ E.build_localizedStandardContains(path($0, P.name), constant(fragment.uppercased())) }, "name CONTAINS[cd] '\(fragment.uppercased())'")
+        // `??` with a constant default: the query text spells out the null case, its outcome
+        // (`fallback op value`) computed here by Swift.
+        case 24:
+            return ({ E.Equal(lhs: E.NilCoalesce(lhs: path($0, P.nickname), rhs: constant(fallback)), rhs: constant(name)) },
+                    "(nickname != nil AND nickname == '\(name)') OR (nickname == nil AND \(fallback == name ? "TRUEPREDICATE" : "FALSEPREDICATE"))")
+        case 25:
+            return ({ E.Comparison(lhs: E.NilCoalesce(lhs: path($0, P.nickname), rhs: constant(fallback)), rhs: constant(fragment), op: .lessThan) },
+                    "(nickname != nil AND nickname < '\(fragment)') OR (nickname == nil AND \(fallback < fragment ? "TRUEPREDICATE" : "FALSEPREDICATE"))")
+        case 26:
+            return ({ E.NotEqual(lhs: E.NilCoalesce(lhs: E.OptionalFlatMap(path($0, P.bestFriend)) { E.KeyPath(root: $0, keyPath: P.petAge) }, rhs: constant(small)),
+                                 rhs: constant(n % 10)) },
+                    "(bestFriend.age != nil AND bestFriend.age != \(n % 10)) OR (bestFriend.age == nil AND \(small != n % 10 ? "TRUEPREDICATE" : "FALSEPREDICATE"))")
+        case 27:
+            return ({ E.Comparison(lhs: E.NilCoalesce(lhs: E.OptionalFlatMap(path($0, P.bestFriend)) { E.KeyPath(root: $0, keyPath: P.petAge) }, rhs: constant(small)),
+                                   rhs: path($0, P.age), op: .greaterThanOrEqual) },
+                    "(bestFriend != nil AND bestFriend.age >= age) OR (bestFriend == nil AND \(small) >= age)")
         default: return ({ E.Comparison(lhs: path($0, P.score), rhs: constant(score), op: .greaterThan) }, "score > \(score)")
         }
     }

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// The evaluator's fast paths on record slots must agree with these; the general path (a
 /// property against another, aggregates) uses them directly.
-enum ValueComparison {
+package enum ValueComparison {
     /// `a op b` for a bound operator. `b` is a `.list` for `IN` (elements) and `BETWEEN`
     /// (the two bounds). `LIKE` and `MATCHES` compile `b` on each call: callers with a
     /// constant pattern compile it once instead.
@@ -40,6 +40,13 @@ enum ValueComparison {
             default: return try patterns.pattern(t, options: options).matches(s)
             }
         }
+    }
+
+    /// `a op b` for two values known before a query runs, as the query would test them: a
+    /// typed predicate folds a comparison of its constants to this. False for `LIKE` and
+    /// `MATCHES` on a pattern that does not compile.
+    package static func holds(_ a: Value, _ op: ComparisonOperator, _ b: Value, options: StringComparisonOptions = []) -> Bool {
+        (try? test(a, BoundOperator(op), options, b, patterns: RegularExpressionCache())) ?? false
     }
 
     /// `==`: null equals null only; values of kinds that cannot meet are unequal.

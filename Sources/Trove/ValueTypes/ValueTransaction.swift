@@ -47,9 +47,24 @@ public struct ValueTransaction {
     package func addNested(_ model: String, properties: [String: Value], writtenBy type: ObjectIdentifier,
                            writesWhole: (StoredModels) -> Bool, depth: Int) throws -> ObjectReference {
         let m = try transaction.model(model)
+        return try transaction.writeNested(m.name, nestedValues(m, properties, type, writesWhole), depth: depth)
+    }
+
+    /// Whether ``addNested(_:properties:writtenBy:writesWhole:depth:)`` of these values would
+    /// write nothing: the values it writes (shaped, for a type that does not write whole
+    /// objects) were written so already in this transaction, with this primary key.
+    package func wroteNested(_ model: String, primaryKey: Value, properties: [String: Value], writtenBy type: ObjectIdentifier,
+                             writesWhole: (StoredModels) -> Bool) -> Bool {
+        guard let m = try? transaction.model(model) else { return false }
+        return transaction.wroteNested(m.name, primaryKey: primaryKey, nestedValues(m, properties, type, writesWhole))
+    }
+
+    /// The values a nested write of `type`'s `properties` stores.
+    private func nestedValues(_ m: ModelLayout, _ properties: [String: Value], _ type: ObjectIdentifier,
+                              _ writesWhole: (StoredModels) -> Bool) -> [String: Value] {
         // Not through `lastWholeWrite`, which the write linking to this value keeps.
         let whole = m.typedSlots.writesWhole(type) { writesWhole(StoredModels(layout: transaction.layout)) }
-        return try transaction.writeNested(m.name, whole ? properties : ValueMapping.shape(properties, model: m), depth: depth)
+        return whole ? properties : ValueMapping.shape(properties, model: m)
     }
 
     /// Stores each value, as ``add(_:update:)``.
