@@ -134,7 +134,11 @@ struct StoreImport {
             try destination.finish()
         } catch let earlier as ImportFailure {
             return failure(earlier.description)
-        } catch {}
+        } catch {
+            // Any other error of `finish` (a refusal of the whole COPY, a lost connection) names
+            // no record before this one, and the transaction it leaves aborted would only hide
+            // the record's own failure: the import reports that one.
+        }
         return failure(what)
     }
 

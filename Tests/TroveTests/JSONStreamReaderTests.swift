@@ -105,6 +105,27 @@ import Testing
         #expect(error?.byteOffset == expectedOffset)
     }
 
+    /// Each value's start, with records spread over lines deep into a stream read in chunks
+    /// far smaller than a record, so that the buffer drops and refills between values.
+    @Test(arguments: [8, 100, 64 << 10])
+    func namesWhereEachValueStarts(_ chunk: Int) throws {
+        var text = "[\n"
+        var starts: [(line: Int, column: Int)] = []
+        var line = 2
+        for i in 1...3_000 {
+            let indent = String(repeating: " ", count: i % 5)
+            starts.append((line, indent.count + 1))
+            text += indent + "{\"id\": \(i),\n  \"name\": \"namé \(i)\"}" + (i < 3_000 ? ",\n" : "\n")
+            line += 2
+        }
+        text += "]\n"
+        let r = reader(text, chunkSize: chunk, maxReadSize: 37)
+        var found: [(line: Int, column: Int)] = []
+        while try r.next() != nil { found.append(r.lastValuePosition()) }
+        #expect(found.count == starts.count)
+        #expect(zip(found, starts).allSatisfy { $0.line == $1.line && $0.column == $1.column })
+    }
+
     struct Case: Sendable, CustomTestStringConvertible {
         var input: String
         var reason: JSONError.Reason

@@ -55,8 +55,8 @@ package final class JSONStreamReader {
     private var mark = 0
     private var markPosition = JSONTextPosition()
     private var state = State.start
-    /// Buffer index of the first byte of the value ``next()`` returned last.
-    private var lastValueStart = 0
+    /// Stream offset of the first byte of the value ``next()`` returned last.
+    private var lastValueStreamOffset = 0
     /// Kept across records so that decoding escaped strings reuses one buffer.
     private var scratch: [UInt8] = []
 
@@ -262,7 +262,7 @@ package final class JSONStreamReader {
                              ? "',' or ']' after an array element"
                              : "whitespace or a new line between values")
         }
-        lastValueStart = start
+        lastValueStreamOffset = bufferStreamOffset + start
         start += length
         recordCount += 1
         return value
@@ -272,7 +272,11 @@ package final class JSONStreamReader {
     /// so that an error found in it after reading names where to look. Asked before the
     /// next call to ``next()``.
     package func lastValuePosition() -> (line: Int, column: Int) {
-        let p = position(at: lastValueStart)
+        // Once ``next()`` has read on, the buffer may have dropped those bytes, or the mark
+        // moved past them: a position counted from there would be wrong without a word.
+        let index = lastValueStreamOffset - bufferStreamOffset
+        precondition(index >= 0 && index >= mark, "lastValuePosition() is asked before the next call to next()")
+        let p = position(at: index)
         return (p.line, p.column)
     }
 
