@@ -361,6 +361,13 @@ extension PostgresStoreParityTests {
              "error: column 26: 'maker' is not a GROUP key path: a grouped SELECT holds GROUP's key paths and group aggregates (@count; add 'maker' to GROUP to show it)\n"),
             (["Car GROUP(origin) SELECT(@max.maker)"], "error: column 31: @max applies to numbers and dates; 'maker' is an object of Maker\n"),
             (["Car SELECT(tags.@min)"], "error: column 12: @min applies to numbers and dates; 'tags' holds string values\n"),
+            (["Car DISTINCT ON (origin)"],
+             "error: column 14: expected '(' after 'DISTINCT', found 'ON': SQL's DISTINCT ON (origin) is DISTINCT(origin) here: DISTINCT(k, ...) keeps the first object of each combination of the key paths' values\n"),
+            (["Car GROUP(origin) SELECT(count(name))"],
+             "error: column 31: expected ',' or ')' after 'count', found '(': SQL's count(name) counts the objects whose name is not null: here that is the statement count Car where name != nil, or per group Car where name != nil GROUP(...) SELECT(@count)\n"),
+            (["Car SORT(tags.@count) DISTINCT(tags.@count) SELECT(tags.@count)"],
+             "error: column 37: DISTINCT takes key paths of 'Car', not aggregates nor SELECT items' names: its objects are told apart by their own values\n"),
+            (["Car SELECT( *)"], "error: column 13: SELECT has no '*': leave SELECT out to get whole objects\n"),
             (["Car SORT(n) DISTINCT(n) SELECT(name, tags.@count AS n)"],
              "error: column 22: DISTINCT takes key paths of 'Car', not SELECT items' names; 'n' names the item 'tags.@count AS n'\n"),
         ]
