@@ -1,7 +1,8 @@
 import Trove
 
 /// How a value reads in a cell of csv, table, markdown and line output: strings without
-/// quotes, null as empty (csv) or `null`, arrays and objects as compact JSON.
+/// quotes (but where one would read as null), null as empty (csv) or `null`, arrays and
+/// objects as compact JSON.
 enum CellText {
     static func plain(_ value: JSONValue?, null: String) -> String {
         switch value {
@@ -18,7 +19,18 @@ enum CellText {
     /// A value as the modes for people (table, markdown, line) show it: control characters
     /// would break the layout or the terminal, so they show escaped as in JSON.
     static func visible(_ value: JSONValue?, null: String) -> String {
-        visible(plain(value, null: null))
+        visible(distinct(value, null: null))
+    }
+
+    /// `plain`, except that a string that would read as null, or as such a string, shows in
+    /// double quotes as JSON writes it: the null text itself (`null`, or the empty string
+    /// when null is an empty cell), and text in double quotes. So null and every string
+    /// stay apart in the modes for people, whatever `.nullvalue` says.
+    static func distinct(_ value: JSONValue?, null: String) -> String {
+        if case .string(let s)? = value, s == null || s.count > 1 && s.first == "\"" && s.last == "\"" {
+            return JSONText.string(.string(s))
+        }
+        return plain(value, null: null)
     }
 
     /// `text` with its control characters escaped as in JSON.

@@ -32,7 +32,7 @@ struct MarkdownFormatter: ResultFormatter {
     func render(columns: [String], rows: [JSONObject], decimalColumns: Set<String> = []) -> String {
         guard !columns.isEmpty else { return "" }
         let header = columns.map { showHeaders ? Self.cell($0) : "" }
-        let cells = rows.map { row in columns.map { Self.cell(CellText.plain(row[$0], null: null)) } }
+        let cells = rows.map { row in columns.map { Self.cell(CellText.distinct(row[$0], null: null)) } }
         let numeric = columns.map { ColumnAlignment.alignsRight($0, in: rows, decimalColumns: decimalColumns) }
         var widths = header.map { max(DisplayWidth.of($0), 3) }
         for row in cells {

@@ -70,4 +70,45 @@ extension FormatterTests {
         #expect(render(none, FormatterSettings(mode: .line, nullText: "-").makeFormatter()) == "max = -\n")
         #expect(render(none, FormatterSettings(mode: .line).makeFormatter()) == "max = null\n")
     }
+
+    /// Null and the strings that would read as it (`"null"`, `""`, the `.nullvalue` text)
+    /// look different in the modes for people, so two groups never look alike; csv and tsv
+    /// keep the contract's forms.
+    @Test func nullNeverLooksLikeAStringInTheModesForPeople() {
+        let set = ResultSet(columns: ["g"], rows: [.null, .string("null"), .string(""), .string("\"null\""), .string("NULL"), .string("a")]
+            .map { JSONObject([("g", $0)]) })
+        func text(_ mode: OutputMode, _ null: String? = nil) -> String {
+            render(.objects(set), FormatterSettings(mode: mode, nullText: null, unicodeBoxes: false).makeFormatter())
+        }
+        #expect(text(.table) == """
+            +------------+
+            | g          |
+            +------------+
+            | null       |
+            | "null"     |
+            |            |
+            | "\\"null\\"" |
+            | NULL       |
+            | a          |
+            +------------+
+            (6 rows)
+
+            """)
+        #expect(text(.markdown) == """
+            | g          |
+            | ---------- |
+            |            |
+            | null       |
+            | ""         |
+            | "\\"null\\"" |
+            | NULL       |
+            | a          |
+
+            """)
+        #expect(text(.line) == "g = null\n\ng = \"null\"\n\ng = \n\ng = \"\\\"null\\\"\"\n\ng = NULL\n\ng = a\n")
+        #expect(text(.table, "NULL").contains("| NULL       |\n| null       |\n|            |\n| \"\\\"null\\\"\" |\n| \"NULL\"     |\n"))
+        #expect(text(.line, "").hasPrefix("g = \n\ng = null\n\ng = \"\"\n"))
+        #expect(text(.csv) == "g\n\nnull\n\"\"\n\"\"\"null\"\"\"\nNULL\na\n")
+        #expect(text(.jsonl) == #"{"g": null}"# + "\n" + #"{"g": "null"}"# + "\n" + #"{"g": ""}"# + "\n" + #"{"g": "\"null\""}"# + "\n" + #"{"g": "NULL"}"# + "\n" + #"{"g": "a"}"# + "\n")
+    }
 }
