@@ -1,8 +1,8 @@
 import Trove
 
-/// How a value reads in a cell of csv, table, markdown and line output: strings without
-/// quotes (but where one would read as null), null as empty (csv) or `null`, arrays and
-/// objects as compact JSON.
+/// How a value reads in a cell of csv, table, markdown and line output: null as empty (csv)
+/// or `null`, arrays and objects as compact JSON, strings without quotes in `plain` (csv and
+/// tsv) and, in `distinct` (the modes for people), quoted where they could pass for null.
 enum CellText {
     static func plain(_ value: JSONValue?, null: String) -> String {
         switch value {
@@ -22,15 +22,24 @@ enum CellText {
         visible(distinct(value, null: null))
     }
 
-    /// `plain`, except that a string that would read as null, or as such a string, shows in
-    /// double quotes as JSON writes it: the null text itself (`null`, or the empty string
-    /// when null is an empty cell), and text in double quotes. So null and every string
-    /// stay apart in the modes for people, whatever `.nullvalue` says.
+    /// `plain`, except that a string shows in double quotes as JSON writes it when it is the
+    /// null text, is empty or all blanks, has a leading or trailing blank, holds a control
+    /// character, or is itself in double quotes. Cells are padded and a line's end is
+    /// invisible, so only then could a string pass for null (or for such a string): null and
+    /// every string stay apart in the modes for people, whatever `.nullvalue` says.
     static func distinct(_ value: JSONValue?, null: String) -> String {
-        if case .string(let s)? = value, s == null || s.count > 1 && s.first == "\"" && s.last == "\"" {
+        if case .string(let s)? = value, needsQuotes(s, null: null) {
             return JSONText.string(.string(s))
         }
         return plain(value, null: null)
+    }
+
+    private static func needsQuotes(_ s: String, null: String) -> Bool {
+        guard let first = s.unicodeScalars.first, let last = s.unicodeScalars.last else { return true }
+        return s == null
+            || first.properties.isWhitespace || last.properties.isWhitespace
+            || s.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+            || s.count > 1 && s.first == "\"" && s.last == "\""
     }
 
     /// `text` with its control characters escaped as in JSON.
