@@ -352,7 +352,7 @@ final class ShellSession {
         } catch is AlreadyReported {
             return false
         } catch let error as StatementError {
-            report(DotCommand.errorOffset(in: text).map(error.placed) ?? error, statement: statement, origin: origin)
+            report(withNoModelsHint(DotCommand.errorOffset(in: text).map(error.placed) ?? error), statement: statement, origin: origin)
         } catch {
             report(StatementError(String(describing: error), at: DotCommand.errorOffset(in: text)), statement: statement, origin: origin)
         }

@@ -387,7 +387,7 @@ extension PostgresStoreParityTests {
     /// on a store and on the server alike.
     @Test func aDatabaseWithoutModelsSaysHowToGiveItOne() throws {
         let (_, empty) = try PostgresServer.workspace()
-        for statement in ["count Person", "Person", "avg Person.age", "Person GROUP(age)", "Person SELECT(name)", "explain avg Person.age", "watch sum Person.age"] {
+        for statement in ["count Person", "Person", "avg Person.age", "Person GROUP(age)", "Person SELECT(name)", "explain avg Person.age", "watch sum Person.age", ".dump Person", ".schema Person"] {
             let store = try w.run(["empty-\(UUID().uuidString).trove", statement])
             let server = try w.run([empty, statement])
             #expect(store.status == 1 && server.status == 1, "\(statement)")
