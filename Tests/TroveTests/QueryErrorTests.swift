@@ -244,6 +244,9 @@ struct QueryErrorTests {
              "expected ',' or ')' after 'count', found '(': SQL's count(name) counts the objects whose name is not null: here that is the statement count Person where name != nil, or per group Person where name != nil GROUP(...) SELECT(@count)"),
             ("Person SELECT(count( * ))", 20,
              "expected ',' or ')' after 'count', found '(': SQL's count(*) is @count here, in a grouped SELECT (Person GROUP(...) SELECT(@count)); over all objects it is the statement count Person"),
+            // count(1) is SQL's other spelling of count(*).
+            ("Person GROUP(age) SELECT(count(1))", 31,
+             "expected ',' or ')' after 'count', found '(': SQL's count(*) is @count here, in a grouped SELECT (Person GROUP(...) SELECT(@count)); over all objects it is the statement count Person"),
             // The caret stands under the '*', past the blanks.
             ("Person SELECT(  *)", 17, "SELECT has no '*': leave SELECT out to get whole objects"),
             ("Person SELECT(\t*)", 16, "SELECT has no '*': leave SELECT out to get whole objects"),

@@ -265,7 +265,9 @@ package struct QueryParser: Sendable {
             let function = lexer.text(of: previous!.range).lowercased()
             if token.kind == .leftParen, previous!.range.start == start, function == "count" || QueryAggregateStatement.words[function] != nil {
                 let argument = argumentText(after: token)
-                let hint = argument == "*" || function == "count" && argument == nil
+                // count(1) is SQL's other spelling of count(*).
+                let countsRows = argument == nil || argument.flatMap(Double.init)?.isFinite == true
+                let hint = argument == "*" || function == "count" && countsRows
                     ? SQLHabits.hint("count(*)", ["MODEL": model])
                     : function == "count"
                     ? SQLHabits.hint("count(path)", ["PATH": argument ?? "PATH", "MODEL": model])
