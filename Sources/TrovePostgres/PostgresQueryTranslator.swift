@@ -768,8 +768,8 @@ struct PostgresQueryTranslator {
                 throw Self.refusal(.invalidAggregate, "\(aggregate.function) over a list of objects needs a property: '\(aggregate.collection).\(aggregate.function).property'",
                                    at: aggregate.collection.range)
             }
-            guard aggregate.function.takes(value.type) else {
-                throw Self.refusal(.typeMismatch, "\(aggregate.function) applies to \(aggregate.function.domain); '\(aggregate.collection)' holds \(value.type) values", at: aggregate.collection.range)
+            if let refusal = aggregate.function.refusal(named: "\(aggregate.function)", of: "\(aggregate.collection)", type: value.type, holding: "\(value.type)") {
+                throw Self.refusal(.typeMismatch, refusal, at: aggregate.collection.range)
             }
             return value
         }

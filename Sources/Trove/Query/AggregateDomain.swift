@@ -23,7 +23,17 @@ extension AggregateFunction {
     /// Why the aggregate (written `name`) refuses the key path `text`, whose values are of
     /// `type` and read as `what` (`string`, `an object of Team`); nil when it takes them.
     package func refusal(named name: String, of text: String, type: PropertyType?, being what: String) -> String? {
-        takes(type) ? nil : "\(name) applies to \(domain); '\(text)' is \(what)"
+        refusal(named: name, of: text, type: type, saying: "is \(what)")
+    }
+
+    /// Why the aggregate refuses the list `text`, whose elements are of `type` and read as
+    /// `kind` (`string`): "... holds string values"; nil when it takes them.
+    package func refusal(named name: String, of text: String, type: PropertyType?, holding kind: String) -> String? {
+        refusal(named: name, of: text, type: type, saying: "holds \(kind) values")
+    }
+
+    private func refusal(named name: String, of text: String, type: PropertyType?, saying predicate: String) -> String? {
+        takes(type) ? nil : "\(name) applies to \(domain); '\(text)' \(predicate)"
     }
 }
 

@@ -309,8 +309,8 @@ struct QueryBinder {
             throw error(.invalidAggregate, "\(function) over a list of objects needs a property: '\(collection.text).\(function).property'", at: range.start)
         }
         let kind = values.kind
-        guard function.takes(kind.propertyType) else {
-            throw error(.invalidAggregate, "\(function) applies to \(function.domain); '\(values.text)' holds \(kind) values", at: range.start)
+        if let refusal = function.refusal(named: "\(function)", of: values.text, type: kind.propertyType, holding: "\(kind)") {
+            throw error(.invalidAggregate, refusal, at: range.start)
         }
         let resultKind: ValueKind
         switch function {
