@@ -327,9 +327,8 @@ extension PostgresQueryTranslator {
                 case .keyPath(let keyPath):
                     guard let index = keys.firstIndex(where: { $0.text == keyPath.description }) else {
                         let path = try resolve(keyPath, model: model, alias: root)
-                        let scalar = path.objectModel == nil && path.subquery == nil
-                        throw Self.refusal(.invalidKeyPath, QuerySelectItem.notGroupKey(keyPath.description, numeric: scalar && path.type.isNumeric,
-                                                                                          date: scalar && path.type == .date),
+                        throw Self.refusal(.invalidKeyPath, QuerySelectItem.notGroupKey(keyPath.description, type: path.objectModel == nil ? path.type : nil,
+                                                                                          multiValued: path.subquery != nil),
                                            at: item.range)
                     }
                     columns.append(keyColumn(index, name: item.name, text: item.text))
@@ -343,9 +342,9 @@ extension PostgresQueryTranslator {
                     guard path.subquery == nil else {
                         throw Self.refusal(.invalidKeyPath, "\(function) needs one value per object; '\(keyPath)' crosses a list", at: keyPath.range)
                     }
-                    let allowsDates = function == .min || function == .max
-                    guard path.objectModel == nil, path.type.isNumeric || (allowsDates && path.type == .date) else {
-                        throw Self.refusal(.typeMismatch, "\(function) applies to numbers\(allowsDates ? " and dates" : ""); '\(keyPath)' is \(path.objectModel.map { "a link to \($0.name)" } ?? "\(path.type)")", at: keyPath.range)
+                    if let refusal = function.refusal(named: "\(function)", of: keyPath.description, type: path.objectModel == nil ? path.type : nil,
+                                                      being: path.objectModel.map { "an object of \($0.name)" } ?? "\(path.type)") {
+                        throw Self.refusal(.typeMismatch, refusal, at: keyPath.range)
                     }
                     let (sql, reading) = aggregated(function, path.expression, type: path.type, key: "\(root).\(PostgresTables.orderColumn)")
                     if Self.overflows(function, type: path.type) { overflowing.insert(columns.count) }

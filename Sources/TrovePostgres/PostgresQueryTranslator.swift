@@ -216,9 +216,8 @@ struct PostgresQueryTranslator {
             throw Self.refusal(.invalidKeyPath, "\(name) takes a key path to one value per object; '\(keyPath)' is not one", at: keyPath.range)
         }
         let type = path.type
-        let ordersDates = statement.function == .min || statement.function == .max
-        guard type.isNumeric || (ordersDates && type == .date) else {
-            throw Self.refusal(.typeMismatch, "\(name) applies to numbers\(ordersDates ? " and dates" : ""); '\(keyPath)' is \(type)", at: keyPath.range)
+        if let refusal = statement.function.refusal(named: name, of: keyPath.description, type: type, being: "\(type)") {
+            throw Self.refusal(.typeMismatch, refusal, at: keyPath.range)
         }
         var condition = try statement.predicate.map { try self.condition($0, model: model, alias: root) } ?? "true"
         let value = path.expression
@@ -769,8 +768,8 @@ struct PostgresQueryTranslator {
                 throw Self.refusal(.invalidAggregate, "\(aggregate.function) over a list of objects needs a property: '\(aggregate.collection).\(aggregate.function).property'",
                                    at: aggregate.collection.range)
             }
-            guard value.type.isNumeric || (value.type == .date && aggregate.function != .sum && aggregate.function != .avg) else {
-                throw Self.refusal(.typeMismatch, "\(aggregate.function) applies to numbers; '\(aggregate.collection)' holds \(value.type) values", at: aggregate.collection.range)
+            if let refusal = aggregate.function.refusal(named: "\(aggregate.function)", of: "\(aggregate.collection)", type: value.type, holding: "\(value.type)") {
+                throw Self.refusal(.typeMismatch, refusal, at: aggregate.collection.range)
             }
             return value
         }

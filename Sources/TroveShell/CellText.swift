@@ -1,7 +1,8 @@
 import Trove
 
-/// How a value reads in a cell of csv, table, markdown and line output: strings without
-/// quotes, null as empty (csv) or `null`, arrays and objects as compact JSON.
+/// How a value reads in a cell of csv, table, markdown and line output: null as empty (csv)
+/// or `null`, arrays and objects as compact JSON, strings without quotes in `plain` (csv and
+/// tsv) and, in `distinct` (the modes for people), quoted where they could pass for null.
 enum CellText {
     static func plain(_ value: JSONValue?, null: String) -> String {
         switch value {
@@ -18,7 +19,27 @@ enum CellText {
     /// A value as the modes for people (table, markdown, line) show it: control characters
     /// would break the layout or the terminal, so they show escaped as in JSON.
     static func visible(_ value: JSONValue?, null: String) -> String {
-        visible(plain(value, null: null))
+        visible(distinct(value, null: null))
+    }
+
+    /// `plain`, except that a string shows in double quotes as JSON writes it when it is the
+    /// null text, is empty or all blanks, has a leading or trailing blank, holds a control
+    /// character, or is itself in double quotes. Cells are padded and a line's end is
+    /// invisible, so only then could a string pass for null (or for such a string): null and
+    /// every string stay apart in the modes for people, whatever `.nullvalue` says.
+    static func distinct(_ value: JSONValue?, null: String) -> String {
+        if case .string(let s)? = value, needsQuotes(s, null: null) {
+            return JSONText.string(.string(s))
+        }
+        return plain(value, null: null)
+    }
+
+    private static func needsQuotes(_ s: String, null: String) -> Bool {
+        guard let first = s.unicodeScalars.first, let last = s.unicodeScalars.last else { return true }
+        return s == null
+            || first.properties.isWhitespace || last.properties.isWhitespace
+            || s.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+            || s.count > 1 && s.first == "\"" && s.last == "\""
     }
 
     /// `text` with its control characters escaped as in JSON.

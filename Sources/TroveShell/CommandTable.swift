@@ -83,7 +83,7 @@ enum CommandTable {
                       }),
         DotCommandRow(name: ".models", aliases: [".tables"], help: "list the models (also .tables)",
                       parse: { args throws(StatementError) in try args.none(.models) }),
-        DotCommandRow(name: ".nullvalue", arguments: "[TEXT]", help: "print null as TEXT in the text modes (none: the mode's own)",
+        DotCommandRow(name: ".nullvalue", arguments: "[TEXT]", help: "null as TEXT (none: mode's own); such a string shows quoted",
                       parse: { args throws(StatementError) in
                           guard args.values.count <= 1 else { throw args.usage("[TEXT]") }
                           return .nullValue(args.values.first)

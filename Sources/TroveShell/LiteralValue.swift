@@ -131,7 +131,7 @@ enum LiteralValue {
             expression = try parser.parseExpression()
             try parser.expectEnd()
         } catch {
-            throw StatementError(error.message, at: fragment.offset + error.location.offset)
+            throw StatementError(error, at: fragment.offset + error.location.offset)
         }
         return try value(expression, for: property, of: model, type: property.type, schema: schema, arguments: arguments,
                          base: fragment.offset, typed: typed)

@@ -1,8 +1,9 @@
 import Trove
 
 /// `markdown` mode: a GitHub-flavoured Markdown pipe table per result, numbers aligned right,
-/// to paste into a document. `|` in a value is escaped and line breaks become `<br>`, so a
-/// row stays one line. Without headers the header row is left blank, since Markdown has no
+/// to paste into a document. `|` in a value is escaped, and a string holding a line break
+/// shows quoted with the break escaped as JSON writes it (`CellText.distinct`), so a row
+/// stays one line. Without headers the header row is left blank, since Markdown has no
 /// table without one. Counts and write summaries read as in `table` mode.
 struct MarkdownFormatter: ResultFormatter {
     var showHeaders = true
@@ -32,7 +33,7 @@ struct MarkdownFormatter: ResultFormatter {
     func render(columns: [String], rows: [JSONObject], decimalColumns: Set<String> = []) -> String {
         guard !columns.isEmpty else { return "" }
         let header = columns.map { showHeaders ? Self.cell($0) : "" }
-        let cells = rows.map { row in columns.map { Self.cell(CellText.plain(row[$0], null: null)) } }
+        let cells = rows.map { row in columns.map { Self.cell(CellText.distinct(row[$0], null: null)) } }
         let numeric = columns.map { ColumnAlignment.alignsRight($0, in: rows, decimalColumns: decimalColumns) }
         var widths = header.map { max(DisplayWidth.of($0), 3) }
         for row in cells {
@@ -54,12 +55,8 @@ struct MarkdownFormatter: ResultFormatter {
         return text
     }
 
-    /// `text` as one cell: pipes escaped, line breaks as `<br>`, other control characters
-    /// escaped as `table` mode shows them.
+    /// `text` as one cell: pipes escaped, control characters escaped as `table` mode shows them.
     static func cell(_ text: String) -> String {
-        var result = text.replacingAll("|", with: "\\|")
-        if result.contains("\r\n") { result = result.replacingAll("\r\n", with: "<br>") }
-        result = result.replacingAll("\n", with: "<br>")
-        return CellText.visible(result)
+        CellText.visible(text.replacingAll("|", with: "\\|"))
     }
 }

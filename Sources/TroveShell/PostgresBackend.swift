@@ -191,9 +191,9 @@ public final class PostgresBackend: ShellBackend {
         } catch let error as PostgresError {
             throw StatementError(error.message)
         } catch let error as QueryError {
-            throw StatementError(error.message, at: error.location.offset)
+            throw StatementError(error, at: error.location.offset)
         } catch let error as StoreError {
-            throw StatementError(error.description)
+            throw StatementError(error)
         }
     }
 
@@ -315,7 +315,7 @@ public final class PostgresBackend: ShellBackend {
         do {
             return try body()
         } catch let error as QueryError {
-            throw StatementError(error.message, at: fragment.offset + error.location.offset)
+            throw StatementError(error, at: fragment.offset + error.location.offset)
         }
     }
 
@@ -337,7 +337,7 @@ public final class PostgresBackend: ShellBackend {
 
     private func modelSchema(_ name: SourceFragment) throws -> ModelSchema {
         guard let model = store.schema[name.text] else {
-            throw StatementError("no model named '\(name.text)'", at: name.offset)
+            throw StatementError.unknownModel(name.text, at: name.offset)
         }
         return model
     }

@@ -136,8 +136,10 @@ final class ShellSession {
     /// `error` with what to do when it names a model and the database has none, whichever
     /// statement named it and whichever layer refused it.
     private func withNoModelsHint(_ error: StatementError) -> StatementError {
-        guard error.message.hasPrefix("no model named '"), (try? backend.models().isEmpty) == true else { return error }
-        return StatementError(error.message + " " + CommandTable.noModelsHint, at: error.offset)
+        guard error.namesUnknownModel, (try? backend.models().isEmpty) == true else { return error }
+        var hinted = error
+        hinted.message += " " + CommandTable.noModelsHint
+        return hinted
     }
 
     private func run(_ statement: ShellStatement) throws {
@@ -328,7 +330,7 @@ final class ShellSession {
         guard let habit = CommandTable.habits[lowercased], !lowercased.hasPrefix("."),
               lowercased == "select" || rest.split(whereSeparator: \.isWhitespace).count == 1,
               try !backend.models().contains(where: { $0.name == word }) else { return nil }
-        return StatementError("no model named '\(word)'; \(habit)", at: blanks.utf8.count)
+        return StatementError.unknownModel(word, "; \(habit)", at: blanks.utf8.count)
     }
 
     private func caret(_ statement: SplitStatement, line: Int, column: Int) -> String {
@@ -355,7 +357,7 @@ final class ShellSession {
         } catch is AlreadyReported {
             return false
         } catch let error as StatementError {
-            report(DotCommand.errorOffset(in: text).map(error.placed) ?? error, statement: statement, origin: origin)
+            report(withNoModelsHint(DotCommand.errorOffset(in: text).map(error.placed) ?? error), statement: statement, origin: origin)
         } catch {
             report(StatementError(String(describing: error), at: DotCommand.errorOffset(in: text)), statement: statement, origin: origin)
         }
@@ -381,7 +383,7 @@ final class ShellSession {
                 stdout.write(SchemaText.file(models, schemaVersion: try backend.schemaVersion()) + "\n")
                 return
             }
-            guard let model = models.first(where: { $0.name == name }) else { throw StatementError("no model named '\(name)'") }
+            guard let model = models.first(where: { $0.name == name }) else { throw StatementError.unknownModel(name) }
             stdout.write(SchemaText.json(model) + "\n")
         case .mode(let mode):
             if let mode { settings.mode = mode } else { stdout.write(settings.mode.rawValue + "\n") }

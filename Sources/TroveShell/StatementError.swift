@@ -1,3 +1,5 @@
+import Trove
+
 /// A statement the shell or the store could not run, with where it went wrong.
 ///
 /// Backends throw it too: an `offset` (UTF-8 bytes from the statement's start, e.g.
@@ -5,10 +7,33 @@
 public struct StatementError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
     public var offset: Int?
+    /// Whether the statement names a model the database does not define: the shell then
+    /// says how to give a database without models its models, whichever layer refused.
+    public var namesUnknownModel = false
 
     public init(_ message: String, at offset: Int? = nil) {
         self.message = message
         self.offset = offset
+    }
+
+    /// The query error `error`, reported `offset` bytes into the statement: the place of the
+    /// query's text plus the error's own offset in it.
+    public init(_ error: QueryError, at offset: Int) {
+        self.init(error.message, at: offset)
+        namesUnknownModel = error.kind == .unknownModel
+    }
+
+    /// The store's refusal `error`, which names no place in the statement.
+    init(_ error: StoreError) {
+        if case .noSuchModel(let name) = error { self = .unknownModel(name) } else { self.init(error.description) }
+    }
+
+    /// That the statement names `name`, a model the database does not define; `detail`
+    /// follows the name (`; did you mean 'Person'?`).
+    static func unknownModel(_ name: String, _ detail: String = "", at offset: Int? = nil) -> StatementError {
+        var error = StatementError("no model named '\(name)'" + detail, at: offset)
+        error.namesUnknownModel = true
+        return error
     }
 
     public var description: String { message }
@@ -20,6 +45,8 @@ public struct StatementError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// The error at `offset` unless it names a place already.
     public func placed(at offset: Int) -> StatementError {
-        StatementError(message, at: self.offset ?? offset)
+        var placed = self
+        placed.offset = self.offset ?? offset
+        return placed
     }
 }

@@ -83,7 +83,7 @@ struct StoreQuery {
         do {
             return try body()
         } catch let error as QueryError {
-            throw StatementError(error.message, at: fragment.offset + error.location.offset)
+            throw StatementError(error, at: fragment.offset + error.location.offset)
         }
     }
 }

@@ -150,9 +150,9 @@ public final class TroveBackend: ShellBackend {
         } catch let error as WriteFailure {
             throw error.underlying
         } catch let error as QueryError {
-            throw StatementError(error.message, at: error.location.offset)
+            throw StatementError(error, at: error.location.offset)
         } catch let error as StoreError {
-            throw StatementError(error.description)
+            throw StatementError(error)
         }
     }
 
@@ -269,9 +269,9 @@ public final class TroveBackend: ShellBackend {
                 }
             }
         } catch let error as QueryError {
-            throw StatementError(error.message, at: error.location.offset)
+            throw StatementError(error, at: error.location.offset)
         } catch let error as StoreError {
-            throw StatementError(error.description)
+            throw StatementError(error)
         }
     }
 
@@ -453,14 +453,14 @@ public final class TroveBackend: ShellBackend {
     /// The model a statement names, or an error pointing at the name.
     func modelSchema(_ name: SourceFragment) throws -> ModelSchema {
         if let m = store.schema[name.text] { return m }
-        var message = "no model named '\(name.text)'"
+        var detail = ""
         let names = store.schema.models.map(\.name)
         if let similar = names.first(where: { $0.lowercased() == name.text.lowercased() }) {
-            message += "; did you mean '\(similar)'?"
+            detail = "; did you mean '\(similar)'?"
         } else if !names.isEmpty {
-            message += " (models: \(names.joined(separator: ", ")))"
+            detail = " (models: \(names.joined(separator: ", ")))"
         }
-        throw StatementError(message, at: name.offset)
+        throw StatementError.unknownModel(name.text, detail, at: name.offset)
     }
 
     /// Runs `body` on the open transaction (so it sees its writes) or a fresh snapshot.

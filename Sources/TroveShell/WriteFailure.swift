@@ -24,7 +24,7 @@ struct WriteFailure: Error {
         } catch let error as StatementError {
             throw WriteFailure(underlying: error)
         } catch let error as QueryError {
-            throw WriteFailure(underlying: StatementError(error.message, at: error.location.offset), cause: error)
+            throw WriteFailure(underlying: StatementError(error, at: error.location.offset), cause: error)
         } catch {
             throw WriteFailure(underlying: StatementError(String(describing: error)), cause: error)
         }

@@ -122,6 +122,15 @@ import Testing
         #expect(r.out.isEmpty)
     }
 
+    @Test func aDotCommandNamingAModelOfAStoreWithoutModelsSaysHowToGiveItOne() throws {
+        for (command, column) in [(".dump Person", 7), (".schema Person", 9)] {
+            let r = try TroveBinary.run(["-c", command])
+            #expect(r.status == 1, "\(command)")
+            #expect(r.err == "error: column \(column): no model named 'Person' (the store has no models: open it with --schema FILE, or run .apply-schema FILE)\n",
+                    "\(command): \(r.err)")
+        }
+    }
+
     @Test func parseErrorNamesTheColumn() throws {
         let r = try TroveBinary.run(["-c", "get Person"])
         #expect(r.status == 1)

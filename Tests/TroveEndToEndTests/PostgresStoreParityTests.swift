@@ -329,7 +329,7 @@ extension PostgresStoreParityTests {
             """)
     }
 
-    static let cars = #"{"models": [{"name": "Car", "primaryKey": "id", "properties": {"id": "int", "name": "string", "origin": "string?", "hp": "double?", "built": "date?", "tags": "string[]"}}]}"#
+    static let cars = #"{"models": [{"name": "Car", "primaryKey": "id", "properties": {"id": "int", "name": "string", "origin": "string?", "hp": "double?", "built": "date?", "tags": "string[]", "scores": "double[]", "maker": "Maker?"}}, {"name": "Maker", "primaryKey": "id", "properties": {"id": "int"}}]}"#
 
     /// A wrong question says what does that here, at its line and column, with exit status
     /// 1, in the same words on a store and on the server: SQL habits, a clause that starts a
@@ -351,6 +351,23 @@ extension PostgresStoreParityTests {
              "error: column 26: 'hp' is not a GROUP key path: a grouped SELECT holds GROUP's key paths and group aggregates (@count, @sum.hp, @avg.hp, @min.hp, @max.hp)\n"),
             (["Car GROUP(origin) SELECT(built)"],
              "error: column 26: 'built' is not a GROUP key path: a grouped SELECT holds GROUP's key paths and group aggregates (@count, @min.built, @max.built)\n"),
+            // Only what would be taken: a list's values take neither GROUP nor an aggregate but @count.
+            (["Car GROUP(origin) SELECT(scores)"],
+             "error: column 26: 'scores' is not a GROUP key path: a grouped SELECT holds GROUP's key paths and group aggregates (@count; 'scores' crosses a list, which neither GROUP nor another aggregate takes)\n"),
+            (["Car GROUP(origin) SELECT(tags)"],
+             "error: column 26: 'tags' is not a GROUP key path: a grouped SELECT holds GROUP's key paths and group aggregates (@count; 'tags' crosses a list, which neither GROUP nor another aggregate takes)\n"),
+            (["Car GROUP(origin) SELECT(@sum.scores)"], "error: column 31: @sum needs one value per object; 'scores' crosses a list\n"),
+            (["Car GROUP(origin) SELECT(maker)"],
+             "error: column 26: 'maker' is not a GROUP key path: a grouped SELECT holds GROUP's key paths and group aggregates (@count; add 'maker' to GROUP to show it)\n"),
+            (["Car GROUP(origin) SELECT(@max.maker)"], "error: column 31: @max applies to numbers and dates; 'maker' is an object of Maker\n"),
+            (["Car SELECT(tags.@min)"], "error: column 12: @min applies to numbers and dates; 'tags' holds string values\n"),
+            (["Car DISTINCT ON (origin)"],
+             "error: column 14: expected '(' after 'DISTINCT', found 'ON': SQL's DISTINCT ON (origin) is DISTINCT(origin) here: DISTINCT(k, ...) keeps the first object of each combination of the key paths' values\n"),
+            (["Car GROUP(origin) SELECT(count(name))"],
+             "error: column 31: expected ',' or ')' after 'count', found '(': SQL's count(name) counts the objects whose name is not null: here that is the statement count Car where name != nil, or per group Car where name != nil GROUP(...) SELECT(@count)\n"),
+            (["Car SORT(tags.@count) DISTINCT(tags.@count) SELECT(tags.@count)"],
+             "error: column 37: DISTINCT takes key paths of 'Car', not aggregates nor SELECT items' names: its objects are told apart by their own values\n"),
+            (["Car SELECT( *)"], "error: column 13: SELECT has no '*': leave SELECT out to get whole objects\n"),
             (["Car SORT(n) DISTINCT(n) SELECT(name, tags.@count AS n)"],
              "error: column 22: DISTINCT takes key paths of 'Car', not SELECT items' names; 'n' names the item 'tags.@count AS n'\n"),
         ]
@@ -370,7 +387,7 @@ extension PostgresStoreParityTests {
     /// on a store and on the server alike.
     @Test func aDatabaseWithoutModelsSaysHowToGiveItOne() throws {
         let (_, empty) = try PostgresServer.workspace()
-        for statement in ["count Person", "Person", "avg Person.age", "Person GROUP(age)", "Person SELECT(name)", "explain avg Person.age", "watch sum Person.age"] {
+        for statement in ["count Person", "Person", "avg Person.age", "Person GROUP(age)", "Person SELECT(name)", "explain avg Person.age", "watch sum Person.age", ".dump Person", ".schema Person"] {
             let store = try w.run(["empty-\(UUID().uuidString).trove", statement])
             let server = try w.run([empty, statement])
             #expect(store.status == 1 && server.status == 1, "\(statement)")

@@ -109,12 +109,14 @@ import Trove
             """)
     }
 
+    /// A string with control characters shows quoted, so it never reads as one holding a
+    /// backslash and a letter.
     @Test func lineModeEscapesControlCharactersAsTableModeDoes() {
         let note = "two\nlines \u{1B}[31mred\ttab\u{7F}"
         let set = ResultSet(columns: ["note"], rows: [JSONObject([("note", .string(note))])])
-        #expect(render(.objects(set), LineFormatter()) == "note = two\\nlines \\u001b[31mred\\ttab\\u007f\n")
-        #expect(render(.value(name: "max", .string(note)), LineFormatter()) == "max = two\\nlines \\u001b[31mred\\ttab\\u007f\n")
-        #expect(render(.objects(set), TableFormatter(width: nil, unicode: true)).contains("two\\nlines \\u001b[31mred\\ttab\\u007f"))
+        #expect(render(.objects(set), LineFormatter()) == #"note = "two\nlines \u001b[31mred\ttab\u007f""# + "\n")
+        #expect(render(.value(name: "max", .string(note)), LineFormatter()) == #"max = "two\nlines \u001b[31mred\ttab\u007f""# + "\n")
+        #expect(render(.objects(set), TableFormatter(width: nil, unicode: true)).contains(#""two\nlines \u001b[31mred\ttab\u007f""#))
     }
 
     @Test func lineModeCountAndSummary() {
@@ -196,7 +198,7 @@ import Trove
 
     @Test func tableShowsControlCharactersEscaped() {
         let set = ResultSet(columns: ["a"], rows: [JSONObject([("a", .string("x\ny"))])])
-        #expect(render(.objects(set), TableFormatter(width: nil, unicode: false)).contains("| x\\ny |"))
+        #expect(render(.objects(set), TableFormatter(width: nil, unicode: false)).contains(#"| "x\ny" |"#))
     }
 
     @Test func tableWriteSummaryReadsAsASentence() {

@@ -28,9 +28,9 @@ extension FormatterTests {
             """)
     }
 
-    @Test func markdownEscapesPipesAndLineBreaks() {
+    @Test func markdownEscapesPipesAndQuotesLineBreaks() {
         let set = ResultSet(columns: ["text"], rows: [JSONObject([("text", .string("a|b\nc"))])])
-        #expect(render(.objects(set), MarkdownFormatter()) == "| text      |\n| --------- |\n| a\\|b<br>c |\n")
+        #expect(render(.objects(set), MarkdownFormatter()) == "| text      |\n| --------- |\n| \"a\\|b\\nc\" |\n")
     }
 
     @Test func markdownCountsAndSummaries() {
@@ -69,5 +69,62 @@ extension FormatterTests {
         let none = ShellResult.value(name: "max", .null)
         #expect(render(none, FormatterSettings(mode: .line, nullText: "-").makeFormatter()) == "max = -\n")
         #expect(render(none, FormatterSettings(mode: .line).makeFormatter()) == "max = null\n")
+    }
+
+    /// Null and the strings that would read as it (`"null"`, `""`, the `.nullvalue` text, or
+    /// such text with blanks a padded cell hides) look different in the modes for people, so
+    /// two groups never look alike; csv and tsv keep the contract's forms.
+    @Test func nullNeverLooksLikeAStringInTheModesForPeople() {
+        let set = ResultSet(columns: ["g"], rows: [.null, .string("null"), .string(""), .string("\"null\""), .string("NULL"), .string("a"),
+                                                   .string("null "), .string(" "), .string(" a"), .string("a\\nb"), .string("a\nb")]
+            .map { JSONObject([("g", $0)]) })
+        func text(_ mode: OutputMode, _ null: String? = nil) -> String {
+            render(.objects(set), FormatterSettings(mode: mode, nullText: null, unicodeBoxes: false).makeFormatter())
+        }
+        #expect(text(.table) == """
+            +------------+
+            | g          |
+            +------------+
+            | null       |
+            | "null"     |
+            | ""         |
+            | "\\"null\\"" |
+            | NULL       |
+            | a          |
+            | "null "    |
+            | " "        |
+            | " a"       |
+            | a\\nb       |
+            | "a\\nb"     |
+            +------------+
+            (11 rows)
+
+            """)
+        #expect(text(.markdown) == """
+            | g          |
+            | ---------- |
+            |            |
+            | null       |
+            | ""         |
+            | "\\"null\\"" |
+            | NULL       |
+            | a          |
+            | "null "    |
+            | " "        |
+            | " a"       |
+            | a\\nb       |
+            | "a\\nb"     |
+
+            """)
+        let lines: [String] = ["g = null", #"g = "null""#, #"g = """#, #"g = "\"null\"""#, "g = NULL", "g = a",
+                               #"g = "null ""#, #"g = " ""#, #"g = " a""#, #"g = a\nb"#, #"g = "a\nb""#]
+        #expect(text(.line) == lines.joined(separator: "\n\n") + "\n")
+        #expect(text(.table, "NULL").contains("| NULL       |\n| null       |\n| \"\"         |\n| \"\\\"null\\\"\" |\n| \"NULL\"     |\n"))
+        #expect(text(.line, "").hasPrefix("g = \n\ng = null\n\ng = \"\"\n"))
+        let csv: String = "g\n\nnull\n\"\"\n\"\"\"null\"\"\"\nNULL\na\nnull \n \n a\na\\nb\n\"a\nb\"\n"
+        #expect(text(.csv) == csv)
+        let jsonl: [String] = [#"{"g": null}"#, #"{"g": "null"}"#, #"{"g": ""}"#, #"{"g": "\"null\""}"#, #"{"g": "NULL"}"#, #"{"g": "a"}"#,
+                               #"{"g": "null "}"#, #"{"g": " "}"#, #"{"g": " a"}"#, #"{"g": "a\\nb"}"#, #"{"g": "a\nb"}"#]
+        #expect(text(.jsonl) == jsonl.joined(separator: "\n") + "\n")
     }
 }

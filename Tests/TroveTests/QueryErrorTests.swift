@@ -233,7 +233,23 @@ struct QueryErrorTests {
              "expected AND, OR, GROUP, SORT, DISTINCT, OFFSET, LIMIT, SELECT or the end of the statement after '3', found 'ORDER': SQL's ORDER BY age is SORT(age) here (SORT(age DESC) descending)"),
             ("Person SORT(age) LIMIT 3", 24, "expected '(' after 'LIMIT', found '3': LIMIT takes its argument in brackets: LIMIT(3)"),
             ("Person SORT age", 13, "expected '(' after 'SORT', found 'age': SORT takes its argument in brackets: SORT(age)"),
-            ("Person DISTINCT(dogs.@count)", 22, "DISTINCT takes key paths, not aggregates: its objects are told apart by their own values"),
+            ("Person DISTINCT(dogs.@count)", 22, "DISTINCT takes key paths of 'Person', not aggregates nor SELECT items' names: its objects are told apart by their own values"),
+            // DISTINCT's habits get DISTINCT's hint, never ORDER BY's.
+            ("Person DISTINCT BY age", 17, "expected '(' after 'DISTINCT', found 'BY': DISTINCT takes its key paths in brackets: DISTINCT(age), or DISTINCT(k, ...) for several"),
+            ("Person DISTINCT ON (age, name)", 17,
+             "expected '(' after 'DISTINCT', found 'ON': SQL's DISTINCT ON (age, name) is DISTINCT(age, name) here: DISTINCT(k, ...) keeps the first object of each combination of the key paths' values"),
+            ("Person LIMIT BY age", 14, "expected '(' after 'LIMIT', found 'BY'"),
+            // count(PATH) counts non-null values, which @count does not.
+            ("Person GROUP(age) SELECT(count(name))", 31,
+             "expected ',' or ')' after 'count', found '(': SQL's count(name) counts the objects whose name is not null: here that is the statement count Person where name != nil, or per group Person where name != nil GROUP(...) SELECT(@count)"),
+            ("Person SELECT(count( * ))", 20,
+             "expected ',' or ')' after 'count', found '(': SQL's count(*) is @count here, in a grouped SELECT (Person GROUP(...) SELECT(@count)); over all objects it is the statement count Person"),
+            // count(1) is SQL's other spelling of count(*).
+            ("Person GROUP(age) SELECT(count(1))", 31,
+             "expected ',' or ')' after 'count', found '(': SQL's count(*) is @count here, in a grouped SELECT (Person GROUP(...) SELECT(@count)); over all objects it is the statement count Person"),
+            // The caret stands under the '*', past the blanks.
+            ("Person SELECT(  *)", 17, "SELECT has no '*': leave SELECT out to get whole objects"),
+            ("Person SELECT(\t*)", 16, "SELECT has no '*': leave SELECT out to get whole objects"),
         ]
         for (text, column, message) in cases {
             let error = try #require(statementError(text), "\(text)")

@@ -60,11 +60,7 @@ struct AggregateAccumulator {
     /// Why `function` (written `name`) does not apply to values of `kind`, or nil when it
     /// does; the message names the key path `text`.
     static func check(_ function: AggregateFunction, named name: String, kind: ValueKind, text: String) -> String? {
-        let allowsDates = function == .min || function == .max
-        guard kind.isNumeric || (allowsDates && kind == .date) else {
-            return "\(name) applies to numbers\(allowsDates ? " and dates" : ""); '\(text)' is \(kind)"
-        }
-        return nil
+        function.refusal(named: name, of: text, type: kind.propertyType, being: "\(kind)")
     }
 
     mutating func add(_ value: Value) {

@@ -54,7 +54,7 @@ struct BoundGrouping {
         case .keyPath(let path):
             let bound = try binder.selectedKeyPath(path, model: model)
             guard let index = keys.firstIndex(where: { $0.text == bound.text }) else {
-                throw binder.error(.invalidKeyPath, QuerySelectItem.notGroupKey(bound.text, numeric: bound.kind.isNumeric, date: bound.kind == .date),
+                throw binder.error(.invalidKeyPath, QuerySelectItem.notGroupKey(bound.text, type: bound.kind.propertyType, multiValued: bound.isToMany),
                                    at: item.range.start)
             }
             return .key(index)

@@ -9,18 +9,12 @@ extension BoundAggregateStatement {
     /// The value and plan from the index, or nil when the index cannot answer alone.
     func runOnIndex(_ executor: QueryExecutor) throws -> (value: Value, plan: QueryPlan)? {
         let snapshot = executor.snapshot
-        guard function != .count, let values, let walk = try IndexWalk(values, model: model, snapshot: snapshot) else { return nil }
-        switch (function, walk.property.type) {
-        case (.sum, _), (.avg, _):
-            // Decimal keys hold a rounded double.
-            guard walk.property.type.isNumeric, walk.property.type != .decimal else { return nil }
-        case (.min, _), (.max, _):
-            guard walk.property.type.isNumeric || walk.property.type == .date, walk.property.type != .decimal else { return nil }
-            // A NaN compares with no value: where the general path meets it decides.
-            if try walk.holdsNaN() { return nil }
-        default:
-            return nil
-        }
+        guard function != .count, function != .size, let values,
+              let walk = try IndexWalk(values, model: model, snapshot: snapshot) else { return nil }
+        // Decimal keys hold a rounded double.
+        guard function.takes(walk.property.type), walk.property.type != .decimal else { return nil }
+        // A NaN compares with no value: where the general path meets it decides.
+        if function == .min || function == .max, try walk.holdsNaN() { return nil }
         // The ranges to read, and what their keys decide of the predicate.
         let ranges: [IndexScan.KeyRange]
         var test: ((RecordView, UInt64) throws -> Bool)?

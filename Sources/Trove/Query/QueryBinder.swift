@@ -309,9 +309,8 @@ struct QueryBinder {
             throw error(.invalidAggregate, "\(function) over a list of objects needs a property: '\(collection.text).\(function).property'", at: range.start)
         }
         let kind = values.kind
-        let allowsDates = function == .min || function == .max
-        guard kind.isNumeric || (allowsDates && kind == .date) else {
-            throw error(.invalidAggregate, "\(function) applies to numbers\(allowsDates ? " and dates" : ""); '\(values.text)' holds \(kind) values", at: range.start)
+        if let refusal = function.refusal(named: "\(function)", of: values.text, type: kind.propertyType, holding: "\(kind)") {
+            throw error(.invalidAggregate, refusal, at: range.start)
         }
         let resultKind: ValueKind
         switch function {

@@ -265,9 +265,13 @@ package struct QueryParser: Sendable {
             let function = lexer.text(of: previous!.range).lowercased()
             if token.kind == .leftParen, previous!.range.start == start, function == "count" || QueryAggregateStatement.words[function] != nil {
                 let argument = argumentText(after: token)
-                let hint = function == "count" || argument == "*"
+                // count(1) is SQL's other spelling of count(*).
+                let countsRows = argument == nil || argument.flatMap(Double.init)?.isFinite == true
+                let hint = argument == "*" || function == "count" && countsRows
                     ? SQLHabits.hint("count(*)", ["MODEL": model])
-                    : SQLHabits.hint("function(path)", ["FUNCTION": function, "PATH": argument, "MODEL": model])
+                    : function == "count"
+                    ? SQLHabits.hint("count(path)", ["PATH": argument ?? "PATH", "MODEL": model])
+                    : SQLHabits.hint("function(path)", ["FUNCTION": function, "PATH": argument ?? "PATH", "MODEL": model])
                 throw unexpected("',' or ')'", hint: hint)
             }
         case .keyword(let keyword) where keyword.isContextual:
@@ -361,32 +365,51 @@ package struct QueryParser: Sendable {
             var ahead = self
             let found = lexer.text(of: token.range)
             var hint: String?
-            if found.lowercased() == "by" {
+            let lowered = found.lowercased()
+            if word == "DISTINCT", lowered == "on" || lowered == "by" {
+                // PostgreSQL's `DISTINCT ON (a, b)`, or `DISTINCT BY a` after GROUP BY's pattern.
+                let path = (try? ahead.advance()) == nil || ahead.token.kind == .end ? "PATH"
+                    : ahead.token.kind == .leftParen ? bracketText(after: ahead.token) ?? "PATH" : lexer.text(of: ahead.token.range)
+                hint = SQLHabits.hint(lowered == "on" ? "distinct on" : "distinct by", ["PATH": path])
+            } else if lowered == "by" {
                 let path = (try? ahead.advance()) == nil || ahead.token.kind == .end ? "PATH" : lexer.text(of: ahead.token.range)
-                hint = SQLHabits.hint(word == "GROUP" ? "group by" : "order by", ["PATH": path])
+                hint = word == "GROUP" ? SQLHabits.hint("group by", ["PATH": path]) : word == "SORT" ? SQLHabits.hint("order by", ["PATH": path]) : nil
             } else if token.kind != .end {
                 hint = SQLHabits.hint("limit n", ["WORD": word, "ARGUMENT": found])
             }
             throw unexpected("'('", hint: hint)
         }
-        if word == "SELECT", firstByte(after: token) == UInt8(ascii: "*") {
-            throw error(.unexpectedToken, SQLHabits.hint("select *"), at: token.range.end)
+        if word == "SELECT", let (star, blanks) = firstByte(after: token), star == UInt8(ascii: "*") {
+            // Blanks are one byte and one column each: the `*` stands `blanks` past the `(`.
+            let end = token.range.end
+            throw error(.unexpectedToken, SQLHabits.hint("select *"),
+                        at: QuerySourceLocation(offset: end.offset + blanks, line: end.line, column: end.column + blanks))
         }
         try advance()
     }
 
-    /// The first byte after `token` that is no blank, or nil at the end of the text.
-    private func firstByte(after token: QueryToken) -> UInt8? {
-        lexer.text.utf8.dropFirst(token.range.end.offset).first { $0 != 0x20 && $0 != 0x09 }
+    /// The first byte after `token` that is no blank, and how many blanks stand before it;
+    /// nil at the end of the text.
+    private func firstByte(after token: QueryToken) -> (byte: UInt8, blanks: Int)? {
+        let rest = lexer.text.utf8.dropFirst(token.range.end.offset)
+        guard let index = rest.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return nil }
+        return (rest[index], rest.distance(from: rest.startIndex, to: index))
+    }
+
+    /// The one word between `open` (a `(` token) and the next `)`, blanks trimmed, for a
+    /// hint; nil when there is none or more than one.
+    private func argumentText(after open: QueryToken) -> String? {
+        guard let words = bracketText(after: open)?.split(separator: " "), words.count == 1 else { return nil }
+        return String(words[0])
     }
 
     /// The text between `open` (a `(` token) and the next `)`, blanks trimmed, for a hint;
-    /// `PATH` when there is none.
-    private func argumentText(after open: QueryToken) -> String {
+    /// nil when it is empty or no `)` follows.
+    private func bracketText(after open: QueryToken) -> String? {
         let rest = lexer.text.utf8.dropFirst(open.range.end.offset)
-        guard let close = rest.firstIndex(of: UInt8(ascii: ")")) else { return "PATH" }
+        guard let close = rest.firstIndex(of: UInt8(ascii: ")")) else { return nil }
         let words = String(decoding: rest[..<close], as: UTF8.self).split { $0 == " " || $0 == "\t" }
-        return words.count == 1 ? String(words[0]) : "PATH"
+        return words.isEmpty ? nil : words.joined(separator: " ")
     }
 
     private func describe(_ token: QueryToken) -> String {
@@ -806,7 +829,7 @@ package struct QueryParser: Sendable {
                     do {
                         query.distinct.append(try parseKeyPath(expecting: "a key path", allowVariable: false))
                     } catch where error.kind == .invalidAggregate {
-                        throw self.error(.invalidAggregate, "DISTINCT takes key paths, not aggregates: its objects are told apart by their own values",
+                        throw self.error(.invalidAggregate, "DISTINCT takes key paths of '\(query.model.name)', not aggregates nor SELECT items' names: its objects are told apart by their own values",
                                          at: error.location)
                     }
                 } while try consume(.comma)

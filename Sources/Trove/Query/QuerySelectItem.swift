@@ -54,14 +54,3 @@ package struct QuerySelectItem: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(text)
     }
 }
-
-extension QuerySelectItem {
-    /// Why the key path `text` is no item of a grouped SELECT, naming only the group
-    /// aggregates that apply to its values (numbers when `numeric`, dates when `date`): the
-    /// store's and PostgreSQL's message.
-    package static func notGroupKey(_ text: String, numeric: Bool, date: Bool) -> String {
-        let aggregates = numeric ? "@count, @sum.\(text), @avg.\(text), @min.\(text), @max.\(text)"
-            : date ? "@count, @min.\(text), @max.\(text)" : "@count; add '\(text)' to GROUP to show it"
-        return "'\(text)' is not a GROUP key path: a grouped SELECT holds GROUP's key paths and group aggregates (\(aggregates))"
-    }
-}
