@@ -224,6 +224,11 @@ extension PredicateExpressions.OptionalFlatMap: TranslatableExpression {
         case .predicate(let p):
             guard let guardPath else { throw PredicateTranslator.unsupported(self) }
             return .optionalPredicate(p, guardPath: guardPath)
+        case .coalesced:
+            // Where the link is nil the result is nil, not the default: a `??` term carries no
+            // guard for that, so the form is refused rather than given the default.
+            throw ModelQueryError("#Predicate: flatMap { $0.property ?? default } is nil where the optional it maps is nil, not the default; "
+                                  + "put the ?? outside, as in ($0.link?.property ?? default), or test the link: $0.link != nil && ...")
         case let other:
             return other
         }
@@ -244,17 +249,34 @@ extension PredicateExpressions.NilCoalesce: TranslatableExpression {
                 : .and([.comparison(.init(path, .notEqual, .null)), p]))
         case (.value(let e, let type), .constant(.bool(let fallback), _, _)) where PredicateTranslator.isBool(type):
             return .predicate(.comparison(.init(e, fallback ? .notEqual : .equal, .bool(!fallback))))
-        case (.value(let e, _), .constant(.null, _, _)) where e.keyPath != nil:
-            return left
         case (.value(let e, let type), .constant(let c, let cType, let source)) where e.keyPath != nil:
-            return .coalesced(e, type: type, default: c, defaultType: cType, source: source)
-        case (.constant(let v, _, _), .constant):
-            return v.isNull ? right : left
+            switch Self.folding(left: nil, right: c) {
+            case .coalesced: return .coalesced(e, type: type, default: c, defaultType: cType, source: source)
+            case .left: return left
+            case .right: return right
+            }
+        case (.constant(let v, _, _), .constant(let c, _, _)):
+            return Self.folding(left: v, right: c) == .right ? right : left
         default:
             throw ModelQueryError("#Predicate: ?? takes an optional property on its left and a constant (a literal or a captured value) "
                                   + "on its right, as in ($0.score ?? 0) > 1 compared with ==, !=, <, <=, >, >=, contains or starts(with:), "
                                   + "or a Bool condition with true or false; write other cases out: $0.score == nil || $0.score! > $0.age")
         }
+    }
+}
+
+/// What a `lhs ?? rhs` with a constant `rhs` translates to: one of its sides, or a property
+/// with a default that a comparison folds.
+enum NilCoalesceFolding { case left, right, coalesced }
+
+extension PredicateExpressions.NilCoalesce {
+    /// How `lhs ?? rhs` folds, given the constant each side is (`left` nil for a property):
+    /// two constants give the left unless it is null; a property with a nil default is the
+    /// property; a property with another default is coalesced. The translator and the shape
+    /// reader's fold marks both follow this, so a cached query's folds are the translator's.
+    static func folding(left: Value?, right: Value) -> NilCoalesceFolding {
+        guard let left else { return right.isNull ? .left : .coalesced }
+        return left.isNull ? .right : .left
     }
 }
 

@@ -336,9 +336,6 @@ extension PredicateExpressions.OptionalFlatMap: ShapedExpression where LHS: Shap
         reader.bind(variable.key)
         try transform.readNode(&reader)
     }
-    // The translator's term of `wrapped?.transform` is the transform's.
-    static var coalesces: Bool { RHS.coalesces }
-    func foldedConstant() throws -> Value? { try transform.foldedConstant() }
 }
 
 extension PredicateExpressions.NilCoalesce: ShapedExpression where LHS: ShapedExpression, RHS: ShapedExpression {
@@ -347,7 +344,17 @@ extension PredicateExpressions.NilCoalesce: ShapedExpression where LHS: ShapedEx
         try rhs.readNode(&reader)
     }
     static var coalesces: Bool { true }
-    func foldedConstant() throws -> Value? { try rhs.foldedConstant() }
+    /// The default a comparison folds with, or the constant this `??` is, as the translator
+    /// takes them (``folding(left:right:)``); nil for a property with a nil default, which
+    /// the translator compares as the property, with no fold.
+    func foldedConstant() throws -> Value? {
+        guard let right = try rhs.foldedConstant() else { return nil }
+        let left = try lhs.foldedConstant()
+        return switch Self.folding(left: left, right: right) {
+        case .left: left
+        case .right, .coalesced: right
+        }
+    }
 }
 
 extension PredicateExpressions.ForcedUnwrap: ShapedExpression where Inner: ShapedExpression {

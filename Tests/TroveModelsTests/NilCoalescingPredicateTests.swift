@@ -16,6 +16,12 @@ import TroveModels
     var label: String?
 }
 
+/// A model linking to a `Sensor`, for `??` inside a link's `flatMap`.
+@Model struct SensorMount {
+    @Attribute(.primaryKey) var id: Int
+    var sensor: Sensor?
+}
+
 /// `(x ?? c) op y` in a `#Predicate` selects what Foundation's evaluation of it selects, folds
 /// to `x op y` or `x == nil OR x op y` when `y` is a constant, and is planned on `x`'s index as
 /// the query text it prints.
@@ -78,6 +84,40 @@ import TroveModels
         #expect(try above(2, orElse: 9) == [3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
         #expect(try above(2, orElse: 0) == [4, 5, 7, 8, 10, 11])
         #expect(try above(10, orElse: 20) == [3, 6, 9, 11, 12])
+    }
+
+    /// `n ?? 3` on the other side is `n` when `n` is not nil, for the cached query as for a
+    /// fresh one: with `n = -1` the default 0 passes `0 > n` and null readings are selected.
+    @Test func aCapturedOptionalWithADefaultFoldsAsItsValue() throws {
+        let store = try store()
+        func above(_ n: Int?) throws -> [Int] {
+            try ids(store, #Predicate { ($0.reading ?? 0) > (n ?? 3) })
+        }
+        #expect(try above(5) == [7, 8, 10, 11])
+        #expect(try above(-1) == Array(1...12))
+        #expect(try above(5) == [7, 8, 10, 11])
+        #expect(try above(nil) == [4, 5, 7, 8, 10, 11])
+    }
+
+    /// `link.flatMap { $0.p ?? c }` is nil where the link is nil, which no `??` fold gives: it
+    /// is refused, naming the form, rather than matching objects without the link.
+    @Test func aDefaultInsideALinksFlatMapIsRefused() throws {
+        let store = try Store(configuration: .inMemory(schema: try Schema(SensorMount.self)))
+        try store.write { tx in
+            try tx.insert(SensorMount(id: 1, sensor: Sensor(id: 1, label: nil)))
+            try tx.insert(SensorMount(id: 2, sensor: nil))
+        }
+        #expect {
+            try store.read { _ = try $0.objects(SensorMount.self, where: #Predicate { $0.sensor.flatMap { $0.label ?? "y" } == "y" }) }
+        } throws: { error in
+            let message = String(describing: error)
+            return message.contains("flatMap") && message.contains("??") && message.contains("!= nil")
+        }
+        // The `??` outside the link gives the default where the link is nil, as in Swift.
+        let outside = #Predicate<SensorMount> { ($0.sensor?.label ?? "y") == "y" }
+        let selected = try store.read { try $0.objects(SensorMount.self, where: outside).map(\.id) }
+        #expect(selected == [1, 2])
+        #expect(try outside.evaluate(SensorMount(id: 2, sensor: nil)))
     }
 
     @Test func aPropertyOnTheOtherSideComparesTheDefaultPerObject() throws {

@@ -62,7 +62,6 @@ enum Rank: String, Codable, Sendable, StorableProperty, Comparable {
         }
     }
 
-
     @Test func aRawValueEnumIsStoredReadQueriedAndUpdatedAsItsRawValue() throws {
         let schema = try Schema(Pet.self)
         let types = Dictionary(uniqueKeysWithValues: schema.models[0].properties.map { ($0.name, $0.type) })

@@ -46,8 +46,14 @@ package enum ValueComparison {
     /// typed predicate folds a comparison of its constants to this. False for `LIKE` and
     /// `MATCHES` on a pattern that does not compile.
     package static func holds(_ a: Value, _ op: ComparisonOperator, _ b: Value, options: StringComparisonOptions = []) -> Bool {
-        (try? test(a, BoundOperator(op), options, b, patterns: RegularExpressionCache())) ?? false
+        // Only `MATCHES` compiles a pattern; the other operators never touch the shared cache,
+        // so it stays empty and no call allocates one.
+        let patterns = op == .matches ? RegularExpressionCache() : unusedPatterns
+        return (try? test(a, BoundOperator(op), options, b, patterns: patterns)) ?? false
     }
+
+    /// The pattern cache ``holds(_:_:_:options:)`` gives the operators that compile none.
+    private static let unusedPatterns = RegularExpressionCache()
 
     /// `==`: null equals null only; values of kinds that cannot meet are unequal.
     static func equals(_ a: Value, _ b: Value, options: StringComparisonOptions = []) -> Bool {

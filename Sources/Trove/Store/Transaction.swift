@@ -307,19 +307,20 @@ public final class Transaction: Snapshot {
         return ObjectReference(model: m.name, key: try nestedObjectKey(m, values, depth: depth))
     }
 
-    /// Whether the nested object `values` of `model` with this primary key was written so in
-    /// this transaction, its model unchanged since: a write of it again would write nothing.
-    package func wroteNested(_ model: String, primaryKey: Value, _ values: [String: Value]) -> Bool {
+    /// Whether the nested object `values(model)` of `model` with this primary key was written
+    /// so in this transaction, its model unchanged since: a write of it again would write
+    /// nothing. `values` is called only when the transaction wrote that primary key.
+    func wroteNested(_ model: String, primaryKey: Value, _ values: (ModelLayout) -> [String: Value]) -> Bool {
         // A transaction's first nested write finds none, with no model looked up.
         guard !nestedWrites.isEmpty, let m = try? self.model(model) else { return false }
         return memoizedNestedKey(m, primaryKey, values) != nil
     }
 
     /// The key of the nested object of `m` with primary key `pk` that this transaction wrote
-    /// with `values`, its model unchanged since; nil when a write of it would write anything.
-    private func memoizedNestedKey(_ m: ModelLayout, _ pk: Value, _ values: [String: Value]) -> UInt64? {
+    /// with `values(m)`, its model unchanged since; nil when a write of it would write anything.
+    private func memoizedNestedKey(_ m: ModelLayout, _ pk: Value, _ values: (ModelLayout) -> [String: Value]) -> UInt64? {
         guard let pkName = m.primaryKey?.name, m.id < nestedWrites.count, let written = nestedWrites[m.id][ExactKey(pk)],
-              Transaction.same(written.values, values, besides: pkName) else { return nil }
+              Transaction.same(written.values, values(m), besides: pkName) else { return nil }
         return written.key
     }
 
@@ -329,7 +330,7 @@ public final class Transaction: Snapshot {
         guard let pk = target.primaryKey, let pkValue = dict[pk.name] else {
             return try insertObject(target, dict, depth: depth + 1)
         }
-        if let written = memoizedNestedKey(target, pkValue, dict) { return written }
+        if let written = memoizedNestedKey(target, pkValue, { _ in dict }) { return written }
         let key: UInt64
         if let existing = try objectKey(target, primaryKey: pkValue) {
             key = existing

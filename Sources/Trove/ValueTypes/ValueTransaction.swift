@@ -52,11 +52,11 @@ public struct ValueTransaction {
 
     /// Whether ``addNested(_:properties:writtenBy:writesWhole:depth:)`` of these values would
     /// write nothing: the values it writes (shaped, for a type that does not write whole
-    /// objects) were written so already in this transaction, with this primary key.
+    /// objects) were written so already in this transaction, with this primary key. The
+    /// values are shaped only once the transaction is known to have written that key.
     package func wroteNested(_ model: String, primaryKey: Value, properties: [String: Value], writtenBy type: ObjectIdentifier,
                              writesWhole: (StoredModels) -> Bool) -> Bool {
-        guard let m = try? transaction.model(model) else { return false }
-        return transaction.wroteNested(m.name, primaryKey: primaryKey, nestedValues(m, properties, type, writesWhole))
+        transaction.wroteNested(model, primaryKey: primaryKey) { nestedValues($0, properties, type, writesWhole) }
     }
 
     /// The values a nested write of `type`'s `properties` stores.
