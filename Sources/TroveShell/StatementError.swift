@@ -18,6 +18,18 @@ public struct StatementError: Error, Sendable, Equatable, CustomStringConvertibl
         StatementError("cannot \(action): the database is open read-only (--readonly)", at: offset)
     }
 
+    /// What every statement that names a model not in `names` says: the models it could
+    /// have named, or the one spelled the same but for case.
+    static func noModel(named name: String, among names: [String], at offset: Int? = nil) -> StatementError {
+        var message = "no model named '\(name)'"
+        if let similar = names.first(where: { $0.lowercased() == name.lowercased() }) {
+            message += "; did you mean '\(similar)'?"
+        } else if !names.isEmpty {
+            message += " (models: \(names.joined(separator: ", ")))"
+        }
+        return StatementError(message, at: offset)
+    }
+
     /// The error at `offset` unless it names a place already.
     public func placed(at offset: Int) -> StatementError {
         StatementError(message, at: self.offset ?? offset)
