@@ -712,10 +712,10 @@ public final class PostgresStore {
                 case .list(let element):
                     guard case .array(let items) = item else {
                         if case .null = item { values[name] = .list([]); continue }
-                        throw PostgresError("'\(name)' takes a JSON array")
+                        throw PostgresError(CoercionError(property: name, type: property.type, found: item.typeDescription).description)
                     }
                     let type = try element.objectType.map(keyType) ?? element
-                    values[name] = .list(try items.map { try jsonScalar($0, as: type, for: name, target: element.objectType) })
+                    values[name] = .list(try items.enumerated().map { try jsonScalar($1, as: type, for: name, target: element.objectType, element: $0 + 1) })
                 default:
                     values[name] = try jsonScalar(item, as: property.type, for: name)
                 }
@@ -724,7 +724,9 @@ public final class PostgresStore {
         return values
     }
 
-    private func jsonScalar(_ item: JSONValue, as type: PropertyType, for name: String, target: String? = nil) throws -> Value {
+    /// `item` as a value of `type`, for the property `name` or for element `element` (from 1)
+    /// of its list.
+    private func jsonScalar(_ item: JSONValue, as type: PropertyType, for name: String, target: String? = nil, element: Int? = nil) throws -> Value {
         if case .null = item { return .null }
         if case .object(let object) = item {
             guard let target else { throw PostgresError("'\(name)' takes \(type), not an object") }
@@ -735,7 +737,11 @@ public final class PostgresStore {
         if let target, try model(target).primaryKey == nil {
             throw PostgresError(StoreError.typeMismatch(property: name, expected: "a nested object (\(target) has no primary key)", found: item.typeDescription).description)
         }
-        do { return try Coercion.scalar(.json(item), as: type, for: name) } catch { throw PostgresError(error.description) }
+        do {
+            return try Coercion.scalar(.json(item), as: type, for: name)
+        } catch {
+            throw PostgresError((element.map(error.inElement) ?? error).description)
+        }
     }
 
     /// Inserts one object; properties left out get their defaults.

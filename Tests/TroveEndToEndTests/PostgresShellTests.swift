@@ -162,6 +162,18 @@ struct PostgresShellTests {
         }
     }
 
+    /// A wrong-typed element of a list is named by its position, as on a store.
+    @Test func aWrongTypedElementOfAListIsNamedAsOnAStore() throws {
+        try w.write("s.json", ValueCoercionTests.listSchema)
+        for (file, contents) in ValueCoercionTests.listFiles { try w.write(file, contents) }
+        #expect(try w.run([url, "--schema", "s.json", #"insert Cat {"id": 7}"#]).status == 0)
+        for (statement, error) in ValueCoercionTests.listCases {
+            let r = try w.run([url, statement])
+            #expect(r.status == 1 && r.err == error, "\(statement): \(r.err)")
+        }
+        #expect(try w.run([url, "count Cat"]).out == "1\n")
+    }
+
     /// A `trove` running `statement` (a `watch`) on the server, with the lines it prints and
     /// its standard error.
     func startWatch(_ statement: String) throws -> (Process, WatchTests.Lines, Pipe) {
