@@ -259,7 +259,7 @@ public final class PostgresBulkInsert {
             stored = try store.linkKey(value, target: target, property: property.name)
         default:
             type = property.type
-            stored = try store.coerce(value, type, "\(model.name).\(property.name)")
+            stored = try store.stored(value, type, model: model.name, property: property.name)
             if stored.isNull, !property.isOptional { throw StoreError.nullNotAllowed(model: model.name, property: property.name) }
         }
         guard !stored.isNull else { return 0 }

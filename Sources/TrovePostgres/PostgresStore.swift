@@ -895,6 +895,17 @@ public final class PostgresStore {
         do { return try Coercion.scalar(.value(value), as: type, for: name()) } catch { throw PostgresError(error.description) }
     }
 
+    /// `value` as a value of `type` written to the property `property` of `model` (or to
+    /// element `element`, from 1, of its list): a string holding a NUL is refused here, where
+    /// the property is known, and not by the connection.
+    func stored(_ value: Value, _ type: PropertyType, model: String, property: String, element: Int? = nil) throws -> Value {
+        let coerced = try coerce(value, type, "\(model).\(property)")
+        if case .string(let text) = coerced, text.utf8.contains(0) {
+            throw PostgresError.nulCharacter(model: model, property: property, element: element)
+        }
+        return coerced
+    }
+
     /// `value` itself when it is null or of `type`'s own kind, which no coercion changes (and
     /// no name is made for an error); nil when it needs coercing.
     private static func ownKind(_ value: Value, _ type: PropertyType) -> Value? {
@@ -979,7 +990,7 @@ public final class PostgresStore {
                 if let text { written.links.append((property.name, target, model.name, property.name, text, value)) }
                 parameters.append(text)
             default:
-                let coerced = try coerce(value, property.type, "\(model.name).\(property.name)")
+                let coerced = try stored(value, property.type, model: model.name, property: property.name)
                 if coerced.isNull, !property.isOptional {
                     throw StoreError.nullNotAllowed(model: model.name, property: property.name)
                 }
@@ -1056,7 +1067,7 @@ public final class PostgresStore {
                 written.links.append((property.name, target, linkTable, "value", rendered.0, value))
                 sqlValue = PostgresValues.sql(rendered: rendered, type: type, &parameters)
             } else {
-                let coerced = try coerce(value, element, "\(model.name).\(property.name)")
+                let coerced = try stored(value, element, model: model.name, property: property.name, element: position + 1)
                 if coerced.isNull, !property.isOptional { throw StoreError.nullNotAllowed(model: model.name, property: property.name) }
                 sqlValue = try PostgresValues.sql(coerced, type: element, &parameters)
             }
@@ -1118,7 +1129,7 @@ public final class PostgresStore {
                 }
                 assignments.append("\(PostgresTables.quoted(name)) = \(sqlValue)")
             default:
-                let coerced = try coerce(value, property.type, "\(model.name).\(name)")
+                let coerced = try stored(value, property.type, model: model.name, property: name)
                 if coerced.isNull, !property.isOptional { throw StoreError.nullNotAllowed(model: model.name, property: name) }
                 // A primary key stays as it is (checked below, once every value is): not assigned.
                 if name == model.primaryKey { newKey = coerced; continue }

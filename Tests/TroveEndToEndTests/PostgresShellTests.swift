@@ -174,6 +174,33 @@ struct PostgresShellTests {
         #expect(try w.run([url, "count Cat"]).out == "1\n")
     }
 
+    /// Text with a NUL, which PostgreSQL text cannot hold, is refused naming the model and
+    /// the property (and the element of a list, and the record of an import), by every
+    /// statement that writes, and writes nothing.
+    @Test func aNULInTextNamesItsProperty() throws {
+        try w.write("s.json", #"{"models": [{"name": "Cat", "primaryKey": "id", "properties": {"id": "int", "name": "string", "tags": "string[]"}}]}"#)
+        try w.write("nul.csv", "id,name\n2,b\n3,c\u{0}d\n")
+        try w.write("nul.jsonl", "{\"id\": 2, \"name\": \"b\"}\n{\"id\": 3, \"name\": \"c\\u0000d\"}\n")
+        #expect(try w.run([url, "--schema", "s.json", #"insert Cat {"id": 1, "name": "a"}"#]).status == 0)
+        let name = "the text for 'Cat.name' has a NUL character, which PostgreSQL text cannot hold"
+        let cases: [(statement: String, error: String)] = [
+            (#"insert Cat {"id": 5, "name": "x\u0000y"}"#, "column 12: \(name)"),
+            (#"insert Cat {"id": 5, "name": "x", "tags": ["a", "b\u0000"]}"#,
+             "column 12: the text for element 2 of 'Cat.tags' has a NUL character, which PostgreSQL text cannot hold"),
+            (#"upsert Cat {"id": 1, "name": "x\u0000y"}"#, "column 12: \(name)"),
+            (#"update Cat 1 set name = "x\u0000y""#, "column 25: \(name)"),
+            (#"update Cat where id = 1 set name = "x\u0000y""#, "column 36: \(name)"),
+            (#"update Cat 1 set tags = ["a\u0000"]"#, "column 25: the text for element 1 of 'Cat.tags' has a NUL character, which PostgreSQL text cannot hold"),
+            ("import Cat nul.csv", "import from 'nul.csv' failed: line 3: \(name); nothing was imported"),
+            ("import Cat nul.jsonl", "import from 'nul.jsonl' failed: record 2, line 2, column 1: \(name); nothing was imported"),
+        ]
+        for (statement, error) in cases {
+            let r = try w.run([url, statement])
+            #expect(r.status == 1 && r.err == "error: \(error)\n", "\(statement): \(r.err)")
+        }
+        #expect(try w.run([url, "--jsonl", "Cat"]).out == #"{"id": 1, "name": "a", "tags": []}"# + "\n")
+    }
+
     /// A `trove` running `statement` (a `watch`) on the server, with the lines it prints and
     /// its standard error.
     func startWatch(_ statement: String) throws -> (Process, WatchTests.Lines, Pipe) {
