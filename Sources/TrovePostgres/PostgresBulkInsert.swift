@@ -338,8 +338,9 @@ public final class PostgresBulkInsert {
             // The refused row's key, as a store names a duplicate one.
             var written = PostgresStore.WrittenKeys()
             if keyEnds.count == places.count, let type = model.primaryKeyProperty?.type { written.primaryKey = try? PostgresValues.value(key(row), type: type) }
-            throw PostgresRowError(place: places[row].description, error: PostgresStore.constraintError(model, error),
-                                   storeError: store.storeError(model, error, written))
+            let storeError = store.storeError(model, error, written)
+            throw PostgresRowError(place: places[row].place(of: storeError), error: PostgresStore.constraintError(model, error),
+                                   storeError: storeError)
         }
     }
 
