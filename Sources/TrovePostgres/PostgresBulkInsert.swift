@@ -259,7 +259,7 @@ public final class PostgresBulkInsert {
             stored = try store.linkKey(value, target: target, property: property.name)
         default:
             type = property.type
-            stored = try store.coerce(value, type, "\(model.name).\(property.name)")
+            stored = try store.stored(value, type, model: model.name, property: property.name)
             if stored.isNull, !property.isOptional { throw StoreError.nullNotAllowed(model: model.name, property: property.name) }
         }
         guard !stored.isNull else { return 0 }
@@ -338,8 +338,9 @@ public final class PostgresBulkInsert {
             // The refused row's key, as a store names a duplicate one.
             var written = PostgresStore.WrittenKeys()
             if keyEnds.count == places.count, let type = model.primaryKeyProperty?.type { written.primaryKey = try? PostgresValues.value(key(row), type: type) }
-            throw PostgresRowError(place: places[row].description, error: PostgresStore.constraintError(model, error),
-                                   storeError: store.storeError(model, error, written))
+            let storeError = store.storeError(model, error, written)
+            throw PostgresRowError(place: places[row].place(of: storeError), error: PostgresStore.constraintError(model, error),
+                                   storeError: storeError)
         }
     }
 

@@ -34,6 +34,13 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String { message }
 
+    /// The refusal of text for the property `model.property` (or element `element`, from 1,
+    /// of its list) that holds a NUL character, which PostgreSQL text cannot hold.
+    static func nulCharacter(model: String, property: String, element: Int? = nil) -> PostgresError {
+        let place = element.map { "element \($0) of '\(model).\(property)'" } ?? "'\(model).\(property)'"
+        return PostgresError("the text for \(place) has a NUL character, which PostgreSQL text cannot hold")
+    }
+
     /// Whether the connection to the server is gone (it shut down, crashed or ended this
     /// session): SQLSTATE class 08, or 57P01-57P03. Nothing uncommitted was written; a
     /// transaction lost during its commit may have been committed (`isOutcomeUnknown`).

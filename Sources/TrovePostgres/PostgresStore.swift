@@ -712,10 +712,10 @@ public final class PostgresStore {
                 case .list(let element):
                     guard case .array(let items) = item else {
                         if case .null = item { values[name] = .list([]); continue }
-                        throw PostgresError("'\(name)' takes a JSON array")
+                        throw PostgresError(CoercionError(property: name, type: property.type, found: item.typeDescription).description)
                     }
                     let type = try element.objectType.map(keyType) ?? element
-                    values[name] = .list(try items.map { try jsonScalar($0, as: type, for: name, target: element.objectType) })
+                    values[name] = .list(try items.enumerated().map { try jsonScalar($1, as: type, for: name, target: element.objectType, element: $0 + 1) })
                 default:
                     values[name] = try jsonScalar(item, as: property.type, for: name)
                 }
@@ -724,7 +724,9 @@ public final class PostgresStore {
         return values
     }
 
-    private func jsonScalar(_ item: JSONValue, as type: PropertyType, for name: String, target: String? = nil) throws -> Value {
+    /// `item` as a value of `type`, for the property `name` or for element `element` (from 1)
+    /// of its list.
+    private func jsonScalar(_ item: JSONValue, as type: PropertyType, for name: String, target: String? = nil, element: Int? = nil) throws -> Value {
         if case .null = item { return .null }
         if case .object(let object) = item {
             guard let target else { throw PostgresError("'\(name)' takes \(type), not an object") }
@@ -735,7 +737,11 @@ public final class PostgresStore {
         if let target, try model(target).primaryKey == nil {
             throw PostgresError(StoreError.typeMismatch(property: name, expected: "a nested object (\(target) has no primary key)", found: item.typeDescription).description)
         }
-        do { return try Coercion.scalar(.json(item), as: type, for: name) } catch { throw PostgresError(error.description) }
+        do {
+            return try Coercion.scalar(.json(item), as: type, for: name)
+        } catch {
+            throw PostgresError((element.map(error.inElement) ?? error).description)
+        }
     }
 
     /// Inserts one object; properties left out get their defaults.
@@ -889,6 +895,17 @@ public final class PostgresStore {
         do { return try Coercion.scalar(.value(value), as: type, for: name()) } catch { throw PostgresError(error.description) }
     }
 
+    /// `value` as a value of `type` written to the property `property` of `model` (or to
+    /// element `element`, from 1, of its list): a string holding a NUL is refused here, where
+    /// the property is known, and not by the connection.
+    func stored(_ value: Value, _ type: PropertyType, model: String, property: String, element: Int? = nil) throws -> Value {
+        let coerced = try coerce(value, type, "\(model).\(property)")
+        if case .string(let text) = coerced, text.utf8.contains(0) {
+            throw PostgresError.nulCharacter(model: model, property: property, element: element)
+        }
+        return coerced
+    }
+
     /// `value` itself when it is null or of `type`'s own kind, which no coercion changes (and
     /// no name is made for an error); nil when it needs coercing.
     private static func ownKind(_ value: Value, _ type: PropertyType) -> Value? {
@@ -973,7 +990,7 @@ public final class PostgresStore {
                 if let text { written.links.append((property.name, target, model.name, property.name, text, value)) }
                 parameters.append(text)
             default:
-                let coerced = try coerce(value, property.type, "\(model.name).\(property.name)")
+                let coerced = try stored(value, property.type, model: model.name, property: property.name)
                 if coerced.isNull, !property.isOptional {
                     throw StoreError.nullNotAllowed(model: model.name, property: property.name)
                 }
@@ -1050,7 +1067,7 @@ public final class PostgresStore {
                 written.links.append((property.name, target, linkTable, "value", rendered.0, value))
                 sqlValue = PostgresValues.sql(rendered: rendered, type: type, &parameters)
             } else {
-                let coerced = try coerce(value, element, "\(model.name).\(property.name)")
+                let coerced = try stored(value, element, model: model.name, property: property.name, element: position + 1)
                 if coerced.isNull, !property.isOptional { throw StoreError.nullNotAllowed(model: model.name, property: property.name) }
                 sqlValue = try PostgresValues.sql(coerced, type: element, &parameters)
             }
@@ -1112,7 +1129,7 @@ public final class PostgresStore {
                 }
                 assignments.append("\(PostgresTables.quoted(name)) = \(sqlValue)")
             default:
-                let coerced = try coerce(value, property.type, "\(model.name).\(name)")
+                let coerced = try stored(value, property.type, model: model.name, property: name)
                 if coerced.isNull, !property.isOptional { throw StoreError.nullNotAllowed(model: model.name, property: name) }
                 // A primary key stays as it is (checked below, once every value is): not assigned.
                 if name == model.primaryKey { newKey = coerced; continue }

@@ -12,17 +12,19 @@ import Trove
 /// Into a PostgreSQL import's COPY, records whose fields need no reading go as they stand
 /// (`CSVCopyRows`).
 struct CSVImport {
-    /// One record's values and the line it starts on; no values for a record already
-    /// written, as it stands, into the destination's COPY.
+    /// One record's values and where it starts; no values for a record already written, as
+    /// it stands, into the destination's COPY.
     struct Row {
         var values: [String: Value]?
-        var line: Int
+        var place: RecordPlace
     }
 
     let model: ModelSchema
     let reader: CSVReader
     let destination: ImportDestination
     private var columns: [PropertySchema]?
+    /// The index of the primary key's field, when the header names it.
+    private var keyColumn: Int?
     private var links: ForwardLinks
     private var copyRows: CSVCopyRows?
 
@@ -39,14 +41,15 @@ struct CSVImport {
             guard let header = try read() else { return nil }
             let properties = try properties(of: header)
             columns = properties
+            keyColumn = properties.firstIndex { $0.name == model.primaryKey }
             // A file of one column that can be null writes a null as an empty line; elsewhere
             // a blank line is a stray one (a required column's file holds none).
             reader.blankLinesAreRecords = properties.count == 1 && properties[0].isOptional && !properties[0].type.isList
             copyRows = destination.bulkInsert.flatMap { CSVCopyRows(header: properties, model: model, bulk: $0) }
         }
         guard let columns, let line = try readFields() else { return nil }
-        let place = RecordPlace.line(line)
-        if copyRows != nil, try copyRows!.add(reader, at: place) { return Row(values: nil, line: line) }
+        let place = keyColumn.map { RecordPlace.keyedLine(line, keyColumn: $0 + 1, key: columns[$0].name) } ?? .line(line)
+        if copyRows != nil, try copyRows!.add(reader, at: place) { return Row(values: nil, place: place) }
         let record = try texts(line: line)
         guard record.fields.count == columns.count else {
             throw ImportFailure("\(place): \(record.fields.count) field\(record.fields.count == 1 ? "" : "s"), but the header names \(columns.count)")
@@ -66,7 +69,7 @@ struct CSVImport {
         if !columnOf.isEmpty {
             try links.setAside(&values, in: destination) { "\(place), column \(columnOf[$0] ?? 0) (\($0))" }
         }
-        return Row(values: values, line: record.line)
+        return Row(values: values, place: place)
     }
 
     /// Sets the links to objects that came later in the file.

@@ -143,13 +143,14 @@ enum LiteralValue {
     }
 
     private static func value(_ expression: QueryExpression, for property: PropertySchema, of model: String, type: PropertyType, schema: Schema,
-                              arguments: ParameterValues, base: Int, typed: JSONTyping) throws -> Value {
+                              arguments: ParameterValues, base: Int, typed: JSONTyping, position: Int? = nil) throws -> Value {
         let offset = base + expression.range.start.offset
         if case .list(let element) = type {
             switch expression.kind {
             case .literal(.list(let elements)):
-                return .list(try elements.map {
-                    try value($0, for: property, of: model, type: element, schema: schema, arguments: arguments, base: base, typed: typed)
+                return .list(try elements.enumerated().map {
+                    try value($1, for: property, of: model, type: element, schema: schema, arguments: arguments, base: base, typed: typed,
+                              position: $0 + 1)
                 })
             case .literal(.null):
                 return .null
@@ -173,9 +174,10 @@ enum LiteralValue {
         }
         switch expression.kind {
         case .literal(let literal):
-            return try coerced(.literal(literal), as: scalarType, for: property.name, at: offset)
+            return try coerced(.literal(literal), as: scalarType, for: property.name, at: offset, element: position)
         case .parameter(let index):
-            return try coerced(.text(arguments.text(index, at: offset)), as: scalarType, for: property.name, at: offset, parameter: index)
+            return try coerced(.text(arguments.text(index, at: offset)), as: scalarType, for: property.name, at: offset, parameter: index,
+                               element: position)
         case .keyPath(let path):
             throw StatementError("expected a value, found the name '\(path)' (quote a string: '\(path)')", at: offset)
         case .aggregate, .subqueryCount:
@@ -190,10 +192,11 @@ enum LiteralValue {
     }
 
     private static func coerced(_ input: CoercionInput, as type: PropertyType, for property: String, at offset: Int,
-                                parameter: Int? = nil) throws -> Value {
+                                parameter: Int? = nil, element: Int? = nil) throws -> Value {
         do {
             return try Coercion.scalar(input, as: type, for: property)
         } catch {
+            let error = element.map(error.inElement) ?? error
             throw StatementError(parameter.map { "$\($0): \(error)" } ?? error.description, at: offset)
         }
     }

@@ -337,7 +337,7 @@ public final class PostgresBackend: ShellBackend {
 
     private func modelSchema(_ name: SourceFragment) throws -> ModelSchema {
         guard let model = store.schema[name.text] else {
-            throw StatementError.unknownModel(name.text, at: name.offset)
+            throw StatementError.noModel(named: name.text, among: store.schema.models.map(\.name), at: name.offset)
         }
         return model
     }

@@ -383,7 +383,7 @@ final class ShellSession {
                 stdout.write(SchemaText.file(models, schemaVersion: try backend.schemaVersion()) + "\n")
                 return
             }
-            guard let model = models.first(where: { $0.name == name }) else { throw StatementError.unknownModel(name) }
+            guard let model = models.first(where: { $0.name == name }) else { throw StatementError.noModel(named: name, among: models.map(\.name)) }
             stdout.write(SchemaText.json(model) + "\n")
         case .mode(let mode):
             if let mode { settings.mode = mode } else { stdout.write(settings.mode.rawValue + "\n") }

@@ -43,6 +43,18 @@ public struct StatementError: Error, Sendable, Equatable, CustomStringConvertibl
         StatementError("cannot \(action): the database is open read-only (--readonly)", at: offset)
     }
 
+    /// What every statement that names a model not in `names` says: the models it could
+    /// have named, or the one spelled the same but for case.
+    static func noModel(named name: String, among names: [String], at offset: Int? = nil) -> StatementError {
+        var detail = ""
+        if let similar = names.first(where: { $0.lowercased() == name.lowercased() }) {
+            detail = "; did you mean '\(similar)'?"
+        } else if !names.isEmpty {
+            detail = " (models: \(names.joined(separator: ", ")))"
+        }
+        return .unknownModel(name, detail, at: offset)
+    }
+
     /// The error at `offset` unless it names a place already.
     public func placed(at offset: Int) -> StatementError {
         var placed = self

@@ -25,7 +25,7 @@ struct StoreDump {
     init(source: any DumpSource, models names: [String], write: @escaping (String) throws -> Void,
          warn: @escaping (String) -> Void) throws {
         let schema = source.schema
-        for name in names where schema[name] == nil { throw StatementError.unknownModel(name) }
+        for name in names where schema[name] == nil { throw StatementError.noModel(named: name, among: schema.models.map(\.name)) }
         self.source = source
         self.schema = schema
         models = names.isEmpty ? schema.models : schema.models.filter { names.contains($0.name) }

@@ -34,13 +34,12 @@ struct StoreImport {
                     reportProgress(counts)
                     continue
                 }
-                let place = RecordPlace.line(record.line)
                 do {
-                    try write(values, into: destination, at: place, &counts)
+                    try write(values, into: destination, at: record.place, &counts)
                 } catch let error as ImportFailure {
                     throw failure(error.description, before: destination)
                 } catch {
-                    throw failure("\(place): \(error)", before: destination)
+                    throw failure("\(record.place.place(of: error)): \(error)", before: destination)
                 }
                 reportProgress(counts)
             }

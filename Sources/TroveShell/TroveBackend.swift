@@ -453,14 +453,7 @@ public final class TroveBackend: ShellBackend {
     /// The model a statement names, or an error pointing at the name.
     func modelSchema(_ name: SourceFragment) throws -> ModelSchema {
         if let m = store.schema[name.text] { return m }
-        var detail = ""
-        let names = store.schema.models.map(\.name)
-        if let similar = names.first(where: { $0.lowercased() == name.text.lowercased() }) {
-            detail = "; did you mean '\(similar)'?"
-        } else if !names.isEmpty {
-            detail = " (models: \(names.joined(separator: ", ")))"
-        }
-        throw StatementError.unknownModel(name.text, detail, at: name.offset)
+        throw StatementError.noModel(named: name.text, among: store.schema.models.map(\.name), at: name.offset)
     }
 
     /// Runs `body` on the open transaction (so it sees its writes) or a fresh snapshot.

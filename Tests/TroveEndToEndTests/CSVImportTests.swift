@@ -206,7 +206,9 @@ import Testing
         ("id,boolValue\n1,yes\n2,null\n", "line 3, column 2 (boolValue): 'AllTypes.boolValue' cannot be null"),
         ("id,intList\n1,\"[1,\"\n", "line 2, column 2 (intList): \"[1,\" is not JSON text"),
         ("id,dateValue\n1,yesterday\n", "line 2, column 2 (dateValue): property 'dateValue' expects date"),
-        ("id,intValue\n1,4\n1,5\n", "line 3: 'AllTypes' already has an object with primary key 1"),
+        // A primary key taken names the field that holds it.
+        ("id,intValue\n1,4\n1,5\n", "line 3, column 1 (id): 'AllTypes' already has an object with primary key 1"),
+        ("intValue,id\n4,1\n5,1\n", "line 3, column 2 (id): 'AllTypes' already has an object with primary key 1"),
     ])
     func aBadFileNamesLineColumnAndPropertyAndImportsNothing(csv: String, message: String) throws {
         try store()
@@ -250,7 +252,7 @@ import Testing
         // Without MERGE an existing key is an error, and nothing is imported.
         let plain = try w.run(["db", "import AllTypes m.csv"])
         #expect(plain.status == 1)
-        #expect(plain.err.contains("line 2: 'AllTypes' already has an object with primary key 1"))
+        #expect(plain.err.contains("line 2, column 1 (id): 'AllTypes' already has an object with primary key 1"))
         #expect(try w.run(["db", "count AllTypes"]).out == "3\n")
     }
 

@@ -83,7 +83,12 @@ import Testing
         #expect(dump.out.contains(#""name":"Person""#) && dump.out.contains(#""name":"Dog""#))
         #expect(!dump.out.contains("insert Person"))
         #expect(dump.out.contains(#"insert Dog {"name": "Stray""#))
-        #expect(try w.run(["db", ".dump Cat"]).err.contains("no model named 'Cat'"))
+        // Worded as every statement that names a model words it: the models, or the one
+        // spelled the same but for case.
+        #expect(try w.run(["db", ".dump Cat"]).err == "error: column 7: no model named 'Cat' (models: Person, Dog)\n")
+        #expect(try w.run(["db", ".dump dog"]).err == "error: column 7: no model named 'dog'; did you mean 'Dog'?\n")
+        #expect(try w.run(["db", ".schema Cat"]).err == "error: column 9: no model named 'Cat' (models: Person, Dog)\n")
+        #expect(try w.run(["db", "count Cat"]).err == "error: column 7: no model named 'Cat' (models: Person, Dog)\n")
     }
 
     @Test func aDumpThatFailsHalfWayLeavesNoObjects() throws {

@@ -145,13 +145,14 @@ struct PostgresShellTests {
             ("fields.csv", "id,n\n1,1\n2\n", "line 3: 1 field, but the header names 2"),
             ("value.csv", "id,n\n1,1\n2,x\n", "line 3, column 2 (n): "),
             ("link.csv", "id,n,next\n1,1,\n2,2,9\n", "line 3, column 3 (next): "),
-            ("taken.csv", "id,n\n1,1\n1,2\n", "line 3: "),
+            ("taken.csv", "id,n\n1,1\n1,2\n", "line 3, column 1 (id): 'Item' already has"),
+            ("takenLater.csv", "n,id\n1,1\n2,1\n", "line 3, column 2 (id): 'Item' already has"),
             // The server finds a key taken only as the rows held back are sent: a later
             // record's fault found on the client must not hide it.
             ("takenThenValue.jsonl", "{\"id\": 1, \"n\": 1}\n{\"id\": 1, \"n\": 2}\n{\"id\": 3, \"n\": \"x\"}\n", "record 2, line 2, column 1: 'Item' already has"),
             ("takenThenSyntax.jsonl", "{\"id\": 1, \"n\": 1}\n{\"id\": 1, \"n\": 2}\n{\"id\": 3,}\n", "record 2, line 2, column 1: 'Item' already has"),
-            ("takenThenValue.csv", "id,n\n1,1\n1,2\n3,x\n", "line 3: 'Item' already has"),
-            ("takenThenQuote.csv", "id,n\n1,1\n1,2\n3,\"4\n", "line 3: 'Item' already has"),
+            ("takenThenValue.csv", "id,n\n1,1\n1,2\n3,x\n", "line 3, column 1 (id): 'Item' already has"),
+            ("takenThenQuote.csv", "id,n\n1,1\n1,2\n3,\"4\n", "line 3, column 1 (id): 'Item' already has"),
         ]
         for (file, contents, place) in cases {
             try w.write(file, contents)
@@ -160,6 +161,45 @@ struct PostgresShellTests {
             #expect(onStore.status == 1 && onStore.err.contains("failed: \(place)"), "\(file): \(onStore.err)")
             #expect(onServer.status == 1 && onServer.err == onStore.err, "\(file): \(onServer.err)\nstore: \(onStore.err)")
         }
+    }
+
+    /// A wrong-typed element of a list is named by its position, as on a store.
+    @Test func aWrongTypedElementOfAListIsNamedAsOnAStore() throws {
+        try w.write("s.json", ValueCoercionTests.listSchema)
+        for (file, contents) in ValueCoercionTests.listFiles { try w.write(file, contents) }
+        #expect(try w.run([url, "--schema", "s.json", #"insert Cat {"id": 7}"#]).status == 0)
+        for (statement, error) in ValueCoercionTests.listCases {
+            let r = try w.run([url, statement])
+            #expect(r.status == 1 && r.err == error, "\(statement): \(r.err)")
+        }
+        #expect(try w.run([url, "count Cat"]).out == "1\n")
+    }
+
+    /// Text with a NUL, which PostgreSQL text cannot hold, is refused naming the model and
+    /// the property (and the element of a list, and the record of an import), by every
+    /// statement that writes, and writes nothing.
+    @Test func aNULInTextNamesItsProperty() throws {
+        try w.write("s.json", #"{"models": [{"name": "Cat", "primaryKey": "id", "properties": {"id": "int", "name": "string", "tags": "string[]"}}]}"#)
+        try w.write("nul.csv", "id,name\n2,b\n3,c\u{0}d\n")
+        try w.write("nul.jsonl", "{\"id\": 2, \"name\": \"b\"}\n{\"id\": 3, \"name\": \"c\\u0000d\"}\n")
+        #expect(try w.run([url, "--schema", "s.json", #"insert Cat {"id": 1, "name": "a"}"#]).status == 0)
+        let name = "the text for 'Cat.name' has a NUL character, which PostgreSQL text cannot hold"
+        let cases: [(statement: String, error: String)] = [
+            (#"insert Cat {"id": 5, "name": "x\u0000y"}"#, "column 12: \(name)"),
+            (#"insert Cat {"id": 5, "name": "x", "tags": ["a", "b\u0000"]}"#,
+             "column 12: the text for element 2 of 'Cat.tags' has a NUL character, which PostgreSQL text cannot hold"),
+            (#"upsert Cat {"id": 1, "name": "x\u0000y"}"#, "column 12: \(name)"),
+            (#"update Cat 1 set name = "x\u0000y""#, "column 25: \(name)"),
+            (#"update Cat where id = 1 set name = "x\u0000y""#, "column 36: \(name)"),
+            (#"update Cat 1 set tags = ["a\u0000"]"#, "column 25: the text for element 1 of 'Cat.tags' has a NUL character, which PostgreSQL text cannot hold"),
+            ("import Cat nul.csv", "import from 'nul.csv' failed: line 3: \(name); nothing was imported"),
+            ("import Cat nul.jsonl", "import from 'nul.jsonl' failed: record 2, line 2, column 1: \(name); nothing was imported"),
+        ]
+        for (statement, error) in cases {
+            let r = try w.run([url, statement])
+            #expect(r.status == 1 && r.err == "error: \(error)\n", "\(statement): \(r.err)")
+        }
+        #expect(try w.run([url, "--jsonl", "Cat"]).out == #"{"id": 1, "name": "a", "tags": []}"# + "\n")
     }
 
     /// A `trove` running `statement` (a `watch`) on the server, with the lines it prints and
@@ -648,7 +688,7 @@ struct PostgresShellTests {
         #expect(taken.err.contains("nothing was imported"), "\(taken.err)")
         try w.write("twice.csv", "id,name\n4001,a\n4002,\"two\nlines\"\n4001,c\n")
         let twice = try w.run([url, "import Item twice.csv"])
-        #expect(twice.status == 1 && twice.err.contains("line 5: 'Item' already has an object with primary key 4001"), "\(twice.err)")
+        #expect(twice.status == 1 && twice.err.contains("line 5, column 1 (id): 'Item' already has an object with primary key 4001"), "\(twice.err)")
         #expect(try w.run([url, "count Item"]).out == "3000\n")
     }
 

@@ -12,6 +12,31 @@ import Testing
         #expect(try w.run(["db", "-s", Workspace.schema("AllTypes")]).status == 0)
     }
 
+    /// A schema with lists of scalars, files that give them, and for each statement the error
+    /// a store gives: a wrong-typed element is named by its position, from 1.
+    static let listSchema = #"{"models": [{"name": "Cat", "primaryKey": "id", "properties": {"id": "int", "tags": "string[]", "nums": "int[]"}}]}"#
+    static let listFiles = [("el.csv", "id,tags\n1,\"[\"\"a\"\", 2]\"\n"), ("el.jsonl", "{\"id\": 1, \"nums\": [1, 2, \"x\"]}\n")]
+    static let listCases: [(statement: String, error: String)] = [
+        (#"insert Cat {"id": 1, "tags": ["a", 2]}"#, "error: column 12: element 2 of property 'tags' expects string, not the number 2\n"),
+        (#"insert Cat {"id": 1, "nums": [1, "a"]}"#, "error: column 12: element 2 of property 'nums' expects int, not the string \"a\"\n"),
+        ("update Cat 7 set nums = {1, 2.5}", "error: column 29: element 2 of property 'nums' expects int, not 2.5, which is not a whole number\n"),
+        (#"update Cat 7 set tags = ["a", "b", 3]"#, "error: column 25: element 3 of property 'tags' expects string, not the number 3\n"),
+        ("import Cat el.csv", "error: import from 'el.csv' failed: line 2, column 2 (tags): element 2 of property 'tags' expects string, not the number 2; nothing was imported\n"),
+        ("import Cat el.jsonl", "error: import from 'el.jsonl' failed: record 1, line 1, column 1: element 3 of property 'nums' expects int, not the string \"x\"; nothing was imported\n"),
+        // The property itself of the wrong type is named as the property.
+        (#"insert Cat {"id": 1, "tags": "a"}"#, "error: column 12: property 'tags' expects string[], not a string\n"),
+    ]
+
+    @Test func aWrongTypedElementOfAListIsNamedByItsPosition() throws {
+        try w.write("s.json", Self.listSchema)
+        for (file, contents) in Self.listFiles { try w.write(file, contents) }
+        #expect(try w.run(["cats", "--schema", "s.json", #"insert Cat {"id": 7}"#]).status == 0)
+        for (statement, error) in Self.listCases {
+            let r = try w.run(["cats", statement])
+            #expect(r.status == 1 && r.err == error, "\(statement): \(r.err)")
+        }
+    }
+
     @Test func importTakesIntegralNumbersForIntegersAndDatesWithoutATime() throws {
         try store()
         // As Python's json.dumps writes a float column, and a data set's date-only dates.

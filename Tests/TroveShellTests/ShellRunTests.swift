@@ -335,7 +335,7 @@ import Trove
         #expect(run(["-c", ".schema Person"]).out.contains("\"name\": {\"type\": \"string\", \"indexed\": true}"))
         let missing = run(["-c", ".schema Cat"])
         #expect(missing.status == 1)
-        #expect(missing.err == "error: column 9: no model named 'Cat'\n")
+        #expect(missing.err == "error: column 9: no model named 'Cat' (models: Person, Dog)\n")
     }
 
     @Test func readRunsAFileAndStopsAtItsFirstErrorInScripts() {

@@ -25,7 +25,8 @@ struct DecimalValueTests {
         #expect(throws: Self.nan) { try store.write { tx in _ = try tx.insert("M", ["id": 2, "dec": .decimal(.nan)]) } }
         #expect(throws: Self.nan) { try store.write { tx in _ = try tx.upsert("M", ["id": 1, "dec": .decimal(.nan)]) } }
         #expect(throws: Self.nan) { try store.write { tx in _ = try tx.update("M", primaryKey: 1, ["dec": .decimal(.nan)]) } }
-        #expect(throws: StoreError.invalidValue(CoercionError(property: "decs", type: .decimal, found: "NaN (a decimal cannot be NaN)"))) {
+        // An element of a list is named by its position.
+        #expect(throws: StoreError.invalidValue(CoercionError(property: "decs", type: .decimal, found: "NaN (a decimal cannot be NaN)", element: 2))) {
             try store.write { tx in _ = try tx.update("M", primaryKey: 1, ["decs": [.decimal(2), .decimal(.nan)]]) }
         }
         try store.read { r in

@@ -31,15 +31,26 @@ public struct CoercionError: Error, Sendable, Equatable, CustomStringConvertible
     /// What was given, and why it does not fit when its kind alone does not say:
     /// `the string "abc"`, `4.5, which is not a whole number`.
     public var found: String
+    /// The position in the property's list, from 1, of the element the value was for; nil
+    /// when the value was for the property itself.
+    public var element: Int?
 
-    public init(property: String, type: PropertyType, found: String) {
+    public init(property: String, type: PropertyType, found: String, element: Int? = nil) {
         self.property = property
         self.type = type
         self.found = found
+        self.element = element
+    }
+
+    /// The same error, for element `position` (from 1) of the property's list.
+    public func inElement(_ position: Int) -> CoercionError {
+        CoercionError(property: property, type: type, found: found, element: position)
     }
 
     public var description: String {
-        property.isEmpty ? "expected \(type), found \(found)" : "property '\(property)' expects \(type), not \(found)"
+        if property.isEmpty { return "expected \(type), found \(found)" }
+        if let element { return "element \(element) of property '\(property)' expects \(type), not \(found)" }
+        return "property '\(property)' expects \(type), not \(found)"
     }
 }
 
@@ -440,7 +451,7 @@ struct NumberText {
 extension Coercion {
     /// A Swift value as an element of property `p`, as the store writes it: null only where
     /// the property allows it.
-    static func stored(_ v: Value, for p: PropertyLayout) throws -> Value {
+    static func stored(_ v: Value, for p: PropertyLayout, element: Int? = nil) throws -> Value {
         if case .null = v {
             guard p.isOptional else { throw StoreError.nullNotAllowed(model: p.model.name, property: p.name) }
             return .null
@@ -448,7 +459,7 @@ extension Coercion {
         do {
             return try scalar(.value(v), as: p.elementType, for: p.name)
         } catch {
-            throw StoreError.invalidValue(error)
+            throw StoreError.invalidValue(element.map(error.inElement) ?? error)
         }
     }
 }

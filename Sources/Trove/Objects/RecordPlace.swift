@@ -4,6 +4,9 @@
 public enum RecordPlace: Sendable, CustomStringConvertible {
     /// `line N`, of a file read by lines.
     case line(Int)
+    /// `line N` of a file read by lines whose primary key is in field `keyColumn` (from 1),
+    /// headed `key`: an error about that key names the field too (``place(of:)``).
+    case keyedLine(Int, keyColumn: Int, key: String)
     /// `record N`.
     case record(Int)
     /// `record N, line L, column C`: a record of a file that is not read by lines (JSON),
@@ -14,10 +17,19 @@ public enum RecordPlace: Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .line(let line): "line \(line)"
+        case .line(let line), .keyedLine(let line, _, _): "line \(line)"
         case .record(let record): "record \(record)"
         case .recordAt(let record, let line, let column): "record \(record), line \(line), column \(column)"
         case .named(let text): text
         }
+    }
+
+    /// The place of `error` in the record: a duplicate primary key names the field that
+    /// holds it, as an error about a field's value does (`line 3, column 1 (id)`).
+    public func place(of error: (any Error)?) -> String {
+        if case let .keyedLine(line, column, key) = self, case StoreError.duplicatePrimaryKey? = error {
+            return "line \(line), column \(column) (\(key))"
+        }
+        return description
     }
 }

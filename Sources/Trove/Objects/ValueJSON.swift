@@ -43,17 +43,18 @@ enum ValueJSON {
             guard case .array(let items) = json else {
                 throw StoreError.invalidValue(CoercionError(property: p.name, type: p.type, found: json.typeDescription))
             }
-            return .list(try items.map { try self.element($0, type: element, p) })
+            return .list(try items.enumerated().map { try self.element($1, type: element, p, position: $0 + 1) })
         }
         return try element(json, type: p.type, p)
     }
 
-    private static func element(_ json: JSONValue, type: PropertyType, _ p: PropertyLayout) throws -> Value {
+    /// `json` as a value of `type`: of the property `p`, or of element `position` of its list.
+    private static func element(_ json: JSONValue, type: PropertyType, _ p: PropertyLayout, position: Int? = nil) throws -> Value {
         guard case .link = type else {
             do {
                 return try Coercion.scalar(.json(json), as: type, for: p.name)
             } catch {
-                throw StoreError.invalidValue(error)
+                throw StoreError.invalidValue(position.map(error.inElement) ?? error)
             }
         }
         switch json {

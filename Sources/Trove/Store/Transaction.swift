@@ -263,7 +263,7 @@ public final class Transaction: Snapshot {
                     return r
                 })
             }
-            return .list(try items.map { try Coercion.stored($0, for: p) })
+            return .list(try items.enumerated().map { try Coercion.stored($1, for: p, element: $0 + 1) })
         }
         if p.isLink { return try resolveLink(v, for: p, depth: depth) }
         return try Coercion.stored(v, for: p)
