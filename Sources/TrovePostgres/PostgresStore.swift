@@ -885,8 +885,12 @@ public final class PostgresStore {
     }
 
     func keyText(_ model: ModelSchema, _ key: Value) throws -> String {
-        let type = model.primaryKeyProperty?.type ?? .int
-        return try PostgresValues.parameter(try coerce(key, type, "primary key of '\(model.name)'"), type: type).0
+        guard let pk = model.primaryKeyProperty else {
+            return try PostgresValues.parameter(try coerce(key, .int, "primary key of '\(model.name)'"), type: .int).0
+        }
+        // Through `stored`, so that a key holding a NUL (a get, delete, upsert or merge by it) is
+        // refused naming the key's property, as a written value is.
+        return try PostgresValues.parameter(try stored(key, pk.type, model: model.name, property: pk.name), type: pk.type).0
     }
 
     /// `value` as a value of `type`, for the property `name` (named in errors).
@@ -941,8 +945,15 @@ public final class PostgresStore {
             guard let pk = targetModel.primaryKeyProperty else {
                 throw StoreError.typeMismatch(property: property, expected: "an object of \(target)", found: value.kindDescription)
             }
-            if let same = Self.ownKind(value, pk.type) { return same }
-            do { return try Coercion.scalar(.value(value), as: pk.type, for: pk.name) } catch { throw StoreError.invalidValue(error) }
+            let key: Value
+            if let same = Self.ownKind(value, pk.type) { key = same } else {
+                do { key = try Coercion.scalar(.value(value), as: pk.type, for: pk.name) } catch { throw StoreError.invalidValue(error) }
+            }
+            // The key names an object of `target`: a NUL in it is refused naming that key.
+            if case .string(let text) = key, text.utf8.contains(0) {
+                throw PostgresError.nulCharacter(model: target, property: pk.name, element: nil)
+            }
+            return key
         }
     }
 

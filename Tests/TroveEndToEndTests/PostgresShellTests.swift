@@ -202,6 +202,23 @@ struct PostgresShellTests {
         #expect(try w.run([url, "--jsonl", "Cat"]).out == #"{"id": 1, "name": "a", "tags": []}"# + "\n")
     }
 
+    /// A string primary key holding a NUL, by which a statement finds an object (an upsert, a
+    /// merge) or a link names one, is refused naming the key's property, and writes nothing.
+    @Test func aNULInAStringKeyNamesTheKeysProperty() throws {
+        try w.write("s.json", #"{"models": [{"name": "Tag", "primaryKey": "id", "properties": {"id": "string"}}, {"name": "Pet", "primaryKey": "id", "properties": {"id": "int", "tag": "Tag?", "more": "Tag[]"}}]}"#)
+        try w.write("merge.jsonl", "{\"id\": \"b\\u0000\"}\n")
+        #expect(try w.run([url, "--schema", "s.json", #"insert Tag {"id": "a"}"#]).status == 0)
+        let key = "the text for 'Tag.id' has a NUL character, which PostgreSQL text cannot hold"
+        for statement in [#"upsert Tag {"id": "a\u0000"}"#, "import Tag merge.jsonl MERGE",
+                          #"insert Pet {"id": 1, "tag": "a\u0000"}"#, #"insert Pet {"id": 1, "more": ["a", "a\u0000"]}"#,
+                          #"insert Pet {"id": 1, "tag": {"id": "a\u0000"}}"#] {
+            let r = try w.run([url, statement])
+            #expect(r.status == 1 && r.err.hasPrefix("error: ") && r.err.contains(key), "\(statement): \(r.err)")
+        }
+        #expect(try w.run([url, "--jsonl", "Tag"]).out == #"{"id": "a"}"# + "\n")
+        #expect(try w.run([url, "--jsonl", "Pet"]).out == "")
+    }
+
     /// A `trove` running `statement` (a `watch`) on the server, with the lines it prints and
     /// its standard error.
     func startWatch(_ statement: String) throws -> (Process, WatchTests.Lines, Pipe) {
