@@ -904,10 +904,16 @@ public final class PostgresStore {
     /// the property is known, and not by the connection.
     func stored(_ value: Value, _ type: PropertyType, model: String, property: String, element: Int? = nil) throws -> Value {
         let coerced = try coerce(value, type, "\(model).\(property)")
-        if case .string(let text) = coerced, text.utf8.contains(0) {
+        try refuseNUL(coerced, model: model, property: property, element: element)
+        return coerced
+    }
+
+    /// Throws when `value` is a string holding a NUL, which PostgreSQL text cannot hold, naming
+    /// where it was to go: checked here, where the property is known, not by the connection.
+    private func refuseNUL(_ value: Value, model: String, property: String, element: Int? = nil) throws {
+        if case .string(let text) = value, text.utf8.contains(0) {
             throw PostgresError.nulCharacter(model: model, property: property, element: element)
         }
-        return coerced
     }
 
     /// `value` itself when it is null or of `type`'s own kind, which no coercion changes (and
@@ -950,9 +956,7 @@ public final class PostgresStore {
                 do { key = try Coercion.scalar(.value(value), as: pk.type, for: pk.name) } catch { throw StoreError.invalidValue(error) }
             }
             // The key names an object of `target`: a NUL in it is refused naming that key.
-            if case .string(let text) = key, text.utf8.contains(0) {
-                throw PostgresError.nulCharacter(model: target, property: pk.name, element: nil)
-            }
+            try refuseNUL(key, model: target, property: pk.name)
             return key
         }
     }
