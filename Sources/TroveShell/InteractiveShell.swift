@@ -65,8 +65,12 @@ final class InteractiveShell {
                 }
                 if !splitter.isIncomplete {
                     let statement = entry.joined(separator: "\n")
-                    // `.open postgres://USER:PASSWORD@HOST/DB` is kept without its password.
-                    if statement.contains(where: { !$0.isWhitespace }) { editor.addHistory(PostgresConnection.redactingPasswords(in: statement)) }
+                    // `.open postgres://USER:PASSWORD@HOST/DB` is kept without its password. An
+                    // encrypted store's statements may hold its objects' plaintext, which never
+                    // reaches the disk: they are recalled in this session only.
+                    if statement.contains(where: { !$0.isWhitespace }) {
+                        editor.addHistory(PostgresConnection.redactingPasswords(in: statement), saving: !session.backend.isEncrypted)
+                    }
                     entry = []
                 }
                 for item in items where session.exitStatus == nil {

@@ -139,12 +139,12 @@ final class LineEditor {
         return 1
     }
 
-    /// Adds an entry (a whole statement, even of several lines) and saves the file, so a
-    /// crash or a second shell loses nothing.
-    func addHistory(_ entry: String) {
+    /// Adds an entry (a whole statement, even of several lines) and, when `saving`, saves the
+    /// file, so a crash or a second shell loses nothing.
+    func addHistory(_ entry: String, saving: Bool) {
         var event = HistEvent()
         trove_history_enter(history, &event, entry)
-        guard let historyFile else { return }
+        guard saving, let historyFile else { return }
         // History may hold secrets typed into statements: keep the file private.
         let fd = open(historyFile, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         if fd >= 0 { close(fd) }

@@ -40,6 +40,10 @@ public protocol ShellBackend: AnyObject {
     /// before any command runs. The default has none.
     var openWarnings: [String] { get }
 
+    /// Whether the open store is encrypted: the shell then writes none of its statements to
+    /// the history file, since they may hold plaintext of its objects. The default: no.
+    var isEncrypted: Bool { get }
+
     /// `.verify`: the problems found in the latest committed version, each naming its page
     /// (none when the store is sound), and what it should warn of. The default says the
     /// backend has no store to check.
@@ -96,6 +100,7 @@ extension ShellBackend {
 
     public func schemaVersion() throws -> Int { 0 }
     public var openWarnings: [String] { [] }
+    public var isEncrypted: Bool { false }
     public var transactionCannotGoOn: Bool { false }
     public func verify() throws -> VerifyFindings { throw Self.noStore(".verify") }
     public func statistics() throws -> StoreStatistics { throw Self.noStore(".dbinfo") }

@@ -277,6 +277,8 @@ public final class TroveBackend: ShellBackend {
 
     // MARK: Maintenance
 
+    public var isEncrypted: Bool { store.configuration.encryptionKey != nil }
+
     public var openWarnings: [String] {
         var warnings: [String] = []
         if let discarded = store.discardedCommit {
