@@ -67,6 +67,8 @@ struct NodeView {
     static let leafFixed = 6
     static let branchFixed = 18
     static let overflowRefSize = 24
+    /// More than a run of `UInt32.max` pages of the largest page size holds.
+    static let maxOverflowLength: UInt64 = 1 << 48
 
     @inline(__always)
     init(_ p: UnsafeRawPointer, pgno: UInt64, pageSize: Int) throws {
@@ -152,10 +154,13 @@ struct NodeView {
         let key = UnsafeRawBufferPointer(start: p + o + fixed, count: klen)
         if vlen == NodeView.overflowMarker {
             guard v + NodeView.overflowRefSize <= usableEnd else { throw corrupt("overflow reference \(i) outside the page") }
+            let length = p.loadUnaligned(fromByteOffset: v, as: UInt64.self)
+            // Bounded so that its page count is an `Int`; where the run lies is for its reader to check.
+            guard length <= NodeView.maxOverflowLength else { throw corrupt("overflow value \(i) claims \(length) bytes") }
             return (key, .overflow(
                 pgno: p.loadUnaligned(fromByteOffset: v + 8, as: UInt64.self),
                 checksum: p.loadUnaligned(fromByteOffset: v + 16, as: UInt64.self),
-                length: p.loadUnaligned(fromByteOffset: v, as: UInt64.self)))
+                length: length))
         }
         guard v + Int(vlen) <= usableEnd else { throw corrupt("value \(i) outside the page") }
         return (key, .inline(UnsafeRawBufferPointer(start: p + v, count: Int(vlen))))

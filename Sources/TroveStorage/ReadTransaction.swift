@@ -102,7 +102,7 @@ public class ReadTransaction {
 
     /// A run of `pages` pages starting at `pgno`, decrypted if needed.
     final func run(_ pgno: UInt64, pages: Int) throws -> UnsafeRawPointer {
-        guard pages >= 1, pgno >= PageLayout.metaPages, pgno + UInt64(pages) <= pageLimit else {
+        guard pages >= 1, pgno >= PageLayout.metaPages, pgno < pageLimit, UInt64(pages) <= pageLimit - pgno else {
             throw StorageError.corrupt(page: pgno, detail: "run of \(pages) pages at \(pgno) lies outside the store's \(pageLimit) pages")
         }
         if cipher != nil { return try decryptedRun(pgno, pages: pages) }

@@ -145,7 +145,7 @@ final class Verifier {
     /// The run's bytes (decrypted if needed) if it passes its checksum, else nil (problem noted).
     /// In recovery mode, also nil for runs older than the last durable transaction.
     private func checkedRun(_ pgno: UInt64, pages: Int, checksum: UInt64, type: PageType) throws -> UnsafeRawPointer? {
-        guard pgno >= PageLayout.metaPages, pages >= 1, pgno + UInt64(pages) <= meta.pageCount else {
+        guard pgno >= PageLayout.metaPages, pages >= 1, pgno < meta.pageCount, UInt64(pages) <= meta.pageCount - pgno else {
             try problem(pgno, "reference to a run of \(pages) pages outside the store's \(meta.pageCount) pages")
             return nil
         }

@@ -609,6 +609,10 @@ public final class WriteTransaction: ReadTransaction {
 
     /// Releases a run: at once if this transaction made it, else when no reader can see it.
     func freePage(_ pgno: UInt64, pages: Int) throws {
+        // A damaged reference must not hand live pages, or pages past the file, to the free list.
+        guard pages >= 1, pgno >= PageLayout.metaPages, pgno < pageLimit, UInt64(pages) <= pageLimit - pgno else {
+            throw StorageError.corrupt(page: pgno, detail: "run of \(pages) pages at \(pgno) to free lies outside the store's \(pageLimit) pages")
+        }
         if isCompaction { relocated[pgno] = nil }
         if let d = dirty.remove(pgno) {
             pageArena.release(d)
