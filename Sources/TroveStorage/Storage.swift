@@ -259,8 +259,10 @@ public final class Storage: @unchecked Sendable {
             // A commit written whole since the machine booted cannot be torn: skip the checks.
             var chosen: Meta? = nil
             var failures: [Error] = []
+            // A file cut short since (which no commit does) would fault the reads past its end.
             if let known = lockFile?.inheritedCompleteCommit, let boot = BootID.current, known.bootID == boot,
-               known.txnid == newest.txnid, known.digest == newest.digest {
+               known.txnid == newest.txnid, known.digest == newest.digest,
+               newest.pageCount <= size / UInt64(newest.pageSize) {
                 chosen = newest
                 openCheck = .skippedCompleteCommit
             } else {
