@@ -99,8 +99,12 @@ final class CommitLog {
         if newest.storeID != owner.storeID {
             return "they belong to another store (a compacted copy, or another file, was put at this path)"
         }
-        if newest.txnid + 1 < owner.base || newest.txnid > lastTxnid + 1 {
-            return "they follow commit \(owner.base), but the store's newest commit is \(newest.txnid) (an older or newer copy of the store was put at this path)"
+        if newest.txnid + 1 < owner.base {
+            return "they follow commit \(owner.base), but the store's newest commit is \(newest.txnid) (an older copy of the store was put at this path)"
+        }
+        if newest.txnid > lastTxnid + 1 {
+            // Replay stops at the first record that fails its checksum: commits after it are lost too.
+            return "they end at commit \(lastTxnid), but the store's newest commit is \(newest.txnid) (the log was cut short or damaged after its record of commit \(lastTxnid), or a newer copy of the store was put at this path)"
         }
         return nil
     }

@@ -21,8 +21,9 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case transactionFinished
     /// Every reader slot in the lock file is taken by a live reader.
     case readersFull(max: Int)
-    /// The commit log beside the store (`path`) holds commits made to another file: a
-    /// compacted copy, or an older or newer copy of the store, was put in the store's place.
+    /// The commit log beside the store (`path`) holds commits that do not follow the store's
+    /// file: a compacted copy, or an older or newer copy of the store, was put in the store's
+    /// place, or the log was cut short or damaged before its last records.
     case foreignCommitLog(path: String, detail: String)
     /// The store at `path` is open elsewhere (another process, or another `Storage` in this
     /// one), and the operation needs it to itself.
@@ -52,7 +53,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .noSuchTree(name): return "no tree named '\(name)'"
         case .transactionFinished: return "the transaction has already finished"
         case let .readersFull(max): return "all \(max) reader slots are in use"
-        case let .foreignCommitLog(path, detail): return "the commit log \(path) holds commits for another file: \(detail)"
+        case let .foreignCommitLog(path, detail): return "the commit log \(path) does not fit its store: \(detail)"
         case let .inUse(path): return "\(path) is open in another process (or another Storage): close it there first"
         case let .writerBusy(path, holder, waited): return StorageError.writerBusyMessage(path: path, holder: holder, waited: waited)
         case let .cannotOpen(path, errno): return StorageError.io(operation: "open", path: path, errno: errno).description

@@ -26,7 +26,8 @@ extension StoreError {
         case keyNeeded(path: String)
         /// An encryption key was given for the store at `path`, which is not encrypted.
         case notEncrypted(path: String)
-        /// The commit log beside the store (`path`) holds commits made to another file.
+        /// The commit log beside the store (`path`) holds commits that do not follow the
+        /// store's file (another file put in its place, or a log cut short or damaged).
         case foreignCommitLog(path: String, detail: String)
         /// The store at `path` is open elsewhere (another process, or another ``Store`` in this
         /// one), and the operation needs it to itself.
@@ -75,7 +76,7 @@ extension StoreError {
             case let .wrongEncryptionKey(path): "\(path): wrong encryption key: the key does not open this store"
             case let .keyNeeded(path): "\(path) is encrypted: an encryption key is needed"
             case let .notEncrypted(path): "\(path) is not encrypted, but an encryption key was given"
-            case let .foreignCommitLog(path, detail): "the commit log \(path) holds commits for another file: \(detail)"
+            case let .foreignCommitLog(path, detail): "the commit log \(path) does not fit its store: \(detail)"
             case let .inUse(path): "\(path) is open in another process (or another Store): close it there first"
             case let .readersFull(max): "all \(max) reader slots are in use"
             case let .writerBusy(path, holder, waited): StorageError.writerBusyMessage(path: path, holder: holder, waited: waited)
