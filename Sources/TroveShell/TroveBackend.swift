@@ -53,7 +53,7 @@ public final class TroveBackend: ShellBackend {
             }
             switch error {
             case .storage(let failure):
-                throw UsageError("cannot open '\(path)': \(Self.describeOpenFailure(failure, readOnly: configuration.readOnly))")
+                throw UsageError("cannot open '\(path)': \(Self.describeOpenFailure(failure, database: path, readOnly: configuration.readOnly))")
             case .migrationRequired(let detail):
                 throw StatementError("cannot open '\(path)' with this schema: \(detail)"
                     + migrationHint(refusing: storeConfiguration))
@@ -103,13 +103,14 @@ public final class TroveBackend: ShellBackend {
         }
     }
 
-    /// What went wrong, the way people read it: a file that cannot be opened by the system's
-    /// words alone (the message names the path already), anything else as the store says it.
-    /// A file that may be read but not written says that `--readonly` reads it (sqlite3 would
-    /// open it read-only by itself; here a read-only open is asked for).
-    static func describeOpenFailure(_ failure: StoreError.StorageFailure, readOnly: Bool) -> String {
+    /// What went wrong, the way people read it: the store's file that cannot be opened by the
+    /// system's words alone (the message names `database` already), its `-log` or another
+    /// file by its path and those words, anything else as the store says it. A file that may
+    /// be read but not written says that `--readonly` reads it (sqlite3 would open it
+    /// read-only by itself; here a read-only open is asked for).
+    static func describeOpenFailure(_ failure: StoreError.StorageFailure, database: String, readOnly: Bool) -> String {
         guard case let .cannotOpen(path, errno) = failure else { return failure.description }
-        let message = SystemError(errno: errno).message
+        let message = (path == database ? "" : "\(path): ") + SystemError(errno: errno).message
         guard !readOnly, errno == EACCES || errno == EROFS || errno == EPERM, access(path, R_OK) == 0 else { return message }
         return message + " (it can be read: open it with --readonly)"
     }

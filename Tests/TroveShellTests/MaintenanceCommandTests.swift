@@ -15,10 +15,17 @@ import Trove
     /// sqlite3 opens a write-protected file read-only by itself; here the refusal says how.
     @Test func aFileThatCanOnlyBeReadIsRefusedWithTheWayToReadIt() {
         let denied = StoreError.StorageFailure.cannotOpen(path: #filePath, errno: EACCES)
-        #expect(TroveBackend.describeOpenFailure(denied, readOnly: false) == "Permission denied (it can be read: open it with --readonly)")
-        #expect(TroveBackend.describeOpenFailure(denied, readOnly: true) == "Permission denied")
+        #expect(TroveBackend.describeOpenFailure(denied, database: #filePath, readOnly: false) == "Permission denied (it can be read: open it with --readonly)")
+        #expect(TroveBackend.describeOpenFailure(denied, database: #filePath, readOnly: true) == "Permission denied")
         let unreadable = StoreError.StorageFailure.cannotOpen(path: "/nonexistent/db.trove", errno: EACCES)
-        #expect(TroveBackend.describeOpenFailure(unreadable, readOnly: false) == "Permission denied")
+        #expect(TroveBackend.describeOpenFailure(unreadable, database: "/nonexistent/db.trove", readOnly: false) == "Permission denied")
+    }
+
+    /// The store opens its `-log` for writing too: a refusal there names the log, not the store.
+    @Test func aCommitLogThatCannotBeWrittenIsNamed() {
+        let log = StoreError.StorageFailure.cannotOpen(path: "/nonexistent/db.trove-log", errno: EROFS)
+        #expect(TroveBackend.describeOpenFailure(log, database: "/nonexistent/db.trove", readOnly: false)
+                == "/nonexistent/db.trove-log: Read-only file system")
     }
 
     @Test func verifyPrintsOkForASoundStore() {
