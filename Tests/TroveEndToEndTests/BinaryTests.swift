@@ -75,6 +75,26 @@ import Testing
         #expect(exported.err == "error: cannot write standard output: No space left on device\nwarning: the open transaction was rolled back\n")
     }
 
+    /// A run started with standard output or input closed fails to write or read them as
+    /// `cat` does; the store never takes their descriptor, so results never land in it.
+    @Test func closedStandardStreamsNeverReachTheStore() throws {
+        let w = try Workspace()
+        let r = try w.bash("""
+            trove db -s \(Workspace.schema("People")) 'insert Person {"id": 1, "name": "Ann"}' 2>&1 >&- || echo "insert: $?"
+            trove db Person 2>&1 >&- || echo "query: $?"
+            trove db 'count Person' <&-
+            trove db <&- || echo "input: $?"
+            """)
+        #expect(r.out == """
+            error: cannot write standard output: Bad file descriptor
+            insert: 1
+            error: cannot write standard output: Bad file descriptor
+            query: 1
+            1
+
+            """, "\(r.err)")
+    }
+
     /// A run that fails before it reads its input (an unknown option) exits 2 and leaves the
     /// input unread: the caller's write of 1 MiB, more than a pipe holds, finds the pipe closed.
     @Test func aRunThatStopsBeforeReadingItsInputLeavesItUnread() throws {
