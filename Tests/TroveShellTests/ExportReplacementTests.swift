@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import TroveShell
+
+/// `export` to a file replaces it only once every row is written: an export that fails part
+/// way leaves the old file as it was.
+extension ShellRunTests {
+    func mode(_ path: String) -> mode_t {
+        var status = stat()
+        return stat(path, &status) == 0 ? status.st_mode & 0o7777 : 0
+    }
+
+    func siblings(of path: String) throws -> [String] {
+        let directory = String(path[..<path.lastIndex(of: "/")!])
+        let name = String(path[path.index(after: path.lastIndex(of: "/")!)...])
+        guard let dir = opendir(directory) else { throw SystemError(errno: errno) }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if entryName.contains(name) { names.append(entryName) }
+        }
+        return names
+    }
+
+    @Test func anExportThatFailsPartWayLeavesTheOldFile() throws {
+        for suffix in [".csv", ".json", ".jsonl"] {
+            let path = temporaryFile("the old contents\n", suffix: suffix)
+            defer { unlink(path) }
+            let r = run(["-c", "export Person where name != 'halfway' \(path)"])
+            #expect(r.status == 1)
+            #expect(r.err == "error: the store failed half way\n")
+            #expect(try contents(path) == "the old contents\n")
+            #expect(try siblings(of: path) == [String(path[path.index(after: path.lastIndex(of: "/")!)...])])
+        }
+        let new = temporaryFile("", suffix: ".csv")
+        unlink(new)
+        #expect(run(["-c", "export Person where name != 'halfway' \(new)"]).status == 1)
+        #expect(access(new, F_OK) != 0)
+    }
+
+    @Test func anExportReplacesAFileKeepingItsModeAndFollowsASymbolicLink() throws {
+        let path = temporaryFile("the old contents\n", suffix: ".csv")
+        defer { unlink(path) }
+        chmod(path, 0o640)
+        let link = path + ".link.csv"
+        symlink(path, link)
+        defer { unlink(link) }
+        #expect(run(["-c", "export Person \(link)"]).status == 0)
+        #expect(try contents(path) == "id,name,age\n1,Ann,31\n2,Bob,\n")
+        #expect(mode(path) == 0o640)
+        var status = stat()
+        #expect(lstat(link, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK)
+    }
+
+    @Test func anExportDoesNotReplaceAReadOnlyFile() throws {
+        guard geteuid() != 0 else { return }
+        let path = temporaryFile("kept\n", suffix: ".csv")
+        defer { unlink(path) }
+        chmod(path, 0o444)
+        let r = run(["-c", "export Person \(path)"])
+        #expect(r.status == 1)
+        #expect(r.err == "error: cannot write '\(path)': Permission denied\n")
+        #expect(try contents(path) == "kept\n")
+    }
+
+    @Test func anExportToADeviceWritesInPlace() {
+        #expect(run(["-c", "export Person /dev/null"]).status == 0)
+    }
+}
