@@ -59,6 +59,20 @@ public enum Interrupt {
         return try body()
     }
 
+    /// Runs `body`, a statement that must clean up when stopped, with Ctrl-C caught where it
+    /// would end the process (a script, `-c`); once `body` has stopped and cleaned up, the
+    /// process ends by SIGINT as it would have. Where Ctrl-C is caught (the REPL) or ignored,
+    /// `body` just runs.
+    static func deferringExit<R>(_ body: () throws -> R) rethrows -> R {
+        var previous = sigaction()
+        sigaction(SIGINT, nil, &previous)
+        guard previous.__sigaction_handler.sa_handler == nil else { return try body() }
+        defer {
+            if isRequested { raise(SIGINT) }
+        }
+        return try catching(body)
+    }
+
     /// Catches SIGINT for the rest of the process. Without SA_RESTART, so that a blocked
     /// read returns EINTR and the line editor gives control back.
     static func installHandler() {

@@ -166,7 +166,8 @@ final class ShellSession {
             transactionFailure.clear()
             pendingSummaries = []
         case .export(let spec, let file):
-            try inTransaction(isWrite: false) { try export(spec, to: file?.text, at: file?.offset) }
+            // Ctrl-C stops an export as an error, which removes its unfinished file.
+            try inTransaction(isWrite: false) { try Interrupt.deferringExit { try export(spec, to: file?.text, at: file?.offset) } }
         default:
             let progress = statement.keyword == "import" ? "importing" : nil
             let context = makeContext(progressLabel: progress)
