@@ -17,13 +17,25 @@ final class FileReplacement {
 
     /// Opens `path` for writing; a failure is the `errno` of the call that failed.
     init(path: String) throws(SystemError) {
-        target = try Self.resolvingLinks(path)
         var status = stat()
-        let exists = stat(target, &status) == 0
+        let exists = stat(path, &status) == 0
         if !exists, errno != ENOENT { throw SystemError(errno: errno) }
+        var inPlace = false
+        if exists, status.st_mode & S_IFMT != S_IFREG || path.hasPrefix("/dev/") || path.hasPrefix("/proc/") {
+            // `/dev/stdout` and its kind name a descriptor, not a path: a file behind it
+            // (`> out.txt`) stays the one the descriptor writes.
+            target = path
+            inPlace = true
+        } else if exists {
+            guard let real = realpath(path, nil) else { throw SystemError(errno: errno) }
+            target = String(cString: real)
+            free(real)
+        } else {
+            target = try Self.resolvingLinks(path)
+        }
         // A file its owner made read-only is not replaced behind their back.
         if exists, access(target, W_OK) != 0 { throw SystemError(errno: errno) }
-        if !exists || status.st_mode & S_IFMT == S_IFREG {
+        if !inPlace {
             if let (fd, name) = try Self.createTemporary(beside: target, mode: exists ? status.st_mode & 0o7777 : nil) {
                 self.fd = fd
                 temporary = name
@@ -56,8 +68,8 @@ final class FileReplacement {
         temporary = nil
     }
 
-    /// `path` with every symbolic link along its last component followed, even to a file
-    /// that does not exist yet.
+    /// `path` with every symbolic link along its last component followed, to a file that
+    /// does not exist yet.
     private static func resolvingLinks(_ path: String) throws(SystemError) -> String {
         var path = path
         for _ in 0..<40 {

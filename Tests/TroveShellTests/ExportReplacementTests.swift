@@ -66,7 +66,26 @@ extension ShellRunTests {
         #expect(try contents(path) == "kept\n")
     }
 
-    @Test func anExportToADeviceWritesInPlace() {
+    /// `/dev/stdout` names standard output whatever it is (a pipe, the file of `> out.txt`),
+    /// so it is written as it is, never replaced.
+    @Test func anExportToADeviceWritesInPlace() throws {
         #expect(run(["-c", "export Person /dev/null"]).status == 0)
+        let path = temporaryFile("", suffix: ".txt")
+        defer { unlink(path) }
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]) }
+        var before = stat(), after = stat()
+        stat(path, &before)
+        for (name, fd) in [(path, open(path, O_WRONLY)), ("a pipe", fds[1])] {
+            let r = run(["-c", "export Person /proc/self/fd/\(fd)"])
+            close(fd)
+            #expect(r.status == 0, "\(name): \(r.err)")
+        }
+        stat(path, &after)
+        #expect(after.st_ino == before.st_ino)
+        #expect(try contents(path) == "{\"id\": 1, \"name\": \"Ann\", \"age\": 31}\n{\"id\": 2, \"name\": \"Bob\", \"age\": null}\n")
+        var piped = [UInt8](repeating: 0, count: 200)
+        #expect(read(fds[0], &piped, piped.count) > 0)
     }
 }
