@@ -241,7 +241,12 @@ final class ShellSession {
         }
         var out: OutputSink = stdout
         var replacement: FileReplacement?
-        defer { replacement?.abandon() }
+        defer {
+            if let abandoned = replacement {
+                (out as? FileOutput)?.discard()
+                abandoned.abandon()
+            }
+        }
         let bar = ProgressBar(label: "exporting", enabled: toFile && terminal.stderrIsTerminal)
         defer { bar.finish() }
         var columns: [String] = []
