@@ -6,6 +6,8 @@ import Synchronization
 private let interruptFlag = Atomic<Bool>(false)
 /// The write end of the self-pipe the handler wakes readers through (-1 before install).
 private let wakeUpWriteEnd = Atomic<Int32>(-1)
+/// The signal the handler last caught, which `deferringExit` raises again once its statement stopped.
+private let receivedSignal = Atomic<Int32>(0)
 
 /// Ctrl-C in the interactive shell: it cancels the input line or the running statement
 /// instead of ending the process.
@@ -59,9 +61,38 @@ public enum Interrupt {
         return try body()
     }
 
+    /// Runs `body`, a statement that must clean up when stopped, with Ctrl-C, SIGTERM and
+    /// SIGHUP caught where they would end the process (SIGINT in a script or `-c`; SIGTERM
+    /// and SIGHUP everywhere); once `body` has stopped and cleaned up, the process ends by
+    /// the signal that came, as it would have. A signal already caught (Ctrl-C in the REPL)
+    /// or ignored is left as it is.
+    static func deferringExit<R>(_ body: () throws -> R) rethrows -> R {
+        var deferred: [(signal: Int32, previous: sigaction)] = []
+        for signal in [SIGINT, SIGTERM, SIGHUP] {
+            var previous = sigaction()
+            sigaction(signal, nil, &previous)
+            if previous.__sigaction_handler.sa_handler == nil { deferred.append((signal, previous)) }
+        }
+        guard !deferred.isEmpty else { return try body() }
+        receivedSignal.store(0, ordering: .relaxed)
+        for (signal, _) in deferred { installHandler(for: signal) }
+        defer {
+            for entry in deferred {
+                var previous = entry.previous
+                sigaction(entry.signal, &previous, nil)
+            }
+            let signal = receivedSignal.load(ordering: .relaxed)
+            if deferred.contains(where: { $0.signal == signal }) { raise(signal) }
+        }
+        return try body()
+    }
+
     /// Catches SIGINT for the rest of the process. Without SA_RESTART, so that a blocked
     /// read returns EINTR and the line editor gives control back.
-    static func installHandler() {
+    static func installHandler() { installHandler(for: SIGINT) }
+
+    /// Catches `signal` as Ctrl-C: it sets the flag that stops the running statement.
+    private static func installHandler(for signal: Int32) {
         if wakeUpWriteEnd.load(ordering: .relaxed) < 0 {
             var fds: [Int32] = [-1, -1]
             if pipe(&fds) == 0 {
@@ -74,7 +105,8 @@ public enum Interrupt {
             }
         }
         var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in
+        action.__sigaction_handler.sa_handler = { signal in
+            receivedSignal.store(signal, ordering: .relaxed)
             interruptFlag.store(true, ordering: .relaxed)
             let fd = wakeUpWriteEnd.load(ordering: .relaxed)
             if fd >= 0 {
@@ -84,11 +116,12 @@ public enum Interrupt {
         }
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0
-        sigaction(SIGINT, &action, nil)
+        sigaction(signal, &action, nil)
         // A launcher may have left SIGINT blocked (exec keeps the mask); the REPL needs it.
+        guard signal == SIGINT else { return }
         var mask = sigset_t()
         sigemptyset(&mask)
-        sigaddset(&mask, SIGINT)
+        sigaddset(&mask, signal)
         pthread_sigmask(SIG_UNBLOCK, &mask, nil)
     }
 }

@@ -47,6 +47,13 @@ public final class FileOutput: OutputSink {
         buffer.removeAll(keepingCapacity: true)
     }
 
+    /// Drops what is buffered and any later output: the descriptor is about to be closed
+    /// (an export that failed), and nothing may reach whatever takes its number next.
+    public func discard() {
+        buffer.removeAll()
+        failed = true
+    }
+
     deinit { flush() }
 }
 

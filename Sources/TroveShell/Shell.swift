@@ -13,6 +13,7 @@ public enum Shell {
     /// Runs the shell with the given arguments (without the program name) and returns the
     /// exit status: 0 success, 1 a statement failed, 2 bad usage.
     public static func main(arguments: [String], openBackend: @escaping BackendOpener = { _ in UnavailableBackend() }) -> Int32 {
+        StandardDescriptors.occupyClosed()
         let stdout = FileOutput(fd: STDOUT_FILENO)
         let stderr = FileOutput(fd: STDERR_FILENO, capacity: 0)
         defer { stdout.flush() }

@@ -166,7 +166,8 @@ final class ShellSession {
             transactionFailure.clear()
             pendingSummaries = []
         case .export(let spec, let file):
-            try inTransaction(isWrite: false) { try export(spec, to: file?.text, at: file?.offset) }
+            // Ctrl-C stops an export as an error, which removes its unfinished file.
+            try inTransaction(isWrite: false) { try Interrupt.deferringExit { try export(spec, to: file?.text, at: file?.offset) } }
         default:
             let progress = statement.keyword == "import" ? "importing" : nil
             let context = makeContext(progressLabel: progress)
@@ -226,7 +227,8 @@ final class ShellSession {
 
     /// Streams exported objects: JSON lines to standard output (no FILE or `-`), or to FILE
     /// as a JSON array (`.json`), CSV (`.csv`), TSV (`.tsv`) or JSON lines (anything else). FILE is only
-    /// created once the query has run without error.
+    /// created once the query has run without error, and a regular FILE only replaced once
+    /// every row is written (`FileReplacement`).
     /// A file that cannot be written is an error at `offset`, where the statement names it.
     private func export(_ spec: QuerySpec, to file: String?, at offset: Int?) throws {
         enum Format { case jsonLines, jsonArray, csv(Character) }
@@ -238,8 +240,13 @@ final class ShellSession {
         default: .jsonLines
         }
         var out: OutputSink = stdout
-        var fd: Int32 = -1
-        defer { if fd >= 0 { Glibc.close(fd) } }
+        var replacement: FileReplacement?
+        defer {
+            if let abandoned = replacement {
+                (out as? FileOutput)?.discard()
+                abandoned.abandon()
+            }
+        }
         let bar = ProgressBar(label: "exporting", enabled: toFile && terminal.stderrIsTerminal)
         defer { bar.finish() }
         var columns: [String] = []
@@ -247,9 +254,12 @@ final class ShellSession {
         try backend.export(spec, context: makeContext(progressLabel: nil), columns: { names in
             columns = names
             if let file, toFile {
-                fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-                if fd < 0 { throw StatementError("cannot write '\(file)': \(SystemError(errno: errno).message)", at: offset) }
-                out = FileOutput(fd: fd)
+                do throws(SystemError) {
+                    replacement = try FileReplacement(path: file)
+                } catch {
+                    throw StatementError("cannot write '\(file)': \(error.message)", at: offset)
+                }
+                out = FileOutput(fd: replacement!.fd)
             }
             if case .csv(let separator) = format { out.write(CSVFormatter.header(columns, separator: separator)) }
         }, row: { object in
@@ -271,6 +281,14 @@ final class ShellSession {
             // statement (`standardOutputLoss()`).
             guard output !== console else { return }
             throw StatementError("cannot write '\(file ?? "-")': \(SystemError(errno: output.failure).message)", at: offset)
+        }
+        if let finished = replacement {
+            replacement = nil
+            do throws(SystemError) {
+                try finished.commit()
+            } catch {
+                throw StatementError("cannot write '\(file!)': \(error.message)", at: offset)
+            }
         }
         if toFile, !settings.mode.isMachineReadable {
             stdout.write("\(written) \(written == 1 ? "object" : "objects") exported to \(file!)\n")

@@ -113,7 +113,7 @@ extension Storage {
     /// Makes a rename in the directory of `path` durable.
     static func syncDirectory(of path: String) throws {
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = liftedAboveStandardStreams(open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC))
         guard fd >= 0 else { throw StorageError.io(operation: "open directory", path: directory, errno: errno) }
         defer { close(fd) }
         guard fsync(fd) == 0 else { throw StorageError.io(operation: "fsync directory", path: directory, errno: errno) }

@@ -62,7 +62,7 @@ final class LockFile: @unchecked Sendable {
         self.path = path ?? "(memory)"
         let fd: Int32
         if let path {
-            fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            fd = liftedAboveStandardStreams(open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644))
         } else {
             fd = anonymousFile("trove-lock")
         }

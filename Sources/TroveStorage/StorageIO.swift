@@ -88,7 +88,7 @@ func anonymousFile(_ name: String) -> Int32 {
         dir = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
     }
     var template = Array("\(dir)/\(name)-XXXXXX".utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    let fd = liftedAboveStandardStreams(template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) })
     if fd >= 0 {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
@@ -115,7 +115,7 @@ public final class FileStorageIO: StorageIO, @unchecked Sendable {
         // Non-blocking until it is known to be a regular file: a read-only open of a pipe
         // would wait for a writer.
         flags |= O_CLOEXEC | O_NONBLOCK
-        let fd = open(path, flags, 0o644)
+        let fd = liftedAboveStandardStreams(open(path, flags, 0o644))
         if fd < 0 { throw StorageError.cannotOpen(path: path, errno: errno) }
         var st = stat()
         guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
@@ -246,7 +246,7 @@ public final class FileStorageIO: StorageIO, @unchecked Sendable {
     /// replaced), and direct writes to another file would be lost to every reader of this one.
     private func openDirect() -> Int32 {
         guard writable, Self.systemHasDirectWrites else { return -1 }
-        let direct = open("/proc/self/fd/\(fd)", O_WRONLY | O_CLOEXEC | Self.directFlags)
+        let direct = liftedAboveStandardStreams(open("/proc/self/fd/\(fd)", O_WRONLY | O_CLOEXEC | Self.directFlags))
         guard direct >= 0 else { return -1 }
         var a = stat(), b = stat()
         guard fstat(fd, &a) == 0, fstat(direct, &b) == 0, a.st_dev == b.st_dev, a.st_ino == b.st_ino else {

@@ -7,6 +7,8 @@
 //                                          commit, print it, vacuum
 //   StorageProbe hold-writer PATH          begin a write transaction, print `holding`, wait to
 //                                          be killed
+//   StorageProbe print-into PATH           (started with 0, 1 and 2 closed) commit n = 1, write
+//                                          to descriptors 0, 1 and 2, commit n = 2
 import Foundation
 import TroveStorage
 
@@ -24,6 +26,21 @@ if args.count == 3, args[1] == "hold-writer" {
         withExtendedLifetime((storage, tx)) { while true { pause() } }
     } catch {
         FileHandle.standardError.write("error: \(error)\n".data(using: .utf8)!)
+        exit(1)
+    }
+}
+
+if args.count == 3, args[1] == "print-into" {
+    do {
+        let storage = try Storage(path: args[2])
+        for n: Int64 in 1...2 {
+            try storage.write { tx in try tx.put(try tx.createTree(named: "log"), key("n"), encode(n)) }
+            // What an embedding program's `print` would do: it must never reach the store.
+            let text = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 16)
+            for fd: Int32 in 0...2 { _ = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } }
+        }
+        exit(0)
+    } catch {
         exit(1)
     }
 }

@@ -75,6 +75,46 @@ import Testing
         #expect(exported.err == "error: cannot write standard output: No space left on device\nwarning: the open transaction was rolled back\n")
     }
 
+    /// A run started with standard output or input closed fails to write or read them as
+    /// `cat` does; the store never takes their descriptor, so results never land in it.
+    @Test func closedStandardStreamsNeverReachTheStore() throws {
+        let w = try Workspace()
+        let r = try w.bash("""
+            trove db -s \(Workspace.schema("People")) 'insert Person {"id": 1, "name": "Ann"}' 2>&1 >&- || echo "insert: $?"
+            trove db Person 2>&1 >&- || echo "query: $?"
+            trove db 'count Person' <&-
+            trove db <&- || echo "input: $?"
+            trove db frob 2>&- || echo "error: $?"
+            trove db 'count Person'
+            """)
+        #expect(r.out == """
+            error: cannot write standard output: Bad file descriptor
+            insert: 1
+            error: cannot write standard output: Bad file descriptor
+            query: 1
+            1
+            error: 1
+            1
+
+            """, "\(r.err)")
+    }
+
+    /// An export to the file standard output writes, reached through a link or a path that
+    /// does not start with /dev/, goes through standard output after what came before it:
+    /// the file is neither replaced nor emptied.
+    @Test func anExportThroughALinkToStandardOutputKeepsTheTextAroundIt() throws {
+        let w = try Workspace()
+        let r = try w.bash("""
+            trove db -s \(Workspace.schema("People")) 'insert Person {"id": 1, "name": "Ann"}' >/dev/null
+            ln -s /dev/stdout out.jsonl
+            ln -s /proc/self/fd/1 out2.jsonl
+            for f in out.jsonl out2.jsonl; do (echo head; trove db "export Person $f"; echo tail) > o.txt; cat o.txt; done
+            d=$PWD; (echo head; cd / && trove "$d/db" 'export Person ./dev/stdout'; echo tail) > o.txt; cat o.txt
+            """)
+        let once = "head\n{\"id\": 1, \"name\": \"Ann\", \"birthdate\": null, \"age\": null, \"dogs\": [], \"nicknames\": [], \"bestFriend\": null}\ntail\n"
+        #expect(r.out == String(repeating: once, count: 3), "\(r.err)")
+    }
+
     /// A run that fails before it reads its input (an unknown option) exits 2 and leaves the
     /// input unread: the caller's write of 1 MiB, more than a pipe holds, finds the pipe closed.
     @Test func aRunThatStopsBeforeReadingItsInputLeavesItUnread() throws {

@@ -73,6 +73,17 @@ final class EchoBackend: ShellBackend {
         }
     }
 
+    /// The default export, except that a query naming `halfway` fails after its first row.
+    func export(_ query: QuerySpec, context: ExecutionContext, columns: ([String]) throws -> Void,
+                row: (JSONObject) throws -> Void) throws {
+        guard Self.find("halfway", in: query.text.text) != nil else {
+            return try exportAnswer(query, context: context, columns: columns, row: row)
+        }
+        try columns(["id", "name", "age"])
+        try row(Self.people[0])
+        throw StatementError("the store failed half way")
+    }
+
     /// UTF-8 offset of `needle` in `text`.
     static func find(_ needle: String, in text: String) -> Int? {
         let h = Array(text.utf8), n = Array(needle.utf8)

@@ -318,3 +318,19 @@ final class LatestBox: @unchecked Sendable {
         }
     }
 }
+
+/// A program started with standard input, output and error closed never gets a store's
+/// file on their descriptors, so its own writes to them never reach the store.
+@Test func aStoreOpenedWithTheStandardStreamsClosedIsNeverWrittenThroughThem() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("closed-std-\(getpid()).trove").path
+    defer { for suffix in ["", "-lock", "-log"] { unlink(path + suffix) } }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/bin/sh")
+    p.arguments = ["-c", #"exec "$0" print-into "$1" <&- >&- 2>&-"#, try probePath(), path]
+    try p.run()
+    p.waitUntilExit()
+    #expect(p.terminationStatus == 0)
+    let storage = try Storage(path: path)
+    #expect(try storage.read { tx in try tx.tree(named: "log").flatMap { try tx.get($0, Array("n".utf8)) } } == withUnsafeBytes(of: Int64(2).bigEndian) { Array($0) })
+    #expect(try storage.verify().isValid)
+}
