@@ -76,6 +76,23 @@ import TroveModels
 /// Graphs of linked class instances: cycles, shared instances and long chains, as writes and
 /// partial updates meet them.
 @Suite struct ClassLinkGraphTests {
+    /// The writes of a transaction share their bookkeeping of linked instances: what a
+    /// refused write met (`x`, before the cycle) is not taken by the next as written.
+    @Test func aWriteAfterARefusedOneInTheSameTransactionWritesTheInstancesItLinks() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Fork.self)))
+        let a = Fork(id: 1), b = Fork(id: 2), x = Fork(id: 5), c = Fork(id: 6)
+        a.left = x; a.right = b; b.right = a
+        c.left = x
+        let refused = try store.write { tx in
+            let refused = (try? tx.insert(a)) == nil
+            try tx.insert(c)
+            return refused
+        }
+        #expect(refused)
+        let (ids, linked) = try store.read { s in (try s.objects(Fork.self).map(\.id).sorted(), try s.object(Fork.self, primaryKey: 6)?.left?.id) }
+        #expect(ids == [5, 6] && linked == 5)
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func aCycleWhoseInstancesLinkToTwoOthersIsRefusedAtOnce() throws {
         let store = try Store(configuration: .inMemory(schema: Schema(Follower.self)))
