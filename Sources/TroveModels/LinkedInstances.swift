@@ -43,10 +43,11 @@ final class NestedClassWrites: @unchecked Sendable {
     static func reused(in transaction: Transaction) -> NestedClassWrites {
         if let writes = transaction.typedWriteState as? NestedClassWrites {
             // Each asked first: most writes leave `pending` empty (their instances written
-            // already), and `path` is empty unless a write's values threw part of the way down.
+            // already). A refused write leaves what it met before the refusal in both.
+            // `path` is always empty here: `value(of:)` pops it on a throw too.
             if !writes.written.isEmpty { writes.written.removeAll(keepingCapacity: true) }
             if !writes.pending.isEmpty { writes.pending.removeAll(keepingCapacity: true) }
-            if !writes.path.isEmpty { writes.path.removeAll(keepingCapacity: true) }
+            assert(writes.path.isEmpty, "a write left linked instances on the path")
             return writes
         }
         let writes = NestedClassWrites(writingIn: transaction)
