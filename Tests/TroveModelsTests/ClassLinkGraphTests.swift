@@ -76,6 +76,30 @@ import TroveModels
 /// Graphs of linked class instances: cycles, shared instances and long chains, as writes and
 /// partial updates meet them.
 @Suite struct ClassLinkGraphTests {
+    /// The writes of a transaction share their bookkeeping of linked instances: what a
+    /// refused write met (`x`, before the cycle) is neither taken by the next as written nor
+    /// written with the values it had then: `x` links `d` by the next write.
+    @Test func aWriteAfterARefusedOneInTheSameTransactionWritesTheInstancesItLinks() throws {
+        let store = try Store(configuration: .inMemory(schema: Schema(Fork.self)))
+        let a = Fork(id: 1), b = Fork(id: 2), x = Fork(id: 5), c = Fork(id: 6), d = Fork(id: 7)
+        a.left = x; a.right = b; b.right = a
+        c.left = x
+        let refused = try store.write { tx in
+            let refused = (try? tx.insert(a)) == nil
+            x.right = d
+            try tx.insert(c)
+            return refused
+        }
+        #expect(refused)
+        let (ids, linked, xLinks) = try store.read { s in
+            (try s.objects(Fork.self).map(\.id).sorted(), try s.object(Fork.self, primaryKey: 6)?.left?.id,
+             try s.object(Fork.self, primaryKey: 5)?.right?.id)
+        }
+        #expect(ids == [5, 6, 7])
+        #expect(linked == 5)
+        #expect(xLinks == 7)
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func aCycleWhoseInstancesLinkToTwoOthersIsRefusedAtOnce() throws {
         let store = try Store(configuration: .inMemory(schema: Schema(Follower.self)))

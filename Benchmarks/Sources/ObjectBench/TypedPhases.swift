@@ -32,7 +32,8 @@ struct TypedPhases {
     let updateKeys: [Int]
     let directory: String
     let durable: Bool
-    /// The workloads to run besides the inserts, which fill both stores; nil runs them all.
+    /// The workloads to run besides the inserts, which fill both stores (unless `players`,
+    /// which has stores of its own, is the only one); nil runs them all.
     let phases: Set<Phase>?
 
     /// A workload through both APIs; each returns a checksum the other must match.
@@ -179,6 +180,14 @@ struct TypedPhases {
     }
 
     @MainActor func run() throws {
+        if phases != [.players] { try runUsers() }
+        if phases?.contains(.players) ?? true {
+            if phases != [.players] { print("") }
+            try PlayerWrites(count: n, data: data, directory: directory, durable: durable).run()
+        }
+    }
+
+    @MainActor func runUsers() throws {
         let dynamicStore = try open("dynamic")
         let typedStore = try open("typed")
         try dynamicStore.write { tx in

@@ -12,8 +12,8 @@ let usage = """
       --shell    also compare the `trove` shell binary with the sqlite3 CLI (import, one-shot counts and questions)
       --phases   run only these phases (bulkInsert, singleInserts, lookups, equality, range, compound,
                  contains, linkPath, top, update, delete, reinserts, vacuum, countWhere, averageWhere,
-                 average, extremes, groupCount, group, sumWhere, page, unindexedGroup); the sales are
-                 loaded when a question phase (countWhere onwards) runs
+                 average, extremes, groupCount, group, sumWhere, page, unindexedGroup; players with
+                 --typed); the sales are loaded when a question phase (countWhere to unindexedGroup) runs
       --scale M  instead of the comparison: Trove alone, M users inserted in one transaction,
                  then a scan; reports peak RSS against the file size
       --update-rounds R  instead of the comparison: each engine loads N users, then updates every
@@ -22,7 +22,10 @@ let usage = """
       --typed    instead of the comparison: Trove's typed API (@Model, #Predicate, where: closures) against its
                  dynamic API, on two stores of N users each; with --phases, the inserts (bulk
                  and single, which fill the stores) and those of its phases named (lookups,
-                 equality, compound, contains, top, page: typed SELECT, update)
+                 equality, compound, contains, top, page: typed SELECT, update), the inserts left
+                 out when players is the only one; players: N Player class instances linking
+                 one Team instance, in 1 txn and in background writes of 100, against the
+                 dynamic API, SQLite's C API and GRDB
     """
 
 func fail(_ message: String, status: Int32 = 2) -> Never {
@@ -80,12 +83,20 @@ while let argument = arguments.popFirst() {
         n = value
     }
 }
+if !typedOnly, let typedPhases = selectedPhases?.filter({ !$0.isCompared }), !typedPhases.isEmpty {
+    fail("\(typedPhases.map { "\($0)" }) runs with --typed only\n\(usage)")
+}
 guard !engineNames.isEmpty, engineNames.allSatisfy({ allEngines[$0] != nil }) else { fail("unknown engine in \(engineNames)\n\(usage)") }
 
 /// The workloads, in the order they run on each engine (each on the state the previous left).
 enum Phase: Int, CaseIterable {
     case bulkInsert, singleInserts, lookups, equality, range, compound, contains, linkPath, top, update, delete, reinserts, vacuum
     case countWhere, averageWhere, average, extremes, groupCount, group, sumWhere, page, unindexedGroup
+    /// `--typed` alone: class instances linking one team (``PlayerWrites``).
+    case players
+
+    /// Whether the engine comparison runs it (the others are `--typed` phases of their own).
+    var isCompared: Bool { self != .players }
 
     func label(n: Int, ops: Int) -> String {
         switch self {
@@ -111,6 +122,7 @@ enum Phase: Int, CaseIterable {
         case .sumWhere: "\(questionRepeats) sum Sale.price where price > 50.0 (no index)"
         case .page: "\(extremeQueries.grouped) pages: SORT(id) OFFSET(500) LIMIT(20) SELECT(region, amount)"
         case .unindexedGroup: "\(questionRepeats) GROUP(channel), no index, 3 aggregates"
+        case .players: "players linking one team, 1 txn and batches of \(PlayerWrites.batch)"
         }
     }
 }
@@ -218,7 +230,7 @@ do {
                         directory: root, durable: durable, phases: selectedPhases).run()
         return
     }
-    let questionsRun = shellBinary != nil || selectedPhases?.contains { $0.rawValue >= Phase.countWhere.rawValue } ?? true
+    let questionsRun = shellBinary != nil || selectedPhases?.contains { $0.isCompared && $0.rawValue >= Phase.countWhere.rawValue } ?? true
     if questionsRun { log("generating \(n.grouped) sales") }
     let sales = SalesDataset(count: questionsRun ? n : 0, seed: 17)
     let questionRegions = (0..<questionQueries).map { sales.regions[$0 % SalesDataset.regionCount] }
@@ -336,7 +348,7 @@ do {
         var header = ["workload"] + runs.map(\.name)
         if ratios, trove != nil { header += peers.map { "Trove/\($0.name)" } }
         var rows: [[String]] = []
-        for p in Phase.allCases where selectedPhases?.contains(p) ?? true {
+        for p in Phase.allCases where p.isCompared && selectedPhases?.contains(p) ?? true {
             var row = [p.label(n: n, ops: ops)]
             for r in runs { row.append(format(value(r.run.samples[p.rawValue]))) }
             if ratios, let trove {

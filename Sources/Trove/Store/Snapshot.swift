@@ -20,8 +20,10 @@ public class Snapshot {
     // snapshot is used from one thread, and nothing here reads them while they change).
     /// Tree handles by layout slot (``ModelLayout/objectsTreeSlot``), filled on first use.
     @exclusivity(unchecked) private var slots: [CachedTree] = []
-    /// The model `model(_:)` found last.
+    /// The model `model(_:)` found last, and the one before it: a typed write asks in turn
+    /// for its own model and for that of the instance it links to (each player's team).
     @exclusivity(unchecked) private var lastModel: ModelLayout?
+    @exclusivity(unchecked) private var previousModel: ModelLayout?
     var isLive = true
     /// Typed models' linked values read so far, by Swift type (see ``linkedValueCache(for:_:)``).
     var linkedValueCaches: [ObjectIdentifier: AnyObject] = [:]
@@ -60,7 +62,9 @@ public class Snapshot {
     func model(_ name: String) throws -> ModelLayout {
         // Queries in a loop name the same model: a string comparison costs less than a hash.
         if let m = lastModel, m.name == name { return m }
+        if let m = previousModel, m.name == name { return m }
         guard let m = layout.byName[name] else { throw StoreError.noSuchModel(name) }
+        previousModel = lastModel
         lastModel = m
         return m
     }

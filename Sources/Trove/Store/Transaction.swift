@@ -35,6 +35,12 @@ public final class Transaction: Snapshot {
     /// The Swift type whose whole-value writes ``ValueTransaction`` checked last, with the
     /// model and the answer: a loop writing values of one type asks again without a lock.
     @exclusivity(unchecked) var lastWholeWrite: (type: ObjectIdentifier, model: ModelLayout, whole: Bool)?
+    /// The same for the nested objects of those writes (each linked class instance).
+    @exclusivity(unchecked) var lastNestedWholeWrite: (type: ObjectIdentifier, model: ModelLayout, whole: Bool)?
+
+    /// What the typed layer keeps between the writes of this transaction (its bookkeeping of
+    /// linked class instances), so that each write reuses it rather than making its own.
+    package var typedWriteState: AnyObject?
 
     /// Whether it came from ``Store/beginWrite()`` and is committed by hand.
     var isExplicit = false

@@ -30,13 +30,7 @@ public struct ValueTransaction {
     package func add(_ model: String, properties: [String: Value], update: Bool, writtenBy type: ObjectIdentifier,
                      writesWhole: (StoredModels) -> Bool) throws {
         let m = try transaction.model(model)
-        let whole: Bool
-        if let last = transaction.lastWholeWrite, last.type == type, last.model === m {
-            whole = last.whole
-        } else {
-            whole = m.typedSlots.writesWhole(type) { writesWhole(StoredModels(layout: transaction.layout)) }
-            transaction.lastWholeWrite = (type, m, whole)
-        }
+        let whole = writesWholeObjects(m, type, writesWhole, remembered: &transaction.lastWholeWrite)
         let shaped = whole ? properties : ValueMapping.shape(properties, model: m)
         if update { try transaction.upsert(m.name, shaped) } else { try transaction.insert(m.name, shaped) }
     }
@@ -63,8 +57,19 @@ public struct ValueTransaction {
     private func nestedValues(_ m: ModelLayout, _ properties: [String: Value], _ type: ObjectIdentifier,
                               _ writesWhole: (StoredModels) -> Bool) -> [String: Value] {
         // Not through `lastWholeWrite`, which the write linking to this value keeps.
-        let whole = m.typedSlots.writesWhole(type) { writesWhole(StoredModels(layout: transaction.layout)) }
+        let whole = writesWholeObjects(m, type, writesWhole, remembered: &transaction.lastNestedWholeWrite)
         return whole ? properties : ValueMapping.shape(properties, model: m)
+    }
+
+    /// Whether `type`'s values of `m` name every stored property (see
+    /// ``add(_:properties:update:writtenBy:writesWhole:)``): the answer `last` holds when it
+    /// is for this type and model, so that a loop writing one type asks again without a lock.
+    private func writesWholeObjects(_ m: ModelLayout, _ type: ObjectIdentifier, _ writesWhole: (StoredModels) -> Bool,
+                                    remembered last: inout (type: ObjectIdentifier, model: ModelLayout, whole: Bool)?) -> Bool {
+        if let last, last.type == type, last.model === m { return last.whole }
+        let whole = m.typedSlots.writesWhole(type) { writesWhole(StoredModels(layout: transaction.layout)) }
+        last = (type, m, whole)
+        return whole
     }
 
     /// Stores each value, as ``add(_:update:)``.
