@@ -67,6 +67,11 @@ public final class PostgresConnection {
     /// statements do not grow with the objects it reads.
     package private(set) var statementsSent = 0
 
+    /// How many rows the statements that are no `SELECT` changed (inserted, updated, deleted,
+    /// copied), or returned (a `WITH` that updates): by which a write that fails tells whether
+    /// it left anything behind. It may count rows a statement only read, never too few.
+    private(set) var rowsWritten = 0
+
     /// Runs one statement with `parameters` bound to `$1`, `$2`, ... (nil is NULL).
     @discardableResult
     public func execute(_ sql: String, _ parameters: [String?] = []) throws -> PostgresRows {
@@ -106,6 +111,7 @@ public final class PostgresConnection {
             })
         }
         let affected = Int(String(cString: PQcmdTuples(result))) ?? 0
+        if !sql.hasPrefix("SELECT ") { rowsWritten += affected }
         return PostgresRows(columns: columns, rows: rows, affected: affected)
     }
 
@@ -189,6 +195,7 @@ public final class PostgresConnection {
             do {
                 try check(result)
                 affected += Int(String(cString: PQcmdTuples(result))) ?? 0
+                rowsWritten += Int(String(cString: PQcmdTuples(result))) ?? 0
             } catch let refused as PostgresError {
                 // The server's own account of the failure is the better one.
                 error = refused
