@@ -109,6 +109,25 @@ struct PostgresFailedWriteTests {
 }
 
 extension PostgresFailedWriteTests {
+    /// A wrong-typed element of a list (of values or of links), given through the Swift API,
+    /// is named by its position, with the store's words.
+    @Test func aWrongTypedElementIsNamedByItsPositionAsOnAStore() throws {
+        let store = try Store(configuration: .inMemory(schema: Self.schema))
+        try store.write { tx in
+            _ = try tx.insert("Tag", ["id": "a"])
+            _ = try tx.insert("Cat", ["id": 1])
+        }
+        let postgres = try Self.store()
+        let cases: [[String: Value]] = [["id": 10, "tags": ["a", 5]], ["id": 10, "friends": [1, "x"]], ["id": 10, "labels": ["a", 5]]]
+        for values in cases {
+            let onStore = #expect(throws: StoreError.self) { try store.write { tx in _ = try tx.insert("Cat", values) } }
+            let onServer = #expect(throws: (any Error).self) { try postgres.insert("Cat", values) }
+            let message = onStore.map { "\($0)" } ?? ""
+            #expect(message.hasPrefix("element 2 of property '"), "\(values)")
+            #expect(onServer.map { "\($0)" } == message, "\(values)")
+        }
+    }
+
     /// A repository's save checks every object before it sends anything: in a unit whose body
     /// catches its error, none of the save (neither its delete nor its insert) is written.
     @Test func aRefusedSaveInAUnitWritesNothing() throws {

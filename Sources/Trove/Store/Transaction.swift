@@ -257,8 +257,8 @@ public final class Transaction: Snapshot {
             if case .null = v { return .list([]) }
             guard case .list(let items) = v else { throw StoreError.typeMismatch(property: p.name, expected: "a list", found: v.kindDescription) }
             if p.isLinkList {
-                return .list(try items.map { item in
-                    let r = try resolveLink(item, for: p, depth: depth)
+                return .list(try items.enumerated().map { position, item in
+                    let r = try resolveLink(item, for: p, depth: depth, element: position + 1)
                     guard case .reference = r else { throw StoreError.nullNotAllowed(model: p.model.name, property: p.name) }
                     return r
                 })
@@ -269,7 +269,8 @@ public final class Transaction: Snapshot {
         return try Coercion.stored(v, for: p)
     }
 
-    private func resolveLink(_ v: Value, for p: PropertyLayout, depth: Int) throws -> Value {
+    /// `v` as a link of `p` (or of element `element`, from 1, of its list).
+    private func resolveLink(_ v: Value, for p: PropertyLayout, depth: Int, element: Int? = nil) throws -> Value {
         guard let target = p.target else { return .null }
         switch v {
         case .null: return .null
@@ -290,6 +291,10 @@ public final class Transaction: Snapshot {
             // A key written by a nested write of this transaction, its model unchanged since.
             if target.id < nestedWrites.count, let written = nestedWrites[target.id][ExactKey(v)] {
                 return .reference(ObjectReference(model: target.name, key: written.key))
+            }
+            if let element, let pk = target.primaryKey {
+                // An element of the wrong type is named by its position in the list.
+                do { _ = try Coercion.scalar(.value(v), as: pk.type, for: p.name) } catch { throw StoreError.invalidValue(error.inElement(element)) }
             }
             guard let key = try objectKey(target, primaryKey: v) else {
                 throw StoreError.linkTargetNotFound(property: p.name, model: target.name, primaryKey: v.description)
