@@ -7,8 +7,9 @@ import Trove
 /// on with nothing of the write left behind.
 ///
 /// By stored property name: a scalar as a value of its property's type; a link as null, its
-/// target's primary key, or a nested object (`.object`) whose values are checked alike; a
-/// list as the list of its elements checked alike. The statements take them as they are.
+/// target's primary key as given (`linkKey` makes the key), or a nested object (`.object`)
+/// whose values are checked alike; a list as the list of its elements checked alike. The
+/// statements take them as they are.
 struct CheckedValues {
     let model: ModelSchema
     var values: [String: Value]
@@ -97,7 +98,9 @@ extension PostgresStore {
             }
             return .object(checked.values)
         }
-        return try linkKey(value, target: target, property: property, element: element)
+        // The key is checked, but the value stays as given: a link to no object is named by
+        // it, as on a store (`4.0`, not `4`). Made again where it is sent, it cannot fail.
+        return try linkKey(value, target: target, property: property, element: element).isNull ? .null : value
     }
 
     /// An insert of `given` into `model` checked and made ready (see `PreparedInsert`): every
@@ -143,7 +146,8 @@ extension PostgresStore {
                     prepared.parameters.append(nil)
                     continue
                 }
-                let text = value.isNull ? nil : try PostgresValues.parameter(value, type: try keyType(target)).0
+                let key = try linkKey(value, target: target, property: property.name)
+                let text = key.isNull ? nil : try PostgresValues.parameter(key, type: try keyType(target)).0
                 if let text { prepared.written.links.append((property.name, target, model.name, property.name, text, value)) }
                 prepared.parameters.append(text)
             default:

@@ -981,9 +981,9 @@ public final class PostgresStore {
     }
 
     /// The key a checked link's value stands for: a nested object's once it is written
-    /// (upserted, or inserted when it names no object by a primary key), else the value.
+    /// (upserted, or inserted when it names no object by a primary key), else the key it gives.
     private func writtenKey(_ value: Value, target: String) throws -> Value {
-        guard case .object(let values) = value else { return value }
+        guard case .object(let values) = value else { return try linkKey(value, target: target, property: "") }
         let model = try self.model(target)
         if let pk = model.primaryKey, let key = values[pk], !key.isNull {
             try upsertRow(CheckedValues(model: model, values: values))
@@ -1081,7 +1081,7 @@ public final class PostgresStore {
                 let key = try nested[position] ?? writtenKey(value, target: target)
                 let type = try keyType(target)
                 let rendered = try PostgresValues.parameter(key, type: type)
-                written.links.append((property.name, target, linkTable, "value", rendered.0, key))
+                written.links.append((property.name, target, linkTable, "value", rendered.0, value.isObject ? key : value))
                 sqlValue = PostgresValues.sql(rendered: rendered, type: type, &parameters)
             } else {
                 sqlValue = try PostgresValues.sql(value, type: element, &parameters)
@@ -1144,7 +1144,7 @@ public final class PostgresStore {
                     sqlValue = try PostgresValues.sql(key, type: type, &parameters)
                 } else {
                     let rendered = try PostgresValues.parameter(key, type: type)
-                    written.links.append((name, target, model.name, name, rendered.0, key))
+                    written.links.append((name, target, model.name, name, rendered.0, value.isObject ? key : value))
                     sqlValue = PostgresValues.sql(rendered: rendered, type: type, &parameters)
                 }
                 assignments.append("\(PostgresTables.quoted(name)) = \(sqlValue)")

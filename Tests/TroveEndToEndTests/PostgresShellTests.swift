@@ -219,6 +219,33 @@ struct PostgresShellTests {
         #expect(try w.run([url, "--jsonl", "Pet"]).out == "")
     }
 
+    /// Each statement that fails (an import with MERGE, an upsert of several objects, an
+    /// insert or update whose link is to no object, found once its row was written, a delete
+    /// of several keys) leaves nothing of itself, and the next ones go on, as on a store.
+    @Test func aFailedWriteLeavesNothingAsOnAStore() throws {
+        try w.write("s.json", #"{"models": [{"name": "Cat", "primaryKey": "id", "properties": {"id": "int", "name": "string?", "tags": "string[]", "friends": "Cat[]"}}]}"#)
+        try w.write("m.jsonl", "{\"id\": 1, \"name\": \"merged\", \"tags\": [\"t\"]}\n{\"id\": 5, \"tags\": [\"x\", 2]}\n")
+        let script = """
+            import Cat m.jsonl MERGE
+            upsert Cat [{"id": 1, "name": "changed"}, {"id": 3, "tags": ["a", 5]}]
+            insert Cat {"id": 4, "tags": ["a"], "friends": [1, 99]}
+            update Cat 1 set name = "n", friends = {1, 99}
+            delete Cat 1 "x"
+            insert Cat {"id": 50}
+
+            """
+        let expected = #"{"id": 1, "name": "one", "tags": [], "friends": []}"# + "\n" + #"{"id": 50, "name": null, "tags": [], "friends": []}"# + "\n"
+        var errors: [String] = []
+        for database in ["cats.trove", url] {
+            #expect(try w.run([database, "--schema", "s.json", #"insert Cat {"id": 1, "name": "one"}"#]).status == 0)
+            let r = try w.run([database], stdin: script)
+            errors.append(r.err)
+            #expect(r.err.split(separator: "\n").count == 5, "\(database): \(r.err)")
+            #expect(try w.run([database, "--jsonl", "Cat SORT(id)"]).out == expected, "\(database)")
+        }
+        #expect(errors[1] == errors[0])
+    }
+
     /// A `trove` running `statement` (a `watch`) on the server, with the lines it prints and
     /// its standard error.
     func startWatch(_ statement: String) throws -> (Process, WatchTests.Lines, Pipe) {
