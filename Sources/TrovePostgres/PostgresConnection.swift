@@ -67,10 +67,19 @@ public final class PostgresConnection {
     /// statements do not grow with the objects it reads.
     package private(set) var statementsSent = 0
 
-    /// How many rows the statements that are no `SELECT` changed (inserted, updated, deleted,
-    /// copied), or returned (a `WITH` that updates): by which a write that fails tells whether
-    /// it left anything behind. It may count rows a statement only read, never too few.
+    /// How many rows statements changed (inserted, updated, deleted, merged, copied), by their
+    /// command tags and `noteRowsWritten`: by which a write that fails tells whether it left
+    /// anything behind.
     private(set) var rowsWritten = 0
+
+    /// Counts `count` rows a statement whose tag names none changed: a `SELECT` over a `WITH`
+    /// that updates, whose tag counts the rows it returns.
+    func noteRowsWritten(_ count: Int) {
+        rowsWritten += count
+    }
+
+    /// The command tags whose count is of rows changed.
+    private static let writingTags = ["INSERT ", "UPDATE ", "DELETE ", "MERGE ", "COPY "]
 
     /// Runs one statement with `parameters` bound to `$1`, `$2`, ... (nil is NULL).
     @discardableResult
@@ -111,7 +120,10 @@ public final class PostgresConnection {
             })
         }
         let affected = Int(String(cString: PQcmdTuples(result))) ?? 0
-        if !sql.hasPrefix("SELECT ") { rowsWritten += affected }
+        if affected > 0 {
+            let tag = String(cString: PQcmdStatus(result))
+            if Self.writingTags.contains(where: tag.hasPrefix) { rowsWritten += affected }
+        }
         return PostgresRows(columns: columns, rows: rows, affected: affected)
     }
 

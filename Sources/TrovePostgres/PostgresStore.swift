@@ -201,8 +201,10 @@ public final class PostgresStore {
     /// The statements of a unit have no savepoint each, so that a unit costs no more round
     /// trips than its statements: a statement the server refuses fails the unit. Its error is
     /// thrown where the statement ran, and should the body catch it, later statements are
-    /// refused, and the unit throws it when the body returns. (On a `Store`, a failed statement
-    /// changes nothing and the transaction goes on.)
+    /// refused, and the unit throws it when the body returns. So does a write that fails after
+    /// it changed a row (a change of primary key refused once the nested objects it sets were
+    /// written); one refused before it sends anything leaves the unit going. (On a `Store`, a
+    /// failed statement changes nothing and the transaction goes on.)
     public func atomically<T>(_ body: () throws -> T) throws -> T {
         if isInTransaction { try refuseInFailedTransaction() }
         let outer = (isInUnit, unitFailure)
@@ -927,6 +929,8 @@ public final class PostgresStore {
             }
         }
         try refuseNUL(coerced, model: model, property: property, element: element)
+        // Refused here, before the write sends anything, not only when it is bound.
+        if case .date(let date) = coerced { _ = try PostgresValues.microseconds(date) }
         return coerced
     }
 
@@ -1189,6 +1193,7 @@ public final class PostgresStore {
                 parameters.values)
         }
         if let keyCheck {
+            connection.noteRowsWritten(updated.rows.count { $0[0] == "f" })
             try keyCheck.refuse(model, changed: updated.rows.first { $0[0] == "t" }.flatMap { $0[1] })
             for (property, elements, nested) in lists {
                 for row in updated.rows { try replaceList(model, property, owner: row[1], elements, written: nested) }

@@ -12,7 +12,7 @@ struct PostgresFailedWriteTests {
     static let schema = try! Schema(jsonData: Array(#"""
         {"models": [{"name": "Tag", "primaryKey": "id", "properties": {"id": "string"}},
           {"name": "Cat", "primaryKey": "id", "properties": {"id": "int", "name": "string?", "tags": "string[]",
-            "friends": "Cat[]", "best": "Cat?", "tag": "Tag?", "labels": "Tag[]"}}]}
+            "friends": "Cat[]", "best": "Cat?", "tag": "Tag?", "labels": "Tag[]", "born": "date?", "days": "date[]"}}]}
         """#.utf8), fileName: "cats")
 
     /// A database holding the cats 1 and 2 (2 with a tag and a friend) and the tag "a".
@@ -56,6 +56,16 @@ struct PostgresFailedWriteTests {
         ("update where, a bad element", true, { _ = try $0.update("Cat", where: "id > 0", set: ["name": "new", "labels": ["a", 7]]) }),
         ("update where, a link to no object in a list", false,
          { _ = try $0.update("Cat", where: "id > 0", set: ["name": "new", "friends": [.object(["id": 11]), 1, 99]]) }),
+        ("update by key, a primary key changed with another value", true,
+         { _ = try $0.update("Cat", primaryKey: 2, set: ["id": 3, "name": "x"]) }),
+        ("update where, a primary key changed with another value", true,
+         { _ = try $0.update("Cat", where: "id == 2", set: ["id": 3, "name": "x"]) }),
+        ("update where, a primary key change refused after a nested object was written", false,
+         { _ = try $0.update("Cat", where: "id == 2", set: ["id": 3, "best": .object(["id": 11])]) }),
+        ("insert, a date out of PostgreSQL's range in a list", true,
+         { try $0.insert("Cat", ["id": 10, "days": [.date(Date(timeIntervalSince1970: 0)), .date(Date(timeIntervalSince1970: 1e15))]]) }),
+        ("update by key, a date out of PostgreSQL's range after a nested object", true,
+         { _ = try $0.update("Cat", primaryKey: 2, set: ["best": .object(["id": 11]), "born": .date(Date(timeIntervalSince1970: 1e15))]) }),
         ("delete by keys, a bad key after a good one", true, { _ = try $0.delete("Cat", primaryKeys: [1, "x"]) }),
     ]
 
