@@ -292,11 +292,12 @@ public final class Transaction: Snapshot {
             if target.id < nestedWrites.count, let written = nestedWrites[target.id][ExactKey(v)] {
                 return .reference(ObjectReference(model: target.name, key: written.key))
             }
-            if let element, let pk = target.primaryKey {
+            let found: UInt64?
+            do { found = try objectKey(target, primaryKey: v) } catch StoreError.invalidValue(let error) where element != nil {
                 // An element of the wrong type is named by its position in the list.
-                do { _ = try Coercion.scalar(.value(v), as: pk.type, for: p.name) } catch { throw StoreError.invalidValue(error.inElement(element)) }
+                throw StoreError.invalidValue(CoercionError(property: p.name, type: error.type, found: error.found, element: element))
             }
-            guard let key = try objectKey(target, primaryKey: v) else {
+            guard let key = found else {
                 throw StoreError.linkTargetNotFound(property: p.name, model: target.name, primaryKey: v.description)
             }
             return .reference(ObjectReference(model: target.name, key: key))
