@@ -67,6 +67,20 @@ public final class PostgresConnection {
     /// statements do not grow with the objects it reads.
     package private(set) var statementsSent = 0
 
+    /// How many rows statements changed (inserted, updated, deleted, merged, copied), by their
+    /// command tags and `noteRowsWritten`: by which a write that fails tells whether it left
+    /// anything behind.
+    private(set) var rowsWritten = 0
+
+    /// Counts `count` rows a statement whose tag names none changed: a `SELECT` over a `WITH`
+    /// that updates, whose tag counts the rows it returns.
+    func noteRowsWritten(_ count: Int) {
+        rowsWritten += count
+    }
+
+    /// The command tags whose count is of rows changed.
+    private static let writingTags = ["INSERT ", "UPDATE ", "DELETE ", "MERGE ", "COPY "]
+
     /// Runs one statement with `parameters` bound to `$1`, `$2`, ... (nil is NULL).
     @discardableResult
     public func execute(_ sql: String, _ parameters: [String?] = []) throws -> PostgresRows {
@@ -106,6 +120,10 @@ public final class PostgresConnection {
             })
         }
         let affected = Int(String(cString: PQcmdTuples(result))) ?? 0
+        if affected > 0 {
+            let tag = String(cString: PQcmdStatus(result))
+            if Self.writingTags.contains(where: tag.hasPrefix) { rowsWritten += affected }
+        }
         return PostgresRows(columns: columns, rows: rows, affected: affected)
     }
 
@@ -189,6 +207,7 @@ public final class PostgresConnection {
             do {
                 try check(result)
                 affected += Int(String(cString: PQcmdTuples(result))) ?? 0
+                rowsWritten += Int(String(cString: PQcmdTuples(result))) ?? 0
             } catch let refused as PostgresError {
                 // The server's own account of the failure is the better one.
                 error = refused

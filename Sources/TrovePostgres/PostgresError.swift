@@ -1,3 +1,5 @@
+import Trove
+
 /// A failure of the PostgreSQL backend: connecting, a statement the server refused, or a
 /// schema or query it cannot carry out. The message never holds a password.
 public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -34,11 +36,10 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String { message }
 
-    /// The refusal of text for the property `model.property` (or element `element`, from 1,
-    /// of its list) that holds a NUL character, which PostgreSQL text cannot hold.
+    /// The refusal of text for the property `property` of `model` (or element `element`, from
+    /// 1, of its list) that holds a NUL character, which PostgreSQL text cannot hold.
     static func nulCharacter(model: String, property: String, element: Int? = nil) -> PostgresError {
-        let place = element.map { "element \($0) of '\(model).\(property)'" } ?? "'\(model).\(property)'"
-        return PostgresError("the text for \(place) has a NUL character, which PostgreSQL text cannot hold")
+        PostgresError("the text for \(CoercionError.place(property: property, element: element)) of '\(model)' has a NUL character, which PostgreSQL text cannot hold")
     }
 
     /// Whether the connection to the server is gone (it shut down, crashed or ended this

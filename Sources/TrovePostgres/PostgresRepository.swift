@@ -121,27 +121,32 @@ public final class PostgresRepository: QueryLanguageRepository {
         let durable = !store.isInTransaction
         var inserted: [ObjectIdentifier: Int64] = [:]
         do {
+            // Every value is checked before the first statement is sent, so that a value the
+            // client refuses leaves the save unwritten, in a unit (`atomically`) too.
+            var updates: [(id: Int64, values: CheckedValues)] = []
+            for u in pending.updates {
+                // Only the properties that changed since the entity was fetched or last saved:
+                // the key it last saved is the row's and is not sent (no change for the
+                // statement to check); what another client wrote since, or a linked object
+                // changed through another entity, is not written back as it was; an unchanged
+                // list's side table is not rewritten.
+                let saved = entityProperties(u.saved ?? .null)
+                let values = entityProperties(u.values).filter { saved[$0.key].map($0.value.isStoredSame) != true }
+                guard !values.isEmpty else { continue }
+                updates.append((u.id, try store.checked(try store.model(u.model), values)))
+            }
+            let inserts = try pending.inserts.map { i in (i.entry, try store.preparedInsert(try store.model(i.model), entityProperties(i.values))) }
             try store.write {
                 for d in pending.deletes {
                     try connection.execute("DELETE FROM \(tables.table(d.model)) WHERE \(PostgresTables.orderColumn) = $1::bigint", [String(d.id)])
                 }
-                for u in pending.updates {
-                    let model = try store.model(u.model)
-                    // Only the properties that changed since the entity was fetched or last saved:
-                    // the key it last saved is the row's and is not sent (no change for the
-                    // statement to check); what another client wrote since, or a linked object
-                    // changed through another entity, is not written back as it was; an unchanged
-                    // list's side table is not rewritten.
-                    let saved = entityProperties(u.saved ?? .null)
-                    let values = entityProperties(u.values).filter { saved[$0.key].map($0.value.isStoredSame) != true }
-                    guard !values.isEmpty else { continue }
-                    _ = try store.updateRows(model, condition: "t0.\(PostgresTables.orderColumn) = $1::bigint",
-                                             conditionParameters: [String(u.id)], values: values)
+                for (id, values) in updates {
+                    _ = try store.updateRows(values.model, condition: "t0.\(PostgresTables.orderColumn) = $1::bigint",
+                                             conditionParameters: [String(id)], values: values)
                 }
-                for i in pending.inserts {
-                    let model = try store.model(i.model)
-                    let key = try store.insertRow(model, entityProperties(i.values), returningKey: true)
-                    inserted[i.entry] = try order(of: model, key: key, tables: tables)
+                for (entry, insert) in inserts {
+                    let key = try store.send(insert, returningKey: true)
+                    inserted[entry] = try order(of: insert.plan.model, key: key, tables: tables)
                 }
             }
         } catch let error as PostgresError where error.isOutcomeUnknown {

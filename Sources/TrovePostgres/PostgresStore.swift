@@ -201,8 +201,10 @@ public final class PostgresStore {
     /// The statements of a unit have no savepoint each, so that a unit costs no more round
     /// trips than its statements: a statement the server refuses fails the unit. Its error is
     /// thrown where the statement ran, and should the body catch it, later statements are
-    /// refused, and the unit throws it when the body returns. (On a `Store`, a failed statement
-    /// changes nothing and the transaction goes on.)
+    /// refused, and the unit throws it when the body returns. So does a write that fails after
+    /// it changed a row (a change of primary key refused once the nested objects it sets were
+    /// written); one refused before it sends anything leaves the unit going. (On a `Store`, a
+    /// failed statement changes nothing and the transaction goes on.)
     public func atomically<T>(_ body: () throws -> T) throws -> T {
         if isInTransaction { try refuseInFailedTransaction() }
         let outer = (isInUnit, unitFailure)
@@ -291,10 +293,16 @@ public final class PostgresStore {
     /// or in one of its own. A body of `oneStatement` is atomic by itself: outside a
     /// transaction it runs alone, without the round trips of `BEGIN` and `COMMIT`, and a
     /// connection lost meanwhile leaves its outcome unknown, as a commit's.
+    ///
+    /// In a unit a write has no savepoint (`atomically`): its values are checked before it
+    /// sends anything (`CheckedValues`), so that what the client refuses leaves the unit going;
+    /// a write that fails once it has changed a row fails the unit, as a statement the server
+    /// refuses does, so that nothing of it is committed.
     func write<T>(oneStatement: Bool = false, _ body: () throws -> T) throws -> T {
         guard isInTransaction else { return oneStatement ? try connection.committing(body) : try connection.transaction(body) }
         try refuseInFailedTransaction()
         let savepoint = !isInUnit
+        let rowsWritten = connection.rowsWritten
         do {
             if savepoint { try connection.execute("SAVEPOINT trove_statement") }
             let value = try body()
@@ -308,7 +316,7 @@ public final class PostgresStore {
         } catch {
             if savepoint {
                 _ = rollBack(to: "trove_statement")
-            } else if connection.isTransactionFailed {
+            } else if connection.isTransactionFailed || connection.rowsWritten != rowsWritten {
                 unitFailure = error
             }
             throw error
@@ -747,8 +755,8 @@ public final class PostgresStore {
     /// Inserts one object; properties left out get their defaults.
     public func insert(_ model: String, _ values: [String: Value]) throws {
         let plan = try insertPlan(model)
-        let oneStatement = !plan.hasLists && !values.values.contains(where: \.isObject)
-        _ = try write(oneStatement: oneStatement) { try insertRow(plan, values) }
+        let insert = try preparedInsert(plan, values, checked: false)
+        _ = try write(oneStatement: !plan.hasLists && insert.nested.isEmpty) { try send(insert) }
     }
 
     /// Inserts an object, or updates the given properties of the one with the same primary key.
@@ -764,24 +772,29 @@ public final class PostgresStore {
             try insert(model.name, values)
             return true
         }
-        return try write { try upsertRow(model, values) }
+        let checked = try checked(model, values)
+        return try write { try upsertRow(checked) }
     }
 
+    /// Inserts the object `values` names by its primary key, or sets them on the one there;
+    /// returns whether it inserted.
     @discardableResult
-    private func upsertRow(_ model: ModelSchema, _ values: [String: Value]) throws -> Bool {
-        guard let pk = model.primaryKey, let key = values[pk], !key.isNull else {
-            try insertRow(model, values)
+    private func upsertRow(_ values: CheckedValues) throws -> Bool {
+        let model = values.model
+        guard let pk = model.primaryKeyProperty, let key = values.values[pk.name], !key.isNull else {
+            try send(try preparedInsert(try insertPlan(model.name), values.values, checked: true))
             return true
         }
-        let exists = try connection.execute("SELECT 1 FROM \(tables.table(model.name)) WHERE \(PostgresTables.quoted(pk)) = \(try keyParameter(model, key))",
-                                            [try keyText(model, key)])
+        let keyText = try PostgresValues.parameter(key, type: pk.type).0
+        let exists = try connection.execute("SELECT 1 FROM \(tables.table(model.name)) WHERE \(PostgresTables.quoted(pk.name)) = \(try keyParameter(model, key))",
+                                            [keyText])
         if exists.rows.isEmpty {
-            try insertRow(model, values)
+            try send(try preparedInsert(try insertPlan(model.name), values.values, checked: true))
             return true
         }
         var rest = values
-        rest[pk] = nil
-        _ = try updateRows(model, condition: try keyCondition(model), conditionParameters: [try keyText(model, key)], values: rest)
+        rest.values[pk.name] = nil
+        _ = try updateRows(model, condition: try keyCondition(model), conditionParameters: [keyText], values: rest)
         return false
     }
 
@@ -792,8 +805,9 @@ public final class PostgresStore {
         var translator = PostgresQueryTranslator(tables: tables, arguments: arguments)
         let checked = try checkedPredicate(predicate, model: model, arguments: arguments)
         let condition = try Self.translating(predicate ?? "") { try translator.rowCondition(model, where: checked) }
+        let values = try self.checked(model, values)
         do {
-            return try write(oneStatement: Self.isOneStatement(model, values)) {
+            return try write(oneStatement: Self.isOneStatement(model, values.values)) {
                 try updateRows(model, condition: condition, conditionParameters: translator.parameters.values, values: values)
             }
         } catch let error as PostgresError where error.sqlState == "22003" {
@@ -849,8 +863,10 @@ public final class PostgresStore {
     public func update(_ model: String, primaryKey: Value, set values: [String: Value]) throws -> Bool {
         let model = try self.model(model)
         guard model.primaryKey != nil else { throw PostgresError("'\(model.name)' has no primary key") }
-        return try write(oneStatement: Self.isOneStatement(model, values)) {
-            try updateRows(model, condition: try keyCondition(model), conditionParameters: [try keyText(model, primaryKey)], values: values) > 0
+        let key = try keyText(model, primaryKey)
+        let values = try checked(model, values)
+        return try write(oneStatement: Self.isOneStatement(model, values.values)) {
+            try updateRows(model, condition: try keyCondition(model), conditionParameters: [key], values: values) > 0
         }
     }
 
@@ -860,10 +876,12 @@ public final class PostgresStore {
         let model = try self.model(model)
         guard let pk = model.primaryKey else { throw PostgresError("'\(model.name)' has no primary key") }
         let sql = "DELETE FROM \(tables.table(model.name)) WHERE \(PostgresTables.quoted(pk)) = \(try keyParameter(model, .null))"
+        // Every key is checked before the first is deleted.
+        let keys = try primaryKeys.map { try keyText(model, $0) }
         return try write {
             var deleted = 0
-            for key in primaryKeys {
-                deleted += try connection.execute(sql, [try keyText(model, key)]).affected
+            for key in keys {
+                deleted += try connection.execute(sql, [key]).affected
             }
             return deleted
         }
@@ -903,8 +921,16 @@ public final class PostgresStore {
     /// element `element`, from 1, of its list): a string holding a NUL is refused here, where
     /// the property is known, and not by the connection.
     func stored(_ value: Value, _ type: PropertyType, model: String, property: String, element: Int? = nil) throws -> Value {
-        let coerced = try coerce(value, type, "\(model).\(property)")
+        let coerced: Value
+        if let same = Self.ownKind(value, type) { coerced = same } else {
+            // Named as a store names it: the property, and the element of a list.
+            do { coerced = try Coercion.scalar(.value(value), as: type, for: property) } catch {
+                throw PostgresError((element.map(error.inElement) ?? error).description)
+            }
+        }
         try refuseNUL(coerced, model: model, property: property, element: element)
+        // Refused here, before the write sends anything, not only when it is bound.
+        if case .date(let date) = coerced { _ = try PostgresValues.microseconds(date) }
         return coerced
     }
 
@@ -930,20 +956,14 @@ public final class PostgresStore {
         }
     }
 
-    /// A link's value as the key of its target: a primary-key value, or (for a target without
-    /// one) its `"@key"`.
-    func linkKey(_ value: Value, target: String, property: String) throws -> Value {
+    /// A link's value (or element `element`, from 1, of a list of links) as the key of its
+    /// target: its primary-key value, or null. Nothing is written: a nested object is no key,
+    /// and its values are checked and written apart (`checked`, `writtenKey`).
+    func linkKey(_ value: Value, target: String, property: String, element: Int? = nil) throws -> Value {
         let targetModel = try self.model(target)
         switch value {
         case .null: return .null
-        case .object(let values):
-            // A nested object is upserted (inserted, for a model without a primary key).
-            if let pk = targetModel.primaryKey, let key = values[pk], !key.isNull {
-                try upsertRow(targetModel, values)
-                return try coerce(key, targetModel.primaryKeyProperty!.type, property)
-            }
-            return try PostgresValues.value(try insertRow(targetModel, values, returningKey: true), type: targetModel.primaryKeyProperty?.type ?? .int)
-        case .reference, .list:
+        case .reference, .list, .object:
             throw PostgresError("'\(property)' takes the primary key of a '\(target)' on PostgreSQL, not \(value.kindDescription)")
         default:
             // As in a store: any other value names the target by its primary key, and a
@@ -953,7 +973,10 @@ public final class PostgresStore {
             }
             let key: Value
             if let same = Self.ownKind(value, pk.type) { key = same } else {
-                do { key = try Coercion.scalar(.value(value), as: pk.type, for: pk.name) } catch { throw StoreError.invalidValue(error) }
+                // An element of a list of links is named by its position in the list, as on a store.
+                do { key = try Coercion.scalar(.value(value), as: pk.type, for: element == nil ? pk.name : property) } catch {
+                    throw StoreError.invalidValue(element.map(error.inElement) ?? error)
+                }
             }
             // The key names an object of `target`: a NUL in it is refused naming that key.
             try refuseNUL(key, model: target, property: pk.name)
@@ -961,62 +984,45 @@ public final class PostgresStore {
         }
     }
 
-    /// Inserts a row and its list rows; returns its key as text when `returningKey` (or when
-    /// the model has lists, whose rows name it), else nil.
-    @discardableResult
-    func insertRow(_ model: ModelSchema, _ given: [String: Value], returningKey: Bool = false) throws -> String? {
-        try insertRow(try insertPlan(model.name), given, returningKey: returningKey)
+    /// The key a checked link's value stands for: a nested object's once it is written
+    /// (upserted, or inserted when it names no object by a primary key), else the key it gives.
+    private func writtenKey(_ value: Value, target: String) throws -> Value {
+        guard case .object(let values) = value else { return try linkKey(value, target: target, property: "") }
+        let model = try self.model(target)
+        if let pk = model.primaryKey, let key = values[pk], !key.isNull {
+            try upsertRow(CheckedValues(model: model, values: values))
+            return key
+        }
+        let key = try send(try preparedInsert(try insertPlan(target), values, checked: true), returningKey: true)
+        return try PostgresValues.value(key, type: model.primaryKeyProperty?.type ?? .int)
     }
 
-    private func insertRow(_ plan: InsertPlan, _ given: [String: Value], returningKey: Bool = false) throws -> String? {
-        let model = plan.model
-        // Names compared in place: a lookup by name would copy each property it returns.
-        for name in given.keys where !model.properties.contains(where: { $0.name == name }) {
-            throw StoreError.noSuchProperty(model: model.name, property: name)
-        }
-        for property in plan.computed where given[property] != nil {
-            throw StoreError.readOnlyProperty(model: model.name, property: property)
-        }
-        if let pk = model.primaryKey, given[pk] == nil { throw StoreError.missingPrimaryKey(model: model.name) }
-        var parameters: [String?] = []
-        parameters.reserveCapacity(plan.columnCount)
-        var lists: [(PropertySchema, [Value], [Int: Value])] = []
-        var written = WrittenKeys()
-        for property in model.properties where property.isStored {
-            let value = given[property.name] ?? property.valueWhenOmitted
-            switch property.type {
-            case .list(let element):
-                // Null stands for an empty list, as in a store.
-                guard case .list(let elements) = value.isNull ? .list([]) : value else {
-                    throw PostgresError("'\(property.name)' takes a list, not \(value.kindDescription)")
-                }
-                // Nested objects are written before the object holding them, as a store writes
-                // them; their keys (a `"@key"` is no value a client gives) go apart from the values.
-                var nestedKeys: [Int: Value] = [:]
-                if case .link(let target) = element {
-                    for (position, element) in elements.enumerated() where element.isObject {
-                        nestedKeys[position] = try linkKey(element, target: target, property: property.name)
-                    }
-                }
-                lists.append((property, elements, nestedKeys))
-            case .link(let target):
-                let key = try linkKey(value, target: target, property: property.name)
-                let text = key.isNull ? nil : try PostgresValues.parameter(key, type: try keyType(target)).0
-                if let text { written.links.append((property.name, target, model.name, property.name, text, value)) }
-                parameters.append(text)
-            default:
-                let coerced = try stored(value, property.type, model: model.name, property: property.name)
-                if coerced.isNull, !property.isOptional {
-                    throw StoreError.nullNotAllowed(model: model.name, property: property.name)
-                }
-                if property.name == model.primaryKey { written.primaryKey = coerced }
-                parameters.append(coerced.isNull ? nil : try PostgresValues.parameter(coerced, type: property.type).0)
+    /// Sends a prepared insert: the nested objects it holds, then its row, then its lists'
+    /// rows; returns the row's key as text when `returningKey` (or when the model has lists,
+    /// whose rows name it), else nil.
+    @discardableResult
+    func send(_ insert: PreparedInsert, returningKey: Bool = false) throws -> String? {
+        let model = insert.plan.model
+        var parameters = insert.parameters, written = insert.written
+        var nestedKeys = [[Int: Value]](repeating: [:], count: insert.lists.count)
+        for nested in insert.nested {
+            let target = nested.values.model.name
+            let key = try writtenKey(.object(nested.values.values), target: target)
+            switch nested.place {
+            case .parameter(let index):
+                let text = try PostgresValues.parameter(key, type: try keyType(target)).0
+                written.links.append((nested.property.name, target, model.name, nested.property.name, text, key))
+                parameters[index] = text
+            case .element(let list, let position):
+                nestedKeys[list][position] = key
             }
         }
-        let sql = returningKey || plan.hasLists ? plan.returningSQL : plan.sql
+        let sql = returningKey || insert.plan.hasLists ? insert.plan.returningSQL : insert.plan.sql
         let inserted = try translateConstraint(model, written) { try connection.execute(sql, parameters) }
         let owner = inserted.rows.first?.first ?? nil
-        for (property, elements, nestedKeys) in lists { try replaceList(model, property, owner: owner, elements, written: nestedKeys) }
+        for (index, list) in insert.lists.enumerated() {
+            try replaceList(model, list.property, owner: owner, list.elements, written: nestedKeys[index])
+        }
         return owner
     }
 
@@ -1024,7 +1030,7 @@ public final class PostgresStore {
     /// alone: the model, its `INSERT` (a parameter for each stored property but lists, in
     /// schema order, NULL binding as a null parameter, so that one statement serves every
     /// insert) and the same `RETURNING` the key, for when it is asked for or list rows need it.
-    private struct InsertPlan {
+    struct InsertPlan {
         var model: ModelSchema
         /// The names of its computed properties (linkingObjects), which an insert cannot set.
         var computed: [String]
@@ -1034,7 +1040,7 @@ public final class PostgresStore {
         var hasLists: Bool
     }
 
-    private func insertPlan(_ name: String) throws -> InsertPlan {
+    func insertPlan(_ name: String) throws -> InsertPlan {
         if let plan = insertPlans[name] { return plan }
         let model = try self.model(name)
         let columns = model.properties.filter { $0.isStored && !$0.type.isList }
@@ -1058,8 +1064,9 @@ public final class PostgresStore {
         try self.model(model).primaryKeyProperty?.type ?? .int
     }
 
-    /// Replaces the list `property` of the row `owner` with `elements`; `written` holds the
-    /// keys of the nested objects among them the write has inserted already, by position.
+    /// Replaces the list `property` of the row `owner` with `elements`, checked
+    /// (`CheckedValues`); `written` holds the keys of the nested objects among them, which the
+    /// write has written already, by position.
     private func replaceList(_ model: ModelSchema, _ property: PropertySchema, owner: String?, _ elements: [Value],
                              written nested: [Int: Value] = [:]) throws {
         guard case .list(let element) = property.type else { return }
@@ -1075,16 +1082,13 @@ public final class PostgresStore {
         for (position, value) in elements.enumerated() {
             let sqlValue: String
             if case .link(let target) = element {
-                let key = try nested[position] ?? linkKey(value, target: target, property: property.name)
-                guard !key.isNull else { throw StoreError.nullNotAllowed(model: model.name, property: property.name) }
+                let key = try nested[position] ?? writtenKey(value, target: target)
                 let type = try keyType(target)
                 let rendered = try PostgresValues.parameter(key, type: type)
-                written.links.append((property.name, target, linkTable, "value", rendered.0, value))
+                written.links.append((property.name, target, linkTable, "value", rendered.0, value.isObject ? key : value))
                 sqlValue = PostgresValues.sql(rendered: rendered, type: type, &parameters)
             } else {
-                let coerced = try stored(value, element, model: model.name, property: property.name, element: position + 1)
-                if coerced.isNull, !property.isOptional { throw StoreError.nullNotAllowed(model: model.name, property: property.name) }
-                sqlValue = try PostgresValues.sql(coerced, type: element, &parameters)
+                sqlValue = try PostgresValues.sql(value, type: element, &parameters)
             }
             rows.append("(\(ownerPlaceholder)::\(ownerCast), \(position), \(sqlValue))")
         }
@@ -1115,40 +1119,43 @@ public final class PostgresStore {
 
     /// Sets `values` on the rows of `model` (the table under the alias `t0`) that `condition`
     /// selects, its parameters `conditionParameters`; returns how many. One `UPDATE` when no
-    /// list is set; lists are replaced for the keys it returns.
-    func updateRows(_ model: ModelSchema, condition: String, conditionParameters: [String?], values: [String: Value]) throws -> Int {
+    /// list is set; lists are replaced for the keys it returns. Nested objects are written
+    /// first, once, as a store writes them.
+    func updateRows(_ model: ModelSchema, condition: String, conditionParameters: [String?], values: CheckedValues) throws -> Int {
         var parameters = SQLParameters()
         for value in conditionParameters { _ = parameters.add(value) }
         var assignments: [String] = []
-        var lists: [(PropertySchema, [Value])] = []
+        var lists: [(PropertySchema, [Value], written: [Int: Value])] = []
         var written = WrittenKeys()
         var newKey: Value?
-        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+        for (name, value) in values.values.sorted(by: { $0.key < $1.key }) {
             let property = try model.storedProperty(name)
             switch property.type {
-            case .list:
-                guard case .list(let elements) = value.isNull ? .list([]) : value else {
-                    throw PostgresError("'\(name)' takes a list, not \(value.kindDescription)")
+            case .list(let element):
+                guard case .list(let elements) = value else { continue }
+                var nested: [Int: Value] = [:]
+                if case .link(let target) = element {
+                    for (position, element) in elements.enumerated() where element.isObject {
+                        nested[position] = try writtenKey(element, target: target)
+                    }
                 }
-                lists.append((property, elements))
+                lists.append((property, elements, nested))
             case .link(let target):
-                let key = try linkKey(value, target: target, property: name)
+                let key = try writtenKey(value, target: target)
                 let type = try keyType(target)
                 let sqlValue: String
                 if key.isNull {
                     sqlValue = try PostgresValues.sql(key, type: type, &parameters)
                 } else {
                     let rendered = try PostgresValues.parameter(key, type: type)
-                    written.links.append((name, target, model.name, name, rendered.0, value))
+                    written.links.append((name, target, model.name, name, rendered.0, value.isObject ? key : value))
                     sqlValue = PostgresValues.sql(rendered: rendered, type: type, &parameters)
                 }
                 assignments.append("\(PostgresTables.quoted(name)) = \(sqlValue)")
             default:
-                let coerced = try stored(value, property.type, model: model.name, property: name)
-                if coerced.isNull, !property.isOptional { throw StoreError.nullNotAllowed(model: model.name, property: name) }
-                // A primary key stays as it is (checked below, once every value is): not assigned.
-                if name == model.primaryKey { newKey = coerced; continue }
-                assignments.append("\(PostgresTables.quoted(name)) = \(try PostgresValues.sql(coerced, type: property.type, &parameters))")
+                // A primary key stays as it is (checked below): not assigned.
+                if name == model.primaryKey { newKey = value; continue }
+                assignments.append("\(PostgresTables.quoted(name)) = \(try PostgresValues.sql(value, type: property.type, &parameters))")
             }
         }
         let key = "t0.\(tables.keyColumn(model))"
@@ -1163,8 +1170,8 @@ public final class PostgresStore {
                 "SELECT \(key)::pg_catalog.text\(keyCheck.map { ", \($0.differs)" } ?? "") FROM \(table) AS t0 WHERE \(condition) ORDER BY t0.\(PostgresTables.orderColumn)",
                 parameters.values).rows
             if let keyCheck { try keyCheck.refuse(model, changed: rows.first { $0[1] == "t" }.flatMap { $0[0] }) }
-            for (property, elements) in lists {
-                for row in rows { try replaceList(model, property, owner: row[0], elements) }
+            for (property, elements, nested) in lists {
+                for row in rows { try replaceList(model, property, owner: row[0], elements, written: nested) }
             }
             return rows.count
         }
@@ -1186,15 +1193,16 @@ public final class PostgresStore {
                 parameters.values)
         }
         if let keyCheck {
+            connection.noteRowsWritten(updated.rows.count { $0[0] == "f" })
             try keyCheck.refuse(model, changed: updated.rows.first { $0[0] == "t" }.flatMap { $0[1] })
-            for (property, elements) in lists {
-                for row in updated.rows { try replaceList(model, property, owner: row[1], elements) }
+            for (property, elements, nested) in lists {
+                for row in updated.rows { try replaceList(model, property, owner: row[1], elements, written: nested) }
             }
             return updated.rows.count
         }
         guard !lists.isEmpty else { return updated.affected }
-        for (property, elements) in lists {
-            for row in updated.rows { try replaceList(model, property, owner: row[0], elements) }
+        for (property, elements, nested) in lists {
+            for row in updated.rows { try replaceList(model, property, owner: row[0], elements, written: nested) }
         }
         return updated.rows.count
     }

@@ -78,16 +78,20 @@ package enum PostgresValues {
         case .float(let f): return (text(Double(f)), cast)
         case .double(let d): return (text(d), cast)
         case .string(let s): return (s, cast)
-        case .date(let date):
-            let micros = (date.timeIntervalSince1970 * 1_000_000).rounded()
-            guard let whole = Int64(exactly: micros) else { throw PostgresError("the date \(date) is out of PostgreSQL's range") }
-            return (String(whole), "bigint")
+        case .date(let date): return (String(try microseconds(date)), "bigint")
         case .data(let data): return (data.map { hexDigits[Int($0 >> 4)] + hexDigits[Int($0 & 15)] }.joined(), "pg_catalog.bytea")
         case .decimal(let d): return (d.description, cast)
         case .uuid(let u): return (u.uuidString.lowercased(), cast)
         case .null, .list, .reference, .object:
             throw PostgresError("\(value.kindDescription) cannot be bound as a \(type) value")
         }
+    }
+
+    /// `date` as the whole microseconds since 1970 it travels as; throws when it has none.
+    static func microseconds(_ date: Date) throws -> Int64 {
+        let micros = (date.timeIntervalSince1970 * 1_000_000).rounded()
+        guard let whole = Int64(exactly: micros) else { throw PostgresError("the date \(date) is out of PostgreSQL's range") }
+        return whole
     }
 
     private static let hexDigits = (0..<16).map { String($0, radix: 16) }

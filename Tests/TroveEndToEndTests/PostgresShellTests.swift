@@ -183,15 +183,15 @@ struct PostgresShellTests {
         try w.write("nul.csv", "id,name\n2,b\n3,c\u{0}d\n")
         try w.write("nul.jsonl", "{\"id\": 2, \"name\": \"b\"}\n{\"id\": 3, \"name\": \"c\\u0000d\"}\n")
         #expect(try w.run([url, "--schema", "s.json", #"insert Cat {"id": 1, "name": "a"}"#]).status == 0)
-        let name = "the text for 'Cat.name' has a NUL character, which PostgreSQL text cannot hold"
+        let name = "the text for property 'name' of 'Cat' has a NUL character, which PostgreSQL text cannot hold"
         let cases: [(statement: String, error: String)] = [
             (#"insert Cat {"id": 5, "name": "x\u0000y"}"#, "column 12: \(name)"),
             (#"insert Cat {"id": 5, "name": "x", "tags": ["a", "b\u0000"]}"#,
-             "column 12: the text for element 2 of 'Cat.tags' has a NUL character, which PostgreSQL text cannot hold"),
+             "column 12: the text for element 2 of property 'tags' of 'Cat' has a NUL character, which PostgreSQL text cannot hold"),
             (#"upsert Cat {"id": 1, "name": "x\u0000y"}"#, "column 12: \(name)"),
             (#"update Cat 1 set name = "x\u0000y""#, "column 25: \(name)"),
             (#"update Cat where id = 1 set name = "x\u0000y""#, "column 36: \(name)"),
-            (#"update Cat 1 set tags = ["a\u0000"]"#, "column 25: the text for element 1 of 'Cat.tags' has a NUL character, which PostgreSQL text cannot hold"),
+            (#"update Cat 1 set tags = ["a\u0000"]"#, "column 25: the text for element 1 of property 'tags' of 'Cat' has a NUL character, which PostgreSQL text cannot hold"),
             ("import Cat nul.csv", "import from 'nul.csv' failed: line 3: \(name); nothing was imported"),
             ("import Cat nul.jsonl", "import from 'nul.jsonl' failed: record 2, line 2, column 1: \(name); nothing was imported"),
         ]
@@ -208,7 +208,7 @@ struct PostgresShellTests {
         try w.write("s.json", #"{"models": [{"name": "Tag", "primaryKey": "id", "properties": {"id": "string"}}, {"name": "Pet", "primaryKey": "id", "properties": {"id": "int", "tag": "Tag?", "more": "Tag[]"}}]}"#)
         try w.write("merge.jsonl", "{\"id\": \"b\\u0000\"}\n")
         #expect(try w.run([url, "--schema", "s.json", #"insert Tag {"id": "a"}"#]).status == 0)
-        let key = "the text for 'Tag.id' has a NUL character, which PostgreSQL text cannot hold"
+        let key = "the text for property 'id' of 'Tag' has a NUL character, which PostgreSQL text cannot hold"
         for statement in [#"upsert Tag {"id": "a\u0000"}"#, "import Tag merge.jsonl MERGE",
                           #"insert Pet {"id": 1, "tag": "a\u0000"}"#, #"insert Pet {"id": 1, "more": ["a", "a\u0000"]}"#,
                           #"insert Pet {"id": 1, "tag": {"id": "a\u0000"}}"#] {
@@ -217,6 +217,33 @@ struct PostgresShellTests {
         }
         #expect(try w.run([url, "--jsonl", "Tag"]).out == #"{"id": "a"}"# + "\n")
         #expect(try w.run([url, "--jsonl", "Pet"]).out == "")
+    }
+
+    /// Each statement that fails (an import with MERGE, an upsert of several objects, an
+    /// insert or update whose link is to no object, found once its row was written, a delete
+    /// of several keys) leaves nothing of itself, and the next ones go on, as on a store.
+    @Test func aFailedWriteLeavesNothingAsOnAStore() throws {
+        try w.write("s.json", #"{"models": [{"name": "Cat", "primaryKey": "id", "properties": {"id": "int", "name": "string?", "tags": "string[]", "friends": "Cat[]"}}]}"#)
+        try w.write("m.jsonl", "{\"id\": 1, \"name\": \"merged\", \"tags\": [\"t\"]}\n{\"id\": 5, \"tags\": [\"x\", 2]}\n")
+        let script = """
+            import Cat m.jsonl MERGE
+            upsert Cat [{"id": 1, "name": "changed"}, {"id": 3, "tags": ["a", 5]}]
+            insert Cat {"id": 4, "tags": ["a"], "friends": [1, 99]}
+            update Cat 1 set name = "n", friends = {1, 99}
+            delete Cat 1 "x"
+            insert Cat {"id": 50}
+
+            """
+        let expected = #"{"id": 1, "name": "one", "tags": [], "friends": []}"# + "\n" + #"{"id": 50, "name": null, "tags": [], "friends": []}"# + "\n"
+        var errors: [String] = []
+        for database in ["cats.trove", url] {
+            #expect(try w.run([database, "--schema", "s.json", #"insert Cat {"id": 1, "name": "one"}"#]).status == 0)
+            let r = try w.run([database], stdin: script)
+            errors.append(r.err)
+            #expect(r.err.split(separator: "\n").count == 5, "\(database): \(r.err)")
+            #expect(try w.run([database, "--jsonl", "Cat SORT(id)"]).out == expected, "\(database)")
+        }
+        #expect(errors[1] == errors[0])
     }
 
     /// A `trove` running `statement` (a `watch`) on the server, with the lines it prints and

@@ -14,7 +14,7 @@ import Testing
 
     /// A schema with lists of scalars, files that give them, and for each statement the error
     /// a store gives: a wrong-typed element is named by its position, from 1.
-    static let listSchema = #"{"models": [{"name": "Cat", "primaryKey": "id", "properties": {"id": "int", "tags": "string[]", "nums": "int[]"}}]}"#
+    static let listSchema = #"{"models": [{"name": "Cat", "primaryKey": "id", "properties": {"id": "int", "tags": "string[]", "nums": "int[]", "friends": "Cat[]"}}]}"#
     static let listFiles = [("el.csv", "id,tags\n1,\"[\"\"a\"\", 2]\"\n"), ("el.jsonl", "{\"id\": 1, \"nums\": [1, 2, \"x\"]}\n")]
     static let listCases: [(statement: String, error: String)] = [
         (#"insert Cat {"id": 1, "tags": ["a", 2]}"#, "error: column 12: element 2 of property 'tags' expects string, not the number 2\n"),
@@ -23,6 +23,9 @@ import Testing
         (#"update Cat 7 set tags = ["a", "b", 3]"#, "error: column 25: element 3 of property 'tags' expects string, not the number 3\n"),
         ("import Cat el.csv", "error: import from 'el.csv' failed: line 2, column 2 (tags): element 2 of property 'tags' expects string, not the number 2; nothing was imported\n"),
         ("import Cat el.jsonl", "error: import from 'el.jsonl' failed: record 1, line 1, column 1: element 3 of property 'nums' expects int, not the string \"x\"; nothing was imported\n"),
+        // A list of links too, given as JSON or as a literal.
+        (#"insert Cat {"id": 1, "friends": [7, "x"]}"#, "error: column 12: element 2 of property 'friends' expects int, not the string \"x\"\n"),
+        (#"update Cat 7 set friends = {7, "x"}"#, "error: column 32: element 2 of property 'friends' expects int, not the string \"x\"\n"),
         // The property itself of the wrong type is named as the property.
         (#"insert Cat {"id": 1, "tags": "a"}"#, "error: column 12: property 'tags' expects string[], not a string\n"),
     ]
@@ -35,6 +38,7 @@ import Testing
             let r = try w.run(["cats", statement])
             #expect(r.status == 1 && r.err == error, "\(statement): \(r.err)")
         }
+        #expect(try w.run(["cats", "count Cat"]).out == "1\n")
     }
 
     @Test func importTakesIntegralNumbersForIntegersAndDatesWithoutATime() throws {

@@ -49,8 +49,13 @@ public struct CoercionError: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String {
         if property.isEmpty { return "expected \(type), found \(found)" }
-        if let element { return "element \(element) of property '\(property)' expects \(type), not \(found)" }
-        return "property '\(property)' expects \(type), not \(found)"
+        return "\(Self.place(property: property, element: element)) expects \(type), not \(found)"
+    }
+
+    /// Where a refused value was to go, as every refusal words it: `property 'tags'`, or
+    /// `element 2 of property 'tags'` for an element (from 1) of its list.
+    package static func place(property: String, element: Int?) -> String {
+        element.map { "element \($0) of property '\(property)'" } ?? "property '\(property)'"
     }
 }
 

@@ -74,6 +74,8 @@ enum ValueJSON {
             do {
                 return try Coercion.scalar(.json(json), as: pk.type, for: p.name)
             } catch {
+                // An element of a list of links is named by its position, as a literal's is.
+                if let position { throw StoreError.invalidValue(error.inElement(position)) }
                 throw StoreError.typeMismatch(property: p.name, expected: "the primary key of \(target.name) (\(pk.type))", found: json.typeDescription)
             }
         }

@@ -263,8 +263,8 @@ public final class Transaction: Snapshot {
             if case .null = v { return .list([]) }
             guard case .list(let items) = v else { throw StoreError.typeMismatch(property: p.name, expected: "a list", found: v.kindDescription) }
             if p.isLinkList {
-                return .list(try items.map { item in
-                    let r = try resolveLink(item, for: p, depth: depth)
+                return .list(try items.enumerated().map { position, item in
+                    let r = try resolveLink(item, for: p, depth: depth, element: position + 1)
                     guard case .reference = r else { throw StoreError.nullNotAllowed(model: p.model.name, property: p.name) }
                     return r
                 })
@@ -275,7 +275,8 @@ public final class Transaction: Snapshot {
         return try Coercion.stored(v, for: p)
     }
 
-    private func resolveLink(_ v: Value, for p: PropertyLayout, depth: Int) throws -> Value {
+    /// `v` as a link of `p` (or of element `element`, from 1, of its list).
+    private func resolveLink(_ v: Value, for p: PropertyLayout, depth: Int, element: Int? = nil) throws -> Value {
         guard let target = p.target else { return .null }
         switch v {
         case .null: return .null
@@ -297,7 +298,12 @@ public final class Transaction: Snapshot {
             if target.id < nestedWrites.count, let written = nestedWrites[target.id][ExactKey(v)] {
                 return .reference(ObjectReference(model: target.name, key: written.key))
             }
-            guard let key = try objectKey(target, primaryKey: v) else {
+            let found: UInt64?
+            do { found = try objectKey(target, primaryKey: v) } catch StoreError.invalidValue(let error) where element != nil {
+                // An element of the wrong type is named by its position in the list.
+                throw StoreError.invalidValue(CoercionError(property: p.name, type: error.type, found: error.found, element: element))
+            }
+            guard let key = found else {
                 throw StoreError.linkTargetNotFound(property: p.name, model: target.name, primaryKey: v.description)
             }
             return .reference(ObjectReference(model: target.name, key: key))
