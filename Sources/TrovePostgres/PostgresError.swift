@@ -34,11 +34,24 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String { message }
 
-    /// The refusal of text for the property `model.property` (or element `element`, from 1,
-    /// of its list) that holds a NUL character, which PostgreSQL text cannot hold.
-    static func nulCharacter(model: String, property: String, element: Int? = nil) -> PostgresError {
-        let place = element.map { "element \($0) of '\(model).\(property)'" } ?? "'\(model).\(property)'"
-        return PostgresError("the text for \(place) has a NUL character, which PostgreSQL text cannot hold")
+    /// The refusal of text holding a NUL character, which PostgreSQL text cannot hold, for
+    /// the property `model.property` (or element `element`, from 1, of its list) of the
+    /// object `record` (`with primary key 7`, `at position 2`) when the caller knows which.
+    static func nulCharacter(model: String, property: String, element: Int? = nil, record: String? = nil) -> PostgresError {
+        var place = element.map { "element \($0) of '\(model).\(property)'" } ?? "'\(model).\(property)'"
+        if let record { place += " in the object \(record)" }
+        return nulCharacter(in: place)
+    }
+
+    /// The refusal of the text of statement parameter `parameter` (from 1) holding a NUL
+    /// character: what the connection says, which knows no model or property.
+    static func nulCharacter(parameter: Int) -> PostgresError {
+        nulCharacter(in: "parameter $\(parameter)")
+    }
+
+    /// The one wording of every refusal of text holding a NUL, `place` saying where it was to go.
+    private static func nulCharacter(in place: String) -> PostgresError {
+        PostgresError("the text for \(place) has a NUL character, which PostgreSQL text cannot hold")
     }
 
     /// Whether the connection to the server is gone (it shut down, crashed or ended this
