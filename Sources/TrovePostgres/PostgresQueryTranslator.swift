@@ -48,7 +48,7 @@ struct PostgresQueryTranslator {
 
     /// The model a statement names.
     func model(_ name: QueryIdentifier) throws -> ModelSchema {
-        guard let model = schema[name.name] else { throw Self.refusal(.unknownModel, "no model named '\(name.name)'", at: name.range) }
+        guard let model = schema[name.name] else { throw Self.refusal(.unknownModel, UnknownModelName.message(name.name, among: schema.models.map(\.name)), at: name.range) }
         return model
     }
 

@@ -152,7 +152,7 @@ public enum StoreCopy {
     }
 
     private static func castType(ofKeysOf model: String, in schema: Schema) throws -> String {
-        guard let target = schema[model] else { throw PostgresError("no model named '\(model)'") }
+        guard let target = schema[model] else { throw StoreError.noSuchModel(model) }
         return PostgresTables.castType(target.primaryKeyProperty?.type ?? .int)
     }
 

@@ -152,7 +152,7 @@ public final class TroveBackend: ShellBackend {
         } catch let error as QueryError {
             throw StatementError(error, at: error.location.offset)
         } catch let error as StoreError {
-            throw StatementError(error)
+            throw StatementError(error, models: store.schema.models.map(\.name))
         }
     }
 
@@ -271,7 +271,7 @@ public final class TroveBackend: ShellBackend {
         } catch let error as QueryError {
             throw StatementError(error, at: error.location.offset)
         } catch let error as StoreError {
-            throw StatementError(error)
+            throw StatementError(error, models: store.schema.models.map(\.name))
         }
     }
 

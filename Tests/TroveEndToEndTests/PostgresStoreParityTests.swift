@@ -345,6 +345,12 @@ extension PostgresStoreParityTests {
             (["--arg", "2", "Car OFFSET($0)"], "error: column 12: OFFSET takes an integer written in the statement, not a parameter\n"),
             (["Car LIMIT(9223372036854775808)"], "error: column 11: LIMIT takes an integer from 0 to 9223372036854775807\n"),
             (["get Car 1 SELECT(name)"], "error: column 11: get takes primary keys only; SELECT(...) belongs to a query, as in Car where KEY == 1 SELECT(name)\n"),
+            // A model's name misspelled: the closest model, else the models there are.
+            (["Carr where hp > 1"], "error: column 1: no model named 'Carr'; did you mean 'Car'?\n"),
+            (["Cra where hp > 1"], "error: column 1: no model named 'Cra' (models: Car, Maker)\n"),
+            (["count Carr"], "error: column 7: no model named 'Carr'; did you mean 'Car'?\n"),
+            (["avg Cra.hp"], "error: column 5: no model named 'Cra' (models: Car, Maker)\n"),
+            ([".schema Carr"], "error: column 9: no model named 'Carr'; did you mean 'Car'?\n"),
             (["Car GROUP(origin) SELECT(name)"],
              "error: column 26: 'name' is not a GROUP key path: a grouped SELECT holds GROUP's key paths and group aggregates (@count; add 'name' to GROUP to show it)\n"),
             (["Car GROUP(origin) SELECT(hp)"],
