@@ -171,7 +171,7 @@ enum CommandTable {
 
     /// What a command another shell takes, typed here out of habit, is here: a dot-command
     /// of sqlite3, a word psql takes at the start of a line, or SQL's SELECT (lowercased; SQL's
-    /// habits inside a query are the parser's, `SQLHabits`).
+    /// habits inside a query are the parser's, `SQLHabit`).
     static let habits: [String: String] = [
         ".import": "import is a statement here: " + (statement("import")?.usage.first ?? "import"),
         ".indexes": ".schema MODEL shows its indexed properties",
@@ -180,7 +180,7 @@ enum CommandTable {
         "quit": ".quit leaves the shell",
         "exit": ".quit leaves the shell",
         "help": ".help lists the commands",
-        "select": SQLHabits.hint("select"),
+        "select": SQLHabit.select.hint(),
         "\\q": ".quit leaves the shell",
         "\\?": ".help lists the commands",
         "\\h": ".help lists the commands",

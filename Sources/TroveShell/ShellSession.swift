@@ -116,7 +116,9 @@ final class ShellSession {
         }
         do {
             if let habit = try habitualMistake(split.text) { throw habit }
-            let statement = try StatementRecognizer.recognize(split.text)
+            let statement = try StatementRecognizer.recognize(split.text) { [backend] model in
+                (try? backend.models())?.first { $0.name == model }?.primaryKey
+            }
             if readOnly, statement.isWrite {
                 throw StatementError.readOnly(statement.keyword, at: 0)
             }

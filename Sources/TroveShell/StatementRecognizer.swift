@@ -11,16 +11,22 @@ public enum StatementRecognizer {
     public static var keywords: [String] { CommandTable.statements.map(\.keyword) }
 
     /// Recognizes one complete statement (as produced by `StatementSplitter`).
-    public static func recognize(_ text: String) throws(StatementError) -> ShellStatement {
-        var r = Recognizer(text)
+    /// `primaryKey` gives the name of a model's primary key, where the schema is known, for
+    /// the query an error suggests instead (nil: unknown, or none).
+    public static func recognize(_ text: String, primaryKey: @escaping (String) -> String? = { _ in nil }) throws(StatementError) -> ShellStatement {
+        var r = Recognizer(text, primaryKey: primaryKey)
         return try r.statement()
     }
 }
 
 private struct Recognizer {
     var s: StatementScanner
+    let primaryKey: (String) -> String?
 
-    init(_ text: String) { s = StatementScanner(text) }
+    init(_ text: String, primaryKey: @escaping (String) -> String?) {
+        s = StatementScanner(text)
+        self.primaryKey = primaryKey
+    }
 
     // MARK: Statements
 
@@ -68,11 +74,10 @@ private struct Recognizer {
         case "get":
             let model = try modelName(after: "get")
             if let clause = firstClause(from: s.position) {
-                let key = s.chunks(in: s.position..<clause).first.map { s.text($0) } ?? "VALUE"
                 var t = s
                 t.position = clause
                 throw error("get takes primary keys only; \(clauseKeyword(at: t) ?? "")(...) belongs to a query, as in "
-                            + "\(model.text) where KEY == \(key) \(s.text(s.trimmed(clause..<s.bytes.count)))", at: clause)
+                            + query(model.text, keys: s.chunks(in: s.position..<clause).map { s.text($0) }, then: s.text(s.trimmed(clause..<s.bytes.count))), at: clause)
             }
             let keys = try keyList(upToSet: false, after: "get \(model.text)")
             return .get(model: model, keys: keys)
@@ -340,6 +345,15 @@ private struct Recognizer {
         if range.isEmpty { throw expected("a predicate after 'where'", at: s.trimmed(word.upperBound..<s.bytes.count).lowerBound) }
         s.position = end
         return s.fragment(range)
+    }
+
+    /// The query that finds the objects of `model` with primary keys `keys` (as written), then
+    /// runs `clauses`: `Tag where id IN {'a', 'b'} LIMIT(1)`. Without the schema, the key's
+    /// name is `KEY`, said to stand for it.
+    func query(_ model: String, keys: [String], then clauses: String) -> String {
+        let key = primaryKey(model)
+        let condition = keys.count > 1 ? "IN {\(keys.joined(separator: ", "))}" : "== \(keys.first ?? "VALUE")"
+        return "\(model) where \(key ?? "KEY") \(condition) \(clauses)" + (key == nil ? " (KEY being \(model)'s primary key)" : "")
     }
 
     mutating func keyList(upToSet: Bool, after context: String) throws(StatementError) -> [SourceFragment] {

@@ -344,7 +344,13 @@ extension PostgresStoreParityTests {
             (["Car GROUP BY origin"], "error: column 11: expected '(' after 'GROUP', found 'BY': SQL's GROUP BY origin is GROUP(origin) here\n"),
             (["--arg", "2", "Car OFFSET($0)"], "error: column 12: OFFSET takes an integer written in the statement, not a parameter\n"),
             (["Car LIMIT(9223372036854775808)"], "error: column 11: LIMIT takes an integer from 0 to 9223372036854775807\n"),
-            (["get Car 1 SELECT(name)"], "error: column 11: get takes primary keys only; SELECT(...) belongs to a query, as in Car where KEY == 1 SELECT(name)\n"),
+            // The query `get` means names the primary key, and finds every key given.
+            (["get Car 1 SELECT(name)"], "error: column 11: get takes primary keys only; SELECT(...) belongs to a query, as in Car where id == 1 SELECT(name)\n"),
+            (["get Car 1 'a b' 'SORT(x)' LIMIT(1)"],
+             "error: column 27: get takes primary keys only; LIMIT(...) belongs to a query, as in Car where id IN {1, 'a b', 'SORT(x)'} LIMIT(1)\n"),
+            // count(DISTINCT x) is the number of GROUP(x)'s results, not @count.
+            (["Car SELECT(count(DISTINCT origin))"],
+             "error: column 17: expected ',' or ')' after 'count', found '(': SQL's count(DISTINCT origin) counts origin's distinct values other than null: here Car where origin != nil GROUP(origin) gives one result per such value, and the number of its results is that count\n"),
             // A model's name misspelled: the closest model, else the models there are.
             (["Carr where hp > 1"], "error: column 1: no model named 'Carr'; did you mean 'Car'?\n"),
             (["Cra where hp > 1"], "error: column 1: no model named 'Cra' (models: Car, Maker)\n"),

@@ -186,4 +186,25 @@ import Testing
         #expect(failure("explain avg Person.age") == nil)
         #expect(failure("get Person 'open") == StatementError("unterminated or malformed string", at: 11))
     }
+
+    /// `get` with a clause suggests the query it means: every key given, by the primary key's
+    /// name where the schema gives it, else `KEY`, said to stand for it.
+    @Test func getWithAClauseSuggestsTheQueryForEveryKey() {
+        func suggestion(_ text: String, primaryKey: String?) -> String? {
+            do {
+                _ = try StatementRecognizer.recognize(text) { $0 == "Tag" ? primaryKey : nil }
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        let text = "get Tag 'a b' 'SORT(x)' LIMIT(1)"
+        #expect(suggestion(text, primaryKey: "name")
+                == "get takes primary keys only; LIMIT(...) belongs to a query, as in Tag where name IN {'a b', 'SORT(x)'} LIMIT(1)")
+        #expect(suggestion(text, primaryKey: nil)
+                == "get takes primary keys only; LIMIT(...) belongs to a query, as in Tag where KEY IN {'a b', 'SORT(x)'} LIMIT(1) (KEY being Tag's primary key)")
+        #expect(suggestion("get Tag 7 SORT(n) LIMIT(1)", primaryKey: "id")
+                == "get takes primary keys only; SORT(...) belongs to a query, as in Tag where id == 7 SORT(n) LIMIT(1)")
+        #expect(failure(text)?.offset == 24)
+    }
 }
