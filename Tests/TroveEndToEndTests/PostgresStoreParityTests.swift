@@ -357,6 +357,11 @@ extension PostgresStoreParityTests {
             (["count Carr"], "error: column 7: no model named 'Carr'; did you mean 'Car'?\n"),
             (["avg Cra.hp"], "error: column 5: no model named 'Cra' (models: Car, Maker)\n"),
             ([".schema Carr"], "error: column 9: no model named 'Carr'; did you mean 'Car'?\n"),
+            // A SORT name that is a key path of each result and another item's name is refused, grouped or not.
+            (["Car SORT(name) SELECT(origin AS name)"],
+             "error: column 10: SORT(name) is ambiguous: 'name' is a property of 'Car' and the name of the SELECT item 'origin AS name'; rename the item with AS\n"),
+            (["Car GROUP(origin, name) SELECT(name AS origin, @count) SORT(origin)"],
+             "error: column 61: SORT(origin) is ambiguous: 'origin' is a GROUP key path and the name of the SELECT item 'name AS origin'; rename the item with AS\n"),
             (["Car GROUP(origin) SELECT(name)"],
              "error: column 26: 'name' is not a GROUP key path: a grouped SELECT holds GROUP's key paths and group aggregates (@count; add 'name' to GROUP to show it)\n"),
             (["Car GROUP(origin) SELECT(hp)"],
