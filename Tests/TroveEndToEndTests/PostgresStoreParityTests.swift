@@ -357,11 +357,6 @@ extension PostgresStoreParityTests {
             (["count Carr"], "error: column 7: no model named 'Carr'; did you mean 'Car'?\n"),
             (["avg Cra.hp"], "error: column 5: no model named 'Cra' (models: Car, Maker)\n"),
             ([".schema Carr"], "error: column 9: no model named 'Carr'; did you mean 'Car'?\n"),
-            // A SORT name that is a key path of each result and another item's name is refused, grouped or not.
-            (["Car SORT(name) SELECT(origin AS name)"],
-             "error: column 10: SORT(name) is ambiguous: 'name' is a property of 'Car' and the name of the SELECT item 'origin AS name'; rename the item with AS\n"),
-            (["Car GROUP(origin, name) SELECT(name AS origin, @count) SORT(origin)"],
-             "error: column 61: SORT(origin) is ambiguous: 'origin' is a GROUP key path and the name of the SELECT item 'name AS origin'; rename the item with AS\n"),
             (["Car GROUP(origin) SELECT(name)"],
              "error: column 26: 'name' is not a GROUP key path: a grouped SELECT holds GROUP's key paths and group aggregates (@count; add 'name' to GROUP to show it)\n"),
             (["Car GROUP(origin) SELECT(hp)"],
@@ -398,6 +393,19 @@ extension PostgresStoreParityTests {
         #expect(split.status == 1 && split.out == "{\"inserted\": 1}\norigin,@count\nx,1\n", "\(split.out)")
         #expect(split.err.hasPrefix("error: line 3, column 3: SELECT(...) cannot start a statement: a statement ends at the end of its line unless a quote or a bracket is still open, "
                                     + "so a question goes on to the next line only inside a bracket left open, as after 'Person GROUP(age) SELECT(age,'"), "\(split.err)")
+    }
+
+    /// A SORT name that is a property and an item's name orders by the property without GROUP
+    /// (SORT orders objects by key paths) and by the item under GROUP (SORT orders rows by their
+    /// items), the same on a store and on the server.
+    @Test func aSortNameThatIsAPropertyAndAnItemsNameIsThePropertyUngroupedAndTheItemGrouped() throws {
+        let sorted = try expectSame(schema: Self.cars, ["--csv"], stdin: """
+            insert Car [{"id": 201, "name": "c", "origin": "x"}, {"id": 202, "name": "a", "origin": "x"}, {"id": 203, "name": "b", "origin": "y"}]
+            Car where id > 200 SORT(origin DESC, id) SELECT(id, name AS origin)
+            Car where id > 200 GROUP(origin) SELECT(@count AS origin) SORT(origin DESC)
+            """)
+        #expect(sorted.status == 0 && sorted.err.isEmpty, "\(sorted.err)")
+        #expect(sorted.out == "{\"inserted\": 3}\nid,origin\n203,b\n201,c\n202,a\norigin\n2\n1\n", "\(sorted.out)")
     }
 
     /// Every statement that names a model of a database with none says how to give it one,

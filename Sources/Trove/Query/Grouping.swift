@@ -69,15 +69,11 @@ struct BoundGrouping {
     }
 
     /// The column a SORT key names: a SELECT item by its name or text, or a GROUP key path.
-    /// A GROUP key path that is also another item's name is refused (`refuseNameClash`).
     private mutating func sortColumn(_ path: QueryKeyPath, model: ModelLayout, binder: QueryBinder) throws -> Int {
         let written = path.description
-        let items: [(name: String, text: String)] = columns[..<printed].map { ($0.name, $0.text) }
-        let item = try binder.sortItem(path, in: items)
-        if !written.hasPrefix("@"), let bound = try? binder.selectedKeyPath(path, model: model), keys.contains(where: { $0.text == bound.text }) {
-            try binder.refuseNameClash(path, keyPath: "a GROUP key path", in: items)
+        if let index = try binder.sortItem(path, in: columns[..<printed].map { ($0.name, $0.text) }) {
+            return index
         }
-        if let item { return item }
         let neither = binder.error(.invalidKeyPath, "SORT of groups takes a SELECT item's name or text or a GROUP key path; '\(written)' is neither", at: path.range.start)
         guard !written.hasPrefix("@"), let bound = try? binder.selectedKeyPath(path, model: model),
               let key = keys.firstIndex(where: { $0.text == bound.text }) else { throw neither }

@@ -53,15 +53,12 @@ struct BoundProjection {
     }
 
     /// The SORT key `path`: a key path of `model`, or when no property has that name, a
-    /// SELECT item named or written so. A key path that is also another item's name is
-    /// refused (`refuseNameClash`). An item that reads an array (its path crosses a list)
+    /// SELECT item named or written so. An item that reads an array (its path crosses a list)
     /// or a link is refused, as SORT on its key path is: a store has no order for arrays of
     /// values, nor SQL for one.
     func sortKey(_ path: QueryKeyPath, model: ModelLayout, binder: QueryBinder) throws -> SortKey {
         do {
-            let bound = try binder.orderingKeyPath(path, model: model, clause: "SORT", allowsLinks: false)
-            try binder.refuseNameClash(path, keyPath: "a property of '\(model.name)'", in: items.map { ($0.name, $0.text) })
-            return .path(bound)
+            return .path(try binder.orderingKeyPath(path, model: model, clause: "SORT", allowsLinks: false))
         } catch let error as QueryError where error.kind == .unknownProperty {
             let written = path.description
             guard let index = try binder.sortItem(path, in: items.map { ($0.name, $0.text) }) else {

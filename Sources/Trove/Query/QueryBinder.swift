@@ -72,26 +72,13 @@ struct QueryBinder {
         let named = items.firstIndex { $0.name == written }
         let writtenSo = items.firstIndex { $0.text == written }
         if let named, let writtenSo, items[named].text != items[writtenSo].text {
-            throw error(.duplicateName, "SORT(\(written)) is ambiguous: '\(written)' is the name of the SELECT item '\(Self.shown(items[named]))' and the text of the item '\(Self.shown(items[writtenSo]))'; rename one with AS",
+            func shown(_ item: (name: String, text: String)) -> String {
+                item.name == item.text ? item.text : "\(item.text) AS \(item.name)"
+            }
+            throw error(.duplicateName, "SORT(\(written)) is ambiguous: '\(written)' is the name of the SELECT item '\(shown(items[named]))' and the text of the item '\(shown(items[writtenSo]))'; rename one with AS",
                         at: path.range.start)
         }
         return named ?? writtenSo
-    }
-
-    /// Refuses a SORT key that is a key path each result has (`what`: a property of the
-    /// model, ungrouped; a GROUP key path, grouped) and the name (`AS NAME`) of a SELECT item
-    /// that is another thing: ordering by either would surprise a reader who meant the other,
-    /// so neither wins, with or without GROUP.
-    func refuseNameClash(_ path: QueryKeyPath, keyPath what: String, in items: [(name: String, text: String)]) throws {
-        let written = path.description
-        guard let item = items.first(where: { $0.name == written && $0.text != written }) else { return }
-        throw error(.duplicateName, "SORT(\(written)) is ambiguous: '\(written)' is \(what) and the name of the SELECT item '\(Self.shown(item))'; rename the item with AS",
-                    at: path.range.start)
-    }
-
-    /// A SELECT item as written, with its `AS NAME` when it has one.
-    private static func shown(_ item: (name: String, text: String)) -> String {
-        item.name == item.text ? item.text : "\(item.text) AS \(item.name)"
     }
 
     /// A key path of a SELECT item: any path from `model`.
