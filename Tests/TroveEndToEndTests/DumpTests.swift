@@ -90,7 +90,8 @@ import Testing
         #expect(try w.run(["db", ".schema Cat"]).err == "error: column 9: no model named 'Cat' (models: Person, Dog)\n")
         #expect(try w.run(["db", "count Cat"]).err == "error: column 7: no model named 'Cat' (models: Person, Dog)\n")
         #expect(try w.run(["db", ".dump Doge"]).err == "error: column 7: no model named 'Doge'; did you mean 'Dog'?\n")
-        #expect(try w.run(["db", "Dgo where name == 'x'"]).err == "error: column 1: no model named 'Dgo' (models: Person, Dog)\n")
+        #expect(try w.run(["db", "Dgo where name == 'x'"]).err == "error: column 1: no model named 'Dgo'; did you mean 'Dog'?\n")
+        #expect(try w.run(["db", "Dogcatcher where name == 'x'"]).err == "error: column 1: no model named 'Dogcatcher' (models: Person, Dog)\n")
         #expect(try w.run(["db", "Doge where name == 'x'"]).err == "error: column 1: no model named 'Doge'; did you mean 'Dog'?\n")
         #expect(try w.run(["db", "delete Doge where name == 'x'"]).err == "error: column 8: no model named 'Doge'; did you mean 'Dog'?\n")
     }

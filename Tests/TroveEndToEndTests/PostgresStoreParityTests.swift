@@ -353,9 +353,10 @@ extension PostgresStoreParityTests {
              "error: column 17: expected ',' or ')' after 'count', found '(': SQL's count(DISTINCT origin) counts origin's distinct values other than null: here Car where origin != nil GROUP(origin) gives one result per such value, and the number of its results is that count\n"),
             // A model's name misspelled: the closest model, else the models there are.
             (["Carr where hp > 1"], "error: column 1: no model named 'Carr'; did you mean 'Car'?\n"),
-            (["Cra where hp > 1"], "error: column 1: no model named 'Cra' (models: Car, Maker)\n"),
+            (["Cra where hp > 1"], "error: column 1: no model named 'Cra'; did you mean 'Car'?\n"),
             (["count Carr"], "error: column 7: no model named 'Carr'; did you mean 'Car'?\n"),
-            (["avg Cra.hp"], "error: column 5: no model named 'Cra' (models: Car, Maker)\n"),
+            (["avg Bus.hp"], "error: column 5: no model named 'Bus' (models: Car, Maker)\n"),
+            (["count Carburetor"], "error: column 7: no model named 'Carburetor' (models: Car, Maker)\n"),
             ([".schema Carr"], "error: column 9: no model named 'Carr'; did you mean 'Car'?\n"),
             (["Car GROUP(origin) SELECT(name)"],
              "error: column 26: 'name' is not a GROUP key path: a grouped SELECT holds GROUP's key paths and group aggregates (@count; add 'name' to GROUP to show it)\n"),

@@ -19,7 +19,9 @@ import Trove
     /// The store's refusal is worded as every layer words it: the closest model, else the models.
     @Test func theStoresRefusalSuggestsAModelAsTheBinderDoes() {
         let close = StatementError(StoreError.noSuchModel("Dgo"), models: ["Cat", "Dog"])
-        #expect(close.namesUnknownModel && close.message == "no model named 'Dgo' (models: Cat, Dog)")
+        #expect(close.namesUnknownModel && close.message == "no model named 'Dgo'; did you mean 'Dog'?")
+        let far = StatementError(StoreError.noSuchModel("Bird"), models: ["Cat", "Dog"])
+        #expect(far.namesUnknownModel && far.message == "no model named 'Bird' (models: Cat, Dog)")
         let typo = StatementError(StoreError.noSuchModel("Doge"), models: ["Cat", "Dog"])
         #expect(typo.namesUnknownModel && typo.message == "no model named 'Doge'; did you mean 'Dog'?")
         #expect(StatementError.noModel(named: "dog", among: ["Cat", "Dog"]).message == "no model named 'dog'; did you mean 'Dog'?")
