@@ -51,6 +51,11 @@ public struct StatementError: Error, Sendable, Equatable, CustomStringConvertibl
         .unknownModel(name, UnknownModelName.hint(for: name, among: names), at: offset)
     }
 
+    /// What a statement that picks objects of `model` by primary key says when it has none.
+    static func noPrimaryKey(_ model: String, at offset: Int? = nil) -> StatementError {
+        StatementError("model '\(model)' has no primary key: use 'where' to choose objects", at: offset)
+    }
+
     /// The error at `offset` unless it names a place already.
     public func placed(at offset: Int) -> StatementError {
         var placed = self

@@ -346,6 +346,9 @@ extension PostgresStoreParityTests {
             (["Car LIMIT(9223372036854775808)"], "error: column 11: LIMIT takes an integer from 0 to 9223372036854775807\n"),
             // The query `get` means names the primary key, and finds every key given.
             (["get Car 1 SELECT(name)"], "error: column 11: get takes primary keys only; SELECT(...) belongs to a query, as in Car where id == 1 SELECT(name)\n"),
+            (["get Car 1, 2 LIMIT(1)"], "error: column 14: get takes primary keys only; LIMIT(...) belongs to a query, as in Car where id IN {1, 2} LIMIT(1)\n"),
+            (["get Car {1, 2} LIMIT(1)"], "error: column 16: get takes primary keys only; LIMIT(...) belongs to a query, as in Car where id IN {1, 2} LIMIT(1)\n"),
+            (["get Bus 1 SELECT(name)"], "error: column 11: get takes primary keys only; SELECT(...) belongs to a query\n"),
             (["get Car 1 'a b' 'SORT(x)' LIMIT(1)"],
              "error: column 27: get takes primary keys only; LIMIT(...) belongs to a query, as in Car where id IN {1, 'a b', 'SORT(x)'} LIMIT(1)\n"),
             // count(DISTINCT x) is the number of GROUP(x)'s results, not @count.
@@ -394,6 +397,16 @@ extension PostgresStoreParityTests {
         #expect(split.status == 1 && split.out == "{\"inserted\": 1}\norigin,@count\nx,1\n", "\(split.out)")
         #expect(split.err.hasPrefix("error: line 3, column 3: SELECT(...) cannot start a statement: a statement ends at the end of its line unless a quote or a bracket is still open, "
                                     + "so a question goes on to the next line only inside a bracket left open, as after 'Person GROUP(age) SELECT(age,'"), "\(split.err)")
+    }
+
+    /// `get` of a model without a primary key, with a clause or without, says that it has
+    /// none, not which query would find objects by it.
+    @Test func aGetOfAModelWithoutAPrimaryKeySaysSoWithAClauseOrWithout() throws {
+        let schema = #"{"models": [{"name": "Note", "properties": {"text": "string"}}]}"#
+        for statement in ["get Note 1", "get Note 1 SELECT(text)"] {
+            let result = try expectSame(schema: schema, [statement])
+            #expect(result.status == 1 && result.err == "error: column 10: model 'Note' has no primary key: use 'where' to choose objects\n", "\(statement): \(result.err)")
+        }
     }
 
     /// A SORT name that is a property and an item's name orders by the property without GROUP
