@@ -43,6 +43,14 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
         return nulCharacter(in: place)
     }
 
+    /// The refusal of a query's constant holding a NUL character: a string literal, or the
+    /// argument `$argument` (the shell's `--arg` value of that name), element `element` (from
+    /// 1) of a list argument.
+    static func nulCharacter(argument: Int?, element: Int? = nil) -> PostgresError {
+        guard let argument else { return nulCharacter(in: "this string literal") }
+        return nulCharacter(in: element.map { "element \($0) of $\(argument)" } ?? "$\(argument)")
+    }
+
     /// The refusal of the text of statement parameter `parameter` (from 1) holding a NUL
     /// character: what the connection says, which knows no model or property.
     static func nulCharacter(parameter: Int) -> PostgresError {
