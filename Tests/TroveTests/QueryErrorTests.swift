@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Trove
 
@@ -266,5 +267,16 @@ struct QueryErrorTests {
         // A model may still be named like an aggregate or a clause word.
         #expect(statementError("avg where x > 1") == nil)
         #expect(statementError("Person SELECT(count)") == nil)
+    }
+
+    /// The man page glosses SQL's count(DISTINCT x) with the query its hint gives, which leaves
+    /// null out as count(DISTINCT x) does.
+    @Test func theManPageGlossesCountDistinctWithTheHintsQuery() throws {
+        let hint = SQLHabit.countDistinct.hint([.path: "x"])
+        let query = try #require(hint.firstRange(of: "here ").map { hint[$0.upperBound...] }?.components(separatedBy: " gives").first)
+        #expect(query == "MODEL where x != nil GROUP(x)")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let man = try String(contentsOf: root.appendingPathComponent("man/trove.1"), encoding: .utf8)
+        #expect(man.contains(".Ql count(DISTINCT x)\n(the number of results of\n.Ql \(query) )\n"))
     }
 }
