@@ -269,8 +269,11 @@ public final class PostgresBulkInsert {
             Self.appendQuoted(integer, to: &row)
             return 0
         }
-        guard let text = try Self.text(stored, type: type) else { return nil }
-        return try Self.appendQuoted(text, to: &row)
+        guard var text = try Self.text(stored, type: type) else { return nil }
+        guard let lineBreaks = text.withUTF8({ Self.appendQuoted($0, to: &row) }) else {
+            throw PostgresError.nulCharacter(model: model.name, property: property.name)
+        }
+        return lineBreaks
     }
 
     /// Ends the batch once it holds `batchBytes`, before another row is written into it.
@@ -373,14 +376,6 @@ public final class PostgresBulkInsert {
         }
         return "\(digits(year, 4))-\(digits(month, 2))-\(digits(day, 2)) \(digits(seconds / 3600, 2)):\(digits(seconds / 60 % 60, 2)):\(digits(seconds % 60, 2))"
             + ".\(digits(rest % 1_000_000, 6))+00"
-    }
-
-    private static func appendQuoted(_ text: String, to row: inout [UInt8]) throws -> Int {
-        var text = text
-        guard let lineBreaks = text.withUTF8({ appendQuoted($0, to: &row) }) else {
-            throw PostgresError("PostgreSQL text cannot hold a NUL character")
-        }
-        return lineBreaks
     }
 
     /// Appends `value` in decimal as a CSV field in quotes, as `add(_:at:)` writes an integer.

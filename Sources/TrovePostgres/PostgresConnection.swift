@@ -84,8 +84,8 @@ public final class PostgresConnection {
     /// Runs one statement with `parameters` bound to `$1`, `$2`, ... (nil is NULL).
     @discardableResult
     public func execute(_ sql: String, _ parameters: [String?] = []) throws -> PostgresRows {
-        for case let parameter? in parameters where parameter.utf8.contains(0) {
-            throw PostgresError("PostgreSQL text cannot hold a NUL character")
+        if let index = parameters.firstIndex(where: { $0?.utf8.contains(0) == true }) {
+            throw PostgresError.nulCharacter(parameter: index + 1)
         }
         statementsSent += 1
         if isCopying { abandonCopy() }

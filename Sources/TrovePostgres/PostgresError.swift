@@ -36,10 +36,32 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String { message }
 
-    /// The refusal of text for the property `property` of `model` (or element `element`, from
-    /// 1, of its list) that holds a NUL character, which PostgreSQL text cannot hold.
-    static func nulCharacter(model: String, property: String, element: Int? = nil) -> PostgresError {
-        PostgresError("the text for \(CoercionError.place(property: property, element: element)) of '\(model)' has a NUL character, which PostgreSQL text cannot hold")
+    /// The refusal of text holding a NUL character, which PostgreSQL text cannot hold, for
+    /// the property `property` of `model` (or element `element`, from 1, of its list) of the
+    /// object `record` (`with primary key 7`, `at position 2`) when the caller knows which.
+    static func nulCharacter(model: String, property: String, element: Int? = nil, record: String? = nil) -> PostgresError {
+        var place = "\(CoercionError.place(property: property, element: element)) of '\(model)'"
+        if let record { place += " in the object \(record)" }
+        return nulCharacter(in: place)
+    }
+
+    /// The refusal of a query's constant holding a NUL character: a string literal, or the
+    /// argument `$argument` (the shell's `--arg` value of that name), element `element` (from
+    /// 1) of a list argument.
+    static func nulCharacter(argument: Int?, element: Int? = nil) -> PostgresError {
+        guard let argument else { return nulCharacter(in: "this string literal") }
+        return nulCharacter(in: element.map { "element \($0) of $\(argument)" } ?? "$\(argument)")
+    }
+
+    /// The refusal of the text of statement parameter `parameter` (from 1) holding a NUL
+    /// character: what the connection says, which knows no model or property.
+    static func nulCharacter(parameter: Int) -> PostgresError {
+        nulCharacter(in: "parameter $\(parameter)")
+    }
+
+    /// The one wording of every refusal of text holding a NUL, `place` saying where it was to go.
+    private static func nulCharacter(in place: String) -> PostgresError {
+        PostgresError("the text for \(place) has a NUL character, which PostgreSQL text cannot hold")
     }
 
     /// Whether the connection to the server is gone (it shut down, crashed or ended this

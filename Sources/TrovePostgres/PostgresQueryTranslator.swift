@@ -48,7 +48,7 @@ struct PostgresQueryTranslator {
 
     /// The model a statement names.
     func model(_ name: QueryIdentifier) throws -> ModelSchema {
-        guard let model = schema[name.name] else { throw Self.refusal(.unknownModel, "no model named '\(name.name)'", at: name.range) }
+        guard let model = schema[name.name] else { throw Self.refusal(.unknownModel, UnknownModelName.message(name.name, among: schema.models.map(\.name)), at: name.range) }
         return model
     }
 
@@ -785,12 +785,12 @@ struct PostgresQueryTranslator {
             switch expression.kind {
             case .literal(let literal):
                 if case .null = literal { return (.null, .fixed) }
-                return (try Coercion.comparand(.literal(literal), as: type, for: ""), .fixed)
+                return (try Self.refusingNUL(try Coercion.comparand(.literal(literal), as: type, for: ""), argument: nil, at: expression.range), .fixed)
             case .parameter(let index):
                 guard arguments.indices.contains(index) else {
                     throw Self.refusal(.invalidParameter, "$\(index) is not bound: \(arguments.count) arguments were given", at: expression.range)
                 }
-                return (try argument(arguments[index], as: type, index: index),
+                return (try Self.refusingNUL(try argument(arguments[index], as: type, index: index), argument: index, at: expression.range),
                         .argument(index: index, element: nil, type: type, options: options, isPattern: false))
             default:
                 throw Self.refusal(.typeMismatch, "expected a value", at: expression.range)
@@ -798,6 +798,16 @@ struct PostgresQueryTranslator {
         } catch let error as CoercionError {
             throw Self.refusal(.typeMismatch, error.description, at: expression.range)
         }
+    }
+
+    /// `value`, unless it is text holding a NUL character, which PostgreSQL text cannot hold:
+    /// refused where the constant stands, a string literal or the argument `$argument`, in
+    /// `PostgresError.nulCharacter`'s words. A store finds no string equal to it.
+    private static func refusingNUL(_ value: Value, argument: Int?, element: Int? = nil, at range: QuerySourceRange) throws -> Value {
+        if case .string(let text) = value, text.utf8.contains(0) {
+            throw refusal(.unsupported, PostgresError.nulCharacter(argument: argument, element: element).message, at: range)
+        }
+        return value
     }
 
     /// An argument as a value of `type`; one that becomes null (the text `null`) or a number
@@ -843,7 +853,7 @@ struct PostgresQueryTranslator {
         if case .parameter(let index) = constant.kind, arguments.indices.contains(index), case .list(let values) = arguments[index] {
             do {
                 return try values.enumerated().map { element, item in
-                    (try argument(item, as: type, index: index),
+                    (try Self.refusingNUL(try argument(item, as: type, index: index), argument: index, element: element + 1, at: constant.range),
                      .argument(index: index, element: element, type: type, options: options, isPattern: false))
                 }
             } catch let error as CoercionError {

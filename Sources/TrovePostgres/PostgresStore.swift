@@ -84,7 +84,7 @@ public final class PostgresStore {
     }
 
     func model(_ name: String) throws -> ModelSchema {
-        guard let model = schema[name] else { throw PostgresError("no model named '\(name)'") }
+        guard let model = schema[name] else { throw StoreError.noSuchModel(name) }
         return model
     }
 

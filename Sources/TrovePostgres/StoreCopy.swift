@@ -137,20 +137,22 @@ public enum StoreCopy {
     }
 
     /// Refuses a string PostgreSQL's text cannot hold, naming where it is: the model, the
-    /// object (by primary key, or by position without one) and the property.
+    /// object (by primary key, or by position without one), the property and the element.
     private static func checkText(_ value: Value, of model: ModelSchema, _ object: DynamicObject, at index: Int, _ property: String) throws {
-        let strings: [String] = switch value {
-        case .string(let text): [text]
-        case .list(let items): items.compactMap { if case .string(let text) = $0 { text } else { nil } }
-        default: []
+        let element: Int?
+        switch value {
+        case .string(let text) where text.utf8.contains(0): element = nil
+        case .list(let items):
+            guard let position = items.firstIndex(where: { if case .string(let text) = $0 { text.utf8.contains(0) } else { false } }) else { return }
+            element = position + 1
+        default: return
         }
-        guard strings.contains(where: { $0.utf8.contains(0) }) else { return }
-        let which = try object.primaryKey.map { "with primary key \($0)" } ?? "at position \(index + 1)"
-        throw PostgresError("the '\(model.name)' object \(which) has a NUL character in '\(property)', which PostgreSQL text cannot hold")
+        let record = try object.primaryKey.map { "with primary key \($0)" } ?? "at position \(index + 1)"
+        throw PostgresError.nulCharacter(model: model.name, property: property, element: element, record: record)
     }
 
     private static func castType(ofKeysOf model: String, in schema: Schema) throws -> String {
-        guard let target = schema[model] else { throw PostgresError("no model named '\(model)'") }
+        guard let target = schema[model] else { throw StoreError.noSuchModel(model) }
         return PostgresTables.castType(target.primaryKeyProperty?.type ?? .int)
     }
 

@@ -48,7 +48,7 @@ struct CSVImport {
             copyRows = destination.bulkInsert.flatMap { CSVCopyRows(header: properties, model: model, bulk: $0) }
         }
         guard let columns, let line = try readFields() else { return nil }
-        let place = keyColumn.map { RecordPlace.keyedLine(line, keyColumn: $0 + 1, key: columns[$0].name) } ?? .line(line)
+        let place = keyColumn.map { RecordPlace.keyedLine(line, keyColumn: $0 + 1, key: columns[$0].name, model: model.name) } ?? .line(line)
         if copyRows != nil, try copyRows!.add(reader, at: place) { return Row(values: nil, place: place) }
         let record = try texts(line: line)
         guard record.fields.count == columns.count else {
@@ -63,11 +63,11 @@ struct CSVImport {
                 values[property.name] = value
                 if property.objectType != nil { columnOf[property.name] = index + 1 }
             } catch {
-                throw ImportFailure("\(place), column \(index + 1) (\(property.name)): \(Self.message(error))")
+                throw ImportFailure("\(place.field(index + 1, named: property.name)): \(Self.message(error))")
             }
         }
         if !columnOf.isEmpty {
-            try links.setAside(&values, in: destination) { "\(place), column \(columnOf[$0] ?? 0) (\($0))" }
+            try links.setAside(&values, in: destination) { place.field(columnOf[$0] ?? 0, named: $0) }
         }
         return Row(values: values, place: place)
     }
@@ -102,7 +102,7 @@ struct CSVImport {
         var seen = Set<String>()
         return try header.fields.enumerated().map { index, field in
             let name = field.text
-            func bad(_ what: String) -> ImportFailure { ImportFailure("\(RecordPlace.line(header.line)), column \(index + 1): \(what)") }
+            func bad(_ what: String) -> ImportFailure { ImportFailure("\(RecordPlace.line(header.line).field(index + 1)): \(what)") }
             guard let property = model[property: name] else {
                 throw bad("model '\(model.name)' has no property '\(name)' (the header line names properties)")
             }

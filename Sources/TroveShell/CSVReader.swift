@@ -26,7 +26,7 @@ final class CSVReader {
         var line: Int
         var column: Int
         var message: String
-        var description: String { "\(RecordPlace.line(line)), column \(column): \(message)" }
+        var description: String { "\(RecordPlace.line(line).field(column)): \(message)" }
     }
 
     // A reader belongs to one thread, and its source (the one call out) cannot reach it, so

@@ -171,7 +171,7 @@ enum CommandTable {
 
     /// What a command another shell takes, typed here out of habit, is here: a dot-command
     /// of sqlite3, a word psql takes at the start of a line, or SQL's SELECT (lowercased; SQL's
-    /// habits inside a query are the parser's, `SQLHabits`).
+    /// habits inside a query are the parser's, `SQLHabit`).
     static let habits: [String: String] = [
         ".import": "import is a statement here: " + (statement("import")?.usage.first ?? "import"),
         ".indexes": ".schema MODEL shows its indexed properties",
@@ -180,7 +180,7 @@ enum CommandTable {
         "quit": ".quit leaves the shell",
         "exit": ".quit leaves the shell",
         "help": ".help lists the commands",
-        "select": SQLHabits.hint("select"),
+        "select": SQLHabit.select.hint(),
         "\\q": ".quit leaves the shell",
         "\\?": ".help lists the commands",
         "\\h": ".help lists the commands",
@@ -332,9 +332,10 @@ enum CommandTable {
                                             "without SELECT a row holds the key paths and @count"],
                   example: "Car GROUP(Origin) SELECT(Origin, @avg.Horsepower AS hp) SORT(hp DESC)"),
         ClauseRow(keyword: "SORT", usage: ["SORT(KEYPATH [ASC|DESC], ...)",
-                                           "order the results, null first ascending and last descending; a SELECT",
-                                           "item's name or text when no property has that name (under GROUP: an",
-                                           "item or a GROUP key path; a name that is two items' is an error)"],
+                                           "order the results, null first ascending and last descending; without",
+                                           "GROUP it orders objects: a property, else a SELECT item's name or text;",
+                                           "under GROUP it orders rows: an item's name or text, else a GROUP key",
+                                           "path; a name that is one item's name and another's text is an error"],
                   example: "Person SORT(n DESC) LIMIT(3) SELECT(name, dogs.@count AS n)"),
         ClauseRow(keyword: "DISTINCT", usage: ["DISTINCT(KEYPATH, ...)",
                                                "keep the first object of each combination of values, after SORT;",

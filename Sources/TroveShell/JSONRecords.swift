@@ -61,9 +61,9 @@ extension JSONRecords {
     private static func placed(at offset: Int?, _ body: () throws -> Void) throws {
         do {
             try WriteFailure.wrap(body)
-        } catch let failure as WriteFailure {
-            let place = failure.underlying.offset ?? (failure.cause as? ImportFailure)?.offset ?? offset
-            throw WriteFailure(underlying: StatementError(failure.underlying.message, at: place), cause: failure.cause)
+        } catch var failure as WriteFailure {
+            failure.underlying.offset = failure.underlying.offset ?? (failure.cause as? ImportFailure)?.offset ?? offset
+            throw failure
         }
     }
 }

@@ -24,7 +24,7 @@ enum LiteralValue {
     static func primaryKey(_ key: SourceFragment, of model: ModelSchema, schema: Schema, arguments: ParameterValues,
                            typed: JSONTyping) throws -> Value {
         guard let pk = model.primaryKeyProperty else {
-            throw StatementError("model '\(model.name)' has no primary key: use 'where' to choose objects", at: key.offset)
+            throw StatementError.noPrimaryKey(model.name, at: key.offset)
         }
         let value: Value
         if pk.type == .uuid, UUID(uuidString: key.text) != nil {

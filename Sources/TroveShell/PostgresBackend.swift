@@ -193,7 +193,7 @@ public final class PostgresBackend: ShellBackend {
         } catch let error as QueryError {
             throw StatementError(error, at: error.location.offset)
         } catch let error as StoreError {
-            throw StatementError(error)
+            throw StatementError(error, models: store.schema.models.map(\.name))
         }
     }
 

@@ -116,7 +116,11 @@ final class ShellSession {
         }
         do {
             if let habit = try habitualMistake(split.text) { throw habit }
-            let statement = try StatementRecognizer.recognize(split.text)
+            let statement = try StatementRecognizer.recognize(split.text) { [backend] name in
+                guard let models = try? backend.models() else { return .unknown }
+                guard let model = models.first(where: { $0.name == name }) else { return .noModel }
+                return model.primaryKey.map { .named($0) } ?? .noKey
+            }
             if readOnly, statement.isWrite {
                 throw StatementError.readOnly(statement.keyword, at: 0)
             }

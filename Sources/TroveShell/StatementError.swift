@@ -23,15 +23,16 @@ public struct StatementError: Error, Sendable, Equatable, CustomStringConvertibl
         namesUnknownModel = error.kind == .unknownModel
     }
 
-    /// The store's refusal `error`, which names no place in the statement.
-    init(_ error: StoreError) {
-        if case .noSuchModel(let name) = error { self = .unknownModel(name) } else { self.init(error.description) }
+    /// The store's refusal `error`, which names no place in the statement; `models`, the
+    /// database's, are what a name that is none of them is told of (``noModel(named:among:at:)``).
+    init(_ error: StoreError, models: [String]) {
+        if case .noSuchModel(let name) = error { self = .noModel(named: name, among: models) } else { self.init(error.description) }
     }
 
     /// That the statement names `name`, a model the database does not define; `detail`
     /// follows the name (`; did you mean 'Person'?`).
     static func unknownModel(_ name: String, _ detail: String = "", at offset: Int? = nil) -> StatementError {
-        var error = StatementError("no model named '\(name)'" + detail, at: offset)
+        var error = StatementError(UnknownModelName.message(name, among: []) + detail, at: offset)
         error.namesUnknownModel = true
         return error
     }
@@ -43,16 +44,16 @@ public struct StatementError: Error, Sendable, Equatable, CustomStringConvertibl
         StatementError("cannot \(action): the database is open read-only (--readonly)", at: offset)
     }
 
-    /// What every statement that names a model not in `names` says: the models it could
-    /// have named, or the one spelled the same but for case.
+    /// What every statement and dot-command that names a model not in `names` says, as the
+    /// query binder does (`UnknownModelName`): the model it most likely misspells, else the
+    /// models there are.
     static func noModel(named name: String, among names: [String], at offset: Int? = nil) -> StatementError {
-        var detail = ""
-        if let similar = names.first(where: { $0.lowercased() == name.lowercased() }) {
-            detail = "; did you mean '\(similar)'?"
-        } else if !names.isEmpty {
-            detail = " (models: \(names.joined(separator: ", ")))"
-        }
-        return .unknownModel(name, detail, at: offset)
+        .unknownModel(name, UnknownModelName.hint(for: name, among: names), at: offset)
+    }
+
+    /// What a statement that picks objects of `model` by primary key says when it has none.
+    static func noPrimaryKey(_ model: String, at offset: Int? = nil) -> StatementError {
+        StatementError("model '\(model)' has no primary key: use 'where' to choose objects", at: offset)
     }
 
     /// The error at `offset` unless it names a place already.

@@ -11,16 +11,34 @@ public enum StatementRecognizer {
     public static var keywords: [String] { CommandTable.statements.map(\.keyword) }
 
     /// Recognizes one complete statement (as produced by `StatementSplitter`).
-    public static func recognize(_ text: String) throws(StatementError) -> ShellStatement {
-        var r = Recognizer(text)
+    /// `primaryKey` tells what the schema says of a model's primary key, for the query an
+    /// error suggests instead.
+    public static func recognize(_ text: String, primaryKey: @escaping (String) -> PrimaryKey = { _ in .unknown }) throws(StatementError) -> ShellStatement {
+        var r = Recognizer(text, primaryKey: primaryKey)
         return try r.statement()
+    }
+
+    /// What the schema says of a model's primary key, for the query `get` with a clause means.
+    public enum PrimaryKey: Sendable, Equatable {
+        /// No schema at hand: the query names the key `KEY`, said to stand for it.
+        case unknown
+        /// The schema has no such model: no query is suggested.
+        case noModel
+        /// The model has no primary key: `get` is told so, as `get MODEL KEY` is.
+        case noKey
+        /// The model's primary key.
+        case named(String)
     }
 }
 
 private struct Recognizer {
     var s: StatementScanner
+    let primaryKey: (String) -> StatementRecognizer.PrimaryKey
 
-    init(_ text: String) { s = StatementScanner(text) }
+    init(_ text: String, primaryKey: @escaping (String) -> StatementRecognizer.PrimaryKey) {
+        s = StatementScanner(text)
+        self.primaryKey = primaryKey
+    }
 
     // MARK: Statements
 
@@ -68,11 +86,14 @@ private struct Recognizer {
         case "get":
             let model = try modelName(after: "get")
             if let clause = firstClause(from: s.position) {
-                let key = s.chunks(in: s.position..<clause).first.map { s.text($0) } ?? "VALUE"
                 var t = s
                 t.position = clause
-                throw error("get takes primary keys only; \(clauseKeyword(at: t) ?? "")(...) belongs to a query, as in "
-                            + "\(model.text) where KEY == \(key) \(s.text(s.trimmed(clause..<s.bytes.count)))", at: clause)
+                let keys = s.chunks(in: s.position..<clause)
+                let known = primaryKey(model.text)
+                if known == .noKey { throw .noPrimaryKey(model.text, at: keys.first?.lowerBound ?? clause) }
+                let rewrite = known == .noModel ? ""
+                    : ", as in " + query(model.text, key: known, keys: keys.map { s.text($0) }, then: s.text(s.trimmed(clause..<s.bytes.count)))
+                throw error("get takes primary keys only; \(clauseKeyword(at: t) ?? "")(...) belongs to a query" + rewrite, at: clause)
             }
             let keys = try keyList(upToSet: false, after: "get \(model.text)")
             return .get(model: model, keys: keys)
@@ -342,6 +363,18 @@ private struct Recognizer {
         return s.fragment(range)
     }
 
+    /// The query that finds the objects of `model` with primary keys `keys` (as written, commas
+    /// between them or a `{...}` list too), then runs `clauses`: `Tag where id IN {'a', 'b'}
+    /// LIMIT(1)`. Without the schema, the key's name is `KEY`, said to stand for it.
+    func query(_ model: String, key: StatementRecognizer.PrimaryKey, keys written: [String], then clauses: String) -> String {
+        let keys = written.map { $0.trimmingCommas() }.filter { !$0.isEmpty }
+        let condition = if keys.count == 1, let list = keys.first, list.hasPrefix("{"), list.hasSuffix("}") { "IN \(list)" }
+            else if keys.count > 1 { "IN {\(keys.joined(separator: ", "))}" }
+            else { "== \(keys.first ?? "VALUE")" }
+        guard case .named(let name) = key else { return "\(model) where KEY \(condition) \(clauses) (KEY being \(model)'s primary key)" }
+        return "\(model) where \(name) \(condition) \(clauses)"
+    }
+
     mutating func keyList(upToSet: Bool, after context: String) throws(StatementError) -> [SourceFragment] {
         let keys = try keyList(in: s.position..<s.bytes.count, after: context)
         s.position = s.bytes.count
@@ -430,5 +463,15 @@ private struct Recognizer {
         var text = s.text(offset..<max(t.position, offset + 1))
         if text.count > 20 { text = String(text.prefix(20)) + "…" }
         return StatementError(message + ", found '\(text)'", at: offset)
+    }
+}
+
+private extension String {
+    /// The text without the commas that separate it from keys before and after it.
+    func trimmingCommas() -> String {
+        var text = Substring(self)
+        while text.first == "," { text = text.dropFirst() }
+        while text.last == "," { text = text.dropLast() }
+        return String(text)
     }
 }

@@ -153,7 +153,7 @@ public final class TroveBackend: ShellBackend {
         } catch let error as QueryError {
             throw StatementError(error, at: error.location.offset)
         } catch let error as StoreError {
-            throw StatementError(error)
+            throw StatementError(error, models: store.schema.models.map(\.name))
         }
     }
 
@@ -272,7 +272,7 @@ public final class TroveBackend: ShellBackend {
         } catch let error as QueryError {
             throw StatementError(error, at: error.location.offset)
         } catch let error as StoreError {
-            throw StatementError(error)
+            throw StatementError(error, models: store.schema.models.map(\.name))
         }
     }
 

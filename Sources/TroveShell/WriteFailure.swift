@@ -25,20 +25,23 @@ struct WriteFailure: Error {
             throw WriteFailure(underlying: error)
         } catch let error as QueryError {
             throw WriteFailure(underlying: StatementError(error, at: error.location.offset), cause: error)
+        } catch let error as StoreError {
+            throw WriteFailure(underlying: StatementError(error, models: []), cause: error)
         } catch {
             throw WriteFailure(underlying: StatementError(String(describing: error)), cause: error)
         }
     }
 
     /// Runs the write of one record of several, naming it in the error ("record 3: ...");
-    /// an error that names no place stands at the record.
+    /// an error that names no place stands at the record. The error stays what it was
+    /// otherwise (one that names an unknown model still says so).
     static func naming<R>(record index: Int, of count: Int, at offset: Int?, _ body: () throws -> R) throws -> R {
         do {
             return try wrap(body)
-        } catch let failure as WriteFailure {
-            let error = failure.underlying
-            let message = count > 1 ? "record \(index + 1): \(error.message)" : error.message
-            throw WriteFailure(underlying: StatementError(message, at: error.offset ?? offset), cause: failure.cause)
+        } catch var failure as WriteFailure {
+            if count > 1 { failure.underlying.message = "record \(index + 1): \(failure.underlying.message)" }
+            failure.underlying.offset = failure.underlying.offset ?? offset
+            throw failure
         }
     }
 }

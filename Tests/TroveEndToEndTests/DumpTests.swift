@@ -83,12 +83,17 @@ import Testing
         #expect(dump.out.contains(#""name":"Person""#) && dump.out.contains(#""name":"Dog""#))
         #expect(!dump.out.contains("insert Person"))
         #expect(dump.out.contains(#"insert Dog {"name": "Stray""#))
-        // Worded as every statement that names a model words it: the models, or the one
-        // spelled the same but for case.
+        // Worded as every statement and query that names a model words it: the model it most
+        // likely misspells, else the models there are.
         #expect(try w.run(["db", ".dump Cat"]).err == "error: column 7: no model named 'Cat' (models: Person, Dog)\n")
         #expect(try w.run(["db", ".dump dog"]).err == "error: column 7: no model named 'dog'; did you mean 'Dog'?\n")
         #expect(try w.run(["db", ".schema Cat"]).err == "error: column 9: no model named 'Cat' (models: Person, Dog)\n")
         #expect(try w.run(["db", "count Cat"]).err == "error: column 7: no model named 'Cat' (models: Person, Dog)\n")
+        #expect(try w.run(["db", ".dump Doge"]).err == "error: column 7: no model named 'Doge'; did you mean 'Dog'?\n")
+        #expect(try w.run(["db", "Dgo where name == 'x'"]).err == "error: column 1: no model named 'Dgo'; did you mean 'Dog'?\n")
+        #expect(try w.run(["db", "Dogcatcher where name == 'x'"]).err == "error: column 1: no model named 'Dogcatcher' (models: Person, Dog)\n")
+        #expect(try w.run(["db", "Doge where name == 'x'"]).err == "error: column 1: no model named 'Doge'; did you mean 'Dog'?\n")
+        #expect(try w.run(["db", "delete Doge where name == 'x'"]).err == "error: column 8: no model named 'Doge'; did you mean 'Dog'?\n")
     }
 
     @Test func aDumpThatFailsHalfWayLeavesNoObjects() throws {

@@ -202,6 +202,15 @@ struct PostgresShellTests {
         #expect(try w.run([url, "--jsonl", "Cat"]).out == #"{"id": 1, "name": "a", "tags": []}"# + "\n")
     }
 
+    /// A query's string literal holding a NUL is refused at the literal, and an `--arg`
+    /// value by its name `$N`, not by the number of a parameter of the SQL.
+    @Test func aNULInAQueryLiteralIsRefusedAtTheLiteral() throws {
+        try w.write("s.json", #"{"models": [{"name": "Cat", "primaryKey": "id", "properties": {"id": "int", "name": "string", "origin": "string?"}}]}"#)
+        #expect(try w.run([url, "--schema", "s.json", #"insert Cat {"id": 1, "name": "a"}"#]).status == 0)
+        let r = try w.run([url, "--arg", "USA", #"Cat where origin == $0 AND name == "a\u0000b""#])
+        #expect(r.status == 1 && r.err == "error: column 36: the text for this string literal has a NUL character, which PostgreSQL text cannot hold\n", "\(r.err)")
+    }
+
     /// A string primary key holding a NUL, by which a statement finds an object (an upsert, a
     /// merge) or a link names one, is refused naming the key's property, and writes nothing.
     @Test func aNULInAStringKeyNamesTheKeysProperty() throws {

@@ -344,7 +344,23 @@ extension PostgresStoreParityTests {
             (["Car GROUP BY origin"], "error: column 11: expected '(' after 'GROUP', found 'BY': SQL's GROUP BY origin is GROUP(origin) here\n"),
             (["--arg", "2", "Car OFFSET($0)"], "error: column 12: OFFSET takes an integer written in the statement, not a parameter\n"),
             (["Car LIMIT(9223372036854775808)"], "error: column 11: LIMIT takes an integer from 0 to 9223372036854775807\n"),
-            (["get Car 1 SELECT(name)"], "error: column 11: get takes primary keys only; SELECT(...) belongs to a query, as in Car where KEY == 1 SELECT(name)\n"),
+            // The query `get` means names the primary key, and finds every key given.
+            (["get Car 1 SELECT(name)"], "error: column 11: get takes primary keys only; SELECT(...) belongs to a query, as in Car where id == 1 SELECT(name)\n"),
+            (["get Car 1, 2 LIMIT(1)"], "error: column 14: get takes primary keys only; LIMIT(...) belongs to a query, as in Car where id IN {1, 2} LIMIT(1)\n"),
+            (["get Car {1, 2} LIMIT(1)"], "error: column 16: get takes primary keys only; LIMIT(...) belongs to a query, as in Car where id IN {1, 2} LIMIT(1)\n"),
+            (["get Bus 1 SELECT(name)"], "error: column 11: get takes primary keys only; SELECT(...) belongs to a query\n"),
+            (["get Car 1 'a b' 'SORT(x)' LIMIT(1)"],
+             "error: column 27: get takes primary keys only; LIMIT(...) belongs to a query, as in Car where id IN {1, 'a b', 'SORT(x)'} LIMIT(1)\n"),
+            // count(DISTINCT x) is the number of GROUP(x)'s results, not @count.
+            (["Car SELECT(count(DISTINCT origin))"],
+             "error: column 17: expected ',' or ')' after 'count', found '(': SQL's count(DISTINCT origin) counts origin's distinct values other than null: here Car where origin != nil GROUP(origin) gives one result per such value, and the number of its results is that count\n"),
+            // A model's name misspelled: the closest model, else the models there are.
+            (["Carr where hp > 1"], "error: column 1: no model named 'Carr'; did you mean 'Car'?\n"),
+            (["Cra where hp > 1"], "error: column 1: no model named 'Cra'; did you mean 'Car'?\n"),
+            (["count Carr"], "error: column 7: no model named 'Carr'; did you mean 'Car'?\n"),
+            (["avg Bus.hp"], "error: column 5: no model named 'Bus' (models: Car, Maker)\n"),
+            (["count Carburetor"], "error: column 7: no model named 'Carburetor' (models: Car, Maker)\n"),
+            ([".schema Carr"], "error: column 9: no model named 'Carr'; did you mean 'Car'?\n"),
             (["Car GROUP(origin) SELECT(name)"],
              "error: column 26: 'name' is not a GROUP key path: a grouped SELECT holds GROUP's key paths and group aggregates (@count; add 'name' to GROUP to show it)\n"),
             (["Car GROUP(origin) SELECT(hp)"],
@@ -381,6 +397,29 @@ extension PostgresStoreParityTests {
         #expect(split.status == 1 && split.out == "{\"inserted\": 1}\norigin,@count\nx,1\n", "\(split.out)")
         #expect(split.err.hasPrefix("error: line 3, column 3: SELECT(...) cannot start a statement: a statement ends at the end of its line unless a quote or a bracket is still open, "
                                     + "so a question goes on to the next line only inside a bracket left open, as after 'Person GROUP(age) SELECT(age,'"), "\(split.err)")
+    }
+
+    /// `get` of a model without a primary key, with a clause or without, says that it has
+    /// none, not which query would find objects by it.
+    @Test func aGetOfAModelWithoutAPrimaryKeySaysSoWithAClauseOrWithout() throws {
+        let schema = #"{"models": [{"name": "Note", "properties": {"text": "string"}}]}"#
+        for statement in ["get Note 1", "get Note 1 SELECT(text)"] {
+            let result = try expectSame(schema: schema, [statement])
+            #expect(result.status == 1 && result.err == "error: column 10: model 'Note' has no primary key: use 'where' to choose objects\n", "\(statement): \(result.err)")
+        }
+    }
+
+    /// A SORT name that is a property and an item's name orders by the property without GROUP
+    /// (SORT orders objects by key paths) and by the item under GROUP (SORT orders rows by their
+    /// items), the same on a store and on the server.
+    @Test func aSortNameThatIsAPropertyAndAnItemsNameIsThePropertyUngroupedAndTheItemGrouped() throws {
+        let sorted = try expectSame(schema: Self.cars, ["--csv"], stdin: """
+            insert Car [{"id": 201, "name": "c", "origin": "x"}, {"id": 202, "name": "a", "origin": "x"}, {"id": 203, "name": "b", "origin": "y"}]
+            Car where id > 200 SORT(origin DESC, id) SELECT(id, name AS origin)
+            Car where id > 200 GROUP(origin) SELECT(@count AS origin) SORT(origin DESC)
+            """)
+        #expect(sorted.status == 0 && sorted.err.isEmpty, "\(sorted.err)")
+        #expect(sorted.out == "{\"inserted\": 3}\nid,origin\n203,b\n201,c\n202,a\norigin\n2\n1\n", "\(sorted.out)")
     }
 
     /// Every statement that names a model of a database with none says how to give it one,

@@ -41,8 +41,9 @@ struct PostgresConnectionTests {
 
     @Test func refusesANulCharacterClearly() throws {
         let connection = try PostgresConnection(url: try PostgresTestServer.freshURL())
-        #expect(throws: PostgresError("PostgreSQL text cannot hold a NUL character")) {
-            try connection.execute("SELECT $1::text", ["a\u{0}b"])
+        // The connection knows no model or property: it names the parameter.
+        #expect(throws: PostgresError("the text for parameter $2 has a NUL character, which PostgreSQL text cannot hold")) {
+            try connection.execute("SELECT $1::text, $2::text", ["a", "a\u{0}b"])
         }
     }
 

@@ -31,6 +31,16 @@ struct PostgresStoreParityAPITests {
         return (store, postgres)
     }
 
+    /// A model the schema does not define is refused as a store refuses it, with
+    /// `StoreError.noSuchModel`, which a shell words as it words every unknown model.
+    @Test func anUnknownModelIsRefusedAsOnAStore() throws {
+        let (store, postgres) = try Self.load()
+        #expect(throws: StoreError.noSuchModel("Q")) { try store.write { tx in _ = try tx.insert("Q", ["id": 1]) } }
+        #expect(throws: StoreError.noSuchModel("Q")) { try postgres.insert("Q", ["id": 1]) }
+        #expect(throws: StoreError.noSuchModel("Q")) { try postgres.delete("Q", primaryKeys: [1]) }
+        #expect(try postgres.count("N") == Self.objects.count)
+    }
+
     /// A number outside a property's type (a fractional one for an integer, one beyond a
     /// decimal's, a float's or an int16's range) compares by its value, as an argument too, and
     /// a translation kept for one kind of argument gives the store's answer for the other.

@@ -339,6 +339,24 @@ struct PostgresStoreTests {
         #expect(throws: PostgresError.self) { try store.objects("Person SELECT(name)") }
     }
 
+    /// A query's constant holding a NUL, which PostgreSQL text cannot hold, is refused where it
+    /// stands, named as a string literal or as its argument `$N`, not as SQL's parameter.
+    @Test func aNULInAQueryConstantIsRefusedWhereItStands() throws {
+        let store = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: PostgresFixtures.schema)
+        let nul = "a\u{0}b"
+        let cases: [(text: String, arguments: [Value], column: Int, place: String)] = [
+            ("Person where age > $0 AND name == 'a\\u0000b'", [1], 35, "this string literal"),
+            ("Person where name IN {'x', \"a\\u0000b\"}", [], 28, "this string literal"),
+            ("Person where age > $0 AND name == $1", [1, .string(nul)], 35, "$1"),
+            ("Person where name IN $0", [.list([.string("x"), .string(nul)])], 22, "element 2 of $0"),
+        ]
+        for (text, arguments, column, place) in cases {
+            let error = try #require(throws: QueryError.self, "\(text)") { try store.objects(text, arguments: arguments) }
+            #expect(error.message == "the text for \(place) has a NUL character, which PostgreSQL text cannot hold", "\(text)")
+            #expect(error.column == column, "\(text)")
+        }
+    }
+
     @Test func explainShowsTheSQLWithEveryValueBound() throws {
         let store = try PostgresStore(url: try PostgresTestServer.freshURL(), schema: PostgresFixtures.schema)
         let (sql, plan) = try store.explain("Person where name == 'x; DROP TABLE' AND age > 3 SORT(age) LIMIT(5)")

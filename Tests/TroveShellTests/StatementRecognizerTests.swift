@@ -186,4 +186,38 @@ import Testing
         #expect(failure("explain avg Person.age") == nil)
         #expect(failure("get Person 'open") == StatementError("unterminated or malformed string", at: 11))
     }
+
+    /// `get` with a clause suggests the query it means: every key given, by the primary key's
+    /// name where the schema gives it, else `KEY`, said to stand for it.
+    @Test func getWithAClauseSuggestsTheQueryForEveryKey() {
+        func suggestion(_ text: String, primaryKey: StatementRecognizer.PrimaryKey) -> String? {
+            do {
+                _ = try StatementRecognizer.recognize(text) { $0 == "Tag" ? primaryKey : .noModel }
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        let text = "get Tag 'a b' 'SORT(x)' LIMIT(1)"
+        #expect(suggestion(text, primaryKey: .named("name"))
+                == "get takes primary keys only; LIMIT(...) belongs to a query, as in Tag where name IN {'a b', 'SORT(x)'} LIMIT(1)")
+        #expect(suggestion(text, primaryKey: .unknown)
+                == "get takes primary keys only; LIMIT(...) belongs to a query, as in Tag where KEY IN {'a b', 'SORT(x)'} LIMIT(1) (KEY being Tag's primary key)")
+        #expect(suggestion("get Tag 7 SORT(n) LIMIT(1)", primaryKey: .named("id"))
+                == "get takes primary keys only; SORT(...) belongs to a query, as in Tag where id == 7 SORT(n) LIMIT(1)")
+        // Keys written with commas between them, or as one list, are the list's elements.
+        #expect(suggestion("get Tag 1, 2 LIMIT(1)", primaryKey: .named("id"))
+                == "get takes primary keys only; LIMIT(...) belongs to a query, as in Tag where id IN {1, 2} LIMIT(1)")
+        #expect(suggestion("get Tag 1 ,2 LIMIT(1)", primaryKey: .named("id"))
+                == "get takes primary keys only; LIMIT(...) belongs to a query, as in Tag where id IN {1, 2} LIMIT(1)")
+        #expect(suggestion("get Tag {1, 2} LIMIT(1)", primaryKey: .named("id"))
+                == "get takes primary keys only; LIMIT(...) belongs to a query, as in Tag where id IN {1, 2} LIMIT(1)")
+        // A model without a primary key is told so, as `get Tag 1` is; a model the schema
+        // lacks gets no query to copy.
+        let keyless = #expect(throws: StatementError.self) { try StatementRecognizer.recognize("get Tag 1 SELECT(name)") { _ in .noKey } }
+        #expect(keyless == StatementError("model 'Tag' has no primary key: use 'where' to choose objects", at: 8))
+        #expect(suggestion("get Tagg 1 SELECT(name)", primaryKey: .named("id"))
+                == "get takes primary keys only; SELECT(...) belongs to a query")
+        #expect(failure(text)?.offset == 24)
+    }
 }

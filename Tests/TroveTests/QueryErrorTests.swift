@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Trove
 
@@ -212,7 +213,7 @@ struct QueryErrorTests {
         #expect(error.kind == .statementTooLong)
     }
 
-    /// SQL written out of habit is said as what does that here (`SQLHabits`), at the place
+    /// SQL written out of habit is said as what does that here (`SQLHabit`), at the place
     /// it goes wrong.
     @Test func sqlHabitsSayWhatDoesThatHere() throws {
         func statementError(_ text: String) -> QueryError? {
@@ -244,6 +245,13 @@ struct QueryErrorTests {
              "expected ',' or ')' after 'count', found '(': SQL's count(name) counts the objects whose name is not null: here that is the statement count Person where name != nil, or per group Person where name != nil GROUP(...) SELECT(@count)"),
             ("Person SELECT(count( * ))", 20,
              "expected ',' or ')' after 'count', found '(': SQL's count(*) is @count here, in a grouped SELECT (Person GROUP(...) SELECT(@count)); over all objects it is the statement count Person"),
+            // count(DISTINCT x) counts distinct values: the count of GROUP(x)'s results, never @count.
+            ("Person GROUP(age) SELECT(count(DISTINCT name))", 31,
+             "expected ',' or ')' after 'count', found '(': SQL's count(DISTINCT name) counts name's distinct values other than null: here Person where name != nil GROUP(name) gives one result per such value, and the number of its results is that count"),
+            // The extremes of the distinct values are those of all of them; a distinct sum has no form here.
+            ("Person SELECT(max(distinct age))", 18,
+             "expected ',' or ')' after 'max', found '(': SQL's max(age) is @max.age here, in a grouped SELECT (Person GROUP(...) SELECT(@max.age)); over all objects it is the statement max Person.age"),
+            ("Person SELECT(sum(DISTINCT age))", 18, "expected ',' or ')' after 'sum', found '('"),
             // count(1) is SQL's other spelling of count(*).
             ("Person GROUP(age) SELECT(count(1))", 31,
              "expected ',' or ')' after 'count', found '(': SQL's count(*) is @count here, in a grouped SELECT (Person GROUP(...) SELECT(@count)); over all objects it is the statement count Person"),
@@ -259,5 +267,16 @@ struct QueryErrorTests {
         // A model may still be named like an aggregate or a clause word.
         #expect(statementError("avg where x > 1") == nil)
         #expect(statementError("Person SELECT(count)") == nil)
+    }
+
+    /// The man page glosses SQL's count(DISTINCT x) with the query its hint gives, which leaves
+    /// null out as count(DISTINCT x) does.
+    @Test func theManPageGlossesCountDistinctWithTheHintsQuery() throws {
+        let hint = SQLHabit.countDistinct.hint([.path: "x"])
+        let query = try #require(hint.firstRange(of: "here ").map { hint[$0.upperBound...] }?.components(separatedBy: " gives").first)
+        #expect(query == "MODEL where x != nil GROUP(x)")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let man = try String(contentsOf: root.appendingPathComponent("man/trove.1"), encoding: .utf8)
+        #expect(man.contains(".Ql count(DISTINCT x)\n(the number of results of\n.Ql \(query) )\n"))
     }
 }

@@ -144,6 +144,21 @@ import Testing
         #expect(try Self.rows("Car GROUP(origin) SELECT(origin, @count AS n) SORT(origin DESC)", in: store) == [["USA", 3], ["Japan", 9]])
     }
 
+    /// Without GROUP, SORT orders objects by a key path, so a property wins over an item named
+    /// so; under GROUP, SORT orders the rows by their items, so an item's name wins over a GROUP
+    /// key path (the contract's "SORT may name an item's NAME").
+    @Test func aSortNameThatIsAPropertyAndAnItemsNameIsThePropertyUngroupedAndTheItemGrouped() throws {
+        let store = try Self.store()
+        // By the property origin (Japan first), not by the item's names car0...car3.
+        #expect(try Self.rows("Car where id < 4 SORT(origin, id DESC) SELECT(id, name AS origin)", in: store)
+                == [[3, "car3"], [2, "car2"], [1, "car1"], [0, "car0"]])
+        #expect(try Self.rows("Car where id < 4 SORT(name DESC) SELECT(id, hp AS name)", in: store)
+                == [[3, 90], [2, 80], [1, 70], [0, 60]])
+        // By the item @count (9 before 3), not by the GROUP key origin (USA before Japan).
+        #expect(try Self.rows("Car GROUP(origin) SELECT(@count AS origin) SORT(origin DESC)", in: store) == [[9], [3]])
+        #expect(try Self.rows("Car GROUP(origin) SELECT(origin, @count AS name) SORT(name)", in: store) == [["USA", 3], ["Japan", 9]])
+    }
+
     @Test func aGroupedSortNameThatNamesNothingSaysWhatSortTakes() throws {
         let store = try Self.store()
         for (text, written, column) in [("Car GROUP(origin) SORT(zz)", "zz", 24), ("Car GROUP(origin) SORT(@avg.hp DESC)", "@avg.hp", 24),

@@ -38,8 +38,7 @@ struct QueryBinder {
     /// The model a query names.
     func model(_ name: QueryIdentifier) throws -> ModelLayout {
         guard let model = layout.byName[name.name] else {
-            let suggestion = NameSuggestion.closest(to: name.name, among: layout.models.map(\.name))
-            throw error(.unknownModel, "no model named '\(name.name)'" + hint(suggestion), at: name.range.start)
+            throw error(.unknownModel, UnknownModelName.message(name.name, among: layout.models.map(\.name)), at: name.range.start)
         }
         return model
     }

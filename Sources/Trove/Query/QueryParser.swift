@@ -144,7 +144,7 @@ package struct QueryParser: Sendable {
             // `avg(Person.age)`: no model is followed by '('.
             if ahead.token.kind == .leftParen {
                 let word = lexer.text(of: token.range)
-                throw ahead.unexpected("MODEL.KEYPATH", hint: SQLHabits.hint("function(model.path)", ["FUNCTION": word]))
+                throw ahead.unexpected("MODEL.KEYPATH", hint: SQLHabit.functionModelPath.hint([.function: word]))
             }
             let namesPath: Bool
             switch ahead.token.kind {
@@ -264,15 +264,7 @@ package struct QueryParser: Sendable {
             kind = Self.selectKind(try parseKeyPathTail(variable: nil, components: [identifier(previous!)], allowAggregate: true))
             let function = lexer.text(of: previous!.range).lowercased()
             if token.kind == .leftParen, previous!.range.start == start, function == "count" || QueryAggregateStatement.words[function] != nil {
-                let argument = argumentText(after: token)
-                // count(1) is SQL's other spelling of count(*).
-                let countsRows = argument == nil || argument.flatMap(Double.init)?.isFinite == true
-                let hint = argument == "*" || function == "count" && countsRows
-                    ? SQLHabits.hint("count(*)", ["MODEL": model])
-                    : function == "count"
-                    ? SQLHabits.hint("count(path)", ["PATH": argument ?? "PATH", "MODEL": model])
-                    : SQLHabits.hint("function(path)", ["FUNCTION": function, "PATH": argument ?? "PATH", "MODEL": model])
-                throw unexpected("',' or ')'", hint: hint)
+                throw unexpected("',' or ')'", hint: Self.functionHint(function, bracketText(after: token), model: model))
             }
         case .keyword(let keyword) where keyword.isContextual:
             try advance()
@@ -370,19 +362,19 @@ package struct QueryParser: Sendable {
                 // PostgreSQL's `DISTINCT ON (a, b)`, or `DISTINCT BY a` after GROUP BY's pattern.
                 let path = (try? ahead.advance()) == nil || ahead.token.kind == .end ? "PATH"
                     : ahead.token.kind == .leftParen ? bracketText(after: ahead.token) ?? "PATH" : lexer.text(of: ahead.token.range)
-                hint = SQLHabits.hint(lowered == "on" ? "distinct on" : "distinct by", ["PATH": path])
+                hint = (lowered == "on" ? SQLHabit.distinctOn : .distinctBy).hint([.path: path])
             } else if lowered == "by" {
                 let path = (try? ahead.advance()) == nil || ahead.token.kind == .end ? "PATH" : lexer.text(of: ahead.token.range)
-                hint = word == "GROUP" ? SQLHabits.hint("group by", ["PATH": path]) : word == "SORT" ? SQLHabits.hint("order by", ["PATH": path]) : nil
+                hint = word == "GROUP" ? SQLHabit.groupBy.hint([.path: path]) : word == "SORT" ? SQLHabit.orderBy.hint([.path: path]) : nil
             } else if token.kind != .end {
-                hint = SQLHabits.hint("limit n", ["WORD": word, "ARGUMENT": found])
+                hint = SQLHabit.limitN.hint([.word: word, .argument: found])
             }
             throw unexpected("'('", hint: hint)
         }
         if word == "SELECT", let (star, blanks) = firstByte(after: token), star == UInt8(ascii: "*") {
             // Blanks are one byte and one column each: the `*` stands `blanks` past the `(`.
             let end = token.range.end
-            throw error(.unexpectedToken, SQLHabits.hint("select *"),
+            throw error(.unexpectedToken, SQLHabit.selectStar.hint(),
                         at: QuerySourceLocation(offset: end.offset + blanks, line: end.line, column: end.column + blanks))
         }
         try advance()
@@ -396,11 +388,27 @@ package struct QueryParser: Sendable {
         return (rest[index], rest.distance(from: rest.startIndex, to: index))
     }
 
-    /// The one word between `open` (a `(` token) and the next `)`, blanks trimmed, for a
-    /// hint; nil when there is none or more than one.
-    private func argumentText(after open: QueryToken) -> String? {
-        guard let words = bracketText(after: open)?.split(separator: " "), words.count == 1 else { return nil }
-        return String(words[0])
+    /// What SQL's `function(argument)` in a SELECT is here (`argument`: the text in its
+    /// brackets), or nil where nothing here counts or adds up what it does: SQL's
+    /// `sum(DISTINCT x)` and `avg(DISTINCT x)` take each value once, which no aggregate here does.
+    private static func functionHint(_ function: String, _ argument: String?, model: String) -> String? {
+        let words = argument?.split(separator: " ").map(String.init) ?? []
+        let distinct = words.first?.lowercased() == "distinct"
+        let paths = distinct ? Array(words.dropFirst()) : words
+        let path = paths.count == 1 ? paths[0] : "PATH"
+        if distinct {
+            switch function {
+            case "count": return SQLHabit.countDistinct.hint([.path: path, .model: model])
+            // The smallest and largest of the distinct values are those of all the values.
+            case "min", "max": return SQLHabit.functionPath.hint([.function: function, .path: path, .model: model])
+            default: return nil
+            }
+        }
+        // count(1) is SQL's other spelling of count(*).
+        let countsRows = paths.count != 1 || Double(path)?.isFinite == true
+        if path == "*" || function == "count" && countsRows { return SQLHabit.countStar.hint([.model: model]) }
+        if function == "count" { return SQLHabit.countPath.hint([.path: path, .model: model]) }
+        return SQLHabit.functionPath.hint([.function: function, .path: path, .model: model])
     }
 
     /// The text between `open` (a `(` token) and the next `)`, blanks trimmed, for a hint;
@@ -793,7 +801,7 @@ package struct QueryParser: Sendable {
                     var ahead = self
                     if (try? ahead.advance()) != nil, ahead.token.kind == .identifier, lexer.text(of: ahead.token.range).lowercased() == "by" {
                         let path = (try? ahead.advance()) == nil || ahead.token.kind == .end ? "PATH" : lexer.text(of: ahead.token.range)
-                        throw unexpected(expectation(), hint: SQLHabits.hint("order by", ["PATH": path]))
+                        throw unexpected(expectation(), hint: SQLHabit.orderBy.hint([.path: path]))
                     }
                 }
                 return try expectEnd(expecting: expectation())

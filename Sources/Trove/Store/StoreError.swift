@@ -30,7 +30,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .noSuchModel(let m): "no model named '\(m)'"
+        case .noSuchModel(let m): UnknownModelName.message(m, among: [])
         case let .noSuchProperty(m, p): "model '\(m)' has no property '\(p)'"
         case let .typeMismatch(p, e, f): "property '\(p)' expects \(e), not \(f)"
         case let .wrongAccessor(p, h, a): "'\(p)' holds \(h); read it with \(a)"
