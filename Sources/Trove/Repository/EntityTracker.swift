@@ -4,6 +4,10 @@
 package final class EntityTracker<ID: Hashable> {
     struct Entry {
         weak var entity: AnyObject?
+        /// The entity itself while it is new: an added entity is the repository's until a save
+        /// inserts it, as DBRepo's `addEntity` adds it to the store, so that one the caller let
+        /// go (a loop's, or one an optimized build releases after its last use) is saved.
+        var new: AnyObject?
         let model: String
         var id: ID?
         var saved: Value?
@@ -57,7 +61,8 @@ package final class EntityTracker<ID: Hashable> {
     @discardableResult
     package func track<T: EntityType>(_ entity: T, id: ID?, saved: Value?) -> Tracked {
         tracked += 1
-        entries[ObjectIdentifier(entity)] = Entry(entity: entity, model: T.modelName, id: id, saved: saved, order: tracked) { [weak entity] in
+        entries[ObjectIdentifier(entity)] = Entry(entity: entity, new: id == nil ? entity : nil, model: T.modelName, id: id, saved: saved,
+                                                  order: tracked) { [weak entity] in
             try entity.map { try ValueEncoder.encode($0) }
         }
         return Tracked(entry: ObjectIdentifier(entity), order: tracked)
@@ -92,8 +97,8 @@ package final class EntityTracker<ID: Hashable> {
         }
     }
 
-    /// The changes to save; entities that were released are forgotten (their unsaved
-    /// changes with them, as with any value nobody holds).
+    /// The changes to save; fetched entities that were released are forgotten (their unsaved
+    /// changes with them, as with any value nobody holds), added ones are not.
     package func pending() throws -> Pending {
         var out = Pending()
         for (key, entry) in entries.sorted(by: { $0.value.order < $1.value.order }) {
@@ -133,6 +138,7 @@ package final class EntityTracker<ID: Hashable> {
         for i in pending.inserts {
             entries[i.entry]?.id = insertedIDs[i.entry]
             entries[i.entry]?.saved = i.values
+            entries[i.entry]?.new = nil
         }
         for u in pending.updates { entries[u.entry]?.saved = u.values }
         removed = []
@@ -174,6 +180,7 @@ package final class EntityTracker<ID: Hashable> {
             if undo.insertedEntries.contains(key) {
                 entries[key]?.id = nil
                 entries[key]?.saved = nil
+                entries[key]?.new = entry.entity
             } else {
                 entries[key] = nil
             }
