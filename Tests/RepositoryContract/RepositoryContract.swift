@@ -20,6 +20,7 @@ public final class User: EntityType {
 public enum RepositoryContract: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case addedEntitiesAreSavedAtEndWriteAndFetchedInOrder
     case anAddedEntityIsSavedThoughTheCallerNoLongerHoldsIt
+    case anAddedEntityWhoseSaveFailedIsForgottenOnceReleased
     case closurePredicatesFilter
     case changesToFetchedEntitiesAreSavedByTheNextEndWrite
     case removedEntitiesAreGoneAfterEndWrite
@@ -40,6 +41,7 @@ public enum RepositoryContract: String, CaseIterable, Sendable, CustomTestString
         switch self {
         case .addedEntitiesAreSavedAtEndWriteAndFetchedInOrder: try Self.addedEntitiesAreSaved(repository)
         case .anAddedEntityIsSavedThoughTheCallerNoLongerHoldsIt: try Self.addedEntitiesNotHeld(repository)
+        case .anAddedEntityWhoseSaveFailedIsForgottenOnceReleased: try Self.failedAddNotHeld(repository)
         case .closurePredicatesFilter: try Self.predicatesFilter(repository)
         case .changesToFetchedEntitiesAreSavedByTheNextEndWrite: try Self.changesAreSaved(repository)
         case .removedEntitiesAreGoneAfterEndWrite: try Self.removal(repository)
@@ -87,6 +89,25 @@ public enum RepositoryContract: String, CaseIterable, Sendable, CustomTestString
             let user = try repo.addEntity(User.self)
             user.uid = "u\(i)"
             user.name = name
+        }
+        try repo.endWrite()
+        #expect(try repo.fetch(User.self, predicate: nil).map(\.name) == ["Ann", "Bob"])
+    }
+
+    private static func failedAddNotHeld<R: Repository>(_ repo: R) throws {
+        try addUsers(repo, ["Ann"])
+        try repo.beginWrite()
+        do {
+            let twin = try repo.addEntity(User.self)
+            twin.uid = "u0"
+            twin.name = "Twin"
+        }
+        #expect(throws: StoreError.duplicatePrimaryKey(model: "User", value: Value.string("u0").description)) { try repo.endWrite() }
+        try repo.beginWrite()
+        do {
+            let bob = try repo.addEntity(User.self)
+            bob.uid = "u1"
+            bob.name = "Bob"
         }
         try repo.endWrite()
         #expect(try repo.fetch(User.self, predicate: nil).map(\.name) == ["Ann", "Bob"])

@@ -4,9 +4,10 @@
 package final class EntityTracker<ID: Hashable> {
     struct Entry {
         weak var entity: AnyObject?
-        /// The entity itself while it is new: an added entity is the repository's until a save
-        /// inserts it, as DBRepo's `addEntity` adds it to the store, so that one the caller let
-        /// go (a loop's, or one an optimized build releases after its last use) is saved.
+        /// The entity itself from `addEntity` until the end of its write, as DBRepo's
+        /// `addEntity` adds it to the store, so that one the caller let go (a loop's, or one an
+        /// optimized build releases after its last use) is saved. Only for that write: after a
+        /// failed save, one nobody holds is forgotten rather than failing every later save.
         var new: AnyObject?
         let model: String
         var id: ID?
@@ -50,10 +51,12 @@ package final class EntityTracker<ID: Hashable> {
         if !inWrite { throw RepositoryError.notInWrite }
     }
 
-    /// Ends the write, whether or not the save succeeded.
+    /// Ends the write, whether or not the save succeeded; the entities added in it are held
+    /// from now on only as long as their callers hold them.
     package func endWrite() throws {
         try requireWrite()
         inWrite = false
+        for key in entries.keys { entries[key]?.new = nil }
     }
 
     /// Follows `entity`, stored as `id` with `saved` values (nil for a new one); returns its
@@ -97,8 +100,8 @@ package final class EntityTracker<ID: Hashable> {
         }
     }
 
-    /// The changes to save; fetched entities that were released are forgotten (their unsaved
-    /// changes with them, as with any value nobody holds), added ones are not.
+    /// The changes to save; entities that were released are forgotten (their unsaved changes
+    /// with them, as with any value nobody holds), but those added in the current write.
     package func pending() throws -> Pending {
         var out = Pending()
         for (key, entry) in entries.sorted(by: { $0.value.order < $1.value.order }) {
@@ -138,7 +141,6 @@ package final class EntityTracker<ID: Hashable> {
         for i in pending.inserts {
             entries[i.entry]?.id = insertedIDs[i.entry]
             entries[i.entry]?.saved = i.values
-            entries[i.entry]?.new = nil
         }
         for u in pending.updates { entries[u.entry]?.saved = u.values }
         removed = []
@@ -180,7 +182,6 @@ package final class EntityTracker<ID: Hashable> {
             if undo.insertedEntries.contains(key) {
                 entries[key]?.id = nil
                 entries[key]?.saved = nil
-                entries[key]?.new = entry.entity
             } else {
                 entries[key] = nil
             }
