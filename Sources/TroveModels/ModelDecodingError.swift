@@ -6,9 +6,9 @@ import Trove
 ///
 /// ```swift
 /// do { _ = try snapshot.objects(Person.self).values }
-/// catch let error as ModelDecodingError { print(error) }   // Person.age holds "x" (string), not Int
+/// catch let error as ModelDecodingError { print(error) }   // Person.age holds "x" (a string), which does not decode as Int: ...
 /// ```
-public struct ModelDecodingError: Error, CustomStringConvertible, Sendable {
+public struct ModelDecodingError: DescribedError, Sendable {
     /// The model of the object read.
     public let model: String
     /// The property that does not decode, through links and list positions

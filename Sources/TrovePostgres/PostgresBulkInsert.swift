@@ -427,7 +427,7 @@ public final class PostgresBulkInsert {
 }
 
 /// A row of a bulk insert that the server refused, with where the row came from.
-public struct PostgresRowError: Error, Sendable, CustomStringConvertible {
+public struct PostgresRowError: DescribedError, Sendable {
     public var place: String
     /// The server's refusal, always set; a broken constraint's in the store's words.
     public var error: PostgresError

@@ -2,7 +2,7 @@ import Trove
 
 /// A failure of the PostgreSQL backend: connecting, a statement the server refused, or a
 /// schema or query it cannot carry out. The message never holds a password.
-public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct PostgresError: DescribedError, Sendable, Equatable {
     public var message: String
     /// The server's SQLSTATE code, when the server reported the failure (`23505` for a
     /// unique violation, `28P01` for a wrong password).

@@ -4,7 +4,7 @@ import Trove
 ///
 /// Backends throw it too: an `offset` (UTF-8 bytes from the statement's start, e.g.
 /// `fragment.offset + n`) makes the shell print the line and column; nil prints no position.
-public struct StatementError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct StatementError: DescribedError, Sendable, Equatable {
     public var message: String
     public var offset: Int?
     /// Whether the statement names a model the database does not define: the shell then

@@ -19,6 +19,8 @@ public final class User: EntityType {
 /// against `Repository` behaves the same whichever is chosen.
 public enum RepositoryContract: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case addedEntitiesAreSavedAtEndWriteAndFetchedInOrder
+    case anAddedEntityIsSavedThoughTheCallerNoLongerHoldsIt
+    case anAddedEntityWhoseSaveFailedIsForgottenOnceReleased
     case closurePredicatesFilter
     case changesToFetchedEntitiesAreSavedByTheNextEndWrite
     case removedEntitiesAreGoneAfterEndWrite
@@ -38,6 +40,8 @@ public enum RepositoryContract: String, CaseIterable, Sendable, CustomTestString
     public func check<R: Repository>(_ repository: R) throws {
         switch self {
         case .addedEntitiesAreSavedAtEndWriteAndFetchedInOrder: try Self.addedEntitiesAreSaved(repository)
+        case .anAddedEntityIsSavedThoughTheCallerNoLongerHoldsIt: try Self.addedEntitiesNotHeld(repository)
+        case .anAddedEntityWhoseSaveFailedIsForgottenOnceReleased: try Self.failedAddNotHeld(repository)
         case .closurePredicatesFilter: try Self.predicatesFilter(repository)
         case .changesToFetchedEntitiesAreSavedByTheNextEndWrite: try Self.changesAreSaved(repository)
         case .removedEntitiesAreGoneAfterEndWrite: try Self.removal(repository)
@@ -74,6 +78,39 @@ public enum RepositoryContract: String, CaseIterable, Sendable, CustomTestString
         let all = try repo.fetch(User.self, predicate: nil)
         #expect(all.map(\.name) == ["Ada", "Bob"])
         #expect(all[0].roles == ["admin"] && all[0].email == nil && all[0] !== ada)
+    }
+
+    /// An entity from `addEntity` is the repository's to save, as DBRepo's is added to the
+    /// store: one the caller let go before `endWrite` (each of a loop's, or one an optimized
+    /// build releases after its last use) is saved all the same.
+    private static func addedEntitiesNotHeld<R: Repository>(_ repo: R) throws {
+        try repo.beginWrite()
+        for (i, name) in ["Ann", "Bob"].enumerated() {
+            let user = try repo.addEntity(User.self)
+            user.uid = "u\(i)"
+            user.name = name
+        }
+        try repo.endWrite()
+        #expect(try repo.fetch(User.self, predicate: nil).map(\.name) == ["Ann", "Bob"])
+    }
+
+    private static func failedAddNotHeld<R: Repository>(_ repo: R) throws {
+        try addUsers(repo, ["Ann"])
+        try repo.beginWrite()
+        do {
+            let twin = try repo.addEntity(User.self)
+            twin.uid = "u0"
+            twin.name = "Twin"
+        }
+        #expect(throws: StoreError.duplicatePrimaryKey(model: "User", value: Value.string("u0").description)) { try repo.endWrite() }
+        try repo.beginWrite()
+        do {
+            let bob = try repo.addEntity(User.self)
+            bob.uid = "u1"
+            bob.name = "Bob"
+        }
+        try repo.endWrite()
+        #expect(try repo.fetch(User.self, predicate: nil).map(\.name) == ["Ann", "Bob"])
     }
 
     private static func predicatesFilter<R: Repository>(_ repo: R) throws {

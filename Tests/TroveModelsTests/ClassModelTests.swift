@@ -202,7 +202,6 @@ import TroveModels
                   where fetch: ((ModelQuery<Member, Member>) -> ModelCondition<Member>) throws -> [Member],
                   matching fetchMatching: (Predicate<Member>) throws -> [Member]) throws {
         try repo.beginWrite()
-        // A repository saves the entities still held when the write ends.
         let added = try ["ann", "bob", "cy"].enumerated().map { i, name in
             let member = try repo.addEntity(Member.self)
             member.username = name

@@ -144,7 +144,6 @@ final class ClubPet: EntityType, PersistentModel {
     @Test func aDuplicatePrimaryKeyIsNamedByAWhereFetch() throws {
         let repo = InMemoryRepository()
         try repo.beginWrite()
-        // A repository saves the entities still held when the write ends.
         let accounts = try [1, 2].map { logins in
             let account = try repo.addEntity(Account.self)
             account.username = "ann"

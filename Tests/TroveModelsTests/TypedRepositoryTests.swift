@@ -30,7 +30,6 @@ extension Account {
     /// DBRepo's examples: fetch all, fetch the active ones, save a change, delete.
     func exercise(_ repo: some Repository & RepoQueryType, fetch: (Predicate<Account>) throws -> [Account]) throws {
         try repo.beginWrite()
-        // A repository saves the entities still held when the write ends.
         let added = try ["ann", "bob", "cy"].enumerated().map { i, name in
             let account = try repo.addEntity(Account.self)
             account.username = name

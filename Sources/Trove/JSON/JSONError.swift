@@ -3,7 +3,7 @@
 /// `line` and `column` are 1-based; columns count Unicode scalars, so they match what an
 /// editor shows for UTF-8 text. When the error comes from a ``JSONStreamReader``, `record`
 /// is the 1-based number of the value being read.
-public struct JSONError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct JSONError: DescribedError, Sendable, Equatable {
     /// What is wrong.
     public enum Reason: Sendable, Equatable {
         /// The input ended where `expected` was still required.

@@ -23,7 +23,7 @@ package enum CoercionInput: Sendable, Equatable {
 
 /// Why a value cannot become a value of a property: it names the property, the type and
 /// what was given.
-public struct CoercionError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct CoercionError: DescribedError, Sendable, Equatable {
     /// The property the value was for; empty when the value met an expression, not a property.
     public var property: String
     /// The type the value had to take.

@@ -8,7 +8,7 @@
 ///   age > 3 && == 4
 ///              ^
 /// ```
-public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct QueryError: DescribedError, Sendable, Hashable {
     /// The class of a query error, for callers that react differently to each.
     public enum Kind: Sendable, Hashable {
         /// A character that starts no token.

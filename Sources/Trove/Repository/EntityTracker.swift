@@ -4,6 +4,11 @@
 package final class EntityTracker<ID: Hashable> {
     struct Entry {
         weak var entity: AnyObject?
+        /// The entity itself from `addEntity` until the end of its write, as DBRepo's
+        /// `addEntity` adds it to the store, so that one the caller let go (a loop's, or one an
+        /// optimized build releases after its last use) is saved. Only for that write: after a
+        /// failed save, one nobody holds is forgotten rather than failing every later save.
+        var new: AnyObject?
         let model: String
         var id: ID?
         var saved: Value?
@@ -46,10 +51,12 @@ package final class EntityTracker<ID: Hashable> {
         if !inWrite { throw RepositoryError.notInWrite }
     }
 
-    /// Ends the write, whether or not the save succeeded.
+    /// Ends the write, whether or not the save succeeded; the entities added in it are held
+    /// from now on only as long as their callers hold them.
     package func endWrite() throws {
         try requireWrite()
         inWrite = false
+        for key in entries.keys { entries[key]?.new = nil }
     }
 
     /// Follows `entity`, stored as `id` with `saved` values (nil for a new one); returns its
@@ -57,7 +64,8 @@ package final class EntityTracker<ID: Hashable> {
     @discardableResult
     package func track<T: EntityType>(_ entity: T, id: ID?, saved: Value?) -> Tracked {
         tracked += 1
-        entries[ObjectIdentifier(entity)] = Entry(entity: entity, model: T.modelName, id: id, saved: saved, order: tracked) { [weak entity] in
+        entries[ObjectIdentifier(entity)] = Entry(entity: entity, new: id == nil ? entity : nil, model: T.modelName, id: id, saved: saved,
+                                                  order: tracked) { [weak entity] in
             try entity.map { try ValueEncoder.encode($0) }
         }
         return Tracked(entry: ObjectIdentifier(entity), order: tracked)
@@ -92,8 +100,8 @@ package final class EntityTracker<ID: Hashable> {
         }
     }
 
-    /// The changes to save; entities that were released are forgotten (their unsaved
-    /// changes with them, as with any value nobody holds).
+    /// The changes to save; entities that were released are forgotten (their unsaved changes
+    /// with them, as with any value nobody holds), but those added in the current write.
     package func pending() throws -> Pending {
         var out = Pending()
         for (key, entry) in entries.sorted(by: { $0.value.order < $1.value.order }) {

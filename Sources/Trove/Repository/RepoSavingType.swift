@@ -7,6 +7,7 @@ public protocol RepoSavingType {
     /// Starts a write; throws ``RepositoryError/alreadyInWrite`` inside one.
     func beginWrite() throws
     /// Saves every change since the last save and ends the write. When saving fails the write
-    /// ends all the same and the changes stay pending for the next one.
+    /// ends all the same and the changes of the entities the caller still holds stay pending
+    /// for the next one; an added entity nobody holds any more is forgotten.
     func endWrite() throws
 }

@@ -1,5 +1,5 @@
 /// A misuse of a repository's write protocol.
-public enum RepositoryError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum RepositoryError: DescribedError, Equatable, Sendable {
     /// ``RepoSavingType/beginWrite()`` inside a write.
     case alreadyInWrite
     /// ``RepoSavingType/endWrite()``, ``RepoLifetimeType/addEntity(_:)`` or

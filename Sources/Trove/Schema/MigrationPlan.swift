@@ -56,7 +56,7 @@ public struct MigrationPlan: Sendable, Equatable {
 }
 
 /// A schema that cannot be applied to a store.
-public struct MigrationError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct MigrationError: DescribedError, Sendable, Equatable {
     /// ``MigrationPlan/Verdict/versionTooLow`` or ``MigrationPlan/Verdict/needsHigherVersion``.
     public var verdict: MigrationPlan.Verdict
     public var message: String

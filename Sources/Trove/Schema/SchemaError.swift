@@ -3,7 +3,7 @@
 /// ```
 /// People.json: models[1].properties.owner: unknown type 'Persn'; did you mean 'Person'?
 /// ```
-public struct SchemaError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct SchemaError: DescribedError, Sendable, Equatable {
     /// The class of problem, for programs; people read ``message``.
     public enum Kind: Sendable, Equatable {
         /// The file cannot be read.

@@ -8,7 +8,7 @@ import TroveStorage
 extension StoreError {
     /// Why the file beneath a store failed: what ``StoreError/storage(_:)`` carries, so that a
     /// caller can tell a missing file from a damaged one without reading the message.
-    public enum StorageFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum StorageFailure: DescribedError, Equatable, Sendable {
         /// A file of the store (`path`) could not be opened; `errno` says why (`ENOENT`: no
         /// such file, `EACCES`: permission denied, ...).
         case cannotOpen(path: String, errno: Int32)

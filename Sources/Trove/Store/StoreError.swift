@@ -1,5 +1,5 @@
 /// An error from the object store. Each message names the model, property or value at fault.
-public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum StoreError: DescribedError, Equatable, Sendable {
     case noSuchModel(String)
     case noSuchProperty(model: String, property: String)
     case typeMismatch(property: String, expected: String, found: String)
