@@ -78,12 +78,7 @@ final class FileReplacement {
             let canonical = String(cString: real)
             free(real)
             if canonical == "/dev" || canonical.hasPrefix("/dev/") || canonical.hasPrefix("/proc/") { return true }
-            var status = stat()
-            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return false }
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let count = readlink(path, &buffer, buffer.count - 1)
-            guard count > 0 else { return false }
-            let link = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard let link = try? linkText(path) else { return false }
             path = link.hasPrefix("/") ? link : canonical + "/" + link
         }
         return false
@@ -146,12 +141,7 @@ final class FileReplacement {
     private static func resolvingLinks(_ path: String) throws(SystemError) -> String {
         var path = path
         for _ in 0..<40 {
-            var status = stat()
-            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return path }
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let count = readlink(path, &buffer, buffer.count - 1)
-            if count < 0 { throw SystemError(errno: errno) }
-            let link = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard let link = try linkText(path) else { return path }
             if link.hasPrefix("/") {
                 path = link
             } else if let slash = path.lastIndex(of: "/") {
@@ -161,6 +151,16 @@ final class FileReplacement {
             }
         }
         throw SystemError(errno: ELOOP)
+    }
+
+    /// What the symbolic link at `path` points to, or nil when `path` is no link (or does not exist).
+    private static func linkText(_ path: String) throws(SystemError) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        if count < 0 { throw SystemError(errno: errno) }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// A new file in `target`'s directory, created with `mode` (the old file's, less the

@@ -66,8 +66,8 @@ final class InteractiveShell {
                 if !splitter.isIncomplete {
                     let statement = entry.joined(separator: "\n")
                     // `.open postgres://USER:PASSWORD@HOST/DB` is kept without its password. An
-                    // encrypted store's statements may hold its objects' plaintext, which never
-                    // reaches the disk: they are recalled in this session only.
+                    // encrypted store's statements may hold plaintext of its objects, which must
+                    // not reach the disk: the editor keeps them in memory, the file never.
                     if statement.contains(where: { !$0.isWhitespace }) {
                         editor.addHistory(PostgresConnection.redactingPasswords(in: statement), saving: !session.backend.isEncrypted)
                     }

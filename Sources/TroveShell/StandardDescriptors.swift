@@ -5,9 +5,9 @@ import Glibc
 /// Standard input, output and error as the process started with them.
 enum StandardDescriptors {
     /// Puts a placeholder on each of descriptors 0, 1 and 2 that the process started
-    /// without (`trove DB QUERY >&-`): otherwise the store's file, opened next, would take
-    /// the lowest free number and the results written to "standard output" would overwrite
-    /// the store. The placeholder is `/dev/null` opened the other way round (read-only in
+    /// without (`trove DB QUERY >&-`): otherwise a file the shell opens (an export's,
+    /// `.output`'s) would take the lowest free number, and the results written to "standard
+    /// output" would overwrite it. (TroveStorage keeps the store's own files above 2.) The placeholder is `/dev/null` opened the other way round (read-only in
     /// place of an output, write-only in place of the input), so that using it fails with
     /// `EBADF` as the closed descriptor did.
     static func occupyClosed() {
